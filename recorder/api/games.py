@@ -1,0 +1,153 @@
+"""Games: create, list, read, record commands, read the log and the state at any event.
+
+Views are thin: load (schemas) -> work (Recorder) -> dump. The version check uses the
+game's ETag: send it back in ``If-Match`` (or ``expected_version``) to record a command.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from flask import Blueprint, Response, current_app, json, request, url_for
+
+from schemas import (
+    event_list_schema, event_schema, game_create_schema, game_list_schema, game_query_schema,
+    game_schema, load_command, recorded_schema, state_query_schema,
+)  # fmt: skip
+
+from ..errors import InvalidRecord, NotFound
+from ..game import Game
+from ..service import Recorder, fingerprint
+from ..store import Idempotency
+from ..variants.state import state_to_json
+
+bp = Blueprint("games", __name__, url_prefix="/api/games")
+
+
+def recorder() -> Recorder:
+    return current_app.extensions["recorder"]
+
+
+def etag(game: Game) -> str:
+    return f'"{game.version}"'
+
+
+def state_json(game: Game) -> dict:
+    return {**state_to_json(game.rules, game.state), "version": game.version}
+
+
+def game_json(game: Game, created_at: Optional[str] = None) -> dict:
+    setup, state = game.setup, game.state
+    return {
+        "id": game.game_id,
+        "variant": setup.variant,
+        "options": setup.options,
+        "south": setup.south,
+        "north": setup.north,
+        "first_player": setup.first_player,
+        "position": setup.position,
+        "metadata": setup.metadata,
+        "version": game.version,
+        "status": "finished" if state.game_over else "in_progress",
+        "result": state.outcome.name if state.game_over else None,
+        "created_at": created_at,
+        "state": state_json(game),
+    }
+
+
+def json_body():
+    """The request's JSON; malformed JSON is a 400 problem (werkzeug raises BadRequest)."""
+    return request.get_json(force=True, silent=False)
+
+
+def idempotency(body) -> Optional[Idempotency]:
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return None
+    return Idempotency(key, fingerprint(request.method, request.path, body))
+
+
+def with_etag(payload: dict, game: Game, status: int = 200, **headers) -> Response:
+    response = Response(json.dumps(payload), status=status, mimetype="application/json")
+    response.headers["ETag"] = etag(game)
+    response.headers.update(headers)
+    return response
+
+
+@bp.post("")
+def create_game():
+    body = json_body()
+    data = game_create_schema.load(body)
+    recorded = recorder().create_game(data, recorded_by=current_user(), idempotency=idempotency(body))
+    game = recorded.game
+    location = url_for("games.get_game", game_id=game.game_id)
+    payload = game_schema.dump(game_json(game, recorded.events[0].recorded_at))
+    return with_etag(payload, game, 201, Location=location)
+
+
+@bp.get("")
+def list_games():
+    query = game_query_schema.load(request.args.to_dict())
+    rows = recorder().store.list_games(**query)
+    games = [{**row, "id": row["game_id"]} for row in rows]
+    return game_list_schema.dump({"games": games})
+
+
+@bp.get("/<game_id>")
+def get_game(game_id: str):
+    game = recorder().game(game_id)
+    created_at = recorder().store.read(game_id, upto=1)[0].recorded_at
+    return with_etag(game_schema.dump(game_json(game, created_at)), game)
+
+
+@bp.post("/<game_id>/commands")
+def record_command(game_id: str):
+    body = json_body()
+    command = load_command(body)
+    expected = expected_version(command.pop("expected_version", None))
+    recorded = recorder().record(
+        game_id, command, expected_version=expected, recorded_by=current_user(), idempotency=idempotency(body)
+    )
+    game = recorded.game
+    payload = {
+        "event": event_schema.dump(recorded.events[-1].to_dict()),
+        "events": [event_schema.dump(e.to_dict()) for e in recorded.events],
+        "state": state_json(game),
+        "version": game.version,
+        "etag": etag(game),
+    }
+    location = url_for("games.get_events", game_id=game_id)
+    return with_etag(recorded_schema.dump(payload), game, 201, Location=location)
+
+
+def expected_version(from_body: Optional[int]) -> Optional[int]:
+    """If-Match (the ETag) or ``expected_version``; when both are given they must agree."""
+    header = request.headers.get("If-Match")
+    if not header or header.strip() == "*":
+        return from_body
+    tag = header.strip().removeprefix("W/").strip('"')
+    if not tag.isdigit():
+        raise InvalidRecord(f"If-Match must be the game's ETag, such as \"3\", not {header}", field="If-Match")
+    if from_body is not None and from_body != int(tag):
+        raise InvalidRecord("If-Match and expected_version disagree", field="expected_version")
+    return int(tag)
+
+
+@bp.get("/<game_id>/events")
+def get_events(game_id: str):
+    events = recorder().events(game_id)
+    return event_list_schema.dump({"game_id": game_id, "events": [e.to_dict() for e in events]})
+
+
+@bp.get("/<game_id>/state")
+def get_state(game_id: str):
+    at = state_query_schema.load(request.args.to_dict())["at"]
+    game = recorder().game_at(game_id, at)
+    if at is not None and game.version < at:
+        raise NotFound(f"game {game_id} has {game.version} events, not {at}", version=game.version)
+    return with_etag(state_json(game), game)
+
+
+def current_user() -> Optional[str]:
+    """Who is recording: set by the access layer when a token is presented."""
+    return getattr(request, "recorded_by", None)

@@ -1,0 +1,214 @@
+"""The recording service: commands in, events stored, games folded. No Flask, no SQL.
+
+The API and the CLI both call this. It loads a game by folding its stored events
+(``game.replay``), keeps the latest fold per game in a small cache keyed by version
+(derived, always safe to drop), decides commands, and appends the resulting events with
+the version it decided on, so a stale decision is a conflict, never a fork.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from . import commands
+from .chain import canonical_json
+from .errors import UnknownGame, VersionConflict
+from .events import Event, event_from_record
+from .game import Game, apply_event, history, replay, start_game
+from .store import EventStore, Idempotency, NewEvent, StoredEvent
+
+CACHE_SIZE = 2048
+RETRIES_WITHOUT_VERSION = 5  # a client that named no version gets its command re-decided
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What an append produced: the stored events and the game after them."""
+
+    events: tuple[StoredEvent, ...]
+    game: Game
+    replayed: bool = False
+
+
+def fingerprint(method: str, path: str, body) -> str:
+    """What an Idempotency-Key is bound to: the request's method, path and JSON body."""
+    return hashlib.sha256(canonical_json([method, path, body]).encode()).hexdigest()
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(6)
+
+
+def stored_pairs(events) -> Iterator[tuple[int, Event]]:
+    return ((e.seq, event_from_record(e.type, e.payload)) for e in events)
+
+
+class Recorder:
+    def __init__(self, store: EventStore):
+        self.store = store
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- Reading --------------------------------------------------------------------
+
+    def game(self, game_id: str) -> Game:
+        """The latest fold of a game: the cached one, brought up to the stored version."""
+        version = self.store.version(game_id)
+        if version == 0:
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        cached = self._cached(game_id)
+        if cached is not None and cached.version == version:
+            return cached
+        if cached is not None and cached.version < version:
+            game = cached
+            for seq, event in stored_pairs(self.store.read(game_id, after=cached.version)):
+                game = apply_event(game, event, seq)
+        else:
+            game = replay(game_id, stored_pairs(self.store.read(game_id)))
+        self._remember(game)
+        return game
+
+    def game_at(self, game_id: str, at: Optional[int]) -> Game:
+        """The game after event ``at`` (1 is the setup); the latest when ``at`` is None."""
+        if at is None:
+            return self.game(game_id)
+        events = self.store.read(game_id, upto=at)
+        if not events:
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        return replay(game_id, stored_pairs(events))
+
+    def history(self, game_id: str) -> Iterator[Game]:
+        events = self.store.read(game_id)
+        if not events:
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        return history(game_id, stored_pairs(events))
+
+    def events(self, game_id: str) -> list[StoredEvent]:
+        events = self.store.read(game_id)
+        if not events:
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        return events
+
+    # -- Writing --------------------------------------------------------------------
+
+    def create_game(self, body: dict, *, recorded_by=None, idempotency: Optional[Idempotency] = None) -> Recorded:
+        original = self._replayed(None, idempotency)
+        if original is not None:
+            return original
+        setup = commands.decide_create(body)
+        game_id = body.get("game_id") or new_game_id()
+        game = start_game(game_id, setup)
+        result = self.store.append(
+            game_id,
+            0,
+            [NewEvent(setup.type, setup.payload())],
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+            summary=summary_of(game),
+        )
+        if result.replayed:
+            return Recorded(result.events, self.game_at(game_id, result.events[-1].seq), replayed=True)
+        self._remember(game)
+        return Recorded(result.events, game)
+
+    def record(
+        self,
+        game_id: str,
+        command: dict,
+        *,
+        expected_version: Optional[int] = None,
+        recorded_by=None,
+        idempotency: Optional[Idempotency] = None,
+    ) -> Recorded:
+        """Decide a command on the latest state and append its events at that version."""
+        original = self._replayed(game_id, idempotency)
+        if original is not None:
+            return original
+        for attempt in range(RETRIES_WITHOUT_VERSION):
+            game = self.game(game_id)
+            if expected_version is not None and expected_version != game.version:
+                raise VersionConflict(
+                    f"the game is at version {game.version}, not {expected_version}",
+                    expected=expected_version,
+                    actual=game.version,
+                )
+            try:
+                return self._append(game, command, recorded_by, idempotency)
+            except VersionConflict:
+                if expected_version is not None or attempt == RETRIES_WITHOUT_VERSION - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _replayed(self, game_id: Optional[str], idempotency: Optional[Idempotency]) -> Optional[Recorded]:
+        """A retry of a request already stored: its original events, nothing new stored."""
+        if idempotency is None:
+            return None
+        events = self.store.replayed(game_id, idempotency)
+        if not events:
+            return None
+        return Recorded(events, self.game_at(events[0].game_id, events[-1].seq), replayed=True)
+
+    def _append(self, game: Game, command: dict, recorded_by, idempotency) -> Recorded:
+        events = commands.decide(game, command)
+        after = game
+        for offset, event in enumerate(events, start=1):
+            after = apply_event(after, event, game.version + offset)
+        result = self.store.append(
+            game.game_id,
+            game.version,
+            [NewEvent(e.type, e.payload()) for e in events],
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+            summary=summary_of(after),
+        )
+        if result.replayed:
+            return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
+        self._remember(after)
+        return Recorded(result.events, after)
+
+    # -- The cache (derived; dropping it loses nothing) -----------------------------
+
+    def _cached(self, game_id: str) -> Optional[Game]:
+        with self._lock:
+            game = self._cache.get(game_id)
+            if game is not None:
+                self._cache.move_to_end(game_id)
+            return game
+
+    def _remember(self, game: Game) -> None:
+        with self._lock:
+            current = self._cache.get(game.game_id)
+            if current is None or current.version <= game.version:
+                self._cache[game.game_id] = game
+                self._cache.move_to_end(game.game_id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+    def drop_cache(self) -> None:
+        with self._lock:
+            self._cache.clear()
+
+
+def summary_of(game: Game) -> dict:
+    """The game's row in the list projection, derived from its setup and state."""
+    setup, state = game.setup, game.state
+    meta = setup.metadata
+    return {
+        "variant": setup.variant,
+        "south": setup.south,
+        "north": setup.north,
+        "event": meta.get("event"),
+        "site": meta.get("site"),
+        "date": meta.get("date"),
+        "round": meta.get("round"),
+        "tournament_id": meta.get("tournament_id"),
+        "board": meta.get("board"),
+        "status": "finished" if state.game_over else "in_progress",
+        "result": state.outcome.name if state.game_over else None,
+        "metadata": meta,
+    }

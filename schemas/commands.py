@@ -1,0 +1,91 @@
+"""Schemas for commands: one per ``type``, unknown fields rejected (GEN-21..GEN-28, GEN-31)."""
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from .fields import StrictInteger, hole, player
+
+RESULT_KINDS = ("resignation", "agreement", "adjudication", "forfeit")
+
+
+class CommandSchema(Schema):
+    type = fields.String(required=True)
+    expected_version = StrictInteger(validate=validate.Range(min=1))
+
+
+class SowCommandSchema(CommandSchema):
+    """GEN-21: the hole lifted; ``player``, if given, must be the player to move."""
+
+    hole = hole(required=True)
+    player = player()
+
+
+class RaceCommandSchema(CommandSchema):
+    """GEN-24, GEN-37: the race's winner and the whole board after it (Gabata)."""
+
+    winner = player(required=True)
+    holes = fields.Dict(keys=fields.String(), values=StrictInteger(validate=validate.Range(min=0)), required=True)
+
+
+class OpeningCommandSchema(CommandSchema):
+    """GEN-25: the Tuz opening."""
+
+    choice = fields.String(required=True, validate=validate.OneOf(("tuz", "plain")))
+
+
+class LotCommandSchema(CommandSchema):
+    """GEN-26."""
+
+    winner = player(required=True)
+
+
+class NextRoundCommandSchema(CommandSchema):
+    """GEN-27, GEN-38: ``allocation: null`` is the same as omitting it."""
+
+    first_player = player(required=True)
+    allocation = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(("south", "north"))),
+        values=fields.List(hole()),
+        allow_none=True,
+        load_default=None,
+    )
+
+
+class ResultCommandSchema(CommandSchema):
+    """GEN-28: ``winner`` is required, ``null`` for a draw."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(RESULT_KINDS))
+    winner = player(required=True, allow_none=True)
+    note = fields.String(allow_none=True, validate=validate.Length(max=2000))
+
+
+class RetractCommandSchema(CommandSchema):
+    """Withdraw the latest ``count`` effective moves, with a reason; nothing is erased."""
+
+    count = StrictInteger(required=True, validate=validate.Range(min=1))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+
+
+class AnnotateCommandSchema(CommandSchema):
+    text = fields.String(required=True, validate=validate.Length(min=1, max=5000))
+
+
+COMMAND_SCHEMAS = {
+    "sow": SowCommandSchema(),
+    "race": RaceCommandSchema(),
+    "opening": OpeningCommandSchema(),
+    "lot": LotCommandSchema(),
+    "next_round": NextRoundCommandSchema(),
+    "result": ResultCommandSchema(),
+    "retract": RetractCommandSchema(),
+    "annotate": AnnotateCommandSchema(),
+}
+
+
+def load_command(data) -> dict:
+    """Pick the schema by ``type`` and load; ValidationError names every field at fault."""
+    if not isinstance(data, dict):
+        raise ValidationError({"_schema": ["a command is a JSON object"]})
+    kind = data.get("type")
+    if kind not in COMMAND_SCHEMAS:
+        raise ValidationError({"type": [f"must be one of: {', '.join(COMMAND_SCHEMAS)}"]})
+    return COMMAND_SCHEMAS[kind].load(data)

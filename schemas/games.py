@@ -1,0 +1,142 @@
+"""Schemas for games: the setup a client sends and the game the service returns."""
+
+from marshmallow import Schema, fields, validate
+
+from .fields import StrictInteger, name, player
+
+VARIANT_NAMES = ("selus", "gabata", "qelat", "lahemay_walida", "tuz")
+
+
+class GameCreateSchema(Schema):
+    """POST /api/games (GEN-23, GEN-29, GEN-30, GEN-42)."""
+
+    variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
+    options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), load_default=dict)
+    south = name(required=True)
+    north = name(required=True)
+    first_player = player(allow_none=True, load_default=None)
+    position = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), allow_none=True, load_default=None)
+    event = name(allow_none=True)
+    site = name(allow_none=True)
+    date = fields.String(allow_none=True, validate=validate.Regexp(r"^\d{4}(-\d{2}(-\d{2})?)?$"))
+    round = name(allow_none=True)
+
+
+class GameSchema(Schema):
+    """A game as the service shows it (all fields are the server's)."""
+
+    id = fields.String(dump_only=True)
+    variant = fields.String(dump_only=True)
+    options = fields.Dict(dump_only=True)
+    south = fields.String(dump_only=True)
+    north = fields.String(dump_only=True)
+    first_player = fields.String(dump_only=True, allow_none=True)
+    position = fields.Dict(dump_only=True, allow_none=True)
+    metadata = fields.Dict(dump_only=True)
+    version = StrictInteger(dump_only=True)
+    status = fields.String(dump_only=True)
+    result = fields.String(dump_only=True, allow_none=True)
+    created_at = fields.String(dump_only=True)
+    state = fields.Dict(dump_only=True)
+
+
+class GameSummarySchema(Schema):
+    id = fields.String(dump_only=True)
+    variant = fields.String(dump_only=True)
+    south = fields.String(dump_only=True)
+    north = fields.String(dump_only=True)
+    status = fields.String(dump_only=True)
+    result = fields.String(dump_only=True, allow_none=True)
+    created_at = fields.String(dump_only=True)
+    updated_at = fields.String(dump_only=True, allow_none=True)
+    metadata = fields.Dict(dump_only=True)
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), dump_only=True)
+
+
+class GameQuerySchema(Schema):
+    """GET /api/games filters."""
+
+    variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
+    player = name()
+    tournament = name()
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class StateQuerySchema(Schema):
+    at = fields.Integer(validate=validate.Range(min=1), load_default=None)
+
+
+class EventSchema(Schema):
+    """One stored event: sequence number, time, who recorded it, and the hash chain."""
+
+    game_id = fields.String(dump_only=True)
+    seq = StrictInteger(dump_only=True)
+    type = fields.String(dump_only=True)
+    payload = fields.Dict(dump_only=True)
+    recorded_at = fields.String(dump_only=True)
+    recorded_by = fields.String(dump_only=True, allow_none=True)
+    prev_hash = fields.String(dump_only=True)
+    hash = fields.String(dump_only=True)
+
+
+class EventListSchema(Schema):
+    game_id = fields.String(dump_only=True)
+    events = fields.List(fields.Nested(EventSchema), dump_only=True)
+
+
+class RecordedSchema(Schema):
+    """201 from POST /commands: the stored event, the new state and the new ETag."""
+
+    event = fields.Nested(EventSchema, dump_only=True)
+    events = fields.List(fields.Nested(EventSchema), dump_only=True)
+    state = fields.Dict(dump_only=True)
+    version = StrictInteger(dump_only=True)
+    etag = fields.String(dump_only=True)
+
+
+class VariantSchema(Schema):
+    name = fields.String(dump_only=True)
+    title = fields.String(dump_only=True)
+    summary = fields.String(dump_only=True)
+    board = fields.Dict(dump_only=True)
+    tracks = fields.Dict(dump_only=True)
+    default_owners = fields.Dict(dump_only=True)
+    seeds_per_hole = StrictInteger(dump_only=True)
+    total_seeds = StrictInteger(dump_only=True)
+    special_kind = fields.String(dump_only=True, allow_none=True)
+    decisions = fields.List(fields.String(), dump_only=True)
+    needs_first_player = fields.Boolean(dump_only=True)
+    options = fields.Dict(dump_only=True)
+
+
+class VariantListSchema(Schema):
+    variants = fields.List(fields.Nested(VariantSchema), dump_only=True)
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, with the fields that help a client recover."""
+
+    type = fields.String(dump_only=True)
+    title = fields.String(dump_only=True)
+    status = StrictInteger(dump_only=True)
+    detail = fields.String(dump_only=True)
+    instance = fields.String(dump_only=True)
+    errors = fields.Dict(dump_only=True)
+    to_move = fields.String(dump_only=True, allow_none=True)
+    awaiting = fields.String(dump_only=True, allow_none=True)
+    legal_moves = fields.List(fields.String(), dump_only=True)
+
+
+game_create_schema = GameCreateSchema()
+game_schema = GameSchema()
+game_list_schema = GameListSchema()
+game_query_schema = GameQuerySchema()
+state_query_schema = StateQuerySchema()
+event_schema = EventSchema()
+event_list_schema = EventListSchema()
+recorded_schema = RecordedSchema()
+variant_list_schema = VariantListSchema()

@@ -1,0 +1,220 @@
+"""The JSON API contract: creation, commands, versions, idempotency, errors, OpenAPI."""
+
+import pytest
+
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+
+
+def count_events(client, game_id):
+    return len(client.get(f"/api/games/{game_id}/events").get_json()["events"])
+
+
+def test_variants_lists_geometry_and_options(client):
+    variants = {v["name"]: v for v in client.get("/api/variants").get_json()["variants"]}
+    qelat = variants["qelat"]
+    assert qelat["board"]["holes"][:3] == ["a1", "b1", "c1"]
+    assert qelat["options"]["mazagebh_no_return"]["default"] is True
+    assert qelat["tracks"]["ccw"][:7] == ["a1", "b1", "c1", "d1", "e1", "f1", "f2"]
+
+
+def test_create_game_returns_location_etag_and_state(client):
+    response = client.post("/api/games", json={**QELAT, "event": "Asmara Open", "date": "2026-11-22"})
+    assert response.status_code == 201
+    game = response.get_json()
+    assert response.headers["Location"] == f"/api/games/{game['id']}"
+    assert response.headers["ETag"] == '"1"'
+    assert game["state"]["to_move"] == "south"
+    assert game["state"]["holes"]["a1"] == 4
+    assert game["metadata"] == {"event": "Asmara Open", "date": "2026-11-22"}
+
+
+def test_record_a_sowing_returns_event_state_and_etag(api, client):
+    game = api.create(**QELAT)
+    body = api.command(game["id"], type="sow", hole="f1", player="south")
+    assert body["event"]["seq"] == 2 and body["event"]["type"] == "sowed"
+    assert body["event"]["payload"] == {"hole": "f1", "player": "south"}
+    assert body["state"]["holes"]["f2"] == 5 and body["state"]["to_move"] == "north"
+    assert body["etag"] == '"2"' and body["version"] == 2
+
+
+def test_gen_21_illegal_move_is_422_naming_player_and_legal_moves(api, client):
+    game = api.create(**QELAT)
+    response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "a2"})
+    assert response.status_code == 422
+    assert response.mimetype == "application/problem+json"
+    problem = response.get_json()
+    assert problem["to_move"] == "south"
+    assert problem["legal_moves"] == ["a1", "b1", "c1", "d1", "e1", "f1"]
+    assert count_events(client, game["id"]) == 1
+
+
+def test_gen_21_named_player_must_be_the_player_to_move(api, client):
+    game = api.create(**QELAT)
+    response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "a1", "player": "north"})
+    assert response.status_code == 422
+    assert count_events(client, game["id"]) == 1
+
+
+def test_gen_5_unknown_hole_is_refused(api, client):
+    game = api.create(**QELAT)
+    for hole in ("a3", "g1", "a0", "A1"):
+        response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": hole})
+        assert response.status_code == 422, hole
+    assert count_events(client, game["id"]) == 1
+
+
+def test_stale_if_match_is_a_409_conflict_and_stores_nothing(api, client):
+    game = api.create(**QELAT)
+    api.command(game["id"], headers={"If-Match": '"1"'}, type="sow", hole="f1")
+    response = client.post(
+        f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "b2"}, headers={"If-Match": '"1"'}
+    )
+    assert response.status_code == 409
+    assert response.get_json()["actual"] == 2
+    assert count_events(client, game["id"]) == 2
+
+
+def test_expected_version_in_the_body(api, client):
+    game = api.create(**QELAT)
+    api.command(game["id"], type="sow", hole="f1", expected_version=1)
+    response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "b2", "expected_version": 1})
+    assert response.status_code == 409
+
+
+def test_idempotent_retry_returns_the_original_and_stores_nothing(api, client):
+    game = api.create(**QELAT)
+    url, headers = f"/api/games/{game['id']}/commands", {"Idempotency-Key": "k-1"}
+    first = client.post(url, json={"type": "sow", "hole": "f1"}, headers=headers)
+    again = client.post(url, json={"type": "sow", "hole": "f1"}, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert first.get_json() == again.get_json()
+    assert count_events(client, game["id"]) == 2
+    other = client.post(url, json={"type": "sow", "hole": "e1"}, headers=headers)
+    assert other.status_code == 422
+    assert count_events(client, game["id"]) == 2
+
+
+def test_idempotent_game_creation(client):
+    headers = {"Idempotency-Key": "create-1"}
+    first = client.post("/api/games", json=QELAT, headers=headers).get_json()
+    again = client.post("/api/games", json=QELAT, headers=headers).get_json()
+    assert first["id"] == again["id"]
+    assert len(client.get("/api/games").get_json()["games"]) == 1
+
+
+def test_malformed_json_is_400_problem(api, client):
+    game = api.create(**QELAT)
+    response = client.post(
+        f"/api/games/{game['id']}/commands", data="{not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.mimetype == "application/problem+json"
+
+
+def test_unknown_game_is_404_problem(client):
+    for url in ("/api/games/nope", "/api/games/nope/events", "/api/games/nope/state"):
+        response = client.get(url)
+        assert response.status_code == 404 and response.mimetype == "application/problem+json"
+    assert client.post("/api/games/nope/commands", json={"type": "sow", "hole": "a1"}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {**QELAT, "colour": "red"},
+        {**QELAT, "variant": "oware"},
+        {k: v for k, v in QELAT.items() if k != "south"},
+        {**QELAT, "first_player": "east"},
+        {**QELAT, "options": {"mazagebh_no_return": 1}},
+        {**QELAT, "options": {"mazagebh_no_return": None}},
+        {**QELAT, "options": {"mazagebh_no_return": "true"}},
+        {**QELAT, "options": {"no_such_option": True}},
+        {k: v for k, v in QELAT.items() if k != "first_player"},
+    ],
+)
+def test_gen_31_invalid_setups_are_422_and_store_nothing(client, body):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 422, response.get_json()
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"type": "sow", "hole": "f1", "extra": 1},
+        {"type": "sow"},
+        {"type": "sow", "hole": 3},
+        {"type": "teleport"},
+        {"type": "result", "kind": "resignation"},
+        {"type": "result", "kind": "resignation", "winner": None},
+        {"type": "result", "kind": "walkover", "winner": "south"},
+        {"type": "lot", "winner": "south"},
+        {"type": "race", "winner": "south", "holes": {}},
+    ],
+)
+def test_gen_31_invalid_commands_are_422_and_store_nothing(api, client, command):
+    game = api.create(**QELAT)
+    response = client.post(f"/api/games/{game['id']}/commands", json=command)
+    assert response.status_code == 422, response.get_json()
+    assert count_events(client, game["id"]) == 1
+
+
+def test_gen_28_result_ends_the_game_and_gen_32_leaves_the_board(api, client):
+    game = api.create(**QELAT)
+    api.command(game["id"], type="sow", hole="f1")
+    body = api.command(game["id"], type="result", kind="resignation", winner="south", note="North resigned")
+    state = body["state"]
+    assert state["game_over"] is True and state["result"] == "south_wins"
+    assert state["to_move"] is None and "score" not in state and state["legal_moves"] == []
+    assert state["holes"]["f2"] == 5
+    response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "b2"})
+    assert response.status_code == 422
+    assert count_events(client, game["id"]) == 3
+
+
+def test_gen_28_draw_by_agreement(api):
+    game = api.create(**QELAT)
+    state = api.command(game["id"], type="result", kind="agreement", winner=None)["state"]
+    assert state["result"] == "draw"
+    assert state["first_turn_of_round"] is True  # GEN-34: no turn has ended
+
+
+def test_state_at_any_event_and_the_event_log(api, client):
+    game = api.create(**QELAT)
+    api.command(game["id"], type="sow", hole="f1")
+    api.command(game["id"], type="sow", hole="b2")
+    assert api.state(game["id"], at=1)["holes"]["f1"] == 4
+    assert api.state(game["id"], at=2)["holes"]["f1"] == 0
+    assert api.state(game["id"], at=3)["version"] == 3
+    assert client.get(f"/api/games/{game['id']}/state?at=4").status_code == 404
+    assert client.get(f"/api/games/{game['id']}/state?at=zero").status_code == 422
+    events = api.events(game["id"])
+    assert [e["seq"] for e in events] == [1, 2, 3]
+    assert events[0]["prev_hash"] == "0" * 64
+    assert all(b["prev_hash"] == a["hash"] for a, b in zip(events, events[1:]))
+
+
+def test_list_games_filters_by_variant_and_player(api, client):
+    api.create(**QELAT)
+    api.create(**{**QELAT, "south": "Dawit"})
+    assert len(client.get("/api/games?variant=qelat").get_json()["games"]) == 2
+    games = client.get("/api/games?player=Dawit").get_json()["games"]
+    assert [g["south"] for g in games] == ["Dawit"]
+    assert client.get("/api/games?variant=chess").status_code == 422
+
+
+def test_openapi_document_covers_the_api(client):
+    spec = client.get("/api/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.")
+    for path in ("/api/games", "/api/games/{game_id}/commands", "/api/games/{game_id}/state", "/api/variants"):
+        assert path in spec["paths"]
+    assert "SowCommand" in spec["components"]["schemas"]
+
+
+def test_oversized_body_is_413_problem(api, client):
+    game = api.create(**QELAT)
+    response = client.post(
+        f"/api/games/{game['id']}/commands", data="x" * (2 * 1024 * 1024), content_type="application/json"
+    )
+    assert response.status_code == 413
+    assert response.mimetype == "application/problem+json"

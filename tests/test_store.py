@@ -1,0 +1,446 @@
+"""Conformance tests for EventStore backends.
+
+Every test taking the ``store`` fixture runs against each factory in BACKENDS, so
+a new backend (PostgreSQL) only has to add a factory. Tests taking
+``sqlite_store`` check what only SQLite can show (triggers, pragmas, the file).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import inspect
+import sqlite3
+import threading
+
+import pytest
+
+from recorder import chain
+from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
+from recorder.store import (
+    AppendResult,
+    EventStore,
+    Idempotency,
+    NewEvent,
+    SQLiteEventStore,
+    StoredEvent,
+)
+
+
+def sqlite_backend(tmp_path) -> EventStore:
+    return SQLiteEventStore(str(tmp_path / "events.sqlite3"))
+
+
+BACKENDS = [pytest.param(sqlite_backend, id="sqlite")]
+
+
+@pytest.fixture(params=BACKENDS)
+def store(request, tmp_path):
+    with request.param(tmp_path) as backend:
+        yield backend
+
+
+@pytest.fixture
+def sqlite_store(tmp_path):
+    with sqlite_backend(tmp_path) as backend:
+        yield backend
+
+
+def moves(*pits: int) -> list[NewEvent]:
+    return [NewEvent("sow", {"pit": pit}) for pit in pits]
+
+
+def race(n: int, fn) -> list:
+    """Run fn(i) in n threads released together; return each result or exception."""
+    barrier = threading.Barrier(n)
+    outcomes: list = [None] * n
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            outcomes[i] = fn(i)
+        except Exception as exc:  # collected and asserted on by the caller
+            outcomes[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "a racing append hung"
+    return outcomes
+
+
+@contextlib.contextmanager
+def raw_connection(path: str):
+    """A plain sqlite3 connection, as someone bypassing the store would use."""
+    conn = sqlite3.connect(path)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+# --------------------------------------------------------------------- sequences
+
+
+def test_appends_number_events_gaplessly_from_one(store):
+    first = store.append("g", 0, [NewEvent("setup", {"seeds": 4})] + moves(2))
+    second = store.append("g", 2, moves(3, 4, 5))
+    assert [e.seq for e in first.events + second.events] == [1, 2, 3, 4, 5]
+    assert not first.replayed and not second.replayed
+    assert store.version("g") == 5
+    # What append returns is exactly what is stored.
+    assert store.read("g") == list(first.events + second.events)
+
+
+def test_streams_are_independent_per_game(store):
+    store.append("a", 0, moves(1, 2))
+    store.append("b", 0, moves(3))
+    assert [e.seq for e in store.read("b")] == [1]
+    assert (store.version("a"), store.version("b")) == (2, 1)
+
+
+@pytest.mark.parametrize(
+    "after, upto, expected",
+    [(0, None, [1, 2, 3, 4, 5]), (2, None, [3, 4, 5]), (1, 3, [2, 3]), (0, 0, []), (5, None, []), (4, 99, [5])],
+)
+def test_read_returns_the_after_upto_slice(store, after, upto, expected):
+    store.append("g", 0, moves(1, 2, 3, 4, 5))
+    assert [e.seq for e in store.read("g", after=after, upto=upto)] == expected
+
+
+def test_unknown_game_is_empty(store):
+    assert store.read("nope") == []
+    assert store.version("nope") == 0
+    assert not store.exists("nope")
+
+
+def test_exists_after_first_append(store):
+    store.append("g", 0, moves(1))
+    assert store.exists("g")
+
+
+def test_stored_event_fields_and_to_dict(store):
+    (event,) = store.append("g", 0, [NewEvent("sow", {"pit": 3, "note": "é"})], recorded_by="alice").events
+    assert (event.game_id, event.type, event.payload, event.recorded_by) == ("g", "sow", {"pit": 3, "note": "é"}, "alice")
+    # UTC ISO-8601 with microseconds and 'Z'.
+    assert len(event.recorded_at) == len("2024-01-02T03:04:05.123456Z") and event.recorded_at.endswith("Z")
+    assert event.to_dict() == {
+        "game_id": "g",
+        "seq": 1,
+        "type": "sow",
+        "payload": {"pit": 3, "note": "é"},
+        "recorded_at": event.recorded_at,
+        "recorded_by": "alice",
+        "prev_hash": chain.GENESIS,
+        "hash": event.hash,
+    }
+
+
+def test_empty_append_is_refused(store):
+    with pytest.raises(ValueError):
+        store.append("g", 0, [])
+    assert not store.exists("g")
+
+
+# --------------------------------------------------------------------- versions
+
+
+@pytest.mark.parametrize("stale", [0, 1, 3])
+def test_stale_expected_version_conflicts_and_stores_nothing(store, stale):
+    store.append("g", 0, moves(1, 2))
+    with pytest.raises(VersionConflict) as caught:
+        store.append("g", stale, moves(3), summary={"status": "should not be stored"})
+    assert caught.value.extra == {"expected": stale, "actual": 2}
+    assert store.version("g") == 2
+    assert store.list_games() == []
+
+
+def test_racing_appends_have_exactly_one_winner(store):
+    """16 writers at the same expected version: one wins, no fork, no lost event."""
+    store.append("g", 0, moves(0))
+    outcomes = race(16, lambda i: store.append("g", 1, moves(i)))
+
+    winners = [o for o in outcomes if isinstance(o, AppendResult)]
+    assert len(winners) == 1
+    assert all(isinstance(o, VersionConflict) for o in outcomes if o not in winners)
+    events = store.read("g")
+    assert [e.seq for e in events] == [1, 2]
+    assert events[1] == winners[0].events[0]
+
+
+def test_racing_appends_on_different_games_all_succeed(store):
+    outcomes = race(8, lambda i: store.append(f"g{i}", 0, moves(i, i)))
+    assert all(isinstance(o, AppendResult) for o in outcomes)
+    assert [store.version(f"g{i}") for i in range(8)] == [2] * 8
+
+
+# --------------------------------------------------------------------- idempotency
+
+
+def test_idempotent_retry_returns_the_original_events(store):
+    key = Idempotency("k1", "fp-a")
+    original = store.append("g", 0, moves(1, 2), idempotency=key)
+    # The retry carries the now-stale expected version: it must still replay.
+    retry = store.append("g", 0, moves(1, 2), idempotency=key)
+    assert retry == AppendResult(original.events, replayed=True)
+    assert store.version("g") == 2
+
+
+def test_idempotent_retry_after_later_appends_returns_only_its_events(store):
+    key = Idempotency("k1", "fp-a")
+    store.append("g", 0, moves(1))
+    original = store.append("g", 1, moves(2, 3), idempotency=key)
+    store.append("g", 3, moves(4))
+    assert store.append("g", 1, moves(2, 3), idempotency=key).events == original.events
+
+
+def test_reused_key_with_another_fingerprint_is_refused(store):
+    store.append("g", 0, moves(1), idempotency=Idempotency("k1", "fp-a"))
+    with pytest.raises(IdempotencyMismatch):
+        store.append("g", 1, moves(2), idempotency=Idempotency("k1", "fp-b"))
+    # The same request (same fingerprint) retried under another new stream id, as two
+    # concurrent game creations with one key do: the original events, nothing stored.
+    retried = store.append("h", 0, moves(2), idempotency=Idempotency("k1", "fp-a"))
+    assert retried.replayed and retried.events[0].game_id == "g"
+    assert store.version("g") == 1 and not store.exists("h")
+
+
+def test_key_of_a_refused_append_is_not_remembered(store):
+    store.append("g", 0, moves(1))
+    with pytest.raises(VersionConflict):
+        store.append("g", 0, moves(2), idempotency=Idempotency("k1", "fp-a"))
+    result = store.append("g", 1, moves(2), idempotency=Idempotency("k1", "fp-a"))
+    assert not result.replayed and store.version("g") == 2
+
+
+def test_concurrent_requests_with_one_key_store_one_event(store):
+    key = Idempotency("k1", "fp-a")
+    outcomes = race(8, lambda i: store.append("g", 0, moves(7), idempotency=key))
+    assert all(isinstance(o, AppendResult) for o in outcomes), outcomes
+    assert sorted(o.replayed for o in outcomes) == [False] + [True] * 7
+    assert all(o.events == tuple(store.read("g")) for o in outcomes)
+    assert store.version("g") == 1
+
+
+# --------------------------------------------------------------------- hash chain
+
+
+def test_canonical_json_is_sorted_compact_utf8():
+    assert chain.canonical_json({"b": [1, {"d": 2, "c": "é"}], "a": None}) == '{"a":null,"b":[1,{"c":"é","d":2}]}'
+
+
+def test_event_hash_covers_prev_hash_and_record():
+    record = {"game_id": "g", "seq": 1, "type": "sow", "payload": {}, "recorded_at": "t", "recorded_by": None}
+    expected = hashlib.sha256((chain.GENESIS + chain.canonical_json(record)).encode("utf-8")).hexdigest()
+    assert chain.event_hash(chain.GENESIS, record) == expected
+    assert chain.event_hash("1" * 64, record) != expected
+
+
+def test_every_event_links_to_the_previous_one(store):
+    store.append("g", 0, moves(1, 2))
+    store.append("h", 0, moves(9))  # interleaved game: chains are per game
+    store.append("g", 2, moves(3), recorded_by="bob")
+    events = store.read("g")
+    assert events[0].prev_hash == chain.GENESIS
+    for prev, event in zip(events, events[1:]):
+        assert event.prev_hash == prev.hash
+    for event in events:
+        assert chain.event_hash(event.prev_hash, chain.record_of(event)) == event.hash
+    assert chain.first_broken_link(events) is None
+    assert chain.first_broken_link(store.read("h")) is None
+
+
+def test_first_broken_link_spots_gaps_relinks_and_edits(store):
+    events = list(store.append("g", 0, moves(1, 2, 3, 4)).events)
+    assert chain.first_broken_link([]) is None
+    assert chain.first_broken_link(events[:1] + events[2:]) == 3  # gap
+    assert chain.first_broken_link(events[1:]) == 2  # does not start at seq 1
+    relinked = dataclasses.replace(events[2], prev_hash=events[0].hash)
+    assert chain.first_broken_link(events[:2] + [relinked] + events[3:]) == 3
+    edited = dataclasses.replace(events[3], payload={"pit": 5})
+    assert chain.first_broken_link(events[:3] + [edited]) == 4
+
+
+def test_first_broken_link_finds_an_event_edited_behind_the_stores_back(sqlite_store):
+    sqlite_store.append("g", 0, moves(1, 2, 3))
+    with raw_connection(sqlite_store.path) as conn:
+        triggers = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")]
+        for name in triggers:
+            conn.execute(f'DROP TRIGGER "{name}"')
+        conn.execute("""UPDATE events SET payload = '{"pit":7}' WHERE game_id = 'g' AND seq = 2""")
+        conn.commit()
+    events = sqlite_store.read("g")
+    assert events[1].payload == {"pit": 7}
+    assert chain.first_broken_link(events) == 2
+
+
+# --------------------------------------------------------------------- SQLite specifics
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET payload = '{}' WHERE seq = 1",
+        "UPDATE events SET hash = hash",
+        "DELETE FROM events WHERE seq = 2",
+        "DELETE FROM events",
+        # REPLACE deletes without firing DELETE triggers on a plain connection.
+        "INSERT OR REPLACE INTO events SELECT game_id, seq, type, '{}', recorded_at, recorded_by, prev_hash, hash"
+        " FROM events WHERE seq = 1",
+        # Inserting past the end (a gap) or with a forged link is refused too.
+        "INSERT INTO events SELECT game_id, 9, type, payload, recorded_at, recorded_by, hash, hash FROM events WHERE seq = 2",
+        "INSERT INTO events SELECT game_id, 3, type, payload, recorded_at, recorded_by, prev_hash, hash FROM events WHERE seq = 2",
+    ],
+)
+def test_database_refuses_to_change_stored_events(sqlite_store, statement):
+    before = sqlite_store.append("g", 0, moves(1, 2)).events
+    with raw_connection(sqlite_store.path) as conn:
+        with pytest.raises(sqlite3.DatabaseError, match="events are immutable"):
+            conn.execute(statement)
+        conn.rollback()
+    assert tuple(sqlite_store.read("g")) == before
+
+
+def test_sqlite_durability_settings(sqlite_store):
+    with raw_connection(sqlite_store.path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn = sqlite_store._db().conn  # settings are per connection: check the store's own
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 10000
+    assert conn.isolation_level is None
+
+
+def test_schema_init_is_idempotent_and_data_survives_reopen(sqlite_store):
+    stored = sqlite_store.append("g", 0, moves(1), summary={"variant": "kalah"}).events
+    sqlite_store.init_schema()
+    with SQLiteEventStore(sqlite_store.path) as reopened:
+        assert tuple(reopened.read("g")) == stored
+        assert [g["game_id"] for g in reopened.list_games()] == ["g"]
+
+
+def test_connections_are_reused_per_thread(sqlite_store):
+    assert sqlite_store._db() is sqlite_store._db()
+    other = race(1, lambda i: sqlite_store._db())[0]
+    assert other is not sqlite_store._db()
+
+
+def test_closed_store_refuses_use(tmp_path):
+    backend = sqlite_backend(tmp_path)
+    backend.close()
+    backend.close()  # idempotent
+    with pytest.raises(RuntimeError):
+        backend.version("g")
+
+
+# --------------------------------------------------------------------- games projection
+
+
+def add_game(store: EventStore, game_id: str, **summary) -> None:
+    store.append(game_id, 0, [NewEvent("setup", {"seeds": 4})], summary=summary)
+
+
+def test_summary_is_upserted_with_the_append(store):
+    add_game(store, "g", variant="kalah", south="ann", north="bob", tournament_id="t1", metadata={"k": ["é", 1]})
+    (game,) = store.list_games()
+    assert game["game_id"] == "g" and game["south"] == "ann" and game["metadata"] == {"k": ["é", 1]}
+    assert game["created_at"] == store.read("g")[0].recorded_at
+    store.append("g", 1, moves(3), summary={"status": "in_progress"})
+    (game,) = store.list_games()
+    assert (game["variant"], game["status"]) == ("kalah", "in_progress")  # untouched columns kept
+
+
+def test_update_summary_changes_projection_only(store):
+    add_game(store, "g", variant="kalah")
+    store.update_summary("g", {"status": "over", "result": "1-0"})
+    (game,) = store.list_games()
+    assert (game["status"], game["result"], game["variant"]) == ("over", "1-0", "kalah")
+    assert game["updated_at"] >= game["created_at"]
+    assert store.version("g") == 1
+
+
+def test_update_summary_rebuilds_a_missing_row(store):
+    store.append("g", 0, moves(1))  # no summary: no projection row yet
+    assert store.list_games() == []
+    store.update_summary("g", {"variant": "oware"})
+    (game,) = store.list_games()
+    assert (game["variant"], game["created_at"]) == ("oware", store.read("g")[0].recorded_at)
+
+
+def test_update_summary_of_unknown_game_is_refused(store):
+    with pytest.raises(UnknownGame):
+        store.update_summary("nope", {"status": "over"})
+    assert store.list_games() == []
+
+
+def test_unknown_summary_columns_are_refused_before_storing(store):
+    with pytest.raises(ValueError):
+        store.append("g", 0, moves(1), summary={"colour": "red"})
+    assert not store.exists("g")
+
+
+@pytest.fixture
+def games(store):
+    """Five games, created in id order so g4 is the newest."""
+    add_game(store, "g0", variant="kalah", south="ann", north="bob", tournament_id="t1")
+    add_game(store, "g1", variant="oware", south="bob", north="cat", tournament_id="t1")
+    add_game(store, "g2", variant="kalah", south="cat", north="ann")
+    add_game(store, "g3", variant="kalah", south="dan", north="eve", tournament_id="t2")
+    add_game(store, "g4", variant="oware", south="ann", north="dan")
+    return store
+
+
+def ids(rows: list[dict]) -> list[str]:
+    return [row["game_id"] for row in rows]
+
+
+@pytest.mark.parametrize(
+    "filters, expected",
+    [
+        ({}, ["g4", "g3", "g2", "g1", "g0"]),
+        ({"variant": "kalah"}, ["g3", "g2", "g0"]),
+        ({"player": "ann"}, ["g4", "g2", "g0"]),  # south or north
+        ({"player": "an"}, []),  # exact match only
+        ({"tournament": "t1"}, ["g1", "g0"]),
+        ({"variant": "kalah", "player": "ann", "tournament": "t1"}, ["g0"]),
+    ],
+)
+def test_list_games_filters_newest_first(games, filters, expected):
+    assert ids(games.list_games(**filters)) == expected
+    assert list(games.iter_game_ids(**filters, batch_size=2)) == expected
+
+
+def test_list_games_pages(games):
+    assert ids(games.list_games(limit=2)) == ["g4", "g3"]
+    assert ids(games.list_games(limit=2, offset=2)) == ["g2", "g1"]
+    assert ids(games.list_games(limit=2, offset=4)) == ["g0"]
+    with pytest.raises(ValueError):
+        games.list_games(limit=-1)
+
+
+@pytest.mark.parametrize("batch_size", [1, 7, 50, 500])
+def test_iter_game_ids_streams_every_id_once(store, batch_size):
+    for i in range(50):
+        add_game(store, f"game-{i:03d}", variant="kalah" if i % 2 else "oware")
+    streamed = store.iter_game_ids(batch_size=batch_size)
+    assert inspect.isgenerator(streamed)
+    streamed = list(streamed)
+    assert streamed == ids(store.list_games(limit=1000))
+    assert sorted(streamed) == [f"game-{i:03d}" for i in range(50)]
+    assert len(list(store.iter_game_ids(variant="kalah", batch_size=batch_size))) == 25
+
+
+def test_iter_game_ids_is_lazy(store):
+    add_game(store, "a")
+    streamed = store.iter_game_ids(batch_size=1)
+    add_game(store, "b")  # appears because nothing was fetched yet
+    assert list(streamed) == ["b", "a"]
+
+
+def test_stored_event_is_frozen(store):
+    (event,) = store.append("g", 0, moves(1)).events
+    assert isinstance(event, StoredEvent)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.seq = 2

@@ -1,0 +1,3 @@
+from recorder import create_app
+
+app = create_app()
