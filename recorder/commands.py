@@ -72,15 +72,11 @@ def decide_sow(game: Game, command: dict) -> list[Event]:
 
 def decide_race(game: Game, command: dict) -> list[Event]:
     """GEN-24, GEN-37, GAB-2: 18 holes, integers ≥ 0, 54 seeds; the engine checks nothing else."""
-    holes, names = command["holes"], game.rules.board.holes
-    if not isinstance(holes, dict) or set(holes) != set(names):
-        raise InvalidRecord(f"the race board must list exactly the holes {' '.join(names)} (GEN-37)", field="holes")
-    if not all(type(holes[name]) is int and holes[name] >= 0 for name in names):
-        raise InvalidRecord("every hole of the race board must hold an integer ≥ 0 (GEN-37)", field="holes")
-    if sum(holes.values()) != game.rules.total_seeds:
-        total = sum(holes.values())
-        raise InvalidRecord(f"the race board holds {total} seeds, not {game.rules.total_seeds} (GEN-37)", field="holes")
-    return [RaceRecorded(winner=_player(command, "winner"), holes={name: holes[name] for name in names})]
+    problem = game.rules.race_board_problem(command["holes"])
+    if problem is not None:
+        raise InvalidRecord(f"{problem} (GEN-37)", field="holes")
+    holes = command["holes"]
+    return [RaceRecorded(winner=_player(command, "winner"), holes={name: holes[name] for name in game.rules.board.holes})]
 
 
 def decide_opening(game: Game, command: dict) -> list[Event]:

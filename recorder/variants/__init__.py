@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ..errors import InvalidRecord
 from .base import Rules
+from .gabata import Gabata
 from .qelat import Qelat
 
 VARIANTS: dict[str, type[Rules]] = {}
@@ -24,6 +25,7 @@ def register(rules_class: type[Rules]) -> type[Rules]:
 
 
 register(Qelat)
+register(Gabata)
 
 
 def find_variant(name: str) -> type[Rules]:
