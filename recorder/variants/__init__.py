@@ -14,7 +14,9 @@ from functools import lru_cache
 from ..errors import InvalidRecord
 from .base import Rules
 from .gabata import Gabata
+from .lahemay_walida import LahemayWalida
 from .qelat import Qelat
+from .tuz import Tuz
 
 VARIANTS: dict[str, type[Rules]] = {}
 
@@ -26,6 +28,8 @@ def register(rules_class: type[Rules]) -> type[Rules]:
 
 register(Qelat)
 register(Gabata)
+register(LahemayWalida)
+register(Tuz)
 
 
 def find_variant(name: str) -> type[Rules]:
