@@ -9,7 +9,7 @@ import pytest
 from conftest import expected_view, load_examples, play_command, spec_view
 from recorder.variants import VARIANTS
 
-EXAMPLES = [e for e in load_examples() if e["variant"] in VARIANTS]  # TEMPORARY until all five land
+EXAMPLES = load_examples()
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e["id"] for e in EXAMPLES])
