@@ -305,3 +305,23 @@ def test_qel_fixture_game_is_kept(tmp_path):
     assert records, "a complete Qelat game is kept in fixtures/games"
     for path in records:
         assert json.loads(path.read_text())["setup"]["variant"] == "qelat"
+
+
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), no_return=st.booleans())
+def test_qel_10_the_untraced_route_equals_the_traced_one(seed, no_return):
+    # Replay takes a direct route through the Qelat rules; the traced route goes through
+    # the shared turn flow. Both must give the same state after every sowing.
+    rules = rules_for("qelat", {"mazagebh_no_return": no_return})
+    rng = random.Random(seed)
+    state = rules.start(rng.choice([S, N]))
+    for _ in range(300):
+        moves = rules.legal_moves(state)
+        if not moves:
+            break
+        hole = rng.choice(moves)
+        trace: list = []
+        traced = rules.play(state, hole, trace)
+        assert rules.play(state, hole) == traced
+        assert trace[0]["step"] == "lifted"
+        state = traced

@@ -70,6 +70,9 @@ class Rules:
 
     def __init__(self, options: Optional[Mapping[str, Any]] = None):
         self.options = self.check_options(options or {})
+        self._owned_cache: dict = {}
+        owners = self.board.default_owners
+        self._default_owned = tuple(tuple(i for i, o in enumerate(owners) if o == p) for p in PLAYERS)
         self.configure()
 
     def configure(self) -> None:
@@ -120,22 +123,34 @@ class Rules:
     def legal_for(self, state: State, player: Player, banned: Optional[int] = None) -> tuple[int, ...]:
         """Holes the player owns, not empty and not special (SEL-5, QEL-4, LW-4, TUZ-6, GAB-3)."""
         holes, specials = state.holes, state.specials
-        return tuple(
-            i
-            for i, owner in enumerate(self.sowable_by(state))
-            if owner == player and holes[i] and specials[i] is None and i != banned
-        )
+        return tuple([i for i in self.owned_holes(state.owners, player) if holes[i] and specials[i] is None and i != banned])
 
-    def sowable_by(self, state: State) -> tuple[Player, ...]:
-        """Who may lift each hole: its owner this round (Qelat overrides: rows, never owners)."""
-        return state.owners
+    def can_sow(self, holes, specials, owners, player: Player, banned: Optional[int] = None) -> bool:
+        """Whether ``legal_for`` would be non-empty, without building it (the pass test of GEN-19)."""
+        for i in self.owned_holes(owners, player):
+            if holes[i] and specials[i] is None and i != banned:
+                return True
+        return False
+
+    def owned_holes(self, owners: tuple[Player, ...], player: Player) -> tuple[int, ...]:
+        """The holes a player owns under one allocation; allocations repeat, so they are cached."""
+        if owners is self.board.default_owners:
+            return self._default_owned[player]
+        key = (owners, player)
+        owned = self._owned_cache.get(key)
+        if owned is None:
+            owned = tuple(i for i, owner in enumerate(owners) if owner == player)
+            if len(self._owned_cache) < 4096:
+                self._owned_cache[key] = owned
+        return owned
 
     # -- One sowing -----------------------------------------------------------------
 
     def play(self, state: State, hole: int, trace: Optional[list] = None) -> State:
         """One recorded sowing by the player to move; the caller has checked it is legal (GEN-21)."""
         s = Sowing(state, state.to_move, trace)
-        s.note("lifted", "GEN-11", hole=self.board.holes[hole], seeds=s.holes[hole], player=s.mover.json)
+        if trace is not None:
+            s.note("lifted", "GEN-11", hole=self.board.holes[hole], seeds=s.holes[hole], player=s.mover.json)
         self.sow(s, hole)
         return self.after_sowing(s)
 
@@ -155,7 +170,8 @@ class Rules:
             if laps == LAP_CAP:
                 raise EndlessSowing(f"the sowing from {self.board.holes[origin]} never ends (GEN-16)")
             seeds, holes[last] = holes[last], 0
-            s.note("relayed", "GEN-15", hole=self.board.holes[last], seeds=seeds)
+            if s.trace is not None:
+                s.note("relayed", "GEN-15", hole=self.board.holes[last], seeds=seeds)
             start = last
 
     def successors_for(self, s: Sowing, origin: int) -> tuple[int, ...]:
@@ -181,12 +197,13 @@ class Rules:
     # -- The end of a sowing and of a turn ------------------------------------------
 
     def after_sowing(self, s: Sowing) -> State:
-        state = s.state._replace(
-            holes=tuple(s.holes), specials=tuple(s.specials), stores=(s.stores[0], s.stores[1]), no_return=None
+        before = s.state
+        state = before.after_sowing(
+            tuple(s.holes), tuple(s.specials), (s.stores[0], s.stores[1]), before.to_move, None, before.first_turn_of_round
         )
         mover = s.mover
         if s.again:
-            if self.legal_for(state, mover):
+            if self.can_sow(s.holes, s.specials, state.owners, mover):
                 s.note("sow_again", "GEN-18", player=mover.json)
                 return state._replace(to_move=mover)
             s.note("turn_ended", "GEN-18", player=mover.json, why="no legal hole to sow again")
@@ -194,16 +211,19 @@ class Rules:
 
     def turn_ended(self, state: State, mover: Player) -> State:
         """GEN-34: ``first_turn_of_round`` changes only when a turn ends."""
+        if not state.first_turn_of_round and mover not in state.first_turn_pending:
+            return state
         pending = tuple(p for p in state.first_turn_pending if p != mover)
         return state._replace(first_turn_of_round=False, first_turn_pending=pending)
 
     def end_turn(self, s: Sowing, state: State) -> State:
         """GEN-19: the opponent moves if he can; else he passes and the mover goes on; else the round ends."""
         mover, opponent = s.mover, s.mover.opponent
-        if self.legal_for(state, opponent, s.no_return):
-            s.note("to_move", "GEN-19", player=opponent.json)
+        if self.can_sow(s.holes, s.specials, state.owners, opponent, s.no_return):
+            if s.trace is not None:
+                s.note("to_move", "GEN-19", player=opponent.json)
             return state._replace(to_move=opponent, no_return=s.no_return)
-        if self.legal_for(state, mover):
+        if self.can_sow(s.holes, s.specials, state.owners, mover):
             s.note("passed", "GEN-19", player=opponent.json)
             s.note("to_move", "GEN-19", player=mover.json, why="the opponent passed")
             return state._replace(to_move=mover)

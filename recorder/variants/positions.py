@@ -117,6 +117,8 @@ def _specials(rules: Rules, specials: Any) -> tuple[Optional[Player], ...]:
 def _owners(rules: Rules, owners: Any, round_number: int) -> tuple[Player, ...]:
     _require(isinstance(owners, dict), "owners must be an object of hole: player")
     _require(not owners or (rules.is_match and round_number > 1), "ownership differs from GEN-6 only after round 1")
+    if not owners:
+        return rules.board.default_owners  # the same object, which the engine recognises quickly
     result = list(rules.board.default_owners)
     for name, owner in owners.items():
         result[_hole(rules, name)] = _player(owner, f"owner of {name}")

@@ -15,6 +15,8 @@ Sources: Wikimanqala's Qelat (seed 002), Ludii's rule text for the eligible hole
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .base import END_TURN, Option, Rules, Sowing, winner_by_score
 from .board import TWO_ROWS, Player
 from .state import Outcome, State
@@ -33,7 +35,7 @@ _ELIGIBLE = {
 
 # QEL-11: each player's end holes; a lone seed from one lands in the opposite hole.
 _END_HOLES = {_S: frozenset((_H["a1"], _H["f1"])), _N: frozenset((_H["a2"], _H["f2"]))}
-_OPPOSITE = {i: (i + 6) % 12 for i in range(12)}  # GEN-4: x1 faces x2
+_ROWS = {_S: tuple(range(6)), _N: tuple(range(6, 12))}  # QEL-2: rows, for the whole game
 
 
 class Qelat(Rules):
@@ -61,16 +63,69 @@ class Qelat(Rules):
         seeds, s.holes[origin] = s.holes[origin], 0
         last, before = self.lap(s, successors, origin, seeds)
         # QEL-7: a last seed making 4 in an eligible hole makes a walda.
-        if before == 3 and s.specials[last] is None and last in _ELIGIBLE[s.mover]:
+        if self.makes_walda(s.specials, s.mover, last, before):
             s.specials[last] = s.mover
             s.note("created", "QEL-7", hole=self.board.holes[last], kind="walda", owner=s.mover.json)
-        elif self.no_return_rule and seeds == 1 and before == 0 and origin in _END_HOLES[s.mover]:
-            # QEL-11: the lone seed landed in the empty opposite hole.
-            if last == _OPPOSITE[origin]:
-                s.no_return = last
+        else:
+            # QEL-11: a lone seed sent into the empty opposite hole may not come straight back.
+            s.no_return = self.banned_hole(s.mover, origin, seeds, last, before)
+            if s.no_return is not None:
                 s.note("no_return", "QEL-11", hole=self.board.holes[last], player=s.mover.opponent.json)
         s.again = False
-        s.note("turn_ended", "QEL-10", player=s.mover.json)
+        if s.trace is not None:
+            s.note("turn_ended", "QEL-10", player=s.mover.json)
+
+    @staticmethod
+    def makes_walda(specials, mover: Player, last: int, before: int) -> bool:
+        """QEL-7, QEL-8: the last seed made 4 in an eligible hole that is not yet a walda."""
+        return before == 3 and specials[last] is None and last in _ELIGIBLE[mover]
+
+    def banned_hole(self, mover: Player, origin: int, seeds: int, last: int, before: int):
+        """QEL-11: the hole the opponent may not sow next turn, or None."""
+        if self.no_return_rule and seeds == 1 and before == 0 and origin in _END_HOLES[mover]:
+            return last  # one seed from an end hole always lands in the opposite hole (GEN-4)
+        return None
+
+    def play(self, state: State, hole: int, trace: Optional[list] = None) -> State:
+        """One sowing. Untraced sowings (replay, benchmarks) take this direct route through
+        the same rules as the traced one; a property test holds the two to one result."""
+        if trace is not None:
+            return super().play(state, hole, trace)
+        mover, holes = state.to_move, list(state.holes)
+        # QEL-5, QEL-6: one lap in the hole's direction.
+        successors = self._cw if hole in _CLOCKWISE else self._ccw
+        seeds, holes[hole], last = holes[hole], 0, hole
+        for _ in range(seeds):
+            last = successors[last]
+            holes[last] += 1
+        before, specials, no_return = holes[last] - 1, state.specials, None
+        if self.makes_walda(specials, mover, last, before):  # QEL-7
+            specials = specials[:last] + (mover,) + specials[last + 1 :]
+        else:
+            no_return = self.banned_hole(mover, hole, seeds, last, before)  # QEL-11
+        # QEL-10, GEN-19: the opponent moves if he can, else the mover, else the game ends.
+        opponent = mover.opponent
+        if self._can_sow(holes, specials, opponent, no_return):
+            to_move = opponent
+        elif self._can_sow(holes, specials, mover, None):
+            to_move, no_return = mover, None
+        else:
+            to_move, no_return = None, None
+        after = state.after_sowing(tuple(holes), specials, state.stores, to_move, no_return, False)
+        return after if to_move is not None else self.end_round(after, mover)
+
+    def legal_for(self, state: State, player: Player, banned: Optional[int] = None) -> tuple[int, ...]:
+        """QEL-4, QEL-11: the player's row (QEL-2), not empty, not a walda, not banned."""
+        holes, specials = state.holes, state.specials
+        return tuple([i for i in _ROWS[player] if holes[i] and specials[i] is None and i != banned])
+
+    @staticmethod
+    def _can_sow(holes, specials, player: Player, banned) -> bool:
+        """QEL-4: a non-empty, non-walda hole of the player's row (QEL-2), other than a banned one."""
+        for i in _ROWS[player]:
+            if holes[i] and specials[i] is None and i != banned:
+                return True
+        return False
 
     def land(self, s: Sowing, hole: int, before: int) -> int:
         return END_TURN  # single lap: sow() never relays

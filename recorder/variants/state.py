@@ -35,7 +35,7 @@ class RoundRecord(NamedTuple):
     lot_winner: Optional[Player] = None
 
 
-class State(NamedTuple):
+class _Fields(NamedTuple):
     holes: tuple[int, ...]
     owners: tuple[Player, ...]
     specials: tuple[Optional[Player], ...]  # owner of the special hole, None if ordinary
@@ -54,10 +54,36 @@ class State(NamedTuple):
     score: Optional[tuple[int, int]] = None
     rounds: tuple[RoundRecord, ...] = ()
 
+
+class State(_Fields):
+    """The whole position of a game: board, owners, special holes, stores, whose move,
+    the round and its outcome. Immutable; the rules return a new one for every event."""
+
+    __slots__ = ()
+
     @property
     def seeds(self) -> int:
         """Seeds on the board plus both stores: constant for a variant (§8)."""
         return sum(self.holes) + self.stores[0] + self.stores[1]
+
+    def after_sowing(self, holes, specials, stores, to_move, no_return, first_turn_of_round) -> "State":
+        """The copy a sowing makes, built positionally: the engine's hottest allocation.
+        Field order is _Fields' order above; keep the two together."""
+        return _new_tuple(
+            State,
+            (holes, self[1], specials, stores, to_move, first_turn_of_round, self[6], self[7], no_return) + self[9:],
+        )
+
+    def _replace(self, **changes) -> "State":
+        """A copy with some fields changed: namedtuple's own _replace, about 2.5x faster."""
+        values = list(self)
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return _new_tuple(State, values)
+
+
+_FIELD_INDEX = {name: index for index, name in enumerate(State._fields)}
+_new_tuple = tuple.__new__
 
 
 def pair(values) -> dict:
