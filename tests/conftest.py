@@ -10,7 +10,9 @@ RULES = ROOT.parent / "shared" / "rules"
 FIXTURES = ROOT / "fixtures"
 
 # Fields our state adds to the spec's §8 shape; the vectors do not carry them.
-EXTRA_STATE_FIELDS = {"variant", "options", "round", "rounds", "legal_moves", "version", "result_reason"}
+EXTRA_STATE_FIELDS = {
+    "variant", "options", "round", "rounds", "legal_moves", "version", "result_reason", "needs_adjudication",
+}  # fmt: skip
 
 
 def load_examples() -> list[dict]:

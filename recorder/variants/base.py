@@ -144,6 +144,18 @@ class Rules:
                 self._owned_cache[key] = owned
         return owned
 
+    def needs_adjudication(self, state: State) -> bool:
+        """GEN-35: someone must sow, but every legal sowing exceeds the lap cap, so only a
+        recorded result can end the game. Usually the first hole tried settles it."""
+        moves = self.legal_moves(state)
+        for hole in moves:
+            try:
+                self.play(state, hole)
+            except EndlessSowing:
+                continue
+            return False
+        return bool(moves)
+
     # -- One sowing -----------------------------------------------------------------
 
     def play(self, state: State, hole: int, trace: Optional[list] = None) -> State:

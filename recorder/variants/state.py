@@ -115,6 +115,8 @@ def state_to_json(rules, state: State) -> dict:
     out["round"] = state.round
     out["rounds"] = [round_to_json(record) for record in state.rounds]
     out["legal_moves"] = sorted(board.holes[i] for i in rules.legal_moves(state))
+    if out["legal_moves"] and rules.needs_adjudication(state):
+        out["needs_adjudication"] = True  # GEN-35: every legal sowing never ends
     return out
 
 
