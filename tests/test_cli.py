@@ -1,0 +1,93 @@
+"""The ``recorder`` command: serve, init-db and replay."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from recorder.cli import main
+
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+
+
+def test_init_db_creates_the_database(tmp_path):
+    db = tmp_path / "records.sqlite3"
+    result = CliRunner().invoke(main, ["init-db", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert db.exists()
+
+
+def test_replay_prints_the_board_after_any_event(api, app):
+    game = api.create(**QELAT)
+    api.command(game["id"], type="sow", hole="f1")
+    db = app.config["DATABASE"]
+    latest = CliRunner().invoke(main, ["replay", game["id"], "--db", db])
+    assert latest.exit_code == 0, latest.output
+    # After f1 (4) CCW: f2 e2 d2 c2 hold 5, f1 is empty; North to move.
+    assert board_rows(latest.output) == {"2": [4, 4, 5, 5, 5, 5], "1": [4, 4, 4, 4, 4, 0]}
+    assert "north to move" in latest.output
+    first = CliRunner().invoke(main, ["replay", game["id"], "--at", "1", "--db", db])
+    assert board_rows(first.output) == {"2": [4] * 6, "1": [4] * 6} and "south to move" in first.output
+
+
+def board_rows(text: str) -> dict:
+    """The seed counts of each printed row ("  2:  4  4 ..."), marks such as S, N or * dropped."""
+    rows = {}
+    for line in text.splitlines():
+        label, _, cells = line.strip().partition(":")
+        if label.isdigit() and cells:
+            rows[label] = [int("".join(ch for ch in cell if ch.isdigit())) for cell in cells.split()]
+    return rows
+
+
+def test_replay_of_an_unknown_game_fails_clearly(tmp_path):
+    result = CliRunner().invoke(main, ["replay", "nope", "--db", str(tmp_path / "x.sqlite3")])
+    assert result.exit_code == 1 and "no game 'nope'" in result.output
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_serve_answers_http_on_the_given_port_and_database(tmp_path):
+    port, db = free_port(), tmp_path / "served.sqlite3"
+    recorder = Path(sys.executable).with_name("recorder")
+    process = subprocess.Popen(
+        [str(recorder), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "RECORDER_DB": str(tmp_path / "not-this-one.sqlite3")},
+    )
+    try:
+        body = _get_when_up(f"http://127.0.0.1:{port}/api/variants")
+        assert [v["name"] for v in body["variants"]] == ["selus", "gabata", "qelat", "lahemay_walida", "tuz"]
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games", data=json.dumps(QELAT).encode(),
+            headers={"Content-Type": "application/json"}, method="POST",
+        )  # fmt: skip
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert response.status == 201
+        assert db.exists() and not (tmp_path / "not-this-one.sqlite3").exists()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _get_when_up(url: str, seconds: float = 15.0) -> dict:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                return json.loads(response.read())
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
