@@ -1,0 +1,97 @@
+"""Auditing endpoints: traces, claims, what-if replays, verification, checkpoints, diagrams.
+
+Thin views over the pure audit modules (``audit``, ``claims``, ``whatif``, ``verify``,
+``checkpoints``, ``svg``): load -> work on the stored events -> dump. The signing key
+is loaded (or created, mode 0600) on first use; see ``recorder/checkpoints.py``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, request
+
+from schemas.audit import (
+    board_query_schema, checkpoint_body_schema, checkpoint_schema, claim_report_schema, claim_schema,
+    public_key_schema, trace_schema, verify_report_schema, what_if_report_schema, what_if_schema,
+)  # fmt: skip
+
+from .. import audit, checkpoints, claims, whatif
+from ..errors import NotFound
+from ..events import event_from_record
+from ..svg import board_svg
+from ..verify import verify_record
+from . import openapi
+from .audit_openapi import document_audit_paths
+from .games import json_body, recorder
+
+bp = Blueprint("audit", __name__, url_prefix="/api")
+openapi.EXTENSIONS.append(document_audit_paths)
+
+
+def signing_key() -> checkpoints.SigningKey:
+    """The service's Ed25519 key: RECORDER_KEY, $RECORDER_KEY_FILE, or <database>.ed25519."""
+    key = current_app.extensions.get("signing_key")
+    if key is None:
+        path = checkpoints.key_path(current_app.config["DATABASE"], current_app.config.get("RECORDER_KEY"))
+        key = current_app.extensions["signing_key"] = checkpoints.SigningKey.load_or_create(path)
+    return key
+
+
+def stored_pairs(stored) -> list:
+    return [(e.seq, event_from_record(e.type, e.payload)) for e in stored]
+
+
+@bp.get("/games/<game_id>/events/<int:seq>/trace")
+def trace(game_id: str, seq: int):
+    return trace_schema.dump(audit.explain(game_id, recorder().events(game_id), seq))
+
+
+@bp.post("/games/<game_id>/claims")
+def claim(game_id: str):
+    position = claim_schema.load(json_body())["position"]
+    claims.check_claim(recorder().game(game_id).rules, position)
+    report = claims.find_position(game_id, stored_pairs(recorder().events(game_id)), position)
+    return claim_report_schema.dump(report)
+
+
+@bp.post("/games/<game_id>/what-if")
+def what_if(game_id: str):
+    options = what_if_schema.load(json_body())["options"]
+    report = whatif.what_if(game_id, stored_pairs(recorder().events(game_id)), options)
+    return what_if_report_schema.dump(report)
+
+
+@bp.get("/games/<game_id>/verify")
+def verify(game_id: str):
+    return verify_report_schema.dump(verify_record(game_id, recorder().events(game_id)))
+
+
+@bp.post("/games/<game_id>/verify")
+def verify_checkpoint(game_id: str):
+    text = checkpoint_body_schema.load(json_body())["checkpoint"]
+    stored = recorder().events(game_id)
+    report = verify_record(game_id, stored)
+    report["checkpoint"] = checkpoints.check(signing_key(), checkpoints.parse_checkpoint(text), stored)
+    report["ok"] = report["ok"] and report["checkpoint"]["valid"]
+    return verify_report_schema.dump(report)
+
+
+@bp.get("/games/<game_id>/checkpoint")
+def checkpoint(game_id: str):
+    return checkpoint_schema.dump(checkpoints.issue(signing_key(), game_id, recorder().events(game_id)))
+
+
+@bp.get("/keys/public")
+def public_key():
+    return public_key_schema.dump(signing_key().public_json())
+
+
+@bp.get("/games/<game_id>/board.svg")
+def board(game_id: str):
+    query = board_query_schema.load(request.args.to_dict())
+    game = recorder().game_at(game_id, query["at"])
+    if query["at"] is not None and game.version < query["at"]:
+        raise NotFound(f"game {game_id} has {game.version} events, not {query['at']}", version=game.version)
+    names = (game.setup.south, game.setup.north)
+    svg = board_svg(game.rules, game.state, last_hole=audit.last_sowing(game), size=query["size"], names=names,
+                    caption=f"{game.setup.variant} {game_id} after event {game.version}")  # fmt: skip
+    return Response(svg, mimetype="image/svg+xml")
