@@ -1,0 +1,268 @@
+"""Tournaments over HTTP: reads are public, writes need a bearer token.
+
+The admin token (config ``ADMIN_TOKEN`` or $RECORDER_ADMIN_TOKEN) creates tournaments
+and issues or revokes arbiter tokens; an arbiter token writes to its one tournament:
+players, pairings, forfeits, the games on its boards and the commands of those games.
+401 without a valid token, 403 with one that does not reach the tournament. Games
+outside tournaments stay open to write; a valid token there still names who wrote.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import wraps
+from typing import Optional
+
+from flask import Blueprint, Flask, Response, current_app, json, request, url_for
+
+from schemas.tournaments import (
+    board_game_schema, board_result_schema, crosstable_schema, page_schema, pair_schema,
+    player_create_schema, round_schema, standings_schema, tiebreaks_schema, token_create_schema,
+    token_list_schema, token_schema, tournament_create_schema, tournament_list_schema,
+    tournament_schema, withdrawal_schema, entrant_schema,
+)  # fmt: skip
+
+from ..tournaments.service import Tournaments, authorize
+from ..tournaments.tokens import Principal
+from ..tournaments import views
+from . import openapi
+from .tournaments_openapi import document_tournament_paths
+from .games import expected_version, game_json, idempotency, recorder, with_etag
+
+bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
+openapi.EXTENSIONS.append(document_tournament_paths)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("ADMIN_TOKEN", os.environ.get("RECORDER_ADMIN_TOKEN") or None)
+    app.extensions["tournaments"] = Tournaments(app.extensions["recorder"], app.config["ADMIN_TOKEN"])
+    app.register_blueprint(bp)
+
+
+def tournaments() -> Tournaments:
+    return current_app.extensions["tournaments"]
+
+
+# -- Access ---------------------------------------------------------------------------
+
+
+def bearer_token() -> Optional[str]:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def principal() -> tuple[Optional[Principal], bool]:
+    """The holder of the presented token (None if invalid) and whether one was presented."""
+    token = bearer_token()
+    return tournaments().authenticate(token), token is not None
+
+
+def admit(tournament_id: Optional[str]) -> Principal:
+    """Refuse (401/403) before anything is read or stored; name the writer for the log."""
+    holder = authorize(*principal(), tournament_id=tournament_id)
+    request.recorded_by = holder.holder
+    return holder
+
+
+def arbiter_only(view):
+    @wraps(view)
+    def guarded(tournament_id: str, **kwargs):
+        admit(tournament_id)
+        return view(tournament_id, **kwargs)
+
+    return guarded
+
+
+def admin_only(view):
+    @wraps(view)
+    def guarded(**kwargs):
+        admit(None)
+        return view(**kwargs)
+
+    return guarded
+
+
+@bp.before_app_request
+def guard_game_commands():
+    """Commands to a game on a tournament board need that tournament's token."""
+    if request.endpoint != "games.record_command":
+        return None
+    game_id = (request.view_args or {}).get("game_id", "")
+    setup = recorder().setup_of(game_id) if not game_id.startswith("t-") else None  # cached (issue 10)
+    tournament_id = setup.metadata.get("tournament_id") if setup is not None else None
+    if tournament_id is not None:
+        admit(tournament_id)
+        return None
+    holder, _ = principal()
+    if holder is not None:
+        request.recorded_by = holder.holder
+    return None
+
+
+# -- Helpers ---------------------------------------------------------------------------
+
+
+def body() -> dict:
+    """The JSON body; an empty body is an empty object (POST .../rounds needs nothing)."""
+    return request.get_json(force=True, silent=False) if request.get_data() else {}
+
+
+def write_options(raw) -> dict:
+    return {
+        "expected_version": expected_version(None),
+        "recorded_by": getattr(request, "recorded_by", None),
+        "idempotency": idempotency(raw),
+    }
+
+
+def respond(payload: dict, version: int, status: int = 200, **headers) -> Response:
+    response = Response(json.dumps(payload), status=status, mimetype="application/json")
+    response.headers["ETag"] = f'"{version}"'
+    response.headers.update(headers)
+    return response
+
+
+# -- Tournaments -----------------------------------------------------------------------
+
+
+@bp.get("")
+def list_tournaments():
+    page = page_schema.load(request.args.to_dict())
+    return tournament_list_schema.dump({"tournaments": tournaments().list_tournaments(**page)})
+
+
+@bp.post("")
+@admin_only
+def create_tournament():
+    raw = body()
+    data = tournament_create_schema.load(raw)
+    written = tournaments().create(data, recorded_by=request.recorded_by, idempotency=idempotency(raw))
+    view = tournaments().view(written.tournament.tournament_id)
+    location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
+
+
+@bp.get("/<tournament_id>")
+def get_tournament(tournament_id: str):
+    view = tournaments().view(tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version)
+
+
+@bp.get("/<tournament_id>/events")
+def get_tournament_events(tournament_id: str):
+    events = [e.to_dict() for e in tournaments().events(tournament_id)]
+    return {"tournament_id": tournament_id, "events": events}
+
+
+@bp.post("/<tournament_id>/players")
+@arbiter_only
+def register_player(tournament_id: str):
+    raw = body()
+    written = tournaments().register(tournament_id, player_create_schema.load(raw), **write_options(raw))
+    entrant = written.tournament.entrants[written.events[-1].payload["number"] - 1]
+    return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
+
+
+@bp.post("/<tournament_id>/players/<int:number>/withdrawal")
+@arbiter_only
+def withdraw_player(tournament_id: str, number: int):
+    raw = body()
+    written = tournaments().withdraw(tournament_id, number, withdrawal_schema.load(raw), **write_options(raw))
+    entrant = written.tournament.entrant(number)
+    return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
+
+
+@bp.put("/<tournament_id>/tiebreaks")
+@arbiter_only
+def choose_tiebreaks(tournament_id: str):
+    raw = body()
+    written = tournaments().choose_tiebreaks(tournament_id, tiebreaks_schema.load(raw), **write_options(raw))
+    view = tournaments().view(tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version)
+
+
+# -- Rounds and boards -----------------------------------------------------------------
+
+
+@bp.post("/<tournament_id>/rounds")
+@arbiter_only
+def pair_round(tournament_id: str):
+    raw = body()
+    written = tournaments().pair(tournament_id, pair_schema.load(raw), **write_options(raw))
+    number = len(written.tournament.rounds)
+    return round_response(tournament_id, number, 201)
+
+
+@bp.get("/<tournament_id>/rounds/<int:round_number>")
+def get_round(tournament_id: str, round_number: int):
+    return round_response(tournament_id, round_number)
+
+
+def round_response(tournament_id: str, round_number: int, status: int = 200) -> Response:
+    view = tournaments().view(tournament_id)
+    payload = round_schema.dump(views.round_json(view, views.find_round(view, round_number)))
+    location = url_for("tournaments.get_round", tournament_id=tournament_id, round_number=round_number)
+    return respond(payload, view.tournament.version, status, Location=location)
+
+
+@bp.post("/<tournament_id>/rounds/<int:round_number>/boards/<int:board>/game")
+@arbiter_only
+def start_board_game(tournament_id: str, round_number: int, board: int):
+    raw = body()
+    recorded = tournaments().start_game(
+        tournament_id, round_number, board, board_game_schema.load(raw),
+        recorded_by=request.recorded_by, idempotency=idempotency(raw),
+    )  # fmt: skip
+    game = recorded.game
+    location = url_for("games.get_game", game_id=game.game_id)
+    return with_etag(game_json(game, recorded.events[0].recorded_at), game, 201, Location=location)
+
+
+@bp.post("/<tournament_id>/rounds/<int:round_number>/boards/<int:board>/result")
+@arbiter_only
+def record_board_result(tournament_id: str, round_number: int, board: int):
+    raw = body()
+    data = board_result_schema.load(raw)
+    tournaments().record_forfeit(tournament_id, round_number, board, data, **write_options(raw))
+    return round_response(tournament_id, round_number, 201)
+
+
+# -- Standings ---------------------------------------------------------------------------
+
+
+@bp.get("/<tournament_id>/standings")
+def get_standings(tournament_id: str):
+    view = tournaments().view(tournament_id)
+    return respond(standings_schema.dump(views.standings_json(view)), view.tournament.version)
+
+
+@bp.get("/<tournament_id>/crosstable")
+def get_crosstable(tournament_id: str):
+    view = tournaments().view(tournament_id)
+    return respond(crosstable_schema.dump(views.crosstable_json(view)), view.tournament.version)
+
+
+# -- Tokens (admin) ------------------------------------------------------------------------
+
+
+@bp.get("/<tournament_id>/tokens")
+@admin_only
+def list_tokens(tournament_id: str):
+    rows = tournaments().tokens(tournament_id)
+    return token_list_schema.dump({"tokens": [views.token_json(r) for r in rows]})
+
+
+@bp.post("/<tournament_id>/tokens")
+@admin_only
+def issue_token(tournament_id: str):
+    data = token_create_schema.load(body())
+    row, token = tournaments().issue_token(tournament_id, data["holder"])
+    response = token_schema.dump({**views.token_json(row), "token": token})
+    return response, 201, {"Cache-Control": "no-store"}
+
+
+@bp.delete("/<tournament_id>/tokens/<token_id>")
+@admin_only
+def revoke_token(tournament_id: str, token_id: str):
+    return token_schema.dump(views.token_json(tournaments().revoke_token(tournament_id, token_id)))

@@ -1,0 +1,40 @@
+"""Tournaments: players, rounds, pairings, results and standings, event-sourced like games.
+
+A tournament is a stream of events in the same store as the games, under an id that
+starts with ``t-``. Everything here except ``service.py`` is pure (standard library
+only): ``events`` (past-tense facts), ``fold`` (the one fold of a tournament),
+``decide`` (all validation), ``pairing`` (Berger round robin, a Dutch-like Swiss),
+``standings`` (points, tiebreaks, crosstable) and ``render`` (text tables).
+A game played on a board carries its tournament, round and board in its setup, and
+its id is derived from them (``board_game_id``), so the store's expected-version
+check makes "one game per board" atomic. The definitions are in docs/tournaments.md.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+TOURNAMENT_PREFIX = "t-"
+FORMATS = ("round_robin", "double_round_robin", "swiss", "manual")
+TIEBREAKS = (
+    "buchholz",
+    "sonneborn_berger",
+    "direct_encounter",
+    "wins",
+    "round_difference",
+    "hole_difference",
+)
+BOARD_RESULTS = ("south_wins", "north_wins", "draw", "double_forfeit")
+
+
+def new_tournament_id() -> str:
+    return TOURNAMENT_PREFIX + secrets.token_hex(6)
+
+
+def is_tournament_id(stream_id: str) -> bool:
+    return isinstance(stream_id, str) and stream_id.startswith(TOURNAMENT_PREFIX)
+
+
+def board_game_id(tournament_id: str, round_number: int, board: int) -> str:
+    """The id of the game on a board: one game per board, enforced by the store."""
+    return f"{tournament_id.removeprefix(TOURNAMENT_PREFIX)}-r{round_number}-b{board}"

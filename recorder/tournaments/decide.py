@@ -1,0 +1,238 @@
+"""Tournament commands decide: ``decide_*(tournament, ...) -> [events]`` or a named error.
+
+All validation of tournament writes lives here, before anything is stored. Commands
+arrive as dicts whose JSON types the schemas have checked. ``outcomes`` maps
+(round, board) to the board's BoardOutcome where one is known (service.py reads them
+from the games).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..errors import AlreadyExists, InvalidRecord, NotFound
+from ..variants import rules_for
+from . import BOARD_RESULTS, FORMATS, TIEBREAKS
+from .events import (
+    BoardResultRecorded, PlayerRegistered, PlayerWithdrew, RoundPaired, TiebreaksChosen, TournamentCreated,
+)  # fmt: skip
+from .fold import Board, Entrant, Tournament
+from .pairing import NoPairing, SwissPlayer, pair_swiss, round_robin_round
+from .standings import BYE, PLAYED, cells, round_complete, score
+
+BYE_POINTS = (0, 0.5, 1)
+
+
+def default_tiebreaks(format_: str, is_match: bool) -> list[str]:
+    """FIDE's usual orders: direct encounter first in a round robin, Buchholz in a Swiss."""
+    if format_ in ("round_robin", "double_round_robin"):
+        chosen = ["direct_encounter", "sonneborn_berger", "wins"]
+    else:
+        chosen = ["buchholz", "sonneborn_berger", "direct_encounter", "wins"]
+    return chosen + (["round_difference", "hole_difference"] if is_match else [])
+
+
+def check_tiebreaks(tiebreaks: list) -> list[str]:
+    unknown = [name for name in tiebreaks if name not in TIEBREAKS]
+    if unknown:
+        raise InvalidRecord(f"unknown tiebreaks {unknown}; known: {', '.join(TIEBREAKS)}", field="tiebreaks")
+    if len(set(tiebreaks)) != len(tiebreaks):
+        raise InvalidRecord("a tiebreak is listed twice", field="tiebreaks")
+    return list(tiebreaks)
+
+
+def decide_create(body: dict) -> TournamentCreated:
+    rules = rules_for(body["variant"], body.get("options") or {})  # GEN-29: InvalidRecord if unknown
+    format_ = body["format"]
+    if format_ not in FORMATS:
+        raise InvalidRecord(f"format must be one of {', '.join(FORMATS)}", field="format")
+    rounds = body.get("rounds")
+    if format_ in ("swiss", "manual") and not rounds:
+        raise InvalidRecord(f"a {format_} tournament needs its number of rounds", field="rounds")
+    if format_ not in ("swiss", "manual") and rounds is not None:
+        raise InvalidRecord("a round robin's rounds follow from its players", field="rounds")
+    if body.get("bye_points", 1) not in BYE_POINTS:
+        raise InvalidRecord("bye_points is 0, 0.5 or 1", field="bye_points")
+    start, end = body.get("start_date"), body.get("end_date")
+    if start and end and end < start:
+        raise InvalidRecord("the tournament ends before it starts", field="end_date")
+    tiebreaks = body.get("tiebreaks")
+    tiebreaks = check_tiebreaks(tiebreaks) if tiebreaks is not None else default_tiebreaks(format_, rules.is_match)
+    return TournamentCreated(
+        name=body["name"], variant=rules.name, options=dict(rules.options), format=format_, rounds=rounds,
+        tiebreaks=tiebreaks, bye_points=body.get("bye_points", 1), site=body.get("site"),
+        start_date=start, end_date=end,
+    )  # fmt: skip
+
+
+def decide_tiebreaks(t: Tournament, body: dict) -> list[TiebreaksChosen]:
+    """The order is fixed before round 1, so nobody chooses it knowing who it favours."""
+    if t.rounds:
+        raise InvalidRecord("tiebreaks are chosen before round 1 is paired", field="tiebreaks")
+    return [TiebreaksChosen(tiebreaks=check_tiebreaks(body["tiebreaks"]))]
+
+
+def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
+    """A new entrant; after round 1 only in a Swiss or manual event (a late entry)."""
+    name = body["name"].strip()
+    if not name:
+        raise InvalidRecord("a player needs a name", field="name")
+    if any(e.name.casefold() == name.casefold() for e in t.entrants):
+        raise AlreadyExists(f"{name!r} is already registered", field="name")
+    if t.rounds and t.is_round_robin:
+        raise InvalidRecord("a round robin's players are fixed once round 1 is paired", field="name")
+    if t.planned_rounds and t.rounds and len(t.rounds) >= t.planned_rounds:
+        raise InvalidRecord("every round is paired; it is too late to enter", field="name")
+    return [PlayerRegistered(len(t.entrants) + 1, name, body.get("federation"), body.get("rating"))]
+
+
+def decide_withdraw(t: Tournament, number: int, body: dict) -> list[PlayerWithdrew]:
+    entrant = _entrant(t, number)
+    if entrant.withdrawn:
+        raise InvalidRecord(f"{entrant.name} has already withdrawn", field="number")
+    return [PlayerWithdrew(number=number, reason=body.get("reason"))]
+
+
+def decide_board_result(t: Tournament, round_number: int, board: int, body: dict, has_game: bool):
+    """A forfeit: only for a board on which no game was started (a game records its own)."""
+    _board(t, round_number, board)
+    if body["result"] not in BOARD_RESULTS:
+        raise InvalidRecord(f"result must be one of {', '.join(BOARD_RESULTS)}", field="result")
+    if has_game:
+        raise AlreadyExists("a game was started on this board: record its result in the game (GEN-28)")
+    if (round_number, board) in t.forfeits:
+        raise AlreadyExists("this board already has a result")
+    return [BoardResultRecorded(round_number, board, body["result"], "forfeit", body.get("note"))]
+
+
+def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict:
+    """The POST /api/games body of the game on a board: the tournament decides everything
+    but who moves first (south unless the arbiter says otherwise) and the date."""
+    b = _board(t, round_number, board)
+    if (round_number, board) in t.forfeits:
+        raise AlreadyExists("this board was decided by forfeit")
+    rules = rules_for(t.variant, t.options)
+    first = body.get("first_player")
+    if rules.has_first_player and first is None:
+        first = "south"
+    setup = {
+        "variant": t.variant, "options": dict(t.options), "south": t.entrant(b.south).name,
+        "north": t.entrant(b.north).name, "first_player": first, "event": t.name, "site": t.site,
+        "date": body.get("date") or t.start_date, "round": round_number, "board": board,
+        "tournament_id": t.tournament_id,
+    }  # fmt: skip
+    return {k: v for k, v in setup.items() if v is not None}
+
+
+# --------------------------------------------------------------------------- pairing
+
+
+def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
+    """The next round: manual boards when given, else Berger or Swiss by the format."""
+    number = t.next_round
+    planned = t.planned_rounds
+    if planned is not None and number > planned:
+        raise InvalidRecord(f"all {planned} rounds are paired")
+    if t.rounds and not round_complete(t, outcomes, len(t.rounds)):
+        raise InvalidRecord(f"round {len(t.rounds)} is not finished: every board needs a result first")
+    if body.get("boards") is not None:
+        return [manual_round(t, number, body["boards"], body.get("byes") or [])]
+    if body.get("byes"):
+        raise InvalidRecord("byes are given only with manual boards", field="byes")
+    if t.format == "manual":
+        raise InvalidRecord("a manual tournament needs its boards", field="boards")
+    if t.is_round_robin:
+        return berger(t, number)
+    return [swiss(t, outcomes, number)]
+
+
+def manual_round(t: Tournament, number: int, boards: list, byes: list) -> RoundPaired:
+    active = {e.number for e in t.active_in(number)}
+    placed = [p for b in boards for p in (b["south"], b["north"])] + [b["player"] for b in byes]
+    for player in placed:
+        if player not in active:
+            raise InvalidRecord(f"player {player} cannot be paired in round {number}", field="boards")
+    if len(set(placed)) != len(placed):
+        raise InvalidRecord("a player is paired twice", field="boards")
+    if any(b["points"] not in BYE_POINTS for b in byes):
+        raise InvalidRecord("a bye scores 0, 0.5 or 1", field="byes")
+    if not boards and not byes:
+        raise InvalidRecord("a round needs at least one board or bye", field="boards")
+    return RoundPaired(
+        round=number, method="manual",
+        boards=[{"board": i, "south": b["south"], "north": b["north"]} for i, b in enumerate(boards, start=1)],
+        byes=[{"player": b["player"], "points": b["points"]} for b in byes],
+    )  # fmt: skip
+
+
+def round_robin_field(t: Tournament) -> list[Entrant]:
+    """The players of the Berger table: those in the event when round 1 is paired."""
+    return [e for e in t.entrants if e.is_active_in(1)]
+
+
+def berger(t: Tournament, number: int) -> list:
+    """Berger tables on the field's order; boards against a withdrawn player are forfeits."""
+    field = round_robin_field(t)
+    if len(field) < 2:
+        raise InvalidRecord("a round robin needs at least two players")
+    pairs, off = round_robin_round(len(field), number, t.format == "double_round_robin")
+    boards = [
+        {"board": i, "south": field[s - 1].number, "north": field[n - 1].number}
+        for i, (s, n) in enumerate(pairs, start=1)
+    ]
+    byes = [{"player": field[off - 1].number, "points": 0}] if off else []
+    events: list = [RoundPaired(round=number, method="berger", boards=boards, byes=byes)]
+    for b in boards:
+        gone = [not t.entrant(b[seat]).is_active_in(number) for seat in ("south", "north")]
+        if any(gone):
+            result = "double_forfeit" if all(gone) else ("north_wins" if gone[0] else "south_wins")
+            events.append(BoardResultRecorded(number, b["board"], result, "forfeit", "withdrawal"))
+    return events
+
+
+def swiss_players(t: Tournament, outcomes: dict, number: int) -> list[SwissPlayer]:
+    table = cells(t, outcomes)
+    by_strength = sorted(t.entrants, key=lambda e: (e.rating is None, -(e.rating or 0), e.number))
+    rank = {e.number: i for i, e in enumerate(by_strength, start=1)}
+    return [
+        SwissPlayer(
+            number=e.number,
+            rank=rank[e.number],
+            score=int(score(table[e.number]) * 2),
+            opponents=frozenset(c.opponent for c in table[e.number] if c.opponent is not None),
+            colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
+            had_bye=any(c.kind == BYE for c in table[e.number]),
+        )
+        for e in t.active_in(number)
+    ]
+
+
+def swiss(t: Tournament, outcomes: dict, number: int) -> RoundPaired:
+    players = swiss_players(t, outcomes, number)
+    if len(players) < 2:
+        raise InvalidRecord("a Swiss round needs at least two players")
+    try:
+        pairing = pair_swiss(players)
+    except NoPairing as error:
+        raise InvalidRecord(str(error), field="boards") from None
+    boards = [{"board": i, "south": s, "north": n} for i, (s, n) in enumerate(pairing.boards, start=1)]
+    byes = [{"player": pairing.bye, "points": t.bye_points}] if pairing.bye is not None else []
+    return RoundPaired(round=number, method="swiss", boards=boards, byes=byes)
+
+
+# --------------------------------------------------------------------------- lookups
+
+
+def _entrant(t: Tournament, number: int) -> Entrant:
+    entrant = t.entrant(number)
+    if entrant is None:
+        raise NotFound(f"no player {number} in {t.name}", number=number)
+    return entrant
+
+
+def _board(t: Tournament, round_number: int, board: int) -> Board:
+    rnd = t.round(round_number)
+    found: Optional[Board] = rnd.board(board) if rnd is not None else None
+    if found is None:
+        raise NotFound(f"round {round_number} has no board {board}", round=round_number, board=board)
+    return found

@@ -1,0 +1,171 @@
+"""The one fold of a tournament: its stored events -> a ``Tournament`` value.
+
+The fold trusts its input (``decide`` validated every event before it was stored).
+Results of games are not part of the fold: ``standings`` joins them in at read time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Optional
+
+from .events import (
+    BoardResultRecorded, PlayerRegistered, PlayerWithdrew, RoundPaired, TiebreaksChosen,
+    TournamentCreated, TournamentEvent,
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A registered player. ``entered_round``: the first round he can be paired in."""
+
+    number: int
+    name: str
+    federation: Optional[str]
+    rating: Optional[int]
+    entered_round: int
+    withdrawn_after: Optional[int] = None  # the last round paired before he withdrew
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_after is not None
+
+    def is_active_in(self, round_number: int) -> bool:
+        """May be paired in this round: entered by then and not withdrawn before it."""
+        if round_number < self.entered_round:
+            return False
+        return self.withdrawn_after is None or round_number <= self.withdrawn_after
+
+
+@dataclass(frozen=True)
+class Board:
+    board: int
+    south: int
+    north: int
+
+    def players(self) -> tuple[int, int]:
+        return self.south, self.north
+
+
+@dataclass(frozen=True)
+class Bye:
+    player: int
+    points: float
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    method: str
+    boards: tuple[Board, ...]
+    byes: tuple[Bye, ...]
+
+    def board(self, number: int) -> Optional[Board]:
+        return next((b for b in self.boards if b.board == number), None)
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A board result recorded in the tournament (no game decides it)."""
+
+    result: str
+    reason: str
+    note: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Tournament:
+    tournament_id: str
+    name: str
+    variant: str
+    options: dict
+    format: str
+    planned: Optional[int]
+    tiebreaks: tuple[str, ...]
+    bye_points: float
+    site: Optional[str] = None
+    start_date: Optional[str] = None
+    end_date: Optional[str] = None
+    entrants: tuple[Entrant, ...] = ()
+    rounds: tuple[Round, ...] = ()
+    forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
+    version: int = 0
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.format in ("round_robin", "double_round_robin")
+
+    @property
+    def planned_rounds(self) -> Optional[int]:
+        """Round robins: one cycle has n-1 rounds (n if n is odd), doubled for a double."""
+        if not self.is_round_robin:
+            return self.planned
+        n = sum(1 for e in self.entrants if e.is_active_in(1))  # the field of the Berger table
+        cycle = n - 1 if n % 2 == 0 else n
+        return max(cycle, 0) * (2 if self.format == "double_round_robin" else 1)
+
+    @property
+    def next_round(self) -> int:
+        return len(self.rounds) + 1
+
+    def entrant(self, number: int) -> Optional[Entrant]:
+        return self.entrants[number - 1] if 1 <= number <= len(self.entrants) else None
+
+    def round(self, number: int) -> Optional[Round]:
+        return self.rounds[number - 1] if 1 <= number <= len(self.rounds) else None
+
+    def active_in(self, round_number: int) -> list[Entrant]:
+        return [e for e in self.entrants if e.is_active_in(round_number)]
+
+
+def start(tournament_id: str, event: TournamentCreated) -> Tournament:
+    return Tournament(
+        tournament_id=tournament_id,
+        name=event.name,
+        variant=event.variant,
+        options=dict(event.options),
+        format=event.format,
+        planned=event.rounds,
+        tiebreaks=tuple(event.tiebreaks),
+        bye_points=event.bye_points,
+        site=event.site,
+        start_date=event.start_date,
+        end_date=event.end_date,
+        version=1,
+    )
+
+
+def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
+    """The reducer: the tournament after one more stored event."""
+    if isinstance(event, TiebreaksChosen):
+        return replace(t, tiebreaks=tuple(event.tiebreaks), version=seq)
+    if isinstance(event, PlayerRegistered):
+        entrant = Entrant(event.number, event.name, event.federation, event.rating, entered_round=t.next_round)
+        return replace(t, entrants=t.entrants + (entrant,), version=seq)
+    if isinstance(event, PlayerWithdrew):
+        entrants = tuple(
+            replace(e, withdrawn_after=len(t.rounds)) if e.number == event.number else e for e in t.entrants
+        )
+        return replace(t, entrants=entrants, version=seq)
+    if isinstance(event, RoundPaired):
+        return replace(t, rounds=t.rounds + (round_from_event(event),), version=seq)
+    if isinstance(event, BoardResultRecorded):
+        forfeit = Forfeit(event.result, event.reason, event.note)
+        return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit}, version=seq)
+    raise TypeError(f"unexpected tournament event {event!r}")
+
+
+def round_from_event(event: RoundPaired) -> Round:
+    boards = tuple(Board(b["board"], b["south"], b["north"]) for b in event.boards)
+    byes = tuple(Bye(b["player"], b["points"]) for b in event.byes)
+    return Round(event.round, event.method, boards, byes)
+
+
+def replay(tournament_id: str, events: Iterable[tuple[int, TournamentEvent]]) -> Tournament:
+    """Fold a tournament's events in order, from its creation (seq 1)."""
+    t = None
+    for seq, event in events:
+        t = start(tournament_id, event) if t is None else apply(t, event, seq)
+    if t is None:
+        raise ValueError("a tournament needs its creation event")
+    return t

@@ -1,0 +1,67 @@
+"""Standings and crosstables as plain text tables (pure), for the command line.
+
+A round robin's crosstable is the classic square: row player against column player,
+by place. A Swiss crosstable lists each round as opponent's place, seat (s/n) and
+result: ``4s1`` beat the 4th placed player sitting south; ``bye+``; ``*`` not yet known.
+"""
+
+from __future__ import annotations
+
+from .views import number
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)).rstrip() for line in [header, *rows]]
+    return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:]])
+
+
+def _value(value) -> str:
+    return str(number(value))
+
+
+def standings_text(t, ranked) -> str:
+    header = ["rank", "no", "name", "fed", "points", *t.tiebreaks]
+    rows = [
+        [s.rank, s.number, t.entrant(s.number).name, t.entrant(s.number).federation or "", _value(s.points),
+         *(_value(s.tiebreaks[name]) for name in t.tiebreaks)]
+        for s in ranked
+    ]  # fmt: skip
+    return _table(header, rows)
+
+
+def _cell_text(cell: dict) -> str:
+    if cell["kind"] == "bye":
+        return "bye" + cell["mark"]
+    if cell["kind"] == "absent":
+        return "-"
+    return f"{cell['opponent_place']}{cell['colour'][0]}{cell['mark']}"
+
+
+def crosstable_text(t, rows: list[dict]) -> str:
+    if t.is_round_robin:
+        return _square(t, rows)
+    rounds = max((len(r["cells"]) for r in rows), default=0)
+    header = ["place", "name", *(f"r{i}" for i in range(1, rounds + 1)), "points"]
+    body = [
+        [r["place"], t.entrant(r["standing"].number).name, *(_cell_text(c) for c in r["cells"]),
+         _value(r["standing"].points)]
+        for r in rows
+    ]  # fmt: skip
+    return _table(header, body)
+
+
+def _square(t, rows: list[dict]) -> str:
+    """Row against column by place; a double round robin shows both games (``1½``)."""
+    places = [r["place"] for r in rows]
+    header = ["place", "name", *(str(p) for p in places), "points"]
+    body = []
+    for r in rows:
+        against = {p: "" for p in places}
+        for c in r["cells"]:
+            if c["opponent_place"] is not None:
+                against[c["opponent_place"]] += c["mark"]
+        against[r["place"]] = "x"
+        body.append([r["place"], t.entrant(r["standing"].number).name, *(against[p] for p in places),
+                     _value(r["standing"].points)])  # fmt: skip
+    return _table(header, body)

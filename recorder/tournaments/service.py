@@ -1,0 +1,237 @@
+"""The tournament service: decide on the latest fold, append with its version, read
+standings by joining the games' results. No Flask, no SQL (the store does that).
+
+Writes go like games: load (fold the stream) -> decide -> append at the version decided
+on, so a stale decision is a conflict, never a fork. A board's game is created through
+the Recorder with an id derived from its board, so a second game on a board is refused
+by the store's expected-version check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from ..errors import AlreadyExists, Forbidden, NotFound, Unauthorized, VersionConflict
+from ..service import Recorded, Recorder
+from ..store import Idempotency, NewEvent, StoredEvent
+from . import board_game_id, is_tournament_id, new_tournament_id
+from . import decide as decisions
+from .events import event_from_record
+from .fold import Tournament, replay
+from .results import outcome_of_forfeit, outcome_of_state
+from .standings import Standing, crosstable, is_finished, standings
+from .tokens import ADMIN, Principal, is_admin_token, new_token, new_token_id, token_hash
+
+RETRIES_WITHOUT_VERSION = 5
+
+
+@dataclass(frozen=True)
+class Written:
+    events: tuple[StoredEvent, ...]
+    tournament: Tournament
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class View:
+    """A tournament with the results known now: what every read is made from."""
+
+    tournament: Tournament
+    outcomes: dict
+
+    @property
+    def status(self) -> str:
+        if not self.tournament.rounds:
+            return "registration"
+        return "finished" if is_finished(self.tournament, self.outcomes) else "in_progress"
+
+    def standings(self) -> list[Standing]:
+        return standings(self.tournament, self.outcomes)
+
+    def crosstable(self) -> list[dict]:
+        return crosstable(self.tournament, self.outcomes)
+
+
+class Tournaments:
+    def __init__(self, recorder: Recorder, admin_token: Optional[str] = None):
+        self.recorder = recorder
+        self.store = recorder.store
+        self.admin_token = admin_token
+
+    # -- Reading --------------------------------------------------------------------
+
+    def events(self, tournament_id: str) -> list[StoredEvent]:
+        events = self.store.read(tournament_id) if is_tournament_id(tournament_id) else []
+        if not events:
+            raise NotFound(f"no tournament {tournament_id!r}", tournament_id=tournament_id)
+        return events
+
+    def tournament(self, tournament_id: str) -> Tournament:
+        events = self.events(tournament_id)
+        return replay(tournament_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
+
+    def view(self, tournament_id: str) -> View:
+        t = self.tournament(tournament_id)
+        return View(t, self.outcomes(t))
+
+    def outcomes(self, t: Tournament) -> dict:
+        """(round, board) -> BoardOutcome for every board whose result is known: a
+        recorded forfeit first, else the result of the board's game once it is over."""
+        found = {}
+        for rnd in t.rounds:
+            for board in rnd.boards:
+                key = (rnd.number, board.board)
+                if key in t.forfeits:
+                    found[key] = outcome_of_forfeit(t.forfeits[key])
+                    continue
+                game_id = board_game_id(t.tournament_id, *key)
+                if self.store.version(game_id):
+                    outcome = outcome_of_state(self.recorder.game(game_id).state)
+                    if outcome is not None:
+                        found[key] = outcome
+        return found
+
+    def list_tournaments(self, *, limit: int = 100, offset: int = 0) -> list[dict]:
+        """Tournaments, newest first, as their creation events describe them."""
+        return [
+            {"id": e.game_id, **e.payload, "created_at": e.recorded_at}
+            for e in self.store.list_streams("t-", limit=limit, offset=offset)
+        ]
+
+    # -- Writing --------------------------------------------------------------------
+
+    def create(self, body: dict, *, recorded_by=None, idempotency: Optional[Idempotency] = None) -> Written:
+        original = self._replayed(idempotency)
+        if original is not None:
+            return original
+        event = decisions.decide_create(body)
+        result = self.store.append(
+            new_tournament_id(), 0, [NewEvent(event.type, event.payload())],
+            recorded_by=recorded_by, idempotency=idempotency,
+        )  # fmt: skip
+        return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
+
+    def execute(
+        self,
+        tournament_id: str,
+        decide: Callable[[Tournament, dict], list],
+        *,
+        needs_results: bool = False,
+        expected_version: Optional[int] = None,
+        recorded_by=None,
+        idempotency: Optional[Idempotency] = None,
+    ) -> Written:
+        """Decide on the latest tournament (and its board results, read from the games
+        only when the decision needs them); append at that version."""
+        original = self._replayed(idempotency)
+        if original is not None:
+            return original
+        for attempt in range(RETRIES_WITHOUT_VERSION):
+            t = self.tournament(tournament_id)
+            if expected_version is not None and expected_version != t.version:
+                raise VersionConflict(
+                    f"the tournament is at version {t.version}, not {expected_version}",
+                    expected=expected_version, actual=t.version,
+                )  # fmt: skip
+            events = decide(t, self.outcomes(t) if needs_results else {})
+            try:
+                result = self.store.append(
+                    tournament_id, t.version, [NewEvent(e.type, e.payload()) for e in events],
+                    recorded_by=recorded_by, idempotency=idempotency,
+                )  # fmt: skip
+            except VersionConflict:
+                if expected_version is not None or attempt == RETRIES_WITHOUT_VERSION - 1:
+                    raise
+                continue
+            return Written(result.events, self.tournament(tournament_id), result.replayed)
+        raise AssertionError("unreachable")
+
+    def _replayed(self, idempotency: Optional[Idempotency]) -> Optional[Written]:
+        if idempotency is None:
+            return None
+        events = self.store.replayed(None, idempotency)
+        if not events:
+            return None
+        return Written(events, self.tournament(events[0].game_id), replayed=True)
+
+    def register(self, tournament_id: str, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_register(t, body), **write)
+
+    def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_withdraw(t, number, body), **write)
+
+    def choose_tiebreaks(self, tournament_id: str, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_tiebreaks(t, body), **write)
+
+    def pair(self, tournament_id: str, body: dict, **write) -> Written:
+        decide = lambda t, outcomes: decisions.decide_pair(t, outcomes, body)  # noqa: E731
+        return self.execute(tournament_id, decide, needs_results=True, **write)
+
+    def record_forfeit(self, tournament_id: str, round_number: int, board: int, body: dict, **write) -> Written:
+        game_id = board_game_id(tournament_id, round_number, board)
+
+        def decide(t: Tournament, _outcomes: dict) -> list:
+            has_game = self.store.exists(game_id)
+            return decisions.decide_board_result(t, round_number, board, body, has_game)
+
+        return self.execute(tournament_id, decide, **write)
+
+    def start_game(
+        self, tournament_id: str, round_number: int, board: int, body: dict, *,
+        recorded_by=None, idempotency: Optional[Idempotency] = None,
+    ) -> Recorded:  # fmt: skip
+        """Create the game of a board: its setup comes from the tournament and pairing."""
+        t = self.tournament(tournament_id)
+        setup = decisions.game_setup(t, round_number, board, body)
+        game_id = board_game_id(tournament_id, round_number, board)
+        if idempotency is None and self.store.exists(game_id):
+            raise AlreadyExists(f"board {board} of round {round_number} has its game: {game_id}", game_id=game_id)
+        try:
+            return self.recorder.create_game({**setup, "game_id": game_id}, recorded_by=recorded_by,
+                                             idempotency=idempotency)  # fmt: skip
+        except VersionConflict:
+            raise AlreadyExists(f"board {board} of round {round_number} has its game: {game_id}",
+                                game_id=game_id) from None  # fmt: skip
+
+    # -- Access ---------------------------------------------------------------------
+
+    def issue_token(self, tournament_id: str, holder: str) -> tuple[dict, str]:
+        """A new arbiter token for one tournament: (its row, the token, shown only now)."""
+        self.events(tournament_id)  # NotFound for an unknown tournament
+        token = new_token()
+        return self.store.add_token(new_token_id(), token_hash(token), tournament_id, holder), token
+
+    def revoke_token(self, tournament_id: str, token_id: str) -> dict:
+        row = self.store.revoke_token(tournament_id, token_id)
+        if row is None:
+            raise NotFound(f"no token {token_id!r} in {tournament_id}", token_id=token_id)
+        return row
+
+    def tokens(self, tournament_id: str) -> list[dict]:
+        self.events(tournament_id)
+        return self.store.list_tokens(tournament_id)
+
+    def authenticate(self, token: Optional[str]) -> Optional[Principal]:
+        """The holder of a valid token; None for an unknown or revoked one."""
+        if not token:
+            return None
+        if is_admin_token(token, self.admin_token):
+            return Principal(ADMIN)
+        row = self.store.find_token(token_hash(token))
+        if row is None or row["revoked_at"] is not None:
+            return None
+        return Principal(row["holder"], row["tournament_id"], row["token_id"])
+
+
+def authorize(principal: Optional[Principal], presented: bool, *, tournament_id: Optional[str] = None) -> Principal:
+    """401 without a valid token; 403 when it does not reach this tournament (or, with no
+    tournament named, when it is not the admin's)."""
+    if principal is None:
+        detail = "the bearer token is unknown or revoked" if presented else "this write needs a bearer token"
+        raise Unauthorized(detail)
+    if tournament_id is None and not principal.is_admin:
+        raise Forbidden("only the admin token may do this")
+    if tournament_id is not None and not principal.may_write(tournament_id):
+        raise Forbidden(f"this token does not reach tournament {tournament_id}")
+    return principal

@@ -1,0 +1,213 @@
+"""Schemas for tournaments: what organisers and arbiters send, and what everyone reads."""
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from recorder.tournaments import BOARD_RESULTS, FORMATS, TIEBREAKS
+
+from .fields import StrictInteger, player
+from .fields import name as text
+from .games import VARIANT_NAMES
+
+DATE = validate.Regexp(r"^\d{4}-\d{2}-\d{2}$", error="a date is YYYY-MM-DD")
+POINTS = (0, 0.5, 1)
+
+
+class StrictNumber(fields.Float):
+    """A JSON number (not a string, not a boolean)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValidationError("Not a valid number.")
+        return value
+
+
+def points(**kwargs) -> StrictNumber:
+    return StrictNumber(validate=validate.OneOf(POINTS), **kwargs)
+
+
+class TournamentCreateSchema(Schema):
+    """POST /api/tournaments (admin token)."""
+
+    name = text(required=True)
+    variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
+    options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), load_default=dict)
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    rounds = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
+    tiebreaks = fields.List(fields.String(validate=validate.OneOf(TIEBREAKS)), allow_none=True)
+    bye_points = points()
+    site = text(allow_none=True)
+    start_date = fields.String(allow_none=True, validate=DATE)
+    end_date = fields.String(allow_none=True, validate=DATE)
+
+
+class PlayerCreateSchema(Schema):
+    """POST /api/tournaments/{id}/players: a registration, or a late entry in a Swiss."""
+
+    name = text(required=True)
+    federation = text(allow_none=True)
+    rating = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=4000))
+
+
+class WithdrawalSchema(Schema):
+    reason = fields.String(allow_none=True, validate=validate.Length(max=2000))
+
+
+class TiebreaksSchema(Schema):
+    tiebreaks = fields.List(fields.String(validate=validate.OneOf(TIEBREAKS)), required=True)
+
+
+class ManualBoardSchema(Schema):
+    south = StrictInteger(required=True, validate=validate.Range(min=1))
+    north = StrictInteger(required=True, validate=validate.Range(min=1))
+
+
+class ManualByeSchema(Schema):
+    player = StrictInteger(required=True, validate=validate.Range(min=1))
+    points = points(required=True)
+
+
+class PairSchema(Schema):
+    """POST /api/tournaments/{id}/rounds: the next round, paired by the format or by hand."""
+
+    boards = fields.List(fields.Nested(ManualBoardSchema), allow_none=True)
+    byes = fields.List(fields.Nested(ManualByeSchema), allow_none=True)
+
+
+class BoardGameSchema(Schema):
+    """POST .../boards/{board}/game: the rest of the setup comes from the pairing."""
+
+    first_player = player(allow_none=True)
+    date = fields.String(allow_none=True, validate=DATE)
+
+
+class BoardResultSchema(Schema):
+    """POST .../boards/{board}/result: a forfeit, for a board on which no game started."""
+
+    result = fields.String(required=True, validate=validate.OneOf(BOARD_RESULTS))
+    note = fields.String(allow_none=True, validate=validate.Length(max=2000))
+
+
+class TokenCreateSchema(Schema):
+    holder = text(required=True)
+
+
+class PageSchema(Schema):
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+# ---- what the service returns (dump only)
+
+
+class EntrantSchema(Schema):
+    number = StrictInteger(dump_only=True)
+    name = fields.String(dump_only=True)
+    federation = fields.String(dump_only=True, allow_none=True)
+    rating = StrictInteger(dump_only=True, allow_none=True)
+    entered_round = StrictInteger(dump_only=True)
+    withdrawn = fields.Boolean(dump_only=True)
+    withdrawn_after = StrictInteger(dump_only=True, allow_none=True)
+
+
+class RoundSchema(Schema):
+    round = StrictInteger(dump_only=True)
+    method = fields.String(dump_only=True)
+    boards = fields.List(fields.Dict(), dump_only=True)
+    byes = fields.List(fields.Dict(), dump_only=True)
+    complete = fields.Boolean(dump_only=True)
+
+
+class TournamentSchema(Schema):
+    id = fields.String(dump_only=True)
+    name = fields.String(dump_only=True)
+    site = fields.String(dump_only=True, allow_none=True)
+    start_date = fields.String(dump_only=True, allow_none=True)
+    end_date = fields.String(dump_only=True, allow_none=True)
+    variant = fields.String(dump_only=True)
+    options = fields.Dict(dump_only=True)
+    format = fields.String(dump_only=True)
+    rounds_planned = StrictInteger(dump_only=True, allow_none=True)
+    tiebreaks = fields.List(fields.String(), dump_only=True)
+    bye_points = fields.Raw(dump_only=True)
+    status = fields.String(dump_only=True)
+    version = StrictInteger(dump_only=True)
+    players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
+    rounds = fields.List(fields.Nested(RoundSchema), dump_only=True)
+
+
+class TournamentSummarySchema(Schema):
+    id = fields.String(dump_only=True)
+    name = fields.String(dump_only=True)
+    variant = fields.String(dump_only=True)
+    format = fields.String(dump_only=True)
+    site = fields.String(dump_only=True, allow_none=True)
+    start_date = fields.String(dump_only=True, allow_none=True)
+    end_date = fields.String(dump_only=True, allow_none=True)
+    created_at = fields.String(dump_only=True)
+
+
+class TournamentListSchema(Schema):
+    tournaments = fields.List(fields.Nested(TournamentSummarySchema), dump_only=True)
+
+
+class StandingSchema(Schema):
+    rank = StrictInteger(dump_only=True)
+    number = StrictInteger(dump_only=True)
+    name = fields.String(dump_only=True)
+    federation = fields.String(dump_only=True, allow_none=True)
+    rating = StrictInteger(dump_only=True, allow_none=True)
+    points = fields.Raw(dump_only=True)
+    tiebreaks = fields.Dict(dump_only=True)
+
+
+class StandingsSchema(Schema):
+    tournament_id = fields.String(dump_only=True)
+    status = fields.String(dump_only=True)
+    rounds_played = StrictInteger(dump_only=True)
+    tiebreaks = fields.List(fields.String(), dump_only=True)
+    standings = fields.List(fields.Nested(StandingSchema), dump_only=True)
+
+
+class CrosstableRowSchema(StandingSchema):
+    place = StrictInteger(dump_only=True)
+    cells = fields.List(fields.Dict(), dump_only=True)
+
+
+class CrosstableSchema(Schema):
+    tournament_id = fields.String(dump_only=True)
+    format = fields.String(dump_only=True)
+    rows = fields.List(fields.Nested(CrosstableRowSchema), dump_only=True)
+
+
+class TokenSchema(Schema):
+    """An arbiter token; ``token`` is present once, in the response that issues it."""
+
+    id = fields.String(dump_only=True)
+    tournament_id = fields.String(dump_only=True)
+    holder = fields.String(dump_only=True)
+    created_at = fields.String(dump_only=True)
+    revoked_at = fields.String(dump_only=True, allow_none=True)
+    token = fields.String(dump_only=True)
+
+
+class TokenListSchema(Schema):
+    tokens = fields.List(fields.Nested(TokenSchema), dump_only=True)
+
+
+tournament_create_schema = TournamentCreateSchema()
+player_create_schema = PlayerCreateSchema()
+withdrawal_schema = WithdrawalSchema()
+tiebreaks_schema = TiebreaksSchema()
+pair_schema = PairSchema()
+board_game_schema = BoardGameSchema()
+board_result_schema = BoardResultSchema()
+token_create_schema = TokenCreateSchema()
+page_schema = PageSchema()
+tournament_schema = TournamentSchema()
+tournament_list_schema = TournamentListSchema()
+round_schema = RoundSchema()
+entrant_schema = EntrantSchema()
+standings_schema = StandingsSchema()
+crosstable_schema = CrosstableSchema()
+token_schema = TokenSchema()
+token_list_schema = TokenListSchema()
