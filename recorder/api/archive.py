@@ -1,0 +1,133 @@
+"""Archives over HTTP: ``POST /api/import`` and ``GET /api/export`` (recorder/archive.py).
+
+Import takes a notation text (``text/plain`` or ``text/x-mancala-notation``) or NDJSON
+event logs (``application/x-ndjson``) and answers with a per-game report: 201 when every
+game was imported, 207 when some were refused, 422 (problem+json, with the same report)
+when none was. Export streams the games the filters select, as notation or NDJSON by
+``Accept``, one game at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from apispec import APISpec
+from flask import Blueprint, Response, request, stream_with_context
+from marshmallow import ValidationError
+from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
+
+from schemas import load_command
+from schemas.archive import export_query_schema, import_query_schema, import_report_schema
+
+from ..archive import Archive, summarise
+from ..errors import InvalidRecord
+from ..events import GameCreated
+from ..ndjson import MEDIA_TYPE as NDJSON
+from ..notation import MEDIA_TYPE as NOTATION
+from . import openapi
+from .games import current_user, recorder
+from .problems import problem
+
+bp = Blueprint("archive", __name__, url_prefix="/api")
+
+NOTATION_TYPES = (NOTATION, "text/plain")
+BOARD_GAME_ID = re.compile(r"(?P<tournament>[0-9a-f]+)-r\d+-b\d+")
+FILENAMES = {NOTATION: "games.mn", NDJSON: "games.ndjson"}
+
+
+@bp.post("/import")
+def import_archive():
+    source = import_query_schema.load(request.args.to_dict())["source"]
+    archive = Archive(
+        recorder().store, recorded_by=current_user(), authorize=authorize_tournament_games, check_command=schema_check
+    )
+    if request.mimetype in NOTATION_TYPES:
+        reports = archive.import_notation(body_text(), source)
+    elif request.mimetype == NDJSON:
+        reports = archive.import_ndjson(body_text().splitlines(), source)
+    else:
+        raise UnsupportedMediaType(f"send {NOTATION}, text/plain or {NDJSON}, not {request.mimetype or 'nothing'}")
+    report = import_report_schema.dump(summarise(reports))
+    if report["imported"] == 0:
+        detail = "no game was imported" if report["games"] else "the body holds no game"
+        return problem(422, "Nothing imported", detail, "nothing-imported", **report)
+    return report, 201 if report["refused"] == 0 else 207
+
+
+def schema_check(command: dict) -> dict:
+    """The command schemas of ``POST /commands``, so imported commands meet exactly the
+    limits live ones do; a refusal names the field, as InvalidRecord."""
+    try:
+        return load_command(command)
+    except ValidationError as error:
+        messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
+        name, problems = next(iter(messages.items()))
+        raise InvalidRecord(f"{name}: {problems}", field=name) from None
+
+
+def body_text() -> str:
+    try:
+        return request.get_data().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidRecord(f"the body is not UTF-8 text (byte {error.start})", field="body") from None
+
+
+def authorize_tournament_games(game_id: Optional[str], setup: GameCreated) -> Optional[str]:
+    """A game that belongs to a tournament, by its metadata or by a board's game id,
+    is imported only with that tournament's token, as its commands would be; the
+    token's holder then records it."""
+    from .tournaments import admit  # the tournaments blueprint owns tokens
+
+    owners = {setup.metadata.get("tournament_id")}
+    match = BOARD_GAME_ID.fullmatch(game_id or "")
+    if match is not None:
+        owners.add("t-" + match.group("tournament"))
+    holder = None
+    for tournament_id in sorted(str(owner) for owner in owners if owner is not None):
+        holder = admit(tournament_id).holder
+    return holder
+
+
+@bp.get("/export")
+def export_archive():
+    query = export_query_schema.load(request.args.to_dict())
+    full_history = query.pop("history") == "full"
+    kind = request.accept_mimetypes.best_match([NOTATION, NDJSON]) if request.accept_mimetypes else NOTATION
+    if kind is None:
+        raise NotAcceptable(f"export speaks {NOTATION} and {NDJSON}")
+    archive = Archive(recorder().store)
+    game_ids = archive.select(**query)
+    if kind == NDJSON:
+        chunks = archive.export_ndjson(game_ids)
+    else:
+        chunks = archive.export_notation(game_ids, full_history=full_history)
+    response = Response(stream_with_context(chunks), mimetype=kind)
+    if kind == NOTATION:
+        response.mimetype_params["charset"] = "utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{FILENAMES[kind]}"'
+    return response
+
+
+def document_archive_paths(spec: APISpec) -> None:
+    import schemas.archive as archive_schemas
+
+    spec.components.schema("ImportReport", schema=archive_schemas.ImportReportSchema)
+    text = {"schema": {"type": "string"}}
+    spec.path(path="/api/import", operations={"post": {
+        "summary": "Import an archive: notation text or NDJSON event logs; a report per game",
+        "parameters": [{"in": "query", "schema": archive_schemas.ImportQuerySchema}],
+        "requestBody": {"required": True, "content": {NOTATION: text, "text/plain": text, NDJSON: text}},
+        "responses": {
+            "201": {"description": "Every game imported", "content": openapi._json("ImportReport")},
+            "207": {"description": "Some games refused (see each game's error)", "content": openapi._json("ImportReport")},
+            **openapi._problems(413, 415, 422)}}})  # fmt: skip
+    spec.path(path="/api/export", operations={"get": {
+        "summary": "Export games (streamed): notation or NDJSON by Accept",
+        "parameters": [{"in": "query", "schema": archive_schemas.ExportQuerySchema}],
+        "responses": {
+            "200": {"description": "The archive", "content": {NOTATION: text, NDJSON: text}},
+            **openapi._problems(406, 422)}}})  # fmt: skip
+
+
+openapi.EXTENSIONS.append(document_archive_paths)

@@ -1,0 +1,62 @@
+"""Schemas for archives: the export filters and the import report (recorder/archive.py)."""
+
+from marshmallow import Schema, fields, validate
+
+from .fields import StrictInteger, name
+from .games import VARIANT_NAMES
+
+DATE = validate.Regexp(r"^\d{4}(-\d{2}(-\d{2})?)?$", error="a date is YYYY, YYYY-MM or YYYY-MM-DD")
+RESULT_FILTERS = ("south_wins", "north_wins", "draw", "unfinished")
+
+
+class ExportQuerySchema(Schema):
+    """GET /api/export filters; the format comes from the Accept header."""
+
+    variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
+    player = name()
+    tournament = name()
+    date_from = fields.String(validate=DATE)
+    date_to = fields.String(validate=DATE)
+    result = fields.String(validate=validate.OneOf(RESULT_FILTERS))
+    history = fields.String(validate=validate.OneOf(("effective", "full")), load_default="effective")
+
+
+class ImportQuerySchema(Schema):
+    """POST /api/import: ``source`` names the file in error messages."""
+
+    source = fields.String(validate=validate.Length(min=1, max=200), load_default="request")
+
+
+class ImportErrorSchema(Schema):
+    """Why a game was refused, and where: line and column in the file, what was expected."""
+
+    title = fields.String(dump_only=True)
+    detail = fields.String(dump_only=True)
+    source = fields.String(dump_only=True)
+    game = StrictInteger(dump_only=True)
+    game_id = fields.String(dump_only=True)
+    line = StrictInteger(dump_only=True)
+    column = StrictInteger(dump_only=True)
+    expected = fields.String(dump_only=True)
+
+
+class GameReportSchema(Schema):
+    index = StrictInteger(dump_only=True)
+    status = fields.String(dump_only=True, metadata={"enum": ["imported", "refused"]})
+    game_id = fields.String(dump_only=True)
+    events = StrictInteger(dump_only=True)
+    players = fields.Dict(keys=fields.String(), values=fields.String(), dump_only=True)
+    error = fields.Nested(ImportErrorSchema, dump_only=True)
+
+
+class ImportReportSchema(Schema):
+    """What an import did, game by game."""
+
+    imported = StrictInteger(dump_only=True)
+    refused = StrictInteger(dump_only=True)
+    games = fields.List(fields.Nested(GameReportSchema), dump_only=True)
+
+
+export_query_schema = ExportQuerySchema()
+import_query_schema = ImportQuerySchema()
+import_report_schema = ImportReportSchema()
