@@ -1,0 +1,275 @@
+// The game page: the board, recording by tapping holes and filling the due decision,
+// stepping through the effective line, the explanation of each event, the round
+// table, corrections and downloads. Every read and write goes through the JSON API;
+// every write carries the version the page last saw, so a change made on another
+// device is reported and reloaded, never overwritten.
+import { Conflict, describeProblem, getJSON, getOptional, getText, sendCommand } from "./api.js";
+import { renderBoard } from "./board.js";
+import { resetToolForms, showDecision, wireForms } from "./decisions.js";
+import { keepInView, renderRounds } from "./panels.js";
+import { effectiveLine, moveText, statusText } from "./record.js";
+import { clearNotice, element, notify, PLAYER } from "./site.js";
+import { renderTrace, stepsOf } from "./trace.js";
+
+const page = document.getElementById("game-page");
+const gameId = page.dataset.gameId;
+const base = `/api/games/${encodeURIComponent(gameId)}`;
+const byId = (id) => document.getElementById(id);
+
+const URLS = {
+  notation: `${base}/notation`,
+  moves: `${base}/moves`,
+  svg: `${base}/board.svg`,
+};
+
+const view = {
+  variant: null, game: null, etag: null, log: [], line: null, plies: [], index: 0,
+  shown: null, busy: false, stale: true, request: 0, notation: new Map(), notationRequest: 0,
+};
+
+const names = () => ({ south: view.game.south, north: view.game.north });
+const isLatest = () => view.index === view.plies.length - 1;
+
+// -- Loading -------------------------------------------------------------------------
+
+async function load() {
+  const [{ data: game, etag }, { data: log }] = await Promise.all([getJSON(base), getJSON(`${base}/events`)]);
+  const last = log.events[log.events.length - 1];
+  if (last && last.seq !== game.version) return load(); // written between the two reads
+  view.game = game;
+  view.etag = etag;
+  view.log = log.events;
+  view.stale = false;
+  if (!view.variant) view.variant = await findVariant(game.variant);
+  renderHeader();
+  await showLatest();
+}
+
+async function findVariant(name) {
+  const { data } = await getJSON("/api/variants");
+  return data.variants.find((v) => v.name === name);
+}
+
+// The notation text is read when the reader opens it, so it is always the latest.
+async function showNotation() {
+  if (!byId("notation-panel").open) return;
+  byId("notation").textContent = (await getText(URLS.notation)) || "";
+}
+
+// Each move as the notation writes it (turn numbers, passes); the plain labels stand until it arrives.
+async function refreshMoveNotation() {
+  const request = ++view.notationRequest;
+  const moves = await getOptional(URLS.moves).catch(() => null);
+  if (!moves || request !== view.notationRequest) return;
+  view.notation = new Map(moves.moves.map((move) => [move.seq, move.notation]));
+  renderMoves();
+  renderStepper(view.plies[view.index]);
+  showNotation();
+}
+
+// -- Showing one ply -----------------------------------------------------------------
+
+async function show(index) {
+  const request = ++view.request;
+  view.index = Math.max(0, Math.min(index, view.plies.length - 1));
+  const ply = view.plies[view.index];
+  const state = isLatest() ? view.game.state : (await getJSON(`${base}/state?at=${ply.seq}`)).data;
+  if (request !== view.request) return; // a later step overtook this one
+  view.shown = state;
+  drawBoard(state, ply);
+  renderStatus(state);
+  renderStepper(ply);
+  renderRounds(state);
+  showDecision({ variant: view.variant, state, latest: isLatest(), names: names(), moveCount: view.line.moves.length });
+  updateDownloads();
+  loadTrace(ply.seq, request);
+}
+
+function drawBoard(state, ply) {
+  const latest = isLatest();
+  const canSow = latest && !view.busy && !state.awaiting && !state.game_over;
+  renderBoard(byId("board"), view.variant, state, {
+    sowable: new Set(canSow ? state.legal_moves : []),
+    onSow: (hole) => send({ type: "sow", hole }),
+    lastHole: ply.type === "sowed" ? ply.payload.hole : null,
+    names: names(),
+    at: ply.seq,
+    version: view.game.version,
+  });
+  byId("viewing").hidden = latest;
+  byId("viewing-text").textContent = latest ? "" : `You are looking at the position after move ${view.index} of ${view.plies.length - 1}.`;
+}
+
+function renderStatus(state) {
+  byId("game-status").textContent = statusText(state, names());
+  let prompt = "";
+  if (!isLatest()) prompt = "Go to the latest position to record.";
+  else if (!state.game_over && !state.awaiting && state.to_move) {
+    prompt = state.legal_moves.length
+      ? `${PLAYER[state.to_move]} (${names()[state.to_move]}): tap a highlighted hole to record the sowing.`
+      : "No sowing can be recorded here (GEN-35): record a result.";
+  }
+  byId("prompt").textContent = prompt;
+}
+
+async function loadTrace(seq, request) {
+  let steps = null;
+  try {
+    steps = stepsOf(await getOptional(`${base}/events/${seq}/trace`));
+  } catch { steps = null; }
+  if (request !== view.request) return;
+  renderTrace(byId("trace"), steps, seq === 1 ? "The start position." : null);
+}
+
+// -- Header, moves, stepper, rounds --------------------------------------------------
+
+function renderHeader() {
+  const game = view.game;
+  byId("game-title").textContent = `${view.variant.title}: ${game.south} – ${game.north}`;
+  const meta = game.metadata || {};
+  const options = Object.entries(game.options).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(", ");
+  byId("game-meta").textContent = [meta.event, meta.site, meta.date, meta.round && `round ${meta.round}`, options]
+    .filter(Boolean).join(" · ");
+  document.title = `${view.variant.title}: ${game.south} – ${game.north}`;
+}
+
+function renderMoves() {
+  const list = byId("moves");
+  const items = view.plies.map((event, index) => {
+    const written = view.notation.get(event.seq);
+    const button = element("button", { type: "button", class: "ply", "data-ply": index, "data-seq": event.seq,
+      "data-notation": written || null, title: written || moveText(event) }, index ? shortNotation(written) || moveText(event) : "Start");
+    button.addEventListener("click", () => show(index));
+    const comments = (view.line.comments.get(event.seq) || []).map((text) => element("p", { class: "comment", text }));
+    return element("li", {}, button, ...comments);
+  });
+  list.replaceChildren(...items);
+  byId("corrections").replaceChildren(...view.line.corrections.map(({ event, withdrawn }) => element("li", {
+    text: `${moveText(event)} (withdrew ${withdrawn.map((e) => moveText(e)).join(", ")})`,
+  })));
+}
+
+// A race lists all 18 holes; the move list shows its winner only (the panel has the rest).
+function shortNotation(text) {
+  if (!text) return null;
+  return text.startsWith("{race ") ? `${text.split(" ").slice(0, 2).join(" ")} …}` : text;
+}
+
+function renderStepper(ply) {
+  const slider = byId("step-slider");
+  slider.max = String(view.plies.length - 1);
+  slider.value = String(view.index);
+  slider.setAttribute("aria-valuetext", `move ${view.index}: ${moveText(ply)}`);
+  byId("step-label").textContent = `${view.index} / ${view.plies.length - 1}`;
+  byId("step-move").textContent = view.index ? (view.notation.get(ply.seq) ? shortNotation(view.notation.get(ply.seq)) : moveText(ply)) : "Start";
+  byId("step-first").disabled = byId("step-prev").disabled = view.index === 0;
+  byId("step-last").disabled = byId("step-next").disabled = isLatest();
+  for (const button of byId("moves").querySelectorAll(".ply")) {
+    const current = Number(button.dataset.ply) === view.index;
+    button.classList.toggle("current", current);
+    if (current) button.setAttribute("aria-current", "step");
+    else button.removeAttribute("aria-current");
+  }
+  keepInView(byId("moves"), byId("moves").querySelector(".ply.current"));
+}
+
+function updateDownloads() {
+  const seq = view.plies.length ? view.plies[view.index].seq : 1;
+  const links = {
+    "download-svg": [`${URLS.svg}?at=${seq}`, `${gameId}-${seq}.svg`],
+    "download-notation": [URLS.notation, `${gameId}.mn`],
+    "download-json": [`${base}/events`, `${gameId}-events.json`],
+  };
+  for (const [id, [href, name]] of Object.entries(links)) {
+    const link = byId(id).querySelector("a");
+    link.href = href;
+    link.download = name;
+  }
+}
+
+// -- Recording -----------------------------------------------------------------------
+
+async function send(command) {
+  if (view.busy) return; // one write at a time: a double tap must not become two moves
+  view.busy = true;
+  view.stale = true; // until the answer proves nothing else was written in between
+  setBusy(true);
+  try {
+    const { data, etag } = await sendCommand(gameId, command, view.etag);
+    recorded(data, etag);
+    byId("action-error").hidden = true;
+    clearNotice();
+    resetToolForms();
+  } catch (error) {
+    if (error instanceof Conflict) {
+      notify("Another device changed this game since this page last saw it. The page has reloaded it; nothing of yours was recorded — check the board and record again.", "conflict");
+    } else {
+      byId("action-error").textContent = describeProblem(error);
+      byId("action-error").hidden = false;
+    }
+  } finally {
+    view.busy = false;
+  }
+  try {
+    if (view.stale) await load();
+    else await showLatest();
+  } finally {
+    setBusy(false);
+  }
+}
+
+// A recorded command answers with its events and the new state: no need to read them again.
+function recorded(data, etag) {
+  const last = view.log[view.log.length - 1];
+  if (data.events[0].seq !== last.seq + 1) return; // something else was written: `stale` stays set
+  view.log.push(...data.events);
+  view.game = { ...view.game, state: data.state, version: data.version };
+  view.etag = etag;
+  view.stale = false;
+}
+
+async function showLatest() {
+  view.line = effectiveLine(view.log);
+  view.plies = [view.log[0], ...view.line.moves];
+  renderMoves();
+  refreshMoveNotation();
+  await show(view.plies.length - 1);
+}
+
+function setBusy(busy) {
+  page.setAttribute("aria-busy", String(busy));
+  if (busy) for (const hole of byId("board").querySelectorAll(".hole")) hole.disabled = true;
+}
+
+// -- Keyboard and buttons ------------------------------------------------------------
+
+function step(delta) {
+  show(view.index + delta);
+}
+
+function onKey(event) {
+  const target = event.target;
+  if (target.closest("input, select, textarea, [contenteditable]")) return;
+  const moves = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => show(0), End: () => show(view.plies.length - 1) };
+  if (moves[event.key] && !event.altKey && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    moves[event.key]();
+  }
+}
+
+function wire() {
+  byId("step-first").addEventListener("click", () => show(0));
+  byId("step-prev").addEventListener("click", () => step(-1));
+  byId("step-next").addEventListener("click", () => step(1));
+  byId("step-last").addEventListener("click", () => show(view.plies.length - 1));
+  byId("to-latest").addEventListener("click", () => show(view.plies.length - 1));
+  byId("step-slider").addEventListener("input", (event) => show(Number(event.target.value)));
+  byId("notation-panel").addEventListener("toggle", showNotation);
+  document.addEventListener("keydown", onKey);
+  wireForms(() => ({ state: view.shown }), send);
+}
+
+wire();
+load().then(() => page.setAttribute("data-ready", "true")).catch((error) => {
+  notify(`The game could not be loaded: ${describeProblem(error)}`, "error");
+});

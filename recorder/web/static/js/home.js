@@ -1,0 +1,130 @@
+// The home page: start a new game (variant, options, players, first player) and find
+// games and tournaments. The list is the API's (newest first); the search box filters
+// it on this device as you type.
+import { describeProblem, getJSON, getOptional, post } from "./api.js";
+import { element } from "./site.js";
+
+const byId = (id) => document.getElementById(id);
+const state = { variants: [], games: [], tournaments: null };
+
+// -- New game ------------------------------------------------------------------------
+
+function optionControl(name, option) {
+  const select = element("select", { name: `option:${name}`, "data-option": name });
+  for (const choice of option.choices) {
+    const label = `${choice}${choice === option.default ? " (default)" : ""}`;
+    select.append(element("option", { value: JSON.stringify(choice), text: label, selected: choice === option.default }));
+  }
+  return element("label", {}, `${name.replaceAll("_", " ")} `, select,
+    element("span", { class: "hint", text: ` ${option.description} (${option.rules})` }));
+}
+
+function showVariant() {
+  const variant = state.variants.find((v) => v.name === byId("variant").value);
+  if (!variant) return;
+  byId("variant-summary").textContent = variant.summary || "";
+  const options = byId("options");
+  options.replaceChildren(element("legend", { text: "Rule options" }),
+    ...Object.entries(variant.options).map(([name, option]) => optionControl(name, option)));
+  options.hidden = Object.keys(variant.options).length === 0;
+  byId("first-player").hidden = !variant.needs_first_player;
+  byId("first-player-race").hidden = variant.needs_first_player;
+}
+
+function newGameBody(form) {
+  const variant = state.variants.find((v) => v.name === form.elements.variant.value);
+  const body = { variant: variant.name, options: {}, south: form.elements.south.value.trim(), north: form.elements.north.value.trim() };
+  for (const select of form.querySelectorAll("[data-option]")) body.options[select.dataset.option] = JSON.parse(select.value);
+  if (variant.needs_first_player) body.first_player = form.querySelector('input[name="first_player"]:checked').value;
+  for (const field of ["event", "site", "date", "round"]) {
+    const value = form.elements[field].value.trim();
+    if (value) body[field] = value;
+  }
+  return body;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const error = byId("new-game-error");
+  error.hidden = true;
+  try {
+    const { data } = await post("/api/games", newGameBody(event.target));
+    window.location.assign(`/games/${encodeURIComponent(data.id)}`);
+  } catch (problem) {
+    error.textContent = describeProblem(problem);
+    error.hidden = false;
+  }
+}
+
+// -- Lists and search ----------------------------------------------------------------
+
+function gameCard(game) {
+  const meta = game.metadata || {};
+  const title = state.variants.find((v) => v.name === game.variant)?.title || game.variant;
+  const result = game.result ? { south_wins: "South won", north_wins: "North won", draw: "Draw" }[game.result] : "in progress";
+  return element("li", { class: "card", "data-game": game.id },
+    element("a", { href: `/games/${encodeURIComponent(game.id)}` },
+      element("strong", { text: `${game.south} – ${game.north}` }),
+      element("span", { text: ` ${title} · ${result}` }),
+      element("span", { class: "hint", text: [meta.event, meta.round && `round ${meta.round}`, (game.created_at || "").slice(0, 10)].filter(Boolean).join(" · ") })));
+}
+
+function tournamentCard(tournament) {
+  const id = tournament.id || tournament.tournament_id;
+  return element("li", { class: "card", "data-tournament": id },
+    element("a", { href: `/tournaments/${encodeURIComponent(id)}` },
+      element("strong", { text: tournament.name || id }),
+      element("span", { class: "hint", text: [tournament.variant, tournament.site, tournament.start_date || tournament.dates]
+        .filter((x) => x && typeof x === "string").join(" · ") })));
+}
+
+function matches(text, ...fields) {
+  const haystack = fields.filter(Boolean).join(" ").toLowerCase();
+  return text.split(/\s+/).filter(Boolean).every((word) => haystack.includes(word));
+}
+
+function renderLists() {
+  const text = byId("search-text").value.trim().toLowerCase();
+  const variant = byId("search-variant").value;
+  const games = state.games.filter((g) => (!variant || g.variant === variant)
+    && matches(text, g.id, g.south, g.north, g.variant, g.metadata?.event, g.metadata?.site, g.metadata?.round));
+  byId("games").replaceChildren(...(games.length ? games.slice(0, 100).map(gameCard)
+    : [element("li", { class: "hint", text: state.games.length ? "No game matches." : "No games recorded yet." })]));
+  if (state.tournaments === null) {
+    byId("tournaments").replaceChildren(element("li", { class: "hint", text: "This service keeps no tournaments." }));
+    return;
+  }
+  const tournaments = state.tournaments.filter((t) => (!variant || t.variant === variant) && matches(text, t.id, t.name, t.site, t.variant));
+  byId("tournaments").replaceChildren(...(tournaments.length ? tournaments.map(tournamentCard)
+    : [element("li", { class: "hint", text: state.tournaments.length ? "No tournament matches." : "No tournaments yet." })]));
+}
+
+async function loadLists() {
+  const [{ data: games }, tournaments] = await Promise.all([
+    getJSON("/api/games?limit=1000"),
+    getOptional("/api/tournaments").catch(() => null),
+  ]);
+  state.games = games.games;
+  state.tournaments = tournaments ? (tournaments.tournaments || tournaments) : null;
+  renderLists();
+}
+
+async function init() {
+  const { data } = await getJSON("/api/variants");
+  state.variants = data.variants;
+  for (const variant of state.variants) {
+    byId("variant").append(element("option", { value: variant.name, text: variant.title }));
+    byId("search-variant").append(element("option", { value: variant.name, text: variant.title }));
+  }
+  showVariant();
+  byId("variant").addEventListener("change", showVariant);
+  byId("new-game").addEventListener("submit", startGame);
+  byId("search-text").addEventListener("input", renderLists);
+  byId("search-variant").addEventListener("change", renderLists);
+  await loadLists();
+  document.body.dataset.ready = "true";
+}
+
+init().catch((error) => {
+  byId("games").replaceChildren(element("li", { class: "error", text: `Could not load: ${describeProblem(error)}` }));
+});

@@ -1,0 +1,119 @@
+// The tournament page: standings with the organiser's tiebreaks, the crosstable, and
+// every round's pairings with links to the games on its boards. Read-only: all of it
+// comes from the tournaments API (GET /api/tournaments/{id}, /standings, /crosstable)
+// and the list of the tournament's games (GET /api/games?tournament=).
+import { describeProblem, getJSON } from "./api.js";
+import { element } from "./site.js";
+
+const page = document.getElementById("tournament-page");
+const id = page.dataset.tournamentId;
+const base = `/api/tournaments/${encodeURIComponent(id)}`;
+const byId = (name) => document.getElementById(name);
+
+const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: "0–0 (double forfeit)" };
+const label = (name) => name.replaceAll("_", " ");
+
+function gameLink(gameId, text, started) {
+  if (!gameId || !started.has(gameId)) return element("span", { text });
+  return element("a", { href: `/games/${encodeURIComponent(gameId)}`, "data-game": gameId, text });
+}
+
+function table(target, headings, rows) {
+  const head = element("tr", {}, ...headings.map((text) => element("th", { scope: "col", text })));
+  byId(target).replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
+}
+
+function renderHeader(t, variants) {
+  const variant = variants.find((v) => v.name === t.variant);
+  byId("tournament-title").textContent = t.name;
+  document.title = `${t.name} · Mancala records`;
+  const dates = [t.start_date, t.end_date].filter(Boolean).join(" to ");
+  const rounds = t.rounds_planned ? `${t.rounds.length} of ${t.rounds_planned} rounds paired` : "";
+  byId("tournament-meta").textContent = [variant ? variant.title : t.variant, label(t.format), t.site, dates,
+    label(t.status), rounds, `${t.players.length} players`].filter(Boolean).join(" · ");
+}
+
+function renderStandings(standings, players) {
+  const withdrawn = new Set(players.filter((p) => p.withdrawn).map((p) => p.number));
+  const rows = standings.standings.map((s) => element("tr", { "data-player": s.number },
+    element("td", { text: String(s.rank) }),
+    element("td", { text: `${s.name}${withdrawn.has(s.number) ? " (withdrawn)" : ""}` }),
+    element("td", { text: s.federation || "" }),
+    element("td", { text: s.rating ?? "" }),
+    element("td", { class: "points", text: String(s.points) }),
+    ...standings.tiebreaks.map((name) => element("td", { text: String(s.tiebreaks[name]) }))));
+  table("standings", ["Rank", "Player", "Fed.", "Rating", "Points", ...standings.tiebreaks.map(label)], rows);
+}
+
+// A round robin is the classic square (row against column, by place); a Swiss lists
+// each round as the opponent's place, the seat (s/n) and the result, as the CLI does.
+function renderCrosstable(crosstable, started) {
+  const square = crosstable.format === "round_robin" || crosstable.format === "double_round_robin";
+  return square ? squareCrosstable(crosstable.rows, started) : roundCrosstable(crosstable.rows, started);
+}
+
+function squareCrosstable(rows, started) {
+  const places = rows.map((r) => r.place);
+  const body = rows.map((row) => {
+    const against = new Map(places.map((p) => [p, []]));
+    for (const cell of row.cells) {
+      if (cell.opponent_place != null) against.get(cell.opponent_place).push(cell);
+    }
+    const cells = places.map((place) => {
+      if (place === row.place) return element("td", { class: "self", text: "×" });
+      return element("td", {}, ...against.get(place).map((cell) => gameLink(cell.game_id, cell.mark, started)));
+    });
+    return element("tr", {}, element("td", { text: String(row.place) }), element("td", { text: row.name }),
+      ...cells, element("td", { class: "points", text: String(row.points) }));
+  });
+  table("crosstable", ["", "Player", ...places.map(String), "Points"], body);
+}
+
+function roundCrosstable(rows, started) {
+  const rounds = Math.max(0, ...rows.map((r) => r.cells.length));
+  const body = rows.map((row) => element("tr", {},
+    element("td", { text: String(row.place) }), element("td", { text: row.name }),
+    ...row.cells.map((cell) => element("td", {}, cell.kind === "bye" ? `bye${cell.mark}`
+      : cell.kind === "absent" ? "–" : gameLink(cell.game_id, `${cell.opponent_place}${cell.colour[0]}${cell.mark}`, started))),
+    element("td", { class: "points", text: String(row.points) })));
+  table("crosstable", ["", "Player", ...Array.from({ length: rounds }, (_, i) => `R${i + 1}`), "Points"], body);
+}
+
+function renderRounds(t, started) {
+  const sections = t.rounds.slice().reverse().map((round) => {
+    const rows = round.boards.map((board) => element("tr", { "data-board": board.board },
+      element("td", { text: String(board.board) }),
+      element("td", { text: board.south.name }),
+      element("td", { text: board.north.name }),
+      element("td", { text: board.result ? `${RESULTS[board.result]}${board.decided_by === "forfeit" ? " (forfeit)" : ""}` : "" }),
+      element("td", {}, started.has(board.game_id) ? gameLink(board.game_id, "open the game", started)
+        : element("span", { class: "hint", text: "not started" }))));
+    const head = element("tr", {}, ...["Board", "South", "North", "Result", "Game"].map((text) => element("th", { scope: "col", text })));
+    const byes = round.byes.map((bye) => element("li", { text: `${bye.name}: bye (${bye.points})` }));
+    return element("section", { class: "round", "data-round": round.round },
+      element("h3", { text: `Round ${round.round}${round.complete ? "" : " (in progress)"}` }),
+      element("div", { class: "scroll" }, element("table", { class: "table" }, element("thead", {}, head), element("tbody", {}, ...rows))),
+      byes.length ? element("ul", { class: "byes" }, ...byes) : null);
+  });
+  byId("tournament-rounds").replaceChildren(...(sections.length ? sections
+    : [element("p", { class: "hint", text: "No round has been paired yet." })]));
+}
+
+async function init() {
+  const [{ data: t }, { data: standings }, { data: crosstable }, { data: games }, { data: variants }] = await Promise.all([
+    getJSON(base), getJSON(`${base}/standings`), getJSON(`${base}/crosstable`),
+    getJSON(`/api/games?tournament=${encodeURIComponent(id)}&limit=1000`), getJSON("/api/variants"),
+  ]);
+  const started = new Set(games.games.map((g) => g.id));
+  renderHeader(t, variants.variants);
+  renderStandings(standings, t.players);
+  renderCrosstable(crosstable, started);
+  renderRounds(t, started);
+  page.dataset.ready = "true";
+}
+
+init().catch((error) => {
+  byId("tournament-title").textContent = error.status === 404 ? `There is no tournament ${id}` : "The tournament could not be loaded";
+  byId("tournament-meta").replaceChildren(element("span", { class: "error", text: describeProblem(error) }));
+  page.dataset.ready = "error";
+});
