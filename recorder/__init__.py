@@ -35,4 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.extensions["recorder"] = Recorder(SQLiteEventStore(app.config["DATABASE"]))
     api.init_app(app)
+    from . import web  # the pages (issue 9): HTML and JS over the same JSON API
+
+    web.init_app(app)
     return app

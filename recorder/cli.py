@@ -62,4 +62,40 @@ def replay(game_id: str, at: int | None, db: str | None):
         sys.exit(1)
     click.echo(f"{game.setup.variant} {game_id}: {game.setup.south} (south) v {game.setup.north} (north), "
                f"after event {game.version}")
-    click.echo(board_text(game.rules, game.state))
+    from .audit import last_sowing
+
+    click.echo(board_text(game.rules, game.state, last_hole=last_sowing(game)))
+
+
+# Issue 6: trace, verify, checkpoint, public-key, what-if (recorder/cli_audit.py).
+from .cli_audit import COMMANDS as _AUDIT_COMMANDS  # noqa: E402
+
+for _command in _AUDIT_COMMANDS:
+    main.add_command(_command)
+
+# Issue 8: recorder tournament create / add-player / pair / standings / ... (recorder/cli_tournaments.py).
+from .cli_tournaments import tournament as _tournament_group  # noqa: E402
+
+main.add_command(_tournament_group)
+
+# Issue 7: recorder import / export / demo (recorder/cli_archive.py).
+from .cli_archive import COMMANDS as _ARCHIVE_COMMANDS  # noqa: E402
+
+for _command in _ARCHIVE_COMMANDS:
+    main.add_command(_command)
+
+
+@main.command()
+@click.option("--quick", is_flag=True, help="A short run (seconds, not minutes): a smoke test, not figures.")
+@click.option("--only", default="engine,api,read,export", show_default=True,
+              help="Comma-separated sections: engine, api, read, export.")  # fmt: skip
+@click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
+def bench(quick: bool, only: str, seconds: float | None):
+    """Measure engine, append, read and export speed on this machine, beside their targets."""
+    from .bench import Plan, parse_sections, run
+
+    try:
+        sections = parse_sections(only)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--only") from None
+    run(sections, Plan.make(quick, seconds), click.echo)

@@ -65,3 +65,29 @@ class Unauthorized(RecorderError):
 
 class Forbidden(RecorderError):
     title = "Not allowed"
+
+
+class RecordBroken(RecorderError):
+    """The stored record fails verification (hash chain or replay), so it cannot be signed."""
+
+    title = "Record fails verification"
+
+
+class NotationError(InvalidRecord):
+    """A game in notation or NDJSON that does not parse or does not replay: names the file,
+    the game, the line and column and what was expected (recorder/notation.py)."""
+
+    title = "Invalid game record"
+
+
+class ChainBroken(InvalidRecord):
+    """Pre-hashed events (an NDJSON archive) whose hash chain does not verify."""
+
+    title = "Hash chain broken"
+
+
+class AlreadyExists(RecorderError):
+    """Something that exists once only is there already: a player's name in a tournament,
+    a board's game or result (recorder/tournaments)."""
+
+    title = "Already exists"

@@ -2,24 +2,37 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .variants.base import Rules
 from .variants.state import State
 
 SPECIAL_MARK = {"south": "S", "north": "N"}
 
 
-def board_text(rules: Rules, state: State) -> str:
-    """The board with `4S`-style marks for special holes (owner's initial), stores and who moves."""
+def board_text(rules: Rules, state: State, last_hole: Optional[str] = None) -> str:
+    """The board with `4S`-style marks for special holes (owner's initial), stores and who moves.
+
+    It shows what the SVG diagram shows (recorder/svg.py): the special holes with their
+    kind and owner, the holes whose owner differs from the default, both stores, and the
+    hole the last sowing lifted, marked ``*``.
+    """
     board = rules.board
-    lines = ["      " + "".join(f"{letter:>4}" for letter in "abcdef")]
+    lines = ["      " + "".join(f"{letter:>5}" for letter in "abcdef")]
     for row in range(board.rows, 0, -1):
-        cells = [_cell(rules, state, board.index[f"{letter}{row}"]) for letter in "abcdef"]
-        lines.append(f"  {row}:  " + "".join(f"{cell:>4}" for cell in cells))
+        names = [f"{letter}{row}" for letter in "abcdef"]
+        cells = [_cell(rules, state, board.index[name]) + ("*" if name == last_hole else "") for name in names]
+        lines.append(f"  {row}:  " + "".join(f"{cell:>5}" for cell in cells))
     lines.append(f"  stores: south {state.stores[0]}  north {state.stores[1]}")
     lines.append("  " + _status(rules, state))
     owners = [f"{board.holes[i]}:{o.json}" for i, o in enumerate(state.owners) if o != board.default_owners[i]]
     if owners:
         lines.append("  owners changed: " + " ".join(owners))
+    specials = [f"{board.holes[i]}:{o.json}" for i, o in enumerate(state.specials) if o is not None]
+    if specials:
+        lines.append(f"  {rules.special_kind}s: " + " ".join(specials))
+    if last_hole is not None:
+        lines.append(f"  last sowing: {last_hole} (*)")
     return "\n".join(lines)
 
 

@@ -48,6 +48,12 @@ def stored_pairs(events) -> Iterator[tuple[int, Event]]:
     return ((e.seq, event_from_record(e.type, e.payload)) for e in events)
 
 
+def _refuse_other_streams(game_id: str) -> None:
+    """Tournaments share the events table under "t-" ids; they are not games."""
+    if isinstance(game_id, str) and game_id.startswith("t-"):
+        raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+
+
 class Recorder:
     def __init__(self, store: EventStore):
         self.store = store
@@ -58,6 +64,7 @@ class Recorder:
 
     def game(self, game_id: str) -> Game:
         """The latest fold of a game: the cached one, brought up to the stored version."""
+        _refuse_other_streams(game_id)
         version = self.store.version(game_id)
         if version == 0:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
@@ -73,22 +80,35 @@ class Recorder:
         self._remember(game)
         return game
 
+    def setup_of(self, game_id: str) -> Optional[Event]:
+        """A game's setup event (immutable): from the state cache when the game is there,
+        else its first stored event; None when there is no such game. Per-request checks
+        such as the tournament guard use it instead of reading the store (issue 10)."""
+        cached = self._cached(game_id)
+        if cached is not None:
+            return cached.setup
+        first = self.store.read(game_id, upto=1)
+        return event_from_record(first[0].type, first[0].payload) if first else None
+
     def game_at(self, game_id: str, at: Optional[int]) -> Game:
         """The game after event ``at`` (1 is the setup); the latest when ``at`` is None."""
         if at is None:
             return self.game(game_id)
+        _refuse_other_streams(game_id)
         events = self.store.read(game_id, upto=at)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         return replay(game_id, stored_pairs(events))
 
     def history(self, game_id: str) -> Iterator[Game]:
+        _refuse_other_streams(game_id)
         events = self.store.read(game_id)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         return history(game_id, stored_pairs(events))
 
     def events(self, game_id: str) -> list[StoredEvent]:
+        _refuse_other_streams(game_id)
         events = self.store.read(game_id)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
@@ -112,7 +132,8 @@ class Recorder:
             summary=summary_of(game),
         )
         if result.replayed:
-            return Recorded(result.events, self.game_at(game_id, result.events[-1].seq), replayed=True)
+            # A concurrent request with the same key won: its game, not the id chosen here.
+            return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
         self._remember(game)
         return Recorded(result.events, game)
 
@@ -131,15 +152,20 @@ class Recorder:
             return original
         for attempt in range(RETRIES_WITHOUT_VERSION):
             game = self.game(game_id)
-            if expected_version is not None and expected_version != game.version:
-                raise VersionConflict(
-                    f"the game is at version {game.version}, not {expected_version}",
-                    expected=expected_version,
-                    actual=game.version,
-                )
             try:
+                if expected_version is not None and expected_version != game.version:
+                    raise VersionConflict(
+                        f"the game is at version {game.version}, not {expected_version}",
+                        expected=expected_version,
+                        actual=game.version,
+                    )
                 return self._append(game, command, recorded_by, idempotency)
             except VersionConflict:
+                # A copy of this very request may have won the race since the check
+                # above (issue 10): a retry gets the original, never a 409.
+                original = self._replayed(game_id, idempotency)
+                if original is not None:
+                    return original
                 if expected_version is not None or attempt == RETRIES_WITHOUT_VERSION - 1:
                     raise
         raise AssertionError("unreachable")

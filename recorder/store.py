@@ -30,7 +30,8 @@ from typing import Any, Iterator, Sequence
 from sqlite_utils import Database
 
 from recorder import chain
-from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
+from recorder.writer_lock import writer_lock_for
+from recorder.errors import ChainBroken, IdempotencyMismatch, UnknownGame, VersionConflict
 
 # Columns a caller may set in the games projection. created_at/updated_at are
 # kept by the store; metadata is a JSON object stored as text.
@@ -73,7 +74,27 @@ class StoredEvent:
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (a deep copy, so callers cannot alter the event)."""
-        return dataclasses.asdict(self)
+        # Built by hand: dataclasses.asdict deep-copies through copy.deepcopy, which
+        # was the costliest step of an append's response (issue 10).
+        return {
+            "game_id": self.game_id,
+            "seq": self.seq,
+            "type": self.type,
+            "payload": _json_copy(self.payload),
+            "recorded_at": self.recorded_at,
+            "recorded_by": self.recorded_by,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists and immutable scalars)."""
+    if isinstance(value, dict):
+        return {key: _json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(item) for item in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -151,12 +172,59 @@ class EventStore(abc.ABC):
         player: str | None = None,
         tournament: str | None = None,
         batch_size: int = 500,
+        date_from: str | None = None,
+        date_to: str | None = None,
+        result: str | None = None,
+        oldest_first: bool = False,
     ) -> Iterator[str]:
-        """Game ids in list_games order, fetched in batches so memory stays flat."""
+        """Game ids in list_games order, fetched in batches so memory stays flat.
+
+        ``date_from``/``date_to`` bound the game's ``date`` (compared as text, so ISO
+        dates sort; a game without a date never matches); ``result`` is a projection
+        result (``south_wins``, ``north_wins``, ``draw``) or ``unfinished``;
+        ``oldest_first`` reverses the order (archives list games as they were recorded)."""
+
+    @abc.abstractmethod
+    def append_verbatim(
+        self, game_id: str, expected_version: int, events: Sequence[StoredEvent], *, summary: dict | None = None
+    ) -> tuple[StoredEvent, ...]:
+        """Append already-hashed events (an archive's) exactly as given: seq, time,
+        recorder and hashes kept. All-or-nothing, after checking that they are this
+        game's next events and extend its hash chain: ChainBroken if not,
+        VersionConflict if the stream does not hold ``expected_version`` events."""
+
+    def event_lines(self, game_id: str) -> list[str]:
+        """Each stored event as one line of canonical JSON, exactly
+        ``chain.canonical_json(event.to_dict())`` (NDJSON archives). Backends may render
+        it without decoding payloads, which are stored canonical."""
+        return [chain.canonical_json(event.to_dict()) for event in self.read(game_id)]
 
     @abc.abstractmethod
     def update_summary(self, game_id: str, fields: dict) -> None:
         """Upsert projection columns (e.g. status, result); UnknownGame if no events."""
+
+    # Tournaments and who may write to them (recorder/tournaments). A tournament is an
+    # ordinary stream whose id starts with "t-"; tokens are access records, not events.
+
+    @abc.abstractmethod
+    def list_streams(self, prefix: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
+        """The first event of every stream whose id starts with ``prefix``, newest first."""
+
+    @abc.abstractmethod
+    def add_token(self, token_id: str, token_hash: str, tournament_id: str, holder: str) -> dict:
+        """Store a token's digest (never the token itself); returns its row."""
+
+    @abc.abstractmethod
+    def find_token(self, token_hash: str) -> dict | None:
+        """The row of the token with this digest, revoked or not; None if unknown."""
+
+    @abc.abstractmethod
+    def list_tokens(self, tournament_id: str) -> list[dict]:
+        """A tournament's token rows, oldest first (digests are never returned)."""
+
+    @abc.abstractmethod
+    def revoke_token(self, tournament_id: str, token_id: str) -> dict | None:
+        """Mark a token revoked (a second revocation changes nothing); None if unknown."""
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -205,10 +273,11 @@ def _summary_row(fields: dict) -> dict:
     return row
 
 
-def _game_filters(variant: str | None, player: str | None, tournament: str | None) -> tuple[list[str], list]:
+def _game_filters(
+    variant: str | None, player: str | None, tournament: str | None, **archive_filters: str | None
+) -> tuple[list[str], list]:
     """WHERE clauses and parameters shared by list_games and iter_game_ids."""
-    clauses: list[str] = []
-    params: list = []
+    clauses, params = _archive_filters(**archive_filters)
     if variant is not None:
         clauses.append("variant = ?")
         params.append(variant)
@@ -219,6 +288,37 @@ def _game_filters(variant: str | None, player: str | None, tournament: str | Non
         clauses.append("tournament_id = ?")
         params.append(tournament)
     return clauses, params
+
+
+def _archive_filters(
+    date_from: str | None = None, date_to: str | None = None, result: str | None = None
+) -> tuple[list[str], list]:
+    """The export filters (recorder/archive.py): a date range and a result."""
+    clauses: list[str] = []
+    params: list = []
+    for bound, operator in ((date_from, ">="), (date_to, "<=")):
+        if bound is not None:
+            clauses.append(f"date {operator} ?")
+            params.append(bound)
+    if result == "unfinished":
+        clauses.append("result IS NULL")
+    elif result is not None:
+        clauses.append("result = ?")
+        params.append(result)
+    return clauses, params
+
+
+def _verify_next_events(game_id: str, head: tuple[int, str], events: Sequence[StoredEvent]) -> None:
+    """ChainBroken unless ``events`` are exactly this game's next links after ``head``."""
+    seq, prev_hash = head
+    for event in events:
+        if event.game_id != game_id:
+            raise ChainBroken(f"event {event.seq} belongs to game {event.game_id!r}, not {game_id!r}", seq=event.seq)
+        if event.seq != seq + 1 or event.prev_hash != prev_hash:
+            raise ChainBroken(f"event {event.seq} does not follow event {seq} of the chain", seq=event.seq)
+        if chain.event_hash(event.prev_hash, chain.record_of(event)) != event.hash:
+            raise ChainBroken(f"event {event.seq}'s hash does not match its content", seq=event.seq)
+        seq, prev_hash = event.seq, event.hash
 
 
 def _where(clauses: list[str]) -> str:
@@ -252,6 +352,14 @@ BEGIN SELECT RAISE(ABORT, 'events are immutable: append only, extending the hash
 
 _EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash"
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+# An event as canonical JSON (keys sorted), built by SQLite from the stored canonical payload
+# text: json_quote escapes as Python's json.dumps(ensure_ascii=False) does (tests/test_store.py).
+_EVENT_LINE = (
+    """SELECT '{"game_id":' || json_quote(game_id) || ',"hash":' || json_quote(hash) || ',"payload":' || payload"""
+    """ || ',"prev_hash":' || json_quote(prev_hash) || ',"recorded_at":' || json_quote(recorded_at)"""
+    """ || ',"recorded_by":' || json_quote(recorded_by) || ',"seq":' || seq || ',"type":' || json_quote(type) || '}'"""
+    " FROM events WHERE game_id = ? ORDER BY seq"
+)
 
 
 @contextlib.contextmanager
@@ -260,28 +368,55 @@ def _write_transaction(db: Database) -> Iterator[Database]:
 
     IMMEDIATE takes the write lock up front, so the version read inside the
     transaction cannot go stale before the insert: racing writers queue on the
-    busy timeout instead of forking the stream.
+    busy timeout instead of forking the stream. Writers of this store first
+    queue on its WriterLock (recorder/writer_lock.py), so they rarely poll.
     """
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        if db.conn.in_transaction:
-            db.conn.execute("ROLLBACK")
-        raise
-    try:
-        db.execute("COMMIT")
-    except BaseException:
-        # A failed COMMIT can leave the transaction open; never leak it into
-        # this thread's next call.
-        if db.conn.in_transaction:
-            db.conn.execute("ROLLBACK")
-        raise
+    lock = getattr(db, "writer_lock", None)  # set by SQLiteEventStore._connect (issue 10)
+    with lock.held() if lock is not None else contextlib.nullcontext():
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+        try:
+            db.execute("COMMIT")
+        except BaseException:
+            # A failed COMMIT can leave the transaction open; never leak it into
+            # this thread's next call.
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
 
 
 def _event_from_row(row: tuple) -> StoredEvent:
     game_id, seq, type_, payload, recorded_at, recorded_by, prev_hash, hash_ = row
     return StoredEvent(game_id, seq, type_, json.loads(payload), recorded_at, recorded_by, prev_hash, hash_)
+
+
+_TOKEN_COLUMNS = "token_id, tournament_id, holder, created_at, revoked_at"
+
+
+def _create_token_table(db: Database) -> None:
+    """Arbiter tokens: only the SHA-256 digest is kept (recorder/tournaments/tokens.py)."""
+    tokens = db.table("tokens").create(
+        {"token_id": str, "token_hash": str, "tournament_id": str, "holder": str, "created_at": str, "revoked_at": str},
+        pk="token_id",
+        not_null=["token_id", "token_hash", "tournament_id", "holder", "created_at"],
+        if_not_exists=True,
+    )
+    tokens.create_index(["token_hash"], unique=True, if_not_exists=True)
+    tokens.create_index(["tournament_id"], if_not_exists=True)
+
+
+def _token_row(row: tuple | None) -> dict | None:
+    return None if row is None else dict(zip(_TOKEN_COLUMNS.split(", "), row))
+
+
+def _prefix_end(prefix: str) -> str:
+    """The smallest string after every string starting with ``prefix`` (an index range)."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 class SQLiteEventStore(EventStore):
@@ -294,6 +429,7 @@ class SQLiteEventStore(EventStore):
         self._lock = threading.Lock()
         self._connections: list[tuple[threading.Thread, Database]] = []
         self._closed = False
+        self._writer_lock = writer_lock_for(self.path)
         self.init_schema()
 
     # ---- connections
@@ -318,6 +454,7 @@ class SQLiteEventStore(EventStore):
             conn.execute("PRAGMA journal_mode = WAL")  # readers never block the writer
             conn.execute("PRAGMA synchronous = FULL")  # an acknowledged append survives kill -9 / power loss
             db = Database(conn)
+            db.writer_lock = self._writer_lock  # _write_transaction queues on it
         except BaseException:
             conn.close()
             raise
@@ -353,6 +490,8 @@ class SQLiteEventStore(EventStore):
             connections, self._connections = self._connections, []
         for _, db in connections:
             db.close()
+        if self._writer_lock is not None:
+            self._writer_lock.close()
 
     # ---- schema
 
@@ -396,6 +535,7 @@ class SQLiteEventStore(EventStore):
             )
             for columns in (["variant"], ["south"], ["north"], ["tournament_id"], ["created_at", "game_id"]):
                 games.create_index(columns, if_not_exists=True)
+            _create_token_table(db)
             db.executescript(_TRIGGERS)
 
     # ---- writes
@@ -452,6 +592,37 @@ class SQLiteEventStore(EventStore):
     def replayed(self, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         return self._replay(self._db(), game_id, idempotency)
 
+    def append_verbatim(
+        self, game_id: str, expected_version: int, events: Sequence[StoredEvent], *, summary: dict | None = None
+    ) -> tuple[StoredEvent, ...]:
+        events = tuple(events)
+        _check_append(game_id, expected_version, events)
+        texts = [chain.canonical_json(e.payload) for e in events]
+        summary_row = _summary_row(summary) if summary is not None else None
+        db = self._db()
+        with _write_transaction(db):
+            last = db.execute(
+                "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+            ).fetchone()
+            head = last if last is not None else (0, chain.GENESIS)
+            if head[0] != expected_version:
+                raise VersionConflict(
+                    f"game {game_id!r} has {head[0]} events, the archive expected {expected_version}",
+                    expected=expected_version,
+                    actual=head[0],
+                )
+            _verify_next_events(game_id, head, events)
+            db.conn.executemany(
+                _INSERT_EVENT,
+                [
+                    (e.game_id, e.seq, e.type, text, e.recorded_at, e.recorded_by, e.prev_hash, e.hash)
+                    for e, text in zip(events, texts)
+                ],
+            )
+            if summary_row is not None:
+                self._upsert_summary(db, game_id, summary_row, utc_now())
+        return events
+
     def _insert_events(
         self,
         db: Database,
@@ -502,6 +673,8 @@ class SQLiteEventStore(EventStore):
         created_at is the game's first event time (so a rebuilt projection gets
         the same value) and is never overwritten; updated_at is now.
         """
+        if self._touch_unchanged_summary(db, game_id, row, now):
+            return
         columns = list(row)  # validated against SUMMARY_COLUMNS, safe to quote into SQL
         names = ", ".join(["game_id", *(f'"{c}"' for c in columns), "created_at", "updated_at"])
         values = ", ".join(
@@ -513,6 +686,20 @@ class SQLiteEventStore(EventStore):
             f"INSERT INTO games ({names}) VALUES ({values}) ON CONFLICT (game_id) DO UPDATE SET {updates}",
             [game_id, *row.values(), game_id, now, now],
         )
+
+    @staticmethod
+    def _touch_unchanged_summary(db: Database, game_id: str, row: dict, now: str) -> bool:
+        """Most appends change no summary column: then set updated_at alone.
+
+        An UPDATE of that one (unindexed) column rewrites no index page, so the commit
+        writes and fsyncs fewer pages while holding the write lock (issue 10). False
+        when the row is missing or any column differs: the caller upserts it whole.
+        """
+        same = "".join(f' AND "{c}" IS ?' for c in row)  # columns validated by _summary_row
+        cursor = db.execute(
+            f"UPDATE games SET updated_at = ? WHERE game_id = ?{same}", [now, game_id, *row.values()]
+        )
+        return cursor.rowcount == 1
 
     def update_summary(self, game_id: str, fields: dict) -> None:
         row = _summary_row(fields)
@@ -534,6 +721,9 @@ class SQLiteEventStore(EventStore):
 
     def read(self, game_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         return self._select(self._db(), game_id, after, upto)
+
+    def event_lines(self, game_id: str) -> list[str]:
+        return [row[0] for row in self._db().execute(_EVENT_LINE, (game_id,)).fetchall()]
 
     def version(self, game_id: str) -> int:
         row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()
@@ -575,29 +765,85 @@ class SQLiteEventStore(EventStore):
         player: str | None = None,
         tournament: str | None = None,
         batch_size: int = 500,
+        date_from: str | None = None,
+        date_to: str | None = None,
+        result: str | None = None,
+        oldest_first: bool = False,
     ) -> Iterator[str]:
         _check_page(batch_size=batch_size)
         if batch_size == 0:
             raise ValueError("batch_size must be positive")
-        return self._game_id_batches(_game_filters(variant, player, tournament), batch_size)
+        filters = _game_filters(variant, player, tournament, date_from=date_from, date_to=date_to, result=result)
+        return self._game_id_batches(filters, batch_size, oldest_first)
 
-    def _game_id_batches(self, filters: tuple[list[str], list], batch_size: int) -> Iterator[str]:
+    def _game_id_batches(
+        self, filters: tuple[list[str], list], batch_size: int, oldest_first: bool = False
+    ) -> Iterator[str]:
         """Keyset pagination: each batch is one short query, no read transaction or
         cursor stays open between batches (a slow consumer never pins the WAL),
         and the cost per batch does not grow with the position as OFFSET would."""
         clauses, params = filters
+        direction = "ASC" if oldest_first else "DESC"
         last: tuple[str, str] | None = None
         while True:
             page_clauses, page_params = list(clauses), list(params)
             if last is not None:
-                page_clauses.append("(created_at, game_id) < (?, ?)")
+                page_clauses.append(f"(created_at, game_id) {'>' if oldest_first else '<'} (?, ?)")
                 page_params += last
             rows = self._db().execute(
                 f"SELECT created_at, game_id FROM games{_where(page_clauses)}"
-                " ORDER BY created_at DESC, game_id DESC LIMIT ?",
+                f" ORDER BY created_at {direction}, game_id {direction} LIMIT ?",
                 [*page_params, batch_size],
             ).fetchall()
             yield from (game_id for _, game_id in rows)
             if len(rows) < batch_size:
                 return
             last = rows[-1]
+
+    # ---- tournaments and tokens (recorder/tournaments)
+
+    def list_streams(self, prefix: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
+        if not isinstance(prefix, str) or not prefix:
+            raise ValueError("prefix must be a non-empty string")
+        _check_page(limit=limit, offset=offset)
+        rows = self._db().execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id >= ? AND game_id < ? AND seq = 1"
+            " ORDER BY recorded_at DESC, game_id DESC LIMIT ? OFFSET ?",
+            (prefix, _prefix_end(prefix), limit, offset),
+        ).fetchall()
+        return [_event_from_row(r) for r in rows]
+
+    def add_token(self, token_id: str, token_hash: str, tournament_id: str, holder: str) -> dict:
+        row = (token_id, token_hash, tournament_id, holder, utc_now())
+        db = self._db()
+        with _write_transaction(db):
+            db.execute(
+                "INSERT INTO tokens (token_id, token_hash, tournament_id, holder, created_at) VALUES (?, ?, ?, ?, ?)",
+                row,
+            )
+        return {"token_id": token_id, "tournament_id": tournament_id, "holder": holder, "created_at": row[-1],
+                "revoked_at": None}  # fmt: skip
+
+    def find_token(self, token_hash: str) -> dict | None:
+        row = self._db().execute(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE token_hash = ?", (token_hash,)).fetchone()
+        return _token_row(row)
+
+    def list_tokens(self, tournament_id: str) -> list[dict]:
+        rows = self._db().execute(
+            f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE tournament_id = ? ORDER BY created_at, token_id",
+            (tournament_id,),
+        ).fetchall()
+        return [_token_row(r) for r in rows]
+
+    def revoke_token(self, tournament_id: str, token_id: str) -> dict | None:
+        db = self._db()
+        with _write_transaction(db):
+            db.execute(
+                "UPDATE tokens SET revoked_at = ? WHERE token_id = ? AND tournament_id = ? AND revoked_at IS NULL",
+                (utc_now(), token_id, tournament_id),
+            )
+            row = db.execute(
+                f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE token_id = ? AND tournament_id = ?",
+                (token_id, tournament_id),
+            ).fetchone()
+        return _token_row(row)

@@ -3,6 +3,9 @@
 from marshmallow import ValidationError, fields, validate
 
 PLAYERS = ("south", "north")
+# The largest integer the store can hold (SQLite INTEGER): larger counts, offsets or event
+# numbers are refused as invalid (422) instead of overflowing into a 500 (issue 10, fuzzing).
+MAX_STORED_INT = 2**63 - 1
 
 
 class StrictInteger(fields.Integer):

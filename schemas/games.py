@@ -1,8 +1,8 @@
 """Schemas for games: the setup a client sends and the game the service returns."""
 
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
-from .fields import StrictInteger, name, player
+from .fields import MAX_STORED_INT, StrictInteger, name, player
 
 VARIANT_NAMES = ("selus", "gabata", "qelat", "lahemay_walida", "tuz")
 
@@ -63,11 +63,11 @@ class GameQuerySchema(Schema):
     player = name()
     tournament = name()
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_STORED_INT))
 
 
 class StateQuerySchema(Schema):
-    at = fields.Integer(validate=validate.Range(min=1), load_default=None)
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_STORED_INT), load_default=None)
 
 
 class EventSchema(Schema):
@@ -81,6 +81,9 @@ class EventSchema(Schema):
     recorded_by = fields.String(dump_only=True, allow_none=True)
     prev_hash = fields.String(dump_only=True)
     hash = fields.String(dump_only=True)
+    # Derived by folding (recorder/audit.py), never stored: who withdrew a move, and what a retraction withdrew.
+    retracted_by_seq = StrictInteger(dump_only=True)
+    retracts = fields.List(StrictInteger(), dump_only=True)
 
 
 class EventListSchema(Schema):
@@ -119,6 +122,11 @@ class VariantListSchema(Schema):
 
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with the fields that help a client recover."""
+
+    class Meta:
+        # RFC 9457 problems are extensible (field, option, expected, actual, ...):
+        # the document says so with additionalProperties: true (issue 10, fuzzing).
+        unknown = INCLUDE
 
     type = fields.String(dump_only=True)
     title = fields.String(dump_only=True)

@@ -218,3 +218,16 @@ def test_oversized_body_is_413_problem(api, client):
     )
     assert response.status_code == 413
     assert response.mimetype == "application/problem+json"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"awaiting": {}}, {"awaiting": []}, {"to_move": ["south"]}, {"round": "2"}, {"no_return": {}},
+     {"first_turn_of_round": 1}, {"stores": [0, 0]}, {"holes": []}, {"specials": {"a1": "walda"}}],
+)
+def test_gen_42_malformed_positions_are_422_never_500(client, change):
+    holes = {f"{c}{r}": 4 for r in (1, 2) for c in "abcdef"}
+    position = {"holes": holes, "specials": {}, "owners": {}, "stores": {"south": 0, "north": 0},
+                "to_move": "south", "first_turn_of_round": True, **change}  # fmt: skip
+    response = client.post("/api/games", json={**QELAT, "first_player": None, "position": position})
+    assert response.status_code == 422, response.get_json()

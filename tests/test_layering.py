@@ -8,6 +8,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PURE = ["recorder/variants/*.py", "recorder/render.py", "recorder/svg.py", "recorder/notation.py", "recorder/chain.py"]
+PURE += ["recorder/tournaments/*.py"]  # issue 8: events, fold, decide, pairing, standings, views
+PURE += [f"recorder/{name}.py" for name in ("audit", "claims", "whatif", "verify", "redecide", "move_list", "turns")]
+PURE += [f"recorder/{name}.py" for name in ("notation_reader", "notation_writer", "ndjson")]
 IO_LIBRARIES = {"flask", "sqlite3", "sqlite_utils", "marshmallow", "werkzeug", "click", "requests", "apispec"}
 
 

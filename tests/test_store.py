@@ -444,3 +444,119 @@ def test_stored_event_is_frozen(store):
     assert isinstance(event, StoredEvent)
     with pytest.raises(dataclasses.FrozenInstanceError):
         event.seq = 2
+
+
+# ---- tournaments and tokens (issue 8)
+
+
+def test_list_streams_finds_first_events_by_prefix_newest_first(store):
+    store.append("t-aaa", 0, [NewEvent("tournament_created", {"name": "A"})])
+    store.append("g-1", 0, moves(1))
+    store.append("t-bbb", 0, [NewEvent("tournament_created", {"name": "B"})])
+    store.append("t-aaa", 1, [NewEvent("player_registered", {"number": 1})])
+    store.append("u-ccc", 0, moves(1))  # "u" sorts right after "t-": outside the range
+    streams = store.list_streams("t-")
+    assert [(e.game_id, e.seq, e.payload["name"]) for e in streams] == [("t-bbb", 1, "B"), ("t-aaa", 1, "A")]
+    assert [e.game_id for e in store.list_streams("t-", limit=1, offset=1)] == ["t-aaa"]
+    assert store.list_streams("x-") == []
+    with pytest.raises(ValueError):
+        store.list_streams("")
+
+
+def test_tokens_are_found_by_digest_listed_and_revoked_once(store):
+    row = store.add_token("tok-1", "digest-1", "t-aaa", "Arbiter Hagos")
+    store.add_token("tok-2", "digest-2", "t-bbb", "Arbiter Tesfay")
+    assert row == store.find_token("digest-1")
+    assert row["revoked_at"] is None and row["holder"] == "Arbiter Hagos" and "token_hash" not in row
+    assert store.find_token("digest-unknown") is None
+    assert [r["token_id"] for r in store.list_tokens("t-aaa")] == ["tok-1"]
+    revoked = store.revoke_token("t-aaa", "tok-1")
+    assert revoked["revoked_at"] is not None
+    assert store.revoke_token("t-aaa", "tok-1") == revoked  # a second revocation changes nothing
+    assert store.revoke_token("t-bbb", "tok-1") is None  # not that tournament's token
+    assert store.find_token("digest-2")["revoked_at"] is None
+
+
+def test_sqlite_token_digests_are_unique(sqlite_store):
+    sqlite_store.add_token("tok-1", "digest-1", "t-aaa", "A")
+    with pytest.raises(sqlite3.IntegrityError):
+        sqlite_store.add_token("tok-2", "digest-1", "t-aaa", "B")
+    assert [r["token_id"] for r in sqlite_store.list_tokens("t-aaa")] == ["tok-1"]
+
+
+# --------------------------------------------------------------------- verbatim appends (issue 7: archives)
+
+
+def chained(game_id: str, pits: list[int], prev: str = chain.GENESIS, start: int = 1) -> list[StoredEvent]:
+    events = []
+    for seq, pit in enumerate(pits, start=start):
+        record = {"game_id": game_id, "seq": seq, "type": "sow", "payload": {"pit": pit},
+                  "recorded_at": f"2025-01-0{seq}T00:00:00.000000Z", "recorded_by": "archive"}  # fmt: skip
+        digest = chain.event_hash(prev, record)
+        events.append(StoredEvent(**record, prev_hash=prev, hash=digest))
+        prev = digest
+    return events
+
+
+def test_append_verbatim_stores_pre_hashed_events_exactly(store):
+    events = chained("g", [1, 2, 3])
+    assert store.append_verbatim("g", 0, events, summary={"variant": "kalah"}) == tuple(events)
+    assert store.read("g") == events
+    (game,) = store.list_games()
+    assert game["created_at"] == events[0].recorded_at  # the archive's time, not the import's
+    assert chain.first_broken_link(store.read("g")) is None
+
+
+def test_append_verbatim_extends_an_existing_chain(store):
+    first = store.append("g", 0, moves(1)).events
+    more = chained("g", [2, 3], prev=first[-1].hash, start=2)
+    store.append_verbatim("g", 1, more)
+    assert store.read("g") == [*first, *more]
+    store.append("g", 3, moves(4))  # ordinary appends go on from the imported head
+    assert chain.first_broken_link(store.read("g")) is None
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda es: [es[0], es[2]],  # a gap
+        lambda es: [es[1], es[0], es[2]],  # out of order
+        lambda es: [es[0], dataclasses.replace(es[1], payload={"pit": 9}), es[2]],  # edited
+        lambda es: [es[0], dataclasses.replace(es[1], prev_hash="f" * 64), es[2]],  # relinked
+        lambda es: [es[0], es[1], dataclasses.replace(es[2], game_id="h")],  # another game's event
+    ],
+)
+def test_append_verbatim_refuses_a_broken_chain_and_stores_nothing(store, forge):
+    from recorder.errors import ChainBroken
+
+    with pytest.raises(ChainBroken):
+        store.append_verbatim("g", 0, forge(chained("g", [1, 2, 3])), summary={"variant": "kalah"})
+    assert not store.exists("g") and store.list_games() == []
+
+
+def test_append_verbatim_checks_the_expected_version(store):
+    store.append("g", 0, moves(1))
+    with pytest.raises(VersionConflict):
+        store.append_verbatim("g", 0, chained("g", [1]))
+    assert store.version("g") == 1
+
+
+def test_iter_game_ids_filters_dates_and_results_and_can_go_oldest_first(store):
+    add_game(store, "a", date="2025-05-01", result="south_wins")
+    add_game(store, "b", date="2026", result=None)
+    add_game(store, "c", date="2026-02-10", result="draw")
+    add_game(store, "d")
+    assert list(store.iter_game_ids(date_from="2026")) == ["c", "b"]
+    assert list(store.iter_game_ids(date_to="2025-12-31")) == ["a"]
+    assert list(store.iter_game_ids(result="unfinished")) == ["d", "b"]
+    assert list(store.iter_game_ids(result="draw", date_from="2026-01-01")) == ["c"]
+    assert list(store.iter_game_ids(oldest_first=True, batch_size=1)) == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize("text", ["plain", "é ✓ ሰላም 😀", "a\nb\tc\r", 'q"uote \\ /', "\x00\x1f\x7f\u2028"])
+def test_event_lines_are_the_canonical_json_of_each_event(store, text):
+    store.append(f"g {text}", 0, [NewEvent("sow", {"note": text, "n": [1, None, True]})], recorded_by=text)
+    store.append(f"g {text}", 1, moves(2))
+    events = store.read(f"g {text}")
+    assert store.event_lines(f"g {text}") == [chain.canonical_json(e.to_dict()) for e in events]
+    assert store.event_lines("unknown") == []

@@ -3,9 +3,17 @@
 from flask import Flask
 
 from . import games, openapi, problems, variants
+from . import audit  # issue 6: traces, claims, what-if, verify, checkpoints, board.svg
+from . import tournaments  # issue 8: tournaments, pairings, standings, tokens
+from . import archive  # issue 7: notation and NDJSON import/export
+from . import game_notation  # issue 9: one game's notation and move list, for the game page
 
 
 def init_app(app: Flask) -> None:
     problems.init_app(app)
     for module in (variants, games, openapi):
         app.register_blueprint(module.bp)
+    app.register_blueprint(audit.bp)
+    tournaments.init_app(app)
+    app.register_blueprint(archive.bp)
+    app.register_blueprint(game_notation.bp)

@@ -62,9 +62,10 @@ def _paths(spec: APISpec) -> None:
         "responses": {"200": {"description": "Game", "content": _json("Game")}, **_problems(404)}}})
     spec.path(path="/api/games/{game_id}/commands", operations={"post": {
         "summary": "Record one sowing or decision", "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
+        "description": "A game on a tournament board needs a bearer token of that tournament (issue 8).",
         "requestBody": _command_body(),
         "responses": {"201": {"description": "Recorded", "content": _json("Recorded")},
-                      **_problems(400, 404, 409, 422)}}})
+                      **_problems(400, 401, 403, 404, 409, 422)}}})
     spec.path(path="/api/games/{game_id}/events", operations={"get": {
         "summary": "The event log with hashes", "parameters": [GAME_ID],
         "responses": {"200": {"description": "Events", "content": _json("EventList")}, **_problems(404)}}})

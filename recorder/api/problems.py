@@ -17,6 +17,8 @@ STATUS = {
     errors.IdempotencyMismatch: 422,
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
+    errors.AlreadyExists: 409,  # a board's game, a player's name (recorder/tournaments)
+    errors.RecordBroken: 409,  # a tampered record is never signed (recorder/checkpoints.py)
 }
 
 PROBLEM_TYPES = "https://mancala-records.example/problems/"

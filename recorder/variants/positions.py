@@ -50,7 +50,7 @@ def position_from_json(rules: Rules, data: Any) -> State:
 def _decision_fields(rules: Rules, state: State, data: dict) -> State:
     awaiting = data.get("awaiting")
     allowed = {"race": "race", "opening": "opening", "lot": "lot", "next_round": "next_round"}
-    _require(awaiting is None or awaiting in allowed, f"unknown awaiting {awaiting!r}")
+    _require(awaiting is None or (isinstance(awaiting, str) and awaiting in allowed), f"unknown awaiting {awaiting!r}")
     _require(awaiting is None or awaiting in rules.DECISIONS, f"{rules.name} never awaits {awaiting!r}")
     state = state._replace(awaiting=awaiting)
     if "no_return" in data and data["no_return"] is not None:

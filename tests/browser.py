@@ -1,0 +1,66 @@
+"""Helpers for the browser tests and the screenshot script: a live server and Chromium.
+
+The app runs on a free loopback port in a thread (werkzeug's ``make_server``); the
+browser is Debian's ``/usr/bin/chromium`` driven by Playwright — never a downloaded one.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
+TABLET = {"width": 1024, "height": 1366}  # a 12.9" tablet held upright, in CSS pixels
+
+
+class QuietHandler(WSGIRequestHandler):
+    """No access log on the test output."""
+
+    def log_request(self, *args, **kwargs) -> None:
+        pass
+
+
+class LiveServer:
+    """The Flask app served on 127.0.0.1 on a free port, in a daemon thread."""
+
+    def __init__(self, app):
+        self.app = app
+        self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.server.shutdown()
+        self.thread.join(timeout=10)
+        self.server.server_close()
+
+
+def launch_chromium(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def fixture_game(name: str) -> dict:
+    return json.loads((FIXTURES / name).read_text())
+
+
+def record(client, setup: dict, commands: list[dict]) -> str:
+    """Create a game through the API and record ``commands``; return its id."""
+    response = client.post("/api/games", json=setup)
+    assert response.status_code == 201, response.get_json()
+    game_id = response.get_json()["id"]
+    for command in commands:
+        response = client.post(f"/api/games/{game_id}/commands", json=command)
+        assert response.status_code == 201, (command, response.get_json())
+    return game_id

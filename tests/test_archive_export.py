@@ -1,0 +1,164 @@
+"""Exporting archives: filters, formats by Accept, streaming with flat memory, the CLI."""
+
+import tracemalloc
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import FIXTURES
+from playouts import random_record
+from recorder.archive import Archive
+from recorder.cli import main
+from recorder.commands import decide, decide_create
+from recorder.game import apply_event, start_game
+from recorder.notation import parse
+from recorder.service import summary_of
+from recorder.store import NewEvent, SQLiteEventStore
+
+NOTATION_TYPE = "text/x-mancala-notation"
+NDJSON_TYPE = "application/x-ndjson"
+MEMORY_BOUND = 1024 * 1024  # bytes of Python allocations while 10,000 games stream out
+
+
+def create(api, south, north, variant="qelat", **extra):
+    body = {"variant": variant, "south": south, "north": north, **extra}
+    if variant != "gabata":
+        body.setdefault("first_player", "south")
+    return api.create(**body)["id"]
+
+
+@pytest.fixture
+def library(api):
+    """Four games: two Qelat (one resigned), a Gabata, a Tuz; dated 2025 and 2026."""
+    ids = {
+        "q1": create(api, "Abeba", "Berhane", date="2025-06-01", event="Keren Open"),
+        "q2": create(api, "Selam", "Abeba", date="2026-01-15"),
+        "g1": create(api, "Yonas", "Mulu", variant="gabata", date="2026-03-02"),
+        "t1": create(api, "Tesfay", "Selam", variant="tuz"),
+    }
+    api.command(ids["q2"], type="result", kind="resignation", winner="north")
+    return ids
+
+
+def exported_souths(client, query="", accept=NOTATION_TYPE) -> list[str]:
+    response = client.get(f"/api/export{query}", headers={"Accept": accept})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return [game.tag("South").value for game in parse(response.get_data(as_text=True))]
+
+
+@pytest.mark.parametrize(
+    "query, souths",
+    [
+        ("", ["Abeba", "Selam", "Yonas", "Tesfay"]),  # oldest first
+        ("?variant=qelat", ["Abeba", "Selam"]),
+        ("?player=Abeba", ["Abeba", "Selam"]),  # South or North
+        ("?date_from=2026-01-01", ["Selam", "Yonas"]),
+        ("?date_from=2025&date_to=2026-02", ["Abeba", "Selam"]),
+        ("?result=north_wins", ["Selam"]),
+        ("?result=unfinished&variant=qelat", ["Abeba"]),
+        ("?tournament=t-none", []),
+    ],
+)
+def test_export_filters(client, library, query, souths):
+    assert exported_souths(client, query) == souths
+
+
+def test_export_format_follows_accept(client, library):
+    for accept in (NOTATION_TYPE, "*/*", "text/*", None):
+        response = client.get("/api/export", headers={"Accept": accept} if accept else {})
+        assert response.mimetype == NOTATION_TYPE and response.is_streamed
+        assert response.headers["Content-Disposition"] == 'attachment; filename="games.mn"'
+        assert response.get_data(as_text=True).startswith('[Event "Keren Open"]')
+    response = client.get("/api/export", headers={"Accept": NDJSON_TYPE})
+    assert response.mimetype == NDJSON_TYPE
+    assert len(response.get_data(as_text=True).splitlines()) == 5  # four setups and one result
+    response = client.get("/api/export", headers={"Accept": "application/json"})
+    assert response.status_code == 406 and response.mimetype == "application/problem+json"
+
+
+@pytest.mark.parametrize("query", ["?variant=kalah", "?date_from=yesterday", "?result=won", "?history=all", "?x=1"])
+def test_bad_export_filters_are_422(client, query):
+    response = client.get(f"/api/export{query}")
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+
+
+def test_export_carries_the_effective_line_and_the_full_history_on_request(client, api):
+    game = create(api, "Abeba", "Berhane")
+    for hole in ("f1", "b2", "c1"):
+        api.command(game, type="sow", hole=hole)
+    api.command(game, type="retract", count=1, reason="c1 was a slip")
+    api.command(game, type="sow", hole="d1")
+    effective = client.get("/api/export").get_data(as_text=True)
+    full = client.get("/api/export?history=full").get_data(as_text=True)
+    assert "1. S f1 2. N b2 3. S d1 *" in effective and "retract" not in effective
+    assert '1. S f1 2. N b2 3. S c1 {retract 1 "c1 was a slip"} 3. S d1 *' in full
+
+
+def test_the_openapi_document_lists_import_and_export(client):
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    assert {"post"} <= set(paths["/api/import"]) and {"get"} <= set(paths["/api/export"])
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def template_events() -> list[NewEvent]:
+    """A short Qelat game, decided once; stored 10,000 times under new ids."""
+    played = random_record("qelat", 7, max_events=5)
+    game = start_game("template", decide_create(played.setup))
+    events = [game.setup]
+    for command in played.commands:
+        for event in decide(game, command):
+            game = apply_event(game, event, game.version + 1)
+            events.append(event)
+    return [NewEvent(e.type, e.payload()) for e in events], summary_of(game)
+
+
+def test_exporting_10000_games_stays_under_a_fixed_memory_bound():
+    store = SQLiteEventStore(":memory:")
+    events, summary = template_events()
+    for number in range(10_000):
+        store.append(f"game-{number:05d}", 0, events, summary=summary)
+    archive = Archive(store)
+    tracemalloc.start()
+    try:
+        size = games = 0
+        for chunk in archive.export_notation(archive.select()):
+            size += len(chunk)
+            games += 1
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert games == 10_000
+    assert size > MEMORY_BOUND  # the archive itself would not fit under the bound
+    assert peak < MEMORY_BOUND, f"peak {peak:,} bytes"
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def test_recorder_demo_then_export_round_trips_the_fixtures(tmp_path):
+    db, out = str(tmp_path / "demo.sqlite3"), tmp_path / "all.mn"
+    runner = CliRunner()
+    loaded = runner.invoke(main, ["demo", "--db", db])
+    assert loaded.exit_code == 0, loaded.output
+    files = sorted((FIXTURES / "notation").glob("*.mn"))
+    games = sum(1 for path in files for _ in parse(path.read_text()))
+    assert f"imported {games} games, refused 0" in loaded.output
+    exported = runner.invoke(main, ["export", "--db", db, "--full-history", "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    assert out.read_text() == "\n".join(path.read_text() for path in files)
+
+
+def test_recorder_export_filters_and_writes_ndjson_by_suffix(tmp_path):
+    db = str(tmp_path / "demo.sqlite3")
+    runner = CliRunner()
+    runner.invoke(main, ["demo", "--db", db])
+    result = runner.invoke(main, ["export", "--db", db, "--variant", "gabata"])
+    assert result.exit_code == 0
+    assert {game.tag("Variant").value for game in parse(result.stdout)} == {"gabata"}
+    out = tmp_path / "tuz.ndjson"
+    assert runner.invoke(main, ["export", "--db", db, "--variant", "tuz", "-o", str(out)]).exit_code == 0
+    assert out.read_text().startswith('{"game_id":')
+    bad = runner.invoke(main, ["export", "--db", db, "--date-from", "soon"])
+    assert bad.exit_code == 2 and "YYYY" in bad.output

@@ -1,0 +1,58 @@
+"""``recorder tournament ...``: the command line over the same database as the API."""
+
+from click.testing import CliRunner
+
+from recorder.cli import main
+
+
+def run(db, *args, ok=True):
+    result = CliRunner().invoke(main, ["tournament", *args, "--db", str(db)])
+    assert (result.exit_code == 0) is ok, result.output
+    return result.output.strip()
+
+
+def test_cli_runs_a_small_round_robin_to_its_standings(tmp_path):
+    db = tmp_path / "cli.sqlite3"
+    tid = run(db, "create", "--name", "Dessie Open", "--variant", "qelat", "--format", "round_robin",
+              "--start", "2026-12-01", "--tiebreak", "sonneborn_berger", "--tiebreak", "wins")  # fmt: skip
+    assert tid.startswith("t-")
+    assert [run(db, "add-player", tid, name) for name in ("Abeba", "Berhane", "Chaltu", "Dawit")] == ["1", "2", "3", "4"]
+    assert run(db, "pair", tid).splitlines() == [
+        "round 1 (berger)", "  board 1: Abeba (south) - Dawit (north)", "  board 2: Berhane (south) - Chaltu (north)",
+    ]  # fmt: skip
+    game_id = run(db, "start-game", tid, "1", "1")
+    assert game_id.endswith("-r1-b1")
+    run(db, "forfeit", tid, "1", "1", "south_wins", ok=False)  # the board has a game
+    run(db, "forfeit", tid, "1", "2", "north_wins")
+    assert "Dessie Open" in run(db, "list")
+    assert "board 2: Berhane - Chaltu  north_wins (forfeit)" in run(db, "show", tid)
+    # Chaltu (3) has 1 point from the forfeit; everyone else 0 (board 1 still being played).
+    lines = run(db, "standings", tid).splitlines()
+    assert lines[0].split() == ["rank", "no", "name", "fed", "points", "sonneborn_berger", "wins"]
+    assert lines[2].split() == ["1", "3", "Chaltu", "1", "1", "1"]
+    # Places: 1 Chaltu, then the players on 0 by number: 2 Abeba, 3 Berhane, 4 Dawit.
+    assert run(db, "crosstable", tid).splitlines()[2:] == [
+        "1      Chaltu   x     +     1",  # beat place 3 (Berhane) by forfeit
+        "2      Abeba       x     *  0",  # playing place 4 (Dawit)
+        "3      Berhane  -     x     0",
+        "4      Dawit       *     x  0",
+    ]
+
+
+def test_cli_issues_lists_and_revokes_tokens(tmp_path):
+    db = tmp_path / "cli.sqlite3"
+    tid = run(db, "create", "--name", "X", "--variant", "gabata", "--format", "swiss", "--rounds", "3")
+    token_id, token = run(db, "issue-token", tid, "Arbiter Hagos").split()
+    assert token.startswith("rt_") and token_id.startswith("tok-")
+    assert "Arbiter Hagos" in run(db, "tokens", tid) and "active" in run(db, "tokens", tid)
+    assert run(db, "revoke-token", tid, token_id).startswith(f"{token_id} revoked at ")
+    assert "revoked" in run(db, "tokens", tid)
+    run(db, "revoke-token", tid, "tok-nothing", ok=False)
+
+
+def test_cli_refusals_are_one_line_errors(tmp_path):
+    db = tmp_path / "cli.sqlite3"
+    result = CliRunner().invoke(main, ["tournament", "create", "--name", "X", "--variant", "qelat",
+                                       "--format", "swiss", "--db", str(db)])  # fmt: skip
+    assert result.exit_code == 1 and "needs its number of rounds" in result.output
+    run(db, "standings", "t-000000000000", ok=False)

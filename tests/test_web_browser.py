@@ -1,0 +1,461 @@
+"""The web pages in a real browser (issue 9): Debian's Chromium driven by Playwright.
+
+The app runs on a loopback port in a thread with a temp database; the browser clicks
+what an arbiter taps. Every check of "what the page shows" reads the board from the DOM
+(``data-count``, ``data-owner``, ... on each hole) and compares it with the JSON API's
+state for the same event, so the page is held to the one fold, not to itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from browser import CHROMIUM, TABLET, LiveServer, fixture_game, launch_chromium, record
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
+    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
+
+from recorder import create_app  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+ADMIN_TOKEN = "admin-token-for-the-browser-tests"
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+# What the board shows, read from the DOM: the same fields as ``shown_by_api``.
+READ_BOARD = """() => {
+  const board = document.querySelector('.board');
+  const holes = {}, owners = {}, specials = {};
+  for (const hole of board.querySelectorAll('[data-hole]')) {
+    holes[hole.dataset.hole] = Number(hole.dataset.count);
+    owners[hole.dataset.hole] = hole.dataset.owner;
+    if (hole.dataset.special) specials[hole.dataset.hole] = {kind: hole.dataset.special, owner: hole.dataset.specialOwner};
+  }
+  const stores = {};
+  for (const store of board.querySelectorAll('[data-store]')) stores[store.dataset.store] = Number(store.dataset.count);
+  const sowable = [...board.querySelectorAll('.hole:not([disabled])')].map((b) => b.dataset.hole).sort();
+  return {at: Number(board.dataset.at), holes, owners, specials, stores,
+          to_move: board.dataset.toMove || null, sowable};
+}"""
+
+
+# -- Fixtures ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory):
+    database = str(tmp_path_factory.mktemp("web") / "web.sqlite3")
+    app = create_app({"TESTING": True, "DATABASE": database, "ADMIN_TOKEN": ADMIN_TOKEN})
+    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        server.client = app.test_client()
+        server.browser = browser
+        server.defaults = {v["name"]: v["default_owners"] for v in server.client.get("/api/variants").get_json()["variants"]}
+        yield server
+        browser.close()
+    app.extensions["recorder"].store.close()
+
+
+@pytest.fixture
+def page(web):
+    context = web.browser.new_context(viewport=TABLET, base_url=web.url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == [], errors  # no uncaught JavaScript error on any page
+
+
+# -- Helpers -------------------------------------------------------------------------
+
+
+def open_game(page, game_id: str) -> None:
+    page.goto(f"/games/{game_id}")
+    page.wait_for_selector("#game-page[data-ready=true]")
+
+
+def api_state(web, game_id: str, at: int | None = None) -> dict:
+    url = f"/api/games/{game_id}/state" + (f"?at={at}" if at else "")
+    response = web.client.get(url)
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def shown_by_api(web, state: dict, at: int, latest: bool) -> dict:
+    """The API's state in the shape READ_BOARD returns."""
+    defaults = web.defaults[state["variant"]]
+    playable = latest and not state.get("awaiting") and not state.get("game_over")
+    return {
+        "at": at,
+        "holes": state["holes"],
+        "owners": {hole: state["owners"].get(hole, owner) for hole, owner in defaults.items()},
+        "specials": state["specials"],
+        "stores": state["stores"],
+        "to_move": state["to_move"],
+        "sowable": sorted(state["legal_moves"]) if playable else [],
+    }
+
+
+def board(page) -> dict:
+    return page.evaluate(READ_BOARD)
+
+
+def version(page) -> int:
+    return int(page.get_attribute(".board", "data-version"))
+
+
+def wait_for_version(page, expected: int) -> None:
+    page.wait_for_selector(f".board[data-version='{expected}']")
+
+
+def click_hole(page, hole: str) -> None:
+    before = version(page)
+    page.click(f".board [data-hole='{hole}']")
+    wait_for_version(page, before + 1)
+
+
+def submit(page, selector: str) -> None:
+    before = version(page)
+    page.click(selector)
+    wait_for_version(page, before + 1)
+
+
+def assert_board_is_latest(web, page, game_id: str) -> None:
+    state = api_state(web, game_id)
+    shown = board(page)
+    assert shown == shown_by_api(web, state, shown["at"], latest=True)
+
+
+def create_on_home_page(page, setup: dict) -> str:
+    """Start a game with the home page's form; return the id the page navigated to."""
+    page.goto("/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#variant", setup["variant"])
+    for name, value in setup.get("options", {}).items():
+        page.select_option(f"[data-option='{name}']", value=json.dumps(value))  # the page's JSON.stringify
+    page.fill("input[name=south]", setup["south"])
+    page.fill("input[name=north]", setup["north"])
+    if setup.get("first_player"):
+        page.check(f"#first-player input[value={setup['first_player']}]")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#game-page[data-ready=true]")
+    return page.get_attribute("#game-page", "data-game-id")
+
+
+def step_back_checking_every_ply(web, page, game_id: str, press, count: int | None = None) -> int:
+    """From the latest position back (to the start, or ``count`` plies): the board equals
+    the API's state at each ply."""
+    plies = int(page.get_attribute("#step-slider", "max"))
+    last = -1 if count is None else plies - count - 1
+    for index in range(plies, last, -1):
+        if index < plies:
+            before = board(page)["at"]
+            press()
+            page.wait_for_selector(f".board:not([data-at='{before}'])")
+        shown = board(page)
+        assert shown == shown_by_api(web, api_state(web, game_id, shown["at"]), shown["at"], latest=index == plies)
+    return plies
+
+
+# -- Recording by clicking -------------------------------------------------------------
+
+
+def test_qelat_game_recorded_by_clicking_holes_then_reviewed_ply_by_ply(web, page):
+    """The whole of fixtures/games/qelat-default.json, every sowing a click (or a key)."""
+    game = fixture_game("qelat-default.json")
+    game_id = create_on_home_page(page, game["setup"])
+    commands = [c["hole"] for c in game["commands"]]
+
+    # Keyboard: the holes are buttons; Enter and Space sow the focused one.
+    page.focus(f".board [data-hole='{commands[0]}']")
+    page.keyboard.press("Enter")
+    wait_for_version(page, 2)
+    page.focus(f".board [data-hole='{commands[1]}']")
+    page.keyboard.press(" ")
+    wait_for_version(page, 3)
+
+    for number, hole in enumerate(commands[2:], start=2):
+        # Only the legal holes are tappable: the enabled buttons are the API's legal moves.
+        assert_board_is_latest(web, page, game_id)
+        if number == 10:
+            retract_a_mistyped_sowing(web, page, game_id, hole)
+        click_hole(page, hole)
+
+    state = api_state(web, game_id)
+    assert state["game_over"] and state["result"] == game["expect"]["result"]
+    assert_board_is_latest(web, page, game_id)
+    assert page.text_content("#game-status").startswith("Game over")
+    assert board(page)["sowable"] == []
+
+    # The move list is in the notation, exactly as the service writes each move.
+    moves = web.client.get(f"/api/games/{game_id}/moves").get_json()["moves"]
+    page.wait_for_selector(f".ply[data-seq='{moves[-1]['seq']}'][data-notation]")
+    shown = page.locator(".ply[data-notation]").evaluate_all("plies => plies.map((p) => p.dataset.notation)")
+    assert shown == [m["notation"] for m in moves]
+    assert page.get_attribute("#download-notation a", "href") == f"/api/games/{game_id}/notation"
+    page.click("#notation-panel summary")
+    page.wait_for_selector("#notation:has-text('0-1'), #notation:has-text('1-0'), #notation:has-text('1/2-1/2')")
+
+    # Step back through every ply with the button, then forward again with the arrow key.
+    plies = step_back_checking_every_ply(web, page, game_id, lambda: page.click("#step-prev"))
+    assert plies == len(commands)  # the retracted sowing is not in the effective line
+    # The End and arrow keys, and the slider, step too.
+    page.keyboard.press("End")
+    page.wait_for_selector(f".board[data-at='{api_state(web, game_id)['version']}']")
+    step_back_checking_every_ply(web, page, game_id, lambda: page.keyboard.press("ArrowLeft"), count=8)
+    page.focus("#step-slider")
+    page.keyboard.press("Home")
+    page.wait_for_selector(".board[data-at='1']")
+    assert board(page) == shown_by_api(web, api_state(web, game_id, 1), 1, latest=False)
+
+    # The explanation of the sowing shown, from its trace: each step with its rule id.
+    page.click("#step-slider")  # focus stays on the page, off the slider
+    page.click("#step-next")
+    page.wait_for_selector("#trace li[data-step=lifted]")
+    assert page.text_content("#trace li[data-step=lifted] .rule") == "GEN-11"
+    svg = page.get_attribute("#download-svg a", "href")
+    assert svg == f"/api/games/{game_id}/board.svg?at={board(page)['at']}"
+    assert web.client.get(svg).mimetype == "image/svg+xml"
+
+
+def retract_a_mistyped_sowing(web, page, game_id: str, intended: str) -> None:
+    """Tap a wrong (legal) hole, then undo it with a reason: the board is as before."""
+    before = board(page)
+    wrong = next(hole for hole in before["sowable"] if hole != intended)
+    click_hole(page, wrong)
+    assert board(page)["holes"] != before["holes"]
+    page.click("#retract-panel summary")
+    page.fill("#retract-form input[name=reason]", "wrong hole entered")
+    submit(page, "#retract-form button[type=submit]")
+    assert {**board(page), "at": before["at"]} == before
+    assert "wrong hole entered" in page.text_content("#corrections")
+    last = web.client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]
+    assert last["type"] == "moves_retracted" and last["payload"] == {"count": 1, "reason": "wrong hole entered"}
+
+
+def perform(page, command: dict) -> None:
+    """One fixture command done the way an arbiter does it on the page."""
+    kind = command["type"]
+    if kind == "sow":
+        click_hole(page, command["hole"])
+        return
+    assert board(page)["sowable"] == []  # while a decision is awaited no hole can be tapped
+    assert page.get_attribute(".board", "data-awaiting") == kind
+    if kind == "opening":
+        submit(page, f"#opening-form button[value={command['choice']}]")
+    elif kind == "lot":
+        submit(page, f"#lot-form button[value={command['winner']}]")
+    elif kind == "next_round":
+        page.check(f"#next-round-form input[name=first_player][value={command['first_player']}]")
+        submit(page, "#next-round-submit")
+    else:
+        raise AssertionError(f"no form for {kind}")
+
+
+def test_tuz_match_recorded_by_clicking_through_two_rounds(web, page):
+    """fixtures/games/tuz-end-turn-seed1.json, every command clicked (nothing through the
+    API): the opening form (TUZ-4), all of round 1's sowings, the lot and next-round
+    forms (GEN-26, GEN-27), all of round 2, its lot and next round, and round 3's first sowings."""
+    game = fixture_game("tuz-end-turn-seed1.json")
+    game_id = create_on_home_page(page, game["setup"])
+    commands = game["commands"][:80]
+    for command in commands:
+        perform(page, command)
+        if command["type"] != "sow":
+            assert_board_is_latest(web, page, game_id)
+
+    state = api_state(web, game_id)
+    assert state["version"] == 1 + len(commands) and state["round"] == 3
+    assert_board_is_latest(web, page, game_id)
+    shown_rounds = page.locator("#rounds tbody tr").all_inner_texts()
+    assert len(shown_rounds) == 3
+    for row, record in zip(shown_rounds, state["rounds"]):
+        takings = record["takings"]
+        assert row.split("\t")[:4] == [
+            str(record["round"]), record["first_player"].title(), f"{record['holes']['south']}–{record['holes']['north']}",
+            f"{takings['south']}–{takings['north']}" if takings else "",
+        ]
+
+
+def test_gen_27_next_round_with_a_chosen_allocation(web, page):
+    """The allocation form: the counts must match the round's hole counts before it can be sent."""
+    game = fixture_game("tuz-end-turn-seed1.json")
+    game_id = record(web.client, game["setup"], game["commands"][:44])  # up to the lot: next_round awaited
+    open_game(page, game_id)
+    counts = api_state(web, game_id)["hole_counts"]
+    page.check("#next-round-form input[name=first_player][value=north]")
+    page.check("#custom-allocation")
+    grid = page.locator("#allocation-grid button")
+
+    def owned(player):
+        return [b.get_attribute("data-hole") for b in grid.all() if b.get_attribute("data-owner") == player]
+
+    if len(owned("south")) == counts["south"]:
+        page.locator("#allocation-grid [data-hole=a1]").click()  # one hole too many for North
+    assert page.is_disabled("#next-round-submit")  # GEN-38: each player exactly his count
+    while len(owned("south")) != counts["south"]:
+        player = "south" if len(owned("south")) > counts["south"] else "north"
+        page.locator(f"#allocation-grid [data-hole={owned(player)[-1]}]").click()
+    assert page.is_enabled("#next-round-submit")
+    chosen = {"south": owned("south"), "north": owned("north")}
+    submit(page, "#next-round-submit")
+
+    state = api_state(web, game_id)
+    assert state["round"] == 2 and state["to_move"] == "north"
+    event = web.client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]
+    assert event["payload"] == {"first_player": "north", "allocation": chosen}
+    assert {h for h, owner in board(page)["owners"].items() if owner == "south"} == set(chosen["south"])
+    assert_board_is_latest(web, page, game_id)
+
+
+def test_gab_2_race_board_entry_needs_54_seeds_then_a_result_off_the_board(web, page):
+    game = fixture_game("gabata-default.json")
+    game_id = create_on_home_page(page, game["setup"])
+    assert page.locator("#race-form").is_visible()
+    race = game["commands"][0]
+    for hole, seeds in race["holes"].items():
+        page.fill(f"#race-grid input[name={hole}]", str(seeds))
+    page.check(f"#race-form input[name=winner][value={race['winner']}]")
+    assert page.text_content("#race-total") == "54" and page.is_enabled("#race-submit")
+    page.fill("#race-grid input[name=a1]", str(race["holes"]["a1"] + 1))  # GEN-37: 55 seeds
+    assert page.text_content("#race-total") == "55" and page.is_disabled("#race-submit")
+    page.fill("#race-grid input[name=a1]", str(race["holes"]["a1"]))
+    submit(page, "#race-submit")
+    assert api_state(web, game_id)["to_move"] == race["winner"]
+    for command in game["commands"][1:6]:
+        perform(page, command)
+    assert_board_is_latest(web, page, game_id)
+
+    # GEN-28: a draw by agreement, recorded with the result form.
+    page.click("#result-panel summary")
+    page.select_option("#result-form select[name=kind]", "agreement")
+    page.select_option("#result-form select[name=winner]", "")
+    submit(page, "#result-form button[type=submit]")
+    state = api_state(web, game_id)
+    assert state["game_over"] and state["result"] == "draw" and state["result_reason"] == "agreement"
+    assert page.text_content("#game-status").startswith("Game over: Draw")
+    assert board(page)["sowable"] == []
+
+
+# -- The version check -----------------------------------------------------------------
+
+
+def test_a_change_from_another_device_is_reported_and_reloaded_not_overwritten(web, page):
+    game = fixture_game("qelat-default.json")
+    game_id = record(web.client, game["setup"], game["commands"][:2])
+    open_game(page, game_id)
+    stale = board(page)
+    web.client.post(f"/api/games/{game_id}/commands", json=game["commands"][2])  # the other arbiter's tablet
+
+    page.click(f".board [data-hole='{stale['sowable'][0]}']")  # tapped on the stale board
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "Another device changed this game" in page.text_content("#notice")
+    wait_for_version(page, 4)
+    assert api_state(web, game_id)["version"] == 4  # the stale tap stored nothing
+    assert_board_is_latest(web, page, game_id)
+
+
+# -- Home page, phone --------------------------------------------------------------------
+
+
+def test_home_page_lists_games_and_searches_them(web, page):
+    ids = {
+        name: record(web.client, {"variant": variant, "south": name, "north": "Opponent", **extra}, [])
+        for name, variant, extra in (
+            ("Abrehet", "qelat", {"first_player": "south"}),
+            ("Dawit", "selus", {"first_player": "north"}),
+            ("Meron", "gabata", {}),
+        )
+    }
+    page.goto("/")
+    page.wait_for_selector("body[data-ready=true]")
+    shown = lambda: set(page.locator("#games [data-game]").evaluate_all("cards => cards.map((c) => c.dataset.game)"))  # noqa: E731
+    assert set(ids.values()) <= shown()
+    page.fill("#search-text", "dawit")
+    assert shown() == {ids["Dawit"]}
+    page.fill("#search-text", "")
+    page.select_option("#search-variant", "gabata")
+    assert ids["Meron"] in shown() and not {ids["Dawit"], ids["Abrehet"]} & shown()
+    page.click(f"#games [data-game='{ids['Meron']}'] a")
+    page.wait_for_selector("#game-page[data-ready=true]")
+    assert page.get_attribute(".board", "data-awaiting") == "race"
+
+
+def test_touch_targets_are_at_least_44px_and_the_board_fits_a_phone(web, page):
+    game = fixture_game("selus-rounds-1372.json")
+    game_id = record(web.client, game["setup"], game["commands"][:20])
+    page.set_viewport_size(PHONE)
+    open_game(page, game_id)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    targets = page.locator(".hole, .stepper button, #step-slider, .ply, summary").all()
+    small = [(t.get_attribute("data-hole") or t.inner_text(), box) for t in targets
+             if (box := t.bounding_box()) and (box["width"] < 44 or box["height"] < 44)]
+    assert small == []
+
+
+# -- Tournaments -------------------------------------------------------------------------
+
+
+def make_tournament(client) -> tuple[str, dict]:
+    """A 4-player round robin, round 1 paired, board 1 played to a resignation, board 2 started."""
+    response = client.post("/api/tournaments", headers=ADMIN, json={
+        "name": "Keren Cup", "variant": "qelat", "format": "round_robin", "site": "Keren", "start_date": "2026-11-20"})
+    assert response.status_code == 201, response.get_json()
+    tournament_id = response.get_json()["id"]
+    for name in ("Abeba", "Berhane", "Dawit", "Selam"):
+        assert client.post(f"/api/tournaments/{tournament_id}/players", headers=ADMIN, json={"name": name}).status_code == 201
+    round_1 = client.post(f"/api/tournaments/{tournament_id}/rounds", headers=ADMIN, json={}).get_json()
+    games = {}
+    for board in (1, 2):
+        url = f"/api/tournaments/{tournament_id}/rounds/1/boards/{board}/game"
+        games[board] = client.post(url, headers=ADMIN, json={"first_player": "south"}).get_json()["id"]
+    result = {"type": "result", "kind": "resignation", "winner": "north"}
+    assert client.post(f"/api/games/{games[1]}/commands", headers=ADMIN, json=result).status_code == 201
+    return tournament_id, {"round": round_1, "games": games}
+
+
+def test_tournament_page_shows_standings_crosstable_and_pairings_linked_to_games(web, page):
+    tournament_id, made = make_tournament(web.client)
+    page.goto(f"/tournaments/{tournament_id}")
+    page.wait_for_selector("#tournament-page[data-ready=true]")
+    assert page.text_content("#tournament-title") == "Keren Cup"
+
+    standings = web.client.get(f"/api/tournaments/{tournament_id}/standings").get_json()["standings"]
+    rows = [row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()]
+    assert [(r[0], r[1], r[4]) for r in rows] == [(str(s["rank"]), s["name"], str(s["points"])) for s in standings]
+
+    board_1 = made["round"]["boards"][0]
+    winner = board_1["north"]["name"]  # resigned by South: 1 point to North
+    crosstable = page.locator("#crosstable tbody tr").all_inner_texts()
+    assert len(crosstable) == 4 and any(row.split("\t")[1] == winner and row.endswith("1") for row in crosstable)
+    assert page.locator(f"#crosstable a[data-game='{made['games'][1]}']").count() == 2  # "1" and "0" both link
+
+    round_rows = page.locator("[data-round='1'] tbody tr").all_inner_texts()
+    assert [r.split("\t")[:4] for r in round_rows] == [
+        ["1", board_1["south"]["name"], board_1["north"]["name"], "0–1"],
+        ["2", made["round"]["boards"][1]["south"]["name"], made["round"]["boards"][1]["north"]["name"], ""],
+    ]
+    page.click(f"[data-round='1'] a[data-game='{made['games'][2]}']")
+    page.wait_for_selector("#game-page[data-ready=true]")
+    assert page.get_attribute("#game-page", "data-game-id") == made["games"][2]
+
+
+def test_a_tournament_game_is_written_with_the_arbiters_token(web, page):
+    tournament_id, made = make_tournament(web.client)
+    game_id = made["games"][2]
+    open_game(page, game_id)
+    hole = board(page)["sowable"][0]
+    page.click(f".board [data-hole='{hole}']")
+    page.wait_for_selector("#action-error:not([hidden])")  # 401: no token on this device
+    assert api_state(web, game_id)["version"] == 1
+    token = web.client.post(f"/api/tournaments/{tournament_id}/tokens", headers=ADMIN, json={"holder": "Arbiter Tekle"})
+    page.click("details.token summary")
+    page.fill("#token-input", token.get_json()["token"])
+    page.click("#token-form button[type=submit]")
+    click_hole(page, hole)
+    assert web.client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["recorded_by"] == "Arbiter Tekle"
