@@ -7,16 +7,15 @@ Only a result decided without a game (a forfeit) is a tournament event.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import ClassVar, Optional
+
+from ..events import Event
 
 
 @dataclass(frozen=True)
-class TournamentEvent:
-    type: ClassVar[str] = ""
-
-    def payload(self) -> dict:
-        return asdict(self)
+class TournamentEvent(Event):
+    """A fact of a tournament's stream; the same shape as a game's events."""
 
 
 @dataclass(frozen=True)
