@@ -11,6 +11,7 @@ PURE = ["recorder/variants/*.py", "recorder/render.py", "recorder/svg.py", "reco
 PURE += ["recorder/tournaments/*.py"]  # issue 8: events, fold, decide, pairing, standings, views
 PURE += [f"recorder/{name}.py" for name in ("audit", "claims", "whatif", "verify", "redecide", "move_list", "turns")]
 PURE += [f"recorder/{name}.py" for name in ("notation_reader", "notation_writer", "ndjson")]
+PURE += ["recorder/bench/engine.py", "recorder/writer_lock.py"]  # issue 10: engine bench, the writers' queue
 IO_LIBRARIES = {"flask", "sqlite3", "sqlite_utils", "marshmallow", "werkzeug", "click", "requests", "apispec"}
 
 

@@ -1,0 +1,144 @@
+"""Export throughput and peak memory for 1,000 and 10,000 games (recorder/archive.py).
+
+The corpus is the project's own complete recorded games (``fixtures/games/*.json``, all
+five variants, about 120 events each), recorded once through the service, then copied
+under new game ids into a fresh database (one store append per game) until it holds N
+games. Each export runs in a fresh child process, as ``recorder export`` would: it
+selects the ids in batches and streams every game to a file through ``Archive``; the
+child reports the seconds spent and its peak resident memory (``ru_maxrss``), so the
+parent's own memory never counts.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
+FORMATS = ("ndjson", "notation")
+
+
+@dataclass(frozen=True)
+class ExportFigures:
+    games: int
+    events: int
+    fmt: str
+    seconds: float
+    peak_mib: float
+    baseline_mib: float  # the child's resident memory before the export started
+    bytes_written: int
+
+    @property
+    def per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds
+
+
+def available() -> bool:
+    return importlib.util.find_spec("recorder.archive") is not None and FIXTURES.is_dir()
+
+
+def describe() -> str:
+    return (f"Archive.select + export_<format> to a file, in a fresh child process; corpus: the "
+            f"{len(list(FIXTURES.glob('*.json')))} recorded games of fixtures/games, copied to N games")  # fmt: skip
+
+
+def recorded_templates(folder: str) -> list[tuple[list, dict]]:
+    """Each fixture game recorded once through the service: its events and its summary row."""
+    from ..service import Recorder, summary_of
+    from ..store import NewEvent, SQLiteEventStore
+
+    store = SQLiteEventStore(os.path.join(folder, "templates.sqlite3"))
+    recorder, templates = Recorder(store), []
+    for path in sorted(FIXTURES.glob("*.json")):
+        record = json.loads(path.read_text())
+        game_id = recorder.create_game(record["setup"]).game.game_id
+        for command in record["commands"]:
+            recorder.record(game_id, dict(command))
+        events = [NewEvent(e.type, e.payload) for e in store.read(game_id)]
+        templates.append((events, summary_of(recorder.game(game_id))))
+    store.close()
+    return templates
+
+
+def fill(store, templates: list, start: int, stop: int) -> int:
+    """Copies of the templates as games ``start``..``stop - 1``; returns the events added."""
+    events = 0
+    for number in range(start, stop):
+        template, summary = templates[number % len(templates)]
+        store.append(f"bench-{number:06d}", 0, template, summary=summary)
+        events += len(template)
+    return events
+
+
+def measure(sizes: tuple[int, ...]) -> dict[str, list[ExportFigures]]:
+    """Grow one database to each size in turn; after each step export it whole in each format."""
+    from ..store import SQLiteEventStore
+
+    results: dict[str, list[ExportFigures]] = {fmt: [] for fmt in FORMATS}
+    with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder:
+        templates = recorded_templates(folder)
+        path = os.path.join(folder, "export.sqlite3")
+        store, games, events = SQLiteEventStore(path), 0, 0
+        for size in sizes:
+            events += fill(store, templates, games, size)
+            games = size
+            for fmt in FORMATS:
+                output = os.path.join(folder, f"out.{fmt}")
+                results[fmt].append(export_in_child(path, fmt, output, games, events))
+        store.close()
+    return results
+
+
+def export_in_child(path: str, fmt: str, output: str, games: int, events: int) -> ExportFigures:
+    command = [sys.executable, "-m", "recorder.bench.exports", path, fmt, output]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the export child failed:\n{done.stderr}")
+    report = json.loads(done.stdout)
+    if report["games"] != games:
+        raise RuntimeError(f"exported {report['games']} games, the database holds {games}")
+    return ExportFigures(games, events, fmt, report["seconds"], report["peak_kib"] / 1024,
+                         report["baseline_kib"] / 1024, os.path.getsize(output))  # fmt: skip
+
+
+def child_main(path: str, fmt: str, output: str) -> None:
+    """In the child: export every game of ``path`` to ``output``; print what it cost."""
+    from ..archive import Archive
+    from ..store import SQLiteEventStore
+
+    store = SQLiteEventStore(path)
+    archive = Archive(store)
+    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    counted = [0]
+
+    def counting(ids):
+        for game_id in ids:
+            counted[0] += 1
+            yield game_id
+
+    started = time.perf_counter()
+    with open(output, "w", encoding="utf-8") as out:
+        ids = counting(archive.select())
+        chunks = archive.export_ndjson(ids) if fmt == "ndjson" else archive.export_notation(ids)
+        for chunk in chunks:
+            out.write(chunk)
+    seconds = time.perf_counter() - started
+    store.close()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    print(json.dumps({"games": counted[0], "seconds": seconds, "peak_kib": peak, "baseline_kib": baseline}))
+
+
+if __name__ == "__main__":
+    child_main(*sys.argv[1:4])

@@ -1,0 +1,80 @@
+"""``recorder bench`` measures; these tests only pin what it counts and how it talks.
+
+No timing is asserted: figures are printed by the command, never checked here.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from recorder.bench import Plan, parse_sections
+from recorder.bench.engine import count_laps, measure
+from recorder.bench.loadgen import Budget, LeanConnection, Tally, record_games, run_clients
+from recorder.cli import main
+from recorder.variants.gabata import Gabata
+from recorder.variants.qelat import Qelat
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_qel_6_engine_bench_counts_one_lap_per_qelat_sowing():
+    figures = measure(Qelat({}), seconds=0.01, max_games=3)
+    assert figures.games == 3
+    assert figures.laps == figures.sowings > 0
+
+
+def test_gen_15_engine_bench_counts_every_relay_as_a_lap():
+    figures = measure(Gabata({}), seconds=0.01, max_games=5)
+    assert figures.laps > figures.sowings > 0
+    assert count_laps(Gabata({}), seed=2024, games=5) == (figures.laps, figures.sowings)  # same seed, same playout
+
+
+def test_bench_sections_are_checked():
+    assert parse_sections("engine, read") == ("engine", "read")
+    with pytest.raises(ValueError):
+        parse_sections("engine,speed")
+
+
+def test_bench_refuses_an_unknown_section(runner):
+    result = runner.invoke(main, ["bench", "--only", "speed"])
+    assert result.exit_code == 2 and "unknown section" in result.output
+
+
+def test_quick_plan_is_shorter_than_the_full_one():
+    quick, full = Plan.make(True), Plan.make(False)
+    assert quick.append_seconds < full.append_seconds and quick.export_sizes < full.export_sizes
+    assert full.export_sizes == (1_000, 10_000)
+
+
+def test_latency_percentiles_are_nearest_rank():
+    tally = Tally(latencies=[i / 1000 for i in range(1, 101)])
+    assert tally.percentile(50) == 0.050 and tally.percentile(99) == 0.099 and tally.percentile(100) == 0.100
+
+
+@pytest.fixture
+def served_app(app):
+    """The app on loopback with werkzeug's server, which closes every connection."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_port
+    server.shutdown()
+    thread.join(timeout=10)
+
+
+def test_the_load_generator_records_legal_moves_and_reconnects_when_closed(app, served_app):
+    tally = run_clients(2, record_games(served_app, seed=1), Budget(seconds=30, requests=40))
+    assert tally.statuses == {201: 40} and tally.failures == 0
+    store = app.extensions["recorder"].store
+    assert sum(store.version(game_id) - 1 for game_id in store.iter_game_ids()) == 40
+
+
+def test_lean_connection_reads_json_and_problem_replies(served_app):
+    connection = LeanConnection(served_app)
+    assert connection.call("GET", "/api/variants").status == 200
+    missing = connection.call("GET", "/api/games/nothing-here")
+    assert missing.status == 404 and missing.body["status"] == 404
+    connection.close()

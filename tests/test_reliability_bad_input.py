@@ -1,0 +1,157 @@
+"""Bad input: every malformed, mistyped, unknown or out-of-phase request is a 4xx
+problem+json (RFC 9457), and the store is exactly as it was before the request."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.timeout(60)
+
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+TUZ = {"variant": "tuz", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+GABATA = {"variant": "gabata", "south": "Abeba", "north": "Berhane"}
+TOO_BIG = 2 * 1024 * 1024  # twice MAX_CONTENT_LENGTH
+
+
+@pytest.fixture
+def games(api):
+    """One game per phase worth refusing commands in."""
+    qelat = api.create(**QELAT)["id"]
+    api.command(qelat, type="sow", hole="d1")  # North to move, version 2
+    finished = api.create(**QELAT)["id"]
+    api.command(finished, type="result", kind="resignation", winner="south")
+    return {
+        "qelat": qelat,
+        "tuz": api.create(**TUZ)["id"],  # awaiting the opening (GEN-25)
+        "gabata": api.create(**GABATA)["id"],  # awaiting the race (GEN-24)
+        "finished": finished,
+    }
+
+
+def snapshot(app) -> dict:
+    """Everything the store holds that a request could change: every stream and the list."""
+    store = app.extensions["recorder"].store
+    ids = list(store.iter_game_ids())
+    return {
+        "events": {game_id: [e.to_dict() for e in store.read(game_id)] for game_id in ids},
+        "games": store.list_games(limit=1000),
+    }
+
+
+def assert_problem(response, status: int) -> dict:
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    assert response.mimetype == "application/problem+json"
+    problem = response.get_json()
+    assert problem["status"] == status
+    assert problem["type"].startswith("https://") and problem["title"] and "detail" in problem
+    return problem
+
+
+def send(client, method: str, url: str, body=None, *, raw: bytes | None = None, headers=None):
+    data = raw if raw is not None else (json.dumps(body) if body is not None else None)
+    return client.open(url, method=method, data=data, content_type="application/json", headers=headers or {})
+
+
+CREATE_BODIES = [
+    pytest.param(413, None, b'{"variant": "qelat", "south": "' + b"x" * TOO_BIG + b'"}', id="oversized body"),
+    pytest.param(400, None, b'{"variant": "qelat", ', id="malformed json"),
+    pytest.param(400, None, b"", id="empty body"),
+    pytest.param(422, ["qelat"], None, id="an array, not an object"),
+    pytest.param(422, {**QELAT, "south": 5}, None, id="wrong type: south is a number"),
+    pytest.param(422, {**QELAT, "variant": 3}, None, id="wrong type: variant is a number"),
+    pytest.param(422, {**QELAT, "options": []}, None, id="wrong type: options is a list"),
+    pytest.param(422, {**QELAT, "first_player": "east"}, None, id="first player east"),
+    pytest.param(422, {**QELAT, "date": "yesterday"}, None, id="date not ISO"),
+    pytest.param(422, {**QELAT, "colour": "red"}, None, id="unknown field"),
+    pytest.param(422, {**QELAT, "variant": "oware"}, None, id="unknown variant"),
+    pytest.param(422, {**QELAT, "options": {"no_such_option": True}}, None, id="gen_29_unknown option"),
+    pytest.param(422, {**QELAT, "options": {"mazagebh_no_return": "yes"}}, None, id="gen_31_option of the wrong type"),
+    pytest.param(422, {**GABATA, "first_player": "south"}, None, id="gen_30_gabata names no first player"),
+    pytest.param(422, {**QELAT, "first_player": None, "position": {"holes": {"z9": 4}}}, None, id="gen_42_no hole z9"),
+]
+
+
+@pytest.mark.parametrize("status, body, raw", CREATE_BODIES)
+def test_bad_game_setups_are_4xx_problems_and_store_nothing(app, client, games, status, body, raw):
+    before = snapshot(app)
+    assert_problem(send(client, "POST", "/api/games", body, raw=raw), status)
+    assert snapshot(app) == before
+
+
+COMMANDS = [
+    pytest.param(413, "qelat", None, b'{"type": "annotate", "text": "' + b"x" * TOO_BIG + b'"}', None, id="oversized"),
+    pytest.param(400, "qelat", None, b'{"type": "sow", "hole": ', None, id="malformed json"),
+    pytest.param(400, "qelat", None, b"", None, id="empty body"),
+    pytest.param(422, "qelat", "sow", None, None, id="a string, not an object"),
+    pytest.param(422, "qelat", {"hole": "c2"}, None, None, id="no type"),
+    pytest.param(422, "qelat", {"type": "castle"}, None, None, id="unknown type"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": 5}, None, None, id="wrong type: hole is a number"),
+    pytest.param(422, "qelat", {"type": "sow"}, None, None, id="missing hole"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "z9"}, None, None, id="gen_5_not a hole name"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "c3"}, None, None, id="gen_5_no such hole on two rows"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "a1"}, None, None, id="gen_21_hole of the player not to move"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "c2", "player": "south"}, None, None, id="gen_21_wrong player"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "c2", "extra": 1}, None, None, id="unknown field"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "c2", "expected_version": "2"}, None, None, id="version str"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "c2", "expected_version": True}, None, None, id="version bool"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "c2", "expected_version": 0}, None, None, id="version zero"),
+    pytest.param(409, "qelat", {"type": "sow", "hole": "c2", "expected_version": 1}, None, None, id="stale version"),
+    pytest.param(409, "qelat", {"type": "sow", "hole": "c2"}, None, {"If-Match": '"1"'}, id="stale if-match"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "c2"}, None, {"If-Match": "abc"}, id="if-match not an etag"),
+    pytest.param(422, "qelat", {"type": "lot", "winner": "south"}, None, None, id="gen_22_qelat has no lot"),
+    pytest.param(422, "qelat", {"type": "opening", "choice": "tuz"}, None, None, id="gen_25_no opening in qelat"),
+    pytest.param(422, "qelat", {"type": "retract", "count": 5, "reason": "x"}, None, None, id="retract too many"),
+    pytest.param(422, "qelat", {"type": "result", "kind": "forfeit", "winner": None}, None, None, id="gen_28_no tie"),
+    pytest.param(422, "tuz", {"type": "sow", "hole": "c1"}, None, None, id="gen_22_sow before the tuz opening"),
+    pytest.param(422, "tuz", {"type": "next_round", "first_player": "north"}, None, None, id="gen_27_no round due"),
+    pytest.param(422, "tuz", {"type": "opening", "choice": "sideways"}, None, None, id="gen_25_unknown opening"),
+    pytest.param(422, "gabata", {"type": "sow", "hole": "c1"}, None, None, id="gen_22_sow before the race"),
+    pytest.param(422, "gabata", {"type": "race", "winner": "south", "holes": {"a1": 54}}, None, None, id="gen_37_race"),
+    pytest.param(422, "finished", {"type": "sow", "hole": "c1"}, None, None, id="gen_28_no event after the end"),
+    pytest.param(404, "no-such-game", {"type": "sow", "hole": "c1"}, None, None, id="unknown game"),
+]
+
+
+@pytest.mark.parametrize("status, game, body, raw, headers", COMMANDS)
+def test_bad_commands_are_4xx_problems_and_store_nothing(app, client, games, status, game, body, raw, headers):
+    before = snapshot(app)
+    url = f"/api/games/{games.get(game, game)}/commands"
+    assert_problem(send(client, "POST", url, body, raw=raw, headers=headers), status)
+    assert snapshot(app) == before
+
+
+QUERIES = [
+    pytest.param(422, "/api/games?limit=0", id="limit zero"),
+    pytest.param(422, "/api/games?limit=many", id="limit not a number"),
+    pytest.param(422, "/api/games?offset=-1", id="negative offset"),
+    pytest.param(422, f"/api/games?offset={10**30}", id="offset past the store's integers"),
+    pytest.param(422, "/api/games?variant=oware", id="unknown variant filter"),
+    pytest.param(422, "/api/games/{qelat}/state?at=0", id="state at zero"),
+    pytest.param(422, "/api/games/{qelat}/state?at=soon", id="state at a word"),
+    pytest.param(422, f"/api/games/{{qelat}}/state?at={10**30}", id="state at past the store's integers"),
+    pytest.param(404, "/api/games/{qelat}/state?at=999", id="state after an event not recorded"),
+    pytest.param(404, "/api/games/no-such-game", id="unknown game"),
+    pytest.param(404, "/api/games/no-such-game/events", id="unknown game's events"),
+]
+
+
+@pytest.mark.parametrize("status, url", QUERIES)
+def test_bad_queries_are_4xx_problems_and_store_nothing(app, client, games, status, url):
+    before = snapshot(app)
+    assert_problem(client.get(url.format(**games)), status)
+    assert snapshot(app) == before
+
+
+def test_a_method_the_api_does_not_have_is_a_405_problem(app, client, games):
+    before = snapshot(app)
+    assert_problem(send(client, "PUT", f"/api/games/{games['qelat']}/commands", {"type": "sow", "hole": "c2"}), 405)
+    assert_problem(send(client, "DELETE", f"/api/games/{games['qelat']}"), 405)
+    assert snapshot(app) == before
+
+
+def test_after_all_refusals_the_games_still_take_their_legal_commands(api, games):
+    """Refusals leave nothing behind that would block the next good command."""
+    assert api.command(games["qelat"], type="sow", hole="c2", expected_version=2)["version"] == 3
+    assert api.command(games["tuz"], type="opening", choice="tuz")["version"] == 2
