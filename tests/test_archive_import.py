@@ -12,7 +12,7 @@ from recorder import chain
 from recorder.archive import Archive
 from recorder.cli import main
 from recorder.ndjson import write_events
-from recorder.store import SQLiteEventStore, StoredEvent
+from recorder.store import SQLiteEventStore
 
 NOTATION = FIXTURES / "notation"
 QELAT = (NOTATION / "qelat-default.mn").read_text()

@@ -274,10 +274,10 @@ def test_tuz_match_recorded_by_clicking_through_two_rounds(web, page):
     assert_board_is_latest(web, page, game_id)
     shown_rounds = page.locator("#rounds tbody tr").all_inner_texts()
     assert len(shown_rounds) == 3
-    for row, record in zip(shown_rounds, state["rounds"]):
-        takings = record["takings"]
+    for row, round_row in zip(shown_rounds, state["rounds"]):
+        takings = round_row["takings"]
         assert row.split("\t")[:4] == [
-            str(record["round"]), record["first_player"].title(), f"{record['holes']['south']}–{record['holes']['north']}",
+            str(round_row["round"]), round_row["first_player"].title(), f"{round_row['holes']['south']}–{round_row['holes']['north']}",
             f"{takings['south']}–{takings['north']}" if takings else "",
         ]
 

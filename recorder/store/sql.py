@@ -1,0 +1,141 @@
+"""SQL the SQLite backend shares: the schema's triggers, filters, rows and transactions."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Iterator
+
+from sqlite_utils import Database
+
+from recorder import chain
+from recorder.store.interface import StoredEvent
+
+def _game_filters(
+    variant: str | None, player: str | None, tournament: str | None, **archive_filters: str | None
+) -> tuple[list[str], list]:
+    """WHERE clauses and parameters shared by list_games and iter_game_ids."""
+    clauses, params = _archive_filters(**archive_filters)
+    if variant is not None:
+        clauses.append("variant = ?")
+        params.append(variant)
+    if player is not None:
+        clauses.append("(south = ? OR north = ?)")
+        params += [player, player]
+    if tournament is not None:
+        clauses.append("tournament_id = ?")
+        params.append(tournament)
+    return clauses, params
+
+
+def _archive_filters(
+    date_from: str | None = None, date_to: str | None = None, result: str | None = None
+) -> tuple[list[str], list]:
+    """The export filters (recorder/archive.py): a date range and a result."""
+    clauses: list[str] = []
+    params: list = []
+    for bound, operator in ((date_from, ">="), (date_to, "<=")):
+        if bound is not None:
+            clauses.append(f"date {operator} ?")
+            params.append(bound)
+    if result == "unfinished":
+        clauses.append("result IS NULL")
+    elif result is not None:
+        clauses.append("result = ?")
+        params.append(result)
+    return clauses, params
+
+
+def _where(clauses: list[str]) -> str:
+    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
+
+
+_TRIGGERS = f"""
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
+
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
+
+-- INSERT OR REPLACE deletes without firing DELETE triggers (recursive_triggers is
+-- off on plain connections), so inserts must also extend the chain exactly.
+CREATE TRIGGER IF NOT EXISTS events_append_only BEFORE INSERT ON events
+WHEN NEW.seq IS NOT COALESCE((SELECT MAX(seq) FROM events WHERE game_id = NEW.game_id), 0) + 1
+  OR NEW.prev_hash IS NOT COALESCE(
+       (SELECT hash FROM events WHERE game_id = NEW.game_id AND seq = NEW.seq - 1),
+       '{chain.GENESIS}')
+BEGIN SELECT RAISE(ABORT, 'events are immutable: append only, extending the hash chain'); END;
+"""
+
+
+_EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash"
+
+
+_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+
+# An event as canonical JSON (keys sorted), built by SQLite from the stored canonical payload
+# text: json_quote escapes as Python's json.dumps(ensure_ascii=False) does (tests/test_store.py).
+_EVENT_LINE = (
+    """SELECT '{"game_id":' || json_quote(game_id) || ',"hash":' || json_quote(hash) || ',"payload":' || payload"""
+    """ || ',"prev_hash":' || json_quote(prev_hash) || ',"recorded_at":' || json_quote(recorded_at)"""
+    """ || ',"recorded_by":' || json_quote(recorded_by) || ',"seq":' || seq || ',"type":' || json_quote(type) || '}'"""
+    " FROM events WHERE game_id = ? ORDER BY seq"
+)
+
+
+@contextlib.contextmanager
+def _write_transaction(db: Database) -> Iterator[Database]:
+    """BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any exception.
+
+    IMMEDIATE takes the write lock up front, so the version read inside the
+    transaction cannot go stale before the insert: racing writers queue on the
+    busy timeout instead of forking the stream. Writers of this store first
+    queue on its WriterLock (recorder/writer_lock.py), so they rarely poll.
+    """
+    lock = getattr(db, "writer_lock", None)  # set by SQLiteEventStore._connect (issue 10)
+    with lock.held() if lock is not None else contextlib.nullcontext():
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+        try:
+            db.execute("COMMIT")
+        except BaseException:
+            # A failed COMMIT can leave the transaction open; never leak it into
+            # this thread's next call.
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+
+
+def _event_from_row(row: tuple) -> StoredEvent:
+    game_id, seq, type_, payload, recorded_at, recorded_by, prev_hash, hash_ = row
+    return StoredEvent(game_id, seq, type_, json.loads(payload), recorded_at, recorded_by, prev_hash, hash_)
+
+
+_TOKEN_COLUMNS = "token_id, tournament_id, holder, created_at, revoked_at"
+
+
+def _create_token_table(db: Database) -> None:
+    """Arbiter tokens: only the SHA-256 digest is kept (recorder/tournaments/tokens.py)."""
+    tokens = db.table("tokens").create(
+        {"token_id": str, "token_hash": str, "tournament_id": str, "holder": str, "created_at": str, "revoked_at": str},
+        pk="token_id",
+        not_null=["token_id", "token_hash", "tournament_id", "holder", "created_at"],
+        if_not_exists=True,
+    )
+    tokens.create_index(["token_hash"], unique=True, if_not_exists=True)
+    tokens.create_index(["tournament_id"], if_not_exists=True)
+
+
+def _token_row(row: tuple | None) -> dict | None:
+    return None if row is None else dict(zip(_TOKEN_COLUMNS.split(", "), row))
+
+
+def _prefix_end(prefix: str) -> str:
+    """The smallest string after every string starting with ``prefix`` (an index range)."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
