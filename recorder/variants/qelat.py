@@ -35,7 +35,8 @@ _ELIGIBLE = {
 
 # QEL-11: each player's end holes; a lone seed from one lands in the opposite hole.
 _END_HOLES = {_S: frozenset((_H["a1"], _H["f1"])), _N: frozenset((_H["a2"], _H["f2"]))}
-_ROWS = {_S: tuple(range(6)), _N: tuple(range(6, 12))}  # QEL-2: rows, for the whole game
+_ROWS = (tuple(range(6)), tuple(range(6, 12)))  # QEL-2: each player's row, for the whole game
+_OPPONENT = (_N, _S)  # indexed by the player: cheaper than the enum's property in the inner loop
 
 
 class Qelat(Rules):
@@ -99,12 +100,13 @@ class Qelat(Rules):
             last = successors[last]
             holes[last] += 1
         before, specials, no_return = holes[last] - 1, state.specials, None
-        if self.makes_walda(specials, mover, last, before):  # QEL-7
+        # Most sowings end with neither a walda nor a ban: test the counts before calling.
+        if before == 3 and self.makes_walda(specials, mover, last, before):  # QEL-7
             specials = specials[:last] + (mover,) + specials[last + 1 :]
-        else:
+        elif seeds == 1:
             no_return = self.banned_hole(mover, hole, seeds, last, before)  # QEL-11
         # QEL-10, GEN-19: the opponent moves if he can, else the mover, else the game ends.
-        opponent = mover.opponent
+        opponent = _OPPONENT[mover]
         if self._can_sow(holes, specials, opponent, no_return):
             to_move = opponent
         elif self._can_sow(holes, specials, mover, None):
@@ -113,6 +115,14 @@ class Qelat(Rules):
             to_move, no_return = None, None
         after = state.after_sowing(tuple(holes), specials, state.stores, to_move, no_return, False)
         return after if to_move is not None else self.end_round(after, mover)
+
+    def legal_moves(self, state: State) -> tuple[int, ...]:
+        """The base rule (nobody sows while the game is over), without its indirection."""
+        mover = state.to_move
+        if mover is None or state.game_over:
+            return ()
+        holes, specials, banned = state.holes, state.specials, state.no_return
+        return tuple([i for i in _ROWS[mover] if holes[i] and specials[i] is None and i != banned])
 
     def legal_for(self, state: State, player: Player, banned: Optional[int] = None) -> tuple[int, ...]:
         """QEL-4, QEL-11: the player's row (QEL-2), not empty, not a walda, not banned."""
