@@ -3,6 +3,7 @@
 from marshmallow import Schema, fields, pre_load, validate
 
 from .fields import StrictInteger, hole, player
+from .games import EventSchema
 
 SPECIAL_KINDS = ("wegue", "walda", "tuz")
 
@@ -60,15 +61,9 @@ class BoardQuerySchema(Schema):
     size = fields.Integer(validate=validate.Range(min=200, max=2000), load_default=640)
 
 
-class TraceSchema(Schema):
-    game_id = fields.String(dump_only=True)
-    seq = StrictInteger(dump_only=True)
-    type = fields.String(dump_only=True)
-    payload = fields.Dict(dump_only=True)
-    recorded_at = fields.String(dump_only=True)
-    recorded_by = fields.String(dump_only=True, allow_none=True)
-    retracted_by_seq = StrictInteger(dump_only=True)
-    retracts = fields.List(StrictInteger(), dump_only=True)
+class TraceSchema(EventSchema):
+    """One stored event (the log's fields) with the positions around it and the engine's steps."""
+
     before = fields.Dict(dump_only=True, allow_none=True)
     after = fields.Dict(dump_only=True)
     steps = fields.List(fields.Dict(), dump_only=True)
