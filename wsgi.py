@@ -1,3 +1,3 @@
-from recorder import create_app
+from recorder.app import create_app
 
 app = create_app()

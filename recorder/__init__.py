@@ -1,41 +1,16 @@
 """The record service for Horn-of-Africa mancala: Selus, Gabata, Qelat, Lahemay Walida, Tuz.
 
-``create_app(test_config=None)`` builds the Flask app: configuration, the event store,
-the recording service and the API blueprints.
+The package is laid out by concern, pure layers at the bottom:
+
+- ``rules/``: the five games (pure, standard library only);
+- ``core/``: events, commands that decide them, and the one fold (pure);
+- ``notation/`` and ``render/``: the text notation and pictures of positions (pure);
+- ``audit/``: traces, claims, what-if replays, verification, signed checkpoints;
+- ``store/``: the event store, the only code that touches SQLite;
+- ``service.py``: commands in, events stored, games folded;
+- ``archive/``, ``tournaments/``: bulk import and export, and tournaments;
+- ``api/``, ``web/``, ``cli/``, ``app.py``: Flask and click, at the top;
+- ``bench/``: the benchmark.
+
+Importing ``recorder`` loads no web framework and no database driver.
 """
-
-from __future__ import annotations
-
-import os
-
-from flask import Flask
-
-DEFAULT_DB = "recorder.sqlite3"
-
-
-def database_path(explicit: str | None = None) -> str:
-    """The database file: an explicit path, else $RECORDER_DB, else recorder.sqlite3 here."""
-    return explicit or os.environ.get("RECORDER_DB") or DEFAULT_DB
-
-
-def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(__name__)
-    app.config.from_mapping(
-        DATABASE=database_path(),
-        MAX_CONTENT_LENGTH=1024 * 1024,  # a whole archive import fits; anything larger is refused (413)
-        JSON_SORT_KEYS=False,
-    )
-    if test_config:
-        app.config.update(test_config)
-    app.json.sort_keys = False
-
-    from . import api
-    from .service import Recorder
-    from .store import SQLiteEventStore
-
-    app.extensions["recorder"] = Recorder(SQLiteEventStore(app.config["DATABASE"]))
-    api.init_app(app)
-    from . import web  # the pages (issue 9): HTML and JS over the same JSON API
-
-    web.init_app(app)
-    return app

@@ -75,7 +75,7 @@ class RecordBroken(RecorderError):
 
 class NotationError(InvalidRecord):
     """A game in notation or NDJSON that does not parse or does not replay: names the file,
-    the game, the line and column and what was expected (recorder/notation.py)."""
+    the game, the line and column and what was expected (recorder/notation/grammar.py)."""
 
     title = "Invalid game record"
 

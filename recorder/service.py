@@ -12,14 +12,14 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Optional
 
-from . import commands
-from .chain import canonical_json
+from .core import commands
+from .core.chain import canonical_json
+from .core.events import Event, event_from_record
+from .core.game import Game, apply_event, history, replay, start_game
 from .errors import UnknownGame, VersionConflict
-from .events import Event, event_from_record
-from .game import Game, apply_event, history, replay, start_game
 from .store import EventStore, Idempotency, NewEvent, StoredEvent
 
 CACHE_SIZE = 2048
@@ -80,7 +80,7 @@ class Recorder:
         self._remember(game)
         return game
 
-    def setup_of(self, game_id: str) -> Optional[Event]:
+    def setup_of(self, game_id: str) -> Event | None:
         """A game's setup event (immutable): from the state cache when the game is there,
         else its first stored event; None when there is no such game. Per-request checks
         such as the tournament guard use it instead of reading the store (issue 10)."""
@@ -90,7 +90,7 @@ class Recorder:
         first = self.store.read(game_id, upto=1)
         return event_from_record(first[0].type, first[0].payload) if first else None
 
-    def game_at(self, game_id: str, at: Optional[int]) -> Game:
+    def game_at(self, game_id: str, at: int | None) -> Game:
         """The game after event ``at`` (1 is the setup); the latest when ``at`` is None."""
         if at is None:
             return self.game(game_id)
@@ -116,7 +116,7 @@ class Recorder:
 
     # -- Writing --------------------------------------------------------------------
 
-    def create_game(self, body: dict, *, recorded_by=None, idempotency: Optional[Idempotency] = None) -> Recorded:
+    def create_game(self, body: dict, *, recorded_by=None, idempotency: Idempotency | None = None) -> Recorded:
         original = self._replayed(None, idempotency)
         if original is not None:
             return original
@@ -142,9 +142,9 @@ class Recorder:
         game_id: str,
         command: dict,
         *,
-        expected_version: Optional[int] = None,
+        expected_version: int | None = None,
         recorded_by=None,
-        idempotency: Optional[Idempotency] = None,
+        idempotency: Idempotency | None = None,
     ) -> Recorded:
         """Decide a command on the latest state and append its events at that version."""
         original = self._replayed(game_id, idempotency)
@@ -170,7 +170,7 @@ class Recorder:
                     raise
         raise AssertionError("unreachable")
 
-    def _replayed(self, game_id: Optional[str], idempotency: Optional[Idempotency]) -> Optional[Recorded]:
+    def _replayed(self, game_id: str | None, idempotency: Idempotency | None) -> Recorded | None:
         """A retry of a request already stored: its original events, nothing new stored."""
         if idempotency is None:
             return None
@@ -199,7 +199,7 @@ class Recorder:
 
     # -- The cache (derived; dropping it loses nothing) -----------------------------
 
-    def _cached(self, game_id: str) -> Optional[Game]:
+    def _cached(self, game_id: str) -> Game | None:
         with self._lock:
             game = self._cache.get(game_id)
             if game is not None:

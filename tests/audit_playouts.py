@@ -7,12 +7,12 @@ games are valid records of any registered variant, decisions included.
 from __future__ import annotations
 
 import random
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
-from recorder.commands import decide, decide_create
+from recorder.core.commands import decide, decide_create
+from recorder.core.game import Game, apply_event, start_game
 from recorder.errors import EndlessSowing
-from recorder.game import Game, apply_event, start_game
-from recorder.variants import VARIANTS
+from recorder.rules import VARIANTS
 
 PLAYERS = ("south", "north")
 
@@ -21,7 +21,7 @@ def random_options(variant: str, rng: random.Random) -> dict:
     return {name: rng.choice(option.choices) for name, option in VARIANTS[variant].OPTIONS.items()}
 
 
-def random_setup(variant: str, rng: random.Random, options: Optional[dict] = None):
+def random_setup(variant: str, rng: random.Random, options: dict | None = None):
     rules_class = VARIANTS[variant]
     body = {
         "variant": variant,
@@ -70,8 +70,9 @@ def next_events(game: Game, rng: random.Random, result_chance: float = 0.0):
     return decide(game, {"type": "result", "kind": "adjudication", "winner": None})
 
 
-def random_game(variant: str, seed: int, *, max_events: int = 300, options: Optional[dict] = None,
-                result_chance: float = 0.0) -> Iterator[tuple[Optional[Game], object, Game]]:  # fmt: skip
+def random_game(
+    variant: str, seed: int, *, max_events: int = 300, options: dict | None = None, result_chance: float = 0.0
+) -> Iterator[tuple[Game | None, object, Game]]:
     """Yield ``(before, event, after)`` for every event of one seeded random game."""
     rng = random.Random(seed)
     setup = random_setup(variant, rng, options)

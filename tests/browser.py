@@ -14,9 +14,15 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 TABLET = {"width": 1024, "height": 1366}  # a 12.9" tablet held upright, in CSS pixels
 

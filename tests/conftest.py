@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from recorder import create_app
+from recorder.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT.parent / "shared" / "rules"
@@ -11,8 +11,15 @@ FIXTURES = ROOT / "fixtures"
 
 # Fields our state adds to the spec's §8 shape; the vectors do not carry them.
 EXTRA_STATE_FIELDS = {
-    "variant", "options", "round", "rounds", "legal_moves", "version", "result_reason", "needs_adjudication",
-}  # fmt: skip
+    "variant",
+    "options",
+    "round",
+    "rounds",
+    "legal_moves",
+    "version",
+    "result_reason",
+    "needs_adjudication",
+}
 
 
 def load_examples() -> list[dict]:

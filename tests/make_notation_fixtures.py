@@ -18,11 +18,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from playouts import Record, random_record  # noqa: E402
 
-from recorder.commands import decide, decide_create  # noqa: E402
-from recorder.game import apply_event, start_game  # noqa: E402
-from recorder.notation_writer import write_archive, write_game  # noqa: E402
-from recorder.variants.positions import FIELDS  # noqa: E402
-from recorder.variants.state import state_to_json  # noqa: E402
+from recorder.core.commands import decide, decide_create  # noqa: E402
+from recorder.core.game import apply_event, start_game  # noqa: E402
+from recorder.notation.writer import write_archive, write_game  # noqa: E402
+from recorder.rules.positions import FIELDS  # noqa: E402
+from recorder.rules.state import state_to_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "fixtures" / "notation"

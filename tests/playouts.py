@@ -12,15 +12,23 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from recorder.commands import decide, decide_create
+from recorder.core.commands import decide, decide_create
+from recorder.core.game import Game, apply_event, start_game
 from recorder.errors import EndlessSowing
-from recorder.game import Game, apply_event, start_game
-from recorder.variants import find_variant
+from recorder.rules import find_variant
 
 NOTES = (
-    "a fine sowing", "round about here the game turned", "braces { and } inside", 'a "quoted" word',
-    "two\nlines", "  padded  ", "émigré ✓ ሰላም", "\\backslash", "result? not yet", "; not a remark",
-)  # fmt: skip
+    "a fine sowing",
+    "round about here the game turned",
+    "braces { and } inside",
+    'a "quoted" word',
+    "two\nlines",
+    "  padded  ",
+    "émigré ✓ ሰላም",
+    "\\backslash",
+    "result? not yet",
+    "; not a remark",
+)
 NAMES = ("Abeba", "Berhane", "Selam", "Tesfay", "Mulu", "Yonas")
 
 
@@ -32,9 +40,16 @@ class Record:
 
 
 def random_record(
-    variant: str, seed: int, *, max_events: int = 120, notes: float = 0.0, retractions: float = 0.0,
-    results: float = 0.0, metadata: bool = False, options: dict | None = None,
-) -> Record:  # fmt: skip
+    variant: str,
+    seed: int,
+    *,
+    max_events: int = 120,
+    notes: float = 0.0,
+    retractions: float = 0.0,
+    results: float = 0.0,
+    metadata: bool = False,
+    options: dict | None = None,
+) -> Record:
     rng = random.Random(seed)
     setup = _setup(variant, rng, metadata)
     setup["options"].update(options or {})
@@ -57,13 +72,17 @@ def _setup(variant: str, rng: random.Random, metadata: bool) -> dict:
     rules_class = find_variant(variant)
     south, north = rng.sample(NAMES, 2)
     setup = {
-        "variant": variant, "south": south, "north": north,
+        "variant": variant,
+        "south": south,
+        "north": north,
         "options": {name: rng.choice(option.choices) for name, option in rules_class.OPTIONS.items()},
-    }  # fmt: skip
+    }
     if rules_class.has_first_player:
         setup["first_player"] = rng.choice(("south", "north"))
     if metadata:
-        setup.update(event="Asmara Open", site="Asmara", date=f"2026-11-{rng.randint(10, 28)}", round=str(rng.randint(1, 7)))
+        setup.update(
+            event="Asmara Open", site="Asmara", date=f"2026-11-{rng.randint(10, 28)}", round=str(rng.randint(1, 7))
+        )
     return setup
 
 

@@ -77,7 +77,9 @@ def test_stale_if_match_is_a_409_conflict_and_stores_nothing(api, client):
 def test_expected_version_in_the_body(api, client):
     game = api.create(**QELAT)
     api.command(game["id"], type="sow", hole="f1", expected_version=1)
-    response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "b2", "expected_version": 1})
+    response = client.post(
+        f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "b2", "expected_version": 1}
+    )
     assert response.status_code == 409
 
 
@@ -104,9 +106,7 @@ def test_idempotent_game_creation(client):
 
 def test_malformed_json_is_400_problem(api, client):
     game = api.create(**QELAT)
-    response = client.post(
-        f"/api/games/{game['id']}/commands", data="{not json", content_type="application/json"
-    )
+    response = client.post(f"/api/games/{game['id']}/commands", data="{not json", content_type="application/json")
     assert response.status_code == 400
     assert response.mimetype == "application/problem+json"
 
@@ -222,12 +222,28 @@ def test_oversized_body_is_413_problem(api, client):
 
 @pytest.mark.parametrize(
     "change",
-    [{"awaiting": {}}, {"awaiting": []}, {"to_move": ["south"]}, {"round": "2"}, {"no_return": {}},
-     {"first_turn_of_round": 1}, {"stores": [0, 0]}, {"holes": []}, {"specials": {"a1": "walda"}}],
+    [
+        {"awaiting": {}},
+        {"awaiting": []},
+        {"to_move": ["south"]},
+        {"round": "2"},
+        {"no_return": {}},
+        {"first_turn_of_round": 1},
+        {"stores": [0, 0]},
+        {"holes": []},
+        {"specials": {"a1": "walda"}},
+    ],
 )
 def test_gen_42_malformed_positions_are_422_never_500(client, change):
     holes = {f"{c}{r}": 4 for r in (1, 2) for c in "abcdef"}
-    position = {"holes": holes, "specials": {}, "owners": {}, "stores": {"south": 0, "north": 0},
-                "to_move": "south", "first_turn_of_round": True, **change}  # fmt: skip
+    position = {
+        "holes": holes,
+        "specials": {},
+        "owners": {},
+        "stores": {"south": 0, "north": 0},
+        "to_move": "south",
+        "first_turn_of_round": True,
+        **change,
+    }
     response = client.post("/api/games", json={**QELAT, "first_player": None, "position": position})
     assert response.status_code == 422, response.get_json()

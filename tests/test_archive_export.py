@@ -4,14 +4,14 @@ import tracemalloc
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import FIXTURES
 from playouts import random_record
-from recorder.archive import Archive
-from recorder.cli import main
-from recorder.commands import decide, decide_create
-from recorder.game import apply_event, start_game
-from recorder.notation import parse
+
+from recorder.archive.transfer import Archive
+from recorder.cli.main import main
+from recorder.core.commands import decide, decide_create
+from recorder.core.game import apply_event, start_game
+from recorder.notation.grammar import parse
 from recorder.service import summary_of
 from recorder.store import NewEvent, SQLiteEventStore
 

@@ -5,13 +5,14 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from conftest import FIXTURES
-from recorder import chain
-from recorder.archive import Archive
-from recorder.cli import main
-from recorder.ndjson import write_events
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recorder.archive.ndjson import write_events
+from recorder.archive.transfer import Archive
+from recorder.cli.main import main
+from recorder.core import chain
 from recorder.store import SQLiteEventStore
 
 NOTATION = FIXTURES / "notation"
@@ -92,7 +93,7 @@ def test_a_body_that_is_not_utf8_is_refused(client, app):
 
 @pytest.fixture(scope="module")
 def shared_app(tmp_path_factory):
-    from recorder import create_app
+    from recorder.app import create_app
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("mutations") / "db.sqlite3")})
     yield app
@@ -105,10 +106,10 @@ def mutate(text: str, data) -> str:
         kind = data.draw(st.sampled_from(["delete", "insert", "replace", "swap", "truncate"]))
         at = data.draw(st.integers(0, max(len(text) - 1, 0)))
         if kind == "delete":
-            text = text[:at] + text[at + data.draw(st.integers(1, 12)):]
+            text = text[:at] + text[at + data.draw(st.integers(1, 12)) :]
         elif kind in ("insert", "replace"):
-            piece = data.draw(st.sampled_from(list("[]{}\";-.*0123456789 \nSNabcdef") + ["1-0", "{lot", "-- "]))
-            text = text[:at] + piece + text[at + (kind == "replace"):]
+            piece = data.draw(st.sampled_from(list('[]{}";-.*0123456789 \nSNabcdef') + ["1-0", "{lot", "-- "]))
+            text = text[:at] + piece + text[at + (kind == "replace") :]
         elif kind == "swap":
             lines = text.split("\n")
             i, j = data.draw(st.integers(0, len(lines) - 1)), data.draw(st.integers(0, len(lines) - 1))
@@ -202,7 +203,10 @@ def first_game(ndjson_log: str) -> list[dict]:
         (lambda es: es[:3] + es[4:], "the hash chain breaks at event 5"),
         (lambda es: [es[0], es[2], es[1]] + es[3:], "the hash chain breaks at event 3"),
         (lambda es: [es[0], {**es[1], "payload": {**es[1]["payload"], "hole": "a1"}}] + es[2:], "breaks at event 2"),
-        (lambda es: rehash([es[0], {**es[1], "payload": {**es[1]["payload"], "hole": "a1"}}] + es[2:]), "may not sow a1"),
+        (
+            lambda es: rehash([es[0], {**es[1], "payload": {**es[1]["payload"], "hole": "a1"}}] + es[2:]),
+            "may not sow a1",
+        ),
         (lambda es: rehash([es[0], {**es[1], "type": "passed", "payload": {}}] + es[2:]), "passed is not an event"),
         (lambda es: rehash([{**es[0], "payload": {**es[0]["payload"], "options": {}}}] + es[1:]), "not what live"),
         (lambda es: rehash([{**e, "game_id": "t-1234"} for e in es]), "ids starting with t- are tournaments"),

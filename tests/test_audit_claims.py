@@ -25,8 +25,9 @@ def test_a_claim_that_matches_lists_every_point_where_it_stood(api, client):
     report = claim(client, game, {"position": position})
     assert report["stood"] is True and report["closest"] is None
     assert [(m["seq"], m["type"], m["effective"]) for m in report["matches"]] == [
-        (2, "sowed", True), (3, "annotated", True),
-    ]  # fmt: skip
+        (2, "sowed", True),
+        (3, "annotated", True),
+    ]
 
 
 def test_the_start_position_is_a_point_of_the_game(api, client):
@@ -66,19 +67,38 @@ def test_a_position_made_by_a_retracted_move_stood_but_is_not_effective(api, cli
     report = claim(client, game, {"holes": after_e1})
     assert [(m["seq"], m["effective"]) for m in report["matches"]] == [(2, False)]
     assert [(m["seq"], m["effective"]) for m in claim(client, game, {"holes": START})["matches"]] == [
-        (1, True), (3, True),
-    ]  # fmt: skip
+        (1, True),
+        (3, True),
+    ]
 
 
 def test_gen_8_claims_compare_special_holes_with_their_owner(api, client):
     position = {
-        "holes": {"a1": 3, "b1": 0, "c1": 0, "d1": 0, "e1": 0, "f1": 0, "a2": 0, "b2": 0, "c2": 0, "d2": 0, "e2": 0,
-                  "f2": 1, "a3": 0, "b3": 0, "c3": 0, "d3": 0, "e3": 0, "f3": 0},
+        "holes": {
+            "a1": 3,
+            "b1": 0,
+            "c1": 0,
+            "d1": 0,
+            "e1": 0,
+            "f1": 0,
+            "a2": 0,
+            "b2": 0,
+            "c2": 0,
+            "d2": 0,
+            "e2": 0,
+            "f2": 1,
+            "a3": 0,
+            "b3": 0,
+            "c3": 0,
+            "d3": 0,
+            "e3": 0,
+            "f3": 0,
+        },
         "specials": {"a1": {"kind": "wegue", "owner": "north"}, "b1": {"kind": "wegue", "owner": "south"}},
         "stores": {"south": 25, "north": 25},
         "to_move": "south",
         "first_turn_of_round": False,
-    }  # fmt: skip
+    }
     game = api.create(variant="selus", options={"match": "single"}, south="A", north="B", position=position)["id"]
     body = {key: position[key] for key in ("holes", "specials", "stores", "to_move")}
     assert claim(client, game, body)["stood"] is True
@@ -94,7 +114,11 @@ def test_invalid_claims_are_refused(api, client):
     assert claim(client, game, {"holes": {"a1": 4}}, expect=422)["title"] == "Invalid record"
     assert claim(client, game, {"holes": {**START, "a3": 4}}, expect=422)["status"] == 422
     assert claim(client, game, {"holes": {**START, "a1": -1}}, expect=422)["status"] == 422
-    assert claim(client, game, {"holes": START, "specials": {"a1": {"kind": "wegue", "owner": "south"}}},
-                 expect=422)["title"] == "Invalid record"  # fmt: skip
+    assert (
+        claim(client, game, {"holes": START, "specials": {"a1": {"kind": "wegue", "owner": "south"}}}, expect=422)[
+            "title"
+        ]
+        == "Invalid record"
+    )
     assert claim(client, game, {"holes": START, "colour": "red"}, expect=422)["status"] == 422
     assert client.post("/api/games/nope/claims", json={"holes": START}).status_code == 404

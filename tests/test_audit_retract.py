@@ -3,25 +3,47 @@
 import random
 
 import pytest
-
 from audit_playouts import random_game
-from recorder.commands import decide
+
+from recorder.core.commands import decide
+from recorder.core.events import MovesRetracted
+from recorder.core.game import apply_event
+from recorder.core.redecide import command_for
 from recorder.errors import IllegalMove
-from recorder.events import MovesRetracted
-from recorder.game import apply_event
-from recorder.redecide import command_for
-from recorder.variants import VARIANTS
+from recorder.rules import VARIANTS
 
 SEL_E6A = {
-    "holes": {"a1": 0, "b1": 0, "c1": 0, "d1": 0, "e1": 9, "f1": 1, "a2": 0, "b2": 0, "c2": 5, "d2": 0, "e2": 0,
-              "f2": 3, "a3": 0, "b3": 6, "c3": 0, "d3": 0, "e3": 0, "f3": 0},
-    "specials": {"e1": {"kind": "wegue", "owner": "south"}, "c2": {"kind": "wegue", "owner": "north"},
-                 "f2": {"kind": "wegue", "owner": "north"}, "b3": {"kind": "wegue", "owner": "south"}},
+    "holes": {
+        "a1": 0,
+        "b1": 0,
+        "c1": 0,
+        "d1": 0,
+        "e1": 9,
+        "f1": 1,
+        "a2": 0,
+        "b2": 0,
+        "c2": 5,
+        "d2": 0,
+        "e2": 0,
+        "f2": 3,
+        "a3": 0,
+        "b3": 6,
+        "c3": 0,
+        "d3": 0,
+        "e3": 0,
+        "f3": 0,
+    },
+    "specials": {
+        "e1": {"kind": "wegue", "owner": "south"},
+        "c2": {"kind": "wegue", "owner": "north"},
+        "f2": {"kind": "wegue", "owner": "north"},
+        "b3": {"kind": "wegue", "owner": "south"},
+    },
     "owners": {},
     "stores": {"south": 14, "north": 16},
     "to_move": "south",
     "first_turn_of_round": False,
-}  # fmt: skip
+}
 
 
 def without_version(state: dict) -> dict:
@@ -64,8 +86,6 @@ def _record(game, events):
     for event in events:
         game = apply_event(game, event, game.version + 1)
     return game
-
-
 
 
 @pytest.mark.parametrize("count", [3, 99])

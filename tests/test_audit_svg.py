@@ -4,25 +4,43 @@ import xml.etree.ElementTree as ET
 
 from click.testing import CliRunner
 
-from recorder.cli import main
-from recorder.render import board_text
-from recorder.svg import board_svg
-from recorder.variants import rules_for
-from recorder.variants.positions import position_from_json
+from recorder.cli.main import main
+from recorder.render.svg import board_svg
+from recorder.render.text import board_text
+from recorder.rules import rules_for
+from recorder.rules.positions import position_from_json
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 # A Selus round-2 position: South owns f3 (North ceded it, SEL-17), two wegues, stores 8 and 7.
 ROUND_2 = {
-    "holes": {"a1": 3, "b1": 0, "c1": 4, "d1": 3, "e1": 3, "f1": 3, "a2": 3, "b2": 3, "c2": 3, "d2": 3, "e2": 2,
-              "f2": 3, "a3": 0, "b3": 0, "c3": 3, "d3": 3, "e3": 0, "f3": 0},
+    "holes": {
+        "a1": 3,
+        "b1": 0,
+        "c1": 4,
+        "d1": 3,
+        "e1": 3,
+        "f1": 3,
+        "a2": 3,
+        "b2": 3,
+        "c2": 3,
+        "d2": 3,
+        "e2": 2,
+        "f2": 3,
+        "a3": 0,
+        "b3": 0,
+        "c3": 3,
+        "d3": 3,
+        "e3": 0,
+        "f3": 0,
+    },
     "specials": {"c1": {"kind": "wegue", "owner": "north"}, "e2": {"kind": "wegue", "owner": "south"}},
     "owners": {"f3": "south"},
     "stores": {"south": 8, "north": 7},
     "to_move": "south",
     "first_turn_of_round": False,
     "round": 2,
-}  # fmt: skip
+}
 
 
 def holes_of(svg: str) -> dict:
@@ -116,9 +134,13 @@ def test_cli_replay_marks_the_last_sowing(app, api):
 def test_openapi_documents_the_auditing_endpoints(client):
     paths = client.get("/api/openapi.json").get_json()["paths"]
     for path, method in [
-        ("/api/games/{game_id}/events/{seq}/trace", "get"), ("/api/games/{game_id}/claims", "post"),
-        ("/api/games/{game_id}/what-if", "post"), ("/api/games/{game_id}/verify", "get"),
-        ("/api/games/{game_id}/verify", "post"), ("/api/games/{game_id}/checkpoint", "get"),
-        ("/api/keys/public", "get"), ("/api/games/{game_id}/board.svg", "get"),
-    ]:  # fmt: skip
+        ("/api/games/{game_id}/events/{seq}/trace", "get"),
+        ("/api/games/{game_id}/claims", "post"),
+        ("/api/games/{game_id}/what-if", "post"),
+        ("/api/games/{game_id}/verify", "get"),
+        ("/api/games/{game_id}/verify", "post"),
+        ("/api/games/{game_id}/checkpoint", "get"),
+        ("/api/keys/public", "get"),
+        ("/api/games/{game_id}/board.svg", "get"),
+    ]:
         assert method in paths[path], path

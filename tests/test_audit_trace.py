@@ -4,15 +4,15 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
-
 from audit_playouts import random_game
+from click.testing import CliRunner
 from conftest import FIXTURES, RULES
-from recorder.audit import trace_event
-from recorder.commands import decide, decide_create
-from recorder.game import apply_event, start_game
-from recorder.cli import main
-from recorder.variants import VARIANTS
+
+from recorder.audit.trace import trace_event
+from recorder.cli.main import main
+from recorder.core.commands import decide, decide_create
+from recorder.core.game import apply_event, start_game
+from recorder.rules import VARIANTS
 
 RULE_ID = re.compile(r"\*\*([A-Z]+-[A-Z]?\d+)\*\*")
 SUB_ITEM = re.compile(r"^\s+- ([a-z])\.", re.MULTILINE)
@@ -113,15 +113,36 @@ def test_gen_11_qelat_sowing_trace_lists_each_seed(api, client):
 
 
 SEL_E3 = {
-    "holes": {"a1": 2, "b1": 0, "c1": 0, "d1": 1, "e1": 4, "f1": 0, "a2": 0, "b2": 0, "c2": 0, "d2": 0, "e2": 0,
-              "f2": 3, "a3": 0, "b3": 2, "c3": 0, "d3": 0, "e3": 0, "f3": 1},
-    "specials": {"a1": {"kind": "wegue", "owner": "north"}, "e1": {"kind": "wegue", "owner": "south"},
-                 "f3": {"kind": "wegue", "owner": "north"}},
+    "holes": {
+        "a1": 2,
+        "b1": 0,
+        "c1": 0,
+        "d1": 1,
+        "e1": 4,
+        "f1": 0,
+        "a2": 0,
+        "b2": 0,
+        "c2": 0,
+        "d2": 0,
+        "e2": 0,
+        "f2": 3,
+        "a3": 0,
+        "b3": 2,
+        "c3": 0,
+        "d3": 0,
+        "e3": 0,
+        "f3": 1,
+    },
+    "specials": {
+        "a1": {"kind": "wegue", "owner": "north"},
+        "e1": {"kind": "wegue", "owner": "south"},
+        "f3": {"kind": "wegue", "owner": "north"},
+    },
     "owners": {},
     "stores": {"south": 21, "north": 20},
     "to_move": "south",
     "first_turn_of_round": False,
-}  # fmt: skip
+}
 
 
 def test_sel_9c_sel_10_trace_shows_capture_and_sow_again(api, client):
@@ -131,8 +152,11 @@ def test_sel_9c_sel_10_trace_shows_capture_and_sow_again(api, client):
     api.command(game["id"], type="sow", hole="d1")
     steps = client.get(f"/api/games/{game['id']}/events/2/trace").get_json()["steps"]
     assert [(s["step"], s["rule"]) for s in steps] == [
-        ("lifted", "GEN-11"), ("dropped", "GEN-12"), ("captured", "SEL-9c"), ("sow_again", "GEN-18"),
-    ]  # fmt: skip
+        ("lifted", "GEN-11"),
+        ("dropped", "GEN-12"),
+        ("captured", "SEL-9c"),
+        ("sow_again", "GEN-18"),
+    ]
     assert steps[2] == {"step": "captured", "rule": "SEL-9c", "hole": "e1", "seeds": 2, "player": "south"}
 
 

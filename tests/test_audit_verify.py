@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import FIXTURES
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from conftest import FIXTURES
-from recorder import create_app
-from recorder.chain import event_hash
-from recorder.cli import main
+from recorder.app import create_app
+from recorder.cli.main import main
+from recorder.core.chain import event_hash
 
 
 def finished_game(api) -> str:
@@ -61,9 +61,10 @@ def test_an_event_byte_changed_behind_the_services_back_is_caught_and_named(app,
     assert report["ok"] is False and report["chain_intact"] is False
     assert report["first_broken_link"] == 3
     assert report["problems"][0] == {
-        "seq": 3, "check": "chain",
+        "seq": 3,
+        "check": "chain",
         "detail": "its hash does not recompute from its content: the stored event was changed",
-    }  # fmt: skip
+    }
     assert report["detail"].startswith("event 3: ")
 
 
@@ -78,9 +79,10 @@ def test_a_rechained_forgery_is_caught_by_the_replay(app, api, client):
         record = {k: event[k] for k in ("game_id", "seq", "type", "recorded_at", "recorded_by")}
         digest = event_hash(prev, {**record, "payload": payload})
         behind_the_services_back(
-            app, "UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE game_id = ? AND seq = ?",
+            app,
+            "UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE game_id = ? AND seq = ?",
             (json.dumps(payload, sort_keys=True, separators=(",", ":")), prev, digest, game, event["seq"]),
-        )  # fmt: skip
+        )
         prev = digest
     report = verify(client, game)
     assert report["chain_intact"] is True and report["replay_valid"] is False
@@ -251,7 +253,7 @@ def test_a_log_that_no_longer_folds_is_still_listed_and_verify_names_the_event(a
     game = finished_game(api)
     api.command(game, type="retract", count=1, reason="the resignation was for table 4")
     behind_the_services_back(
-        app, "UPDATE events SET payload = '{\"count\":7,\"reason\":\"x\"}' WHERE game_id = ? AND seq = 5", (game,)
+        app, 'UPDATE events SET payload = \'{"count":7,"reason":"x"}\' WHERE game_id = ? AND seq = 5', (game,)
     )
     listed = client.get(f"/api/games/{game}/events")
     assert listed.status_code == 200 and len(listed.get_json()["events"]) == 5

@@ -3,9 +3,9 @@
 import json
 
 from click.testing import CliRunner
-
 from conftest import RULES
-from recorder.cli import main
+
+from recorder.cli.main import main
 
 SEL_E5 = next(e for e in json.loads((RULES / "examples.json").read_text()) if e["id"] == "SEL-E5a")
 
@@ -64,20 +64,33 @@ def test_a_what_if_that_does_not_diverge(api, client):
 
 
 QEL_11_POSITION = {
-    "holes": {"a1": 0, "b1": 0, "c1": 0, "d1": 0, "e1": 0, "f1": 1, "a2": 0, "b2": 27, "c2": 20, "d2": 0,
-              "e2": 0, "f2": 0},
+    "holes": {
+        "a1": 0,
+        "b1": 0,
+        "c1": 0,
+        "d1": 0,
+        "e1": 0,
+        "f1": 1,
+        "a2": 0,
+        "b2": 27,
+        "c2": 20,
+        "d2": 0,
+        "e2": 0,
+        "f2": 0,
+    },
     "stores": {"south": 0, "north": 0},
     "to_move": "south",
     "first_turn_of_round": False,
-}  # fmt: skip
+}
 
 
 def test_qel_11_a_sowing_that_becomes_illegal_is_named(api, client):
     # Recorded with mazagebh_no_return = false: South's lone seed goes f1 -> f2 (QEL-5: CCW from his
     # right three), then North sows it straight back from f2. With the ban (QEL-11) the position
     # differs at once (no_return: f2) and North's f2 is illegal.
-    game = api.create(variant="qelat", options={"mazagebh_no_return": False}, south="A", north="B",
-                      position=QEL_11_POSITION)["id"]  # fmt: skip
+    game = api.create(
+        variant="qelat", options={"mazagebh_no_return": False}, south="A", north="B", position=QEL_11_POSITION
+    )["id"]
     api.command(game, type="sow", hole="f1")
     api.command(game, type="sow", hole="f2")
     report = what_if(client, game, {"mazagebh_no_return": True})

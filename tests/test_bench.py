@@ -13,9 +13,9 @@ from werkzeug.serving import make_server
 from recorder.bench import Plan, parse_sections
 from recorder.bench.engine import count_laps, measure
 from recorder.bench.loadgen import Budget, LeanConnection, Tally, record_games, run_clients
-from recorder.cli import main
-from recorder.variants.gabata import Gabata
-from recorder.variants.qelat import Qelat
+from recorder.cli.main import main
+from recorder.rules.gabata import Gabata
+from recorder.rules.qelat import Qelat
 
 pytestmark = pytest.mark.timeout(60)
 

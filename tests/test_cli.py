@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from recorder.cli import main
+from recorder.cli.main import main
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 
@@ -70,9 +70,11 @@ def test_serve_answers_http_on_the_given_port_and_database(tmp_path):
         body = _get_when_up(f"http://127.0.0.1:{port}/api/variants")
         assert [v["name"] for v in body["variants"]] == ["selus", "gabata", "qelat", "lahemay_walida", "tuz"]
         request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/games", data=json.dumps(QELAT).encode(),
-            headers={"Content-Type": "application/json"}, method="POST",
-        )  # fmt: skip
+            f"http://127.0.0.1:{port}/api/games",
+            data=json.dumps(QELAT).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
         with urllib.request.urlopen(request, timeout=5) as response:
             assert response.status == 201
         assert db.exists() and not (tmp_path / "not-this-one.sqlite3").exists()

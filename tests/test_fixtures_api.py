@@ -7,7 +7,6 @@ was recorded with, and the state read back at the end matches what the record ex
 import json
 
 import pytest
-
 from conftest import FIXTURES
 
 RECORDS = sorted((FIXTURES / "games").glob("*.json"))

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from recorder.errors import EndlessSowing, InvalidRecord
-from recorder.variants import base
-from recorder.variants.board import THREE_ROWS, Player
-from recorder.variants.gabata import Gabata, race_board_problem
-from recorder.variants.positions import position_from_json
-from recorder.variants.state import state_to_json
+from recorder.rules import base
+from recorder.rules.board import THREE_ROWS, Player
+from recorder.rules.gabata import Gabata, race_board_problem
+from recorder.rules.positions import position_from_json
+from recorder.rules.state import state_to_json
 
 S, N = Player.SOUTH, Player.NORTH
 NO_SERIAL = {"serial_capture": False}
@@ -439,10 +439,10 @@ def test_gab_7_every_sowing_passes_the_turn_until_the_game_ends(options):
     for seed in range(20):
         rules = Gabata(options)
         state = rules.record_race(rules.start(None), N, holes(E1_BOARD))
-        for state, mover in playout(rules, state, random.Random(seed)):
-            if not state.game_over:
-                assert state.to_move == mover.opponent
-                assert state.first_turn_of_round is False
+        for after, mover in playout(rules, state, random.Random(seed)):
+            if not after.game_over:
+                assert after.to_move == mover.opponent
+                assert after.first_turn_of_round is False
 
 
 # -- GAB-8 End and scoring ----------------------------------------------------------
@@ -535,8 +535,8 @@ def test_gab_9_player_to_move_always_has_a_sowing_and_seeds_are_conserved(option
         rng = random.Random(seed)
         rules = Gabata(options)
         board = random_race_board(rng)
-        state = rules.record_race(rules.start(None), rng.choice((S, N)), board)
-        for state, _ in playout(rules, state, rng):
+        start = rules.record_race(rules.start(None), rng.choice((S, N)), board)
+        for state, _ in playout(rules, start, rng):
             assert state.seeds == 54
             assert all(count >= 0 for count in state.holes)
             if state.game_over:

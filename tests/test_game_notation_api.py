@@ -8,7 +8,6 @@ decisions — so the list joined back together is the file's movetext.
 import re
 
 import pytest
-
 from browser import fixture_game, record
 
 MOVETEXT_REMARK = re.compile(r";[^\n]*")

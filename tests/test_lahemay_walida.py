@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from recorder.errors import EndlessSowing, InvalidRecord
-from recorder.variants.base import Rules
-from recorder.variants.board import PLAYERS, Player
-from recorder.variants.lahemay_walida import LahemayWalida
-from recorder.variants.positions import position_from_json
-from recorder.variants.state import State, state_to_json
+from recorder.rules.base import Rules
+from recorder.rules.board import PLAYERS, Player
+from recorder.rules.lahemay_walida import LahemayWalida
+from recorder.rules.positions import position_from_json
+from recorder.rules.state import State, state_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT.parent / "shared" / "rules" / "examples.json"
@@ -139,10 +139,20 @@ def fixture_record(name: str, description: str, options: dict, seed: int) -> dic
     return {
         "title": description,
         "generator": {"seed": seed, "policy": "random_match in tests/test_lahemay_walida.py"},
-        "setup": {"variant": rules.name, "options": dict(rules.options), "south": "Selam", "north": "Mulu",
-                  "first_player": first.json},
+        "setup": {
+            "variant": rules.name,
+            "options": dict(rules.options),
+            "south": "Selam",
+            "north": "Mulu",
+            "first_player": first.json,
+        },
         "commands": [as_command(event) for event in events],
-        "expect": {"result": after["result"], "rounds": after["round"], "final_stores": after["stores"], "state": after},
+        "expect": {
+            "result": after["result"],
+            "rounds": after["round"],
+            "final_stores": after["stores"],
+            "state": after,
+        },
     }
 
 
@@ -184,14 +194,16 @@ def load_fixtures() -> list[dict]:
     records = []
     for path in sorted(FIXTURES.glob("lahemay_walida-*.json")):
         raw = json.loads(path.read_text())
-        records.append({
-            "id": path.stem,
-            "raw": raw,
-            "options": raw["setup"]["options"],
-            "first_player": raw["setup"]["first_player"],
-            "play": [as_event(command) for command in raw["commands"]],
-            "after": raw["expect"]["state"],
-        })  # fmt: skip
+        records.append(
+            {
+                "id": path.stem,
+                "raw": raw,
+                "options": raw["setup"]["options"],
+                "first_player": raw["setup"]["first_player"],
+                "play": [as_event(command) for command in raw["commands"]],
+                "after": raw["expect"]["state"],
+            }
+        )
     return records
 
 
@@ -506,8 +518,16 @@ def test_lw_14_recorded_allocation_lw_e5b():
 
 
 def test_lw_15_new_round_refills_four_a_hole_and_empties_the_stores():
-    before = position(DEFAULT, "0 0 0 0 0 0", "0 1 0 0 0 0", (28, 19), to_move=None, awaiting="next_round",
-                      round_over=True, takings={"south": 29, "north": 19})  # fmt: skip
+    before = position(
+        DEFAULT,
+        "0 0 0 0 0 0",
+        "0 1 0 0 0 0",
+        (28, 19),
+        to_move=None,
+        awaiting="next_round",
+        round_over=True,
+        takings={"south": 29, "north": 19},
+    )
     for rules in (DEFAULT, THREES):
         state = rules.start_next_round(before, S)
         assert state.holes == (4,) * 12 and state.stores == (0, 0)

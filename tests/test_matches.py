@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from recorder.events import GameCreated, LotDrawn, OpeningPlayed, ResultRecorded, RoundStarted, Sowed
+from recorder.core.events import GameCreated, LotDrawn, OpeningPlayed, ResultRecorded, RoundStarted, Sowed
+from recorder.core.game import allocation_owners, apply_move, replay
 from recorder.errors import EndlessSowing
-from recorder.game import allocation_owners, apply_move, replay
-from recorder.variants import rules_for
-from recorder.variants.board import PLAYERS
-from recorder.variants.rounds import default_allocation
+from recorder.rules import rules_for
+from recorder.rules.board import PLAYERS
+from recorder.rules.rounds import default_allocation
 
 # Random play balances the players, so matches run long (a Selus one often passes 300
 # rounds); past these bounds the harness records an adjudication, as an arbiter would.
@@ -113,9 +113,14 @@ def test_gen_35_a_position_where_every_sowing_never_ends_needs_adjudication(api)
     holes = dict(zip(ccw, [5, 2, 0, 3, 1, 4, 2, 0, 3, 1, 4, 2]))
     north_now = {hole: "north" for hole in ("b1", "d1", "e1", "f1")}
     position = {
-        "holes": holes, "specials": {}, "owners": north_now, "stores": {"south": 11, "north": 10},
-        "to_move": "south", "first_turn_of_round": False, "round": 2,
-    }  # fmt: skip
+        "holes": holes,
+        "specials": {},
+        "owners": north_now,
+        "stores": {"south": 11, "north": 10},
+        "to_move": "south",
+        "first_turn_of_round": False,
+        "round": 2,
+    }
     game = api.create(variant="tuz", south="S", north="N", position=position)
     assert game["state"]["legal_moves"] == ["a1"]
     assert game["state"]["needs_adjudication"] is True
@@ -128,13 +133,17 @@ def test_gen_35_a_position_where_every_sowing_never_ends_needs_adjudication(api)
 def test_gen_35_one_endless_hole_among_others_needs_no_adjudication():
     # The same board in round 1: South may also sow b1, d1, e1 and f1, which end.
     rules = rules_for("tuz")
-    from recorder.variants.positions import position_from_json
+    from recorder.rules.positions import position_from_json
 
     ccw = "a1 b1 c1 d1 e1 f1 f2 e2 d2 c2 b2 a2".split()
     position = {
-        "holes": dict(zip(ccw, [5, 2, 0, 3, 1, 4, 2, 0, 3, 1, 4, 2])), "specials": {}, "owners": {},
-        "stores": {"south": 11, "north": 10}, "to_move": "south", "first_turn_of_round": False,
-    }  # fmt: skip
+        "holes": dict(zip(ccw, [5, 2, 0, 3, 1, 4, 2, 0, 3, 1, 4, 2])),
+        "specials": {},
+        "owners": {},
+        "stores": {"south": 11, "north": 10},
+        "to_move": "south",
+        "first_turn_of_round": False,
+    }
     state = position_from_json(rules, position)
     with pytest.raises(EndlessSowing):
         rules.play(state, rules.board.hole("a1"))

@@ -5,16 +5,17 @@ variant (effective line and full history, NDJSON event logs too)."""
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from conftest import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from playouts import random_record
-from recorder.archive import Archive
-from recorder.notation_writer import effective_events
-from recorder.game import history
+
+from recorder.archive.transfer import Archive
+from recorder.core.game import history
+from recorder.notation.writer import effective_events
+from recorder.rules import VARIANTS
 from recorder.service import Recorder, stored_pairs
 from recorder.store import SQLiteEventStore
-from recorder.variants import VARIANTS
 
 NOTATION_FILES = sorted((FIXTURES / "notation").glob("*.mn"))
 JSON_FIXTURES = sorted((FIXTURES / "games").glob("*.json"))

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from recorder.core.events import GameCreated, Sowed
+from recorder.core.game import replay
 from recorder.errors import InvalidRecord
-from recorder.events import GameCreated, Sowed
-from recorder.game import replay
-from recorder.variants import rules_for
-from recorder.variants.board import Player
-from recorder.variants.positions import position_from_json
-from recorder.variants.state import state_to_json
+from recorder.rules import rules_for
+from recorder.rules.board import Player
+from recorder.rules.positions import position_from_json
+from recorder.rules.state import state_to_json
 
 S, N = Player.SOUTH, Player.NORTH
 QELAT = rules_for("qelat")

@@ -19,9 +19,9 @@ import time
 
 import pytest
 
-from recorder import chain
 from recorder.bench.loadgen import Connection
 from recorder.bench.server import GunicornConfig, start
+from recorder.core import chain
 from recorder.store import SQLiteEventStore
 
 pytestmark = pytest.mark.timeout(120)

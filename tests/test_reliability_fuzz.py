@@ -16,11 +16,13 @@ from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import (
-    content_type_conformance, response_schema_conformance, status_code_conformance,
-)  # fmt: skip
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
-from recorder import create_app
 from recorder.api.openapi import build_spec
+from recorder.app import create_app
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -11,9 +11,9 @@ import threading
 
 import pytest
 
-from recorder import chain
 from recorder.bench.loadgen import Connection
 from recorder.bench.server import GunicornConfig, start
+from recorder.core import chain
 from recorder.service import Recorder, fingerprint
 from recorder.store import Idempotency, SQLiteEventStore
 
@@ -87,7 +87,7 @@ def test_racing_appends_at_one_version_one_wins_the_others_get_409_and_no_fork(s
     url = f"/api/games/{game_id}/commands"
     for round_number in range(ROUNDS):
 
-        def append(index: int, connection: Connection):
+        def append(index: int, connection: Connection, legal=legal, version=version):
             command = {"type": "sow", "hole": legal[index % len(legal)]}
             if index % 2:  # half name the version in the body, half in If-Match
                 return connection.call("POST", url, {**command, "expected_version": version})
@@ -111,7 +111,11 @@ def test_racing_retries_of_one_command_with_one_idempotency_key_store_one_event(
         headers = {"Idempotency-Key": key, **({"If-Match": f'"{version}"'} if with_version else {})}
         body = {"type": "annotate", "text": f"retried {key}"}
         url = f"/api/games/{game_id}/commands"
-        replies = all_at_once(server.port, RACERS, lambda i, c: c.call("POST", url, body, headers))
+
+        def retry(index: int, connection: Connection, url=url, body=body, headers=headers):
+            return connection.call("POST", url, body, headers)
+
+        replies = all_at_once(server.port, RACERS, retry)
         assert {reply.status for reply in replies} == {201}, [r.body for r in replies if r.status != 201]
         assert {reply.body["event"]["hash"] for reply in replies} == {replies[0].body["event"]["hash"]}
         assert replies[0].body["event"]["seq"] == version + 1

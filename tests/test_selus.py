@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from recorder.core.events import ResultRecorded, RoundStarted, Sowed
+from recorder.core.game import apply_move
 from recorder.errors import EndlessSowing, InvalidRecord
-from recorder.events import ResultRecorded, RoundStarted, Sowed
-from recorder.game import apply_move
-from recorder.variants.board import PLAYERS, THREE_ROWS, Player
-from recorder.variants.positions import position_from_json
-from recorder.variants.selus import AYEMI, Selus
-from recorder.variants.state import Outcome, state_to_json
+from recorder.rules.board import PLAYERS, THREE_ROWS, Player
+from recorder.rules.positions import position_from_json
+from recorder.rules.selus import AYEMI, Selus
+from recorder.rules.state import Outcome, state_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT.parent / "shared" / "rules" / "examples.json"
@@ -202,26 +202,39 @@ FIXTURE_RECIPES = [
         "title": "Selus: a seeded random match of four rounds (9-9, 11-7, 13-5, 4-14 holes); "
         "South takes nothing in round 4 and North wins by SEL-16.",
         "options": DEFAULTS,
-        "seed": 1372, "allocate": False, "resign_in_round": None,
-        "south": "Habtom", "north": "Senait",
+        "seed": 1372,
+        "allocate": False,
+        "resign_in_round": None,
+        "south": "Habtom",
+        "north": "Senait",
     },
     {
         "name": "selus-single-7",
         "title": "Selus single game (seed 000): a seeded random game won by North on takings, 29 to 25.",
         "options": {**DEFAULTS, "match": "single"},
-        "seed": 7, "allocate": False, "resign_in_round": None,
-        "south": "Mehari", "north": "Luwam",
+        "seed": 7,
+        "allocate": False,
+        "resign_in_round": None,
+        "south": "Mehari",
+        "north": "Luwam",
     },
     {
         "name": "selus-rounds-options-5",
         "title": "Selus with leave_seed, weak wegues and first_turn_each_player: recorded random "
         "allocations (1-17 holes in rounds 2 and 3), ended by South's resignation in round 3.",
-        "options": {"match": "rounds", "empty_wegue_landing": "leave_seed", "weak_wegues": True,
-                    "wegue_block": "first_turn_each_player"},
-        "seed": 5, "allocate": True, "resign_in_round": 3,
-        "south": "Kidane", "north": "Saba",
+        "options": {
+            "match": "rounds",
+            "empty_wegue_landing": "leave_seed",
+            "weak_wegues": True,
+            "wegue_block": "first_turn_each_player",
+        },
+        "seed": 5,
+        "allocate": True,
+        "resign_in_round": 3,
+        "south": "Kidane",
+        "north": "Saba",
     },
-]  # fmt: skip
+]
 
 
 def write_fixtures() -> None:
@@ -289,8 +302,11 @@ def test_sel_3_south_ayemi_stays_a1_when_north_owns_it():
         2:  0  0  0 10  0  0
         1: 2N  0  0  0  0  0
         """,
-        (21, 21), "south", round=2, owners={"a1": "north"},
-    )  # fmt: skip
+        (21, 21),
+        "south",
+        round=2,
+        owners={"a1": "north"},
+    )
     after = sow(rules, before, "d2")
     assert after.holes[H["a1"]] == 3 and after.stores == (21, 21)
     assert after.to_move == N
@@ -307,8 +323,11 @@ def test_sel_3_north_landing_in_a1_he_owns_captures_and_sows_again():
         2:  0  0  1  0  0  0
         1: 2S  0  0  0  1  0
         """,
-        (25, 24), "north", round=2, owners={"a1": "north"},
-    )  # fmt: skip
+        (25, 24),
+        "north",
+        round=2,
+        owners={"a1": "north"},
+    )
     after = sow(rules, before, "c2")
     assert after.holes[H["a1"]] == 1 and after.stores == (25, 26)
     assert after.to_move == N and rules.legal_moves(after) == (H["b3"],)
@@ -334,8 +353,9 @@ def test_sel_5_legal_sowings_are_own_nonempty_non_wegue_holes():
         2:  0  1  0  0 4S  0
         1:  0 5N  0  0  3  0
         """,
-        (20, 19), "south",
-    )  # fmt: skip
+        (20, 19),
+        "south",
+    )
     assert rules.legal_moves(state) == (H["e1"],)
     assert rules.legal_for(state, N) == (H["b2"], H["f3"])
 
@@ -354,8 +374,9 @@ def test_sel_6_relay_sowing_and_wegues_receive_seeds():
         2:  0  0  0  0  0  0
         1:  0  0  3  0 2S  1
         """,
-        (24, 23), "south",
-    )  # fmt: skip
+        (24, 23),
+        "south",
+    )
     after = sow(rules, before, "c1")
     assert after.holes == holes_of(
         """
@@ -377,8 +398,9 @@ def test_sel_7a_a_wegue_holding_three_is_a_capture_not_a_creation():
         2:  0  1  0  0  0  0
         1:  0  0  0  0  1 3N
         """,
-        (25, 24), "south",
-    )  # fmt: skip
+        (25, 24),
+        "south",
+    )
     after = sow(rules, before, "e1")
     assert after.holes[H["f1"]] == 2 and after.stores == (27, 24)
     assert specials_of(after) == {"f1": N} and after.to_move == N
@@ -393,8 +415,9 @@ def test_sel_7b_kwah_ends_the_turn():
         2:  0  0  0  0  0  0
         1:  0  2  0  0  0  0
         """,
-        (26, 25), "south",
-    )  # fmt: skip
+        (26, 25),
+        "south",
+    )
     trace = []
     after = rules.play(before, H["b1"], trace)
     assert after.holes[H["c1"]] == 1 and after.holes[H["d1"]] == 1 and after.to_move == N
@@ -411,8 +434,9 @@ def test_sel_7c_wegue_on_the_opponents_side_in_his_ayemi():
         2:  0  0  1  1  0  0
         1:  0  0  0  0  0  0
         """,
-        (25, 24), "south",
-    )  # fmt: skip
+        (25, 24),
+        "south",
+    )
     after = sow(rules, before, "d2")
     assert specials_of(after) == {"f3": S} and after.holes[H["f3"]] == 4
     assert after.to_move == N and rules.legal_moves(after) == (H["c2"],)
@@ -500,8 +524,10 @@ def test_sel_8_block_covers_sow_again_in_the_first_turn():
         2:  0  0  0  0  0  0
         1:  0  1 2S  0  1  3
         """,
-        (24, 23), "south", first_turn=True,
-    )  # fmt: skip
+        (24, 23),
+        "south",
+        first_turn=True,
+    )
     again = sow(rules, before, "b1")
     assert again.to_move == S and again.first_turn_of_round and again.stores == (26, 23)
     after = sow(rules, again, "e1")
@@ -522,8 +548,9 @@ def test_sel_9a_own_ayemi_keeps_the_seed():
         2:  0  0 10  0  0  0
         1:  0 0S  0  0  0  0
         """,
-        (22, 20), "north",
-    )  # fmt: skip
+        (22, 20),
+        "north",
+    )
     trace = []
     after = rules.play(before, H["c2"], trace)
     assert after.holes[H["f3"]] == 3 and after.stores == (22, 20) and after.to_move == S
@@ -571,8 +598,9 @@ def test_sel_10_sow_again_after_own_wegue_and_opponents_ayemi():
         2:  0  0  0  0  0  3
         1: 2N  0  0  1 4S  0
         """,
-        (21, 20), "south",
-    )  # fmt: skip
+        (21, 20),
+        "south",
+    )
     first = sow(rules, before, "d1")
     assert first.to_move == S and first.stores == (23, 20)
     second = sow(rules, first, "f2")
@@ -591,8 +619,9 @@ def test_sel_10_own_wegue_in_opponents_ayemi_sows_again():
         2:  0  0  0  1  0  0
         1:  0  0  0  0  1  0
         """,
-        (25, 24), "south",
-    )  # fmt: skip
+        (25, 24),
+        "south",
+    )
     after = sow(rules, before, "d2")
     assert after.holes[H["f3"]] == 1 and after.stores == (27, 24)
     assert after.to_move == S and rules.legal_moves(after) == (H["e1"],)
@@ -608,8 +637,9 @@ def test_sel_10_opponents_wegue_elsewhere_ends_the_turn():
         2:  0  0  0  3  0  0
         1:  0  1  0  0  0  0
         """,
-        (25, 23), "south",
-    )  # fmt: skip
+        (25, 23),
+        "south",
+    )
     after = sow(rules, before, "d2")
     assert after.stores == (27, 23) and after.holes[H["d3"]] == 1
     assert after.to_move == N
@@ -624,8 +654,9 @@ def test_sel_10_sel_a6_sow_again_with_no_legal_hole_ends_the_turn():
         2:  0  0  0  0  0  0
         1:  0  0  0  0  1 2S
         """,
-        (25, 25), "south",
-    )  # fmt: skip
+        (25, 25),
+        "south",
+    )
     trace = []
     after = rules.play(before, H["e1"], trace)
     assert after.stores == (27, 25) and after.holes[H["f1"]] == 1
@@ -658,8 +689,9 @@ def test_sel_11_weak_wegue_sel_10_uses_the_former_owner():
         2:  0  0  0  0  0  0
         1:  0  0  0  1  1 1S
         """,
-        (25, 25), "south",
-    )  # fmt: skip
+        (25, 25),
+        "south",
+    )
     after = sow(rules, before, "e1")
     assert specials_of(after) == {} and after.stores == (27, 25)
     assert after.to_move == S and rules.legal_moves(after) == (H["d1"],)
@@ -709,9 +741,7 @@ def test_sel_13_takings_are_store_plus_own_wegues():
     assert after.rounds[-1].takings == (31, 23)
 
 
-@pytest.mark.parametrize(
-    "landing, score, winner", [("leave_seed", (28, 26), S), ("capture_seed", (27, 27), None)]
-)
+@pytest.mark.parametrize("landing, score, winner", [("leave_seed", (28, 26), S), ("capture_seed", (27, 27), None)])
 def test_sel_14_single_game_ends_with_the_round(landing, score, winner):
     # SEL-E5a, SEL-E5b: the Zillions "Selus Problem".
     rules = Selus({"match": "single", "empty_wegue_landing": landing})
@@ -732,8 +762,9 @@ def round_end(rules, south_takings):
         2:  0  0  1  0  0  0
         1: {wegue}N 0 0  0  0  0
         """,
-        (south_takings, 0), "north",
-    )  # fmt: skip
+        (south_takings, 0),
+        "north",
+    )
     return sow(rules, before, "c2")
 
 
@@ -768,8 +799,9 @@ def test_sel_16_north_with_no_hole_loses():
         2:  0  0  0  1  0  0
         1:  0  0  0  0  0  0
         """,
-        (0, 1), "south",
-    )  # fmt: skip
+        (0, 1),
+        "south",
+    )
     state = sow(rules, before, "d2")
     assert state.takings == (53, 1) and state.hole_counts == (18, 0)
     assert state.game_over and state.outcome == Outcome(S, "holes")
@@ -803,10 +835,14 @@ def awaiting_next_round(rules, takings, counts, **fields):
         2:  0  0  0  0  0  0
         1:  0  0  0  0  0  0
         """,
-        takings, None, awaiting="next_round", round_over=True,
-        takings={"south": takings[0], "north": takings[1]}, hole_counts={"south": counts[0], "north": counts[1]},
+        takings,
+        None,
+        awaiting="next_round",
+        round_over=True,
+        takings={"south": takings[0], "north": takings[1]},
+        hole_counts={"south": counts[0], "north": counts[1]},
         **fields,
-    )  # fmt: skip
+    )
 
 
 def test_sel_17_gen_38_default_is_counted_from_default_ownership():
@@ -867,8 +903,11 @@ def test_gen_16_endless_selus_sowing_is_rejected_but_stays_legal():
         2:  1  0  4  1  2  3
         1:  6  2  4  6  8  1
         """,
-        (0, 0), "south", round=5, owners={"e3": "south", "f3": "south"},
-    )  # fmt: skip
+        (0, 0),
+        "south",
+        round=5,
+        owners={"e3": "south", "f3": "south"},
+    )
     assert H["f3"] in rules.legal_moves(state)
     with pytest.raises(EndlessSowing):
         rules.play(state, H["f3"])
@@ -897,8 +936,9 @@ def test_sel_e3_trace_names_the_rules():
         2:  0  0  0  0  0  3
         1: 2N  0  0  1 4S  0
         """,
-        (21, 20), "south",
-    )  # fmt: skip
+        (21, 20),
+        "south",
+    )
     trace = []
     rules.play(before, H["d1"], trace)
     assert [t["step"] for t in trace] == ["lifted", "dropped", "captured", "sow_again"]
@@ -952,8 +992,15 @@ def blocked(rules, state) -> bool:
 @pytest.mark.parametrize("options", ALL_OPTIONS, ids=lambda o: "-".join(str(v) for v in o.values()))
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_playouts_keep_the_invariants(options, seed):
-    recipe = {"title": "", "options": options, "seed": seed, "allocate": seed == 2, "resign_in_round": None,
-              "south": "", "north": ""}  # fmt: skip
+    recipe = {
+        "title": "",
+        "options": options,
+        "seed": seed,
+        "allocate": seed == 2,
+        "resign_in_round": None,
+        "south": "",
+        "north": "",
+    }
     record = random_playout(recipe, max_events=400)
     rules = Selus(options)
     state = rules.start(Player.parse(record["setup"]["first_player"]))

@@ -16,16 +16,9 @@ import threading
 
 import pytest
 
-from recorder import chain
+from recorder.core import chain
 from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
-from recorder.store import (
-    AppendResult,
-    EventStore,
-    Idempotency,
-    NewEvent,
-    SQLiteEventStore,
-    StoredEvent,
-)
+from recorder.store import AppendResult, EventStore, Idempotency, NewEvent, SQLiteEventStore, StoredEvent
 
 
 def sqlite_backend(tmp_path) -> EventStore:
@@ -124,7 +117,12 @@ def test_exists_after_first_append(store):
 
 def test_stored_event_fields_and_to_dict(store):
     (event,) = store.append("g", 0, [NewEvent("sow", {"pit": 3, "note": "é"})], recorded_by="alice").events
-    assert (event.game_id, event.type, event.payload, event.recorded_by) == ("g", "sow", {"pit": 3, "note": "é"}, "alice")
+    assert (event.game_id, event.type, event.payload, event.recorded_by) == (
+        "g",
+        "sow",
+        {"pit": 3, "note": "é"},
+        "alice",
+    )
     # UTC ISO-8601 with microseconds and 'Z'.
     assert len(event.recorded_at) == len("2024-01-02T03:04:05.123456Z") and event.recorded_at.endswith("Z")
     assert event.to_dict() == {
@@ -267,7 +265,9 @@ def test_first_broken_link_spots_gaps_relinks_and_edits(store):
 def test_first_broken_link_finds_an_event_edited_behind_the_stores_back(sqlite_store):
     sqlite_store.append("g", 0, moves(1, 2, 3))
     with raw_connection(sqlite_store.path) as conn:
-        triggers = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")]
+        triggers = [
+            r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")
+        ]
         for name in triggers:
             conn.execute(f'DROP TRIGGER "{name}"')
         conn.execute("""UPDATE events SET payload = '{"pit":7}' WHERE game_id = 'g' AND seq = 2""")
@@ -291,8 +291,10 @@ def test_first_broken_link_finds_an_event_edited_behind_the_stores_back(sqlite_s
         "INSERT OR REPLACE INTO events SELECT game_id, seq, type, '{}', recorded_at, recorded_by, prev_hash, hash"
         " FROM events WHERE seq = 1",
         # Inserting past the end (a gap) or with a forged link is refused too.
-        "INSERT INTO events SELECT game_id, 9, type, payload, recorded_at, recorded_by, hash, hash FROM events WHERE seq = 2",
-        "INSERT INTO events SELECT game_id, 3, type, payload, recorded_at, recorded_by, prev_hash, hash FROM events WHERE seq = 2",
+        "INSERT INTO events SELECT game_id, 9, type, payload, recorded_at, recorded_by, hash, hash"
+        " FROM events WHERE seq = 2",
+        "INSERT INTO events SELECT game_id, 3, type, payload, recorded_at, recorded_by, prev_hash, hash"
+        " FROM events WHERE seq = 2",
     ],
 )
 def test_database_refuses_to_change_stored_events(sqlite_store, statement):
@@ -490,8 +492,14 @@ def test_sqlite_token_digests_are_unique(sqlite_store):
 def chained(game_id: str, pits: list[int], prev: str = chain.GENESIS, start: int = 1) -> list[StoredEvent]:
     events = []
     for seq, pit in enumerate(pits, start=start):
-        record = {"game_id": game_id, "seq": seq, "type": "sow", "payload": {"pit": pit},
-                  "recorded_at": f"2025-01-0{seq}T00:00:00.000000Z", "recorded_by": "archive"}  # fmt: skip
+        record = {
+            "game_id": game_id,
+            "seq": seq,
+            "type": "sow",
+            "payload": {"pit": pit},
+            "recorded_at": f"2025-01-0{seq}T00:00:00.000000Z",
+            "recorded_by": "archive",
+        }
         digest = chain.event_hash(prev, record)
         events.append(StoredEvent(**record, prev_hash=prev, hash=digest))
         prev = digest

@@ -8,7 +8,6 @@ tournament, this tournament's arbiter token, the admin token (from configuration
 import sqlite3
 
 import pytest
-
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, make_app
 
 PLAYERS = ["Abeba", "Berhane", "Chaltu", "Dawit"]
@@ -103,9 +102,14 @@ def revoke_token(w):
 
 
 ARBITER_WRITES = {
-    register_player: 201, withdraw_player: 201, choose_tiebreaks: 200, pair_round: 201, start_game: 201,
-    record_forfeit: 201, game_command: 201,
-}  # fmt: skip
+    register_player: 201,
+    withdraw_player: 201,
+    choose_tiebreaks: 200,
+    pair_round: 201,
+    start_game: 201,
+    record_forfeit: 201,
+    game_command: 201,
+}
 ADMIN_ONLY = {create_tournament: 201, list_tokens: 200, issue_token: 201, revoke_token: 200}
 
 
@@ -165,23 +169,33 @@ def test_games_outside_tournaments_stay_open_and_a_valid_token_still_names_the_w
     game = client.post("/api/games", json={"variant": "qelat", "south": "A", "north": "B", "first_player": "south"})
     game_id = game.get_json()["id"]
     assert client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": "f1"}).status_code == 201
-    named = client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": "f2"},
-                        headers=bearer(world.tokens["other"]))  # fmt: skip
+    named = client.post(
+        f"/api/games/{game_id}/commands", json={"type": "sow", "hole": "f2"}, headers=bearer(world.tokens["other"])
+    )
     assert named.status_code == 201 and named.get_json()["event"]["recorded_by"] == "Arbiter of U"
 
 
 def test_reads_are_public(client):
     world = World(client)
     world.paired()
-    for url in ("", "/api/tournaments/{t}", "/api/tournaments/{t}/rounds/1", "/api/tournaments/{t}/standings",
-                "/api/tournaments/{t}/crosstable", "/api/tournaments/{t}/events"):  # fmt: skip
+    for url in (
+        "",
+        "/api/tournaments/{t}",
+        "/api/tournaments/{t}/rounds/1",
+        "/api/tournaments/{t}/standings",
+        "/api/tournaments/{t}/crosstable",
+        "/api/tournaments/{t}/events",
+    ):
         assert client.get((url or "/api/tournaments").format(t=world.t)).status_code == 200
 
 
 def test_a_token_that_is_not_bearer_counts_as_none(client):
     world = World(client)
-    response = client.post(f"/api/tournaments/{world.t}/players", json={"name": "X"},
-                           headers={"Authorization": f"Basic {world.tokens['right']}"})  # fmt: skip
+    response = client.post(
+        f"/api/tournaments/{world.t}/players",
+        json={"name": "X"},
+        headers={"Authorization": f"Basic {world.tokens['right']}"},
+    )
     assert response.status_code == 401
 
 
@@ -191,18 +205,24 @@ def test_tokens_are_stored_hashed_and_listed_without_secrets(app, client):
     for token in (world.tokens["right"], world.tokens["other"], world.tokens["revoked"]):
         assert token not in dump
     listed = client.get(f"/api/tournaments/{world.t}/tokens", headers=bearer(ADMIN_TOKEN)).get_json()["tokens"]
-    assert [(t["holder"], t["revoked_at"] is None) for t in listed] == [("Former arbiter", False), ("Arbiter of T", True)]
+    assert [(t["holder"], t["revoked_at"] is None) for t in listed] == [
+        ("Former arbiter", False),
+        ("Arbiter of T", True),
+    ]
     assert all("token" not in t for t in listed)
 
 
 def test_without_a_configured_admin_token_nobody_is_admin(tmp_path, monkeypatch):
-    from recorder import create_app
+    from recorder.app import create_app
 
     monkeypatch.delenv("RECORDER_ADMIN_TOKEN", raising=False)
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "noadmin.sqlite3")})
     try:
-        response = app.test_client().post("/api/tournaments", json={"name": "X", "variant": "qelat",
-                                          "format": "swiss", "rounds": 1}, headers=bearer("a-guess"))  # fmt: skip
+        response = app.test_client().post(
+            "/api/tournaments",
+            json={"name": "X", "variant": "qelat", "format": "swiss", "rounds": 1},
+            headers=bearer("a-guess"),
+        )
         assert response.status_code == 401
     finally:
         app.extensions["recorder"].store.close()

@@ -2,7 +2,6 @@
 double round robins, manual pairings and the OpenAPI document."""
 
 import pytest
-
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, make_app, seats
 
 PLAYERS = ["Abeba", "Berhane", "Chaltu", "Dawit"]
@@ -28,16 +27,26 @@ def event_count(client, tournament_id):
     return len(client.get(f"/api/tournaments/{tournament_id}/events").get_json()["events"])
 
 
-@pytest.mark.parametrize("body", [
-    {"name": "X", "variant": "qelat", "format": "swiss"},  # a Swiss needs its rounds
-    {"name": "X", "variant": "qelat", "format": "round_robin", "rounds": 3},  # a round robin derives them
-    {"name": "X", "variant": "qelat", "format": "knockout"},
-    {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "options": {"colour": "red"}},  # GEN-29
-    {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "tiebreaks": ["coin_toss"]},
-    {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "bye_points": 2},
-    {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "start_date": "2026-12-02", "end_date": "2026-12-01"},
-    {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "surprise": True},  # unknown field
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"name": "X", "variant": "qelat", "format": "swiss"},  # a Swiss needs its rounds
+        {"name": "X", "variant": "qelat", "format": "round_robin", "rounds": 3},  # a round robin derives them
+        {"name": "X", "variant": "qelat", "format": "knockout"},
+        {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "options": {"colour": "red"}},  # GEN-29
+        {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "tiebreaks": ["coin_toss"]},
+        {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "bye_points": 2},
+        {
+            "name": "X",
+            "variant": "qelat",
+            "format": "swiss",
+            "rounds": 3,
+            "start_date": "2026-12-02",
+            "end_date": "2026-12-01",
+        },
+        {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "surprise": True},  # unknown field
+    ],
+)
 def test_invalid_tournaments_are_422_and_store_nothing(client, body):
     response = post(client, "/api/tournaments", body)
     assert response.status_code == 422 and response.mimetype == "application/problem+json"
@@ -45,8 +54,15 @@ def test_invalid_tournaments_are_422_and_store_nothing(client, body):
 
 
 def test_tournament_read_back_and_listed(client, admin):
-    t = admin.create(name="Harar Open", variant="qelat", format="swiss", rounds=5, site="Harar",
-                     start_date="2026-12-01", options={"mazagebh_no_return": False})  # fmt: skip
+    t = admin.create(
+        name="Harar Open",
+        variant="qelat",
+        format="swiss",
+        rounds=5,
+        site="Harar",
+        start_date="2026-12-01",
+        options={"mazagebh_no_return": False},
+    )
     assert t["options"] == {"mazagebh_no_return": False} and t["status"] == "registration"
     assert t["tiebreaks"] == ["buchholz", "sonneborn_berger", "direct_encounter", "wins"]
     response = client.get(f"/api/tournaments/{t['id']}")

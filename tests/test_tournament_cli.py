@@ -2,7 +2,7 @@
 
 from click.testing import CliRunner
 
-from recorder.cli import main
+from recorder.cli.main import main
 
 
 def run(db, *args, ok=True):
@@ -13,13 +13,34 @@ def run(db, *args, ok=True):
 
 def test_cli_runs_a_small_round_robin_to_its_standings(tmp_path):
     db = tmp_path / "cli.sqlite3"
-    tid = run(db, "create", "--name", "Dessie Open", "--variant", "qelat", "--format", "round_robin",
-              "--start", "2026-12-01", "--tiebreak", "sonneborn_berger", "--tiebreak", "wins")  # fmt: skip
+    tid = run(
+        db,
+        "create",
+        "--name",
+        "Dessie Open",
+        "--variant",
+        "qelat",
+        "--format",
+        "round_robin",
+        "--start",
+        "2026-12-01",
+        "--tiebreak",
+        "sonneborn_berger",
+        "--tiebreak",
+        "wins",
+    )
     assert tid.startswith("t-")
-    assert [run(db, "add-player", tid, name) for name in ("Abeba", "Berhane", "Chaltu", "Dawit")] == ["1", "2", "3", "4"]
+    assert [run(db, "add-player", tid, name) for name in ("Abeba", "Berhane", "Chaltu", "Dawit")] == [
+        "1",
+        "2",
+        "3",
+        "4",
+    ]
     assert run(db, "pair", tid).splitlines() == [
-        "round 1 (berger)", "  board 1: Abeba (south) - Dawit (north)", "  board 2: Berhane (south) - Chaltu (north)",
-    ]  # fmt: skip
+        "round 1 (berger)",
+        "  board 1: Abeba (south) - Dawit (north)",
+        "  board 2: Berhane (south) - Chaltu (north)",
+    ]
     game_id = run(db, "start-game", tid, "1", "1")
     assert game_id.endswith("-r1-b1")
     run(db, "forfeit", tid, "1", "1", "south_wins", ok=False)  # the board has a game
@@ -52,7 +73,8 @@ def test_cli_issues_lists_and_revokes_tokens(tmp_path):
 
 def test_cli_refusals_are_one_line_errors(tmp_path):
     db = tmp_path / "cli.sqlite3"
-    result = CliRunner().invoke(main, ["tournament", "create", "--name", "X", "--variant", "qelat",
-                                       "--format", "swiss", "--db", str(db)])  # fmt: skip
+    result = CliRunner().invoke(
+        main, ["tournament", "create", "--name", "X", "--variant", "qelat", "--format", "swiss", "--db", str(db)]
+    )
     assert result.exit_code == 1 and "needs its number of rounds" in result.output
     run(db, "standings", "t-000000000000", ok=False)

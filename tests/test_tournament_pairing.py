@@ -16,8 +16,15 @@ from recorder.errors import InvalidRecord
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register, decide_withdraw
 from recorder.tournaments.fold import apply, start
 from recorder.tournaments.pairing import (
-    NORTH, SOUTH, SwissPlayer, allocate, berger_round, pair_swiss, preference, round_robin_round,
-)  # fmt: skip
+    NORTH,
+    SOUTH,
+    SwissPlayer,
+    allocate,
+    berger_round,
+    pair_swiss,
+    preference,
+    round_robin_round,
+)
 from recorder.tournaments.results import BoardOutcome
 
 # --------------------------------------------------------------------------- Berger
@@ -91,9 +98,12 @@ def test_swiss_bye_goes_to_the_lowest_ranked_of_the_lowest_score():
 
 def test_swiss_bye_never_twice_while_someone_has_not_had_one():
     field = players(
-        (1, 2, (SOUTH,), {3}, False), (2, 2, (NORTH,), {4}, False), (3, 0, (NORTH,), {1}, False),
-        (4, 0, (SOUTH,), {2}, False), (5, 2, (), (), True),
-    )  # fmt: skip
+        (1, 2, (SOUTH,), {3}, False),
+        (2, 2, (NORTH,), {4}, False),
+        (3, 0, (NORTH,), {1}, False),
+        (4, 0, (SOUTH,), {2}, False),
+        (5, 2, (), (), True),
+    )
     # Lowest score 0: players 3 and 4, neither had a bye -> the lower-ranked, 4, sits out.
     assert pair_swiss(field).bye == 4
 
@@ -103,9 +113,13 @@ def test_swiss_round_2_winners_meet_winners_preferences_seat_them():
     # Group 1 pt: 1 2 3 -> 1-2, 3 floats down to 4 (3-4 is new), then 5-6.
     # Seats: 1 (had S) wants N, 2 (had N) wants S -> 2-1; 4 wants S, 3 wants N -> 4-3; 6-5.
     field = players(
-        (1, 2, (SOUTH,), {4}, False), (2, 2, (NORTH,), {5}, False), (3, 2, (SOUTH,), {6}, False),
-        (4, 0, (NORTH,), {1}, False), (5, 0, (SOUTH,), {2}, False), (6, 0, (NORTH,), {3}, False),
-    )  # fmt: skip
+        (1, 2, (SOUTH,), {4}, False),
+        (2, 2, (NORTH,), {5}, False),
+        (3, 2, (SOUTH,), {6}, False),
+        (4, 0, (NORTH,), {1}, False),
+        (5, 0, (SOUTH,), {2}, False),
+        (6, 0, (NORTH,), {3}, False),
+    )
     assert pair_swiss(field).boards == ((2, 1), (4, 3), (6, 5))
 
 

@@ -7,7 +7,6 @@ GEN-28 ``result`` commands. The standings are worked out by hand below.
 """
 
 import pytest
-
 from tournament_support import Organiser, fixture_commands, make_app, seats, table
 
 PLAYERS = ["Abeba", "Berhane", "Chaltu", "Dawit", "Eleni", "Fikru"]  # numbers 1..6
@@ -61,8 +60,14 @@ def play_round(arbiter: Organiser, tournament_id: str, round_number: int):
 
 def test_six_player_round_robin_standings_and_tiebreaks_by_hand(client):
     admin = Organiser(client)
-    t = admin.create(name="Mekelle Round Robin", variant="gabata", format="round_robin",
-                     site="Mekelle", start_date="2026-12-01", end_date="2026-12-03")  # fmt: skip
+    t = admin.create(
+        name="Mekelle Round Robin",
+        variant="gabata",
+        format="round_robin",
+        site="Mekelle",
+        start_date="2026-12-01",
+        end_date="2026-12-03",
+    )
     assert t["tiebreaks"] == ["direct_encounter", "sonneborn_berger", "wins"]  # FIDE's round-robin order
     arbiter = Organiser(client, admin.issue_token(t["id"], "Arbiter Hagos")["token"])
     assert arbiter.add_players(t["id"], *PLAYERS) == [1, 2, 3, 4, 5, 6]
@@ -121,8 +126,13 @@ def test_round_robin_games_carry_tournament_round_board_and_writer(client):
     game = arbiter.start(t["id"], 1, 2)
     # Board 2 of round 1 (4 players): 2 (south) against 3 (north).
     assert (game["south"], game["north"]) == ("Berhane", "Chaltu")
-    assert game["metadata"] == {"event": "Axum Cup", "date": "2026-12-01", "round": 1, "board": 2,
-                                "tournament_id": t["id"]}  # fmt: skip
+    assert game["metadata"] == {
+        "event": "Axum Cup",
+        "date": "2026-12-01",
+        "round": 1,
+        "board": 2,
+        "tournament_id": t["id"],
+    }
     arbiter.start(t["id"], 1, 2, expect=409)  # one game per board
     arbiter.command(game["id"], type="result", kind="resignation", winner="south")
     events = client.get(f"/api/games/{game['id']}/events").get_json()["events"]

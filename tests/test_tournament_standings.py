@@ -8,14 +8,14 @@ table is in the fixture: holes 6-6, then 10-2, 11-1, and 12-0 when south wins, L
 from fractions import Fraction
 
 import pytest
+from tournament_support import Organiser, fixture_commands, make_app, table
 
+from recorder.rules.board import Player
+from recorder.rules.state import Outcome, RoundRecord, State
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register
 from recorder.tournaments.fold import Forfeit, apply, start
 from recorder.tournaments.results import BoardOutcome, outcome_of_forfeit, outcome_of_state
 from recorder.tournaments.standings import standings
-from recorder.variants.board import Player
-from recorder.variants.state import Outcome, RoundRecord, State
-from tournament_support import Organiser, fixture_commands, make_app, table
 
 
 def tournament(format_: str, names: list[str], **extra):
@@ -33,23 +33,45 @@ def pair(t, outcomes, **body):
 
 
 def match_state(rounds, hole_counts, winner):
-    return State(holes=(), owners=(), specials=(), stores=(0, 0), to_move=None, rounds=tuple(rounds),
-                 hole_counts=hole_counts, game_over=True, outcome=Outcome(winner, "holes"))  # fmt: skip
+    return State(
+        holes=(),
+        owners=(),
+        specials=(),
+        stores=(0, 0),
+        to_move=None,
+        rounds=tuple(rounds),
+        hole_counts=hole_counts,
+        game_over=True,
+        outcome=Outcome(winner, "holes"),
+    )
 
 
 def test_lw_13_match_rounds_won_and_holes_held():
     # LW default fixture: 6-6 -> 10-2 (south gains), 10-2 -> 11-1 (south), 11-1 -> 12-0 (south).
     state = match_state(
-        [RoundRecord(1, Player.SOUTH, (6, 6), (40, 8)), RoundRecord(2, Player.NORTH, (10, 2), (44, 4)),
-         RoundRecord(3, Player.NORTH, (11, 1), (48, 0))], (12, 0), Player.SOUTH)  # fmt: skip
+        [
+            RoundRecord(1, Player.SOUTH, (6, 6), (40, 8)),
+            RoundRecord(2, Player.NORTH, (10, 2), (44, 4)),
+            RoundRecord(3, Player.NORTH, (11, 1), (48, 0)),
+        ],
+        (12, 0),
+        Player.SOUTH,
+    )
     assert outcome_of_state(state) == BoardOutcome("south_wins", True, rounds_won=(3, 0), holes=(12, 0))
 
 
 def test_sel_16_round_lost_then_won_back_counts_both_ways():
     # selus-rounds-1372: 9-9 -> 11-7 (S) -> 13-5 (S) -> 4-14 (N) -> 0-18 (N): 2 rounds each.
     state = match_state(
-        [RoundRecord(1, Player.SOUTH, (9, 9)), RoundRecord(2, Player.SOUTH, (11, 7)),
-         RoundRecord(3, Player.NORTH, (13, 5)), RoundRecord(4, Player.SOUTH, (4, 14))], (0, 18), Player.NORTH)  # fmt: skip
+        [
+            RoundRecord(1, Player.SOUTH, (9, 9)),
+            RoundRecord(2, Player.SOUTH, (11, 7)),
+            RoundRecord(3, Player.NORTH, (13, 5)),
+            RoundRecord(4, Player.SOUTH, (4, 14)),
+        ],
+        (0, 18),
+        Player.NORTH,
+    )
     assert outcome_of_state(state) == BoardOutcome("north_wins", True, rounds_won=(2, 2), holes=(0, 18))
 
 
@@ -69,7 +91,11 @@ def test_direct_encounter_only_when_every_tied_player_has_met():
     outcomes = {(1, 1): BoardOutcome("south_wins", True), (1, 2): BoardOutcome("south_wins", True)}
     ranked = standings(t, outcomes)
     assert [(s.rank, s.number, s.tiebreaks["direct_encounter"]) for s in ranked] == [
-        (1, 1, 0), (1, 3, 0), (3, 2, 0), (3, 4, 0)]  # fmt: skip
+        (1, 1, 0),
+        (1, 3, 0),
+        (3, 2, 0),
+        (3, 4, 0),
+    ]
 
 
 def test_forfeit_and_bye_count_as_unplayed_rounds_in_buchholz():

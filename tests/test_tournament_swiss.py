@@ -9,11 +9,12 @@ hand are those of docs/tournaments.md (recorder/tournaments/pairing.py).
 """
 
 import pytest
-
 from tournament_support import Organiser, fixture_commands, make_app, seats, table
 
-PLAYERS = [(name, 2000 - 50 * i) for i, name in enumerate(
-    ["Abeba", "Berhane", "Chaltu", "Dawit", "Eleni", "Fikru", "Genet", "Hailu", "Iyasu"])]  # fmt: skip
+PLAYERS = [
+    (name, 2000 - 50 * i)
+    for i, name in enumerate(["Abeba", "Berhane", "Chaltu", "Dawit", "Eleni", "Fikru", "Genet", "Hailu", "Iyasu"])
+]
 
 BOARD = "board"  # south wins on the board (the Gabata fixture)
 FORFEIT = "forfeit"  # south wins by forfeit, recorded in the tournament
@@ -52,12 +53,24 @@ FORFEIT = "forfeit"  # south wins by forfeit, recorded in the tournament
 #     3 (level) mildly S, 8 (+1) wants N -> 3-8.
 #     Results: 1=6, 2 wins (north), 9 wins (north), 3 wins (south).
 ROUNDS = [
-    ([(1, 5), (6, 2), (3, 7), (8, 4)], 9, [BOARD, ("resignation", "north"), ("agreement", None), ("resignation", "north")]),
+    (
+        [(1, 5), (6, 2), (3, 7), (8, 4)],
+        9,
+        [BOARD, ("resignation", "north"), ("agreement", None), ("resignation", "north")],
+    ),
     ([(4, 1), (2, 9), (5, 3), (7, 6)], 8, [("resignation", "north"), BOARD, BOARD, ("agreement", None)]),
     ([(1, 2), (7, 4), (5, 8), (9, 3)], 6, [("agreement", None), ("adjudication", "north"), BOARD, FORFEIT]),
-    ([(9, 1), (2, 4), (6, 5), (8, 7)], 3, [("resignation", "north"), ("agreement", None), BOARD, ("resignation", "north")]),
-    ([(1, 6), (5, 2), (4, 9), (3, 8)], 7, [("agreement", None), ("resignation", "north"), ("resignation", "north"), BOARD]),
-]  # fmt: skip
+    (
+        [(9, 1), (2, 4), (6, 5), (8, 7)],
+        3,
+        [("resignation", "north"), ("agreement", None), BOARD, ("resignation", "north")],
+    ),
+    (
+        [(1, 6), (5, 2), (4, 9), (3, 8)],
+        7,
+        [("agreement", None), ("resignation", "north"), ("resignation", "north"), BOARD],
+    ),
+]
 
 
 @pytest.fixture
@@ -86,8 +99,11 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
     assert arbiter.add_players(t["id"], *PLAYERS) == list(range(1, 10))
     # The organiser's order, fixed before round 1.
     order = ["direct_encounter", "buchholz", "sonneborn_berger", "wins"]
-    response = client.put(f"/api/tournaments/{t['id']}/tiebreaks", json={"tiebreaks": order},
-                          headers={"Authorization": f"Bearer {arbiter.token}"})  # fmt: skip
+    response = client.put(
+        f"/api/tournaments/{t['id']}/tiebreaks",
+        json={"tiebreaks": order},
+        headers={"Authorization": f"Bearer {arbiter.token}"},
+    )
     assert response.status_code == 200 and response.get_json()["tiebreaks"] == order
 
     for number, (boards, bye, results) in enumerate(ROUNDS, start=1):
@@ -96,8 +112,11 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
         assert paired["byes"][0]["points"] == 1
         play(arbiter, t["id"], number, results)
         if number == 1:  # too late to change the order now
-            again = client.put(f"/api/tournaments/{t['id']}/tiebreaks", json={"tiebreaks": ["wins"]},
-                               headers={"Authorization": f"Bearer {arbiter.token}"})  # fmt: skip
+            again = client.put(
+                f"/api/tournaments/{t['id']}/tiebreaks",
+                json={"tiebreaks": ["wins"]},
+                headers={"Authorization": f"Bearer {arbiter.token}"},
+            )
             assert again.status_code == 422
 
     standings = admin.standings(t["id"])
@@ -133,8 +152,13 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
 
     rows = {row["number"]: row for row in admin.crosstable(t["id"])["rows"]}
     nine = [(c["kind"], c["opponent"], c["colour"], c["mark"]) for c in rows[9]["cells"]]
-    assert nine == [("bye", None, None, "+"), ("played", 2, "north", "0"), ("forfeit", 3, "south", "+"),
-                    ("played", 1, "south", "0"), ("played", 4, "north", "1")]  # fmt: skip
+    assert nine == [
+        ("bye", None, None, "+"),
+        ("played", 2, "north", "0"),
+        ("forfeit", 3, "south", "+"),
+        ("played", 1, "south", "0"),
+        ("played", 4, "north", "1"),
+    ]
     assert [c["opponent_place"] for c in rows[1]["cells"]] == [8, 6, 1, 3, 4]
 
 
@@ -150,8 +174,11 @@ def test_swiss_late_entry_joins_with_zero_and_a_withdrawal_leaves(client):
     # After round 1: 1 and 4 have 1 point, 2 and 3 none. Eleni enters late (0 points);
     # Chaltu withdraws. Round 2 players: 1 4 (1 pt), 2 5 (0): 1-4 and 2-5.
     assert admin.add_players(t["id"], ("Eleni", 2100)) == [5]
-    withdrawn = client.post(f"/api/tournaments/{t['id']}/players/3/withdrawal", json={"reason": "ill"},
-                            headers={"Authorization": "Bearer admin-token-for-tests"})  # fmt: skip
+    withdrawn = client.post(
+        f"/api/tournaments/{t['id']}/players/3/withdrawal",
+        json={"reason": "ill"},
+        headers={"Authorization": "Bearer admin-token-for-tests"},
+    )
     assert withdrawn.status_code == 201 and withdrawn.get_json()["withdrawn_after"] == 1
     second = admin.pair(t["id"])
     assert sorted(map(frozenset, seats(second))) == sorted(map(frozenset, [(1, 4), (2, 5)]))

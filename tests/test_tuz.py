@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recorder.errors import EndlessSowing, IllegalMove, InvalidRecord
-from recorder.variants.board import PLAYERS, Player
-from recorder.variants.positions import position_from_json
-from recorder.variants.state import state_to_json
-from recorder.variants.tuz import Tuz
+from recorder.rules.board import PLAYERS, Player
+from recorder.rules.positions import position_from_json
+from recorder.rules.state import state_to_json
+from recorder.rules.tuz import Tuz
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = json.loads((ROOT.parent / "shared" / "rules" / "examples.json").read_text())
@@ -192,9 +192,14 @@ def test_tuz_3_first_player_recorded_at_setup_and_in_next_round():
     assert state.to_move == N and state.rounds[0].first_player == N
     # A finished round, counts 6/6 (takings 24 each): next_round names the new starter.
     done = position(
-        "0 0 0 0 0 0", "0 0 0 0 0 0", (24, 24), None,
-        awaiting="next_round", round_over=True, takings={"south": 24, "north": 24},
-    )  # fmt: skip
+        "0 0 0 0 0 0",
+        "0 0 0 0 0 0",
+        (24, 24),
+        None,
+        awaiting="next_round",
+        round_over=True,
+        takings={"south": 24, "north": 24},
+    )
     nxt = RULES.start_next_round(done, S)
     assert nxt.to_move == S and nxt.rounds[-1].first_player == S and nxt.round == 2
 
@@ -256,9 +261,7 @@ def test_tuz_4_opening_only_when_awaited():
 
 def test_tuz_4_opening_needs_a_seed_in_every_hole_it_takes_from():
     # A hand-made position (GEN-42) with f1 empty: step 1 cannot take a seed from R.
-    state = position(
-        "4 4 4 4 4 4", "4 4 4 4 8 0", first_turn_of_round=True, awaiting="opening"
-    )  # fmt: skip
+    state = position("4 4 4 4 4 4", "4 4 4 4 8 0", first_turn_of_round=True, awaiting="opening")
     with pytest.raises(IllegalMove):
         RULES.play_opening(state, "plain")
 
@@ -278,9 +281,14 @@ def test_tuz_5_the_other_player_makes_the_first_sowing():
 
 def test_tuz_5_later_rounds_have_no_opening():
     done = position(
-        "0 0 0 0 0 0", "0 0 0 0 0 0", (24, 24), None,
-        awaiting="next_round", round_over=True, takings={"south": 24, "north": 24},
-    )  # fmt: skip
+        "0 0 0 0 0 0",
+        "0 0 0 0 0 0",
+        (24, 24),
+        None,
+        awaiting="next_round",
+        round_over=True,
+        takings={"south": 24, "north": 24},
+    )
     state = RULES.start_next_round(done, N)
     assert state.awaiting is None and state.to_move == N
     assert legal(state) == ["a2", "b2", "c2", "d2", "e2", "f2"]
@@ -443,9 +451,14 @@ def test_tuz_9_a_player_may_own_several_tuzes_for_the_whole_round():
     assert after.specials[H["e1"]] == N
     # TUZ-15: a new round clears every tuz.
     done = position(
-        "0 0 0 0 0 10S", "0 0 7N 0 0 0", (19, 12), None,
-        awaiting="next_round", round_over=True, takings={"south": 29, "north": 19},
-    )  # fmt: skip
+        "0 0 0 0 0 10S",
+        "0 0 7N 0 0 0",
+        (19, 12),
+        None,
+        awaiting="next_round",
+        round_over=True,
+        takings={"south": 29, "north": 19},
+    )
     assert RULES.start_next_round(done, S).specials == (None,) * 12
 
 
@@ -539,10 +552,15 @@ def test_tuz_13_two_seeds_and_a_lost_lot_end_the_match():
 
 def finished(takings: tuple[int, int], **extra):
     return position(
-        "0 0 0 0 0 0", "0 0 0 0 0 0", takings, None,
-        awaiting="next_round", round_over=True,
-        takings={"south": takings[0], "north": takings[1]}, **extra,
-    )  # fmt: skip
+        "0 0 0 0 0 0",
+        "0 0 0 0 0 0",
+        takings,
+        None,
+        awaiting="next_round",
+        round_over=True,
+        takings={"south": takings[0], "north": takings[1]},
+        **extra,
+    )
 
 
 def test_tuz_14_default_allocation_poorer_keeps_his_rightmost_holes():

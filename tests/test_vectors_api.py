@@ -5,9 +5,9 @@ sent as commands, and the state read back is compared with ``after``.
 """
 
 import pytest
-
 from conftest import expected_view, load_examples, play_command, spec_view
-from recorder.variants import VARIANTS
+
+from recorder.rules import VARIANTS
 
 EXAMPLES = load_examples()
 

@@ -12,14 +12,13 @@ import json
 import os
 
 import pytest
-
 from browser import CHROMIUM, TABLET, LiveServer, fixture_game, launch_chromium, record
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
 
-from recorder import create_app  # noqa: E402
+from recorder.app import create_app  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 ADMIN_TOKEN = "admin-token-for-the-browser-tests"
@@ -32,7 +31,8 @@ READ_BOARD = """() => {
   for (const hole of board.querySelectorAll('[data-hole]')) {
     holes[hole.dataset.hole] = Number(hole.dataset.count);
     owners[hole.dataset.hole] = hole.dataset.owner;
-    if (hole.dataset.special) specials[hole.dataset.hole] = {kind: hole.dataset.special, owner: hole.dataset.specialOwner};
+    if (hole.dataset.special)
+      specials[hole.dataset.hole] = {kind: hole.dataset.special, owner: hole.dataset.specialOwner};
   }
   const stores = {};
   for (const store of board.querySelectorAll('[data-store]')) stores[store.dataset.store] = Number(store.dataset.count);
@@ -53,7 +53,9 @@ def web(tmp_path_factory):
         browser = launch_chromium(playwright)
         server.client = app.test_client()
         server.browser = browser
-        server.defaults = {v["name"]: v["default_owners"] for v in server.client.get("/api/variants").get_json()["variants"]}
+        server.defaults = {
+            v["name"]: v["default_owners"] for v in server.client.get("/api/variants").get_json()["variants"]
+        }
         yield server
         browser.close()
     app.extensions["recorder"].store.close()
@@ -277,7 +279,9 @@ def test_tuz_match_recorded_by_clicking_through_two_rounds(web, page):
     for row, round_row in zip(shown_rounds, state["rounds"]):
         takings = round_row["takings"]
         assert row.split("\t")[:4] == [
-            str(round_row["round"]), round_row["first_player"].title(), f"{round_row['holes']['south']}–{round_row['holes']['north']}",
+            str(round_row["round"]),
+            round_row["first_player"].title(),
+            f"{round_row['holes']['south']}–{round_row['holes']['north']}",
             f"{takings['south']}–{takings['north']}" if takings else "",
         ]
 
@@ -393,8 +397,11 @@ def test_touch_targets_are_at_least_44px_and_the_board_fits_a_phone(web, page):
     open_game(page, game_id)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     targets = page.locator(".hole, .stepper button, #step-slider, .ply, summary").all()
-    small = [(t.get_attribute("data-hole") or t.inner_text(), box) for t in targets
-             if (box := t.bounding_box()) and (box["width"] < 44 or box["height"] < 44)]
+    small = [
+        (t.get_attribute("data-hole") or t.inner_text(), box)
+        for t in targets
+        if (box := t.bounding_box()) and (box["width"] < 44 or box["height"] < 44)
+    ]
     assert small == []
 
 
@@ -403,12 +410,24 @@ def test_touch_targets_are_at_least_44px_and_the_board_fits_a_phone(web, page):
 
 def make_tournament(client) -> tuple[str, dict]:
     """A 4-player round robin, round 1 paired, board 1 played to a resignation, board 2 started."""
-    response = client.post("/api/tournaments", headers=ADMIN, json={
-        "name": "Keren Cup", "variant": "qelat", "format": "round_robin", "site": "Keren", "start_date": "2026-11-20"})
+    response = client.post(
+        "/api/tournaments",
+        headers=ADMIN,
+        json={
+            "name": "Keren Cup",
+            "variant": "qelat",
+            "format": "round_robin",
+            "site": "Keren",
+            "start_date": "2026-11-20",
+        },
+    )
     assert response.status_code == 201, response.get_json()
     tournament_id = response.get_json()["id"]
     for name in ("Abeba", "Berhane", "Dawit", "Selam"):
-        assert client.post(f"/api/tournaments/{tournament_id}/players", headers=ADMIN, json={"name": name}).status_code == 201
+        assert (
+            client.post(f"/api/tournaments/{tournament_id}/players", headers=ADMIN, json={"name": name}).status_code
+            == 201
+        )
     round_1 = client.post(f"/api/tournaments/{tournament_id}/rounds", headers=ADMIN, json={}).get_json()
     games = {}
     for board in (1, 2):

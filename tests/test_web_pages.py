@@ -8,7 +8,6 @@ outside the service, and an unknown game is a 404 page, not an empty shell.
 import re
 
 import pytest
-
 from browser import record
 
 PAGES = ["/", "/tournaments/t-123"]

@@ -5,7 +5,7 @@ import json
 
 from conftest import FIXTURES
 
-from recorder import create_app
+from recorder.app import create_app
 
 ADMIN_TOKEN = "admin-token-for-tests"
 
@@ -42,8 +42,11 @@ class Organiser:
         numbers = []
         for player in players:
             name, rating = (player, None) if isinstance(player, str) else player
-            numbers.append(self._call("POST", f"/api/tournaments/{tournament_id}/players", 201,
-                                      {"name": name, "rating": rating})["number"])  # fmt: skip
+            numbers.append(
+                self._call("POST", f"/api/tournaments/{tournament_id}/players", 201, {"name": name, "rating": rating})[
+                    "number"
+                ]
+            )
         return numbers
 
     def pair(self, tournament_id: str, expect=201, **body):

@@ -19,7 +19,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from browser import TABLET, LiveServer, fixture_game, launch_chromium, record  # noqa: E402
-from recorder import create_app  # noqa: E402
+from recorder.app import create_app  # noqa: E402
 
 # (file, fixture, how many of its commands are played before the picture)
 GAMES = [

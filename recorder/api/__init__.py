@@ -2,11 +2,16 @@
 
 from flask import Flask
 
-from . import games, openapi, problems, variants
-from . import audit  # issue 6: traces, claims, what-if, verify, checkpoints, board.svg
-from . import tournaments  # issue 8: tournaments, pairings, standings, tokens
-from . import archive  # issue 7: notation and NDJSON import/export
-from . import game_notation  # issue 9: one game's notation and move list, for the game page
+from . import (
+    archive,  # issue 7: notation and NDJSON import/export
+    audit,  # issue 6: traces, claims, what-if, verify, checkpoints, board.svg
+    game_notation,  # issue 9: one game's notation and move list, for the game page
+    games,
+    openapi,
+    problems,
+    tournaments,  # issue 8: tournaments, pairings, standings, tokens
+    variants,
+)
 
 
 def init_app(app: Flask) -> None:

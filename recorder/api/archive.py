@@ -1,4 +1,4 @@
-"""Archives over HTTP: ``POST /api/import`` and ``GET /api/export`` (recorder/archive.py).
+"""Archives over HTTP: ``POST /api/import`` and ``GET /api/export`` (recorder/archive/transfer.py).
 
 Import takes a notation text (``text/plain`` or ``text/x-mancala-notation``) or NDJSON
 event logs (``application/x-ndjson``) and answers with a per-game report: 201 when every
@@ -10,21 +10,20 @@ when none was. Export streams the games the filters select, as notation or NDJSO
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from apispec import APISpec
 from flask import Blueprint, Response, request, stream_with_context
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
 
+from recorder.archive.ndjson import MEDIA_TYPE as NDJSON
+from recorder.archive.transfer import Archive, summarise
+from recorder.core.events import GameCreated
+from recorder.errors import InvalidRecord
+from recorder.notation.grammar import MEDIA_TYPE as NOTATION
 from schemas import load_command
 from schemas.archive import export_query_schema, import_query_schema, import_report_schema
 
-from ..archive import Archive, summarise
-from ..errors import InvalidRecord
-from ..events import GameCreated
-from ..ndjson import MEDIA_TYPE as NDJSON
-from ..notation import MEDIA_TYPE as NOTATION
 from . import openapi
 from .games import current_user, recorder
 from .problems import problem
@@ -73,7 +72,7 @@ def body_text() -> str:
         raise InvalidRecord(f"the body is not UTF-8 text (byte {error.start})", field="body") from None
 
 
-def authorize_tournament_games(game_id: Optional[str], setup: GameCreated) -> Optional[str]:
+def authorize_tournament_games(game_id: str | None, setup: GameCreated) -> str | None:
     """A game that belongs to a tournament, by its metadata or by a board's game id,
     is imported only with that tournament's token, as its commands would be; the
     token's holder then records it."""
@@ -114,20 +113,37 @@ def document_archive_paths(spec: APISpec) -> None:
 
     spec.components.schema("ImportReport", schema=archive_schemas.ImportReportSchema)
     text = {"schema": {"type": "string"}}
-    spec.path(path="/api/import", operations={"post": {
-        "summary": "Import an archive: notation text or NDJSON event logs; a report per game",
-        "parameters": [{"in": "query", "schema": archive_schemas.ImportQuerySchema}],
-        "requestBody": {"required": True, "content": {NOTATION: text, "text/plain": text, NDJSON: text}},
-        "responses": {
-            "201": {"description": "Every game imported", "content": openapi._json("ImportReport")},
-            "207": {"description": "Some games refused (see each game's error)", "content": openapi._json("ImportReport")},
-            **openapi._problems(413, 415, 422)}}})  # fmt: skip
-    spec.path(path="/api/export", operations={"get": {
-        "summary": "Export games (streamed): notation or NDJSON by Accept",
-        "parameters": [{"in": "query", "schema": archive_schemas.ExportQuerySchema}],
-        "responses": {
-            "200": {"description": "The archive", "content": {NOTATION: text, NDJSON: text}},
-            **openapi._problems(406, 422)}}})  # fmt: skip
+    spec.path(
+        path="/api/import",
+        operations={
+            "post": {
+                "summary": "Import an archive: notation text or NDJSON event logs; a report per game",
+                "parameters": [{"in": "query", "schema": archive_schemas.ImportQuerySchema}],
+                "requestBody": {"required": True, "content": {NOTATION: text, "text/plain": text, NDJSON: text}},
+                "responses": {
+                    "201": {"description": "Every game imported", "content": openapi._json("ImportReport")},
+                    "207": {
+                        "description": "Some games refused (see each game's error)",
+                        "content": openapi._json("ImportReport"),
+                    },
+                    **openapi._problems(413, 415, 422),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/api/export",
+        operations={
+            "get": {
+                "summary": "Export games (streamed): notation or NDJSON by Accept",
+                "parameters": [{"in": "query", "schema": archive_schemas.ExportQuerySchema}],
+                "responses": {
+                    "200": {"description": "The archive", "content": {NOTATION: text, NDJSON: text}},
+                    **openapi._problems(406, 422),
+                },
+            }
+        },
+    )
 
 
 openapi.EXTENSIONS.append(document_archive_paths)

@@ -2,23 +2,32 @@
 
 Thin views over the pure audit modules (``audit``, ``claims``, ``whatif``, ``verify``,
 ``checkpoints``, ``svg``): load -> work on the stored events -> dump. The signing key
-is loaded (or created, mode 0600) on first use; see ``recorder/checkpoints.py``.
+is loaded (or created, mode 0600) on first use; see ``recorder/audit/checkpoints.py``.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
+from recorder.audit import checkpoints, claims, whatif
+from recorder.audit import trace as audit
+from recorder.audit.verify import verify_record
+from recorder.core.events import event_from_record
+from recorder.errors import NotFound
+from recorder.render.svg import board_svg
 from schemas.audit import (
-    board_query_schema, checkpoint_body_schema, checkpoint_schema, claim_report_schema, claim_schema,
-    public_key_schema, trace_schema, verify_report_schema, what_if_report_schema, what_if_schema,
-)  # fmt: skip
+    board_query_schema,
+    checkpoint_body_schema,
+    checkpoint_schema,
+    claim_report_schema,
+    claim_schema,
+    public_key_schema,
+    trace_schema,
+    verify_report_schema,
+    what_if_report_schema,
+    what_if_schema,
+)
 
-from .. import audit, checkpoints, claims, whatif
-from ..errors import NotFound
-from ..events import event_from_record
-from ..svg import board_svg
-from ..verify import verify_record
 from . import openapi
 from .audit_openapi import document_audit_paths
 from .games import json_body, recorder
@@ -92,6 +101,12 @@ def board(game_id: str):
     if query["at"] is not None and game.version < query["at"]:
         raise NotFound(f"game {game_id} has {game.version} events, not {query['at']}", version=game.version)
     names = (game.setup.south, game.setup.north)
-    svg = board_svg(game.rules, game.state, last_hole=audit.last_sowing(game), size=query["size"], names=names,
-                    caption=f"{game.setup.variant} {game_id} after event {game.version}")  # fmt: skip
+    svg = board_svg(
+        game.rules,
+        game.state,
+        last_hole=audit.last_sowing(game),
+        size=query["size"],
+        names=names,
+        caption=f"{game.setup.variant} {game_id} after event {game.version}",
+    )
     return Response(svg, mimetype="image/svg+xml")

@@ -7,12 +7,12 @@ from __future__ import annotations
 from apispec import APISpec
 from flask import Blueprint, Response, request
 
+from recorder.notation.grammar import MEDIA_TYPE
+from recorder.notation.move_list import move_list
+from recorder.notation.writer import write_game
+from recorder.service import stored_pairs
 from schemas.game_notation import MoveListSchema, NotationQuerySchema, move_list_schema, notation_query_schema
 
-from ..move_list import move_list
-from ..notation import MEDIA_TYPE
-from ..notation_writer import write_game
-from ..service import stored_pairs
 from . import openapi
 from .games import recorder
 
@@ -37,15 +37,32 @@ def game_moves(game_id: str):
 
 def document_game_notation_paths(spec: APISpec) -> None:
     spec.components.schema("MoveList", schema=MoveListSchema)
-    spec.path(path="/api/games/{game_id}/notation", operations={"get": {
-        "summary": "One game in the notation (docs/notation.md): the effective line, or ?history=full",
-        "parameters": [openapi.GAME_ID, {"in": "query", "schema": NotationQuerySchema}],
-        "responses": {"200": {"description": "The game's text", "content": {MEDIA_TYPE: {"schema": {"type": "string"}}}},
-                      **openapi._problems(404, 422)}}})  # fmt: skip
-    spec.path(path="/api/games/{game_id}/moves", operations={"get": {
-        "summary": "The effective moves, each written as the notation writes it (turn numbers, passes)",
-        "parameters": [openapi.GAME_ID],
-        "responses": {"200": {"description": "Moves", "content": openapi._json("MoveList")}, **openapi._problems(404)}}})
+    spec.path(
+        path="/api/games/{game_id}/notation",
+        operations={
+            "get": {
+                "summary": "One game in the notation (docs/notation.md): the effective line, or ?history=full",
+                "parameters": [openapi.GAME_ID, {"in": "query", "schema": NotationQuerySchema}],
+                "responses": {
+                    "200": {"description": "The game's text", "content": {MEDIA_TYPE: {"schema": {"type": "string"}}}},
+                    **openapi._problems(404, 422),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/api/games/{game_id}/moves",
+        operations={
+            "get": {
+                "summary": "The effective moves, each written as the notation writes it (turn numbers, passes)",
+                "parameters": [openapi.GAME_ID],
+                "responses": {
+                    "200": {"description": "Moves", "content": openapi._json("MoveList")},
+                    **openapi._problems(404),
+                },
+            }
+        },
+    )
 
 
 openapi.EXTENSIONS.append(document_game_notation_paths)

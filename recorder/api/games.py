@@ -6,21 +6,24 @@ game's ETag: send it back in ``If-Match`` (or ``expected_version``) to record a 
 
 from __future__ import annotations
 
-from typing import Optional
-
 from flask import Blueprint, Response, current_app, json, request, url_for
 
+from recorder.audit.trace import mark_retractions
+from recorder.core.game import Game
+from recorder.errors import InvalidRecord, NotFound
+from recorder.rules.state import state_to_json
+from recorder.service import Recorder, fingerprint
+from recorder.store import Idempotency
 from schemas import (
-    event_list_schema, event_schema, game_create_schema, game_list_schema, game_query_schema,
-    game_schema, load_command, state_query_schema,
-)  # fmt: skip
-
-from ..audit import mark_retractions
-from ..errors import InvalidRecord, NotFound
-from ..game import Game
-from ..service import Recorder, fingerprint
-from ..store import Idempotency
-from ..variants.state import state_to_json
+    event_list_schema,
+    event_schema,
+    game_create_schema,
+    game_list_schema,
+    game_query_schema,
+    game_schema,
+    load_command,
+    state_query_schema,
+)
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 
@@ -37,7 +40,7 @@ def state_json(game: Game) -> dict:
     return {**state_to_json(game.rules, game.state), "version": game.version}
 
 
-def game_json(game: Game, created_at: Optional[str] = None) -> dict:
+def game_json(game: Game, created_at: str | None = None) -> dict:
     setup, state = game.setup, game.state
     return {
         "id": game.game_id,
@@ -61,7 +64,7 @@ def json_body():
     return request.get_json(force=True, silent=False)
 
 
-def idempotency(body) -> Optional[Idempotency]:
+def idempotency(body) -> Idempotency | None:
     key = request.headers.get("Idempotency-Key")
     if not key:
         return None
@@ -124,14 +127,14 @@ def record_command(game_id: str):
     return with_etag(payload, game, 201, Location=location)
 
 
-def expected_version(from_body: Optional[int]) -> Optional[int]:
+def expected_version(from_body: int | None) -> int | None:
     """If-Match (the ETag) or ``expected_version``; when both are given they must agree."""
     header = request.headers.get("If-Match")
     if not header or header.strip() == "*":
         return from_body
     tag = header.strip().removeprefix("W/").strip('"')
     if not tag.isdigit():
-        raise InvalidRecord(f"If-Match must be the game's ETag, such as \"3\", not {header}", field="If-Match")
+        raise InvalidRecord(f'If-Match must be the game\'s ETag, such as "3", not {header}', field="If-Match")
     if from_body is not None and from_body != int(tag):
         raise InvalidRecord("If-Match and expected_version disagree", field="expected_version")
     return int(tag)
@@ -154,6 +157,6 @@ def get_state(game_id: str):
     return with_etag(state_json(game), game)
 
 
-def current_user() -> Optional[str]:
+def current_user() -> str | None:
     """Who is recording: set by the access layer when a token is presented."""
     return getattr(request, "recorded_by", None)

@@ -48,32 +48,79 @@ def _command_body() -> dict:
 
 
 def _paths(spec: APISpec) -> None:
-    spec.path(path="/api/variants", operations={"get": {
-        "summary": "The five games: geometry, options, decisions",
-        "responses": {"200": {"description": "Variants", "content": _json("VariantList")}}}})
-    spec.path(path="/api/games", operations={
-        "get": {"summary": "List games", "parameters": [{"in": "query", "schema": game_schemas.GameQuerySchema}],
-                "responses": {"200": {"description": "Games", "content": _json("GameList")}, **_problems(422)}},
-        "post": {"summary": "Create a game (GEN-23, GEN-42)", "parameters": [IDEMPOTENCY],
-                 "requestBody": {"required": True, "content": _json("GameCreate")},
-                 "responses": {"201": {"description": "Created", "content": _json("Game")}, **_problems(400, 422)}}})
-    spec.path(path="/api/games/{game_id}", operations={"get": {
-        "summary": "A game and its latest state", "parameters": [GAME_ID],
-        "responses": {"200": {"description": "Game", "content": _json("Game")}, **_problems(404)}}})
-    spec.path(path="/api/games/{game_id}/commands", operations={"post": {
-        "summary": "Record one sowing or decision", "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
-        "description": "A game on a tournament board needs a bearer token of that tournament (issue 8).",
-        "requestBody": _command_body(),
-        "responses": {"201": {"description": "Recorded", "content": _json("Recorded")},
-                      **_problems(400, 401, 403, 404, 409, 422)}}})
-    spec.path(path="/api/games/{game_id}/events", operations={"get": {
-        "summary": "The event log with hashes", "parameters": [GAME_ID],
-        "responses": {"200": {"description": "Events", "content": _json("EventList")}, **_problems(404)}}})
-    spec.path(path="/api/games/{game_id}/state", operations={"get": {
-        "summary": "The state after event N (default: latest)",
-        "parameters": [GAME_ID, {"in": "query", "schema": game_schemas.StateQuerySchema}],
-        "responses": {"200": {"description": "State", "content": {"application/json": {"schema": {"type": "object"}}}},
-                      **_problems(404, 422)}}})
+    spec.path(
+        path="/api/variants",
+        operations={
+            "get": {
+                "summary": "The five games: geometry, options, decisions",
+                "responses": {"200": {"description": "Variants", "content": _json("VariantList")}},
+            }
+        },
+    )
+    spec.path(
+        path="/api/games",
+        operations={
+            "get": {
+                "summary": "List games",
+                "parameters": [{"in": "query", "schema": game_schemas.GameQuerySchema}],
+                "responses": {"200": {"description": "Games", "content": _json("GameList")}, **_problems(422)},
+            },
+            "post": {
+                "summary": "Create a game (GEN-23, GEN-42)",
+                "parameters": [IDEMPOTENCY],
+                "requestBody": {"required": True, "content": _json("GameCreate")},
+                "responses": {"201": {"description": "Created", "content": _json("Game")}, **_problems(400, 422)},
+            },
+        },
+    )
+    spec.path(
+        path="/api/games/{game_id}",
+        operations={
+            "get": {
+                "summary": "A game and its latest state",
+                "parameters": [GAME_ID],
+                "responses": {"200": {"description": "Game", "content": _json("Game")}, **_problems(404)},
+            }
+        },
+    )
+    spec.path(
+        path="/api/games/{game_id}/commands",
+        operations={
+            "post": {
+                "summary": "Record one sowing or decision",
+                "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
+                "description": "A game on a tournament board needs a bearer token of that tournament (issue 8).",
+                "requestBody": _command_body(),
+                "responses": {
+                    "201": {"description": "Recorded", "content": _json("Recorded")},
+                    **_problems(400, 401, 403, 404, 409, 422),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/api/games/{game_id}/events",
+        operations={
+            "get": {
+                "summary": "The event log with hashes",
+                "parameters": [GAME_ID],
+                "responses": {"200": {"description": "Events", "content": _json("EventList")}, **_problems(404)},
+            }
+        },
+    )
+    spec.path(
+        path="/api/games/{game_id}/state",
+        operations={
+            "get": {
+                "summary": "The state after event N (default: latest)",
+                "parameters": [GAME_ID, {"in": "query", "schema": game_schemas.StateQuerySchema}],
+                "responses": {
+                    "200": {"description": "State", "content": {"application/json": {"schema": {"type": "object"}}}},
+                    **_problems(404, 422),
+                },
+            }
+        },
+    )
 
 
 EXTENSIONS: list = []  # later issues add (callable(spec)) here to document their endpoints

@@ -6,7 +6,7 @@ from flask import Flask, Response, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from .. import errors
+from recorder import errors
 
 STATUS = {
     errors.InvalidRecord: 422,
@@ -18,7 +18,7 @@ STATUS = {
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
     errors.AlreadyExists: 409,  # a board's game, a player's name (recorder/tournaments)
-    errors.RecordBroken: 409,  # a tampered record is never signed (recorder/checkpoints.py)
+    errors.RecordBroken: 409,  # a tampered record is never signed (recorder/audit/checkpoints.py)
 }
 
 PROBLEM_TYPES = "https://mancala-records.example/problems/"
@@ -53,7 +53,9 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ValidationError)
     def invalid_body(error: ValidationError):
         messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
-        return problem(422, "Invalid body", "the request body does not match its schema", "invalid-body", errors=messages)
+        return problem(
+            422, "Invalid body", "the request body does not match its schema", "invalid-body", errors=messages
+        )
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -11,23 +11,35 @@ from __future__ import annotations
 
 import os
 from functools import wraps
-from typing import Optional
 
 from flask import Blueprint, Flask, Response, current_app, json, request, url_for
 
+from recorder.tournaments import views
+from recorder.tournaments.service import Tournaments, authorize
+from recorder.tournaments.tokens import Principal
 from schemas.tournaments import (
-    board_game_schema, board_result_schema, crosstable_schema, page_schema, pair_schema,
-    player_create_schema, round_schema, standings_schema, tiebreaks_schema, token_create_schema,
-    token_list_schema, token_schema, tournament_create_schema, tournament_list_schema,
-    tournament_schema, withdrawal_schema, entrant_schema,
-)  # fmt: skip
+    board_game_schema,
+    board_result_schema,
+    crosstable_schema,
+    entrant_schema,
+    page_schema,
+    pair_schema,
+    player_create_schema,
+    round_schema,
+    standings_schema,
+    tiebreaks_schema,
+    token_create_schema,
+    token_list_schema,
+    token_schema,
+    tournament_create_schema,
+    tournament_list_schema,
+    tournament_schema,
+    withdrawal_schema,
+)
 
-from ..tournaments.service import Tournaments, authorize
-from ..tournaments.tokens import Principal
-from ..tournaments import views
 from . import openapi
-from .tournaments_openapi import document_tournament_paths
 from .games import expected_version, game_json, idempotency, recorder, with_etag
+from .tournaments_openapi import document_tournament_paths
 
 bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
 openapi.EXTENSIONS.append(document_tournament_paths)
@@ -46,19 +58,19 @@ def tournaments() -> Tournaments:
 # -- Access ---------------------------------------------------------------------------
 
 
-def bearer_token() -> Optional[str]:
+def bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def principal() -> tuple[Optional[Principal], bool]:
+def principal() -> tuple[Principal | None, bool]:
     """The holder of the presented token (None if invalid) and whether one was presented."""
     token = bearer_token()
     return tournaments().authenticate(token), token is not None
 
 
-def admit(tournament_id: Optional[str]) -> Principal:
+def admit(tournament_id: str | None) -> Principal:
     """Refuse (401/403) before anything is read or stored; name the writer for the log."""
     holder = authorize(*principal(), tournament_id=tournament_id)
     request.recorded_by = holder.holder
@@ -211,9 +223,13 @@ def round_response(tournament_id: str, round_number: int, status: int = 200) -> 
 def start_board_game(tournament_id: str, round_number: int, board: int):
     raw = body()
     recorded = tournaments().start_game(
-        tournament_id, round_number, board, board_game_schema.load(raw),
-        recorded_by=request.recorded_by, idempotency=idempotency(raw),
-    )  # fmt: skip
+        tournament_id,
+        round_number,
+        board,
+        board_game_schema.load(raw),
+        recorded_by=request.recorded_by,
+        idempotency=idempotency(raw),
+    )
     game = recorded.game
     location = url_for("games.get_game", game_id=game.game_id)
     return with_etag(game_json(game, recorded.events[0].recorded_at), game, 201, Location=location)

@@ -10,10 +10,28 @@ from .openapi import IDEMPOTENCY, IF_MATCH, _json, _problems
 
 # Nested schemas come before the schemas that hold them, so apispec refers to them by name.
 SCHEMAS = (
-    "TournamentCreate", "PlayerCreate", "Withdrawal", "Tiebreaks", "ManualBoard", "ManualBye", "Pair",
-    "BoardGame", "BoardResult", "TokenCreate", "Entrant", "Round", "Token", "Standing", "CrosstableRow",
-    "TournamentSummary", "Tournament", "TournamentList", "Standings", "Crosstable", "TokenList",
-)  # fmt: skip
+    "TournamentCreate",
+    "PlayerCreate",
+    "Withdrawal",
+    "Tiebreaks",
+    "ManualBoard",
+    "ManualBye",
+    "Pair",
+    "BoardGame",
+    "BoardResult",
+    "TokenCreate",
+    "Entrant",
+    "Round",
+    "Token",
+    "Standing",
+    "CrosstableRow",
+    "TournamentSummary",
+    "Tournament",
+    "TournamentList",
+    "Standings",
+    "Crosstable",
+    "TokenList",
+)
 BEARER = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
 
@@ -33,18 +51,25 @@ def _reply(status: int, description: str, ref: str) -> dict:
 
 
 def _read(summary: str, ref: str, *parameters) -> dict:
-    return {"get": {"summary": summary, "parameters": [TOURNAMENT_ID, *parameters],
-                    "responses": {**_reply(200, summary, ref), **_problems(404)}}}  # fmt: skip
+    return {
+        "get": {
+            "summary": summary,
+            "parameters": [TOURNAMENT_ID, *parameters],
+            "responses": {**_reply(200, summary, ref), **_problems(404)},
+        }
+    }
 
 
 def _write(summary: str, body: str, reply: str, *parameters, status: int = 201, admin: bool = False) -> dict:
     who = "the admin token" if admin else "an arbiter token of this tournament (or the admin token)"
     return {
-        "summary": summary, "description": f"Needs {who}.", "security": BEARER,
+        "summary": summary,
+        "description": f"Needs {who}.",
+        "security": BEARER,
         "parameters": [*parameters, IF_MATCH, IDEMPOTENCY],
         "requestBody": {"required": False, "content": _json(component(body))},
         "responses": {**_reply(status, "Done", reply), **_problems(400, 401, 403, 404, 409, 422)},
-    }  # fmt: skip
+    }
 
 
 def document_tournament_paths(spec: APISpec) -> None:
@@ -57,53 +82,132 @@ def document_tournament_paths(spec: APISpec) -> None:
 
 
 def _tournament_paths(spec: APISpec) -> None:
-    spec.path(path="/api/tournaments", operations={
-        "get": {"summary": "List tournaments, newest first",
+    spec.path(
+        path="/api/tournaments",
+        operations={
+            "get": {
+                "summary": "List tournaments, newest first",
                 "parameters": [{"in": "query", "schema": tournament_schemas.PageSchema}],
-                "responses": {**_reply(200, "Tournaments", "TournamentList"), **_problems(422)}},
-        "post": _write("Create a tournament", "TournamentCreate", "Tournament", admin=True)})
-    spec.path(path="/api/tournaments/{tournament_id}",
-              operations=_read("A tournament: players, rounds, boards, results", "Tournament"))
-    spec.path(path="/api/tournaments/{tournament_id}/events", operations={"get": {
-        "summary": "The tournament's event log with hashes", "parameters": [TOURNAMENT_ID],
-        "responses": {"200": {"description": "Events", "content": _json("EventList")}, **_problems(404)}}})
-    spec.path(path="/api/tournaments/{tournament_id}/players", operations={
-        "post": _write("Register a player (a late entry after round 1 in a Swiss)", "PlayerCreate", "Entrant",
-                       TOURNAMENT_ID)})
-    spec.path(path="/api/tournaments/{tournament_id}/players/{number}/withdrawal", operations={
-        "post": _write("Withdraw a player from the rounds not yet paired", "Withdrawal", "Entrant",
-                       TOURNAMENT_ID, _int("number"))})
-    spec.path(path="/api/tournaments/{tournament_id}/tiebreaks", operations={
-        "put": _write("Choose the order of tiebreaks (before round 1)", "Tiebreaks", "Tournament",
-                      TOURNAMENT_ID, status=200)})
-    spec.path(path="/api/tournaments/{tournament_id}/standings",
-              operations=_read("Standings with tiebreaks", "Standings"))
-    spec.path(path="/api/tournaments/{tournament_id}/crosstable",
-              operations=_read("The crosstable, rows in standings order", "Crosstable"))
+                "responses": {**_reply(200, "Tournaments", "TournamentList"), **_problems(422)},
+            },
+            "post": _write("Create a tournament", "TournamentCreate", "Tournament", admin=True),
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}",
+        operations=_read("A tournament: players, rounds, boards, results", "Tournament"),
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/events",
+        operations={
+            "get": {
+                "summary": "The tournament's event log with hashes",
+                "parameters": [TOURNAMENT_ID],
+                "responses": {"200": {"description": "Events", "content": _json("EventList")}, **_problems(404)},
+            }
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/players",
+        operations={
+            "post": _write(
+                "Register a player (a late entry after round 1 in a Swiss)", "PlayerCreate", "Entrant", TOURNAMENT_ID
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/players/{number}/withdrawal",
+        operations={
+            "post": _write(
+                "Withdraw a player from the rounds not yet paired",
+                "Withdrawal",
+                "Entrant",
+                TOURNAMENT_ID,
+                _int("number"),
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/tiebreaks",
+        operations={
+            "put": _write(
+                "Choose the order of tiebreaks (before round 1)", "Tiebreaks", "Tournament", TOURNAMENT_ID, status=200
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/standings", operations=_read("Standings with tiebreaks", "Standings")
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/crosstable",
+        operations=_read("The crosstable, rows in standings order", "Crosstable"),
+    )
 
 
 def _round_paths(spec: APISpec) -> None:
     round_number, board = _int("round_number"), _int("board")
-    spec.path(path="/api/tournaments/{tournament_id}/rounds", operations={
-        "post": _write("Pair the next round (Berger, Swiss, or the boards given)", "Pair", "Round", TOURNAMENT_ID)})
-    spec.path(path="/api/tournaments/{tournament_id}/rounds/{round_number}",
-              operations=_read("A round: boards, games, results, byes", "Round", round_number))
-    spec.path(path="/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/game", operations={
-        "post": _write("Create the game of a board (its setup comes from the pairing)", "BoardGame", "Game",
-                       TOURNAMENT_ID, round_number, board)})
-    spec.path(path="/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/result", operations={
-        "post": _write("Record a forfeit on a board where no game was started", "BoardResult", "Round",
-                       TOURNAMENT_ID, round_number, board)})
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds",
+        operations={
+            "post": _write("Pair the next round (Berger, Swiss, or the boards given)", "Pair", "Round", TOURNAMENT_ID)
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/{round_number}",
+        operations=_read("A round: boards, games, results, byes", "Round", round_number),
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/game",
+        operations={
+            "post": _write(
+                "Create the game of a board (its setup comes from the pairing)",
+                "BoardGame",
+                "Game",
+                TOURNAMENT_ID,
+                round_number,
+                board,
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/result",
+        operations={
+            "post": _write(
+                "Record a forfeit on a board where no game was started",
+                "BoardResult",
+                "Round",
+                TOURNAMENT_ID,
+                round_number,
+                board,
+            )
+        },
+    )
 
 
 def _token_paths(spec: APISpec) -> None:
     token_id = {"name": "token_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    spec.path(path="/api/tournaments/{tournament_id}/tokens", operations={
-        "get": {"summary": "The tournament's arbiter tokens (never their secrets)", "security": BEARER,
-                "description": "Needs the admin token.", "parameters": [TOURNAMENT_ID],
-                "responses": {**_reply(200, "Tokens", "TokenList"), **_problems(401, 403, 404)}},
-        "post": _write("Issue an arbiter token (shown once)", "TokenCreate", "Token", TOURNAMENT_ID, admin=True)})
-    spec.path(path="/api/tournaments/{tournament_id}/tokens/{token_id}", operations={"delete": {
-        "summary": "Revoke an arbiter token", "security": BEARER, "description": "Needs the admin token.",
-        "parameters": [TOURNAMENT_ID, token_id],
-        "responses": {**_reply(200, "Revoked", "Token"), **_problems(401, 403, 404)}}})
+    spec.path(
+        path="/api/tournaments/{tournament_id}/tokens",
+        operations={
+            "get": {
+                "summary": "The tournament's arbiter tokens (never their secrets)",
+                "security": BEARER,
+                "description": "Needs the admin token.",
+                "parameters": [TOURNAMENT_ID],
+                "responses": {**_reply(200, "Tokens", "TokenList"), **_problems(401, 403, 404)},
+            },
+            "post": _write("Issue an arbiter token (shown once)", "TokenCreate", "Token", TOURNAMENT_ID, admin=True),
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/tokens/{token_id}",
+        operations={
+            "delete": {
+                "summary": "Revoke an arbiter token",
+                "security": BEARER,
+                "description": "Needs the admin token.",
+                "parameters": [TOURNAMENT_ID, token_id],
+                "responses": {**_reply(200, "Revoked", "Token"), **_problems(401, 403, 404)},
+            }
+        },
+    )

@@ -2,9 +2,8 @@
 
 from flask import Blueprint
 
+from recorder.rules import VARIANTS
 from schemas import variant_list_schema
-
-from ..variants import VARIANTS
 
 bp = Blueprint("variants", __name__, url_prefix="/api/variants")
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Optional
 
 from .loadgen import Budget, Tally, record_games, run_clients
 from .server import GunicornConfig, served
@@ -24,10 +23,10 @@ class AppendFigures:
     tally: Tally
     server: str
     clients: int
-    server_cpu: Optional[float] = None  # seconds the gunicorn processes used during the run
-    client_cpu: Optional[float] = None  # seconds this process (the load generator) used
+    server_cpu: float | None = None  # seconds the gunicorn processes used during the run
+    client_cpu: float | None = None  # seconds this process (the load generator) used
 
-    def cpu_per_append_us(self, seconds: Optional[float]) -> Optional[float]:
+    def cpu_per_append_us(self, seconds: float | None) -> float | None:
         return seconds / self.tally.requests * 1e6 if seconds is not None and self.tally.requests else None
 
     @property
@@ -48,8 +47,14 @@ class AppendFigures:
         return self.tally.requests - self.tally.statuses.get(201, 0) + self.tally.failures
 
 
-def measure(*, seconds: float, max_requests: int, config: GunicornConfig = GunicornConfig(),
-            clients: int = CLIENTS, warmup_seconds: float = 1.0) -> AppendFigures:  # fmt: skip
+def measure(
+    *,
+    seconds: float,
+    max_requests: int,
+    config: GunicornConfig = GunicornConfig(),
+    clients: int = CLIENTS,
+    warmup_seconds: float = 1.0,
+) -> AppendFigures:
     """A short unmeasured warm-up, then the measured run, on one fresh database."""
     with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder:
         with served(os.path.join(folder, "bench.sqlite3"), config) as server:

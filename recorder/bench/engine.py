@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
-from ..errors import EndlessSowing
-from ..variants.board import PLAYERS
+from recorder.errors import EndlessSowing
+from recorder.rules.board import PLAYERS
 
 MAX_SOWINGS_PER_GAME = 5_000  # a safety bound for long matches; random games end far sooner
 
@@ -63,7 +63,7 @@ def take_decision(rules, state, rng: random.Random):
     raise ValueError(f"the bench cannot take the decision {awaiting!r}")
 
 
-def play_random_game(rules, rng: random.Random, on_sowing: Optional[Callable] = None) -> int:
+def play_random_game(rules, rng: random.Random, on_sowing: Callable | None = None) -> int:
     """One random game to its end; returns the number of sowings.
 
     ``on_sowing(trace)`` receives each sowing's trace when given (the counting pass);

@@ -1,4 +1,4 @@
-"""Export throughput and peak memory for 1,000 and 10,000 games (recorder/archive.py).
+"""Export throughput and peak memory for 1,000 and 10,000 games (recorder/archive/transfer.py).
 
 The corpus is the project's own complete recorded games (``fixtures/games/*.json``, all
 five variants, about 120 events each), recorded once through the service, then copied
@@ -50,14 +50,16 @@ def available() -> bool:
 
 
 def describe() -> str:
-    return (f"Archive.select + export_<format> to a file, in a fresh child process; corpus: the "
-            f"{len(list(FIXTURES.glob('*.json')))} recorded games of fixtures/games, copied to N games")  # fmt: skip
+    return (
+        f"Archive.select + export_<format> to a file, in a fresh child process; corpus: the "
+        f"{len(list(FIXTURES.glob('*.json')))} recorded games of fixtures/games, copied to N games"
+    )
 
 
 def recorded_templates(folder: str) -> list[tuple[list, dict]]:
     """Each fixture game recorded once through the service: its events and its summary row."""
-    from ..service import Recorder, summary_of
-    from ..store import NewEvent, SQLiteEventStore
+    from recorder.service import Recorder, summary_of
+    from recorder.store import NewEvent, SQLiteEventStore
 
     store = SQLiteEventStore(os.path.join(folder, "templates.sqlite3"))
     recorder, templates = Recorder(store), []
@@ -84,7 +86,7 @@ def fill(store, templates: list, start: int, stop: int) -> int:
 
 def measure(sizes: tuple[int, ...]) -> dict[str, list[ExportFigures]]:
     """Grow one database to each size in turn; after each step export it whole in each format."""
-    from ..store import SQLiteEventStore
+    from recorder.store import SQLiteEventStore
 
     results: dict[str, list[ExportFigures]] = {fmt: [] for fmt in FORMATS}
     with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder:
@@ -109,14 +111,21 @@ def export_in_child(path: str, fmt: str, output: str, games: int, events: int) -
     report = json.loads(done.stdout)
     if report["games"] != games:
         raise RuntimeError(f"exported {report['games']} games, the database holds {games}")
-    return ExportFigures(games, events, fmt, report["seconds"], report["peak_kib"] / 1024,
-                         report["baseline_kib"] / 1024, os.path.getsize(output))  # fmt: skip
+    return ExportFigures(
+        games,
+        events,
+        fmt,
+        report["seconds"],
+        report["peak_kib"] / 1024,
+        report["baseline_kib"] / 1024,
+        os.path.getsize(output),
+    )
 
 
 def child_main(path: str, fmt: str, output: str) -> None:
     """In the child: export every game of ``path`` to ``output``; print what it cost."""
-    from ..archive import Archive
-    from ..store import SQLiteEventStore
+    from recorder.archive.transfer import Archive
+    from recorder.store import SQLiteEventStore
 
     store = SQLiteEventStore(path)
     archive = Archive(store)

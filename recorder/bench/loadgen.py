@@ -15,8 +15,9 @@ import random
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from .server import HOST
 
@@ -36,7 +37,7 @@ class Connection:
     def __init__(self, port: int, *, host: str = HOST, timeout: float = 10.0):
         self._connection = http.client.HTTPConnection(host, port, timeout=timeout)
 
-    def call(self, method: str, path: str, body: Any = None, headers: Optional[dict] = None) -> Reply:
+    def call(self, method: str, path: str, body: Any = None, headers: dict | None = None) -> Reply:
         data = json.dumps(body).encode() if body is not None else None
         try:
             self._connection.request(method, path, body=data, headers={**JSON_HEADERS, **(headers or {})})
@@ -67,11 +68,11 @@ class LeanConnection:
 
     def __init__(self, port: int, *, host: str = HOST, timeout: float = 10.0):
         self._address, self._timeout = (host, port), timeout
-        self._socket: Optional[socket.socket] = None
+        self._socket: socket.socket | None = None
         self._buffer = b""
         self._server_closes = False  # learnt from the first "Connection: close" answer
 
-    def call(self, method: str, path: str, body: Any = None, headers: Optional[dict] = None) -> Reply:
+    def call(self, method: str, path: str, body: Any = None, headers: dict | None = None) -> Reply:
         data = json.dumps(body).encode() if body is not None else b""
         host, port = self._address
         fields = {"Host": f"{host}:{port}", **JSON_HEADERS, "Content-Length": len(data), **(headers or {})}
@@ -138,7 +139,7 @@ class Tally:
     seconds: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def add(self, status: Optional[int], latency: float) -> None:
+    def add(self, status: int | None, latency: float) -> None:
         with self._lock:
             if status is None:
                 self.failures += 1
@@ -223,8 +224,14 @@ def timed_call(connection, tally: Tally, method: str, path: str, body=None, head
 
 def new_game(connection, variant: str, index: int, serial: int) -> tuple[str, int, list]:
     """Create a game (not measured); return its id, version and legal moves."""
-    setup = {"variant": variant, "south": f"South {index}", "north": f"North {index}",
-             "first_player": "south", "event": "load test", "round": str(serial)}  # fmt: skip
+    setup = {
+        "variant": variant,
+        "south": f"South {index}",
+        "north": f"North {index}",
+        "first_player": "south",
+        "event": "load test",
+        "round": str(serial),
+    }
     reply = connection.call("POST", "/api/games", setup)
     if reply.status != 201:
         raise RuntimeError(f"creating a game failed: {reply.status} {reply.body}")

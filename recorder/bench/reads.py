@@ -17,8 +17,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from ..service import Recorder
-from ..store import SQLiteEventStore
+from recorder.service import Recorder
+from recorder.store import SQLiteEventStore
+
 from .loadgen import Connection, Tally, timed_call
 from .server import GunicornConfig, served
 

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import os
 import platform
-from typing import Callable
+from collections.abc import Callable
 
-from . import (
-    APPEND_TARGET_P99_MS, APPEND_TARGET_PER_SECOND, ENGINE_TARGETS, EXPORT_FLAT_RATIO,
-    EXPORT_TARGET_PER_SECOND, READ_TARGET_RATIO, SERVED, Plan, verdict,
-)  # fmt: skip
+from .plan import (
+    APPEND_TARGET_P99_MS,
+    APPEND_TARGET_PER_SECOND,
+    ENGINE_TARGETS,
+    EXPORT_FLAT_RATIO,
+    EXPORT_TARGET_PER_SECOND,
+    READ_TARGET_RATIO,
+    SERVED,
+    Plan,
+    verdict,
+)
 
 Echo = Callable[[str], None]
 
@@ -19,19 +26,23 @@ def machine() -> str:
 
 
 def engine(plan: Plan, echo: Echo) -> None:
-    from ..variants import VARIANTS
+    from recorder.rules import VARIANTS
+
     from . import engine as bench_engine
 
-    echo(f"engine: seeded random legal playouts, move generation included ({machine()}, "
-         f"~{plan.engine_seconds:g} s per variant)")  # fmt: skip
+    echo(
+        f"engine: seeded random legal playouts, move generation included ({machine()}, "
+        f"~{plan.engine_seconds:g} s per variant)"
+    )
     echo("  laps counted by replaying the same playout untimed with a trace (1 + relays per sowing)")
     for name, rules_class in VARIANTS.items():
         figures = bench_engine.measure(rules_class({}), seconds=plan.engine_seconds)
         target = ENGINE_TARGETS.get(name)
-        goal = (f"target ≥ {target:,} laps/s  {verdict(figures.laps_per_second >= target)}"
-                if target else "no target")  # fmt: skip
-        echo(f"  {name:15s} {figures.laps_per_second:>10,.0f} laps/s {figures.sowings_per_second:>10,.0f} sowings/s"
-             f"  ({figures.games} games, {figures.sowings:,} sowings)  {goal}")  # fmt: skip
+        goal = f"target ≥ {target:,} laps/s  {verdict(figures.laps_per_second >= target)}" if target else "no target"
+        echo(
+            f"  {name:15s} {figures.laps_per_second:>10,.0f} laps/s {figures.sowings_per_second:>10,.0f} sowings/s"
+            f"  ({figures.games} games, {figures.sowings:,} sowings)  {goal}"
+        )
     for name in sorted(set(ENGINE_TARGETS) - set(VARIANTS)):
         echo(f"  {name:15s} not registered: no figure")
 
@@ -39,17 +50,23 @@ def engine(plan: Plan, echo: Echo) -> None:
 def api(plan: Plan, echo: Echo) -> None:
     from . import appends
 
-    echo(f"api append: {appends.CLIENTS} clients recording different Qelat games, keep-alive HTTP/1.1, "
-         f"{SERVED.describe()}, {plan.append_seconds:g} s or {plan.append_requests:,} requests")  # fmt: skip
+    echo(
+        f"api append: {appends.CLIENTS} clients recording different Qelat games, keep-alive HTTP/1.1, "
+        f"{SERVED.describe()}, {plan.append_seconds:g} s or {plan.append_requests:,} requests"
+    )
     figures = appends.measure(seconds=plan.append_seconds, max_requests=plan.append_requests, config=SERVED)
     met = figures.per_second >= APPEND_TARGET_PER_SECOND and figures.p99_ms <= APPEND_TARGET_P99_MS
-    echo(f"  {figures.per_second:,.0f} appends/s  p50 {figures.p50_ms:.1f} ms  p99 {figures.p99_ms:.1f} ms"
-         f"  ({figures.tally.requests:,} appends, {figures.refused} not 201)"
-         f"  target ≥ {APPEND_TARGET_PER_SECOND:,}/s, p99 ≤ {APPEND_TARGET_P99_MS:g} ms  {verdict(met)}")
+    echo(
+        f"  {figures.per_second:,.0f} appends/s  p50 {figures.p50_ms:.1f} ms  p99 {figures.p99_ms:.1f} ms"
+        f"  ({figures.tally.requests:,} appends, {figures.refused} not 201)"
+        f"  target ≥ {APPEND_TARGET_PER_SECOND:,}/s, p99 ≤ {APPEND_TARGET_P99_MS:g} ms  {verdict(met)}"
+    )
     server_us, client_us = figures.cpu_per_append_us(figures.server_cpu), figures.cpu_per_append_us(figures.client_cpu)
     if server_us is not None:
-        echo(f"  CPU per append: server {server_us:,.0f} µs, load generator {client_us:,.0f} µs "
-             f"(both share this machine's {os.cpu_count()} cores)")
+        echo(
+            f"  CPU per append: server {server_us:,.0f} µs, load generator {client_us:,.0f} µs "
+            f"(both share this machine's {os.cpu_count()} cores)"
+        )
 
 
 def read(plan: Plan, echo: Echo) -> None:
@@ -59,11 +76,15 @@ def read(plan: Plan, echo: Echo) -> None:
     echo("  games: Qelat setup + random legal sowings (+ annotations up to 1,000 events)")
     figures = reads.measure(requests=plan.read_requests, config=SERVED)
     met = figures.warm_ratio <= READ_TARGET_RATIO
-    echo(f"  {reads.SHORT:>5} events: {figures.warm_ms[reads.SHORT]:.2f} ms   "
-         f"{reads.LONG:,} events: {figures.warm_ms[reads.LONG]:.2f} ms   ratio {figures.warm_ratio:.2f}"
-         f"  target ≤ {READ_TARGET_RATIO:g}×  {verdict(met)}")  # fmt: skip
-    echo(f"  cold (cache dropped, full fold, in-process): {figures.cold_ms[reads.SHORT]:.2f} ms vs "
-         f"{figures.cold_ms[reads.LONG]:.2f} ms, ratio {figures.cold_ratio:.1f} (no target: each worker folds once)")
+    echo(
+        f"  {reads.SHORT:>5} events: {figures.warm_ms[reads.SHORT]:.2f} ms   "
+        f"{reads.LONG:,} events: {figures.warm_ms[reads.LONG]:.2f} ms   ratio {figures.warm_ratio:.2f}"
+        f"  target ≤ {READ_TARGET_RATIO:g}×  {verdict(met)}"
+    )
+    echo(
+        f"  cold (cache dropped, full fold, in-process): {figures.cold_ms[reads.SHORT]:.2f} ms vs "
+        f"{figures.cold_ms[reads.LONG]:.2f} ms, ratio {figures.cold_ratio:.1f} (no target: each worker folds once)"
+    )
 
 
 def export(plan: Plan, echo: Echo) -> None:
@@ -76,11 +97,15 @@ def export(plan: Plan, echo: Echo) -> None:
     for fmt, results in exports.measure(plan.export_sizes).items():
         for figures in results:
             met = figures.per_second >= EXPORT_TARGET_PER_SECOND
-            echo(f"  {fmt:8s} {figures.games:>6,} games ({figures.events:,} events): "
-                 f"{figures.per_second:>6,.0f} games/s {figures.events_per_second:>8,.0f} events/s  "
-                 f"peak {figures.peak_mib:.1f} MiB (at start {figures.baseline_mib:.1f})  "
-                 f"target ≥ {EXPORT_TARGET_PER_SECOND:,} games/s  {verdict(met)}")  # fmt: skip
+            echo(
+                f"  {fmt:8s} {figures.games:>6,} games ({figures.events:,} events): "
+                f"{figures.per_second:>6,.0f} games/s {figures.events_per_second:>8,.0f} events/s  "
+                f"peak {figures.peak_mib:.1f} MiB (at start {figures.baseline_mib:.1f})  "
+                f"target ≥ {EXPORT_TARGET_PER_SECOND:,} games/s  {verdict(met)}"
+            )
         small, large = results[0], results[-1]
         ratio = large.peak_mib / small.peak_mib
-        echo(f"  {fmt:8s} peak memory {large.games:,} vs {small.games:,} games: ratio {ratio:.2f}"
-             f"  target flat (≤ {EXPORT_FLAT_RATIO:g}×)  {verdict(ratio <= EXPORT_FLAT_RATIO)}")
+        echo(
+            f"  {fmt:8s} peak memory {large.games:,} vs {small.games:,} games: ratio {ratio:.2f}"
+            f"  target flat (≤ {EXPORT_FLAT_RATIO:g}×)  {verdict(ratio <= EXPORT_FLAT_RATIO)}"
+        )

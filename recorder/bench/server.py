@@ -16,11 +16,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Optional
 
 HOST = "127.0.0.1"  # loopback only: load and crash tests never leave the machine
-APP = "recorder:create_app()"
+APP = "recorder.app:create_app()"
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class GunicornConfig:
 
     workers: int = 2
     threads: int = 1
-    worker_class: Optional[str] = None  # None: sync, or gthread when threads > 1
+    worker_class: str | None = None  # None: sync, or gthread when threads > 1
 
     def arguments(self) -> list[str]:
         args = ["--workers", str(self.workers)]
@@ -72,7 +72,7 @@ class Server:
         with contextlib.suppress(OSError):
             os.unlink(self.log_path)
 
-    def cpu_seconds(self) -> Optional[float]:
+    def cpu_seconds(self) -> float | None:
         """CPU time (user + system) the master and its workers have used so far; None off Linux."""
         try:
             pids = [self.process.pid, *_children(self.process.pid)]
@@ -119,8 +119,17 @@ def start(db_path: str, config: GunicornConfig = GunicornConfig(), *, ready_time
     """Start gunicorn on a free loopback port with ``RECORDER_DB=db_path``; wait until it answers."""
     port = free_port()
     log = tempfile.NamedTemporaryFile("w", prefix="recorder-gunicorn-", suffix=".log", delete=False)
-    command = [sys.executable, "-m", "gunicorn", *config.arguments(), "--bind", f"{HOST}:{port}",
-               "--log-level", "warning", APP]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        *config.arguments(),
+        "--bind",
+        f"{HOST}:{port}",
+        "--log-level",
+        "warning",
+        APP,
+    ]
     env = {**os.environ, "RECORDER_DB": db_path}
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     log.close()

@@ -15,12 +15,16 @@ filtering); it can be rebuilt, the events cannot. This package is the only code
 that touches SQLite.
 """
 
-from recorder.store.interface import (
-    SUMMARY_COLUMNS, AppendResult, EventStore, Idempotency, NewEvent, StoredEvent, utc_now,
-)  # fmt: skip
-from recorder.store.sqlite import SQLiteEventStore
+from .interface import SUMMARY_COLUMNS, AppendResult, EventStore, Idempotency, NewEvent, StoredEvent, utc_now
+from .sqlite import SQLiteEventStore
 
 __all__ = [
-    "SUMMARY_COLUMNS", "AppendResult", "EventStore", "Idempotency", "NewEvent", "SQLiteEventStore",
-    "StoredEvent", "utc_now",
-]  # fmt: skip
+    "SUMMARY_COLUMNS",
+    "AppendResult",
+    "EventStore",
+    "Idempotency",
+    "NewEvent",
+    "SQLiteEventStore",
+    "StoredEvent",
+    "utc_now",
+]

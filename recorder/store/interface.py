@@ -7,11 +7,12 @@ without touching the rules or the API (see docs/deployment.md).
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
-from recorder import chain
+from recorder.core import chain
 from recorder.errors import ChainBroken
 
 # Columns a caller may set in the games projection. created_at/updated_at are
@@ -220,7 +221,7 @@ class EventStore(abc.ABC):
 
 def utc_now() -> str:
     """UTC ISO-8601 with microseconds and 'Z': sorts as text, parses everywhere."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent]) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
 from sqlite_utils import Database
 
 from recorder.errors import UnknownGame
-from recorder.store.interface import _check_page, _summary_row, utc_now
-from recorder.store.sql import _game_filters, _where, _write_transaction
+
+from .interface import _check_page, _summary_row, utc_now
+from .sql import _game_filters, _where, _write_transaction
 
 
 class GamesProjection:
@@ -35,7 +36,6 @@ class GamesProjection:
             [game_id, *row.values(), game_id, now, now],
         )
 
-
     @staticmethod
     def _touch_unchanged_summary(db: Database, game_id: str, row: dict, now: str) -> bool:
         """Most appends change no summary column: then set updated_at alone.
@@ -45,11 +45,8 @@ class GamesProjection:
         when the row is missing or any column differs: the caller upserts it whole.
         """
         same = "".join(f' AND "{c}" IS ?' for c in row)  # columns validated by _summary_row
-        cursor = db.execute(
-            f"UPDATE games SET updated_at = ? WHERE game_id = ?{same}", [now, game_id, *row.values()]
-        )
+        cursor = db.execute(f"UPDATE games SET updated_at = ? WHERE game_id = ?{same}", [now, game_id, *row.values()])
         return cursor.rowcount == 1
-
 
     def update_summary(self, game_id: str, fields: dict) -> None:
         row = _summary_row(fields)
@@ -58,7 +55,6 @@ class GamesProjection:
             if not self._exists(db, game_id):
                 raise UnknownGame(f"no game {game_id!r}")
             self._upsert_summary(db, game_id, row, utc_now())
-
 
     def list_games(
         self,
@@ -82,7 +78,6 @@ class GamesProjection:
                 game["metadata"] = json.loads(game["metadata"])
         return games
 
-
     def iter_game_ids(
         self,
         *,
@@ -101,7 +96,6 @@ class GamesProjection:
         filters = _game_filters(variant, player, tournament, date_from=date_from, date_to=date_to, result=result)
         return self._game_id_batches(filters, batch_size, oldest_first)
 
-
     def _game_id_batches(
         self, filters: tuple[list[str], list], batch_size: int, oldest_first: bool = False
     ) -> Iterator[str]:
@@ -116,11 +110,15 @@ class GamesProjection:
             if last is not None:
                 page_clauses.append(f"(created_at, game_id) {'>' if oldest_first else '<'} (?, ?)")
                 page_params += last
-            rows = self._db().execute(
-                f"SELECT created_at, game_id FROM games{_where(page_clauses)}"
-                f" ORDER BY created_at {direction}, game_id {direction} LIMIT ?",
-                [*page_params, batch_size],
-            ).fetchall()
+            rows = (
+                self._db()
+                .execute(
+                    f"SELECT created_at, game_id FROM games{_where(page_clauses)}"
+                    f" ORDER BY created_at {direction}, game_id {direction} LIMIT ?",
+                    [*page_params, batch_size],
+                )
+                .fetchall()
+            )
             yield from (game_id for _, game_id in rows)
             if len(rows) < batch_size:
                 return

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
 from sqlite_utils import Database
 
-from recorder import chain
-from recorder.store.interface import StoredEvent
+from recorder.core import chain
+
+from .interface import StoredEvent
+
 
 def _game_filters(
     variant: str | None, player: str | None, tournament: str | None, **archive_filters: str | None
@@ -31,7 +33,7 @@ def _game_filters(
 def _archive_filters(
     date_from: str | None = None, date_to: str | None = None, result: str | None = None
 ) -> tuple[list[str], list]:
-    """The export filters (recorder/archive.py): a date range and a result."""
+    """The export filters (recorder/archive/transfer.py): a date range and a result."""
     clauses: list[str] = []
     params: list = []
     for bound, operator in ((date_from, ">="), (date_to, "<=")):
@@ -91,7 +93,7 @@ def _write_transaction(db: Database) -> Iterator[Database]:
     IMMEDIATE takes the write lock up front, so the version read inside the
     transaction cannot go stale before the insert: racing writers queue on the
     busy timeout instead of forking the stream. Writers of this store first
-    queue on its WriterLock (recorder/writer_lock.py), so they rarely poll.
+    queue on its WriterLock (recorder/store/writer_lock.py), so they rarely poll.
     """
     lock = getattr(db, "writer_lock", None)  # set by SQLiteEventStore._connect (issue 10)
     with lock.held() if lock is not None else contextlib.nullcontext():

@@ -6,22 +6,39 @@ import json
 import os
 import sqlite3
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 from sqlite_utils import Database
 
-from recorder import chain
+from recorder.core import chain
 from recorder.errors import IdempotencyMismatch, VersionConflict
-from recorder.store.interface import (
-    SUMMARY_COLUMNS, AppendResult, EventStore, Idempotency, NewEvent, StoredEvent, _check_append,
-    _check_page, _summary_row, _verify_next_events, utc_now,
-)  # fmt: skip
-from recorder.store.sql import (
-    _EVENT_COLUMNS, _EVENT_LINE, _INSERT_EVENT, _TRIGGERS, _create_token_table, _event_from_row, _prefix_end, _write_transaction,
+
+from .interface import (
+    SUMMARY_COLUMNS,
+    AppendResult,
+    EventStore,
+    Idempotency,
+    NewEvent,
+    StoredEvent,
+    _check_append,
+    _check_page,
+    _summary_row,
+    _verify_next_events,
+    utc_now,
 )
-from recorder.writer_lock import writer_lock_for
-from recorder.store.projection import GamesProjection
-from recorder.store.tokens import TokenTable
+from .projection import GamesProjection
+from .sql import (
+    _EVENT_COLUMNS,
+    _EVENT_LINE,
+    _INSERT_EVENT,
+    _TRIGGERS,
+    _create_token_table,
+    _event_from_row,
+    _prefix_end,
+    _write_transaction,
+)
+from .tokens import TokenTable
+from .writer_lock import writer_lock_for
 
 
 class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
@@ -37,7 +54,6 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
         self._writer_lock = writer_lock_for(self.path)
         self.init_schema()
 
-
     def _db(self) -> Database:
         """This thread's connection, opened on first use and then reused."""
         if self._closed:
@@ -46,7 +62,6 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
             self._forget_inherited_connections()
         db = getattr(self._local, "db", None)
         return db if db is not None else self._connect()
-
 
     def _connect(self) -> Database:
         # isolation_level=None: the sqlite3 module opens no implicit
@@ -72,7 +87,6 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
         self._local.db = db
         return db
 
-
     def _close_dead_threads_connections(self) -> None:
         """Servers that spawn a thread per request would otherwise leak a connection each."""
         alive = []
@@ -83,14 +97,12 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
                 db.close()
         self._connections = alive
 
-
     def _forget_inherited_connections(self) -> None:
         """After fork (gunicorn --preload) never touch the parent's SQLite handles."""
         self._pid = os.getpid()
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections = []
-
 
     def close(self) -> None:
         with self._lock:
@@ -100,7 +112,6 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
             db.close()
         if self._writer_lock is not None:
             self._writer_lock.close()
-
 
     def init_schema(self) -> None:
         """Create tables, indexes and immutability triggers if missing (idempotent)."""
@@ -135,7 +146,13 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
                 if_not_exists=True,
             )
             games = db.table("games").create(
-                {"game_id": str, **{c: str for c in SUMMARY_COLUMNS[:-1]}, "created_at": str, "updated_at": str, "metadata": str},
+                {
+                    "game_id": str,
+                    **{c: str for c in SUMMARY_COLUMNS[:-1]},
+                    "created_at": str,
+                    "updated_at": str,
+                    "metadata": str,
+                },
                 pk="game_id",
                 not_null=["game_id", "created_at", "updated_at"],
                 if_not_exists=True,
@@ -144,7 +161,6 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
                 games.create_index(columns, if_not_exists=True)
             _create_token_table(db)
             db.executescript(_TRIGGERS)
-
 
     def append(
         self,
@@ -181,7 +197,6 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
                 self._upsert_summary(db, game_id, summary_row, now)
         return AppendResult(stored, replayed=False)
 
-
     def _replay(self, db: Database, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         """The events a previous request with this key stored, or None if the key is new."""
         row = db.execute(
@@ -196,10 +211,8 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
         # The same request: its events, even if a concurrent retry chose another new game id.
         return tuple(self._select(db, original_game, first_seq - 1, last_seq))
 
-
     def replayed(self, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         return self._replay(self._db(), game_id, idempotency)
-
 
     def append_verbatim(
         self, game_id: str, expected_version: int, events: Sequence[StoredEvent], *, summary: dict | None = None
@@ -231,7 +244,6 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
             if summary_row is not None:
                 self._upsert_summary(db, game_id, summary_row, utc_now())
         return events
-
 
     def _insert_events(
         self,
@@ -277,7 +289,6 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
         )
         return tuple(stored)
 
-
     def _select(self, db: Database, game_id: str, after: int, upto: int | None) -> list[StoredEvent]:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
         params: list = [game_id, after]
@@ -286,36 +297,34 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
             params.append(upto)
         return [_event_from_row(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
 
-
     def read(self, game_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         return self._select(self._db(), game_id, after, upto)
 
-
     def event_lines(self, game_id: str) -> list[str]:
         return [row[0] for row in self._db().execute(_EVENT_LINE, (game_id,)).fetchall()]
-
 
     def version(self, game_id: str) -> int:
         row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()
         return row[0] or 0
 
-
     @staticmethod
     def _exists(db: Database, game_id: str) -> bool:
         return db.execute("SELECT 1 FROM events WHERE game_id = ? LIMIT 1", (game_id,)).fetchone() is not None
 
-
     def exists(self, game_id: str) -> bool:
         return self._exists(self._db(), game_id)
-
 
     def list_streams(self, prefix: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
         if not isinstance(prefix, str) or not prefix:
             raise ValueError("prefix must be a non-empty string")
         _check_page(limit=limit, offset=offset)
-        rows = self._db().execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id >= ? AND game_id < ? AND seq = 1"
-            " ORDER BY recorded_at DESC, game_id DESC LIMIT ? OFFSET ?",
-            (prefix, _prefix_end(prefix), limit, offset),
-        ).fetchall()
+        rows = (
+            self._db()
+            .execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id >= ? AND game_id < ? AND seq = 1"
+                " ORDER BY recorded_at DESC, game_id DESC LIMIT ? OFFSET ?",
+                (prefix, _prefix_end(prefix), limit, offset),
+            )
+            .fetchall()
+        )
         return [_event_from_row(r) for r in rows]

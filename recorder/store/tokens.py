@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-
-
-from recorder.store.interface import utc_now
-from recorder.store.sql import _TOKEN_COLUMNS, _token_row, _write_transaction
+from .interface import utc_now
+from .sql import _TOKEN_COLUMNS, _token_row, _write_transaction
 
 
 class TokenTable:
@@ -19,22 +17,28 @@ class TokenTable:
                 "INSERT INTO tokens (token_id, token_hash, tournament_id, holder, created_at) VALUES (?, ?, ?, ?, ?)",
                 row,
             )
-        return {"token_id": token_id, "tournament_id": tournament_id, "holder": holder, "created_at": row[-1],
-                "revoked_at": None}  # fmt: skip
-
+        return {
+            "token_id": token_id,
+            "tournament_id": tournament_id,
+            "holder": holder,
+            "created_at": row[-1],
+            "revoked_at": None,
+        }
 
     def find_token(self, token_hash: str) -> dict | None:
         row = self._db().execute(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE token_hash = ?", (token_hash,)).fetchone()
         return _token_row(row)
 
-
     def list_tokens(self, tournament_id: str) -> list[dict]:
-        rows = self._db().execute(
-            f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE tournament_id = ? ORDER BY created_at, token_id",
-            (tournament_id,),
-        ).fetchall()
+        rows = (
+            self._db()
+            .execute(
+                f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE tournament_id = ? ORDER BY created_at, token_id",
+                (tournament_id,),
+            )
+            .fetchall()
+        )
         return [_token_row(r) for r in rows]
-
 
     def revoke_token(self, tournament_id: str, token_id: str) -> dict | None:
         db = self._db()

@@ -8,14 +8,18 @@ from the games).
 
 from __future__ import annotations
 
-from typing import Optional
+from recorder.errors import AlreadyExists, InvalidRecord, NotFound
+from recorder.rules import rules_for
 
-from ..errors import AlreadyExists, InvalidRecord, NotFound
-from ..variants import rules_for
 from . import BOARD_RESULTS, FORMATS, TIEBREAKS
 from .events import (
-    BoardResultRecorded, PlayerRegistered, PlayerWithdrew, RoundPaired, TiebreaksChosen, TournamentCreated,
-)  # fmt: skip
+    BoardResultRecorded,
+    PlayerRegistered,
+    PlayerWithdrew,
+    RoundPaired,
+    TiebreaksChosen,
+    TournamentCreated,
+)
 from .fold import Board, Entrant, Tournament
 from .pairing import NoPairing, SwissPlayer, pair_swiss, round_robin_round
 from .standings import BYE, PLAYED, cells, round_complete, score
@@ -59,10 +63,17 @@ def decide_create(body: dict) -> TournamentCreated:
     tiebreaks = body.get("tiebreaks")
     tiebreaks = check_tiebreaks(tiebreaks) if tiebreaks is not None else default_tiebreaks(format_, rules.is_match)
     return TournamentCreated(
-        name=body["name"], variant=rules.name, options=dict(rules.options), format=format_, rounds=rounds,
-        tiebreaks=tiebreaks, bye_points=body.get("bye_points", 1), site=body.get("site"),
-        start_date=start, end_date=end,
-    )  # fmt: skip
+        name=body["name"],
+        variant=rules.name,
+        options=dict(rules.options),
+        format=format_,
+        rounds=rounds,
+        tiebreaks=tiebreaks,
+        bye_points=body.get("bye_points", 1),
+        site=body.get("site"),
+        start_date=start,
+        end_date=end,
+    )
 
 
 def decide_tiebreaks(t: Tournament, body: dict) -> list[TiebreaksChosen]:
@@ -116,11 +127,18 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
     if rules.has_first_player and first is None:
         first = "south"
     setup = {
-        "variant": t.variant, "options": dict(t.options), "south": t.entrant(b.south).name,
-        "north": t.entrant(b.north).name, "first_player": first, "event": t.name, "site": t.site,
-        "date": body.get("date") or t.start_date, "round": round_number, "board": board,
+        "variant": t.variant,
+        "options": dict(t.options),
+        "south": t.entrant(b.south).name,
+        "north": t.entrant(b.north).name,
+        "first_player": first,
+        "event": t.name,
+        "site": t.site,
+        "date": body.get("date") or t.start_date,
+        "round": round_number,
+        "board": board,
         "tournament_id": t.tournament_id,
-    }  # fmt: skip
+    }
     return {k: v for k, v in setup.items() if v is not None}
 
 
@@ -159,10 +177,11 @@ def manual_round(t: Tournament, number: int, boards: list, byes: list) -> RoundP
     if not boards and not byes:
         raise InvalidRecord("a round needs at least one board or bye", field="boards")
     return RoundPaired(
-        round=number, method="manual",
+        round=number,
+        method="manual",
         boards=[{"board": i, "south": b["south"], "north": b["north"]} for i, b in enumerate(boards, start=1)],
         byes=[{"player": b["player"], "points": b["points"]} for b in byes],
-    )  # fmt: skip
+    )
 
 
 def round_robin_field(t: Tournament) -> list[Entrant]:
@@ -232,7 +251,7 @@ def _entrant(t: Tournament, number: int) -> Entrant:
 
 def _board(t: Tournament, round_number: int, board: int) -> Board:
     rnd = t.round(round_number)
-    found: Optional[Board] = rnd.board(board) if rnd is not None else None
+    found: Board | None = rnd.board(board) if rnd is not None else None
     if found is None:
         raise NotFound(f"round {round_number} has no board {board}", round=round_number, board=board)
     return found

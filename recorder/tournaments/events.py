@@ -8,9 +8,9 @@ Only a result decided without a game (a forfeit) is a tournament event.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Optional
+from typing import ClassVar
 
-from ..events import Event
+from recorder.core.events import Event
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,12 @@ class TournamentCreated(TournamentEvent):
     variant: str
     options: dict
     format: str
-    rounds: Optional[int] = None  # planned rounds (Swiss, manual); round robins derive theirs
+    rounds: int | None = None  # planned rounds (Swiss, manual); round robins derive theirs
     tiebreaks: list = field(default_factory=list)
     bye_points: float = 1.0
-    site: Optional[str] = None
-    start_date: Optional[str] = None
-    end_date: Optional[str] = None
+    site: str | None = None
+    start_date: str | None = None
+    end_date: str | None = None
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,8 @@ class PlayerRegistered(TournamentEvent):
     type: ClassVar[str] = "player_registered"
     number: int
     name: str
-    federation: Optional[str] = None
-    rating: Optional[int] = None
+    federation: str | None = None
+    rating: int | None = None
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class PlayerWithdrew(TournamentEvent):
 
     type: ClassVar[str] = "player_withdrew"
     number: int
-    reason: Optional[str] = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class BoardResultRecorded(TournamentEvent):
     board: int
     result: str  # south_wins, north_wins, draw, double_forfeit
     reason: str = "forfeit"
-    note: Optional[str] = None
+    note: str | None = None
 
 
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {

@@ -6,13 +6,18 @@ Results of games are not part of the fold: ``standings`` joins them in at read t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Optional
 
 from .events import (
-    BoardResultRecorded, PlayerRegistered, PlayerWithdrew, RoundPaired, TiebreaksChosen,
-    TournamentCreated, TournamentEvent,
-)  # fmt: skip
+    BoardResultRecorded,
+    PlayerRegistered,
+    PlayerWithdrew,
+    RoundPaired,
+    TiebreaksChosen,
+    TournamentCreated,
+    TournamentEvent,
+)
 
 
 @dataclass(frozen=True)
@@ -21,10 +26,10 @@ class Entrant:
 
     number: int
     name: str
-    federation: Optional[str]
-    rating: Optional[int]
+    federation: str | None
+    rating: int | None
     entered_round: int
-    withdrawn_after: Optional[int] = None  # the last round paired before he withdrew
+    withdrawn_after: int | None = None  # the last round paired before he withdrew
 
     @property
     def withdrawn(self) -> bool:
@@ -60,7 +65,7 @@ class Round:
     boards: tuple[Board, ...]
     byes: tuple[Bye, ...]
 
-    def board(self, number: int) -> Optional[Board]:
+    def board(self, number: int) -> Board | None:
         return next((b for b in self.boards if b.board == number), None)
 
 
@@ -70,7 +75,7 @@ class Forfeit:
 
     result: str
     reason: str
-    note: Optional[str] = None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -80,12 +85,12 @@ class Tournament:
     variant: str
     options: dict
     format: str
-    planned: Optional[int]
+    planned: int | None
     tiebreaks: tuple[str, ...]
     bye_points: float
-    site: Optional[str] = None
-    start_date: Optional[str] = None
-    end_date: Optional[str] = None
+    site: str | None = None
+    start_date: str | None = None
+    end_date: str | None = None
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -96,7 +101,7 @@ class Tournament:
         return self.format in ("round_robin", "double_round_robin")
 
     @property
-    def planned_rounds(self) -> Optional[int]:
+    def planned_rounds(self) -> int | None:
         """Round robins: one cycle has n-1 rounds (n if n is odd), doubled for a double."""
         if not self.is_round_robin:
             return self.planned
@@ -108,10 +113,10 @@ class Tournament:
     def next_round(self) -> int:
         return len(self.rounds) + 1
 
-    def entrant(self, number: int) -> Optional[Entrant]:
+    def entrant(self, number: int) -> Entrant | None:
         return self.entrants[number - 1] if 1 <= number <= len(self.entrants) else None
 
-    def round(self, number: int) -> Optional[Round]:
+    def round(self, number: int) -> Round | None:
         return self.rounds[number - 1] if 1 <= number <= len(self.rounds) else None
 
     def active_in(self, round_number: int) -> list[Entrant]:

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 SOUTH, NORTH = "south", "north"
 SEARCH_BUDGET = 200_000  # pairing attempts per pass before giving up (pair manually then)
@@ -46,7 +45,7 @@ def berger_round(n: int, round_number: int) -> list[tuple[int, int]]:
     return [fixed, *others]
 
 
-def round_robin_round(n: int, round_number: int, double: bool) -> tuple[list[tuple[int, int]], Optional[int]]:
+def round_robin_round(n: int, round_number: int, double: bool) -> tuple[list[tuple[int, int]], int | None]:
     """Boards (south, north) and the player with the round off (odd n), seats swapped in
     the second cycle of a double round robin."""
     cycle = berger_cycle_length(n)
@@ -77,7 +76,7 @@ class SwissPlayer:
 @dataclass(frozen=True)
 class SwissPairing:
     boards: tuple  # (south, north) numbers in board order
-    bye: Optional[int]
+    bye: int | None
     colours_relaxed: bool = False
 
 
@@ -95,7 +94,7 @@ def may_take(p: SwissPlayer, colour: str) -> bool:
     return abs(diff) <= 2 and p.colours[-2:] != (colour, colour)
 
 
-def preference(p: SwissPlayer) -> tuple[Optional[str], int]:
+def preference(p: SwissPlayer) -> tuple[str | None, int]:
     """The colour a player should get and how strongly: 3 absolute, 2 strong, 1 mild, 0 none."""
     if not p.colours:
         return None, 0
@@ -147,7 +146,7 @@ class _Search:
         self.failed: set[frozenset] = set()
         self.budget = SEARCH_BUDGET
 
-    def pair(self, ranked: tuple) -> Optional[list]:
+    def pair(self, ranked: tuple) -> list | None:
         if not ranked:
             return []
         key = frozenset(p.number for p in ranked)
@@ -185,8 +184,10 @@ def candidates(top: SwissPlayer, rest: tuple) -> list[SwissPlayer]:
 
 def _seat(pairs: list) -> tuple:
     """Order the boards (best score first) and give each pair its seats."""
-    ordered = sorted(pairs, key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score),
-                                            min(pq[0].rank, pq[1].rank)))  # fmt: skip
+    ordered = sorted(
+        pairs,
+        key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score), min(pq[0].rank, pq[1].rank)),
+    )
     seated = []
     for board, (p, q) in enumerate(ordered, start=1):
         higher, lower = (p, q) if (-p.score, p.rank) <= (-q.score, q.rank) else (q, p)
@@ -217,7 +218,7 @@ def allocate(higher: SwissPlayer, lower: SwissPlayer, board: int):
     return (winner, loser) if want_h == SOUTH else (loser, winner)
 
 
-def _alternation_winner(p: SwissPlayer, q: SwissPlayer, wanted: str) -> Optional[SwissPlayer]:
+def _alternation_winner(p: SwissPlayer, q: SwissPlayer, wanted: str) -> SwissPlayer | None:
     """Alternate from the latest round in which their seats differed: who gets ``wanted``."""
     for back in range(1, min(len(p.colours), len(q.colours)) + 1):
         cp, cq = p.colours[-back], q.colours[-back]

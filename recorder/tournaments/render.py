@@ -23,10 +23,16 @@ def _value(value) -> str:
 def standings_text(t, ranked) -> str:
     header = ["rank", "no", "name", "fed", "points", *t.tiebreaks]
     rows = [
-        [s.rank, s.number, t.entrant(s.number).name, t.entrant(s.number).federation or "", _value(s.points),
-         *(_value(s.tiebreaks[name]) for name in t.tiebreaks)]
+        [
+            s.rank,
+            s.number,
+            t.entrant(s.number).name,
+            t.entrant(s.number).federation or "",
+            _value(s.points),
+            *(_value(s.tiebreaks[name]) for name in t.tiebreaks),
+        ]
         for s in ranked
-    ]  # fmt: skip
+    ]
     return _table(header, rows)
 
 
@@ -44,10 +50,14 @@ def crosstable_text(t, rows: list[dict]) -> str:
     rounds = max((len(r["cells"]) for r in rows), default=0)
     header = ["place", "name", *(f"r{i}" for i in range(1, rounds + 1)), "points"]
     body = [
-        [r["place"], t.entrant(r["standing"].number).name, *(_cell_text(c) for c in r["cells"]),
-         _value(r["standing"].points)]
+        [
+            r["place"],
+            t.entrant(r["standing"].number).name,
+            *(_cell_text(c) for c in r["cells"]),
+            _value(r["standing"].points),
+        ]
         for r in rows
-    ]  # fmt: skip
+    ]
     return _table(header, body)
 
 
@@ -62,6 +72,12 @@ def _square(t, rows: list[dict]) -> str:
             if c["opponent_place"] is not None:
                 against[c["opponent_place"]] += c["mark"]
         against[r["place"]] = "x"
-        body.append([r["place"], t.entrant(r["standing"].number).name, *(against[p] for p in places),
-                     _value(r["standing"].points)])  # fmt: skip
+        body.append(
+            [
+                r["place"],
+                t.entrant(r["standing"].number).name,
+                *(against[p] for p in places),
+                _value(r["standing"].points),
+            ]
+        )
     return _table(header, body)

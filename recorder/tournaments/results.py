@@ -12,10 +12,10 @@ rounds won and the holes held are kept for the ``round_difference`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
-from ..variants.board import Player
-from ..variants.state import State
+from recorder.rules.board import Player
+from recorder.rules.state import State
+
 from .fold import Forfeit
 
 
@@ -31,7 +31,7 @@ def outcome_of_forfeit(forfeit: Forfeit) -> BoardOutcome:
     return BoardOutcome(forfeit.result, played=False)
 
 
-def outcome_of_state(state: State) -> Optional[BoardOutcome]:
+def outcome_of_state(state: State) -> BoardOutcome | None:
     """The result of a finished game; None while it is being played."""
     if not state.game_over:
         return None

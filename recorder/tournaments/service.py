@@ -9,12 +9,13 @@ by the store's expected-version check.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
-from ..errors import AlreadyExists, Forbidden, NotFound, Unauthorized, VersionConflict
-from ..service import Recorded, Recorder
-from ..store import Idempotency, NewEvent, StoredEvent
+from recorder.errors import AlreadyExists, Forbidden, NotFound, Unauthorized, VersionConflict
+from recorder.service import Recorded, Recorder
+from recorder.store import Idempotency, NewEvent, StoredEvent
+
 from . import board_game_id, is_tournament_id, new_tournament_id
 from . import decide as decisions
 from .events import event_from_record
@@ -54,7 +55,7 @@ class View:
 
 
 class Tournaments:
-    def __init__(self, recorder: Recorder, admin_token: Optional[str] = None):
+    def __init__(self, recorder: Recorder, admin_token: str | None = None):
         self.recorder = recorder
         self.store = recorder.store
         self.admin_token = admin_token
@@ -101,15 +102,18 @@ class Tournaments:
 
     # -- Writing --------------------------------------------------------------------
 
-    def create(self, body: dict, *, recorded_by=None, idempotency: Optional[Idempotency] = None) -> Written:
+    def create(self, body: dict, *, recorded_by=None, idempotency: Idempotency | None = None) -> Written:
         original = self._replayed(idempotency)
         if original is not None:
             return original
         event = decisions.decide_create(body)
         result = self.store.append(
-            new_tournament_id(), 0, [NewEvent(event.type, event.payload())],
-            recorded_by=recorded_by, idempotency=idempotency,
-        )  # fmt: skip
+            new_tournament_id(),
+            0,
+            [NewEvent(event.type, event.payload())],
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+        )
         return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
 
     def execute(
@@ -118,9 +122,9 @@ class Tournaments:
         decide: Callable[[Tournament, dict], list],
         *,
         needs_results: bool = False,
-        expected_version: Optional[int] = None,
+        expected_version: int | None = None,
         recorded_by=None,
-        idempotency: Optional[Idempotency] = None,
+        idempotency: Idempotency | None = None,
     ) -> Written:
         """Decide on the latest tournament (and its board results, read from the games
         only when the decision needs them); append at that version."""
@@ -132,14 +136,18 @@ class Tournaments:
             if expected_version is not None and expected_version != t.version:
                 raise VersionConflict(
                     f"the tournament is at version {t.version}, not {expected_version}",
-                    expected=expected_version, actual=t.version,
-                )  # fmt: skip
+                    expected=expected_version,
+                    actual=t.version,
+                )
             events = decide(t, self.outcomes(t) if needs_results else {})
             try:
                 result = self.store.append(
-                    tournament_id, t.version, [NewEvent(e.type, e.payload()) for e in events],
-                    recorded_by=recorded_by, idempotency=idempotency,
-                )  # fmt: skip
+                    tournament_id,
+                    t.version,
+                    [NewEvent(e.type, e.payload()) for e in events],
+                    recorded_by=recorded_by,
+                    idempotency=idempotency,
+                )
             except VersionConflict:
                 if expected_version is not None or attempt == RETRIES_WITHOUT_VERSION - 1:
                     raise
@@ -147,7 +155,7 @@ class Tournaments:
             return Written(result.events, self.tournament(tournament_id), result.replayed)
         raise AssertionError("unreachable")
 
-    def _replayed(self, idempotency: Optional[Idempotency]) -> Optional[Written]:
+    def _replayed(self, idempotency: Idempotency | None) -> Written | None:
         if idempotency is None:
             return None
         events = self.store.replayed(None, idempotency)
@@ -178,9 +186,15 @@ class Tournaments:
         return self.execute(tournament_id, decide, **write)
 
     def start_game(
-        self, tournament_id: str, round_number: int, board: int, body: dict, *,
-        recorded_by=None, idempotency: Optional[Idempotency] = None,
-    ) -> Recorded:  # fmt: skip
+        self,
+        tournament_id: str,
+        round_number: int,
+        board: int,
+        body: dict,
+        *,
+        recorded_by=None,
+        idempotency: Idempotency | None = None,
+    ) -> Recorded:
         """Create the game of a board: its setup comes from the tournament and pairing."""
         t = self.tournament(tournament_id)
         setup = decisions.game_setup(t, round_number, board, body)
@@ -188,11 +202,13 @@ class Tournaments:
         if idempotency is None and self.store.exists(game_id):
             raise AlreadyExists(f"board {board} of round {round_number} has its game: {game_id}", game_id=game_id)
         try:
-            return self.recorder.create_game({**setup, "game_id": game_id}, recorded_by=recorded_by,
-                                             idempotency=idempotency)  # fmt: skip
+            return self.recorder.create_game(
+                {**setup, "game_id": game_id}, recorded_by=recorded_by, idempotency=idempotency
+            )
         except VersionConflict:
-            raise AlreadyExists(f"board {board} of round {round_number} has its game: {game_id}",
-                                game_id=game_id) from None  # fmt: skip
+            raise AlreadyExists(
+                f"board {board} of round {round_number} has its game: {game_id}", game_id=game_id
+            ) from None
 
     # -- Access ---------------------------------------------------------------------
 
@@ -212,7 +228,7 @@ class Tournaments:
         self.events(tournament_id)
         return self.store.list_tokens(tournament_id)
 
-    def authenticate(self, token: Optional[str]) -> Optional[Principal]:
+    def authenticate(self, token: str | None) -> Principal | None:
         """The holder of a valid token; None for an unknown or revoked one."""
         if not token:
             return None
@@ -224,7 +240,7 @@ class Tournaments:
         return Principal(row["holder"], row["tournament_id"], row["token_id"])
 
 
-def authorize(principal: Optional[Principal], presented: bool, *, tournament_id: Optional[str] = None) -> Principal:
+def authorize(principal: Principal | None, presented: bool, *, tournament_id: str | None = None) -> Principal:
     """401 without a valid token; 403 when it does not reach this tournament (or, with no
     tournament named, when it is not the admin's)."""
     if principal is None:

@@ -18,9 +18,9 @@ Players tied on everything share a rank.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Optional
 
 from . import board_game_id
 from .fold import Tournament
@@ -37,10 +37,10 @@ class Cell:
 
     round: int
     kind: str  # played, forfeit, bye, absent, pending
-    points: Optional[Fraction] = None  # None while pending
-    opponent: Optional[int] = None
-    colour: Optional[str] = None
-    board: Optional[int] = None
+    points: Fraction | None = None  # None while pending
+    opponent: int | None = None
+    colour: str | None = None
+    board: int | None = None
     rounds_diff: int = 0
     holes_diff: int = 0
 
@@ -66,7 +66,7 @@ def points_of(result: str, colour: str) -> Fraction:
     return WIN if result == f"{colour}_wins" else LOSS
 
 
-def board_cell(round_number: int, board, outcome: Optional[BoardOutcome], colour: str) -> Cell:
+def board_cell(round_number: int, board, outcome: BoardOutcome | None, colour: str) -> Cell:
     me, opponent = (board.south, board.north) if colour == SOUTH else (board.north, board.south)
     base = dict(round=round_number, opponent=opponent, colour=colour, board=board.board)
     if outcome is None:
@@ -127,10 +127,13 @@ def buchholz(number: int, table: dict, scores: dict) -> Fraction:
 
 def sonneborn_berger(number: int, table: dict, scores: dict) -> Fraction:
     return sum(
-        ((scores[c.opponent] if c.kind == PLAYED else scores[number]) * c.points
-         for c in table[number] if c.kind != PENDING),
+        (
+            (scores[c.opponent] if c.kind == PLAYED else scores[number]) * c.points
+            for c in table[number]
+            if c.kind != PENDING
+        ),
         Fraction(0),
-    )  # fmt: skip
+    )
 
 
 def wins(number: int, table: dict, scores: dict) -> int:
@@ -160,9 +163,7 @@ def direct_encounter(group: list[int], table: dict) -> dict[int, Fraction]:
     met = {frozenset((n, c.opponent)) for n in group for c in table[n] if c.is_game and c.opponent in members}
     if len(group) < 2 or len(met) < len(group) * (len(group) - 1) // 2:
         return {n: Fraction(0) for n in group}
-    return {
-        n: sum((c.points for c in table[n] if c.is_game and c.opponent in members), Fraction(0)) for n in group
-    }
+    return {n: sum((c.points for c in table[n] if c.is_game and c.opponent in members), Fraction(0)) for n in group}
 
 
 def tied_groups(keys: dict[int, list]) -> list[list[int]]:

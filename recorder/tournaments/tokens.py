@@ -13,7 +13,6 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Optional
 
 TOKEN_PREFIX = "rt_"
 ADMIN = "admin"
@@ -31,7 +30,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def is_admin_token(presented: str, configured: Optional[str]) -> bool:
+def is_admin_token(presented: str, configured: str | None) -> bool:
     if not configured:
         return False
     return hmac.compare_digest(token_hash(presented), token_hash(configured))
@@ -42,8 +41,8 @@ class Principal:
     """Who presented a valid token: the admin, or an arbiter of one tournament."""
 
     holder: str
-    tournament_id: Optional[str] = None  # None for the admin
-    token_id: Optional[str] = None
+    tournament_id: str | None = None  # None for the admin
+    token_id: str | None = None
 
     @property
     def is_admin(self) -> bool:

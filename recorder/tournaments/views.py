@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import NotFound
+from recorder.errors import NotFound
+
 from . import board_game_id
 from .fold import Entrant, Round
 
@@ -21,21 +22,35 @@ def number(value):
 
 def entrant_json(e: Entrant) -> dict:
     return {
-        "number": e.number, "name": e.name, "federation": e.federation, "rating": e.rating,
-        "entered_round": e.entered_round, "withdrawn": e.withdrawn, "withdrawn_after": e.withdrawn_after,
-    }  # fmt: skip
+        "number": e.number,
+        "name": e.name,
+        "federation": e.federation,
+        "rating": e.rating,
+        "entered_round": e.entered_round,
+        "withdrawn": e.withdrawn,
+        "withdrawn_after": e.withdrawn_after,
+    }
 
 
 def tournament_json(view) -> dict:
     t = view.tournament
     return {
-        "id": t.tournament_id, "name": t.name, "site": t.site, "start_date": t.start_date,
-        "end_date": t.end_date, "variant": t.variant, "options": t.options, "format": t.format,
-        "rounds_planned": t.planned_rounds, "tiebreaks": list(t.tiebreaks), "bye_points": t.bye_points,
-        "status": view.status, "version": t.version,
+        "id": t.tournament_id,
+        "name": t.name,
+        "site": t.site,
+        "start_date": t.start_date,
+        "end_date": t.end_date,
+        "variant": t.variant,
+        "options": t.options,
+        "format": t.format,
+        "rounds_planned": t.planned_rounds,
+        "tiebreaks": list(t.tiebreaks),
+        "bye_points": t.bye_points,
+        "status": view.status,
+        "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],
         "rounds": [round_json(view, rnd) for rnd in t.rounds],
-    }  # fmt: skip
+    }
 
 
 def find_round(view, round_number: int) -> Round:
@@ -54,14 +69,16 @@ def round_json(view, rnd: Round) -> dict:
     boards = []
     for b in rnd.boards:
         outcome = outcomes.get((rnd.number, b.board))
-        boards.append({
-            "board": b.board,
-            "south": _player_ref(t, b.south),
-            "north": _player_ref(t, b.north),
-            "game_id": board_game_id(t.tournament_id, rnd.number, b.board),
-            "result": outcome.result if outcome else None,
-            "decided_by": None if outcome is None else ("game" if outcome.played else "forfeit"),
-        })  # fmt: skip
+        boards.append(
+            {
+                "board": b.board,
+                "south": _player_ref(t, b.south),
+                "north": _player_ref(t, b.north),
+                "game_id": board_game_id(t.tournament_id, rnd.number, b.board),
+                "result": outcome.result if outcome else None,
+                "decided_by": None if outcome is None else ("game" if outcome.played else "forfeit"),
+            }
+        )
     byes = [{**_player_ref(t, bye.player), "points": bye.points} for bye in rnd.byes]
     complete = all((rnd.number, b.board) in outcomes for b in rnd.boards)
     return {"round": rnd.number, "method": rnd.method, "boards": boards, "byes": byes, "complete": complete}
@@ -70,18 +87,26 @@ def round_json(view, rnd: Round) -> dict:
 def standing_json(t, s) -> dict:
     e = t.entrant(s.number)
     return {
-        "rank": s.rank, "number": s.number, "name": e.name, "federation": e.federation, "rating": e.rating,
-        "points": number(s.points), "tiebreaks": {k: number(v) for k, v in s.tiebreaks.items()},
-    }  # fmt: skip
+        "rank": s.rank,
+        "number": s.number,
+        "name": e.name,
+        "federation": e.federation,
+        "rating": e.rating,
+        "points": number(s.points),
+        "tiebreaks": {k: number(v) for k, v in s.tiebreaks.items()},
+    }
 
 
 def standings_json(view) -> dict:
     t = view.tournament
     played = sum(1 for rnd in t.rounds if all((rnd.number, b.board) in view.outcomes for b in rnd.boards))
     return {
-        "tournament_id": t.tournament_id, "status": view.status, "rounds_played": played,
-        "tiebreaks": list(t.tiebreaks), "standings": [standing_json(t, s) for s in view.standings()],
-    }  # fmt: skip
+        "tournament_id": t.tournament_id,
+        "status": view.status,
+        "rounds_played": played,
+        "tiebreaks": list(t.tiebreaks),
+        "standings": [standing_json(t, s) for s in view.standings()],
+    }
 
 
 def crosstable_json(view) -> dict:
@@ -95,6 +120,9 @@ def crosstable_json(view) -> dict:
 
 def token_json(row: dict) -> dict:
     return {
-        "id": row["token_id"], "tournament_id": row["tournament_id"], "holder": row["holder"],
-        "created_at": row["created_at"], "revoked_at": row["revoked_at"],
-    }  # fmt: skip
+        "id": row["token_id"],
+        "tournament_id": row["tournament_id"],
+        "holder": row["holder"],
+        "created_at": row["created_at"],
+        "revoked_at": row["revoked_at"],
+    }

@@ -1,0 +1,39 @@
+"""The web application: ``create_app(test_config=None)`` builds the Flask app: configuration, the event store,
+the recording service and the API blueprints.
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+DEFAULT_DB = "recorder.sqlite3"
+
+
+def database_path(explicit: str | None = None) -> str:
+    """The database file: an explicit path, else $RECORDER_DB, else recorder.sqlite3 here."""
+    return explicit or os.environ.get("RECORDER_DB") or DEFAULT_DB
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.from_mapping(
+        DATABASE=database_path(),
+        MAX_CONTENT_LENGTH=1024 * 1024,  # a whole archive import fits; anything larger is refused (413)
+        JSON_SORT_KEYS=False,
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.json.sort_keys = False
+
+    from . import api
+    from .service import Recorder
+    from .store import SQLiteEventStore
+
+    app.extensions["recorder"] = Recorder(SQLiteEventStore(app.config["DATABASE"]))
+    api.init_app(app)
+    from . import web  # the pages: HTML and JS over the same JSON API
+
+    web.init_app(app)
+    return app

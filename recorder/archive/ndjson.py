@@ -1,0 +1,218 @@
+"""Complete event logs as NDJSON: one stored event per line, full fidelity.
+
+Each line is the canonical JSON (``chain.canonical_json``) of a stored event: game id,
+seq, type, payload, recorded_at, recorded_by, prev_hash and hash. A game's events are
+consecutive lines in seq order; games follow one another. Reading a log back checks
+everything before anything is stored: every line's shape, the hash chain from GENESIS
+(``chain.first_broken_link``), and the events themselves, each re-decided by the very
+commands that live recording uses (``decide_create``, ``decide``) and required to come
+out identical. A refusal is a NotationError naming the source, game, line and column.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from recorder.core import chain
+from recorder.core.commands import decide, decide_create
+from recorder.core.events import (
+    Annotated,
+    Event,
+    GameCreated,
+    LotDrawn,
+    MovesRetracted,
+    OpeningPlayed,
+    RaceRecorded,
+    ResultRecorded,
+    RoundStarted,
+    Sowed,
+    event_from_record,
+)
+from recorder.core.game import Game, apply_event, start_game
+from recorder.errors import NotationError, RecorderError
+from recorder.notation.reader import check_setup_fields
+from recorder.store import StoredEvent
+
+MEDIA_TYPE = "application/x-ndjson"
+FIELDS = {
+    "game_id": str,
+    "seq": int,
+    "type": str,
+    "payload": dict,
+    "recorded_at": str,
+    "recorded_by": (str, type(None)),
+    "prev_hash": str,
+    "hash": str,
+}
+
+
+def write_events(events: Iterable[StoredEvent]) -> str:
+    """A game's log as NDJSON lines."""
+    return "".join(chain.canonical_json(event.to_dict()) + "\n" for event in events)
+
+
+@dataclass
+class EventLog:
+    """One game's lines of an NDJSON archive, as read (not yet verified)."""
+
+    index: int
+    source: str
+    game_id: str | None = None
+    events: list[StoredEvent] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    error: NotationError | None = None
+
+    def fail(self, line: int, column: int, detail: str, expected: str | None = None) -> NotationError:
+        label = f"game {self.index}" + (f" ({self.game_id})" if self.game_id else "")
+        return NotationError(
+            f"{self.source}: {label}: line {line}, column {column}: {detail}",
+            source=self.source,
+            game=self.index,
+            game_id=self.game_id,
+            line=line,
+            column=column,
+            expected=expected,
+        )
+
+    def line_of(self, seq: int) -> int:
+        return self.lines[min(max(seq - 1, 0), len(self.lines) - 1)]
+
+
+class _BadLine(Exception):
+    def __init__(self, column: int, detail: str, expected: str | None = None):
+        super().__init__(detail)
+        self.column, self.detail, self.expected = column, detail, expected
+
+
+def read_logs(lines: Iterable[str], source: str = "<ndjson>") -> Iterator[EventLog]:
+    """Consecutive lines with the same game id make one log; a line that is not a
+    stored event spoils the log it falls in (the game being read)."""
+    log: EventLog | None = None
+    index = 0
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            event = _event(text)
+        except _BadLine as bad:
+            if log is None:
+                index += 1
+                log = EventLog(index, source)
+            log.error = log.error or log.fail(number, bad.column, bad.detail, bad.expected)
+            continue
+        if log is not None and log.game_id is None:
+            log.game_id = event.game_id  # a log spoilt by its first line: this is its game
+        elif log is not None and event.game_id != log.game_id:
+            yield log
+            log = None
+        if log is None:
+            index += 1
+            log = EventLog(index, source, event.game_id)
+        log.events.append(event)
+        log.lines.append(number)
+    if log is not None:
+        yield log
+
+
+def _event(text: str) -> StoredEvent:
+    try:
+        record = json.loads(text)
+    except ValueError as error:
+        raise _BadLine(getattr(error, "colno", 1), f"not JSON: {getattr(error, 'msg', error)}") from None
+    except RecursionError:
+        raise _BadLine(1, "JSON nested too deeply") from None
+    if not isinstance(record, dict) or set(record) != set(FIELDS):
+        raise _BadLine(1, "a line is one stored event", "an object with exactly " + ", ".join(FIELDS))
+    for name, kind in FIELDS.items():
+        value = record[name]
+        if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and not value):
+            raise _BadLine(1, f"{name} has the wrong type", f"{name} as in GET /api/games/{{id}}/events")
+    return StoredEvent(**record)
+
+
+def verify_log(log: EventLog, check_command: Callable[[dict], dict]) -> Game:
+    """The game the log folds to, once its chain and every event are checked."""
+    if log.error is not None:
+        raise log.error
+    broken = chain.first_broken_link(log.events)
+    if broken is not None:
+        raise log.fail(log.line_of(broken), 1, f"the hash chain breaks at event {broken}", "an unaltered log")
+    first = log.events[0]
+    setup = _setup(log, first)
+    game = start_game(log.game_id, setup)
+    for stored in log.events[1:]:
+        game = _redecide(log, game, stored, check_command)
+    return game
+
+
+def _setup(log: EventLog, stored: StoredEvent) -> GameCreated:
+    line = log.line_of(1)
+    if stored.type != GameCreated.type:
+        raise log.fail(line, 1, f"a game starts with {GameCreated.type}, not {stored.type}", GameCreated.type)
+    try:
+        setup = GameCreated(**stored.payload)
+        body = setup_body_of(setup)
+        check_setup_fields(body)
+        decided = decide_create(body)
+    except TypeError as error:
+        raise log.fail(line, 1, f"not a setup payload: {error}") from None
+    except RecorderError as error:
+        raise log.fail(line, 1, error.detail) from None
+    if decided != setup:
+        raise log.fail(line, 1, "the setup is not what live recording would store", "a setup as recorded")
+    return setup
+
+
+def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command) -> Game:
+    line = log.line_of(stored.seq)
+    try:
+        event = event_from_record(stored.type, stored.payload)
+    except (KeyError, TypeError):
+        raise log.fail(line, 1, f"{stored.type} is not an event with this payload", "a recorded event") from None
+    if isinstance(event, GameCreated):
+        raise log.fail(line, 1, "a game has one setup", "a move, decision or note")
+    try:
+        decided = decide(game, check_command(command_of(event)))
+    except RecorderError as error:
+        raise log.fail(line, 1, f"event {stored.seq}: {error.detail}") from None
+    if decided != [event]:
+        raise log.fail(line, 1, f"event {stored.seq} is not what live recording would store", "an event as recorded")
+    return apply_event(game, event, stored.seq)
+
+
+def setup_body_of(setup: GameCreated) -> dict:
+    """The ``POST /api/games`` body that records this setup."""
+    return {
+        "variant": setup.variant,
+        "options": setup.options,
+        "south": setup.south,
+        "north": setup.north,
+        "first_player": setup.first_player,
+        "position": setup.position,
+        **setup.metadata,
+    }
+
+
+def command_of(event: Event) -> dict:
+    """The command (as ``POST /commands`` takes it) that records this event."""
+    if isinstance(event, Sowed):
+        return {"type": "sow", "hole": event.hole, "player": event.player}
+    if isinstance(event, RaceRecorded):
+        return {"type": "race", "winner": event.winner, "holes": event.holes}
+    if isinstance(event, OpeningPlayed):
+        return {"type": "opening", "choice": event.choice}
+    if isinstance(event, LotDrawn):
+        return {"type": "lot", "winner": event.winner}
+    if isinstance(event, RoundStarted):
+        command = {"type": "next_round", "first_player": event.first_player}
+        return command if event.allocation is None else {**command, "allocation": event.allocation}
+    if isinstance(event, ResultRecorded):
+        command = {"type": "result", "kind": event.kind, "winner": event.winner}
+        return command if event.note is None else {**command, "note": event.note}
+    if isinstance(event, MovesRetracted):
+        return {"type": "retract", "count": event.count, "reason": event.reason}
+    if isinstance(event, Annotated):
+        return {"type": "annotate", "text": event.text}
+    raise TypeError(f"no command records {event!r}")

@@ -1,0 +1,199 @@
+"""Archives: many games in and out at once, as notation text or as NDJSON event logs.
+
+Import checks each game completely in memory first: the notation through
+``notation_reader`` (every move decided by ``commands.decide`` as live recording does),
+an NDJSON log through ``ndjson.verify_log`` (hash chain, then every event re-decided).
+Only then are all of the game's events appended in ONE store append at expected version
+0, so a refused game stores nothing and the others are unaffected. Each game gets a
+``GameReport`` saying what was imported or why it was refused.
+
+Export streams: game ids come from ``store.iter_game_ids`` in batches, each game is read,
+written and handed on before the next is read, so memory stays flat however many games
+the archive holds. No Flask here; the API and the CLI share this module.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from recorder.core.events import GameCreated
+from recorder.core.game import Game
+from recorder.errors import NotationError, RecorderError, VersionConflict
+from recorder.notation.grammar import ParsedGame, parse
+from recorder.notation.reader import read_game
+from recorder.notation.writer import write_archive, write_game
+from recorder.service import new_game_id, stored_pairs, summary_of
+from recorder.store import EventStore, NewEvent
+from recorder.tournaments import is_tournament_id
+
+from .ndjson import EventLog, read_logs, verify_log
+
+log = logging.getLogger(__name__)
+Authorize = Callable[[str | None, GameCreated], str | None]
+
+
+def _anyone(game_id: str | None, setup: GameCreated) -> str | None:
+    return None
+
+
+@dataclass
+class GameReport:
+    """What happened to one game of an archive."""
+
+    index: int
+    status: str  # "imported" or "refused"
+    game_id: str | None = None
+    events: int = 0
+    players: dict = field(default_factory=dict)
+    error: dict | None = None
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"index": self.index, "status": self.status}
+        if self.game_id is not None:
+            out["game_id"] = self.game_id
+        if self.status == "imported":
+            out["events"] = self.events
+        if self.players:
+            out["players"] = self.players
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+def error_json(error: RecorderError) -> dict:
+    """The refusal as the report shows it: title, detail and where."""
+    out = {"title": error.title, "detail": error.detail}
+    out.update({k: v for k, v in error.extra.items() if v is not None and k != "tags"})
+    return out
+
+
+def _as_decided(command: dict) -> dict:
+    return command
+
+
+class Archive:
+    """Import and export over one event store."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        recorded_by: str | None = None,
+        authorize: Authorize = _anyone,
+        check_command: Callable[[dict], dict] = _as_decided,
+    ):
+        """``check_command`` passes each command through the HTTP boundary's schema first
+        (the API and CLI give ``api.archive.schema_check``, so imported commands meet
+        exactly the limits live ones do). ``authorize(game_id, setup)`` may refuse a game
+        (raising a RecorderError) or name who records it; the API uses it for games that
+        belong to a tournament."""
+        self.store = store
+        self.recorded_by = recorded_by
+        self.authorize = authorize
+        self.check_command = check_command
+
+    # -- Import -----------------------------------------------------------------------
+
+    def import_notation(self, text: str, source: str = "<text>") -> Iterator[GameReport]:
+        """Each game of a notation text, validated then stored (or refused) in turn."""
+        for parsed in parse(text, source):
+            yield self.import_parsed(parsed)
+
+    def import_parsed(self, parsed: ParsedGame) -> GameReport:
+        players = _players(parsed)
+        try:
+            read = read_game(parsed, check_command=self.check_command)
+            recorded_by = self.authorize(None, read.setup) or self.recorded_by
+            game_id = new_game_id()
+            events = [read.setup, *read.events]
+            self.store.append(
+                game_id,
+                0,
+                [NewEvent(e.type, e.payload()) for e in events],
+                recorded_by=recorded_by,
+                summary=summary_of(read.game),
+            )
+        except RecorderError as error:
+            return GameReport(parsed.index, "refused", players=players, error=error_json(error))
+        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
+            return _internal(parsed.index, players, error)
+        return GameReport(parsed.index, "imported", game_id, len(events), players)
+
+    def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
+        """Each game's log of an NDJSON archive, verified then stored verbatim (or refused)."""
+        for event_log in read_logs(lines, source):
+            yield self.import_log(event_log)
+
+    def import_log(self, event_log: EventLog) -> GameReport:
+        index, game_id = event_log.index, event_log.game_id
+        try:
+            game = verify_log(event_log, self.check_command)
+            if is_tournament_id(game_id):
+                raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
+            self.authorize(game_id, game.setup)  # the log keeps its own recorded_by
+            self.store.append_verbatim(game_id, 0, event_log.events, summary=summary_of(game))
+        except VersionConflict:
+            error = event_log.fail(event_log.line_of(1), 1, f"a game {game_id!r} exists already", "a new game id")
+            return GameReport(index, "refused", game_id, error=error_json(error))
+        except RecorderError as error:
+            return GameReport(index, "refused", game_id, error=error_json(error))
+        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
+            return _internal(index, {}, error, game_id)
+        return GameReport(index, "imported", game_id, len(event_log.events), _setup_players(game))
+
+    # -- Export -----------------------------------------------------------------------
+
+    def select(self, **filters: str | None) -> Iterator[str]:
+        """Ids of the games matching the filters (variant, player, tournament, date_from,
+        date_to, result), oldest first (an archive reads in the order games were
+        recorded, so an imported archive exports in its own order), in batches."""
+        chosen = {k: v for k, v in filters.items() if v is not None}
+        return self.store.iter_game_ids(**chosen, oldest_first=True)
+
+    def export_notation(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:
+        """One text chunk per game: the effective line, or every event with full_history."""
+        texts = (write_game(list(stored_pairs(events)), full_history=full_history) for events in self._logs(game_ids))
+        return write_archive(texts)
+
+    def export_ndjson(self, game_ids: Iterable[str]) -> Iterator[str]:
+        """One chunk per game: its complete event log, hashes included (ndjson.write_events'
+        format, rendered by the store without decoding the payloads)."""
+        for game_id in game_ids:
+            lines = self.store.event_lines(game_id)
+            if lines:
+                yield "\n".join(lines) + "\n"
+
+    def _logs(self, game_ids: Iterable[str]):
+        for game_id in game_ids:
+            events = self.store.read(game_id)
+            if events:
+                yield events
+
+
+def summarise(reports: Iterable[GameReport]) -> dict:
+    """The whole import's report: counts, then one entry per game."""
+    games = [report.to_json() for report in reports]
+    imported = sum(1 for game in games if game["status"] == "imported")
+    return {"imported": imported, "refused": len(games) - imported, "games": games}
+
+
+def _players(parsed: ParsedGame) -> dict:
+    names = {}
+    for tag, key in (("South", "south"), ("North", "north"), ("Event", "event")):
+        found = parsed.tag(tag)
+        if found is not None and isinstance(found.value, str):
+            names[key] = found.value
+    return names
+
+
+def _setup_players(game: Game) -> dict:
+    return {"south": game.setup.south, "north": game.setup.north}
+
+
+def _internal(index: int, players: dict, error: Exception, game_id: str | None = None) -> GameReport:
+    log.exception("unexpected error while importing game %s", index)
+    problem = NotationError(f"game {index} could not be checked: {type(error).__name__}")
+    return GameReport(index, "refused", game_id, players=players, error=error_json(problem))

@@ -1,0 +1,97 @@
+"""Tamper evidence: recompute a record's hash chain and replay it with full validation.
+
+Two independent checks over one game's stored events, both naming the first event
+that fails:
+
+- the chain (``chain.first_broken_link``): every event's hash recomputes from its
+  content and links to the previous event's hash, seqs 1, 2, 3... with no gap;
+- the replay: the setup is decided again (``commands.decide_create``) and every later
+  event is decided again on the game as it then stood (``commands.decide`` through
+  ``redecide``), so an edited hole, a player who was not to move, or a decision that
+  was not due is refused exactly as it would have been when it was recorded.
+
+The store's triggers make events immutable through the service; these checks catch
+what a triggerless connection, a restored backup or a hand-edited export changed.
+Pure: no Flask, no SQL (the caller reads the stored events).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from recorder.core import chain
+from recorder.core.events import GameCreated, event_from_record
+from recorder.core.game import Game, apply_event, start_game
+from recorder.core.redecide import redecide, redecide_setup
+from recorder.errors import InvalidRecord, RecorderError
+
+
+def verify_record(game_id: str, stored: Sequence[Any]) -> dict:
+    """The verification report of one game's stored events (``StoredEvent``-like objects)."""
+    chain_problem = chain_break(stored)
+    replay_problem, game = replay_break(game_id, stored)
+    problems = [p for p in (chain_problem, replay_problem) if p is not None]
+    first = min(problems, key=lambda p: p["seq"]) if problems else None
+    return {
+        "game_id": game_id,
+        "ok": not problems,
+        "version": len(stored),
+        "head_hash": stored[-1].hash if stored else None,
+        "chain_intact": chain_problem is None,
+        "replay_valid": replay_problem is None,
+        "first_broken_link": first["seq"] if first else None,
+        "detail": f"event {first['seq']}: {first['detail']}" if first else "the record is intact",
+        "problems": problems,
+        "result": game.state.outcome.name if game is not None and game.state.game_over else None,
+    }
+
+
+def chain_break(stored: Sequence[Any]) -> dict | None:
+    """The first broken link of the hash chain and why it is broken, or None."""
+    seq = chain.first_broken_link(stored)
+    if seq is None:
+        return None
+    index = next((i for i, event in enumerate(stored) if event.seq == seq), None)
+    previous = stored[index - 1] if index else None
+    return {"seq": seq, "check": "chain", "detail": _link_problem(previous, stored[index])}
+
+
+def _link_problem(previous: Any, event: Any) -> str:
+    expected_seq = previous.seq + 1 if previous is not None else 1
+    expected_prev = previous.hash if previous is not None else chain.GENESIS
+    if event.seq != expected_seq:
+        return f"sequence number {event.seq} where {expected_seq} was due: an event is missing or out of order"
+    if event.prev_hash != expected_prev:
+        return "prev_hash is not the previous event's hash: the chain was cut or re-linked"
+    return "its hash does not recompute from its content: the stored event was changed"
+
+
+def replay_break(game_id: str, stored: Sequence[Any]) -> tuple[dict | None, Game | None]:
+    """Decide every stored event again in order; the first refused one, and the game up to it."""
+    game: Game | None = None
+    for record in stored:
+        try:
+            event = event_from_record(record.type, record.payload)
+        except Exception as error:
+            return _problem(record.seq, f"unreadable {record.type!r} event: {error}"), game
+        try:
+            game = _fold_checked(game_id, game, event, record.seq)
+        except Exception as error:  # a corrupt record must be reported, never crash the check
+            detail = error.detail if isinstance(error, RecorderError) else f"{type(error).__name__}: {error}"
+            return _problem(record.seq, f"{event.type} is not valid here: {detail}"), game
+    return None, game
+
+
+def _fold_checked(game_id: str, game: Game | None, event: Any, seq: int) -> Game:
+    if game is None:
+        if seq != 1 or not isinstance(event, GameCreated):
+            raise InvalidRecord("a game's first event must be its setup (GEN-23)")
+        return start_game(game_id, redecide_setup(event))
+    if isinstance(event, GameCreated):
+        raise InvalidRecord("a setup may only be the first event (GEN-23)")
+    return apply_event(game, redecide(game, event), seq)
+
+
+def _problem(seq: int, detail: str) -> dict:
+    return {"seq": seq, "check": "replay", "detail": detail}

@@ -1,0 +1,5 @@
+"""The ``recorder`` command line (click): serve, records, auditing, archives, tournaments, bench."""
+
+from .main import main
+
+__all__ = ["main"]

@@ -1,0 +1,170 @@
+"""``recorder import``, ``recorder export`` and ``recorder demo`` (recorder/archive/transfer.py).
+
+Progress bars go to stderr, so ``recorder export > games.mn`` stays a clean archive. An
+import prints one line per refused game (file, game, line, column, what was expected)
+and exits with status 1 if any game was refused; the other games are stored.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import click
+
+from recorder.api.archive import schema_check
+from recorder.archive.ndjson import read_logs
+from recorder.archive.transfer import Archive, GameReport
+from recorder.notation.grammar import parse
+from recorder.rules import VARIANTS
+
+from .common import DB_OPTION, make_recorder
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
+NDJSON_SUFFIXES = (".ndjson", ".jsonl")
+DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
+
+
+def _date(ctx, param, value: str | None) -> str | None:
+    if value is not None and not DATE.fullmatch(value):
+        raise click.BadParameter("a date is YYYY, YYYY-MM or YYYY-MM-DD")
+    return value
+
+
+def _is_ndjson(path: str, fmt: str) -> bool:
+    return fmt == "ndjson" or (fmt == "auto" and path.lower().endswith(NDJSON_SUFFIXES))
+
+
+def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> tuple[int, list[GameReport]]:
+    """Import every game of every file with a progress bar; (imported count, refusals)."""
+    imported, refused = 0, []
+    for path in paths:
+        try:
+            with click.open_file(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            click.echo(f"{path}: cannot read: {error}", err=True)
+            refused.append(GameReport(0, "refused", error={"detail": f"{path}: cannot read"}))
+            continue
+        if _is_ndjson(path, fmt):
+            games, take = list(read_logs(text.splitlines(), path)), archive.import_log
+        else:
+            games, take = list(parse(text, path)), archive.import_parsed
+        with click.progressbar(games, label=path, file=sys.stderr) as bar:
+            for game in bar:
+                report = take(game)
+                if report.status == "imported":
+                    imported += 1
+                else:
+                    refused.append(report)
+    return imported, refused
+
+
+def _report(imported: int, refused: list[GameReport]) -> None:
+    for report in refused:
+        click.echo(f"refused: {report.error['detail']}", err=True)
+    click.echo(f"imported {imported} game{'s' * (imported != 1)}, refused {len(refused)}")
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "notation", "ndjson"]),
+    default="auto",
+    show_default=True,
+    help="auto: .ndjson/.jsonl files are NDJSON event logs, anything else notation.",
+)
+@DB_OPTION
+def import_command(files: tuple[str, ...], fmt: str, db: str | None):
+    """Import games from notation files (*.mn) or NDJSON event logs, each one checked
+    through the same commands as live recording; a refused game stores nothing."""
+    recorder = make_recorder(db)
+    try:
+        imported, refused = import_files(Archive(recorder.store, check_command=schema_check), files, fmt)
+    finally:
+        recorder.store.close()
+    _report(imported, refused)
+    if refused:
+        sys.exit(1)
+
+
+@click.command("export")
+@click.option(
+    "-o",
+    "--output",
+    default="-",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="File to write (default: standard output).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "notation", "ndjson"]),
+    default="auto",
+    show_default=True,
+    help="auto: NDJSON when the output ends in .ndjson or .jsonl, else notation.",
+)
+@click.option("--variant", type=click.Choice(sorted(VARIANTS)))
+@click.option("--player", help="Games where this player is South or North.")
+@click.option("--tournament", help="Games of this tournament id.")
+@click.option("--date-from", callback=_date, help="Games dated on or after (YYYY[-MM[-DD]]).")
+@click.option("--date-to", callback=_date, help="Games dated on or before.")
+@click.option("--result", type=click.Choice(["south_wins", "north_wins", "draw", "unfinished"]))
+@click.option("--full-history", is_flag=True, help="Notation: include retracted moves and the retractions.")
+@DB_OPTION
+def export_command(output: str, fmt: str, full_history: bool, db: str | None, **filters: str | None):
+    """Export games, streamed one at a time, as notation or NDJSON event logs."""
+    recorder = make_recorder(db)
+    archive = Archive(recorder.store)
+    try:
+        total = sum(1 for _ in archive.select(**filters))
+        with (
+            click.open_file(output, "w", encoding="utf-8") as out,
+            click.progressbar(length=total, label="exporting", file=sys.stderr) as bar,
+        ):
+            ids = _counted(archive.select(**filters), bar)
+            if _is_ndjson(output, fmt):
+                chunks = archive.export_ndjson(ids)
+            else:
+                chunks = archive.export_notation(ids, full_history=full_history)
+            for chunk in chunks:
+                out.write(chunk)
+    finally:
+        recorder.store.close()
+    click.echo(f"exported {total} game{'s' * (total != 1)}", err=True)
+
+
+def _counted(ids: Iterable[str], bar) -> Iterator[str]:
+    for game_id in ids:
+        yield game_id
+        bar.update(1)
+
+
+@click.command()
+@click.option(
+    "--fixtures",
+    default=str(FIXTURES),
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="Folder of notation files to load.",
+)
+@DB_OPTION
+def demo(fixtures: str, db: str | None):
+    """Load the demo games (complete games of every variant, in the notation) into the database."""
+    paths = sorted(str(path) for path in Path(fixtures).glob("*.mn"))
+    recorder = make_recorder(db)
+    try:
+        imported, refused = import_files(Archive(recorder.store, recorded_by="demo", check_command=schema_check), paths)
+    finally:
+        recorder.store.close()
+    _report(imported, refused)
+    click.echo("try: recorder serve, then GET /api/games or GET /api/export")
+    if refused:
+        sys.exit(1)
+
+
+COMMANDS = (import_command, export_command, demo)

@@ -1,0 +1,165 @@
+"""Auditing commands of the ``recorder`` CLI: trace, verify, checkpoint, public-key, what-if.
+
+Registered on the ``recorder`` group by ``recorder/cli/main.py``. Nothing here imports the
+CLI module at load time, so either module can be imported first.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from recorder.app import database_path
+from recorder.errors import RecorderError
+
+DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
+KEY = click.option(
+    "--key", "key", default=None, help="Signing key file (default: $RECORDER_KEY_FILE or <database>.ed25519)."
+)
+
+
+def _recorder(db):
+    from .common import make_recorder
+
+    return make_recorder(db)
+
+
+def _signing_key(db, key):
+    from recorder.audit.checkpoints import SigningKey, key_path
+
+    return SigningKey.load_or_create(key_path(database_path(db), key))
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+@click.command()
+@click.argument("game_id")
+@click.argument("seq", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the whole trace as JSON.")
+@DB
+def trace(game_id: str, seq: int, as_json: bool, db):
+    """Explain event SEQ of a game: every step the engine took, each with its rule id."""
+    from recorder.audit.trace import explain
+
+    try:
+        explained = explain(game_id, _recorder(db).events(game_id), seq)
+    except RecorderError as error:
+        _fail(error.detail)
+    if as_json:
+        click.echo(json.dumps(explained, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"event {seq} of {game_id}: {explained['type']} {json.dumps(explained['payload'], ensure_ascii=False)}")
+    if "retracted_by_seq" in explained:
+        click.echo(f"  (withdrawn by the retraction at event {explained['retracted_by_seq']})")
+    if "retracts" in explained:
+        click.echo(f"  withdrew events {', '.join(map(str, explained['retracts']))}")
+    for number, step in enumerate(explained["steps"], start=1):
+        fields = " ".join(f"{k}={_value(v)}" for k, v in step.items() if k not in ("step", "rule"))
+        click.echo(f"  {number:>3}. {step['step']:<14} {step['rule']:<8} {fields}")
+
+
+def _value(value) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+@click.command()
+@click.argument("game_ids", nargs=-1)
+@click.option("--checkpoint", "checkpoint_text", default=None, help="A printed checkpoint to check against the record.")
+@DB
+@KEY
+def verify(game_ids: tuple[str, ...], checkpoint_text, db, key):
+    """Recompute hash chains and replay every event with full validation (no GAME: every game).
+
+    Exits with status 1 when any record, or the checkpoint, fails.
+    """
+    from recorder.audit.checkpoints import check, parse_checkpoint
+    from recorder.audit.verify import verify_record
+
+    recorder = _recorder(db)
+    failed = False
+    if checkpoint_text is not None:
+        try:
+            checkpoint = parse_checkpoint(checkpoint_text)
+            result = check(_signing_key(db, key), checkpoint, recorder.events(checkpoint["game_id"]))
+        except RecorderError as error:
+            _fail(error.detail)
+        verdict = "valid" if result["valid"] else "REFUSED"
+        click.echo(f"{verdict:<8}checkpoint {checkpoint['game_id']}: {result['detail']}")
+        failed = not result["valid"]
+        if not game_ids:
+            sys.exit(1 if failed else 0)
+    for game_id in game_ids or recorder.store.iter_game_ids():
+        try:
+            report = verify_record(game_id, recorder.events(game_id))
+        except RecorderError as error:
+            click.echo(f"{'MISSING':<8}{game_id}: {error.detail}")
+            failed = True
+            continue
+        failed |= not report["ok"]
+        click.echo(_verify_line(report))
+    sys.exit(1 if failed else 0)
+
+
+def _verify_line(report: dict) -> str:
+    if not report["ok"]:
+        return f"{'BROKEN':<8}{report['game_id']}: {report['detail']}"
+    result = f"  {report['result']}" if report["result"] else ""
+    return f"{'ok':<8}{report['game_id']}: {report['version']} events, head {report['head_hash'][:16]}{result}"
+
+
+@click.command()
+@click.argument("game_id")
+@DB
+@KEY
+def checkpoint(game_id: str, db, key):
+    """Print a finished game's signed checkpoint, one line for the scoresheet."""
+    from recorder.audit.checkpoints import issue
+
+    try:
+        click.echo(issue(_signing_key(db, key), game_id, _recorder(db).events(game_id))["text"])
+    except RecorderError as error:
+        _fail(error.detail)
+
+
+@click.command("public-key")
+@click.option("--pem", is_flag=True, help="Print the PEM form instead of raw base64.")
+@DB
+@KEY
+def public_key(pem: bool, db, key):
+    """Print the service's Ed25519 public key (raw base64, or PEM)."""
+    described = _signing_key(db, key).public_json()
+    click.echo(described["pem"].rstrip() if pem else f"{described['public_key']}  (key id {described['key_id']})")
+
+
+@click.command("what-if")
+@click.argument("game_id")
+@click.option("--option", "options", multiple=True, required=True, help="NAME=VALUE; VALUE is JSON or a plain word.")
+@DB
+def what_if(game_id: str, options: tuple[str, ...], db):
+    """Replay a game under other option values: the first event that differs or becomes illegal."""
+    from recorder.audit.whatif import what_if as replay_what_if
+    from recorder.core.events import event_from_record
+
+    chosen = dict(_option(text) for text in options)
+    try:
+        stored = _recorder(db).events(game_id)
+        report = replay_what_if(game_id, [(e.seq, event_from_record(e.type, e.payload)) for e in stored], chosen)
+    except RecorderError as error:
+        _fail(error.detail)
+    click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+def _option(text: str) -> tuple[str, object]:
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+COMMANDS = (trace, verify, checkpoint, public_key, what_if)

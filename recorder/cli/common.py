@@ -1,0 +1,18 @@
+"""What every ``recorder`` command shares: the database option and the recording service."""
+
+from __future__ import annotations
+
+import click
+
+from recorder.app import database_path
+
+DB_OPTION = click.option(
+    "--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB or recorder.sqlite3)."
+)
+
+
+def make_recorder(db: str | None):
+    from recorder.service import Recorder
+    from recorder.store import SQLiteEventStore
+
+    return Recorder(SQLiteEventStore(database_path(db)))

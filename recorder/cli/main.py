@@ -1,0 +1,85 @@
+"""The ``recorder`` command: serve, init-db, replay (and, in later commands, more)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from recorder.app import create_app, database_path
+from recorder.render.text import board_text
+
+from . import archive, audit, tournaments
+from .common import DB_OPTION, make_recorder
+
+
+@click.group()
+def main():
+    """Record and audit Horn-of-Africa mancala games."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@DB_OPTION
+def serve(host: str, port: int, db: str | None):
+    """Serve the API on an embedded SQLite file (use gunicorn wsgi:app in production)."""
+    app = create_app({"DATABASE": database_path(db)})
+    click.echo(f"recording into {app.config['DATABASE']}; serving http://{host}:{port}/api/variants")
+    app.run(host=host, port=port, threaded=True, use_reloader=False)
+
+
+@main.command("init-db")
+@DB_OPTION
+def init_db(db: str | None):
+    """Create the database file and its tables (serving does this too)."""
+    recorder = make_recorder(db)
+    recorder.store.close()
+    click.echo(f"database ready: {database_path(db)}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--at", type=int, default=None, help="Show the board after event N (default: latest).")
+@DB_OPTION
+def replay(game_id: str, at: int | None, db: str | None):
+    """Print a game's board as text after any event."""
+    from recorder.errors import RecorderError
+
+    recorder = make_recorder(db)
+    try:
+        game = recorder.game_at(game_id, at)
+    except RecorderError as error:
+        click.echo(f"error: {error.detail}", err=True)
+        sys.exit(1)
+    click.echo(
+        f"{game.setup.variant} {game_id}: {game.setup.south} (south) v {game.setup.north} (north), "
+        f"after event {game.version}"
+    )
+    from recorder.audit.trace import last_sowing
+
+    click.echo(board_text(game.rules, game.state, last_hole=last_sowing(game)))
+
+
+for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS):
+    main.add_command(_command)
+
+
+@main.command()
+@click.option("--quick", is_flag=True, help="A short run (seconds, not minutes): a smoke test, not figures.")
+@click.option(
+    "--only",
+    default="engine,api,read,export",
+    show_default=True,
+    help="Comma-separated sections: engine, api, read, export.",
+)
+@click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
+def bench(quick: bool, only: str, seconds: float | None):
+    """Measure engine, append, read and export speed on this machine, beside their targets."""
+    from recorder.bench import Plan, parse_sections, run
+
+    try:
+        sections = parse_sections(only)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--only") from None
+    run(sections, Plan.make(quick, seconds), click.echo)

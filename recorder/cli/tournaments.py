@@ -1,0 +1,283 @@
+"""``recorder tournament ...``: set up, pair and follow tournaments from the command line.
+
+The command line works on the database file directly, so it needs no token: whoever
+can write the file is the organiser. ``--by`` names the writer in the event log.
+Registered on the ``recorder`` group by ``recorder/cli/main.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from recorder.errors import RecorderError
+
+DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
+BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
+AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+
+
+def _service(db):
+    from recorder.tournaments.service import Tournaments
+
+    from .common import make_recorder
+
+    return Tournaments(make_recorder(db))
+
+
+def _run(action):
+    """Run one service call; a refused request is one line on stderr and exit status 1."""
+    try:
+        return action()
+    except RecorderError as error:
+        click.echo(f"error: {error.detail}", err=True)
+        sys.exit(1)
+
+
+def _option_value(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _options(pairs: tuple[str, ...]) -> dict:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--option")
+        options[key] = _option_value(value)
+    return options
+
+
+@click.group()
+def tournament():
+    """Tournaments: players, rounds, pairings, results, standings, tokens."""
+
+
+@tournament.command()
+@click.option("--name", required=True)
+@click.option("--variant", required=True, type=click.Choice(["selus", "gabata", "qelat", "lahemay_walida", "tuz"]))
+@click.option(
+    "--format", "format_", required=True, type=click.Choice(["round_robin", "double_round_robin", "swiss", "manual"])
+)
+@click.option("--rounds", type=int, default=None, help="Planned rounds (Swiss and manual).")
+@click.option("--option", "options", multiple=True, help="A rule option, NAME=VALUE (JSON value).")
+@click.option("--tiebreak", "tiebreaks", multiple=True, help="Tiebreaks in order (default: by format).")
+@click.option("--bye-points", type=float, default=1.0, show_default=True)
+@click.option("--site", default=None)
+@click.option("--start", "start_date", default=None, help="YYYY-MM-DD")
+@click.option("--end", "end_date", default=None, help="YYYY-MM-DD")
+@DB
+@BY
+def create(name, variant, format_, rounds, options, tiebreaks, bye_points, site, start_date, end_date, db, by):
+    """Create a tournament and print its id."""
+    body = {
+        "name": name,
+        "variant": variant,
+        "format": format_,
+        "rounds": rounds,
+        "options": _options(options),
+        "tiebreaks": list(tiebreaks) or None,
+        "bye_points": bye_points if bye_points % 1 else int(bye_points),
+        "site": site,
+        "start_date": start_date,
+        "end_date": end_date,
+    }
+    written = _run(lambda: _service(db).create(body, recorded_by=by))
+    click.echo(written.tournament.tournament_id)
+
+
+@tournament.command("list")
+@DB
+def list_tournaments(db):
+    """List tournaments, newest first."""
+    for row in _service(db).list_tournaments():
+        click.echo(f"{row['id']}  {row['name']}  {row['variant']}  {row['format']}  {row.get('start_date') or ''}")
+
+
+@tournament.command("add-player")
+@click.argument("tournament_id")
+@click.argument("name")
+@click.option("--federation", default=None)
+@click.option("--rating", type=int, default=None)
+@DB
+@BY
+def add_player(tournament_id, name, federation, rating, db, by):
+    """Register a player (a late entry after round 1 in a Swiss) and print his number."""
+    body = {"name": name, "federation": federation, "rating": rating}
+    written = _run(lambda: _service(db).register(tournament_id, body, recorded_by=by))
+    click.echo(written.events[-1].payload["number"])
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("number", type=int)
+@click.option("--reason", default=None)
+@DB
+@BY
+def withdraw(tournament_id, number, reason, db, by):
+    """Withdraw a player from every round not yet paired."""
+    _run(lambda: _service(db).withdraw(tournament_id, number, {"reason": reason}, recorded_by=by))
+    click.echo(f"player {number} withdrawn")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("names", nargs=-1, required=True)
+@DB
+@BY
+def tiebreaks(tournament_id, names, db, by):
+    """Choose the order of tiebreaks (before round 1)."""
+    _run(lambda: _service(db).choose_tiebreaks(tournament_id, {"tiebreaks": list(names)}, recorded_by=by))
+    click.echo(" > ".join(names))
+
+
+def _manual(boards: tuple[str, ...], byes: tuple[str, ...]) -> dict:
+    """``--board 3-5`` (south-north numbers), ``--bye 7`` or ``--bye 7:0.5``."""
+    if not boards and not byes:
+        return {}
+    try:
+        parsed = [dict(zip(("south", "north"), map(int, b.split("-")), strict=True)) for b in boards]
+        split = (b.partition(":") for b in byes)
+        bye_list = [{"player": int(p), "points": _option_value(pts or "1")} for p, _, pts in split]
+    except ValueError:
+        raise click.BadParameter("boards are SOUTH-NORTH numbers, byes NUMBER[:POINTS]") from None
+    return {"boards": parsed, "byes": bye_list}
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--board", "boards", multiple=True, help="A manual board SOUTH-NORTH (player numbers).")
+@click.option("--bye", "byes", multiple=True, help="A manual bye NUMBER[:POINTS].")
+@DB
+@BY
+def pair(tournament_id, boards, byes, db, by):
+    """Pair the next round (by the format, or the boards given) and print it."""
+    service = _service(db)
+    written = _run(lambda: service.pair(tournament_id, _manual(boards, byes), recorded_by=by))
+    t = written.tournament
+    rnd = t.rounds[-1]
+    click.echo(f"round {rnd.number} ({rnd.method})")
+    for b in rnd.boards:
+        click.echo(f"  board {b.board}: {t.entrant(b.south).name} (south) - {t.entrant(b.north).name} (north)")
+    for bye in rnd.byes:
+        click.echo(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
+
+
+@tournament.command("start-game")
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.argument("board", type=int)
+@click.option("--first-player", type=click.Choice(["south", "north"]), default=None)
+@DB
+@BY
+def start_game(tournament_id, round_number, board, first_player, db, by):
+    """Create the game of a board and print its id."""
+    body = {"first_player": first_player} if first_player else {}
+    recorded = _run(lambda: _service(db).start_game(tournament_id, round_number, board, body, recorded_by=by))
+    click.echo(recorded.game.game_id)
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.argument("board", type=int)
+@click.argument("result", type=click.Choice(["south_wins", "north_wins", "double_forfeit"]))
+@DB
+@BY
+def forfeit(tournament_id, round_number, board, result, db, by):
+    """Record a forfeit on a board where no game was started."""
+    _run(lambda: _service(db).record_forfeit(tournament_id, round_number, board, {"result": result}, recorded_by=by))
+    click.echo(f"round {round_number} board {board}: {result} by forfeit")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@AS_JSON
+@DB
+def standings(tournament_id, as_json, db):
+    """Print the standings with their tiebreaks."""
+    from recorder.tournaments.render import standings_text
+    from recorder.tournaments.views import standings_json
+
+    view = _run(lambda: _service(db).view(tournament_id))
+    if as_json:
+        click.echo(json.dumps(standings_json(view), indent=2))
+    else:
+        click.echo(standings_text(view.tournament, view.standings()))
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@AS_JSON
+@DB
+def crosstable(tournament_id, as_json, db):
+    """Print the crosstable (a square for a round robin)."""
+    from recorder.tournaments.render import crosstable_text
+    from recorder.tournaments.views import crosstable_json
+
+    view = _run(lambda: _service(db).view(tournament_id))
+    if as_json:
+        click.echo(json.dumps(crosstable_json(view), indent=2))
+    else:
+        click.echo(crosstable_text(view.tournament, view.crosstable()))
+
+
+@tournament.command("issue-token")
+@click.argument("tournament_id")
+@click.argument("holder")
+@DB
+def issue_token(tournament_id, holder, db):
+    """Issue an arbiter token for one tournament; it is printed once and stored hashed."""
+    row, token = _run(lambda: _service(db).issue_token(tournament_id, holder))
+    click.echo(f"{row['token_id']} {token}")
+
+
+@tournament.command("revoke-token")
+@click.argument("tournament_id")
+@click.argument("token_id")
+@DB
+def revoke_token(tournament_id, token_id, db):
+    """Revoke an arbiter token."""
+    row = _run(lambda: _service(db).revoke_token(tournament_id, token_id))
+    click.echo(f"{row['token_id']} revoked at {row['revoked_at']}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@DB
+def tokens(tournament_id, db):
+    """List a tournament's tokens (never their secrets)."""
+    for row in _run(lambda: _service(db).tokens(tournament_id)):
+        click.echo(
+            f"{row['token_id']}  {row['holder']}  issued {row['created_at']}  "
+            f"{'revoked ' + row['revoked_at'] if row['revoked_at'] else 'active'}"
+        )
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@DB
+def show(tournament_id, db):
+    """Print a tournament: its players, and each round's boards with game ids and results."""
+    view = _run(lambda: _service(db).view(tournament_id))
+    t = view.tournament
+    click.echo(
+        f"{t.name} ({t.tournament_id}): {t.variant} {t.format}, {view.status}, "
+        f"rounds {len(t.rounds)}/{t.planned_rounds or '?'}"
+    )
+    for e in t.entrants:
+        flags = " withdrawn" if e.withdrawn else ""
+        click.echo(f"  {e.number:>3}  {e.name}  {e.federation or ''}  {e.rating or ''}{flags}")
+    for rnd in t.rounds:
+        click.echo(f"round {rnd.number} ({rnd.method})")
+        for b in rnd.boards:
+            outcome = view.outcomes.get((rnd.number, b.board))
+            result = f"{outcome.result}{'' if outcome.played else ' (forfeit)'}" if outcome else "*"
+            click.echo(f"  board {b.board}: {t.entrant(b.south).name} - {t.entrant(b.north).name}  {result}")
+        for bye in rnd.byes:
+            click.echo(f"  bye: {t.entrant(bye.player).name} ({bye.points})")

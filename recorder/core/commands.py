@@ -1,0 +1,201 @@
+"""Commands decide: ``decide_*(game, command) -> [events]`` or a named error.
+
+All validation lives here, before anything is stored (GEN-21, GEN-22, GEN-28..GEN-31,
+GEN-37, GEN-38, GEN-42). Commands arrive as dicts whose JSON types the schemas have
+already checked; these functions check them against the rules and the game's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from recorder.errors import GameOver, IllegalMove, InvalidRecord
+from recorder.rules import rules_for
+from recorder.rules.base import RESULT_KINDS
+
+from .events import (
+    Annotated,
+    Event,
+    GameCreated,
+    LotDrawn,
+    MovesRetracted,
+    OpeningPlayed,
+    RaceRecorded,
+    ResultRecorded,
+    RoundStarted,
+    Sowed,
+)
+from .game import Game, apply_move, initial_state
+
+PLAYER_NAMES = ("south", "north")
+METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board")
+
+
+def decide_create(body: dict) -> GameCreated:
+    """GEN-23, GEN-29, GEN-30, GEN-42: a valid setup, or InvalidRecord saying what is wrong."""
+    rules = rules_for(body["variant"], body.get("options") or {})
+    first, position = body.get("first_player"), body.get("position")
+    if not rules.has_first_player and first is not None:
+        raise InvalidRecord(f"{rules.name} names no first player: the race decides (GEN-30)", field="first_player")
+    if position is not None and first is not None:
+        raise InvalidRecord("a game from a position takes its player to move from it (GEN-42)", field="first_player")
+    if rules.has_first_player and position is None and first is None:
+        raise InvalidRecord("first_player is required (GEN-23)", field="first_player")
+    setup = GameCreated(
+        variant=rules.name,
+        options=rules.options,
+        south=body["south"],
+        north=body["north"],
+        first_player=first,
+        position=position,
+        metadata={k: body[k] for k in METADATA_FIELDS if body.get(k) is not None},
+    )
+    initial_state(rules, setup)  # raises InvalidRecord for a bad position
+    return setup
+
+
+def decide(game: Game, command: dict) -> list[Event]:
+    """Dispatch one command; raise a named error and store nothing if it is not valid."""
+    kind = command["type"]
+    if kind not in ("retract", "annotate"):
+        _require_open(game)
+        _require_due(game, kind)
+    return _DECIDERS[kind](game, command)
+
+
+def decide_sow(game: Game, command: dict) -> list[Event]:
+    """GEN-21: the hole must be legal for the player to move, and the sowing must end (GEN-16)."""
+    rules, state = game.rules, game.state
+    hole = command["hole"]
+    if hole not in rules.board.index:
+        raise _illegal(game, f"{hole!r} is not a hole of the {rules.board.name} board (GEN-5)")
+    mover = state.to_move.json
+    if command.get("player") not in (None, mover):
+        raise _illegal(game, f"{mover} is to move, not {command['player']} (GEN-21)")
+    if rules.board.hole(hole) not in rules.legal_moves(state):
+        raise _illegal(game, f"{mover} may not sow {hole} now")
+    event = Sowed(hole=hole, player=mover)
+    apply_move(rules, state, event)  # raises EndlessSowing past the lap cap (GEN-16, GEN-35)
+    return [event]
+
+
+def decide_race(game: Game, command: dict) -> list[Event]:
+    """GEN-24, GEN-37, GAB-2: 18 holes, integers ≥ 0, 54 seeds; the engine checks nothing else."""
+    problem = game.rules.race_board_problem(command["holes"])
+    if problem is not None:
+        raise InvalidRecord(f"{problem} (GEN-37)", field="holes")
+    holes = command["holes"]
+    return [
+        RaceRecorded(winner=_player(command, "winner"), holes={name: holes[name] for name in game.rules.board.holes})
+    ]
+
+
+def decide_opening(game: Game, command: dict) -> list[Event]:
+    """GEN-25, TUZ-4: ``tuz`` or ``plain``, by the first player, in round 1 only."""
+    if command["choice"] not in ("tuz", "plain"):
+        raise InvalidRecord("the opening choice is 'tuz' or 'plain' (GEN-25)", field="choice")
+    return [OpeningPlayed(choice=command["choice"])]
+
+
+def decide_lot(game: Game, command: dict) -> list[Event]:
+    """GEN-26: the winner receives the extra hole."""
+    return [LotDrawn(winner=_player(command, "winner"))]
+
+
+def decide_next_round(game: Game, command: dict) -> list[Event]:
+    """GEN-27, GEN-38: an allocation names every hole once and gives each player his count."""
+    allocation = command.get("allocation")
+    if allocation is not None:
+        _check_allocation(game, allocation)
+    return [RoundStarted(first_player=_player(command, "first_player"), allocation=allocation)]
+
+
+def _check_allocation(game: Game, allocation: Any) -> None:
+    names, counts = game.rules.board.holes, game.state.hole_counts
+    if not isinstance(allocation, dict) or set(allocation) != set(PLAYER_NAMES):
+        raise InvalidRecord("allocation has exactly the keys south and north (GEN-38)", field="allocation")
+    listed = [hole for player in PLAYER_NAMES for hole in allocation[player]]
+    if sorted(listed) != sorted(names):
+        raise InvalidRecord("the allocation must name every hole exactly once (GEN-38)", field="allocation")
+    for index, player in enumerate(PLAYER_NAMES):
+        if len(allocation[player]) != counts[index]:
+            raise InvalidRecord(
+                f"{player} owns {counts[index]} holes this round, not {len(allocation[player])} (GEN-27)",
+                field="allocation",
+            )
+
+
+def decide_result(game: Game, command: dict) -> list[Event]:
+    """GEN-28: a draw (winner null) only by agreement or adjudication."""
+    kind, winner = command["kind"], command["winner"]
+    if kind not in RESULT_KINDS:
+        raise InvalidRecord(f"result kind must be one of {', '.join(RESULT_KINDS)} (GEN-28)", field="kind")
+    if winner is None and kind not in ("agreement", "adjudication"):
+        raise InvalidRecord("only an agreement or an adjudication can be a draw (GEN-28)", field="winner")
+    if winner is not None and winner not in PLAYER_NAMES:
+        raise InvalidRecord("winner is 'south', 'north' or null", field="winner")
+    return [ResultRecorded(kind=kind, winner=winner, note=command.get("note"))]
+
+
+def decide_retract(game: Game, command: dict) -> list[Event]:
+    """Withdraw the latest effective moves; the log keeps them and says who and why."""
+    count, reason = command["count"], command["reason"].strip()
+    if count < 1 or count > len(game.moves):
+        raise IllegalMove(f"there are {len(game.moves)} moves to retract, not {count}", moves=len(game.moves))
+    if not reason:
+        raise InvalidRecord("a retraction needs a reason", field="reason")
+    return [MovesRetracted(count=count, reason=reason)]
+
+
+def decide_annotate(game: Game, command: dict) -> list[Event]:
+    text = command["text"].strip()
+    if not text:
+        raise InvalidRecord("an annotation needs text", field="text")
+    return [Annotated(text=text)]
+
+
+def _require_open(game: Game) -> None:
+    if game.state.game_over:
+        raise GameOver("the game is over; no event is valid after it (GEN-28)", result=game.state.outcome.name)
+
+
+def _require_due(game: Game, kind: str) -> None:
+    """GEN-22: an awaited decision comes first; only a result may overtake it."""
+    rules, awaiting = game.rules, game.state.awaiting
+    if kind != "sow" and kind not in rules.DECISIONS:
+        raise _illegal(game, f"{rules.name} has no {kind} decision")
+    if kind == "result" or kind == awaiting:
+        return
+    if awaiting:
+        raise _illegal(game, f"{awaiting} is awaited before anything else (GEN-22)")
+    if kind != "sow":
+        raise _illegal(game, f"no {kind} is due now")
+
+
+def _illegal(game: Game, detail: str) -> IllegalMove:
+    state = game.state
+    return IllegalMove(
+        detail,
+        to_move=state.to_move.json if state.to_move is not None else None,
+        awaiting=state.awaiting,
+        legal_moves=sorted(game.rules.board.holes[i] for i in game.rules.legal_moves(state)),
+    )
+
+
+def _player(command: dict, field: str) -> str:
+    if command.get(field) not in PLAYER_NAMES:
+        raise InvalidRecord(f"{field} must be 'south' or 'north'", field=field)
+    return command[field]
+
+
+_DECIDERS: dict[str, Callable[[Game, dict], list[Event]]] = {
+    "sow": decide_sow,
+    "race": decide_race,
+    "opening": decide_opening,
+    "lot": decide_lot,
+    "next_round": decide_next_round,
+    "result": decide_result,
+    "retract": decide_retract,
+    "annotate": decide_annotate,
+}

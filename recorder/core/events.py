@@ -1,0 +1,126 @@
+"""Recorded events: frozen, past-tense facts (GEN-22..GEN-28).
+
+Only sowings and the decisions nothing on the board determines are ever recorded;
+everything else is derived by the fold. Each event maps to a stored ``type`` string and
+a JSON payload; ``event_from_record`` turns a stored record back into an event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    type: ClassVar[str] = ""
+
+    def payload(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class GameCreated(Event):
+    """GEN-23, GEN-42: the setup. ``position`` is a custom start in the §8 state shape."""
+
+    type: ClassVar[str] = "game_created"
+    variant: str
+    options: dict
+    south: str
+    north: str
+    first_player: str | None = None
+    position: dict | None = None
+    metadata: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Sowed(Event):
+    """GEN-21: the hole lifted, by the player to move."""
+
+    type: ClassVar[str] = "sowed"
+    hole: str
+    player: str
+
+
+@dataclass(frozen=True)
+class RaceRecorded(Event):
+    """GEN-24, GAB-2: the race's winner and the board after it."""
+
+    type: ClassVar[str] = "race_recorded"
+    winner: str
+    holes: dict
+
+
+@dataclass(frozen=True)
+class OpeningPlayed(Event):
+    """GEN-25, TUZ-4: the first player's stylised opening."""
+
+    type: ClassVar[str] = "opening_played"
+    choice: str
+
+
+@dataclass(frozen=True)
+class LotDrawn(Event):
+    """GEN-26: who receives the extra hole after a 2–2 count."""
+
+    type: ClassVar[str] = "lot_drawn"
+    winner: str
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """GEN-27: the next round's first player and, optionally, its allocation of holes."""
+
+    type: ClassVar[str] = "round_started"
+    first_player: str
+    allocation: dict | None = None
+
+
+@dataclass(frozen=True)
+class ResultRecorded(Event):
+    """GEN-28: a result decided off the board."""
+
+    type: ClassVar[str] = "result_recorded"
+    kind: str
+    winner: str | None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class MovesRetracted(Event):
+    """A correction: the latest ``count`` effective moves are withdrawn, never erased."""
+
+    type: ClassVar[str] = "moves_retracted"
+    count: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Annotated(Event):
+    """A comment on the position as it stands."""
+
+    type: ClassVar[str] = "annotated"
+    text: str
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        GameCreated,
+        Sowed,
+        RaceRecorded,
+        OpeningPlayed,
+        LotDrawn,
+        RoundStarted,
+        ResultRecorded,
+        MovesRetracted,
+        Annotated,
+    )
+}
+
+# The events that change the board or the course of the game: what a retraction undoes.
+MOVE_TYPES = frozenset(cls.type for cls in (Sowed, RaceRecorded, OpeningPlayed, LotDrawn, RoundStarted, ResultRecorded))
+
+
+def event_from_record(event_type: str, payload: dict) -> Event:
+    return EVENT_TYPES[event_type](**payload)

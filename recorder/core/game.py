@@ -1,0 +1,130 @@
+"""The one fold: stored events -> reducer -> state.
+
+``replay`` is the only way a game's state is made. The API, replay at any ply, export,
+what-if replays and verification all go through ``apply_event``. The fold trusts its
+input: every event was validated by ``commands`` before it was stored.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+
+from recorder.rules import rules_for
+from recorder.rules.base import Rules
+from recorder.rules.board import Player
+from recorder.rules.positions import position_from_json
+from recorder.rules.state import State
+
+from .events import (
+    MOVE_TYPES,
+    Annotated,
+    Event,
+    GameCreated,
+    LotDrawn,
+    MovesRetracted,
+    OpeningPlayed,
+    RaceRecorded,
+    ResultRecorded,
+    RoundStarted,
+    Sowed,
+)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the fold sees it: its setup, rules, current state and effective moves."""
+
+    game_id: str
+    setup: GameCreated
+    rules: Rules
+    state: State
+    version: int  # how many stored events have been folded
+    moves: tuple[tuple[int, Event], ...] = ()  # effective (not retracted) moves, with their seq
+
+
+def initial_state(rules: Rules, setup: GameCreated) -> State:
+    """GEN-23 from the standard start, or GEN-42 from a given position."""
+    if setup.position is not None:
+        return position_from_json(rules, setup.position)
+    first = Player.parse(setup.first_player) if setup.first_player else None
+    return rules.start(first)
+
+
+def start_game(game_id: str, setup: GameCreated) -> Game:
+    rules = rules_for(setup.variant, setup.options)
+    return Game(game_id, setup, rules, initial_state(rules, setup), version=1)
+
+
+def apply_move(rules: Rules, state: State, event: Event, trace: list | None = None) -> State:
+    """One recorded move or decision applied to a state (pure)."""
+    if isinstance(event, Sowed):
+        return rules.play(state, rules.board.hole(event.hole), trace)
+    if isinstance(event, RaceRecorded):
+        holes = tuple(event.holes[name] for name in rules.board.holes)
+        return rules.record_race(state, Player.parse(event.winner), holes)
+    if isinstance(event, OpeningPlayed):
+        return rules.play_opening(state, event.choice)
+    if isinstance(event, LotDrawn):
+        return rules.draw_lot(state, Player.parse(event.winner))
+    if isinstance(event, RoundStarted):
+        return rules.start_next_round(
+            state, Player.parse(event.first_player), allocation_owners(rules, event.allocation)
+        )
+    if isinstance(event, ResultRecorded):
+        winner = Player.parse(event.winner) if event.winner else None
+        return rules.record_result(state, event.kind, winner)
+    raise TypeError(f"not a move: {event!r}")
+
+
+def allocation_owners(rules: Rules, allocation: dict | None) -> tuple[Player, ...] | None:
+    if not allocation:
+        return None
+    owners = list(rules.board.default_owners)
+    for name in ("south", "north"):
+        for hole in allocation[name]:
+            owners[rules.board.hole(hole)] = Player.parse(name)
+    return tuple(owners)
+
+
+def apply_event(game: Game, event: Event, seq: int) -> Game:
+    """The reducer: the game after one more stored event."""
+    if isinstance(event, Annotated):
+        return replace(game, version=seq)
+    if isinstance(event, MovesRetracted):
+        return _retract(game, event.count, seq)
+    if event.type in MOVE_TYPES:
+        state = apply_move(game.rules, game.state, event)
+        return replace(game, state=state, version=seq, moves=game.moves + ((seq, event),))
+    raise TypeError(f"unexpected event {event!r}")
+
+
+def _retract(game: Game, count: int, seq: int) -> Game:
+    """Replay the effective moves but the last ``count``: the log keeps them, the fold skips them."""
+    kept = game.moves[: len(game.moves) - count]
+    state = initial_state(game.rules, game.setup)
+    for _, move in kept:
+        state = apply_move(game.rules, state, move)
+    return replace(game, state=state, version=seq, moves=kept)
+
+
+def replay(game_id: str, events: Iterable[tuple[int, Event]]) -> Game:
+    """Fold a game's events, in order, from its setup (seq 1)."""
+    last = deque(history(game_id, events), maxlen=1)  # the fold's end, without keeping its steps
+    if not last:
+        raise ValueError("a game needs its setup event")
+    return last[0]
+
+
+def history(game_id: str, events: Iterable[tuple[int, Event]]) -> Iterator[Game]:
+    """Every intermediate game, one per stored event: replay at any ply."""
+    iterator = iter(events)
+    first = next(iterator, None)
+    if first is None:
+        return
+    game = start_game(game_id, first[1])
+    yield game
+    for seq, event in iterator:
+        game = apply_event(game, event, seq)
+        yield game

@@ -1,0 +1,80 @@
+"""Deciding stored events again: the full validation that verify and what-if replays need.
+
+The fold (``game.apply_event``) trusts its input. To check a record, or to replay it
+under other options, each stored event is turned back into the command that would
+record it (``command_for``) and decided again by ``commands.decide`` on the game as
+it then stood: exactly the validation an arbiter's command gets before it is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from recorder.errors import InvalidRecord
+
+from . import commands
+from .events import (
+    Annotated,
+    Event,
+    GameCreated,
+    LotDrawn,
+    MovesRetracted,
+    OpeningPlayed,
+    RaceRecorded,
+    ResultRecorded,
+    RoundStarted,
+    Sowed,
+)
+from .game import Game
+
+# Stored event type -> the command type that records it.
+COMMAND_TYPES = {
+    Sowed.type: "sow",
+    RaceRecorded.type: "race",
+    OpeningPlayed.type: "opening",
+    LotDrawn.type: "lot",
+    RoundStarted.type: "next_round",
+    ResultRecorded.type: "result",
+    MovesRetracted.type: "retract",
+    Annotated.type: "annotate",
+}
+
+
+def command_for(event: Event) -> dict:
+    """The command body that records ``event`` (a ``sow`` names its player, GEN-21)."""
+    if isinstance(event, GameCreated):
+        raise TypeError("a setup is decided by decide_create, not decide")
+    return {"type": COMMAND_TYPES[event.type], **asdict(event)}
+
+
+def setup_body(setup: GameCreated) -> dict:
+    """The POST /api/games body that creates this setup (GEN-23, GEN-42)."""
+    body = {
+        "variant": setup.variant,
+        "options": setup.options,
+        "south": setup.south,
+        "north": setup.north,
+        "first_player": setup.first_player,
+        "position": setup.position,
+    }
+    return {**setup.metadata, **body}
+
+
+def redecide_setup(setup: GameCreated) -> GameCreated:
+    """The setup decided again; InvalidRecord when it is not what a valid setup stores."""
+    decided = commands.decide_create(setup_body(setup))
+    if decided != setup:
+        raise InvalidRecord("the stored setup is not what its own setup command records", field="setup")
+    return decided
+
+
+def redecide(game: Game, event: Event) -> Event:
+    """``event`` decided again on ``game``; a RecorderError if it is not valid there.
+
+    The command must also produce exactly the stored event: a record that says South
+    sowed when North was to move is refused, never silently re-attributed.
+    """
+    decided = commands.decide(game, command_for(event))
+    if decided != [event]:
+        raise InvalidRecord(f"deciding {event.type} again gives {decided!r}, not the stored event", field="payload")
+    return event

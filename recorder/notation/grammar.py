@@ -1,0 +1,300 @@
+"""The text notation for game records: its grammar, as a pure parser (docs/notation.md).
+
+A file holds games; each game is PGN-style tag pairs, then movetext, then a result token::
+
+    [South "Abeba"]
+    [North "Berhane"]
+    [Result "1-0"]
+    [Variant "qelat"]
+    [FirstPlayer "south"]
+
+    1. S f1 2. N b2 3. S c1 {a good sowing} 4. N -- 5. S a1 ... 1-0
+
+Turns are numbered (``12. S``) and followed by the holes sown in that turn, several for a
+multi-sowing turn; ``--`` is a pass (checked, never recorded: GEN-20). Braces hold a
+decision (``{race ...}``, ``{opening tuz}``, ``{lot south}``, ``{round 2 north}``,
+``{result resignation south}``, ``{retract 1 "why"}``) or else a comment, which is an
+annotation; ``;`` starts a remark that runs to the end of the line and is never recorded.
+
+This module only reads syntax: ``parse(text)`` yields one ``ParsedGame`` per game, with a
+``NotationError`` naming the file, game, line, column and what was expected when a game
+does not parse. Whether the moves are legal is the reader's business (notation_reader).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from recorder.errors import NotationError
+
+from .decisions import HOLE, Syntax, Word, decision
+
+MEDIA_TYPE = "text/x-mancala-notation"
+KEYWORDS = ("race", "opening", "lot", "round", "result", "retract")
+RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2", "*")
+SIDES = {"S": "south", "N": "north"}
+
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_WORD = re.compile(r"[^\s\[\]{};]+")
+_TURN = re.compile(r"(\d{1,9})\.")
+_ITEM = re.compile(r'[^\s{}"]+')
+_JSON = json.JSONDecoder()
+
+
+@dataclass(frozen=True)
+class Token:
+    """One element of movetext: ``turn`` (number, side), ``hole``, ``pass``, ``command``
+    (a command dict, as recorded live), or ``result`` (the result token)."""
+
+    kind: str
+    value: Any
+    line: int
+    column: int
+    round: int | None = None  # the round number a ``{round N ...}`` decision names
+
+
+@dataclass(frozen=True)
+class Tag:
+    name: str
+    value: Any
+    line: int
+    column: int
+
+
+@dataclass
+class ParsedGame:
+    index: int  # 1-based, in file order
+    source: str
+    tags: list[Tag] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)
+    error: NotationError | None = None
+
+    def tag(self, name: str) -> Tag | None:
+        return next((tag for tag in self.tags if tag.name == name), None)
+
+    def label(self) -> str:
+        """How errors name the game: its index and players (and event, when known)."""
+        names = {tag.name: tag.value for tag in self.tags if isinstance(tag.value, str)}
+        label = f"game {self.index}"
+        if "South" in names or "North" in names:
+            label += f" ({names.get('South', '?')} v {names.get('North', '?')})"
+        return label
+
+    def fail(self, line: int, column: int, detail: str, expected: str | None = None) -> NotationError:
+        where = f"{self.source}: {self.label()}: line {line}, column {column}: "
+        return NotationError(
+            where + detail,
+            source=self.source,
+            game=self.index,
+            tags={t.name: t.value for t in self.tags if isinstance(t.value, str)},
+            line=line,
+            column=column,
+            expected=expected,
+        )
+
+
+class _Text:
+    """The text with offset -> (line, column) conversion."""
+
+    def __init__(self, text: str):
+        self.text = text.removeprefix("\ufeff")
+        self.line_starts = [0] + [m.end() for m in re.finditer(r"\n", self.text)]
+
+    def where(self, offset: int) -> tuple[int, int]:
+        low, high = 0, len(self.line_starts) - 1
+        while low < high:  # the last line start at or before offset
+            middle = (low + high + 1) // 2
+            if self.line_starts[middle] <= offset:
+                low = middle
+            else:
+                high = middle - 1
+        return low + 1, offset - self.line_starts[low] + 1
+
+    def skip_space(self, offset: int) -> int:
+        text = self.text
+        while offset < len(text):
+            if text[offset].isspace():
+                offset += 1
+            elif text[offset] == ";":  # a remark runs to the end of the line
+                end = text.find("\n", offset)
+                offset = len(text) if end < 0 else end + 1
+            else:
+                break
+        return offset
+
+
+def is_plain_comment(text: str) -> bool:
+    """May ``text`` be written as ``{text}`` and read back unchanged? Otherwise it is
+    written quoted, ``{"text"}``, with JSON string escapes."""
+    if not text or text != text.strip() or text[0] == '"' or any(c in "{}\\" or c < " " for c in text):
+        return False
+    first = _WORD.match(text)
+    return first is None or first.group() not in KEYWORDS
+
+
+def quoted(text: str) -> str:
+    """A JSON string: how tag values, notes and reasons are written."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def parse(text: str, source: str = "<text>") -> Iterator[ParsedGame]:
+    """Every game in ``text``; a game that does not parse carries its error, and parsing
+    resumes at the next line that starts with ``[`` (the next game's tags)."""
+    doc = _Text(text)
+    offset, index = doc.skip_space(0), 0
+    while offset < len(doc.text):
+        index += 1
+        game, start = ParsedGame(index, source), offset
+        try:
+            offset = _parse_game(doc, offset, game)
+        except Syntax as error:
+            line, column = doc.where(error.offset)
+            game.error = game.fail(line, column, error.detail, error.expected)
+            offset = max(_resume(doc, error.offset), start + 1)  # always forward
+        yield game
+        offset = doc.skip_space(offset)
+
+
+def _resume(doc: _Text, offset: int) -> int:
+    """Where parsing resumes after an error: the next game's first tag, that is the next
+    line starting with ``[`` that does not follow a tag line (so a bad tag does not make
+    the rest of its own tag section look like another game)."""
+    if doc.text.startswith("[", offset):  # the next game's tags came before a result token
+        return offset
+    line, _ = doc.where(offset)
+    after_tag = doc.text[doc.line_starts[line - 1] :].lstrip().startswith("[")
+    for start in doc.line_starts[line:]:
+        end = doc.text.find("\n", start)
+        text = doc.text[start:] if end < 0 else doc.text[start:end]
+        stripped = text.lstrip()
+        if not stripped:
+            continue
+        if stripped.startswith("[") and not after_tag:
+            return start + len(text) - len(stripped)
+        after_tag = stripped.startswith("[")
+    return len(doc.text)
+
+
+def _parse_game(doc: _Text, offset: int, game: ParsedGame) -> int:
+    if doc.text[offset] != "[":
+        raise Syntax(offset, "a game starts with its tags", 'a tag such as [Variant "qelat"]')
+    while offset < len(doc.text) and doc.text[offset] == "[":
+        tag, offset = _parse_tag(doc, offset)
+        if game.tag(tag.name) is not None:
+            raise Syntax(offset - 1, f"the tag {tag.name} appears twice")
+        game.tags.append(tag)
+        offset = doc.skip_space(offset)
+    while True:
+        if offset >= len(doc.text):
+            raise Syntax(len(doc.text), "the game ends without a result token", "1-0, 0-1, 1/2-1/2 or *")
+        token, offset = _parse_token(doc, offset)
+        game.tokens.append(token)
+        if token.kind == "result":
+            return offset
+        offset = doc.skip_space(offset)
+
+
+def _parse_tag(doc: _Text, offset: int) -> tuple[Tag, int]:
+    line, column = doc.where(offset)
+    match = _TAG_NAME.match(doc.text, offset + 1)
+    if match is None:
+        raise Syntax(offset + 1, "a tag needs a name", "a tag name such as Event")
+    start = doc.skip_space(match.end())
+    value, end = _json_value(
+        doc, start, "a tag value: a quoted string (a number for Round and Board, a JSON object for Position)"
+    )
+    end = doc.skip_space(end)
+    if doc.text[end : end + 1] != "]":
+        raise Syntax(end, "a tag ends with ]", "]")
+    return Tag(match.group(), value, line, column), end + 1
+
+
+def _json_value(doc: _Text, offset: int, expected: str) -> tuple[Any, int]:
+    if not doc.text[offset : offset + 1] or doc.text[offset] not in '"{0123456789':
+        raise Syntax(offset, "expected a quoted string", expected)
+    try:
+        return _JSON.raw_decode(doc.text, offset)
+    except ValueError as error:
+        message = str(getattr(error, "msg", error)).removesuffix(" at")
+        raise Syntax(getattr(error, "pos", offset), f"malformed JSON: {message}", expected) from None
+    except RecursionError:
+        raise Syntax(offset, "JSON nested too deeply", expected) from None
+
+
+def _parse_token(doc: _Text, offset: int) -> tuple[Token, int]:
+    line, column = doc.where(offset)
+    char = doc.text[offset]
+    if char == "{":
+        return _parse_brace(doc, offset, line, column)
+    if char == "[":
+        raise Syntax(offset, "the next game's tags come before this game's result token", "1-0, 0-1, 1/2-1/2 or *")
+    match = _WORD.match(doc.text, offset)
+    if match is None:
+        raise Syntax(offset, f"unexpected {char!r}", "a turn, a hole, a brace or a result")
+    word, end = match.group(), match.end()
+    if _TURN.fullmatch(word):
+        return _parse_turn(doc, word, end, line, column)
+    if HOLE.fullmatch(word):
+        return Token("hole", word, line, column), end
+    if word == "--":
+        return Token("pass", None, line, column), end
+    if word in RESULT_TOKENS:
+        return Token("result", word, line, column), end
+    raise Syntax(offset, f"unexpected {word!r}", "a turn number such as 12., a hole such as c1, -- or a result")
+
+
+def _parse_turn(doc: _Text, word: str, end: int, line: int, column: int) -> tuple[Token, int]:
+    side_at = doc.skip_space(end)
+    match = _WORD.match(doc.text, side_at)
+    if match is None or match.group() not in SIDES:
+        raise Syntax(side_at, f"turn {word} needs its side", "S or N")
+    return Token("turn", (int(word[:-1]), SIDES[match.group()]), line, column), match.end()
+
+
+def _parse_brace(doc: _Text, offset: int, line: int, column: int) -> tuple[Token, int]:
+    """A decision (first word a keyword), a quoted comment ``{"..."}`` or a plain comment."""
+    start = _blank(doc, offset + 1)
+    word = _WORD.match(doc.text, start)
+    if word is not None and word.group() in KEYWORDS:
+        items, end = _brace_items(doc, word.end())
+        command, round_number = decision(word.group(), items, word.start())
+        return Token("command", command, line, column, round=round_number), end
+    if doc.text[start : start + 1] == '"':
+        text, after = _json_value(doc, start, "a quoted comment")
+        close = _blank(doc, after)
+        if doc.text[close : close + 1] != "}":
+            raise Syntax(close, "a quoted comment ends with }", "}")
+        return Token("command", {"type": "annotate", "text": text}, line, column), close + 1
+    close = doc.text.find("}", offset)
+    if close < 0:
+        raise Syntax(offset, "the comment is never closed", "}")
+    return Token("command", {"type": "annotate", "text": doc.text[offset + 1 : close].strip()}, line, column), close + 1
+
+
+def _blank(doc: _Text, offset: int) -> int:
+    while offset < len(doc.text) and doc.text[offset].isspace():
+        offset += 1
+    return offset
+
+
+def _brace_items(doc: _Text, offset: int) -> tuple[list[tuple[int, Any]], int]:
+    """The words and quoted strings of a decision, up to its closing brace."""
+    items: list[tuple[int, Any]] = []
+    while True:
+        offset = _blank(doc, offset)
+        char = doc.text[offset : offset + 1]
+        if char == "}":
+            return items, offset + 1
+        if char == '"':
+            value, offset = _json_value(doc, offset, "a quoted string")
+            items.append((offset, value))
+            continue
+        match = _ITEM.match(doc.text, offset)
+        if match is None:
+            raise Syntax(offset, "the decision is never closed", "}")
+        items.append((offset, Word(match.group())))
+        offset = match.end()

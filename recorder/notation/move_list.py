@@ -1,0 +1,42 @@
+"""The move list of one game in the notation (docs/notation.md), move by move (pure).
+
+The game page lists the effective moves and lets a reader jump to any of them; each
+entry is written exactly as the notation writes that move — ``12. S c1`` for a sowing
+that starts turn 12, ``c3`` for a sowing that continues a turn (GEN-18), ``{lot north}``
+for a decision — followed by a pass (``13. N --``) when one came after it (GEN-19). The
+turn numbers come from ``turns.Line``, the same fold the notation writer uses, so the
+list and an exported file can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from recorder.core.events import Annotated, Event, MovesRetracted, Sowed
+
+from .turns import Line, Step
+from .writer import SIDE_LETTERS, decision_text, effective_events
+
+
+def move_list(game_id: str, events: Sequence[tuple[int, Event]]) -> list[dict]:
+    """``[{"seq", "type", "notation"}]`` for each effective move after the setup."""
+    kept = effective_events(list(events))
+    line = Line(game_id, kept[0][1])
+    moves = []
+    for seq, event in kept[1:]:
+        step = line.apply(seq, event)
+        if isinstance(event, (Annotated, MovesRetracted)):
+            continue  # comments are not moves; the effective line holds no retraction
+        moves.append({"seq": seq, "type": event.type, "notation": move_text(line, step)})
+    return moves
+
+
+def move_text(line: Line, step: Step) -> str:
+    event = step.event
+    if isinstance(event, Sowed):
+        text = event.hole if step.new_turn is None else f"{step.new_turn}. {SIDE_LETTERS[step.side]} {event.hole}"
+    else:
+        text = "{" + decision_text(line, event) + "}"
+    if step.pass_turn is not None:
+        text += f" {step.pass_turn}. {SIDE_LETTERS[step.passer]} --"
+    return text

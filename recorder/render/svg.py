@@ -1,0 +1,196 @@
+"""Board diagrams as SVG: a pure function of the rules and a position (standard library only).
+
+Drawn the way the spec draws boards (rules/README.md §1): the top row is North's back
+row (row 3 on 3×6, row 2 on 2×6), row 1 South's at the bottom, columns a–f from South's
+left. Each hole shows its seed count and name and is tinted by its owner this round;
+a hole whose owner differs from the default (GEN-6, GEN-7) carries its owner's
+initial; a special hole (wegue, walda, tuz, GEN-8) is ringed in its owner's colour and
+labelled with its kind and owner. North's store is on the left (his right hand) and
+South's on the right; the hole the last sowing lifted is ringed in gold. Every hole
+is a ``<g class="hole" data-hole=… data-seeds=…>`` with a ``<title>`` tooltip, so the
+picture can be read by machines too.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from recorder.rules.base import Rules
+from recorder.rules.board import Player
+from recorder.rules.state import State
+
+INK = {"south": "#1f5fa8", "north": "#a8321f"}
+TINT = {"south": "#e3edf8", "north": "#f8e5e1"}
+WOOD, WOOD_EDGE, GOLD = "#b07a3f", "#6e4519", "#f0b90b"
+UNITS_WIDE = 10.0  # store 1.4 + six columns of 1.2 + store 1.4
+
+
+def board_svg(
+    rules: Rules,
+    state: State,
+    *,
+    last_hole: str | None = None,
+    size: int = 640,
+    names: tuple[str, str] | None = None,
+    caption: str | None = None,
+) -> str:
+    """The board as an SVG document ``size`` pixels wide; ``names`` are (south, north)."""
+    u = size / UNITS_WIDE
+    rows = rules.board.rows
+    top, bottom = 0.9 * u, 0.9 * u + rows * 1.2 * u + 0.2 * u
+    height = bottom + 1.5 * u
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{_n(height)}" '
+        f'viewBox="0 0 {size} {_n(height)}" font-family="Helvetica, Arial, sans-serif">',
+        f"<title>{escape(caption or _caption(rules, state))}</title>",
+        f'<rect x="0" y="0" width="{size}" height="{_n(height)}" fill="#fbf7f0"/>',
+        f'<rect class="board" x="{_n(0.05 * u)}" y="{_n(top)}" width="{_n(size - 0.1 * u)}" '
+        f'height="{_n(bottom - top)}" rx="{_n(0.3 * u)}" fill="{WOOD}" stroke="{WOOD_EDGE}" '
+        f'stroke-width="{_n(0.06 * u)}"/>',
+    ]
+    parts += _side_labels(u, top, bottom, names)
+    parts += _stores(u, top, bottom, state)
+    for row in range(rows, 0, -1):
+        y = top + 0.1 * u + (rows - row + 0.5) * 1.2 * u
+        for column, letter in enumerate("abcdef"):
+            x = (1.4 + (column + 0.5) * 1.2) * u
+            parts += _hole(rules, state, f"{letter}{row}", x, y, u, last_hole)
+    parts.append(_text(size / 2, bottom + 1.2 * u, 0.28 * u, status_line(state), cls="status", fill="#333"))
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _hole(rules: Rules, state: State, name: str, x: float, y: float, u: float, last_hole: str | None) -> list[str]:
+    board = rules.board
+    index = board.index[name]
+    owner, seeds = state.owners[index].json, state.holes[index]
+    special = state.specials[index]
+    changed = state.owners[index] != board.default_owners[index]
+    data = f'data-hole="{name}" data-seeds="{seeds}" data-owner="{owner}"'
+    if special is not None:
+        data += f' data-special="{rules.special_kind}" data-special-owner="{special.json}"'
+    tooltip = _tooltip(rules, name, seeds, owner, special, changed)
+    parts = [f'<g class="hole" id="hole-{name}" {data}>', f"<title>{escape(tooltip)}</title>"]
+    parts.append(_circle(x, y, 0.5 * u, fill=TINT[owner], stroke=INK[owner], width=0.04 * u))
+    if special is not None:
+        parts.append(_circle(x, y, 0.42 * u, fill="none", stroke=INK[special.json], width=0.08 * u, cls="special"))
+        parts += _special_badge(x, y + 0.44 * u, u, f"{rules.special_kind} {special.json[0].upper()}", special.json)
+    if changed:
+        parts.append(
+            _text(
+                x + 0.42 * u,
+                y - 0.36 * u,
+                0.2 * u,
+                owner[0].upper(),
+                cls="owner-changed",
+                fill=INK[owner],
+                weight="bold",
+            )
+        )
+    if name == last_hole:
+        parts.append(_circle(x, y, 0.56 * u, fill="none", stroke=GOLD, width=0.1 * u, cls="last-sowing"))
+    parts.append(_text(x, y - 0.22 * u, 0.17 * u, name, cls="name", fill="#555"))
+    parts.append(_text(x, y + 0.16 * u, 0.42 * u, str(seeds), cls="count", fill="#111", weight="bold", hole=name))
+    parts.append("</g>")
+    return parts
+
+
+def _special_badge(x: float, y: float, u: float, label: str, owner: str) -> list[str]:
+    """A pill on the hole's rim: the special's kind and its owner's initial, in the owner's colour."""
+    return [
+        f'<rect x="{_n(x - 0.42 * u)}" y="{_n(y - 0.13 * u)}" width="{_n(0.84 * u)}" height="{_n(0.26 * u)}" '
+        f'rx="{_n(0.13 * u)}" fill="{INK[owner]}"/>',
+        _text(x, y + 0.06 * u, 0.17 * u, label, cls="special-label", fill="#fff", weight="bold"),
+    ]
+
+
+def _stores(u: float, top: float, bottom: float, state: State) -> list[str]:
+    parts = []
+    for player, x in ((Player.NORTH, 0.2 * u), (Player.SOUTH, 8.8 * u)):
+        name = player.json
+        middle = x + 0.5 * u
+        parts += [
+            f'<g class="store" data-player="{name}" data-seeds="{state.stores[player]}">',
+            f'<rect x="{_n(x)}" y="{_n(top + 0.2 * u)}" width="{_n(u)}" height="{_n(bottom - top - 0.4 * u)}" '
+            f'rx="{_n(0.45 * u)}" fill="{TINT[name]}" stroke="{INK[name]}" stroke-width="{_n(0.04 * u)}"/>',
+            _text(middle, top + 0.55 * u, 0.17 * u, f"{name} store", fill=INK[name]),
+            _text(
+                middle,
+                (top + bottom) / 2 + 0.15 * u,
+                0.42 * u,
+                str(state.stores[player]),
+                cls="store-count",
+                fill="#111",
+                weight="bold",
+            ),
+            "</g>",
+        ]
+    return parts
+
+
+def _side_labels(u: float, top: float, bottom: float, names: tuple[str, str] | None) -> list[str]:
+    labels = []
+    for player, y in ((Player.NORTH, top - 0.3 * u), (Player.SOUTH, bottom + 0.6 * u)):
+        text = player.json.capitalize() + (f" — {names[player]}" if names else "")
+        ink = INK[player.json]
+        labels.append(_text(5 * u, y, 0.32 * u, text, cls=f"side side-{player.json}", fill=ink, weight="bold"))
+    return labels
+
+
+def status_line(state: State) -> str:
+    if state.game_over:
+        return f"game over: {state.outcome.name.replace('_', ' ')} ({state.outcome.reason})"
+    if state.awaiting:
+        return f"round {state.round}: awaiting {state.awaiting}"
+    if state.to_move is None:
+        return f"round {state.round}: nobody to move"
+    return f"round {state.round}: {state.to_move.json} to move"
+
+
+def _caption(rules: Rules, state: State) -> str:
+    return f"{rules.title} board, round {state.round}"
+
+
+def _tooltip(rules: Rules, name: str, seeds: int, owner: str, special: Player | None, changed: bool) -> str:
+    text = f"{name}: {seeds} seed{'s' if seeds != 1 else ''}, {owner}'s hole"
+    if changed:
+        text += " this round"
+    if special is not None:
+        text += f", {special.json}'s {rules.special_kind}"
+    return text
+
+
+def _circle(x: float, y: float, r: float, *, fill: str, stroke: str, width: float, cls: str = "") -> str:
+    klass = f' class="{cls}"' if cls else ""
+    return (
+        f'<circle{klass} cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}" stroke="{stroke}" '
+        f'stroke-width="{_n(width)}"/>'
+    )
+
+
+def _text(
+    x: float,
+    y: float,
+    size: float,
+    text: str,
+    *,
+    cls: str = "",
+    fill: str = "#000",
+    weight: str = "normal",
+    hole: str = "",
+) -> str:
+    attributes = f' class="{cls}"' if cls else ""
+    if hole:
+        attributes += f' data-hole="{hole}"'
+    return (
+        f'<text{attributes} x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" text-anchor="middle" '
+        f'fill="{fill}" font-weight="{weight}">{escape(text)}</text>'
+    )
+
+
+def _n(value: float) -> str:
+    """Coordinates to one decimal: small output, no float noise."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+__all__ = ["board_svg", "status_line"]

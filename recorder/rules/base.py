@@ -1,0 +1,299 @@
+"""The flow every game shares: options, legal moves, one sowing, the end of a turn.
+
+A game module subclasses ``Rules`` and says only what is particular to it: where a lap
+may start, what happens where a lap ends, and how a round is scored. Everything here
+is pure: a ``State`` comes in, a new ``State`` goes out.
+
+Traces: ``play(state, hole, trace=[])`` appends one dict per thing the engine did
+(lifted, dropped, relayed, captured, ...), each naming the rule that caused it. With
+``trace=None`` (replay, benchmarks) nothing is recorded and nothing is paid for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from recorder.errors import EndlessSowing, InvalidRecord
+
+from .board import LAP_CAP, PLAYERS, Board, Player, lap
+from .state import Outcome, RoundRecord, State, owned_counts
+
+# What a lap ending asks for next.
+RELAY = 0  # GEN-15: lift the last hole and sow on
+END_TURN = 1  # the sowing ends and so does the turn
+SOW_AGAIN = 2  # the sowing ends and the mover must sow again (GEN-18)
+
+RESULT_KINDS = ("resignation", "agreement", "adjudication", "forfeit")  # GEN-28
+
+
+class Option(NamedTuple):
+    default: Any
+    choices: tuple
+    rules: str  # the spec ids it governs
+    description: str
+
+
+class Sowing:
+    """The working copy of one sowing: mutable lists, frozen again when it ends."""
+
+    __slots__ = ("holes", "specials", "stores", "owners", "mover", "state", "trace", "again", "no_return")
+
+    def __init__(self, state: State, mover: Player, trace: list | None):
+        self.holes = list(state.holes)
+        self.specials = list(state.specials)
+        self.stores = list(state.stores)
+        self.owners = state.owners
+        self.mover = mover
+        self.state = state
+        self.trace = trace
+        self.again = False
+        self.no_return = None
+
+    def note(self, step: str, rule: str, **fields) -> None:
+        if self.trace is not None:
+            self.trace.append({"step": step, "rule": rule, **fields})
+
+
+class Rules:
+    """One game's rules with its options fixed (GEN-29)."""
+
+    name: str = ""
+    title: str = ""
+    board: Board
+    seeds_per_hole: int = 0
+    special_kind: str | None = None
+    OPTIONS: Mapping[str, Option] = {}
+    DECISIONS: tuple[str, ...] = ("result",)
+    has_first_player = True  # GEN-23, GEN-30: Gabata's race decides instead
+    is_match = False
+    tracks_first_turns_per_player = False
+    summary = ""
+
+    def __init__(self, options: Mapping[str, Any] | None = None):
+        self.options = self.check_options(options or {})
+        self._owned_cache: dict = {}
+        owners = self.board.default_owners
+        self._default_owned = tuple(tuple(i for i, o in enumerate(owners) if o == p) for p in PLAYERS)
+        self.configure()
+
+    def configure(self) -> None:
+        """Read options into attributes once, so the inner loops do not look them up."""
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> dict:
+        """GEN-29, GEN-31: unknown names and values, and values of the wrong JSON type, are invalid."""
+        unknown = sorted(set(options) - set(cls.OPTIONS))
+        if unknown:
+            raise InvalidRecord(f"unknown option {unknown[0]!r} for {cls.name}", option=unknown[0])
+        checked = {}
+        for name, option in cls.OPTIONS.items():
+            value = options.get(name, option.default)
+            if type(value) is not type(option.default) or value not in option.choices:
+                allowed = ", ".join(repr(choice) for choice in option.choices)
+                raise InvalidRecord(f"option {name!r} must be one of {allowed}", option=name)
+            checked[name] = value
+        return checked
+
+    @property
+    def total_seeds(self) -> int:
+        return self.seeds_per_hole * self.board.size
+
+    # -- Starting positions ---------------------------------------------------------
+
+    def start(self, first_player: Player | None) -> State:
+        """GEN-23: round 1 from the standard start, default ownership (GEN-6)."""
+        board = self.board
+        return State(
+            holes=(self.seeds_per_hole,) * board.size,
+            owners=board.default_owners,
+            specials=(None,) * board.size,
+            stores=(0, 0),
+            to_move=first_player,
+            first_turn_pending=PLAYERS if self.tracks_first_turns_per_player else (),
+            rounds=(RoundRecord(1, first_player, owned_counts(board.default_owners)),) if self.is_match else (),
+        )
+
+    # -- Legal moves ----------------------------------------------------------------
+
+    def legal_moves(self, state: State) -> tuple[int, ...]:
+        """The holes the player to move may sow now (empty while a decision is awaited)."""
+        if state.to_move is None or state.awaiting or state.game_over:
+            return ()
+        return self.legal_for(state, state.to_move, state.no_return)
+
+    def legal_for(self, state: State, player: Player, banned: int | None = None) -> tuple[int, ...]:
+        """Holes the player owns, not empty and not special (SEL-5, QEL-4, LW-4, TUZ-6, GAB-3)."""
+        holes, specials = state.holes, state.specials
+        return tuple(
+            [i for i in self.owned_holes(state.owners, player) if holes[i] and specials[i] is None and i != banned]
+        )
+
+    def can_sow(self, holes, specials, owners, player: Player, banned: int | None = None) -> bool:
+        """Whether ``legal_for`` would be non-empty, without building it (the pass test of GEN-19)."""
+        for i in self.owned_holes(owners, player):
+            if holes[i] and specials[i] is None and i != banned:
+                return True
+        return False
+
+    def owned_holes(self, owners: tuple[Player, ...], player: Player) -> tuple[int, ...]:
+        """The holes a player owns under one allocation; allocations repeat, so they are cached."""
+        if owners is self.board.default_owners:
+            return self._default_owned[player]
+        key = (owners, player)
+        owned = self._owned_cache.get(key)
+        if owned is None:
+            owned = tuple(i for i, owner in enumerate(owners) if owner == player)
+            if len(self._owned_cache) < 4096:
+                self._owned_cache[key] = owned
+        return owned
+
+    def needs_adjudication(self, state: State) -> bool:
+        """GEN-35: someone must sow, but every legal sowing exceeds the lap cap, so only a
+        recorded result can end the game. Usually the first hole tried settles it."""
+        moves = self.legal_moves(state)
+        for hole in moves:
+            try:
+                self.play(state, hole)
+            except EndlessSowing:
+                continue
+            return False
+        return bool(moves)
+
+    # -- One sowing -----------------------------------------------------------------
+
+    def play(self, state: State, hole: int, trace: list | None = None) -> State:
+        """One recorded sowing by the player to move; the caller has checked it is legal (GEN-21)."""
+        s = Sowing(state, state.to_move, trace)
+        if trace is not None:
+            s.note("lifted", "GEN-11", hole=self.board.holes[hole], seeds=s.holes[hole], player=s.mover.json)
+        self.sow(s, hole)
+        return self.after_sowing(s)
+
+    def sow(self, s: Sowing, origin: int) -> None:
+        """Relay sowing (GEN-15) along the game's track; ``land`` decides each lap's end."""
+        holes = s.holes
+        successors = self.successors_for(s, origin)
+        seeds, holes[origin] = holes[origin], 0
+        start, laps = origin, 0
+        while True:
+            laps += 1
+            last, before = self.lap(s, successors, start, seeds)
+            action = self.land(s, last, before)
+            if action != RELAY:
+                s.again = action == SOW_AGAIN
+                return
+            if laps == LAP_CAP:
+                raise EndlessSowing(f"the sowing from {self.board.holes[origin]} never ends (GEN-16)")
+            seeds, holes[last] = holes[last], 0
+            if s.trace is not None:
+                s.note("relayed", "GEN-15", hole=self.board.holes[last], seeds=seeds)
+            start = last
+
+    def successors_for(self, s: Sowing, origin: int) -> tuple[int, ...]:
+        return self.board.successors["track"]
+
+    def lap(self, s: Sowing, successors, start: int, seeds: int) -> tuple[int, int]:
+        if s.trace is None:
+            return lap(s.holes, successors, start, seeds)
+        return self.traced_lap(s, successors, start, seeds)
+
+    def traced_lap(self, s: Sowing, successors, start: int, seeds: int) -> tuple[int, int]:
+        names, hole = self.board.holes, start
+        for _ in range(seeds):
+            hole = successors[hole]
+            s.holes[hole] += 1
+            s.note("dropped", "GEN-12", hole=names[hole], now=s.holes[hole])
+        return hole, s.holes[hole] - 1
+
+    def land(self, s: Sowing, hole: int, before: int) -> int:
+        """What happens where a lap ends: RELAY, END_TURN or SOW_AGAIN."""
+        raise NotImplementedError
+
+    # -- The end of a sowing and of a turn ------------------------------------------
+
+    def after_sowing(self, s: Sowing) -> State:
+        before = s.state
+        state = before.after_sowing(
+            tuple(s.holes),
+            tuple(s.specials),
+            (s.stores[0], s.stores[1]),
+            before.to_move,
+            None,
+            before.first_turn_of_round,
+        )
+        mover = s.mover
+        if s.again:
+            if self.can_sow(s.holes, s.specials, state.owners, mover):
+                s.note("sow_again", "GEN-18", player=mover.json)
+                return state._replace(to_move=mover)
+            s.note("turn_ended", "GEN-18", player=mover.json, why="no legal hole to sow again")
+        return self.end_turn(s, self.turn_ended(state, mover))
+
+    def turn_ended(self, state: State, mover: Player) -> State:
+        """GEN-34: ``first_turn_of_round`` changes only when a turn ends."""
+        if not state.first_turn_of_round and mover not in state.first_turn_pending:
+            return state
+        pending = tuple(p for p in state.first_turn_pending if p != mover)
+        return state._replace(first_turn_of_round=False, first_turn_pending=pending)
+
+    def end_turn(self, s: Sowing, state: State) -> State:
+        """GEN-19: the opponent moves if he can; else he passes and the mover goes on; else the round ends."""
+        mover, opponent = s.mover, s.mover.opponent
+        if self.can_sow(s.holes, s.specials, state.owners, opponent, s.no_return):
+            if s.trace is not None:
+                s.note("to_move", "GEN-19", player=opponent.json)
+            return state._replace(to_move=opponent, no_return=s.no_return)
+        if self.can_sow(s.holes, s.specials, state.owners, mover):
+            s.note("passed", "GEN-19", player=opponent.json)
+            s.note("to_move", "GEN-19", player=mover.json, why="the opponent passed")
+            return state._replace(to_move=mover)
+        s.note("round_ended", self.round_end_rule, why="neither player has a legal sowing")
+        return self.end_round(state._replace(to_move=None), mover, s)
+
+    round_end_rule = "GEN-19"
+
+    def end_round(self, state: State, last_mover: Player, s: Sowing | None = None) -> State:
+        """A single-round game ends with its round (overridden by games with matches)."""
+        raise NotImplementedError
+
+    # -- Decisions ------------------------------------------------------------------
+
+    def record_result(self, state: State, kind: str, winner: Player | None) -> State:
+        """GEN-28, GEN-32: the board stays, the game (or match) ends at once."""
+        return state._replace(
+            to_move=None,
+            awaiting=None,
+            no_return=None,
+            game_over=True,
+            outcome=Outcome(winner, kind),
+            score=None,
+        )
+
+    def describe(self) -> dict:
+        """Name, title, geometry and options, for GET /api/variants."""
+        board = self.board
+        return {
+            "name": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "board": {"name": board.name, "rows": board.rows, "holes": list(board.holes)},
+            "tracks": {d: [board.holes[i] for i in cycle] for d, cycle in board.tracks.items()},
+            "default_owners": {board.holes[i]: p.json for i, p in enumerate(board.default_owners)},
+            "seeds_per_hole": self.seeds_per_hole,
+            "total_seeds": self.total_seeds,
+            "special_kind": self.special_kind,
+            "decisions": list(self.DECISIONS),
+            "needs_first_player": self.has_first_player,
+            "options": {
+                name: {"default": o.default, "choices": list(o.choices), "rules": o.rules, "description": o.description}
+                for name, o in self.OPTIONS.items()
+            },
+        }
+
+
+def winner_by_score(score: tuple[int, int]) -> Player | None:
+    """The higher score wins; equal scores are a draw (SEL-14, QEL-13, GAB-8)."""
+    if score[0] == score[1]:
+        return None
+    return Player.SOUTH if score[0] > score[1] else Player.NORTH

@@ -1,0 +1,125 @@
+"""Boards, coordinates, tracks and the one lap every game sows (GEN-2..GEN-16).
+
+Holes are indices into a board's ``holes`` tuple, which lists them row by row from
+``a1``: ``a1 … f1, a2 … f2[, a3 … f3]``, the order of the spec's test vectors. Names
+appear only at the edges (JSON, notation); the rules work on indices.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+LAP_CAP = 10_000  # GEN-16: one sowing has at most this many laps.
+
+
+class Player(enum.IntEnum):
+    """GEN-2: South sits at row 1. The value indexes ``stores`` pairs."""
+
+    SOUTH = 0
+    NORTH = 1
+
+    @property
+    def opponent(self) -> Player:
+        return _OPPONENT[self]
+
+    @property
+    def json(self) -> str:
+        return _JSON_NAME[self]
+
+    @classmethod
+    def parse(cls, name: str) -> Player:
+        return _BY_NAME[name]
+
+
+_OPPONENT = (Player.NORTH, Player.SOUTH)
+_JSON_NAME = ("south", "north")
+_BY_NAME = {"south": Player.SOUTH, "north": Player.NORTH}
+PLAYERS = (Player.SOUTH, Player.NORTH)
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board geometry: hole names, default owners (GEN-6) and tracks as index cycles."""
+
+    name: str
+    rows: int
+    holes: tuple[str, ...]
+    default_owners: tuple[Player, ...]
+    tracks: dict[str, tuple[int, ...]]
+
+    def __post_init__(self):
+        object.__setattr__(self, "index", {name: i for i, name in enumerate(self.holes)})
+        successors = {direction: _successors(cycle, len(self.holes)) for direction, cycle in self.tracks.items()}
+        object.__setattr__(self, "successors", successors)
+
+    @property
+    def size(self) -> int:
+        return len(self.holes)
+
+    def hole(self, name: str) -> int:
+        """GEN-5: the index of a valid hole name; KeyError for any other name."""
+        return self.index[name]
+
+    def name_of(self, index: int) -> str:
+        return self.holes[index]
+
+    def column(self, index: int) -> tuple[int, ...]:
+        """The holes of the same letter, rows 1 upwards (GAB-5)."""
+        letter = self.holes[index][0]
+        return tuple(self.index[f"{letter}{row}"] for row in range(1, self.rows + 1))
+
+
+def _successors(cycle: tuple[int, ...], size: int) -> tuple[int, ...]:
+    after = [-1] * size
+    for position, hole in enumerate(cycle):
+        after[hole] = cycle[(position + 1) % len(cycle)]
+    return tuple(after)
+
+
+def _names(rows: int) -> tuple[str, ...]:
+    return tuple(f"{letter}{row}" for row in range(1, rows + 1) for letter in "abcdef")
+
+
+def _cycle(names: tuple[str, ...], route: str) -> tuple[int, ...]:
+    return tuple(names.index(name) for name in route.split())
+
+
+_NAMES_3 = _names(3)
+_NAMES_2 = _names(2)
+_S, _N = Player.SOUTH, Player.NORTH
+
+# GEN-3, GEN-6, GEN-9: South owns row 1 and d2 e2 f2; North owns row 3 and a2 b2 c2.
+THREE_ROWS = Board(
+    name="3x6",
+    rows=3,
+    holes=_NAMES_3,
+    default_owners=(_S,) * 6 + (_N, _N, _N, _S, _S, _S) + (_N,) * 6,
+    tracks={"track": _cycle(_NAMES_3, "a1 b1 c1 d1 e1 f1 f2 e2 d2 f3 e3 d3 c3 b3 a3 a2 b2 c2")},
+)
+
+# GEN-4, GEN-6, GEN-10: South owns row 1, North row 2; two absolute directions.
+TWO_ROWS = Board(
+    name="2x6",
+    rows=2,
+    holes=_NAMES_2,
+    default_owners=(_S,) * 6 + (_N,) * 6,
+    tracks={
+        "ccw": _cycle(_NAMES_2, "a1 b1 c1 d1 e1 f1 f2 e2 d2 c2 b2 a2"),
+        "cw": _cycle(_NAMES_2, "a1 a2 b2 c2 d2 e2 f2 f1 e1 d1 c1 b1"),
+    },
+)
+
+
+def lap(holes: list[int], successors: tuple[int, ...], start: int, seeds: int) -> tuple[int, int]:
+    """GEN-12, GEN-13: drop ``seeds`` one per hole after ``start``; return (last hole, n).
+
+    ``n`` is what the last hole held before its last seed (GEN-14). The origin is not
+    skipped, and special holes receive seeds like any other (GEN-8). Mutates ``holes``:
+    callers pass a private working list and freeze it afterwards.
+    """
+    hole = start
+    for _ in range(seeds):
+        hole = successors[hole]
+        holes[hole] += 1
+    return hole, holes[hole] - 1

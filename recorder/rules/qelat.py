@@ -1,0 +1,152 @@
+"""Qelat of the Beni Amir and Mensa (rules/qelat.md, QEL-1..QEL-13).
+
+- 2×6 board, 4 seeds a hole, no stores; South owns row 1 and North row 2 all game
+  (QEL-1, QEL-2). The first player is recorded at setup (QEL-3).
+- A player sows any non-empty hole of his row that is not a walda (QEL-4), in one lap
+  (QEL-6) whose direction the hole decides: his right three CCW, his left three CW (QEL-5).
+- The only capture: a last seed making 4 in an eligible, non-walda hole makes it the
+  mover's walda for the rest of the game (QEL-7, QEL-8, QEL-9).
+- Turns follow GEN-19 (QEL-10). Option ``mazagebh_no_return`` (default true): a lone seed
+  sent from an end hole into the empty opposite hole may not be sown back on the
+  opponent's next turn; a pass uses the ban up (QEL-11, QEL-12, GEN-41).
+- The game ends when neither player can sow; each scores his waldas (QEL-13).
+Sources: Wikimanqala's Qelat (seed 002), Ludii's rule text for the eligible holes.
+"""
+
+from __future__ import annotations
+
+from .base import END_TURN, Option, Rules, Sowing, winner_by_score
+from .board import TWO_ROWS, Player
+from .state import Outcome, State
+
+_H = TWO_ROWS.index
+_S, _N = Player.SOUTH, Player.NORTH
+
+# QEL-5: South's left three (a1 b1 c1) and North's left three (d2 e2 f2) are sown CW.
+_CLOCKWISE = frozenset(_H[h] for h in ("a1", "b1", "c1", "d2", "e2", "f2"))
+
+# QEL-8: the holes each player may turn into a walda.
+_ELIGIBLE = {
+    _S: frozenset(_H[h] for h in ("a1", "f1", "a2", "b2", "e2", "f2")),
+    _N: frozenset(_H[h] for h in ("a2", "f2", "a1", "b1", "e1", "f1")),
+}
+
+# QEL-11: each player's end holes; a lone seed from one lands in the opposite hole.
+_END_HOLES = {_S: frozenset((_H["a1"], _H["f1"])), _N: frozenset((_H["a2"], _H["f2"]))}
+_ROWS = (tuple(range(6)), tuple(range(6, 12)))  # QEL-2: each player's row, for the whole game
+_OPPONENT = (_N, _S)  # indexed by the player: cheaper than the enum's property in the inner loop
+
+
+class Qelat(Rules):
+    name = "qelat"
+    title = "Qelat"
+    board = TWO_ROWS
+    seeds_per_hole = 4
+    special_kind = "walda"
+    summary = "Single-lap sowing in two directions; waldas made in eligible holes collect seeds."
+    OPTIONS = {
+        "mazagebh_no_return": Option(
+            True, (True, False), "QEL-11, QEL-12", "a lone seed sent across an end may not be sent straight back"
+        ),
+    }
+
+    def configure(self) -> None:
+        self.no_return_rule = self.options["mazagebh_no_return"]
+        self._cw = self.board.successors["cw"]
+        self._ccw = self.board.successors["ccw"]
+
+    def sow(self, s: Sowing, origin: int) -> None:
+        # QEL-5: the hole sown sets the direction.
+        successors = self._cw if origin in _CLOCKWISE else self._ccw
+        # QEL-6: lift, then one single lap.
+        seeds, s.holes[origin] = s.holes[origin], 0
+        last, before = self.lap(s, successors, origin, seeds)
+        # QEL-7: a last seed making 4 in an eligible hole makes a walda.
+        if self.makes_walda(s.specials, s.mover, last, before):
+            s.specials[last] = s.mover
+            s.note("created", "QEL-7", hole=self.board.holes[last], kind="walda", owner=s.mover.json)
+        else:
+            # QEL-11: a lone seed sent into the empty opposite hole may not come straight back.
+            s.no_return = self.banned_hole(s.mover, origin, seeds, last, before)
+            if s.no_return is not None:
+                s.note("no_return", "QEL-11", hole=self.board.holes[last], player=s.mover.opponent.json)
+        s.again = False
+        if s.trace is not None:
+            s.note("turn_ended", "QEL-10", player=s.mover.json)
+
+    @staticmethod
+    def makes_walda(specials, mover: Player, last: int, before: int) -> bool:
+        """QEL-7, QEL-8: the last seed made 4 in an eligible hole that is not yet a walda."""
+        return before == 3 and specials[last] is None and last in _ELIGIBLE[mover]
+
+    def banned_hole(self, mover: Player, origin: int, seeds: int, last: int, before: int):
+        """QEL-11: the hole the opponent may not sow next turn, or None."""
+        if self.no_return_rule and seeds == 1 and before == 0 and origin in _END_HOLES[mover]:
+            return last  # one seed from an end hole always lands in the opposite hole (GEN-4)
+        return None
+
+    def play(self, state: State, hole: int, trace: list | None = None) -> State:
+        """One sowing. Untraced sowings (replay, benchmarks) take this direct route through
+        the same rules as the traced one; a property test holds the two to one result."""
+        if trace is not None:
+            return super().play(state, hole, trace)
+        mover, holes = state.to_move, list(state.holes)
+        # QEL-5, QEL-6: one lap in the hole's direction.
+        successors = self._cw if hole in _CLOCKWISE else self._ccw
+        seeds, holes[hole], last = holes[hole], 0, hole
+        for _ in range(seeds):
+            last = successors[last]
+            holes[last] += 1
+        before, specials, no_return = holes[last] - 1, state.specials, None
+        # Most sowings end with neither a walda nor a ban: test the counts before calling.
+        if before == 3 and self.makes_walda(specials, mover, last, before):  # QEL-7
+            specials = specials[:last] + (mover,) + specials[last + 1 :]
+        elif seeds == 1:
+            no_return = self.banned_hole(mover, hole, seeds, last, before)  # QEL-11
+        # QEL-10, GEN-19: the opponent moves if he can, else the mover, else the game ends.
+        opponent = _OPPONENT[mover]
+        if self._can_sow(holes, specials, opponent, no_return):
+            to_move = opponent
+        elif self._can_sow(holes, specials, mover, None):
+            to_move, no_return = mover, None
+        else:
+            to_move, no_return = None, None
+        after = state.after_sowing(tuple(holes), specials, state.stores, to_move, no_return, False)
+        return after if to_move is not None else self.end_round(after, mover)
+
+    def legal_moves(self, state: State) -> tuple[int, ...]:
+        """The base rule (nobody sows while the game is over), without its indirection."""
+        mover = state.to_move
+        if mover is None or state.game_over:
+            return ()
+        holes, specials, banned = state.holes, state.specials, state.no_return
+        return tuple([i for i in _ROWS[mover] if holes[i] and specials[i] is None and i != banned])
+
+    def legal_for(self, state: State, player: Player, banned: int | None = None) -> tuple[int, ...]:
+        """QEL-4, QEL-11: the player's row (QEL-2), not empty, not a walda, not banned."""
+        holes, specials = state.holes, state.specials
+        return tuple([i for i in _ROWS[player] if holes[i] and specials[i] is None and i != banned])
+
+    @staticmethod
+    def _can_sow(holes, specials, player: Player, banned) -> bool:
+        """QEL-4: a non-empty, non-walda hole of the player's row (QEL-2), other than a banned one."""
+        for i in _ROWS[player]:
+            if holes[i] and specials[i] is None and i != banned:
+                return True
+        return False
+
+    def land(self, s: Sowing, hole: int, before: int) -> int:
+        return END_TURN  # single lap: sow() never relays
+
+    round_end_rule = "QEL-13"
+
+    def end_round(self, state: State, last_mover: Player, s=None) -> State:
+        """QEL-13: each player scores the seeds in his waldas; the higher score wins."""
+        score = [0, 0]
+        for seeds, owner in zip(state.holes, state.specials):
+            if owner is not None:
+                score[owner] += seeds
+        score = (score[0], score[1])
+        return state._replace(
+            to_move=None, game_over=True, score=score, outcome=Outcome(winner_by_score(score), "score")
+        )
