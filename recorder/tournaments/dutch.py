@@ -149,30 +149,47 @@ def gap_cost(f: Field, gap: Optional[int]) -> int:
 
 # --------------------------------------------------------------------------- the matching
 
+EXACT_LIMIT = 32  # up to this many players, one matching over the whole round
+WINDOW = 6  # larger fields: a score group's S1 and S2 are paired this many at a time
 
-def graph(f: Field, players: list[SwissPlayer], with_bye: bool) -> nx.Graph:
+
+def choose(ranked: list[SwissPlayer], final_round: Optional[int]):
+    """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
+    f = make_field(ranked, final_round)
+    found = by_brackets(f) if len(ranked) > EXACT_LIMIT else None
+    pairs, bye = found if found is not None else whole_round(f)
+    return pairs, bye, relaxed_players(f, pairs)
+
+
+def bye_takers(f: Field) -> set:
+    """C.2: who may take the bye; a second one only once everyone has had one."""
+    if len(f.ranked) % 2 == 0:
+        return set()
+    return {p.number for p in f.ranked if not p.had_bye} or {p.number for p in f.ranked}
+
+
+def whole_round(f: Field, players: Optional[list] = None):
+    """The best pairing of ``players`` (the whole round by default): a maximum-cardinality,
+    maximum-weight matching; NoPairing when it cannot place everyone."""
+    players = list(f.ranked) if players is None else players
     g = nx.Graph()
     g.add_nodes_from(p.number for p in players)
     for i, p in enumerate(players):
         for q in players[i + 1 :]:
             if q.number not in p.opponents:  # C.1
                 g.add_edge(p.number, q.number, weight=f.base - pair_cost(f, p, q))
-    if with_bye:
-        eligible = [p for p in players if not p.had_bye] or players  # C.2; a second only when all had one
-        for p in eligible:
-            g.add_edge(BYE_NODE, p.number, weight=f.base - bye_cost(f, p))
-    return g
-
-
-def choose(ranked: list[SwissPlayer], final_round: Optional[int]):
-    """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
-    f = make_field(ranked, final_round)
-    by_number = {p.number: p for p in ranked}
-    with_bye = len(ranked) % 2 == 1
-    g = graph(f, list(ranked), with_bye)
+    if len(players) % 2:
+        for p in players:
+            if p.number in bye_takers(f):
+                g.add_edge(BYE_NODE, p.number, weight=f.base - bye_cost(f, p))
     matching = nx.max_weight_matching(g, maxcardinality=True)
-    if 2 * len(matching) != g.number_of_nodes():
-        raise NoPairing(why_unpaired(g, matching, len(ranked)))
+    if 2 * len(matching) != len(players) + len(players) % 2:
+        raise NoPairing(why_unpaired(g, matching, len(players)))
+    return split(f, matching)
+
+
+def split(f: Field, matching) -> tuple[list, Optional[SwissPlayer]]:
+    by_number = {p.number: p for p in f.ranked}
     pairs, bye = [], None
     for a, b in matching:
         if BYE_NODE in (a, b):
@@ -180,7 +197,76 @@ def choose(ranked: list[SwissPlayer], final_round: Optional[int]):
             continue
         p, q = sorted((by_number[a], by_number[b]), key=lambda x: (-x.score, x.rank))
         pairs.append((p, q))
-    return pairs, bye, relaxed_players(f, pairs)
+    return pairs, bye
+
+
+def by_brackets(f: Field):
+    """Large fields, as the handbook pairs: bracket by bracket from the top, each window of
+    a bracket optimised by the same weights with the next group's top in view (so a
+    downfloater is one the group below can take, C.7). When the last bracket cannot be
+    completed, the brackets above it are reopened one by one and paired with it as one
+    (the handbook's collapsed last bracket); None if even the whole round fails that way."""
+    groups = [[p for p in f.ranked if f.group[p.number] == g] for g in range(len(f.sizes))]
+    takers, carry, made, bye = bye_takers(f), [], [], None  # made: (group, pair)
+    for g, residents in enumerate(groups):
+        ahead = groups[g + 1][:WINDOW] if g + 1 < len(groups) else []
+        chunks = windows(residents)
+        for k, chunk in enumerate(chunks):
+            last = k == len(chunks) - 1
+            bottom = last and g == len(groups) - 1
+            matched, taker = window_matching(f, carry + chunk, ahead if last else [], takers if bottom else set())
+            made += [(g, pq) for pq in matched]
+            bye = taker or bye
+            placed = {p.number for pq in matched for p in pq} | ({taker.number} if taker else set())
+            carry = [p for p in carry + chunk if p.number not in placed]
+    if not carry:
+        return [pq for _, pq in made], bye
+    return collapse(f, made, carry, bye)
+
+
+def collapse(f: Field, made: list, carry: list, bye: Optional[SwissPlayer]):
+    """Reopen the brackets from the bottom up until what they hold can be paired."""
+    for cut in range(len(f.sizes) - 1, 0, -1):
+        kept = [pq for g, pq in made if g < cut]
+        reopened = carry + [p for g, pq in made if g >= cut for p in pq] + ([bye] if bye else [])
+        try:
+            pairs, taker = whole_round(f, sorted(reopened, key=lambda x: (-x.score, x.rank)))
+        except NoPairing:
+            continue
+        return kept + pairs, taker
+    return None
+
+
+def windows(residents: list) -> list[list]:
+    """S1[i:i+W] with S2[i:i+W], top down: partners S1[i]-S2[i] fall in one window."""
+    half = len(residents) // 2
+    s1, s2 = residents[:half], residents[half:]
+    if len(residents) <= 2 * WINDOW:
+        return [residents]
+    return [s1[i : i + WINDOW] + s2[i : i + WINDOW] for i in range(0, len(s2), WINDOW)]
+
+
+def window_matching(f: Field, players: list, ahead: list, takers: set):
+    """Pairs within ``players`` and who takes the bye; a partner in ``ahead`` only marks a
+    downfloater the next bracket can pair. A placed player counts before any cost."""
+    g = nx.Graph()
+    for i, p in enumerate(players):
+        for q in players[i + 1 :]:
+            if q.number not in p.opponents:
+                g.add_edge(p.number, q.number, weight=2 * f.base - pair_cost(f, p, q))
+        for q in ahead:
+            if q.number not in p.opponents:
+                g.add_edge(p.number, -q.number, weight=f.base - pair_cost(f, p, q))
+        if p.number in takers:
+            g.add_edge(BYE_NODE, p.number, weight=f.base - bye_cost(f, p))
+    by_number = {p.number: p for p in players}
+    pairs, taker = [], None
+    for a, b in nx.max_weight_matching(g):
+        if a in by_number and b in by_number:
+            pairs.append(tuple(sorted((by_number[a], by_number[b]), key=lambda x: (-x.score, x.rank))))
+        elif BYE_NODE in (a, b):
+            taker = by_number[a or b]
+    return pairs, taker
 
 
 def relaxed_players(f: Field, pairs: list) -> list[SwissPlayer]:

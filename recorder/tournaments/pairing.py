@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 SOUTH, NORTH = "south", "north"
@@ -85,7 +86,12 @@ class SwissPairing:
 
 
 def colour_difference(p: SwissPlayer) -> int:
-    return p.colours.count(SOUTH) - p.colours.count(NORTH)
+    return _difference(p.colours)
+
+
+@lru_cache(maxsize=4096)  # a round weighs every pair: the same histories come back often
+def _difference(colours: tuple) -> int:
+    return colours.count(SOUTH) - colours.count(NORTH)
 
 
 def other(colour: str) -> str:
@@ -100,14 +106,19 @@ def may_take(p: SwissPlayer, colour: str) -> bool:
 
 def preference(p: SwissPlayer) -> tuple[Optional[str], int]:
     """A.6: the colour a player should get and how strongly (ABSOLUTE, STRONG, MILD, 0 none)."""
-    if not p.colours:
+    return _preference(p.colours)
+
+
+@lru_cache(maxsize=4096)
+def _preference(colours: tuple) -> tuple[Optional[str], int]:
+    if not colours:
         return None, 0
-    diff = colour_difference(p)
-    if len(p.colours) >= 2 and p.colours[-1] == p.colours[-2]:
-        return other(p.colours[-1]), ABSOLUTE
+    diff = _difference(colours)
+    if len(colours) >= 2 and colours[-1] == colours[-2]:
+        return other(colours[-1]), ABSOLUTE
     if diff:
         return (NORTH if diff > 0 else SOUTH), (ABSOLUTE if abs(diff) >= 2 else STRONG)
-    return other(p.colours[-1]), MILD
+    return other(colours[-1]), MILD
 
 
 def can_meet(p: SwissPlayer, q: SwissPlayer) -> bool:
