@@ -126,7 +126,7 @@ def test_swiss_colour_preference_strengths():
 def test_swiss_same_wish_stronger_preference_wins():
     higher = SwissPlayer(1, 1, 0, colours=(NORTH,))  # strong: south
     lower = SwissPlayer(2, 2, 0, colours=(SOUTH, NORTH))  # mild: south
-    assert allocate(higher, lower, 1) == (higher, lower)
+    assert allocate(higher, lower) == (higher, lower)
 
 
 def test_swiss_same_wish_equal_strength_alternates_from_the_last_difference():
@@ -134,13 +134,13 @@ def test_swiss_same_wish_equal_strength_alternates_from_the_last_difference():
     # N/N, S/S, then higher had S and lower N -> the lower gets south now.
     higher = SwissPlayer(1, 1, 0, colours=(NORTH, SOUTH, SOUTH, NORTH))
     lower = SwissPlayer(2, 2, 0, colours=(SOUTH, NORTH, SOUTH, NORTH))
-    assert allocate(higher, lower, 1) == (lower, higher)
+    assert allocate(higher, lower) == (lower, higher)
 
 
 def test_swiss_absolute_colour_rule_decides_against_rank():
     higher = SwissPlayer(1, 1, 0, colours=(SOUTH, NORTH, SOUTH))  # may take north or south
     lower = SwissPlayer(2, 2, 0, colours=(NORTH, NORTH))  # must not take north a third time
-    assert allocate(higher, lower, 1) == (lower, higher)
+    assert allocate(higher, lower) == (lower, higher)
 
 
 # --------------------------------------------------------------------------- Swiss, properties

@@ -5,7 +5,7 @@ Gabata, default options. Players 1..9 are rated 2000, 1950, ... 1600, so the ini
 ranking is the starting number. A bye scores 1. South wins on the board by replaying
 fixtures/games/gabata-default.json; the other results are GEN-28 ``result`` commands;
 one board is a forfeit recorded in the tournament (no game). The pairing rules used by
-hand are those of docs/tournaments.md (recorder/tournaments/pairing.py).
+hand are FIDE's Dutch system as docs/tournaments.md states it (C.04.3).
 """
 
 import pytest
@@ -31,32 +31,35 @@ FORFEIT = "forfeit"  # south wins by forfeit, recorded in the tournament
 #     3 wants N, 5 wants S -> 5-3; 7 wants S, 6 wants N -> 7-6.
 #     Results: 1 wins (north), 2 wins (south), 5 wins (south), 7=6.
 # R3. Scores 2: 1 2; 1: 4 5 7 8 9; ½: 3 6. Bye: 6 (lowest score, lower-ranked than 3).
-#     1-2; group 1 pt: S1 = 4 5, S2 = 7 8 9 -> 4-7, 5-8, 9 floats to 3 -> 9-3.
-#     Boards: 1-2 (4 halves), 4-7, 5-8 (sum 4), 9-3 (sum 3).
-#     Seats: 1 (S,N) mild S, 2 (N,S) mild N -> 1-2. 4 and 7 both (N,S): both mildly want
-#     N, no round where their seats differed -> the higher-ranked, 4, gets it: 7-4.
-#     5 (N,S) mildly wants N, 8 (S) strongly wants N -> 5-8. 9 (N) strongly wants S,
-#     3 (S,N) mildly -> 9-3.
-#     Results: 1=2, 4 wins (north), 5 wins (south), 3 forfeits (9 wins, south).
-# R4. Scores 2.5: 1 2; 2: 4 5 9; 1.5: 6; 1: 7 8; ½: 3. Bye: 3. 1 has met 2, 4 and 5 ->
-#     1-9; 2 has met 1, 9, 6 -> 2-4; 5-6; 7-8.
-#     Seats: 1 (+1) wants N, 9 (-1) wants S -> 9-1. 2 and 4 both -1, both want S,
-#     identical histories -> the higher-ranked 2: 2-4. 5 has S,S: must be north -> 6-5.
-#     7 has S,S: must be north -> 8-7.
-#     Results: 1 wins (north), 2=4, 6 wins (south), 7 wins (north).
-# R5. Scores 3.5: 1; 3: 2; 2.5: 4 6; 2: 5 7 9; 1.5: 3; 1: 8. Bye: among those without
-#     one (1 2 4 5 7) the lowest score is 2 (5, 7): 7, the lower-ranked.
-#     1 has met 2 4 5 9 -> 1-6; 2 has met 6 9 1 4 -> 2-5; 4-9; 3-8.
-#     Seats: 1 (level, last N) mildly S, 6 (+1) wants N -> 1-6. 2 (level, last S) mildly N,
-#     5 (level, last N) mildly S -> 5-2. 4 has N,N (and -2): must be south -> 4-9.
-#     3 (level) mildly S, 8 (+1) wants N -> 3-8.
-#     Results: 1=6, 2 wins (north), 9 wins (north), 3 wins (south).
+#     Prefs: 1 mild S, 2 mild N, 3 mild S, 4 5 7 mild N, 8 strong N (S, bye), 9 strong S.
+#     1-2. Group 1 pt (5 players): one floats to 3 (C.5); 3 has met 5 and 7, so 4, 8 or 9.
+#     Colour misses in the group (C.10): 9 down leaves 4 5 7 8, all wanting N: 2 misses;
+#     4 down (5-8, 7-9) or 8 down: 1. C.12: 8's last float was down (his R2 bye): 4 floats.
+#     The rest S1 = 5 7, S2 = 8 9: 5-8 (one miss, the unavoidable one), 7-9.
+#     Seats: 1-2 both granted; 8 strong N beats 5's mild N -> 5-8; 9-7 both granted;
+#     3 S, 4 N -> 3-4. Boards: 1-2, then 5-8 and 9-7 (equal scores, 5 ranks before 7), 3-4.
+#     (The old first-found search paired 4-7, 5-8, 9-3: three colour misses, not one.)
+#     Results: 1=2, 8 wins (north), 9 wins (south), 3 wins by forfeit.
+# R4. Scores 2.5: 1 2; 2: 8 9; 1.5: 3 6; 1: 4 5 7. Had a bye or a forfeit win (C.2): 3 6 8 9.
+#     1 and 2 have met: both float (C.5) to 8 9, and 2-9 have met: 1-9, 2-8. Then 3-6.
+#     4 5 7: one has the bye. Prefs: 4 mild N, 5 absolute N (S, S), 7 strong S: bye 7 leaves
+#     4-5 (a miss); bye 4 (5-7) or bye 5 (4-7) none. C.12: 4's last float was down (his
+#     forfeit: no game played): the bye goes to 5.
+#     Seats: 1 strong N over 9's mild -> 9-1; 2 strong S over 8's mild -> 2-8; 3 and 6 both
+#     mild S with identical histories -> the higher-ranked 3: 3-6; 7 S, 4 N -> 7-4.
+#     Results: 1 wins (north), 2=8, 3 wins (south), 4 wins (north).
+# R5 (the last: topscorers are above 2 points, A.7: 1 2 3 8). Scores 3.5: 1; 3: 2;
+#     2.5: 3 8; 2: 4 5 9; 1.5: 6; 1: 7. Bye: 7, the lowest, who has not had one.
+#     1-2 have met, 2-8 too: 1-8, 2-3. 4 5 9: 5 and 9 both absolutely want N (C.3): 4-5 with
+#     9 down to 6, or 4-9 with 5 down to 6: C.12, 5's last float was down (the bye): 9-6.
+#     Seats: 8 absolute S -> 8-1; 3 strong N -> 2-3; 4 strong S, 5 N -> 4-5; 6 S, 9 N -> 6-9.
+#     Results: 1=8, 3 wins (north), 5 wins (north), 6 wins (south).
 ROUNDS = [
     ([(1, 5), (6, 2), (3, 7), (8, 4)], 9, [BOARD, ("resignation", "north"), ("agreement", None), ("resignation", "north")]),
     ([(4, 1), (2, 9), (5, 3), (7, 6)], 8, [("resignation", "north"), BOARD, BOARD, ("agreement", None)]),
-    ([(1, 2), (7, 4), (5, 8), (9, 3)], 6, [("agreement", None), ("adjudication", "north"), BOARD, FORFEIT]),
-    ([(9, 1), (2, 4), (6, 5), (8, 7)], 3, [("resignation", "north"), ("agreement", None), BOARD, ("resignation", "north")]),
-    ([(1, 6), (5, 2), (4, 9), (3, 8)], 7, [("agreement", None), ("resignation", "north"), ("resignation", "north"), BOARD]),
+    ([(1, 2), (5, 8), (9, 7), (3, 4)], 6, [("agreement", None), ("adjudication", "north"), BOARD, FORFEIT]),
+    ([(9, 1), (2, 8), (3, 6), (7, 4)], 5, [("resignation", "north"), ("agreement", None), BOARD, ("resignation", "north")]),
+    ([(8, 1), (2, 3), (4, 5), (6, 9)], 7, [("agreement", None), ("resignation", "north"), ("resignation", "north"), BOARD]),
 ]  # fmt: skip
 
 
@@ -102,40 +105,40 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
 
     standings = admin.standings(t["id"])
     assert standings["status"] == "finished"
-    # Final scores (byes 1; R3 9 beat 3 by forfeit):
-    #   1: W5 W4 D2 W9 D6 = 4      2: W6 W9 D1 D4 W5 = 4      3: D7 L5 -9 bye W8 = 2.5
-    #   4: W8 L1 W7 D2 L9 = 2.5    5: L1 W3 W8 L6 L2 = 2      6: L2 D7 bye W5 D1 = 3
-    #   7: D3 D6 L4 W8 bye = 3     8: L4 bye L5 L7 L3 = 1      9: bye L2 +3 L1 W4 = 3
-    # Direct encounter (ties on points): 1=2 drew -> ½ each; {6, 7, 9}: 9 never met 6 or 7,
-    # {3, 4} never met -> 0.
+    # Final scores (byes 1; R3 3 beat 4 by forfeit):
+    #   1: W5 W4 D2 W9 D8 = 4      2: W6 W9 D1 D8 L3 = 3      3: D7 L5 +4 W6 W2 = 3.5
+    #   4: W8 L1 -3 W7 L5 = 2      5: L1 W3 L8 bye W4 = 3     6: L2 D7 bye L3 W9 = 2.5
+    #   7: D3 D6 L9 L4 bye = 2     8: L4 bye W5 D2 D1 = 3     9: bye L2 W7 L1 L6 = 2
+    # Direct encounter (ties on points): {2, 5, 8}: 2 and 5 never met; {4, 7, 9}: 4 and 9
+    # never met -> 0 for all.
     # Buchholz: opponents' scores; an unplayed round (bye, forfeit) counts the player's own:
-    #   1: 2+2.5+4+3+3 = 14.5       2: 3+3+4+2.5+2 = 14.5      3: 3+2+2.5+2.5+1 = 11
-    #   4: 1+4+3+4+3 = 15           5: 4+2.5+1+3+4 = 14.5      6: 4+3+3+2+4 = 16
-    #   7: 2.5+3+2.5+1+3 = 12       8: 2.5+1+2+3+2.5 = 11      9: 3+4+3+4+2.5 = 16.5
+    #   1: 3+2+3+2+3 = 13          2: 2.5+2+4+3+3.5 = 15      3: 2+3+3.5+2.5+3 = 14
+    #   4: 3+4+2+2+3 = 14          5: 4+3.5+3+3+2 = 15.5      6: 3+2+2.5+3.5+2 = 13
+    #   7: 3.5+2.5+2+2+2 = 12      8: 2+3+3+3+4 = 15          9: 2+3+2+4+2.5 = 13.5
     # Sonneborn-Berger: opponent's score x points (unplayed: own score x points):
-    #   1: 2+2.5+2+3+1.5 = 11       2: 3+3+2+1.25+2 = 11.25    3: 1.5+0+0+2.5+1 = 5
-    #   4: 1+0+3+2+0 = 6            5: 0+2.5+1+0+0 = 3.5       6: 0+1.5+3+2+2 = 8.5
-    #   7: 1.25+1.5+0+1+3 = 6.75    8: 0+1+0+0+0 = 1           9: 3+0+3+0+2.5 = 8.5
-    # Wins (on the board or by forfeit, not byes): 1:3 2:3 3:1 4:2 5:2 6:1 7:1 8:0 9:2.
-    # Order: 4 points: 2 before 1 (DE equal, Buchholz equal, SB 11.25 > 11);
-    # 3 points: 9 (16.5), 6 (16), 7 (12) by Buchholz; 2.5: 4 (15) before 3 (11); then 5, 8.
+    #   1: 3+2+1.5+2+1.5 = 10       2: 2.5+2+2+1.5+0 = 8       3: 1+0+3.5+2.5+3 = 10
+    #   4: 3+0+0+2+0 = 5            5: 0+3.5+0+3+2 = 8.5       6: 0+1+2.5+0+2 = 5.5
+    #   7: 1.75+1.25+0+0+2 = 5      8: 0+3+3+1.5+2 = 9.5       9: 2+0+2+0+0 = 4
+    # Wins (on the board or by forfeit, not byes): 1:3 2:2 3:3 4:2 5:2 6:1 7:0 8:1 9:1.
+    # Order: 1 (4), 3 (3.5); 3 points: 5 (Buchholz 15.5), then 8 before 2 (Buchholz 15 each,
+    # SB 9.5 > 8); 6 (2.5); 2 points: 4 (14), 9 (13.5), 7 (12).
     assert table(standings, "direct_encounter", "buchholz", "sonneborn_berger", "wins") == [
-        (1, 2, 4, 0.5, 14.5, 11.25, 3),
-        (2, 1, 4, 0.5, 14.5, 11, 3),
-        (3, 9, 3, 0, 16.5, 8.5, 2),
-        (4, 6, 3, 0, 16, 8.5, 1),
-        (5, 7, 3, 0, 12, 6.75, 1),
-        (6, 4, 2.5, 0, 15, 6, 2),
-        (7, 3, 2.5, 0, 11, 5, 1),
-        (8, 5, 2, 0, 14.5, 3.5, 2),
-        (9, 8, 1, 0, 11, 1, 0),
+        (1, 1, 4, 0, 13, 10, 3),
+        (2, 3, 3.5, 0, 14, 10, 3),
+        (3, 5, 3, 0, 15.5, 8.5, 2),
+        (4, 8, 3, 0, 15, 9.5, 1),
+        (5, 2, 3, 0, 15, 8, 2),
+        (6, 6, 2.5, 0, 13, 5.5, 1),
+        (7, 4, 2, 0, 14, 5, 2),
+        (8, 9, 2, 0, 13.5, 4, 1),
+        (9, 7, 2, 0, 12, 5, 0),
     ]
 
     rows = {row["number"]: row for row in admin.crosstable(t["id"])["rows"]}
     nine = [(c["kind"], c["opponent"], c["colour"], c["mark"]) for c in rows[9]["cells"]]
-    assert nine == [("bye", None, None, "+"), ("played", 2, "north", "0"), ("forfeit", 3, "south", "+"),
-                    ("played", 1, "south", "0"), ("played", 4, "north", "1")]  # fmt: skip
-    assert [c["opponent_place"] for c in rows[1]["cells"]] == [8, 6, 1, 3, 4]
+    assert nine == [("bye", None, None, "+"), ("played", 2, "north", "0"), ("played", 7, "south", "1"),
+                    ("played", 1, "south", "0"), ("played", 6, "north", "0")]  # fmt: skip
+    assert [c["opponent_place"] for c in rows[1]["cells"]] == [3, 7, 5, 8, 4]
 
 
 def test_swiss_late_entry_joins_with_zero_and_a_withdrawal_leaves(client):
