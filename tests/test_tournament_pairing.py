@@ -16,7 +16,8 @@ from recorder.errors import InvalidRecord
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register, decide_withdraw
 from recorder.tournaments.fold import apply, start
 from recorder.tournaments.pairing import (
-    NORTH, SOUTH, SwissPlayer, allocate, berger_round, pair_swiss, preference, round_robin_round,
+    DOWN, NORTH, SOUTH, UP, NoPairing, SwissPlayer, allocate, berger_round, pair_swiss, preference,
+    round_robin_round,
 )  # fmt: skip
 from recorder.tournaments.results import BoardOutcome
 
@@ -223,3 +224,92 @@ def test_swiss_bye_repeats_only_when_everyone_has_had_one():
     # Three players, all with a bye: the bye falls again to the lowest-ranked, lowest score.
     field = players((1, 2, (), (), True), (2, 2, (), (), True), (3, 0, (), (), True))
     assert pair_swiss(field).bye == 3
+
+
+# --------------------------------------------------------------------------- Dutch system, by hand
+#
+# No stored copy of the handbook's own worked examples with their pairings was at hand, so
+# these are small cases worked by hand from the text of C.04.3 (2017): each comment is the
+# derivation, criterion by criterion; none was produced by running the engine.
+
+
+def test_c04_3_round_1_eight_players_s1_meets_s2_initial_colour_alternates():
+    # One bracket, S1 = 1 2 3 4, S2 = 5 6 7 8: 1-5 2-6 3-7 4-8. E.5: the higher-ranked
+    # player takes the initial colour (south) with an odd pairing number, north with an even one.
+    field = players(*((n, 0, (), (), False) for n in range(1, 9)))
+    assert pair_swiss(field).boards == ((1, 5), (6, 2), (3, 7), (8, 4))
+
+
+def test_c04_3_c10_transposition_grants_colour_preferences():
+    # Four players on 1 point: 1 and 3 last had north (mild south), 2 and 4 south (mild
+    # north). S1[i]-S2[i] is 1-3, 2-4: two preferences missed (C.10). The transposition 1-4,
+    # 2-3 misses none, so the Dutch system takes it. Seats: 1 S 4 N, 3 S 2 N; boards in rank order.
+    field = players(
+        (1, 2, (SOUTH, NORTH), {9}, False), (2, 2, (NORTH, SOUTH), {10}, False),
+        (3, 2, (SOUTH, NORTH), {11}, False), (4, 2, (NORTH, SOUTH), {12}, False),
+    )  # fmt: skip
+    assert pair_swiss(field).boards == ((1, 4), (3, 2))
+
+
+def test_c04_3_c5_heterogeneous_bracket_moved_down_players_meet_the_top_of_s2():
+    # 1 and 2 (1 point) have met: both float (C.5) into the 0-point group 3 4. The MDPs meet
+    # the residents in order (S1 = 1 2, S2 = 3 4): 1-3, 2-4. Colours: 1 and 2 had two souths
+    # (absolute north), 3 and 4 two norths (absolute south): 3-1, 4-2.
+    field = players(
+        (1, 2, (SOUTH, SOUTH), {2}, False), (2, 2, (SOUTH, SOUTH), {1}, False),
+        (3, 0, (NORTH, NORTH), {5}, False), (4, 0, (NORTH, NORTH), {6}, False),
+    )  # fmt: skip
+    assert pair_swiss(field).boards == ((3, 1), (4, 2))
+
+
+def test_c04_3_c3_topscorers_may_break_the_colour_rule_in_the_last_round():
+    # Round 3 of 3: 1 and 2 lead with 2 points (topscorers: more than half of the 2 possible
+    # so far, A.7), both with two souths (absolute north), and have not met; 3 (two norths)
+    # and 4 (south, north) can meet. C.3 binds only non-topscorers, and C.5 (no downfloaters)
+    # comes before C.9 (three in a row), so the leaders meet: 1-2 and 3-4. Seats: both
+    # absolute with equal differences and identical histories: the higher-ranked, 1, gets
+    # north (E.4), 2 takes a third south. 3 absolute south, 4 north.
+    field = players(
+        (1, 4, (SOUTH, SOUTH), {5}, False), (2, 4, (SOUTH, SOUTH), {6}, False),
+        (3, 0, (NORTH, NORTH), {7}, False), (4, 0, (SOUTH, NORTH), {8}, False),
+    )  # fmt: skip
+    final = pair_swiss(field, final_round=3)
+    assert final.boards == ((2, 1), (3, 4)) and final.colours_relaxed == ()
+    # Not the last round: 1-2 would break C.3, so both float: 1-3 and 2-4 (S1 = 1 2, S2 = 3 4).
+    assert pair_swiss(field).boards == ((3, 1), (4, 2))
+
+
+def test_c04_3_c12_the_downfloater_is_not_last_rounds_downfloater():
+    # Three players on 1 point (no colour wishes, so C.10 and C.11 cannot decide), one of
+    # them must float to 4 (0 points). S1 = 1, S2 = 2 3: 1-2 with 3 floating, but 3 floated
+    # down last round (C.12). The next candidate keeps the lowest-ranked possible floater
+    # (D): 1-3, and 2 floats to 4.
+    field = [
+        SwissPlayer(1, 1, 2, frozenset({9}), floats=(None,)),
+        SwissPlayer(2, 2, 2, frozenset({10}), floats=(None,)),
+        SwissPlayer(3, 3, 2, frozenset({11}), floats=(DOWN,)),
+        SwissPlayer(4, 4, 0, frozenset({12}), floats=(UP,)),
+    ]
+    assert {frozenset(b) for b in pair_swiss(field).boards} == {frozenset((1, 3)), frozenset((2, 4))}
+
+
+def test_c04_3_c3_gives_way_only_when_no_pairing_keeps_it_and_names_who():
+    # Two players, both with two souths, not the last round: no pairing keeps C.3. The
+    # round is still paired, relaxing the rule for one player only: E.4 gives the higher-
+    # ranked 1 his north, so 2 takes a third south and is reported.
+    field = players((1, 0, (SOUTH, SOUTH), (), False), (2, 0, (SOUTH, SOUTH), (), False))
+    pairing = pair_swiss(field)
+    assert pairing.boards == ((2, 1),) and pairing.colours_relaxed == (2,)
+
+
+def test_c04_1_no_pairing_says_exactly_why():
+    # Player 1 has met 2, 3 and 4: no pairing of the four avoids a repeat game (C.1).
+    field = players((1, 0, (), {2, 3, 4}, False), (2, 0, (), {1}, False), (3, 0, (), {1}, False), (4, 0, (), {1}, False))
+    with pytest.raises(NoPairing, match="player\\(s\\) 1 have met every other player"):
+        pair_swiss(field)
+    # Six players after three rounds in which everyone of 1 2 3 met everyone of 4 5 6: the
+    # unplayed pairs are two triangles, and a triangle cannot be paired off.
+    met = {n: ({4, 5, 6} if n <= 3 else {1, 2, 3}) for n in range(1, 7)}
+    field = players(*((n, 0, (), met[n], False) for n in range(1, 7)))
+    with pytest.raises(NoPairing, match="at most 2 boards for 6 players"):
+        pair_swiss(field)

@@ -67,7 +67,8 @@ def make_field(ranked: list[SwissPlayer], final_round: Optional[int]) -> Field:
 def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
     """Each criterion's multiplier, least significant first; a radix holds a whole round's sum."""
     pairs = nodes // 2 + 1
-    digits = [("order_gap", order_gap_max(widest)), ("order_float", widest * (widest + 1) + widest)]
+    digits = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
+    digits += [("order_float", widest * (widest + 1) + widest)]
     digits += [(name, 1) for name in ("c15", "c14", "c13", "c12")]
     digits += [(name, 2) for name in ("c11", "c10", "c9", "c8")]
     digits += [(("sd", v), 1) for v in range(1, max_sd + 1)]
@@ -103,7 +104,8 @@ def bye_cost(f: Field, p: SwissPlayer) -> int:
     """The bye: p floats below the lowest group (C.5, C.6) and takes a downfloat (A.4)."""
     cost = floaters_cost(f, f.group[p.number], len(f.sizes)) + f.unit[("sd", p.score - f.lowest + 2)]
     below = f.sizes[f.group[p.number]] - 1 - f.pos[p.number]
-    return cost + float_cost(f, p, DOWN) + below * (f.widest + 1) * f.unit["order_float"] + gap_cost(f, None)
+    cost += float_cost(f, p, DOWN) + below * (f.widest + 1) * f.unit["order_float"]
+    return cost + gap_cost(f, None) + f.widest**2 * f.unit["order_mdp"]
 
 
 def seat_cost(f: Field, x: SwissPlayer, colour: str, top: bool) -> int:
@@ -131,13 +133,15 @@ def float_cost(f: Field, x: SwissPlayer, kind: str) -> int:
 
 def order_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
     """D, approximated: a downfloater is the lowest of its group and meets the highest of
-    the lower one; inside a group, the gaps between partners as wide and as even as
-    possible, which is S1[i] against S2[i] when nothing else decides."""
+    the lower one, the moved-down players in their order against the residents in theirs;
+    inside a group, the gaps between partners as wide and as even as possible, which is
+    S1[i] against S2[i] when nothing else decides."""
     gp, gq = f.group[p.number], f.group[q.number]
     if gp == gq:
-        return gap_cost(f, abs(f.pos[p.number] - f.pos[q.number]))
+        return gap_cost(f, abs(f.pos[p.number] - f.pos[q.number])) + f.widest**2 * f.unit["order_mdp"]
     below = f.sizes[gp] - 1 - f.pos[p.number]
-    return (below * (f.widest + 1) + f.pos[q.number]) * f.unit["order_float"] + gap_cost(f, None)
+    cost = (below * (f.widest + 1) + f.pos[q.number]) * f.unit["order_float"] + gap_cost(f, None)
+    return cost + (f.widest**2 - f.pos[p.number] * f.pos[q.number]) * f.unit["order_mdp"]  # in order: sorted meets sorted
 
 
 def gap_cost(f: Field, gap: Optional[int]) -> int:
