@@ -8,7 +8,9 @@ pure decide/fold pipeline (hypothesis, derandomized).
 import itertools
 import random
 
+import networkx as nx
 import pytest
+from dutch_reference import best_key, quality, random_rounds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +18,7 @@ from recorder.errors import InvalidRecord
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register, decide_withdraw
 from recorder.tournaments.fold import apply, start
 from recorder.tournaments.pairing import (
-    DOWN, NORTH, SOUTH, UP, NoPairing, SwissPlayer, allocate, berger_round, pair_swiss, preference,
+    DOWN, NORTH, SOUTH, UP, NoPairing, SwissPlayer, allocate, berger_round, can_meet, pair_swiss, preference,
     round_robin_round,
 )  # fmt: skip
 from recorder.tournaments.results import BoardOutcome
@@ -313,3 +315,80 @@ def test_c04_1_no_pairing_says_exactly_why():
     field = players(*((n, 0, (), met[n], False) for n in range(1, 7)))
     with pytest.raises(NoPairing, match="at most 2 boards for 6 players"):
         pair_swiss(field)
+
+
+# --------------------------------------------------------------------------- Dutch system, corpora
+
+CORPUS_SEEDS = range(16)  # 8-11 players, 5-9 rounds each: about a hundred rounds
+
+
+def corpus_shape(seed: int, smallest: int, largest: int) -> tuple[int, int]:
+    rng = random.Random(seed)
+    n = rng.randint(smallest, largest)
+    return n, rng.randint(5, min(9, n - 1))
+
+
+def pairing_exists(field, final_round, colours: bool = True) -> bool:
+    """A pairing keeping C.1, C.2 and (with ``colours``) C.3, topscorers exempt from C.3 in
+    the last round: a plain maximum-cardinality matching, no weights involved."""
+    top = {p.number for p in field if final_round is not None and p.score > final_round - 1}
+    g = nx.Graph()
+    g.add_nodes_from(p.number for p in field)
+    for i, p in enumerate(field):
+        for q in field[i + 1 :]:
+            if q.number not in p.opponents and (not colours or top & {p.number, q.number} or can_meet(p, q)):
+                g.add_edge(p.number, q.number)
+    if len(field) % 2:
+        g.add_edges_from((0, p.number) for p in ([p for p in field if not p.had_bye] or field))
+    return 2 * len(nx.max_weight_matching(g, maxcardinality=True)) == g.number_of_nodes()
+
+
+def check_absolute_criteria(field, pairing, final_round):
+    by = {p.number: p for p in field}
+    placed = [n for b in pairing.boards for n in b] + ([pairing.bye] if pairing.bye else [])
+    assert sorted(placed) == sorted(by)  # everyone once
+    for s, n in pairing.boards:
+        assert n not in by[s].opponents  # C.1
+    if pairing.bye is not None:
+        assert not by[pairing.bye].had_bye or all(p.had_bye for p in field)  # C.2
+    top = {p.number for p in field if final_round is not None and p.score > final_round - 1}
+    for s, n in pairing.boards:
+        for number, colour in ((s, SOUTH), (n, NORTH)):
+            if top & {s, n} or number in pairing.colours_relaxed:
+                continue
+            history = (*by[number].colours, colour)
+            assert abs(history.count(SOUTH) - history.count(NORTH)) <= 2 and history[-3:] != (colour,) * 3  # C.3
+    assert not pairing.colours_relaxed or not pairing_exists(field, final_round)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_c04_3_absolute_criteria_hold_in_random_tournaments_of_8_to_20(seed):
+    # Random results with draws; whenever a round has a legal pairing, it is paired and
+    # breaks nothing a legal pairing keeps; C.3 gives way only when no pairing keeps it.
+    n, rounds = corpus_shape(1000 + seed, 8, 20)
+    for field, final, _, _ in random_rounds(n, rounds, 1000 + seed):
+        try:
+            pairing = pair_swiss(field, final)
+        except NoPairing:
+            assert not pairing_exists(field, final, colours=False)  # no pairing without a repeat
+            return
+        check_absolute_criteria(field, pairing, final)
+
+
+def test_dutch_pairing_is_the_best_by_the_ordered_criteria_in_a_seeded_corpus():
+    # The regression corpus: every round of these tournaments is compared with the best of
+    # all its legal pairings by the ordered quality criteria (tests/dutch_reference.py,
+    # counted from the seated boards, apart from the matching's weights).
+    rounds = best = 0
+    for seed in CORPUS_SEEDS:
+        n, planned = corpus_shape(seed, 8, 11)
+        for field, final, _, _ in random_rounds(n, planned, seed):
+            reference = best_key(field, final)
+            if reference is None:
+                with pytest.raises(NoPairing):
+                    pair_swiss(field, final)
+                break
+            ours = pair_swiss(field, final)  # never fails while a legal pairing exists
+            rounds += 1
+            best += quality(field, ours.boards, ours.bye, final) == reference
+    assert rounds >= 90 and best / rounds >= 0.95, (best, rounds)
