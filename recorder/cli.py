@@ -87,11 +87,11 @@ for _command in _ARCHIVE_COMMANDS:
 
 @main.command()
 @click.option("--quick", is_flag=True, help="A short run (seconds, not minutes): a smoke test, not figures.")
-@click.option("--only", default="engine,api,read,export", show_default=True,
-              help="Comma-separated sections: engine, api, read, export.")  # fmt: skip
+@click.option("--only", default="engine,api,read,export,pairing", show_default=True,
+              help="Comma-separated sections: engine, api, read, export, pairing.")  # fmt: skip
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
 def bench(quick: bool, only: str, seconds: float | None):
-    """Measure engine, append, read and export speed on this machine, beside their targets."""
+    """Measure engine, append, read, export and pairing speed on this machine, beside their targets."""
     from .bench import Plan, parse_sections, run
 
     try:

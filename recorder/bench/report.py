@@ -8,7 +8,7 @@ from typing import Callable
 
 from . import (
     APPEND_TARGET_P99_MS, APPEND_TARGET_PER_SECOND, ENGINE_TARGETS, EXPORT_FLAT_RATIO,
-    EXPORT_TARGET_PER_SECOND, READ_TARGET_RATIO, SERVED, Plan, verdict,
+    EXPORT_TARGET_PER_SECOND, PAIRING_TARGETS_MS, READ_TARGET_RATIO, SERVED, Plan, verdict,
 )  # fmt: skip
 
 Echo = Callable[[str], None]
@@ -84,3 +84,14 @@ def export(plan: Plan, echo: Echo) -> None:
         ratio = large.peak_mib / small.peak_mib
         echo(f"  {fmt:8s} peak memory {large.games:,} vs {small.games:,} games: ratio {ratio:.2f}"
              f"  target flat (≤ {EXPORT_FLAT_RATIO:g}×)  {verdict(ratio <= EXPORT_FLAT_RATIO)}")
+
+
+def pairing(plan: Plan, echo: Echo) -> None:
+    from . import pairing as bench_pairing
+
+    echo(f"pairing: seeded Swiss events, {plan.pairing_rounds} rounds, random results with draws, "
+         f"each round paired by the Dutch system (FIDE C.04.3) and timed ({machine()})")  # fmt: skip
+    for players, target in PAIRING_TARGETS_MS.items():
+        figures = bench_pairing.measure(players, plan.pairing_rounds)
+        goal = (f"target ≤ {target:,.0f} ms  {verdict(figures.max_ms <= target)}" if target else "no target")
+        echo(f"  {players:>4} players: {figures.mean_ms:>8,.1f} ms per round (slowest {figures.max_ms:,.1f} ms)  {goal}")
