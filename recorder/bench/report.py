@@ -91,7 +91,10 @@ def pairing(plan: Plan, echo: Echo) -> None:
 
     echo(f"pairing: seeded Swiss events, {plan.pairing_rounds} rounds, random results with draws, "
          f"each round paired by the Dutch system (FIDE C.04.3) and timed ({machine()})")  # fmt: skip
+    echo("  wall clock, and CPU time of this process (the machine is shared: CPU time is what a round costs)")
     for players, target in PAIRING_TARGETS_MS.items():
-        figures = bench_pairing.measure(players, plan.pairing_rounds)
-        goal = (f"target ≤ {target:,.0f} ms  {verdict(figures.max_ms <= target)}" if target else "no target")
-        echo(f"  {players:>4} players: {figures.mean_ms:>8,.1f} ms per round (slowest {figures.max_ms:,.1f} ms)  {goal}")
+        f = bench_pairing.measure(players, plan.pairing_rounds)
+        goal = (f"target ≤ {target:,.0f} ms: wall {verdict(f.max_ms <= target)}, CPU {verdict(f.cpu_max_ms <= target)}"
+                if target else "no target")  # fmt: skip
+        echo(f"  {players:>4} players: wall {f.mean_ms:>7,.1f} ms per round (slowest {f.max_ms:,.1f}), "
+             f"CPU {f.cpu_mean_ms:>7,.1f} ms (slowest {f.cpu_max_ms:,.1f})  {goal}")

@@ -218,7 +218,7 @@ def by_brackets(f: Field):
         for k, chunk in enumerate(chunks):
             last = k == len(chunks) - 1
             bottom = last and g == len(groups) - 1
-            matched, taker = window_matching(f, carry + chunk, ahead if last else [], takers if bottom else set())
+            matched, taker = window_matching(f, carry + chunk, ahead if last else [], takers if bottom else set(), last)
             made += [(g, pq) for pq in matched]
             bye = taker or bye
             placed = {p.number for pq in matched for p in pq} | ({taker.number} if taker else set())
@@ -241,6 +241,24 @@ def collapse(f: Field, made: list, carry: list, bye: Optional[SwissPlayer]):
     return None
 
 
+def natural_pairs(players: list) -> Optional[list]:
+    """S1[i]-S2[i] of a window of one score group, when it repeats no game, grants every
+    colour preference and repeats no float: then no pairing of the window is better (the
+    order digits are at their best too), and the matching can be skipped."""
+    if len(players) % 2 or len({p.score for p in players}) != 1:
+        return None
+    half = len(players) // 2
+    pairs = list(zip(players[:half], players[half:]))
+    if all(q.number not in p.opponents and grants_both(p, q) for p, q in pairs):
+        return pairs
+    return None
+
+
+def grants_both(p: SwissPlayer, q: SwissPlayer) -> bool:
+    south, north = allocate(p, q)
+    return preference(south)[0] in (None, SOUTH) and preference(north)[0] in (None, NORTH)
+
+
 def windows(residents: list) -> list[list]:
     """S1[i:i+W] with S2[i:i+W], top down: partners S1[i]-S2[i] fall in one window."""
     half = len(residents) // 2
@@ -250,13 +268,18 @@ def windows(residents: list) -> list[list]:
     return [s1[i : i + WINDOW] + s2[i : i + WINDOW] for i in range(0, len(s2), WINDOW)]
 
 
-def window_matching(f: Field, players: list, ahead: list, takers: set):
+def window_matching(f: Field, players: list, ahead: list, takers: set, last: bool = True):
     """Pairs within ``players`` and who takes the bye; a partner in ``ahead`` only marks a
-    downfloater the next bracket can pair. A placed player counts before any cost."""
+    downfloater the next bracket can pair. A placed player counts before any cost. Before
+    a bracket's last window only pairs granting both colour preferences are made: the
+    others wait for a partner further down the bracket (C.10)."""
+    natural = natural_pairs(players)
+    if natural is not None and not takers:
+        return natural, None
     g = nx.Graph()
     for i, p in enumerate(players):
         for q in players[i + 1 :]:
-            if q.number not in p.opponents:
+            if q.number not in p.opponents and (last or grants_both(p, q)):
                 g.add_edge(p.number, q.number, weight=2 * f.base - pair_cost(f, p, q))
         for q in ahead:
             if q.number not in p.opponents:
