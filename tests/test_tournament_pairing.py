@@ -392,3 +392,12 @@ def test_dutch_pairing_is_the_best_by_the_ordered_criteria_in_a_seeded_corpus():
             rounds += 1
             best += quality(field, ours.boards, ours.bye, final) == reference
     assert rounds >= 90 and best / rounds >= 0.95, (best, rounds)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_c04_3_absolute_criteria_hold_in_large_fields_paired_bracket_by_bracket(seed):
+    # Above 32 players the round is paired bracket by bracket (docs/tournaments.md): the
+    # absolute criteria hold the same, and no round with a legal pairing is refused.
+    n, rounds = random.Random(seed).randint(33, 60), 7
+    for field, final, _, _ in random_rounds(n, rounds, 2000 + seed):
+        check_absolute_criteria(field, pair_swiss(field, final), final)
