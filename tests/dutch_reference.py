@@ -87,18 +87,16 @@ def quality(players: list, boards: tuple, bye, final_round) -> tuple:
     ]
     differences = sorted([abs(by[s].score - by[n].score) for s, n in boards]
                          + ([by[bye].score - scores[-1] + 2] if bye is not None else []), reverse=True)  # fmt: skip
-    floats = _repeated_floats(by, boards, bye)
+    floats = _repeated_floats(by, boards)
     return (broken, *downfloaters, *differences, wide, rows, missed, strong_missed, *floats)
 
 
-def _repeated_floats(by: dict, boards: tuple, bye) -> tuple:
+def _repeated_floats(by: dict, boards: tuple) -> tuple:
     got = {}  # number -> the float received this round
     for s, n in boards:
         hi, lo = sorted((by[s], by[n]), key=lambda p: -p.score)
         if hi.score != lo.score:
             got[hi.number], got[lo.number] = "down", "up"
-    if bye is not None:
-        got[bye] = "down"
     counts = []
     for back, kind in ((1, "down"), (1, "up"), (2, "down"), (2, "up")):
         counts.append(sum(1 for n, k in got.items() if k == kind and by[n].floats[-back:][:1] == (kind,)

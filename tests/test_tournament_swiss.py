@@ -34,32 +34,36 @@ FORFEIT = "forfeit"  # south wins by forfeit, recorded in the tournament
 #     Prefs: 1 mild S, 2 mild N, 3 mild S, 4 5 7 mild N, 8 strong N (S, bye), 9 strong S.
 #     1-2. Group 1 pt (5 players): one floats to 3 (C.5); 3 has met 5 and 7, so 4, 8 or 9.
 #     Colour misses in the group (C.10): 9 down leaves 4 5 7 8, all wanting N: 2 misses;
-#     4 down (5-8, 7-9) or 8 down: 1. C.12: 8's last float was down (his R2 bye): 4 floats.
-#     The rest S1 = 5 7, S2 = 8 9: 5-8 (one miss, the unavoidable one), 7-9.
-#     Seats: 1-2 both granted; 8 strong N beats 5's mild N -> 5-8; 9-7 both granted;
-#     3 S, 4 N -> 3-4. Boards: 1-2, then 5-8 and 9-7 (equal scores, 5 ranks before 7), 3-4.
-#     (The old first-found search paired 4-7, 5-8, 9-3: three colour misses, not one.)
-#     Results: 1=2, 8 wins (north), 9 wins (south), 3 wins by forfeit.
-# R4. Scores 2.5: 1 2; 2: 8 9; 1.5: 3 6; 1: 4 5 7. Had a bye or a forfeit win (C.2): 3 6 8 9.
-#     1 and 2 have met: both float (C.5) to 8 9, and 2-9 have met: 1-9, 2-8. Then 3-6.
-#     4 5 7: one has the bye. Prefs: 4 mild N, 5 absolute N (S, S), 7 strong S: bye 7 leaves
-#     4-5 (a miss); bye 4 (5-7) or bye 5 (4-7) none. C.12: 4's last float was down (his
-#     forfeit: no game played): the bye goes to 5.
-#     Seats: 1 strong N over 9's mild -> 9-1; 2 strong S over 8's mild -> 2-8; 3 and 6 both
-#     mild S with identical histories -> the higher-ranked 3: 3-6; 7 S, 4 N -> 7-4.
-#     Results: 1 wins (north), 2=8, 3 wins (south), 4 wins (north).
-# R5 (the last: topscorers are above 2 points, A.7: 1 2 3 8). Scores 3.5: 1; 3: 2;
-#     2.5: 3 8; 2: 4 5 9; 1.5: 6; 1: 7. Bye: 7, the lowest, who has not had one.
-#     1-2 have met, 2-8 too: 1-8, 2-3. 4 5 9: 5 and 9 both absolutely want N (C.3): 4-5 with
-#     9 down to 6, or 4-9 with 5 down to 6: C.12, 5's last float was down (the bye): 9-6.
-#     Seats: 8 absolute S -> 8-1; 3 strong N -> 2-3; 4 strong S, 5 N -> 4-5; 6 S, 9 N -> 6-9.
-#     Results: 1=8, 3 wins (north), 5 wins (north), 6 wins (south).
+#     4 down or 8 down: 1. No floats yet (A.4.b: byes and forfeits give none), so the
+#     transpositions decide: S1 = 4 5, S2 = 7 8 9; S2 as 7 9 8 (4-7, 5-9, 8 down) is the
+#     first with one miss. (The old first-found search paired 4-7, 5-8, 9-3: three misses.)
+#     Seats: 1-2 both granted; 4 and 7 both mildly N, identical histories: the higher-ranked
+#     4 gets it (E.4) -> 7-4; 9-5 both granted; 3 S, 8 N -> 3-8.
+#     Boards: 1-2, then 7-4 and 9-5 (equal scores, 4 ranks before 5), 3-8.
+#     Results: 1=2, 4 wins (north), 9 wins (south), 3 wins by forfeit.
+# R4. Scores 2.5: 1 2; 2: 4 9; 1.5: 3 6; 1: 5 7 8. Had a bye or a forfeit win (C.2): 3 6 8 9.
+#     1 and 2 have met: both float (C.5) to 4 9; 1-4 and 2-9 have met: 1-9, 2-4. Then 3-6.
+#     5 7 8: 8 had a bye, so 5 or 7 sits out. Prefs: 5 strong S, 7 absolute N (S, S),
+#     8 strong N: bye 5 leaves 7-8 (8's strong N missed); bye 7 leaves 5-8, both granted.
+#     Seats: 1 strong N -> 9-1; 2 and 4 both strongly S, identical histories: the higher-
+#     ranked 2 (E.4) -> 2-4; 3 and 6 both mildly S, identical: 3 -> 3-6; 5-8 both granted.
+#     Results: 1 wins (north), 2=4, 3 wins (south), 8 wins (north).
+# R5 (the last: topscorers are above 2 points, A.7: 1 2 3 4). Scores 3.5: 1; 3: 2;
+#     2.5: 3 4; 2: 7 8 9; 1.5: 6; 1: 5. Eligible for the bye: 1 2 4 5 -> 5, the lowest.
+#     1, 2 float (C.5); in the 2.5 bracket 1-4 and 2-4 have met, so two of 1 2 3 4 float
+#     on: pair 1-3 (2 and 4 down), 2-3 (1 and 4) or 3-4 (1 and 2). C.6, largest score
+#     differences first: 1-3, 2-7, 4-9, 8-6 gives 1, 1, 1 points and halves; the others
+#     need a 1½-point pair (1 against a 2-pointer). 2 can meet 7 or 8, 4 only 9 (of 7 8 9),
+#     and 6 has met 7: 2-7, 4-9, 8-6.
+#     Seats: 1 mild S, 3 strong N -> 1-3; 7 absolute N -> 2-7; 4 absolute S, 9 absolute N
+#     -> 4-9; 6 absolute S over 8's mild -> 6-8.
+#     Results: 1=3, 7 wins (north), 9 wins (north), 6 wins (south).
 ROUNDS = [
     ([(1, 5), (6, 2), (3, 7), (8, 4)], 9, [BOARD, ("resignation", "north"), ("agreement", None), ("resignation", "north")]),
     ([(4, 1), (2, 9), (5, 3), (7, 6)], 8, [("resignation", "north"), BOARD, BOARD, ("agreement", None)]),
-    ([(1, 2), (5, 8), (9, 7), (3, 4)], 6, [("agreement", None), ("adjudication", "north"), BOARD, FORFEIT]),
-    ([(9, 1), (2, 8), (3, 6), (7, 4)], 5, [("resignation", "north"), ("agreement", None), BOARD, ("resignation", "north")]),
-    ([(8, 1), (2, 3), (4, 5), (6, 9)], 7, [("agreement", None), ("resignation", "north"), ("resignation", "north"), BOARD]),
+    ([(1, 2), (7, 4), (9, 5), (3, 8)], 6, [("agreement", None), ("adjudication", "north"), BOARD, FORFEIT]),
+    ([(9, 1), (2, 4), (3, 6), (5, 8)], 7, [("resignation", "north"), ("agreement", None), BOARD, ("resignation", "north")]),
+    ([(1, 3), (2, 7), (4, 9), (6, 8)], 5, [("agreement", None), ("resignation", "north"), ("resignation", "north"), BOARD]),
 ]  # fmt: skip
 
 
@@ -105,40 +109,40 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
 
     standings = admin.standings(t["id"])
     assert standings["status"] == "finished"
-    # Final scores (byes 1; R3 3 beat 4 by forfeit):
-    #   1: W5 W4 D2 W9 D8 = 4      2: W6 W9 D1 D8 L3 = 3      3: D7 L5 +4 W6 W2 = 3.5
-    #   4: W8 L1 -3 W7 L5 = 2      5: L1 W3 L8 bye W4 = 3     6: L2 D7 bye L3 W9 = 2.5
-    #   7: D3 D6 L9 L4 bye = 2     8: L4 bye W5 D2 D1 = 3     9: bye L2 W7 L1 L6 = 2
-    # Direct encounter (ties on points): {2, 5, 8}: 2 and 5 never met; {4, 7, 9}: 4 and 9
-    # never met -> 0 for all.
+    # Final scores (byes 1; R3 3 beat 8 by forfeit):
+    #   1: W5 W4 D2 W9 D3 = 4      2: W6 W9 D1 D4 L7 = 3      3: D7 L5 +8 W6 D1 = 3
+    #   4: W8 L1 W7 D2 L9 = 2.5    5: L1 W3 L9 L8 bye = 2     6: L2 D7 bye L3 W8 = 2.5
+    #   7: D3 D6 L4 bye W2 = 3     8: L4 bye -3 W5 L6 = 2     9: bye L2 W5 L1 W4 = 3
+    # Direct encounter (ties on points): {2, 3, 7, 9}: 2 and 3 never met; {4, 6} never met
+    # -> 0; {5, 8}: 8 beat 5 -> 8: 1, 5: 0.
     # Buchholz: opponents' scores; an unplayed round (bye, forfeit) counts the player's own:
-    #   1: 3+2+3+2+3 = 13          2: 2.5+2+4+3+3.5 = 15      3: 2+3+3.5+2.5+3 = 14
-    #   4: 3+4+2+2+3 = 14          5: 4+3.5+3+3+2 = 15.5      6: 3+2+2.5+3.5+2 = 13
-    #   7: 3.5+2.5+2+2+2 = 12      8: 2+3+3+3+4 = 15          9: 2+3+2+4+2.5 = 13.5
+    #   1: 2+2.5+3+3+3 = 13.5       2: 2.5+3+4+2.5+3 = 15      3: 3+2+3+2.5+4 = 14.5
+    #   4: 2+4+3+3+3 = 15           5: 4+3+3+2+2 = 14          6: 3+3+2.5+3+2 = 13.5
+    #   7: 3+2.5+2.5+3+3 = 14       8: 2.5+2+2+2+2.5 = 11      9: 3+3+2+4+2.5 = 14.5
     # Sonneborn-Berger: opponent's score x points (unplayed: own score x points):
-    #   1: 3+2+1.5+2+1.5 = 10       2: 2.5+2+2+1.5+0 = 8       3: 1+0+3.5+2.5+3 = 10
-    #   4: 3+0+0+2+0 = 5            5: 0+3.5+0+3+2 = 8.5       6: 0+1+2.5+0+2 = 5.5
-    #   7: 1.75+1.25+0+0+2 = 5      8: 0+3+3+1.5+2 = 9.5       9: 2+0+2+0+0 = 4
-    # Wins (on the board or by forfeit, not byes): 1:3 2:2 3:3 4:2 5:2 6:1 7:0 8:1 9:1.
-    # Order: 1 (4), 3 (3.5); 3 points: 5 (Buchholz 15.5), then 8 before 2 (Buchholz 15 each,
-    # SB 9.5 > 8); 6 (2.5); 2 points: 4 (14), 9 (13.5), 7 (12).
+    #   1: 2+2.5+1.5+3+1.5 = 10.5   2: 2.5+3+2+1.25+0 = 8.75   3: 1.5+0+3+2.5+2 = 9
+    #   4: 2+0+3+1.5+0 = 6.5        5: 0+3+0+0+2 = 5           6: 0+1.5+2.5+0+2 = 6
+    #   7: 1.5+1.25+0+3+3 = 8.75    8: 0+2+0+2+0 = 4           9: 3+0+2+0+2.5 = 7.5
+    # Wins (on the board or by forfeit, not byes): 1:3 2:2 3:2 4:2 5:1 6:1 7:1 8:1 9:2.
+    # Order: 1 (4); 3 points: 2 (Buchholz 15), 3 and 9 (14.5; SB 9 > 7.5), 7 (14);
+    # 2.5: 4 (15) before 6 (13.5); 2 points: 8 before 5 on direct encounter.
     assert table(standings, "direct_encounter", "buchholz", "sonneborn_berger", "wins") == [
-        (1, 1, 4, 0, 13, 10, 3),
-        (2, 3, 3.5, 0, 14, 10, 3),
-        (3, 5, 3, 0, 15.5, 8.5, 2),
-        (4, 8, 3, 0, 15, 9.5, 1),
-        (5, 2, 3, 0, 15, 8, 2),
-        (6, 6, 2.5, 0, 13, 5.5, 1),
-        (7, 4, 2, 0, 14, 5, 2),
-        (8, 9, 2, 0, 13.5, 4, 1),
-        (9, 7, 2, 0, 12, 5, 0),
+        (1, 1, 4, 0, 13.5, 10.5, 3),
+        (2, 2, 3, 0, 15, 8.75, 2),
+        (3, 3, 3, 0, 14.5, 9, 2),
+        (4, 9, 3, 0, 14.5, 7.5, 2),
+        (5, 7, 3, 0, 14, 8.75, 1),
+        (6, 4, 2.5, 0, 15, 6.5, 2),
+        (7, 6, 2.5, 0, 13.5, 6, 1),
+        (8, 8, 2, 1, 11, 4, 1),
+        (9, 5, 2, 0, 14, 5, 1),
     ]
 
     rows = {row["number"]: row for row in admin.crosstable(t["id"])["rows"]}
     nine = [(c["kind"], c["opponent"], c["colour"], c["mark"]) for c in rows[9]["cells"]]
-    assert nine == [("bye", None, None, "+"), ("played", 2, "north", "0"), ("played", 7, "south", "1"),
-                    ("played", 1, "south", "0"), ("played", 6, "north", "0")]  # fmt: skip
-    assert [c["opponent_place"] for c in rows[1]["cells"]] == [3, 7, 5, 8, 4]
+    assert nine == [("bye", None, None, "+"), ("played", 2, "north", "0"), ("played", 5, "south", "1"),
+                    ("played", 1, "south", "0"), ("played", 4, "north", "1")]  # fmt: skip
+    assert [c["opponent_place"] for c in rows[1]["cells"]] == [9, 6, 2, 4, 3]
 
 
 def test_swiss_late_entry_joins_with_zero_and_a_withdrawal_leaves(client):

@@ -66,7 +66,6 @@ def play(field: dict, pairing, rng: random.Random) -> dict:
         after[n] = replace(north, score=north.score + 2 - points, opponents=north.opponents | {s},
                            colours=(*north.colours, NORTH), floats=(*north.floats, up))  # fmt: skip
     for n in field.keys() - {p for b in pairing.boards for p in b}:
-        moved = DOWN if n == pairing.bye else None
         after[n] = replace(field[n], score=field[n].score + 2 * (n == pairing.bye),
-                           had_bye=field[n].had_bye or n == pairing.bye, floats=(*field[n].floats, moved))  # fmt: skip
+                           had_bye=field[n].had_bye or n == pairing.bye, floats=(*field[n].floats, None))  # fmt: skip
     return after

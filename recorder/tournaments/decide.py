@@ -210,15 +210,15 @@ def swiss_players(t: Tournament, outcomes: dict, number: int) -> list[SwissPlaye
 
 
 def float_histories(table: dict) -> dict[int, tuple]:
-    """A.4 round by round: between different scores the higher gets a downfloat, the lower
-    an upfloat; a player who does not play a game (bye, forfeit, absence) a downfloat."""
+    """A.4.b round by round: after a game played between different scores the higher player
+    has a downfloat, the lower an upfloat (byes, forfeits and absences give none)."""
     before = {n: 0 for n in table}
     history: dict[int, list] = {n: [] for n in table}
     for r in range(len(next(iter(table.values()), []))):
         for n, row in table.items():
             c = row[r]
             if c.kind != PLAYED:
-                history[n].append(DOWN)
+                history[n].append(None)
             else:
                 mine, theirs = before[n], before[c.opponent]
                 history[n].append(DOWN if mine > theirs else UP if mine < theirs else None)

@@ -101,10 +101,10 @@ def pair_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
 
 
 def bye_cost(f: Field, p: SwissPlayer) -> int:
-    """The bye: p floats below the lowest group (C.5, C.6) and takes a downfloat (A.4)."""
+    """The bye: p floats below the lowest group (C.5, C.6); no game, so no float (A.4.b)."""
     cost = floaters_cost(f, f.group[p.number], len(f.sizes)) + f.unit[("sd", p.score - f.lowest + 2)]
     below = f.sizes[f.group[p.number]] - 1 - f.pos[p.number]
-    cost += float_cost(f, p, DOWN) + below * (f.widest + 1) * f.unit["order_float"]
+    cost += below * (f.widest + 1) * f.unit["order_float"]
     return cost + gap_cost(f, None) + f.widest**2 * f.unit["order_mdp"]
 
 
