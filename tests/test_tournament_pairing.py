@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recorder.errors import InvalidRecord
+from recorder.tournaments import dutch
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register, decide_withdraw
 from recorder.tournaments.fold import apply, start
 from recorder.tournaments.pairing import (
@@ -401,3 +402,16 @@ def test_c04_3_absolute_criteria_hold_in_large_fields_paired_bracket_by_bracket(
     n, rounds = random.Random(seed).randint(33, 60), 7
     for field, final, _, _ in random_rounds(n, rounds, 2000 + seed):
         check_absolute_criteria(field, pair_swiss(field, final), final)
+
+
+def test_c04_3_collapsed_last_bracket_when_the_brackets_leave_players_unpaired(monkeypatch):
+    # The bracket-by-bracket mode of large fields, forced on six players: 1-2 (2 points)
+    # pair, 3-4 (1 point) would pair, but 5 and 6 (0) have met, so the last bracket cannot
+    # be completed (C.4). The 1-point bracket is reopened with it: 3 and 4 float, as moved-
+    # down players in order against the residents in order (S1 = 3 4, S2 = 5 6): 3-5, 4-6.
+    monkeypatch.setattr(dutch, "EXACT_LIMIT", 0)
+    field = players(
+        (1, 4, (), {7}, False), (2, 4, (), {8}, False), (3, 2, (), {9}, False),
+        (4, 2, (), {10}, False), (5, 0, (), {6}, False), (6, 0, (), {5}, False),
+    )  # fmt: skip
+    assert {frozenset(b) for b in pair_swiss(field).boards} == {frozenset(p) for p in ((1, 2), (3, 5), (4, 6))}
