@@ -44,6 +44,7 @@ class Field:
     lowest: int  # the lowest score
     unit: dict  # criterion -> its multiplier
     base: int  # above every edge's cost: weights stay positive
+    float_prefix: tuple  # [b]: the C.5 digits of the groups above b, summed
 
     @property
     def widest(self) -> int:
@@ -61,7 +62,10 @@ def make_field(ranked: list[SwissPlayer], final_round: Optional[int]) -> Field:
     widest = max(sizes)
     max_sd = scores[0] - scores[-1] + 2  # a bye counts one point below the lowest score (C.6)
     unit, base = radices(len(ranked) + 1, len(scores), max_sd, widest)
-    return Field(tuple(ranked), final_round, group, pos, tuple(sizes), scores[-1], unit, base)
+    prefix = [0]
+    for b in range(len(scores)):
+        prefix.append(prefix[-1] + unit[("float", b)])
+    return Field(tuple(ranked), final_round, group, pos, tuple(sizes), scores[-1], unit, base, tuple(prefix))
 
 
 def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
@@ -123,7 +127,7 @@ def seat_cost(f: Field, x: SwissPlayer, colour: str, top: bool) -> int:
 
 def floaters_cost(f: Field, upper: int, lower: int) -> int:
     """C.5: the upper player is a downfloater of every bracket from his own to the one above the lower."""
-    return sum(f.unit[("float", b)] for b in range(upper, lower))
+    return f.float_prefix[lower] - f.float_prefix[upper]
 
 
 def float_cost(f: Field, x: SwissPlayer, kind: str) -> int:
@@ -154,7 +158,7 @@ def gap_cost(f: Field, gap: Optional[int]) -> int:
 # --------------------------------------------------------------------------- the matching
 
 EXACT_LIMIT = 32  # up to this many players, one matching over the whole round
-WINDOW = 6  # larger fields: a score group's S1 and S2 are paired this many at a time
+WINDOW = 5  # larger fields: a score group's S1 and S2 are paired this many at a time
 
 
 def choose(ranked: list[SwissPlayer], final_round: Optional[int]):
