@@ -307,7 +307,7 @@ def test_c04_3_c3_gives_way_only_when_no_pairing_keeps_it_and_names_who():
 
 def test_c04_1_no_pairing_says_exactly_why():
     # Player 1 has met 2, 3 and 4: no pairing of the four avoids a repeat game (C.1).
-    field = players((1, 0, (), {2, 3, 4}, False), (2, 0, (), {1}, False), (3, 0, (), {1}, False), (4, 0, (), {1}, False))
+    field = players((1, 0, (), {2, 3, 4}, False), *((n, 0, (), {1}, False) for n in (2, 3, 4)))
     with pytest.raises(NoPairing, match="player\\(s\\) 1 have met every other player"):
         pair_swiss(field)
     # Six players after three rounds in which everyone of 1 2 3 met everyone of 4 5 6: the

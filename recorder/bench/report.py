@@ -94,7 +94,8 @@ def pairing(plan: Plan, echo: Echo) -> None:
     echo("  wall clock, and CPU time of this process (the machine is shared: CPU time is what a round costs)")
     for players, target in PAIRING_TARGETS_MS.items():
         f = bench_pairing.measure(players, plan.pairing_rounds)
-        goal = (f"target ≤ {target:,.0f} ms: wall {verdict(f.max_ms <= target)}, CPU {verdict(f.cpu_max_ms <= target)}"
-                if target else "no target")  # fmt: skip
+        goal = "no target"
+        if target:
+            goal = f"target ≤ {target:,.0f} ms: wall {verdict(f.max_ms <= target)}, CPU {verdict(f.cpu_max_ms <= target)}"
         echo(f"  {players:>4} players: wall {f.mean_ms:>7,.1f} ms per round (slowest {f.max_ms:,.1f}), "
              f"CPU {f.cpu_mean_ms:>7,.1f} ms (slowest {f.cpu_max_ms:,.1f})  {goal}")

@@ -145,7 +145,8 @@ def order_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
         return gap_cost(f, abs(f.pos[p.number] - f.pos[q.number])) + f.widest**2 * f.unit["order_mdp"]
     below = f.sizes[gp] - 1 - f.pos[p.number]
     cost = (below * (f.widest + 1) + f.pos[q.number]) * f.unit["order_float"] + gap_cost(f, None)
-    return cost + (f.widest**2 - f.pos[p.number] * f.pos[q.number]) * f.unit["order_mdp"]  # in order: sorted meets sorted
+    aligned = f.pos[p.number] * f.pos[q.number]  # largest when sorted meets sorted
+    return cost + (f.widest**2 - aligned) * f.unit["order_mdp"]
 
 
 def gap_cost(f: Field, gap: Optional[int]) -> int:
