@@ -174,9 +174,9 @@ def simulate(n: int, rounds: int, seed: int, withdraw_after: int | None = None):
     return t
 
 
-def histories(t):
+def histories(t, rounds=None):
     seats = {e.number: [] for e in t.entrants}
-    for rnd in t.rounds:
+    for rnd in t.rounds if rounds is None else rounds:
         for b in rnd.boards:
             seats[b.south].append(SOUTH)
             seats[b.north].append(NORTH)
@@ -195,7 +195,8 @@ def test_swiss_properties_no_repeats_byes_rotate_colours_bounded(n, seed):
     for rnd in t.rounds:  # everyone active is placed exactly once
         placed = [p for b in rnd.boards for p in b.players()] + [bye.player for bye in rnd.byes]
         assert sorted(placed) == list(range(1, n + 1))
-    for seats in histories(t).values():
+    # Before the last round, where topscorers may break C.3 (A.7; see the C.04.3 tests below).
+    for seats in histories(t, t.rounds[:-1]).values():
         assert abs(seats.count(SOUTH) - seats.count(NORTH)) <= 2  # colour difference bounded
         assert all(len(set(seats[i : i + 3])) == 2 for i in range(len(seats) - 2))  # never three in a row
 
