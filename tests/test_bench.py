@@ -78,3 +78,11 @@ def test_lean_connection_reads_json_and_problem_replies(served_app):
     missing = connection.call("GET", "/api/games/nothing-here")
     assert missing.status == 404 and missing.body["status"] == 404
     connection.close()
+
+
+def test_pairing_bench_pairs_every_round_of_a_seeded_swiss():
+    from recorder.bench.pairing import measure as measure_pairing
+
+    figures = measure_pairing(16, 4)
+    assert figures.rounds == 4 and len(figures.seconds) == len(figures.cpu_seconds) == 4
+    assert parse_sections("pairing") == ("pairing",)

@@ -5,16 +5,14 @@ Gabata, default options. Players 1..9 are rated 2000, 1950, ... 1600, so the ini
 ranking is the starting number. A bye scores 1. South wins on the board by replaying
 fixtures/games/gabata-default.json; the other results are GEN-28 ``result`` commands;
 one board is a forfeit recorded in the tournament (no game). The pairing rules used by
-hand are those of docs/tournaments.md (recorder/tournaments/pairing.py).
+hand are FIDE's Dutch system as docs/tournaments.md states it (C.04.3).
 """
 
 import pytest
 from tournament_support import Organiser, fixture_commands, make_app, seats, table
 
-PLAYERS = [
-    (name, 2000 - 50 * i)
-    for i, name in enumerate(["Abeba", "Berhane", "Chaltu", "Dawit", "Eleni", "Fikru", "Genet", "Hailu", "Iyasu"])
-]
+PLAYERS = [(name, 2000 - 50 * i) for i, name in enumerate(
+    ["Abeba", "Berhane", "Chaltu", "Dawit", "Eleni", "Fikru", "Genet", "Hailu", "Iyasu"])]  # fmt: skip
 
 BOARD = "board"  # south wins on the board (the Gabata fixture)
 FORFEIT = "forfeit"  # south wins by forfeit, recorded in the tournament
@@ -32,26 +30,33 @@ FORFEIT = "forfeit"  # south wins by forfeit, recorded in the tournament
 #     3 wants N, 5 wants S -> 5-3; 7 wants S, 6 wants N -> 7-6.
 #     Results: 1 wins (north), 2 wins (south), 5 wins (south), 7=6.
 # R3. Scores 2: 1 2; 1: 4 5 7 8 9; ½: 3 6. Bye: 6 (lowest score, lower-ranked than 3).
-#     1-2; group 1 pt: S1 = 4 5, S2 = 7 8 9 -> 4-7, 5-8, 9 floats to 3 -> 9-3.
-#     Boards: 1-2 (4 halves), 4-7, 5-8 (sum 4), 9-3 (sum 3).
-#     Seats: 1 (S,N) mild S, 2 (N,S) mild N -> 1-2. 4 and 7 both (N,S): both mildly want
-#     N, no round where their seats differed -> the higher-ranked, 4, gets it: 7-4.
-#     5 (N,S) mildly wants N, 8 (S) strongly wants N -> 5-8. 9 (N) strongly wants S,
-#     3 (S,N) mildly -> 9-3.
-#     Results: 1=2, 4 wins (north), 5 wins (south), 3 forfeits (9 wins, south).
-# R4. Scores 2.5: 1 2; 2: 4 5 9; 1.5: 6; 1: 7 8; ½: 3. Bye: 3. 1 has met 2, 4 and 5 ->
-#     1-9; 2 has met 1, 9, 6 -> 2-4; 5-6; 7-8.
-#     Seats: 1 (+1) wants N, 9 (-1) wants S -> 9-1. 2 and 4 both -1, both want S,
-#     identical histories -> the higher-ranked 2: 2-4. 5 has S,S: must be north -> 6-5.
-#     7 has S,S: must be north -> 8-7.
-#     Results: 1 wins (north), 2=4, 6 wins (south), 7 wins (north).
-# R5. Scores 3.5: 1; 3: 2; 2.5: 4 6; 2: 5 7 9; 1.5: 3; 1: 8. Bye: among those without
-#     one (1 2 4 5 7) the lowest score is 2 (5, 7): 7, the lower-ranked.
-#     1 has met 2 4 5 9 -> 1-6; 2 has met 6 9 1 4 -> 2-5; 4-9; 3-8.
-#     Seats: 1 (level, last N) mildly S, 6 (+1) wants N -> 1-6. 2 (level, last S) mildly N,
-#     5 (level, last N) mildly S -> 5-2. 4 has N,N (and -2): must be south -> 4-9.
-#     3 (level) mildly S, 8 (+1) wants N -> 3-8.
-#     Results: 1=6, 2 wins (north), 9 wins (north), 3 wins (south).
+#     Prefs: 1 mild S, 2 mild N, 3 mild S, 4 5 7 mild N, 8 strong N (S, bye), 9 strong S.
+#     1-2. Group 1 pt (5 players): one floats to 3 (C.5); 3 has met 5 and 7, so 4, 8 or 9.
+#     Colour misses in the group (C.10): 9 down leaves 4 5 7 8, all wanting N: 2 misses;
+#     4 down or 8 down: 1. No floats yet (A.4.b: byes and forfeits give none), so the
+#     transpositions decide: S1 = 4 5, S2 = 7 8 9; S2 as 7 9 8 (4-7, 5-9, 8 down) is the
+#     first with one miss. (The old first-found search paired 4-7, 5-8, 9-3: three misses.)
+#     Seats: 1-2 both granted; 4 and 7 both mildly N, identical histories: the higher-ranked
+#     4 gets it (E.4) -> 7-4; 9-5 both granted; 3 S, 8 N -> 3-8.
+#     Boards: 1-2, then 7-4 and 9-5 (equal scores, 4 ranks before 5), 3-8.
+#     Results: 1=2, 4 wins (north), 9 wins (south), 3 wins by forfeit.
+# R4. Scores 2.5: 1 2; 2: 4 9; 1.5: 3 6; 1: 5 7 8. Had a bye or a forfeit win (C.2): 3 6 8 9.
+#     1 and 2 have met: both float (C.5) to 4 9; 1-4 and 2-9 have met: 1-9, 2-4. Then 3-6.
+#     5 7 8: 8 had a bye, so 5 or 7 sits out. Prefs: 5 strong S, 7 absolute N (S, S),
+#     8 strong N: bye 5 leaves 7-8 (8's strong N missed); bye 7 leaves 5-8, both granted.
+#     Seats: 1 strong N -> 9-1; 2 and 4 both strongly S, identical histories: the higher-
+#     ranked 2 (E.4) -> 2-4; 3 and 6 both mildly S, identical: 3 -> 3-6; 5-8 both granted.
+#     Results: 1 wins (north), 2=4, 3 wins (south), 8 wins (north).
+# R5 (the last: topscorers are above 2 points, A.7: 1 2 3 4). Scores 3.5: 1; 3: 2;
+#     2.5: 3 4; 2: 7 8 9; 1.5: 6; 1: 5. Eligible for the bye: 1 2 4 5 -> 5, the lowest.
+#     1, 2 float (C.5); in the 2.5 bracket 1-4 and 2-4 have met, so two of 1 2 3 4 float
+#     on: pair 1-3 (2 and 4 down), 2-3 (1 and 4) or 3-4 (1 and 2). C.6, largest score
+#     differences first: 1-3, 2-7, 4-9, 8-6 gives 1, 1, 1 points and halves; the others
+#     need a 1½-point pair (1 against a 2-pointer). 2 can meet 7 or 8, 4 only 9 (of 7 8 9),
+#     and 6 has met 7: 2-7, 4-9, 8-6.
+#     Seats: 1 mild S, 3 strong N -> 1-3; 7 absolute N -> 2-7; 4 absolute S, 9 absolute N
+#     -> 4-9; 6 absolute S over 8's mild -> 6-8.
+#     Results: 1=3, 7 wins (north), 9 wins (north), 6 wins (south).
 ROUNDS = [
     (
         [(1, 5), (6, 2), (3, 7), (8, 4)],
@@ -59,15 +64,15 @@ ROUNDS = [
         [BOARD, ("resignation", "north"), ("agreement", None), ("resignation", "north")],
     ),
     ([(4, 1), (2, 9), (5, 3), (7, 6)], 8, [("resignation", "north"), BOARD, BOARD, ("agreement", None)]),
-    ([(1, 2), (7, 4), (5, 8), (9, 3)], 6, [("agreement", None), ("adjudication", "north"), BOARD, FORFEIT]),
+    ([(1, 2), (7, 4), (9, 5), (3, 8)], 6, [("agreement", None), ("adjudication", "north"), BOARD, FORFEIT]),
     (
-        [(9, 1), (2, 4), (6, 5), (8, 7)],
-        3,
+        [(9, 1), (2, 4), (3, 6), (5, 8)],
+        7,
         [("resignation", "north"), ("agreement", None), BOARD, ("resignation", "north")],
     ),
     (
-        [(1, 6), (5, 2), (4, 9), (3, 8)],
-        7,
+        [(1, 3), (2, 7), (4, 9), (6, 8)],
+        5,
         [("agreement", None), ("resignation", "north"), ("resignation", "north"), BOARD],
     ),
 ]
@@ -99,11 +104,8 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
     assert arbiter.add_players(t["id"], *PLAYERS) == list(range(1, 10))
     # The organiser's order, fixed before round 1.
     order = ["direct_encounter", "buchholz", "sonneborn_berger", "wins"]
-    response = client.put(
-        f"/api/tournaments/{t['id']}/tiebreaks",
-        json={"tiebreaks": order},
-        headers={"Authorization": f"Bearer {arbiter.token}"},
-    )
+    response = client.put(f"/api/tournaments/{t['id']}/tiebreaks", json={"tiebreaks": order},
+                          headers={"Authorization": f"Bearer {arbiter.token}"})  # fmt: skip
     assert response.status_code == 200 and response.get_json()["tiebreaks"] == order
 
     for number, (boards, bye, results) in enumerate(ROUNDS, start=1):
@@ -112,54 +114,46 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
         assert paired["byes"][0]["points"] == 1
         play(arbiter, t["id"], number, results)
         if number == 1:  # too late to change the order now
-            again = client.put(
-                f"/api/tournaments/{t['id']}/tiebreaks",
-                json={"tiebreaks": ["wins"]},
-                headers={"Authorization": f"Bearer {arbiter.token}"},
-            )
+            again = client.put(f"/api/tournaments/{t['id']}/tiebreaks", json={"tiebreaks": ["wins"]},
+                               headers={"Authorization": f"Bearer {arbiter.token}"})  # fmt: skip
             assert again.status_code == 422
 
     standings = admin.standings(t["id"])
     assert standings["status"] == "finished"
-    # Final scores (byes 1; R3 9 beat 3 by forfeit):
-    #   1: W5 W4 D2 W9 D6 = 4      2: W6 W9 D1 D4 W5 = 4      3: D7 L5 -9 bye W8 = 2.5
-    #   4: W8 L1 W7 D2 L9 = 2.5    5: L1 W3 W8 L6 L2 = 2      6: L2 D7 bye W5 D1 = 3
-    #   7: D3 D6 L4 W8 bye = 3     8: L4 bye L5 L7 L3 = 1      9: bye L2 +3 L1 W4 = 3
-    # Direct encounter (ties on points): 1=2 drew -> ½ each; {6, 7, 9}: 9 never met 6 or 7,
-    # {3, 4} never met -> 0.
+    # Final scores (byes 1; R3 3 beat 8 by forfeit):
+    #   1: W5 W4 D2 W9 D3 = 4      2: W6 W9 D1 D4 L7 = 3      3: D7 L5 +8 W6 D1 = 3
+    #   4: W8 L1 W7 D2 L9 = 2.5    5: L1 W3 L9 L8 bye = 2     6: L2 D7 bye L3 W8 = 2.5
+    #   7: D3 D6 L4 bye W2 = 3     8: L4 bye -3 W5 L6 = 2     9: bye L2 W5 L1 W4 = 3
+    # Direct encounter (ties on points): {2, 3, 7, 9}: 2 and 3 never met; {4, 6} never met
+    # -> 0; {5, 8}: 8 beat 5 -> 8: 1, 5: 0.
     # Buchholz: opponents' scores; an unplayed round (bye, forfeit) counts the player's own:
-    #   1: 2+2.5+4+3+3 = 14.5       2: 3+3+4+2.5+2 = 14.5      3: 3+2+2.5+2.5+1 = 11
-    #   4: 1+4+3+4+3 = 15           5: 4+2.5+1+3+4 = 14.5      6: 4+3+3+2+4 = 16
-    #   7: 2.5+3+2.5+1+3 = 12       8: 2.5+1+2+3+2.5 = 11      9: 3+4+3+4+2.5 = 16.5
+    #   1: 2+2.5+3+3+3 = 13.5       2: 2.5+3+4+2.5+3 = 15      3: 3+2+3+2.5+4 = 14.5
+    #   4: 2+4+3+3+3 = 15           5: 4+3+3+2+2 = 14          6: 3+3+2.5+3+2 = 13.5
+    #   7: 3+2.5+2.5+3+3 = 14       8: 2.5+2+2+2+2.5 = 11      9: 3+3+2+4+2.5 = 14.5
     # Sonneborn-Berger: opponent's score x points (unplayed: own score x points):
-    #   1: 2+2.5+2+3+1.5 = 11       2: 3+3+2+1.25+2 = 11.25    3: 1.5+0+0+2.5+1 = 5
-    #   4: 1+0+3+2+0 = 6            5: 0+2.5+1+0+0 = 3.5       6: 0+1.5+3+2+2 = 8.5
-    #   7: 1.25+1.5+0+1+3 = 6.75    8: 0+1+0+0+0 = 1           9: 3+0+3+0+2.5 = 8.5
-    # Wins (on the board or by forfeit, not byes): 1:3 2:3 3:1 4:2 5:2 6:1 7:1 8:0 9:2.
-    # Order: 4 points: 2 before 1 (DE equal, Buchholz equal, SB 11.25 > 11);
-    # 3 points: 9 (16.5), 6 (16), 7 (12) by Buchholz; 2.5: 4 (15) before 3 (11); then 5, 8.
+    #   1: 2+2.5+1.5+3+1.5 = 10.5   2: 2.5+3+2+1.25+0 = 8.75   3: 1.5+0+3+2.5+2 = 9
+    #   4: 2+0+3+1.5+0 = 6.5        5: 0+3+0+0+2 = 5           6: 0+1.5+2.5+0+2 = 6
+    #   7: 1.5+1.25+0+3+3 = 8.75    8: 0+2+0+2+0 = 4           9: 3+0+2+0+2.5 = 7.5
+    # Wins (on the board or by forfeit, not byes): 1:3 2:2 3:2 4:2 5:1 6:1 7:1 8:1 9:2.
+    # Order: 1 (4); 3 points: 2 (Buchholz 15), 3 and 9 (14.5; SB 9 > 7.5), 7 (14);
+    # 2.5: 4 (15) before 6 (13.5); 2 points: 8 before 5 on direct encounter.
     assert table(standings, "direct_encounter", "buchholz", "sonneborn_berger", "wins") == [
-        (1, 2, 4, 0.5, 14.5, 11.25, 3),
-        (2, 1, 4, 0.5, 14.5, 11, 3),
-        (3, 9, 3, 0, 16.5, 8.5, 2),
-        (4, 6, 3, 0, 16, 8.5, 1),
-        (5, 7, 3, 0, 12, 6.75, 1),
-        (6, 4, 2.5, 0, 15, 6, 2),
-        (7, 3, 2.5, 0, 11, 5, 1),
-        (8, 5, 2, 0, 14.5, 3.5, 2),
-        (9, 8, 1, 0, 11, 1, 0),
+        (1, 1, 4, 0, 13.5, 10.5, 3),
+        (2, 2, 3, 0, 15, 8.75, 2),
+        (3, 3, 3, 0, 14.5, 9, 2),
+        (4, 9, 3, 0, 14.5, 7.5, 2),
+        (5, 7, 3, 0, 14, 8.75, 1),
+        (6, 4, 2.5, 0, 15, 6.5, 2),
+        (7, 6, 2.5, 0, 13.5, 6, 1),
+        (8, 8, 2, 1, 11, 4, 1),
+        (9, 5, 2, 0, 14, 5, 1),
     ]
 
     rows = {row["number"]: row for row in admin.crosstable(t["id"])["rows"]}
     nine = [(c["kind"], c["opponent"], c["colour"], c["mark"]) for c in rows[9]["cells"]]
-    assert nine == [
-        ("bye", None, None, "+"),
-        ("played", 2, "north", "0"),
-        ("forfeit", 3, "south", "+"),
-        ("played", 1, "south", "0"),
-        ("played", 4, "north", "1"),
-    ]
-    assert [c["opponent_place"] for c in rows[1]["cells"]] == [8, 6, 1, 3, 4]
+    assert nine == [("bye", None, None, "+"), ("played", 2, "north", "0"), ("played", 5, "south", "1"),
+                    ("played", 1, "south", "0"), ("played", 4, "north", "1")]  # fmt: skip
+    assert [c["opponent_place"] for c in rows[1]["cells"]] == [9, 6, 2, 4, 3]
 
 
 def test_swiss_late_entry_joins_with_zero_and_a_withdrawal_leaves(client):
@@ -174,11 +168,8 @@ def test_swiss_late_entry_joins_with_zero_and_a_withdrawal_leaves(client):
     # After round 1: 1 and 4 have 1 point, 2 and 3 none. Eleni enters late (0 points);
     # Chaltu withdraws. Round 2 players: 1 4 (1 pt), 2 5 (0): 1-4 and 2-5.
     assert admin.add_players(t["id"], ("Eleni", 2100)) == [5]
-    withdrawn = client.post(
-        f"/api/tournaments/{t['id']}/players/3/withdrawal",
-        json={"reason": "ill"},
-        headers={"Authorization": "Bearer admin-token-for-tests"},
-    )
+    withdrawn = client.post(f"/api/tournaments/{t['id']}/players/3/withdrawal", json={"reason": "ill"},
+                            headers={"Authorization": "Bearer admin-token-for-tests"})  # fmt: skip
     assert withdrawn.status_code == 201 and withdrawn.get_json()["withdrawn_after"] == 1
     second = admin.pair(t["id"])
     assert sorted(map(frozenset, seats(second))) == sorted(map(frozenset, [(1, 4), (2, 5)]))

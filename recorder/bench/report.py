@@ -12,6 +12,7 @@ from .plan import (
     ENGINE_TARGETS,
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
+    PAIRING_TARGETS_MS,
     READ_TARGET_RATIO,
     SERVED,
     Plan,
@@ -108,4 +109,24 @@ def export(plan: Plan, echo: Echo) -> None:
         echo(
             f"  {fmt:8s} peak memory {large.games:,} vs {small.games:,} games: ratio {ratio:.2f}"
             f"  target flat (≤ {EXPORT_FLAT_RATIO:g}×)  {verdict(ratio <= EXPORT_FLAT_RATIO)}"
+        )
+
+
+def pairing(plan: Plan, echo: Echo) -> None:
+    from . import pairing as bench_pairing
+
+    echo(
+        f"pairing: seeded Swiss events, {plan.pairing_rounds} rounds, random results with draws, "
+        f"each round paired by the Dutch system (FIDE C.04.3) and timed ({machine()})"
+    )
+    echo("  wall clock, and CPU time of this process (the machine is shared: CPU time is what a round costs)")
+    for players, target in PAIRING_TARGETS_MS.items():
+        f = bench_pairing.measure(players, plan.pairing_rounds)
+        goal = "no target"
+        if target:
+            wall, cpu = verdict(f.max_ms <= target), verdict(f.cpu_max_ms <= target)
+            goal = f"target ≤ {target:,.0f} ms: wall {wall}, CPU {cpu}"
+        echo(
+            f"  {players:>4} players: wall {f.mean_ms:>7,.1f} ms per round (slowest {f.max_ms:,.1f}), "
+            f"CPU {f.cpu_mean_ms:>7,.1f} ms (slowest {f.cpu_max_ms:,.1f})  {goal}"
         )

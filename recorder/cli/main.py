@@ -7,6 +7,7 @@ import sys
 import click
 
 from recorder.app import create_app, database_path
+from recorder.bench.plan import SECTIONS
 from recorder.render.text import board_text
 
 from . import archive, audit, tournaments
@@ -69,13 +70,13 @@ for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS):
 @click.option("--quick", is_flag=True, help="A short run (seconds, not minutes): a smoke test, not figures.")
 @click.option(
     "--only",
-    default="engine,api,read,export",
+    default=",".join(SECTIONS),
     show_default=True,
-    help="Comma-separated sections: engine, api, read, export.",
+    help=f"Comma-separated sections: {', '.join(SECTIONS)}.",
 )
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
 def bench(quick: bool, only: str, seconds: float | None):
-    """Measure engine, append, read and export speed on this machine, beside their targets."""
+    """Measure the service on this machine (engine, appends, reads, exports, pairing), beside the targets."""
     from recorder.bench import Plan, parse_sections, run
 
     try:

@@ -2,9 +2,10 @@
 
 A tournament is a stream of events in the same store as the games, under an id that
 starts with ``t-``. Everything here except ``service.py`` is pure (standard library
-only): ``events`` (past-tense facts), ``fold`` (the one fold of a tournament),
-``decide`` (all validation), ``pairing`` (Berger round robin, a Dutch-like Swiss),
-``standings`` (points, tiebreaks, crosstable) and ``render`` (text tables).
+only, and networkx for the Swiss matching): ``events`` (past-tense facts), ``fold``
+(the one fold of a tournament), ``decide`` (all validation), ``pairing`` (Berger round
+robin, FIDE's Dutch Swiss) with ``dutch`` (its matching), ``standings`` (points,
+tiebreaks, crosstable) and ``render`` (text tables).
 A game played on a board carries its tournament, round and board in its setup, and
 its id is derived from them (``board_game_id``), so the store's expected-version
 check makes "one game per board" atomic. The definitions are in docs/tournaments.md.

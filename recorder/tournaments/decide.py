@@ -12,6 +12,7 @@ from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
 from . import BOARD_RESULTS, FORMATS, TIEBREAKS
+from .dutch import pair_swiss
 from .events import (
     BoardResultRecorded,
     PlayerRegistered,
@@ -21,8 +22,8 @@ from .events import (
     TournamentCreated,
 )
 from .fold import Board, Entrant, Tournament
-from .pairing import NoPairing, SwissPlayer, pair_swiss, round_robin_round
-from .standings import BYE, PLAYED, cells, round_complete, score
+from .pairing import DOWN, UP, NoPairing, SwissPlayer, round_robin_round
+from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
 
@@ -213,6 +214,7 @@ def swiss_players(t: Tournament, outcomes: dict, number: int) -> list[SwissPlaye
     table = cells(t, outcomes)
     by_strength = sorted(t.entrants, key=lambda e: (e.rating is None, -(e.rating or 0), e.number))
     rank = {e.number: i for i, e in enumerate(by_strength, start=1)}
+    floats = float_histories(table)
     return [
         SwissPlayer(
             number=e.number,
@@ -220,18 +222,38 @@ def swiss_players(t: Tournament, outcomes: dict, number: int) -> list[SwissPlaye
             score=int(score(table[e.number]) * 2),
             opponents=frozenset(c.opponent for c in table[e.number] if c.opponent is not None),
             colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
-            had_bye=any(c.kind == BYE for c in table[e.number]),
+            had_bye=any(c.kind == BYE or (c.kind == FORFEIT and c.points == 1) for c in table[e.number]),  # C.2
+            floats=floats[e.number],
         )
         for e in t.active_in(number)
     ]
+
+
+def float_histories(table: dict) -> dict[int, tuple]:
+    """A.4.b round by round: after a game played between different scores the higher player
+    has a downfloat, the lower an upfloat (byes, forfeits and absences give none)."""
+    before = {n: 0 for n in table}
+    history: dict[int, list] = {n: [] for n in table}
+    for r in range(len(next(iter(table.values()), []))):
+        for n, row in table.items():
+            c = row[r]
+            if c.kind != PLAYED:
+                history[n].append(None)
+            else:
+                mine, theirs = before[n], before[c.opponent]
+                history[n].append(DOWN if mine > theirs else UP if mine < theirs else None)
+        for n, row in table.items():
+            before[n] += row[r].points or 0
+    return {n: tuple(h) for n, h in history.items()}
 
 
 def swiss(t: Tournament, outcomes: dict, number: int) -> RoundPaired:
     players = swiss_players(t, outcomes, number)
     if len(players) < 2:
         raise InvalidRecord("a Swiss round needs at least two players")
+    final = number if number == t.planned_rounds else None
     try:
-        pairing = pair_swiss(players)
+        pairing = pair_swiss(players, final_round=final)
     except NoPairing as error:
         raise InvalidRecord(str(error), field="boards") from None
     boards = [{"board": i, "south": s, "north": n} for i, (s, n) in enumerate(pairing.boards, start=1)]

@@ -1,28 +1,28 @@
-"""Pairings: Berger round-robin tables and a Dutch-like Swiss system (pure).
+"""Pairings: Berger round-robin tables and the FIDE Dutch Swiss system (pure).
 
 "Colour" is the seat: south or north. Definitions (docs/tournaments.md):
 - Berger (FIDE C.05 Annex 1): player n sits on board 1 against the player the table
   rotates to; he is north in odd rounds and south in even ones. An odd field adds a
   dummy: whoever meets it has the round off. A double round robin repeats the cycle
   with the seats swapped.
-- Swiss: players ranked by score then initial rank. An odd field gives the bye to the
-  lowest-ranked player of the lowest score who has not had one. Each score group pairs
-  its top half against its bottom half, trying transpositions, then floats down; the
-  search backtracks and never repeats a pairing. Colours: no one's south-north
-  difference beyond ±2 and no three of one colour in a row (relaxed only if no pairing
-  exists otherwise), then the usual preferences.
+- Swiss: FIDE's Dutch system (Handbook C.04.3, the 2017 text "effective till 30 June
+  2025", with C.04.1 and C.04.2): absolute criteria C.1-C.3 always (no repeat, one bye,
+  colour difference within ±2 and never three in a row, the leaders' last-round
+  exception), then the quality criteria C.5-C.15 in their order, optimised over the
+  whole round by a maximum-weight matching (dutch.py); seats by the rules E.1-E.5.
+  South plays the role of White.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 SOUTH, NORTH = "south", "north"
-SEARCH_BUDGET = 200_000  # pairing attempts per pass before giving up (pair manually then)
 
 
 class NoPairing(Exception):
-    """No pairing of the round satisfies the absolute criteria."""
+    """No pairing of the round keeps the criteria that are never relaxed (no repeat, C.1)."""
 
 
 # --------------------------------------------------------------------------- Berger
@@ -62,26 +62,35 @@ def round_robin_round(n: int, round_number: int, double: bool) -> tuple[list[tup
 
 # --------------------------------------------------------------------------- Swiss
 
+DOWN, UP = "down", "up"
+ABSOLUTE, STRONG, MILD = 3, 2, 1
+
 
 @dataclass(frozen=True)
 class SwissPlayer:
     number: int
-    rank: int  # initial ranking, 1 = strongest
+    rank: int  # pairing number from the initial ranking (C.04.2), 1 = strongest
     score: int  # half-points
     opponents: frozenset = frozenset()
-    colours: tuple = ()  # seats of games actually played, oldest first
-    had_bye: bool = False
+    colours: tuple = ()  # seats of games actually played, oldest first (C.04.2: unplayed ones don't count)
+    had_bye: bool = False  # a pairing-allocated bye or a forfeit win: no bye again (C.2)
+    floats: tuple = ()  # per past round, oldest first: DOWN, UP or None (A.4)
 
 
 @dataclass(frozen=True)
 class SwissPairing:
     boards: tuple  # (south, north) numbers in board order
     bye: int | None
-    colours_relaxed: bool = False
+    colours_relaxed: tuple = ()  # players (not topscorers) whose absolute colour rule gave way
 
 
 def colour_difference(p: SwissPlayer) -> int:
-    return p.colours.count(SOUTH) - p.colours.count(NORTH)
+    return _difference(p.colours)
+
+
+@lru_cache(maxsize=4096)  # a round weighs every pair: the same histories come back often
+def _difference(colours: tuple) -> int:
+    return colours.count(SOUTH) - colours.count(NORTH)
 
 
 def other(colour: str) -> str:
@@ -89,137 +98,70 @@ def other(colour: str) -> str:
 
 
 def may_take(p: SwissPlayer, colour: str) -> bool:
-    """Absolute colour criteria: difference within ±2, never three in a row."""
+    """Absolute colour criteria (C.3): difference within ±2, never three in a row."""
     diff = colour_difference(p) + (1 if colour == SOUTH else -1)
     return abs(diff) <= 2 and p.colours[-2:] != (colour, colour)
 
 
 def preference(p: SwissPlayer) -> tuple[str | None, int]:
-    """The colour a player should get and how strongly: 3 absolute, 2 strong, 1 mild, 0 none."""
-    if not p.colours:
+    """A.6: the colour a player should get and how strongly (ABSOLUTE, STRONG, MILD, 0 none)."""
+    return _preference(p.colours)
+
+
+@lru_cache(maxsize=4096)
+def _preference(colours: tuple) -> tuple[str | None, int]:
+    if not colours:
         return None, 0
-    diff = colour_difference(p)
-    if len(p.colours) >= 2 and p.colours[-1] == p.colours[-2]:
-        return other(p.colours[-1]), 3
+    diff = _difference(colours)
+    if len(colours) >= 2 and colours[-1] == colours[-2]:
+        return other(colours[-1]), ABSOLUTE
     if diff:
-        return (NORTH if diff > 0 else SOUTH), (3 if abs(diff) >= 2 else 2)
-    return other(p.colours[-1]), 1
+        return (NORTH if diff > 0 else SOUTH), (ABSOLUTE if abs(diff) >= 2 else STRONG)
+    return other(colours[-1]), MILD
 
 
 def can_meet(p: SwissPlayer, q: SwissPlayer) -> bool:
     return (may_take(p, SOUTH) and may_take(q, NORTH)) or (may_take(p, NORTH) and may_take(q, SOUTH))
 
 
-def pair_swiss(players: list[SwissPlayer]) -> SwissPairing:
-    """The round's pairing; NoPairing when every pairing would repeat a game."""
-    ranked = sorted(players, key=lambda p: (-p.score, p.rank))
-    for strict in (True, False):
-        found = _with_bye(ranked, strict)
-        if found is not None:
-            pairs, bye = found
-            return SwissPairing(_seat(pairs), bye.number if bye else None, colours_relaxed=not strict)
-    raise NoPairing("every pairing of this round would repeat a game; pair it manually")
+def is_topscorer(p: SwissPlayer, final_round: int | None) -> bool:
+    """A.7: pairing the last round, a score above half the maximum possible so far."""
+    return final_round is not None and p.score > final_round - 1  # half-points: max is 2 (r - 1)
 
 
-def _with_bye(ranked: list[SwissPlayer], strict: bool):
-    search = _Search(strict)
-    if len(ranked) % 2 == 0:
-        pairs = search.pair(tuple(ranked))
-        return None if pairs is None else (pairs, None)
-    for candidate in bye_candidates(ranked):
-        pairs = search.pair(tuple(p for p in ranked if p is not candidate))
-        if pairs is not None:
-            return pairs, candidate
-    return None
+def ranks_before(p: SwissPlayer, q: SwissPlayer) -> bool:
+    """A.2: by score, then pairing number."""
+    return (-p.score, p.rank) < (-q.score, q.rank)
 
 
-def bye_candidates(ranked: list[SwissPlayer]) -> list[SwissPlayer]:
-    """Who gets the bye, in order: never had one, lowest score, lowest ranked."""
-    return sorted(ranked, key=lambda p: (p.had_bye, p.score, -p.rank))
-
-
-class _Search:
-    """Top-down pairing with backtracking; failed remainders are remembered."""
-
-    def __init__(self, strict: bool):
-        self.strict = strict
-        self.failed: set[frozenset] = set()
-        self.budget = SEARCH_BUDGET
-
-    def pair(self, ranked: tuple) -> list | None:
-        if not ranked:
-            return []
-        key = frozenset(p.number for p in ranked)
-        if key in self.failed:
-            return None
-        top, rest = ranked[0], ranked[1:]
-        for partner in candidates(top, rest):
-            if not self._allowed(top, partner):
-                continue
-            self._spend()
-            tail = self.pair(tuple(p for p in rest if p is not partner))
-            if tail is not None:
-                return [(top, partner), *tail]
-        self.failed.add(key)
-        return None
-
-    def _allowed(self, p: SwissPlayer, q: SwissPlayer) -> bool:
-        return q.number not in p.opponents and (not self.strict or can_meet(p, q))
-
-    def _spend(self) -> None:
-        self.budget -= 1
-        if self.budget < 0:
-            raise NoPairing("the Swiss search ran out of attempts; pair this round manually")
-
-
-def candidates(top: SwissPlayer, rest: tuple) -> list[SwissPlayer]:
-    """Partners in order of preference: the score group's bottom half (S2) in order, then
-    the rest of its top half from the bottom up, then lower groups in rank order."""
-    group = [p for p in rest if p.score == top.score]
-    half = (len(group) + 1) // 2  # the group with ``top`` has len+1 players; S2 starts there
-    s2, s1 = group[half - 1 :] if group else [], group[: max(half - 1, 0)]
-    lower = [p for p in rest if p.score != top.score]
-    return [*s2, *reversed(s1), *lower]
-
-
-def _seat(pairs: list) -> tuple:
-    """Order the boards (best score first) and give each pair its seats."""
-    ordered = sorted(
-        pairs,
-        key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score), min(pq[0].rank, pq[1].rank)),
-    )
-    seated = []
-    for board, (p, q) in enumerate(ordered, start=1):
-        higher, lower = (p, q) if (-p.score, p.rank) <= (-q.score, q.rank) else (q, p)
-        south, north = allocate(higher, lower, board)
-        seated.append((south.number, north.number))
-    return tuple(seated)
-
-
-def allocate(higher: SwissPlayer, lower: SwissPlayer, board: int):
-    """(south, north) for a pair; ``higher`` is the better-ranked player."""
-    options = [(higher, lower), (lower, higher)]
-    allowed = [(s, n) for s, n in options if may_take(s, SOUTH) and may_take(n, NORTH)]
-    if len(allowed) == 1:  # the absolute criteria decide
-        return allowed[0]
+def allocate(higher: SwissPlayer, lower: SwissPlayer):
+    """(south, north) for a pair by E.1-E.5; ``higher`` ranks first (A.2)."""
     want_h, strength_h = preference(higher)
     want_l, strength_l = preference(lower)
-    if want_h is None and want_l is None:  # first games: alternate down the boards
-        return options[0] if board % 2 == 1 else options[1]
-    if want_h != want_l:  # both satisfied, or the one with a wish
+    if want_h != want_l:  # E.1: both wishes granted, or the only one
         if want_h is not None:
-            return options[0] if want_h == SOUTH else options[1]
-        return options[1] if want_l == SOUTH else options[0]
-    if strength_h != strength_l:
-        winner = higher if strength_h > strength_l else lower
-    else:
-        winner = _alternation_winner(higher, lower, want_h) or higher
+            return (higher, lower) if want_h == SOUTH else (lower, higher)
+        return (lower, higher) if want_l == SOUTH else (higher, lower)
+    if want_h is None:  # E.5: neither has played; south is the initial colour
+        return (higher, lower) if higher.rank % 2 == 1 else (lower, higher)
+    winner = _stronger(higher, lower) or _alternation_winner(higher, lower, want_h) or higher  # E.2, E.3, E.4
     loser = lower if winner is higher else higher
     return (winner, loser) if want_h == SOUTH else (loser, winner)
 
 
+def _stronger(p: SwissPlayer, q: SwissPlayer) -> SwissPlayer | None:
+    """E.2: the stronger preference; both absolute (topscorers): the wider colour difference."""
+    (_, sp), (_, sq) = preference(p), preference(q)
+    if sp != sq:
+        return p if sp > sq else q
+    dp, dq = abs(colour_difference(p)), abs(colour_difference(q))
+    if sp == ABSOLUTE and dp != dq:
+        return p if dp > dq else q
+    return None
+
+
 def _alternation_winner(p: SwissPlayer, q: SwissPlayer, wanted: str) -> SwissPlayer | None:
-    """Alternate from the latest round in which their seats differed: who gets ``wanted``."""
+    """E.3: alternate from the latest game in which their seats differed: who gets ``wanted``."""
     for back in range(1, min(len(p.colours), len(q.colours)) + 1):
         cp, cq = p.colours[-back], q.colours[-back]
         if cp != cq:
