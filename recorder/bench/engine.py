@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from recorder.errors import EndlessSowing
 from recorder.rules.board import PLAYERS
+from recorder.rules.tuz import OPENING_CHOICES
 
 MAX_SOWINGS_PER_GAME = 5_000  # a safety bound for long matches; random games end far sooner
 
@@ -55,7 +56,7 @@ def take_decision(rules, state, rng: random.Random):
     if awaiting == "race":
         return rules.record_race(state, rng.choice(PLAYERS), random_race_board(rules, rng))
     if awaiting == "opening":
-        return rules.play_opening(state, rng.choice(("tuz", "plain")))
+        return rules.play_opening(state, rng.choice(OPENING_CHOICES))
     if awaiting == "lot":
         return rules.draw_lot(state, rng.choice(PLAYERS))
     if awaiting == "next_round":

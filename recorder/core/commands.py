@@ -7,12 +7,14 @@ already checked; these functions check them against the rules and the game's sta
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from recorder.errors import GameOver, IllegalMove, InvalidRecord
 from recorder.rules import rules_for
 from recorder.rules.base import RESULT_KINDS
+from recorder.rules.tuz import OPENING_CHOICES
 
 from .events import (
     Annotated,
@@ -30,6 +32,15 @@ from .game import Game, apply_move, initial_state
 
 PLAYER_NAMES = ("south", "north")
 METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board")
+# A game's date is known to the year, the month or the day. Every check of a date (the
+# HTTP schemas, the notation reader, the CLI's filters) uses this one pattern.
+DATE_PATTERN = r"\d{4}(-\d{2}(-\d{2})?)?"
+DATE_FORMS = "YYYY, YYYY-MM or YYYY-MM-DD"
+_DATE = re.compile(DATE_PATTERN)
+
+
+def is_date(value: object) -> bool:
+    return isinstance(value, str) and _DATE.fullmatch(value) is not None
 
 
 def decide_create(body: dict) -> GameCreated:
@@ -93,8 +104,8 @@ def decide_race(game: Game, command: dict) -> list[Event]:
 
 def decide_opening(game: Game, command: dict) -> list[Event]:
     """GEN-25, TUZ-4: ``tuz`` or ``plain``, by the first player, in round 1 only."""
-    if command["choice"] not in ("tuz", "plain"):
-        raise InvalidRecord("the opening choice is 'tuz' or 'plain' (GEN-25)", field="choice")
+    if command["choice"] not in OPENING_CHOICES:
+        raise InvalidRecord(f"the opening choice is {' or '.join(OPENING_CHOICES)} (GEN-25)", field="choice")
     return [OpeningPlayed(choice=command["choice"])]
 
 
