@@ -198,10 +198,7 @@ class Recorder:
         return Recorded(events, self.game_at(events[0].game_id, events[-1].seq), replayed=True)
 
     def _append(self, game: Game, command: dict, recorded_by, idempotency) -> Recorded:
-        events = commands.decide(game, command)
-        after = game
-        for offset, event in enumerate(events, start=1):
-            after = apply_event(after, event, game.version + offset)
+        events, after = commands.execute(game, command)
         result = self.store.append(
             game.game_id,
             game.version,
