@@ -3,6 +3,7 @@
 
 from recorder.core.commands import decide, decide_create, execute
 from recorder.core.game import apply_event, start_game
+from recorder.rules import rules_for
 
 
 def qelat_game():
@@ -31,3 +32,9 @@ def test_execute_plays_a_sowing_once(monkeypatch):
     monkeypatch.setattr(rules_class, "play", counting_play)
     execute(game, {"type": "sow", "hole": "c1"})
     assert len(played) == 1
+
+
+def test_a_setup_does_not_share_its_options_with_the_cached_rules():
+    setup = decide_create({"variant": "tuz", "south": "A", "north": "B", "first_player": "south"})
+    setup.options["after_tuz_capture"] = "changed"
+    assert rules_for("tuz").options["after_tuz_capture"] != "changed"

@@ -56,7 +56,7 @@ def decide_create(body: dict) -> GameCreated:
         raise InvalidRecord("first_player is required (GEN-23)", field="first_player")
     setup = GameCreated(
         variant=rules.name,
-        options=rules.options,
+        options=dict(rules.options),  # a copy: the cached rules' own dict must never be shared
         south=body["south"],
         north=body["north"],
         first_player=first,
