@@ -594,7 +594,7 @@ def test_fixtures_cover_the_options():
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_game_replays_from_the_race_to_the_gab_8_sweep(path):
+def test_regression_fixture_game_replays_from_the_race_to_the_gab_8_sweep(path):
     record = load_fixture(path)
     rules = Gabata(record["options"])
     start = rules.start(None)

@@ -596,7 +596,7 @@ def test_lw_fixtures_exist_for_every_generated_match():
 
 
 @pytest.mark.parametrize("record", load_fixtures(), ids=lambda r: r["id"])
-def test_lw_fixture_replays_to_its_recorded_end(record):
+def test_regression_lw_fixture_replays_to_its_recorded_end(record):
     rules = LahemayWalida(record["options"])
     state = replay(rules, rules.start(Player.parse(record["first_player"])), record["play"])
     assert state.game_over

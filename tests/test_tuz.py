@@ -669,12 +669,8 @@ def test_tuz_random_playouts_keep_the_invariants(seed, end_turn):
 # -- Fixtures -----------------------------------------------------------------------
 
 
-def test_tuz_fixtures_exist():
-    assert FIXTURES
-
-
 @pytest.mark.parametrize("path", FIXTURES, ids=[p.name for p in FIXTURES])
-def test_tuz_fixture_replays_to_its_expected_end(path):
+def test_regression_tuz_fixture_replays_to_its_expected_end(path):
     record = json.loads(path.read_text())
     setup = record["setup"]
     rules = Tuz(setup["options"])
