@@ -8,7 +8,7 @@ import pytest
 from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playouts import random_record
+from support.playouts import random_record
 
 from recorder.archive.transfer import Archive
 from recorder.core.game import history
