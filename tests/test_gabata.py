@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from recorder.core.playout import random_play
 from recorder.errors import EndlessSowing, InvalidRecord
 from recorder.rules import base
 from recorder.rules.board import THREE_ROWS, Player
@@ -510,22 +511,9 @@ def test_gab_8_north_wins_on_score():
 
 
 def playout(rules: Gabata, state, rng: random.Random, limit: int = 500):
-    """Random sowings to the end; yields (state after, mover). Capped sowings are skipped."""
-    for _ in range(limit):
-        if state.game_over:
-            return
-        moves = list(rules.legal_moves(state))
-        rng.shuffle(moves)
-        mover = state.to_move
-        for hole in moves:
-            try:
-                state = rules.play(state, hole)
-                break
-            except EndlessSowing:
-                continue
-        else:
-            return
-        yield state, mover
+    """Random sowings to the end (``core.playout``); yields (state after, mover)."""
+    for event, after in random_play(rules, state, rng, max_moves=limit):
+        yield after, Player.parse(event.player)
 
 
 @pytest.mark.parametrize("options", [{}, NO_SERIAL, OWN_HOLE_ONLY])
@@ -534,8 +522,7 @@ def test_gab_9_player_to_move_always_has_a_sowing_and_seeds_are_conserved(option
     for seed in range(30):
         rng = random.Random(seed)
         rules = Gabata(options)
-        board = random_race_board(rng)
-        start = rules.record_race(rules.start(None), rng.choice((S, N)), board)
+        (_race, start), *_ = random_play(rules, rules.start(None), rng, max_moves=1)  # GEN-24: a random race
         for state, _ in playout(rules, start, rng):
             assert state.seeds == 54
             assert all(count >= 0 for count in state.holes)
@@ -546,13 +533,6 @@ def test_gab_9_player_to_move_always_has_a_sowing_and_seeds_are_conserved(option
                 assert rules.legal_moves(state)
         ended += state.game_over
     assert ended == 30
-
-
-def random_race_board(rng: random.Random) -> tuple[int, ...]:
-    board = [0] * 18
-    for _ in range(54):
-        board[rng.randrange(18)] += 1
-    return tuple(board)
 
 
 # -- Worked examples and game records ------------------------------------------------

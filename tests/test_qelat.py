@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from recorder.core.events import GameCreated, Sowed
 from recorder.core.game import replay
+from recorder.core.playout import random_play, random_sowing
 from recorder.errors import InvalidRecord
 from recorder.rules import rules_for
 from recorder.rules.board import Player
@@ -282,15 +283,11 @@ def test_qel_13_random_games_conserve_seeds_and_replay_equals_live(seed, no_retu
     rules = rules_for("qelat", {"mazagebh_no_return": no_return})
     rng = random.Random(seed)
     first = rng.choice(["south", "north"])
-    setup = GameCreated("qelat", rules.options, "S", "N", first_player=first)
-    state, events = rules.start(Player.parse(first)), [(1, setup)]
-    for ply in range(400):
-        moves = rules.legal_moves(state)
-        if not moves:
-            break
-        hole = rng.choice(moves)
-        events.append((ply + 2, Sowed(rules.board.holes[hole], state.to_move.json)))
-        state = rules.play(state, hole)
+    setup = GameCreated("qelat", dict(rules.options), "S", "N", first_player=first)
+    state = start = rules.start(Player.parse(first))
+    events: list = [(1, setup)]
+    for ply, (event, state) in enumerate(random_play(rules, start, rng, max_moves=400)):
+        events.append((ply + 2, event))
         assert state.seeds == 48 and state.stores == (0, 0)
         assert state.owners == rules.board.default_owners
     assert replay("g", events).state == state
@@ -307,12 +304,11 @@ def test_qel_10_the_untraced_route_equals_the_traced_one(seed, no_return):
     rng = random.Random(seed)
     state = rules.start(rng.choice([S, N]))
     for _ in range(300):
-        moves = rules.legal_moves(state)
-        if not moves:
-            break
-        hole = rng.choice(moves)
         trace: list = []
-        traced = rules.play(state, hole, trace)
+        sown = random_sowing(rules, state, rng, trace)
+        if sown is None:
+            break
+        hole, traced = sown
         assert rules.play(state, hole) == traced
         assert trace[0]["step"] == "lifted"
         state = traced
