@@ -9,6 +9,10 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.boards import legal as board_legal
+from support.boards import parse_rows
+from support.boards import position as board_position
+from support.boards import sow as board_sow
 
 from recorder.core.events import GameCreated, Sowed
 from recorder.core.game import replay
@@ -16,7 +20,6 @@ from recorder.core.playout import random_play, random_sowing
 from recorder.errors import InvalidRecord
 from recorder.rules import rules_for
 from recorder.rules.board import Player
-from recorder.rules.positions import position_from_json
 from recorder.rules.state import state_to_json
 
 S, N = Player.SOUTH, Player.NORTH
@@ -25,36 +28,20 @@ QELAT = rules_for("qelat")
 
 def position(row2: str, row1: str, to_move="south", rules=QELAT, **extra):
     """A state from a two-row diagram: six tokens a row, ``4N`` a North walda of 4."""
-    holes, specials = {}, {}
-    for row, text in (("2", row2), ("1", row1)):
-        for letter, token in zip("abcdef", text.split()):
-            name = letter + row
-            holes[name] = int(token.rstrip("SN"))
-            if token[-1] in "SN":
-                specials[name] = {"kind": "walda", "owner": "south" if token[-1] == "S" else "north"}
-    data = {
-        "holes": holes,
-        "specials": specials,
-        "owners": {},
-        "stores": {"south": 0, "north": 0},
-        "to_move": to_move,
-        "first_turn_of_round": False,
-        **extra,
-    }
-    return position_from_json(rules, data)
+    holes, specials = parse_rows((("2", row2), ("1", row1)), "walda")
+    return board_position(rules, holes, specials, (0, 0), to_move, owners=extra.pop("owners", {}), **extra)
 
 
 def sow(state, hole, rules=QELAT):
-    assert rules.board.hole(hole) in rules.legal_moves(state), f"{hole} is not legal"
-    return rules.play(state, rules.board.hole(hole))
+    return board_sow(rules, state, hole)
+
+
+def legal(state, rules=QELAT) -> list[str]:
+    return board_legal(rules, state)
 
 
 def row(state, number: int) -> list[int]:
     return [state.holes[QELAT.board.hole(f"{letter}{number}")] for letter in "abcdef"]
-
-
-def legal(state, rules=QELAT) -> list[str]:
-    return sorted(rules.board.holes[i] for i in rules.legal_moves(state))
 
 
 def walda(state, hole):
