@@ -37,6 +37,8 @@ def random_race_board(rules: Rules, rng: random.Random) -> dict[str, int]:
 
 def random_allocation(rules: Rules, state: State, rng: random.Random) -> dict[str, list[str]]:
     """GEN-38: every hole named once, each player given the count he has won (GEN-27)."""
+    if state.hole_counts is None:
+        raise ValueError("an allocation follows a counted round (GEN-27)")
     holes = list(rules.board.holes)
     rng.shuffle(holes)
     south = state.hole_counts[0]
