@@ -12,8 +12,9 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .core import commands
 from .core.chain import canonical_json
@@ -24,6 +25,8 @@ from .store import EventStore, Idempotency, NewEvent, StoredEvent
 
 CACHE_SIZE = 2048
 RETRIES_WITHOUT_VERSION = 5  # a client that named no version gets its command re-decided
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,28 @@ def new_game_id() -> str:
 
 def stored_pairs(events) -> Iterator[tuple[int, Event]]:
     return ((e.seq, event_from_record(e.type, e.payload)) for e in events)
+
+
+def append_retrying(attempt: Callable[[], T], replayed: Callable[[], T | None], expected_version: int | None) -> T:
+    """Run ``attempt`` (load, decide, append at the version loaded) until no concurrent
+    write beats it. A client that named its version gets the conflict at once; one that
+    did not has its command decided again on the newer state, up to
+    RETRIES_WITHOUT_VERSION times. A copy of this very request that won the race in the
+    meantime is answered with its original (``replayed``), never with a 409."""
+    tries = 1 if expected_version is not None else RETRIES_WITHOUT_VERSION
+    return _retrying(attempt, replayed, tries)
+
+
+def _retrying(attempt: Callable[[], T], replayed: Callable[[], T | None], tries: int) -> T:
+    try:
+        return attempt()
+    except VersionConflict:
+        original = replayed()
+        if original is not None:
+            return original
+        if tries <= 1:
+            raise
+    return _retrying(attempt, replayed, tries - 1)
 
 
 def _refuse_other_streams(game_id: str) -> None:
@@ -150,25 +175,18 @@ class Recorder:
         original = self._replayed(game_id, idempotency)
         if original is not None:
             return original
-        for attempt in range(RETRIES_WITHOUT_VERSION):
+
+        def attempt() -> Recorded:
             game = self.game(game_id)
-            try:
-                if expected_version is not None and expected_version != game.version:
-                    raise VersionConflict(
-                        f"the game is at version {game.version}, not {expected_version}",
-                        expected=expected_version,
-                        actual=game.version,
-                    )
-                return self._append(game, command, recorded_by, idempotency)
-            except VersionConflict:
-                # A copy of this very request may have won the race since the check
-                # above (issue 10): a retry gets the original, never a 409.
-                original = self._replayed(game_id, idempotency)
-                if original is not None:
-                    return original
-                if expected_version is not None or attempt == RETRIES_WITHOUT_VERSION - 1:
-                    raise
-        raise AssertionError("unreachable")
+            if expected_version is not None and expected_version != game.version:
+                raise VersionConflict(
+                    f"the game is at version {game.version}, not {expected_version}",
+                    expected=expected_version,
+                    actual=game.version,
+                )
+            return self._append(game, command, recorded_by, idempotency)
+
+        return append_retrying(attempt, lambda: self._replayed(game_id, idempotency), expected_version)
 
     def _replayed(self, game_id: str | None, idempotency: Idempotency | None) -> Recorded | None:
         """A retry of a request already stored: its original events, nothing new stored."""
@@ -180,10 +198,7 @@ class Recorder:
         return Recorded(events, self.game_at(events[0].game_id, events[-1].seq), replayed=True)
 
     def _append(self, game: Game, command: dict, recorded_by, idempotency) -> Recorded:
-        events = commands.decide(game, command)
-        after = game
-        for offset, event in enumerate(events, start=1):
-            after = apply_event(after, event, game.version + offset)
+        events, after = commands.execute(game, command)
         result = self.store.append(
             game.game_id,
             game.version,

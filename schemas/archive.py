@@ -2,10 +2,9 @@
 
 from marshmallow import Schema, fields, validate
 
-from .fields import StrictInteger, name
+from .fields import StrictInteger, date, name
 from .games import VARIANT_NAMES
 
-DATE = validate.Regexp(r"^\d{4}(-\d{2}(-\d{2})?)?$", error="a date is YYYY, YYYY-MM or YYYY-MM-DD")
 RESULT_FILTERS = ("south_wins", "north_wins", "draw", "unfinished")
 
 
@@ -15,8 +14,8 @@ class ExportQuerySchema(Schema):
     variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
     player = name()
     tournament = name()
-    date_from = fields.String(validate=DATE)
-    date_to = fields.String(validate=DATE)
+    date_from = date()
+    date_to = date()
     result = fields.String(validate=validate.OneOf(RESULT_FILTERS))
     history = fields.String(validate=validate.OneOf(("effective", "full")), load_default="effective")
 

@@ -2,9 +2,10 @@
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .fields import StrictInteger, hole, player
+from recorder.rules.base import RESULT_KINDS
+from recorder.rules.tuz import OPENING_CHOICES
 
-RESULT_KINDS = ("resignation", "agreement", "adjudication", "forfeit")
+from .fields import StrictInteger, hole, player
 
 
 class CommandSchema(Schema):
@@ -29,7 +30,7 @@ class RaceCommandSchema(CommandSchema):
 class OpeningCommandSchema(CommandSchema):
     """GEN-25: the Tuz opening."""
 
-    choice = fields.String(required=True, validate=validate.OneOf(("tuz", "plain")))
+    choice = fields.String(required=True, validate=validate.OneOf(OPENING_CHOICES))
 
 
 class LotCommandSchema(CommandSchema):

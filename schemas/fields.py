@@ -2,6 +2,8 @@
 
 from marshmallow import ValidationError, fields, validate
 
+from recorder.core.commands import DATE_FORMS, DATE_PATTERN
+
 PLAYERS = ("south", "north")
 # The largest integer the store can hold (SQLite INTEGER): larger counts, offsets or event
 # numbers are refused as invalid (422) instead of overflowing into a 500 (issue 10, fuzzing).
@@ -31,3 +33,8 @@ def name(**kwargs) -> fields.String:
 def hole(**kwargs) -> fields.String:
     """A hole coordinate such as ``c1`` (GEN-5); the board it belongs to is checked later."""
     return fields.String(validate=validate.Regexp(r"^[a-f][1-3]$", error="not a hole name (GEN-5)"), **kwargs)
+
+
+def date(**kwargs) -> fields.String:
+    """A game's date as far as it is known (``recorder.core.commands.DATE_PATTERN``)."""
+    return fields.String(validate=validate.Regexp(f"^{DATE_PATTERN}$", error=f"a date is {DATE_FORMS}"), **kwargs)

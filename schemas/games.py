@@ -2,9 +2,11 @@
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from .fields import MAX_STORED_INT, StrictInteger, name, player
+from recorder.rules import VARIANTS
 
-VARIANT_NAMES = ("selus", "gabata", "qelat", "lahemay_walida", "tuz")
+from .fields import MAX_STORED_INT, StrictInteger, date, name, player
+
+VARIANT_NAMES = tuple(VARIANTS)  # GEN-1's order, as the registry holds them
 
 
 class GameCreateSchema(Schema):
@@ -18,7 +20,7 @@ class GameCreateSchema(Schema):
     position = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), allow_none=True, load_default=None)
     event = name(allow_none=True)
     site = name(allow_none=True)
-    date = fields.String(allow_none=True, validate=validate.Regexp(r"^\d{4}(-\d{2}(-\d{2})?)?$"))
+    date = date(allow_none=True)
     round = name(allow_none=True)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from playouts import Record, random_record  # noqa: E402
+from support.playouts import Record, random_record  # noqa: E402
 
 from recorder.core.commands import decide, decide_create  # noqa: E402
 from recorder.core.game import apply_event, start_game  # noqa: E402

@@ -5,7 +5,7 @@ import tracemalloc
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
-from playouts import random_record
+from support.playouts import random_record
 
 from recorder.archive.transfer import Archive
 from recorder.cli.main import main

@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from audit_playouts import random_game
+from support.playouts import random_game
 
 from recorder.core.commands import decide
 from recorder.core.events import MovesRetracted

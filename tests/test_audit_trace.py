@@ -4,9 +4,9 @@ import json
 import re
 
 import pytest
-from audit_playouts import random_game
 from click.testing import CliRunner
 from conftest import FIXTURES, RULES
+from support.playouts import random_game
 
 from recorder.audit.trace import trace_event
 from recorder.cli.main import main

@@ -20,16 +20,17 @@ from recorder.rules.qelat import Qelat
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_qel_6_engine_bench_counts_one_lap_per_qelat_sowing():
+def test_bench_counts_one_lap_per_qelat_sowing():
     figures = measure(Qelat({}), seconds=0.01, max_games=3)
     assert figures.games == 3
     assert figures.laps == figures.sowings > 0
 
 
-def test_gen_15_engine_bench_counts_every_relay_as_a_lap():
+def test_bench_counts_every_relay_as_a_lap():
     figures = measure(Gabata({}), seconds=0.01, max_games=5)
     assert figures.laps > figures.sowings > 0
-    assert count_laps(Gabata({}), seed=2024, games=5) == (figures.laps, figures.sowings)  # same seed, same playout
+    # The same seed and number of games replay the same playout (the timed pass may stop early under load).
+    assert count_laps(Gabata({}), seed=2024, games=figures.games) == (figures.laps, figures.sowings)
 
 
 def test_bench_sections_are_checked():

@@ -13,7 +13,7 @@ RECORDS = sorted((FIXTURES / "games").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
-def test_gen_22_fixture_game_replays_through_the_api(api, path):
+def test_regression_fixture_game_replays_through_the_api(api, path):
     record = json.loads(path.read_text())
     game = api.create(**record["setup"])
     for command in record["commands"]:

@@ -15,26 +15,26 @@ import random
 from pathlib import Path
 
 import pytest
+from support.boards import fixture_paths, numbered_rows, parse_rows, replay, spec_examples, spec_view
+from support.boards import position as board_position
+from support.boards import sow as board_sow
 
+from recorder.core.playout import random_play
 from recorder.errors import EndlessSowing, InvalidRecord
 from recorder.rules import base
 from recorder.rules.board import THREE_ROWS, Player
 from recorder.rules.gabata import Gabata, race_board_problem
 from recorder.rules.positions import position_from_json
-from recorder.rules.state import state_to_json
 
 S, N = Player.SOUTH, Player.NORTH
 NO_SERIAL = {"serial_capture": False}
 OWN_HOLE_ONLY = {"capture_only_from_own_hole": True}
-FIXTURES = sorted((Path(__file__).parent.parent / "fixtures" / "games").glob("gabata-*.json"))
-EXAMPLES = Path(__file__).parents[2] / "shared" / "rules" / "examples.json"
-EXTRA_FIELDS = {"variant", "options", "round", "rounds", "legal_moves", "result_reason"}
+FIXTURES = fixture_paths("gabata")
 
 
 def counts(diagram: str) -> dict[str, int]:
     """Hole counts from a spec diagram: three lines ``3: …``, ``2: …``, ``1: …``."""
-    lines = [line.split(":")[1].split() for line in diagram.strip().splitlines()]
-    return {f"{letter}{row}": int(n) for row, line in zip((3, 2, 1), lines) for letter, n in zip("abcdef", line)}
+    return parse_rows(numbered_rows(diagram), "none")[0]
 
 
 def holes(diagram: str) -> tuple[int, ...]:
@@ -44,48 +44,15 @@ def holes(diagram: str) -> tuple[int, ...]:
 
 def position(diagram: str, stores: tuple[int, int], to_move: str = "south", **options) -> tuple[Gabata, object]:
     rules = Gabata(options)
-    state = position_from_json(
-        rules,
-        {
-            "holes": counts(diagram),
-            "stores": {"south": stores[0], "north": stores[1]},
-            "to_move": to_move,
-            "first_turn_of_round": False,
-        },
-    )
-    return rules, state
+    return rules, board_position(rules, counts(diagram), None, stores, to_move)
 
 
 def sow(rules: Gabata, state, name: str, trace=None):
-    hole = rules.board.hole(name)
-    assert hole in rules.legal_moves(state), f"{name} is not legal"
-    return rules.play(state, hole, trace)
+    return board_sow(rules, state, name, trace=trace)
 
 
 def names(rules: Gabata, indices) -> list[str]:
     return sorted(rules.board.holes[i] for i in indices)
-
-
-def spec_view(rules: Gabata, state) -> dict:
-    """The §8 shape, with legal_moves only while somebody is to move."""
-    out = state_to_json(rules, state)
-    view = {k: v for k, v in out.items() if k not in EXTRA_FIELDS}
-    if state.to_move is not None and not state.awaiting and not state.game_over:
-        view["legal_moves"] = out["legal_moves"]
-    return view
-
-
-def replay(rules: Gabata, state, play: list):
-    """Apply a vector's ``play`` list: strings are sowings, objects decisions (only race here)."""
-    for event in play:
-        if isinstance(event, str):
-            state = sow(rules, state, event)
-        else:
-            assert event["decision"] == "race"
-            assert race_board_problem(event["holes"]) is None
-            board = tuple(event["holes"][name] for name in rules.board.holes)
-            state = rules.record_race(state, Player.parse(event["winner"]), board)
-    return state
 
 
 # -- GAB-1 Equipment and start ------------------------------------------------------
@@ -510,22 +477,9 @@ def test_gab_8_north_wins_on_score():
 
 
 def playout(rules: Gabata, state, rng: random.Random, limit: int = 500):
-    """Random sowings to the end; yields (state after, mover). Capped sowings are skipped."""
-    for _ in range(limit):
-        if state.game_over:
-            return
-        moves = list(rules.legal_moves(state))
-        rng.shuffle(moves)
-        mover = state.to_move
-        for hole in moves:
-            try:
-                state = rules.play(state, hole)
-                break
-            except EndlessSowing:
-                continue
-        else:
-            return
-        yield state, mover
+    """Random sowings to the end (``core.playout``); yields (state after, mover)."""
+    for event, after in random_play(rules, state, rng, max_moves=limit):
+        yield after, Player.parse(event.player)
 
 
 @pytest.mark.parametrize("options", [{}, NO_SERIAL, OWN_HOLE_ONLY])
@@ -534,8 +488,7 @@ def test_gab_9_player_to_move_always_has_a_sowing_and_seeds_are_conserved(option
     for seed in range(30):
         rng = random.Random(seed)
         rules = Gabata(options)
-        board = random_race_board(rng)
-        start = rules.record_race(rules.start(None), rng.choice((S, N)), board)
+        (_race, start), *_ = random_play(rules, rules.start(None), rng, max_moves=1)  # GEN-24: a random race
         for state, _ in playout(rules, start, rng):
             assert state.seeds == 54
             assert all(count >= 0 for count in state.holes)
@@ -548,24 +501,10 @@ def test_gab_9_player_to_move_always_has_a_sowing_and_seeds_are_conserved(option
     assert ended == 30
 
 
-def random_race_board(rng: random.Random) -> tuple[int, ...]:
-    board = [0] * 18
-    for _ in range(54):
-        board[rng.randrange(18)] += 1
-    return tuple(board)
-
-
 # -- Worked examples and game records ------------------------------------------------
 
 
-def load_examples() -> list[dict]:
-    if not EXAMPLES.exists():
-        return []
-    return [e for e in json.loads(EXAMPLES.read_text()) if e["variant"] == "gabata"]
-
-
-@pytest.mark.skipif(not EXAMPLES.exists(), reason="rules/examples.json is not beside the repository")
-@pytest.mark.parametrize("example", load_examples(), ids=lambda e: e["id"])
+@pytest.mark.parametrize("example", spec_examples("gabata"), ids=lambda e: e["id"])
 def test_gab_examples_json_vectors(example):
     rules = Gabata(example["options"])
     state = replay(rules, position_from_json(rules, example["before"]), example["play"])
@@ -594,7 +533,7 @@ def test_fixtures_cover_the_options():
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_game_replays_from_the_race_to_the_gab_8_sweep(path):
+def test_regression_fixture_game_replays_from_the_race_to_the_gab_8_sweep(path):
     record = load_fixture(path)
     rules = Gabata(record["options"])
     start = rules.start(None)

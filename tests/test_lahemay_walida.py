@@ -2,18 +2,22 @@
 the recorded matches in fixtures/games/lahemay_walida-*.json, and random playouts.
 
 Boards in comments show row 2 on top, columns a..f from left to right, as in the spec.
-The fixtures are whole matches played by ``random_match`` from a fixed seed; to write
-them again run ``PYTHONPATH=. python tests/test_lahemay_walida.py`` from the repository.
+The recorded matches were played at random from fixed seeds; they are kept as records.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
+from support.boards import fixture_paths, legal, parse_rows, replay, spec_examples, spec_view
+from support.boards import position as board_position
+from support.boards import two_rows as rows
 
+from recorder.core.events import LotDrawn
+from recorder.core.game import allocation_owners, apply_move
+from recorder.core.playout import random_play
 from recorder.errors import EndlessSowing, InvalidRecord
 from recorder.rules.base import Rules
 from recorder.rules.board import PLAYERS, Player
@@ -21,9 +25,6 @@ from recorder.rules.lahemay_walida import LahemayWalida
 from recorder.rules.positions import position_from_json
 from recorder.rules.state import State, state_to_json
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT.parent / "shared" / "rules" / "examples.json"
-FIXTURES = ROOT / "fixtures" / "games"
 S, N = Player.SOUTH, Player.NORTH
 DEFAULT = LahemayWalida()
 THREES = LahemayWalida({"group_size": 3})
@@ -34,173 +35,32 @@ END_TURN = LahemayWalida({"after_final_capture": "end_turn"})
 
 def position(rules: Rules, top: str, bottom: str, stores=(0, 0), to_move="south", **fields) -> State:
     """A §8 position from two rows of counts, row 2 (``top``) and row 1, each a..f."""
-    counts = [int(n) for n in bottom.split()] + [int(n) for n in top.split()]
-    data = {
-        "holes": dict(zip(rules.board.holes, counts)),
-        "stores": {"south": stores[0], "north": stores[1]},
-        "to_move": to_move,
-        "first_turn_of_round": fields.pop("first_turn_of_round", False),
-        **fields,
-    }
-    return position_from_json(rules, data)
-
-
-def rows(state: State) -> tuple[str, str]:
-    """The board as (row 2, row 1), each a..f."""
-    return " ".join(map(str, state.holes[6:])), " ".join(map(str, state.holes[:6]))
-
-
-def legal(rules: Rules, state: State) -> list[str]:
-    return sorted(rules.board.holes[i] for i in rules.legal_moves(state))
-
-
-def owners_from(rules: Rules, allocation: dict) -> tuple[Player, ...]:
-    owners = [None] * rules.board.size
-    for player in PLAYERS:
-        for name in allocation[player.json]:
-            owners[rules.board.hole(name)] = player
-    return tuple(owners)
-
-
-def apply(rules: Rules, state: State, event) -> State:
-    """One event in the examples.json form: a hole name is a sowing, a dict a decision."""
-    if isinstance(event, str):
-        hole = rules.board.hole(event)
-        assert hole in rules.legal_moves(state), f"{event} is not legal here"
-        return rules.play(state, hole)
-    kind = event["decision"]
-    assert kind == "result" or state.awaiting == kind, f"{kind} is not awaited"
-    if kind == "lot":
-        return rules.draw_lot(state, Player.parse(event["winner"]))
-    if kind == "next_round":
-        allocation = event.get("allocation")
-        owners = owners_from(rules, allocation) if allocation else None
-        return rules.start_next_round(state, Player.parse(event["first_player"]), owners)
-    winner = event["winner"]
-    return rules.record_result(state, event["kind"], Player.parse(winner) if winner else None)
-
-
-def replay(rules: Rules, state: State, events) -> State:
-    for event in events:
-        state = apply(rules, state, event)
-        assert state.seeds == rules.total_seeds
-    return state
-
-
-def spec_view(rules: Rules, state: State) -> dict:
-    """state_to_json less the fields examples.json does not carry."""
-    out = state_to_json(rules, state)
-    for extra in ("variant", "options", "round", "rounds", "result_reason"):
-        out.pop(extra, None)
-    if not out["legal_moves"]:
-        out.pop("legal_moves")
-    return out
-
-
-# -- The generator of the recorded matches -------------------------------------------
-
-
-def random_event(rules: Rules, state: State, rng: random.Random):
-    """A uniformly random decision or sowing; sowings the lap cap rejects are skipped (GEN-35)."""
-    if state.awaiting == "lot":
-        return {"decision": "lot", "winner": rng.choice(PLAYERS).json}
-    if state.awaiting == "next_round":
-        return {"decision": "next_round", "first_player": rng.choice(PLAYERS).json}
-    candidates = list(rules.legal_moves(state))
-    while candidates:
-        hole = rng.choice(candidates)
-        try:
-            rules.play(state, hole)
-        except EndlessSowing:
-            candidates.remove(hole)
-            continue
-        return rules.board.holes[hole]
-    raise EndlessSowing("every legal sowing is capped: this seed cannot finish a match")
+    holes, _ = parse_rows((("2", top), ("1", bottom)), "none")
+    return board_position(rules, holes, None, stores, to_move, fields.pop("first_turn_of_round", False), **fields)
 
 
 def random_match(options: dict, seed: int, max_events: int = 20_000):
-    """A whole match by random choices: (first player, events, final state)."""
+    """A whole match by random choices (``core.playout``): (first player, events, final state)."""
     rules, rng = LahemayWalida(options), random.Random(seed)
     first = rng.choice(PLAYERS)
     state, events = rules.start(first), []
-    while not state.game_over:
-        assert len(events) < max_events, "the match is too long"
-        event = random_event(rules, state, rng)
-        state = apply(rules, state, event)
+    for event, after in random_play(rules, state, rng, max_moves=max_events):
         events.append(event)
+        state = after
     return first, events, state
 
 
-def fixture_record(name: str, description: str, options: dict, seed: int) -> dict:
-    """A generated match in the fixtures' common shape: setup, commands, expect."""
-    rules = LahemayWalida(options)
-    first, events, state = random_match(options, seed)
-    after = state_to_json(rules, state)
-    return {
-        "title": description,
-        "generator": {"seed": seed, "policy": "random_match in tests/test_lahemay_walida.py"},
-        "setup": {
-            "variant": rules.name,
-            "options": dict(rules.options),
-            "south": "Selam",
-            "north": "Mulu",
-            "first_player": first.json,
-        },
-        "commands": [as_command(event) for event in events],
-        "expect": {
-            "result": after["result"],
-            "rounds": after["round"],
-            "final_stores": after["stores"],
-            "state": after,
-        },
-    }
-
-
-def as_command(event) -> dict:
-    if isinstance(event, str):
-        return {"type": "sow", "hole": event}
-    return {"type": event["decision"], **{k: v for k, v in event.items() if k != "decision"}}
-
-
-def as_event(command: dict):
-    if command["type"] == "sow":
-        return command["hole"]
-    return {"decision": command["type"], **{k: v for k, v in command.items() if k != "type"}}
-
-
-# name -> (description, options, seed). Each seed gives the shortest qualifying match
-# (at least three rounds, holes changing hands, ended by LW-13) among seeds 0..299.
-FIXTURE_GAMES = {
-    "threes-lot": (
-        "group_size 3: three rounds, two lots (30/18 and 42/6), holes change hands, LW-13 ends it (48/0)",
-        {"group_size": 3},
-        251,
-    ),
-    "default": (
-        "default options: three rounds (40/8, 44/4, 48/0), holes change hands, LW-13 ends it",
-        {},
-        89,
-    ),
-    "end-turn": (
-        "after_final_capture end_turn: three rounds (36/12, 40/8, 48/0), LW-13 ends it",
-        {"after_final_capture": "end_turn"},
-        173,
-    ),
-}
-
-
 def load_fixtures() -> list[dict]:
-    """Each fixture with the vector-style view the tests below use (id, options, play, after)."""
+    """Each recorded match with the view the tests below use (id, options, play, after)."""
     records = []
-    for path in sorted(FIXTURES.glob("lahemay_walida-*.json")):
+    for path in fixture_paths("lahemay_walida"):
         raw = json.loads(path.read_text())
         records.append(
             {
                 "id": path.stem,
-                "raw": raw,
                 "options": raw["setup"]["options"],
                 "first_player": raw["setup"]["first_player"],
-                "play": [as_event(command) for command in raw["commands"]],
+                "play": raw["commands"],
                 "after": raw["expect"]["state"],
             }
         )
@@ -512,7 +372,7 @@ def test_lw_14_default_allocation_is_counted_from_the_default_ownership_gen_38()
 def test_lw_14_recorded_allocation_lw_e5b():
     before = DEFAULT.draw_lot(round_over(DEFAULT, (30, 18)), S)
     allocation = {"south": ["a1", "b1", "c1", "d1", "e1", "f1", "a2", "f2"], "north": ["b2", "c2", "d2", "e2"]}
-    state = DEFAULT.start_next_round(before, N, owners_from(DEFAULT, allocation))
+    state = DEFAULT.start_next_round(before, N, allocation_owners(DEFAULT, allocation))
     assert state_to_json(DEFAULT, state)["owners"] == {"a2": "south", "f2": "south"}
     assert state.to_move is N and legal(DEFAULT, state) == ["b2", "c2", "d2", "e2"]
 
@@ -568,12 +428,9 @@ def test_lw_5_endless_relay_hits_the_lap_cap_gen_16_gen_35():
 
 
 def lw_vectors() -> list[dict]:
-    if not EXAMPLES.exists():
-        return []
-    return [e for e in json.loads(EXAMPLES.read_text()) if e["variant"] == "lahemay_walida"]
+    return spec_examples("lahemay_walida")
 
 
-@pytest.mark.skipif(not EXAMPLES.exists(), reason="shared/rules/examples.json is not beside the repository")
 @pytest.mark.parametrize("vector", lw_vectors(), ids=lambda v: v["id"])
 def test_lw_examples_json_vectors(vector):
     rules = LahemayWalida(vector["options"])
@@ -582,8 +439,6 @@ def test_lw_examples_json_vectors(vector):
 
 
 def test_lw_examples_cover_every_worked_example():
-    if not EXAMPLES.exists():
-        pytest.skip("shared/rules/examples.json is not beside the repository")
     ids = {"LW-E1", "LW-E2a", "LW-E2b", "LW-E2c", "LW-E3", "LW-E4", "LW-E5a", "LW-E5b"}
     assert {v["id"] for v in lw_vectors()} == ids
 
@@ -591,22 +446,12 @@ def test_lw_examples_cover_every_worked_example():
 # -- Recorded matches (fixtures/games) ------------------------------------------------
 
 
-def test_lw_fixtures_exist_for_every_generated_match():
-    assert {f["id"] for f in load_fixtures()} == {f"lahemay_walida-{name}" for name in FIXTURE_GAMES}
-
-
 @pytest.mark.parametrize("record", load_fixtures(), ids=lambda r: r["id"])
-def test_lw_fixture_replays_to_its_recorded_end(record):
+def test_regression_lw_fixture_replays_to_its_recorded_end(record):
     rules = LahemayWalida(record["options"])
     state = replay(rules, rules.start(Player.parse(record["first_player"])), record["play"])
     assert state.game_over
     assert state_to_json(rules, state) == record["after"]
-
-
-@pytest.mark.parametrize("record", load_fixtures(), ids=lambda r: r["id"])
-def test_lw_fixture_is_what_its_seed_generates(record):
-    description, options, seed = FIXTURE_GAMES[record["id"].removeprefix("lahemay_walida-")]
-    assert record["raw"] == fixture_record(record["id"].removeprefix("lahemay_walida-"), description, options, seed)
 
 
 def test_lw_fixture_match_has_rounds_ownership_changes_a_lot_and_ends_by_lw_13():
@@ -616,7 +461,7 @@ def test_lw_fixture_match_has_rounds_ownership_changes_a_lot_and_ends_by_lw_13()
     assert any(r["holes"] != {"south": 6, "north": 6} for r in after["rounds"])
     lots = [r for r in after["rounds"] if r["lot_winner"] is not None]
     assert lots and all(t % 4 == 2 for r in lots for t in r["takings"].values())
-    assert any(e == {"decision": "lot", "winner": lots[0]["lot_winner"]} for e in record["play"])
+    assert any(e == {"type": "lot", "winner": lots[0]["lot_winner"]} for e in record["play"])
 
 
 # -- Random playouts -------------------------------------------------------------------
@@ -629,7 +474,7 @@ def test_lw_random_matches_conserve_seeds_and_replay_the_same(options, seed):
     first, events, final = random_match(options, seed)
     state = rules.start(first)
     for event in events:
-        state = apply(rules, state, event)
+        state = apply_move(rules, state, event)
         assert state.seeds == 48 and all(n >= 0 for n in state.holes)
         assert state.to_move is None or rules.legal_moves(state)  # LW-9: nobody passes
         if state.takings is not None:
@@ -642,7 +487,7 @@ def test_lw_12_with_fours_from_the_start_remainders_are_always_zero(seed):
     # Every capture is 4 seeds, so each store and both takings are multiples of 4: no lot.
     _, events, final = random_match({}, seed)
     assert all(r.takings[0] % 4 == 0 for r in final.rounds)
-    assert not any(isinstance(e, dict) and e["decision"] == "lot" for e in events)
+    assert not any(isinstance(e, LotDrawn) for e in events)
 
 
 def test_lw_trace_is_the_same_play_as_the_untraced_one():
@@ -656,11 +501,3 @@ def test_lw_trace_is_the_same_play_as_the_untraced_one():
         traced = rules.play(state, hole, trace)
         assert traced == rules.play(state, hole)
         state = traced
-
-
-if __name__ == "__main__":
-    FIXTURES.mkdir(parents=True, exist_ok=True)
-    for name, (description, options, seed) in FIXTURE_GAMES.items():
-        path = FIXTURES / f"lahemay_walida-{name}.json"
-        path.write_text(json.dumps(fixture_record(name, description, options, seed), indent=1) + "\n")
-        print("wrote", path)

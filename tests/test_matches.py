@@ -12,8 +12,9 @@ import random
 
 import pytest
 
-from recorder.core.events import GameCreated, LotDrawn, OpeningPlayed, ResultRecorded, RoundStarted, Sowed
+from recorder.core.events import GameCreated, ResultRecorded, RoundStarted
 from recorder.core.game import allocation_owners, apply_move, replay
+from recorder.core.playout import random_move
 from recorder.errors import EndlessSowing
 from recorder.rules import rules_for
 from recorder.rules.board import PLAYERS
@@ -34,34 +35,6 @@ MATCHES = [
 ]
 
 
-def random_allocation(rules, counts, rng) -> dict:
-    """GEN-38: any arrangement giving each player his count."""
-    holes = list(rules.board.holes)
-    rng.shuffle(holes)
-    return {"south": sorted(holes[: counts[0]]), "north": sorted(holes[counts[0] :])}
-
-
-def next_event(rules, state, rng):
-    """A random valid event for the state, or None if a sowing was capped everywhere."""
-    if state.awaiting == "opening":
-        return OpeningPlayed(rng.choice(["tuz", "plain"]))
-    if state.awaiting == "lot":
-        return LotDrawn(rng.choice(PLAYERS).json)
-    if state.awaiting == "next_round":
-        allocation = random_allocation(rules, state.hole_counts, rng) if rng.random() < 0.3 else None
-        return RoundStarted(rng.choice(PLAYERS).json, allocation)
-    moves = list(rules.legal_moves(state))
-    rng.shuffle(moves)
-    for hole in moves:
-        event = Sowed(rules.board.holes[hole], state.to_move.json)
-        try:
-            apply_move(rules, state, event)
-        except EndlessSowing:
-            continue  # GEN-35: listed as legal, refused when recorded
-        return event
-    return None
-
-
 def check_ownership(rules, before, after, event):
     if isinstance(event, RoundStarted):
         expected = allocation_owners(rules, event.allocation) or default_allocation(
@@ -78,11 +51,13 @@ def play_match(variant, options, seed):
     setup = GameCreated(variant, rules.options, "S", "N", first_player=first.json)
     state, events = rules.start(first), [setup]
     while not state.game_over:
-        event = None
+        move = None
         if state.round <= MAX_ROUNDS and len(events) < MAX_EVENTS:
-            event = next_event(rules, state, rng)
-        event = event or ResultRecorded("adjudication", None, "bounded random match")
-        after = apply_move(rules, state, event)
+            move = random_move(rules, state, rng, allocations=0.3)
+        if move is None:  # bounded, or every legal sowing never ends (GEN-35)
+            adjudication = ResultRecorded("adjudication", None, "bounded random match")
+            move = adjudication, apply_move(rules, state, adjudication)
+        event, after = move
         assert after.seeds == rules.total_seeds
         check_ownership(rules, state, after, event)
         state = after

@@ -8,7 +8,7 @@ import pytest
 from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playouts import random_record
+from support.playouts import random_record
 
 from recorder.archive.transfer import Archive
 from recorder.core.game import history
@@ -61,7 +61,7 @@ def test_every_notation_fixture_round_trips_byte_identically(path):
 
 
 @pytest.mark.parametrize("path", JSON_FIXTURES, ids=lambda p: p.stem)
-def test_gen_22_a_json_fixture_and_its_notation_record_the_same_events(path):
+def test_regression_a_json_fixture_and_its_notation_record_the_same_events(path):
     fixture = json.loads(path.read_text())
     recorder = Recorder(SQLiteEventStore(":memory:"))
     original = record(recorder, fixture["setup"], fixture["commands"])

@@ -4,20 +4,22 @@ Diagrams show row 2 (North) on top, columns a..f left to right; ``4N`` is a Nort
 holding 4. Expected values are worked out by hand from the rules, in the comments.
 """
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.boards import legal as board_legal
+from support.boards import parse_rows
+from support.boards import position as board_position
+from support.boards import sow as board_sow
 
 from recorder.core.events import GameCreated, Sowed
 from recorder.core.game import replay
+from recorder.core.playout import random_play, random_sowing
 from recorder.errors import InvalidRecord
 from recorder.rules import rules_for
 from recorder.rules.board import Player
-from recorder.rules.positions import position_from_json
 from recorder.rules.state import state_to_json
 
 S, N = Player.SOUTH, Player.NORTH
@@ -26,36 +28,20 @@ QELAT = rules_for("qelat")
 
 def position(row2: str, row1: str, to_move="south", rules=QELAT, **extra):
     """A state from a two-row diagram: six tokens a row, ``4N`` a North walda of 4."""
-    holes, specials = {}, {}
-    for row, text in (("2", row2), ("1", row1)):
-        for letter, token in zip("abcdef", text.split()):
-            name = letter + row
-            holes[name] = int(token.rstrip("SN"))
-            if token[-1] in "SN":
-                specials[name] = {"kind": "walda", "owner": "south" if token[-1] == "S" else "north"}
-    data = {
-        "holes": holes,
-        "specials": specials,
-        "owners": {},
-        "stores": {"south": 0, "north": 0},
-        "to_move": to_move,
-        "first_turn_of_round": False,
-        **extra,
-    }
-    return position_from_json(rules, data)
+    holes, specials = parse_rows((("2", row2), ("1", row1)), "walda")
+    return board_position(rules, holes, specials, (0, 0), to_move, owners=extra.pop("owners", {}), **extra)
 
 
 def sow(state, hole, rules=QELAT):
-    assert rules.board.hole(hole) in rules.legal_moves(state), f"{hole} is not legal"
-    return rules.play(state, rules.board.hole(hole))
+    return board_sow(rules, state, hole)
+
+
+def legal(state, rules=QELAT) -> list[str]:
+    return board_legal(rules, state)
 
 
 def row(state, number: int) -> list[int]:
     return [state.holes[QELAT.board.hole(f"{letter}{number}")] for letter in "abcdef"]
-
-
-def legal(state, rules=QELAT) -> list[str]:
-    return sorted(rules.board.holes[i] for i in rules.legal_moves(state))
 
 
 def walda(state, hole):
@@ -284,27 +270,16 @@ def test_qel_13_random_games_conserve_seeds_and_replay_equals_live(seed, no_retu
     rules = rules_for("qelat", {"mazagebh_no_return": no_return})
     rng = random.Random(seed)
     first = rng.choice(["south", "north"])
-    setup = GameCreated("qelat", rules.options, "S", "N", first_player=first)
-    state, events = rules.start(Player.parse(first)), [(1, setup)]
-    for ply in range(400):
-        moves = rules.legal_moves(state)
-        if not moves:
-            break
-        hole = rng.choice(moves)
-        events.append((ply + 2, Sowed(rules.board.holes[hole], state.to_move.json)))
-        state = rules.play(state, hole)
+    setup = GameCreated("qelat", dict(rules.options), "S", "N", first_player=first)
+    state = start = rules.start(Player.parse(first))
+    events: list = [(1, setup)]
+    for ply, (event, state) in enumerate(random_play(rules, start, rng, max_moves=400)):
+        events.append((ply + 2, event))
         assert state.seeds == 48 and state.stores == (0, 0)
         assert state.owners == rules.board.default_owners
     assert replay("g", events).state == state
     if state.game_over:
         assert sum(state.score) + sum(h for h, o in zip(state.holes, state.specials) if o is None) == 48
-
-
-def test_qel_fixture_game_is_kept(tmp_path):
-    records = sorted(Path(__file__).parent.parent.joinpath("fixtures", "games").glob("qelat-*.json"))
-    assert records, "a complete Qelat game is kept in fixtures/games"
-    for path in records:
-        assert json.loads(path.read_text())["setup"]["variant"] == "qelat"
 
 
 @settings(derandomize=True, max_examples=30, deadline=None)
@@ -316,12 +291,11 @@ def test_qel_10_the_untraced_route_equals_the_traced_one(seed, no_return):
     rng = random.Random(seed)
     state = rules.start(rng.choice([S, N]))
     for _ in range(300):
-        moves = rules.legal_moves(state)
-        if not moves:
-            break
-        hole = rng.choice(moves)
         trace: list = []
-        traced = rules.play(state, hole, trace)
+        sown = random_sowing(rules, state, rng, trace)
+        if sown is None:
+            break
+        hole, traced = sown
         assert rules.play(state, hole) == traced
         assert trace[0]["step"] == "lifted"
         state = traced

@@ -2,9 +2,8 @@
 in fixtures/games/selus-*.json, and random playouts that check invariants.
 
 Boards are drawn as in selus.md, row 3 on top: ``4S`` is a South wegue holding 4.
-The fixtures are made by ``random_playout`` below, in the shape tests/test_fixtures_api.py
-replays (title, setup, commands, expect); to write them again:
-``python -c "import tests.test_selus as t; t.write_fixtures()"`` from the repository root.
+The fixtures are seeded random games kept as records, in the shape tests/test_fixtures_api.py
+replays (title, setup, commands, expect).
 """
 
 from __future__ import annotations
@@ -15,17 +14,19 @@ import random
 from pathlib import Path
 
 import pytest
+from support.boards import numbered_rows, parse_rows, replay, sow, spec_examples, spec_view
+from support.boards import play as apply
+from support.boards import position as board_position
 
-from recorder.core.events import ResultRecorded, RoundStarted, Sowed
-from recorder.core.game import apply_move
+from recorder.core.events import RoundStarted, Sowed
+from recorder.core.playout import random_play
 from recorder.errors import EndlessSowing, InvalidRecord
 from recorder.rules.board import PLAYERS, THREE_ROWS, Player
 from recorder.rules.positions import position_from_json
-from recorder.rules.selus import AYEMI, Selus
-from recorder.rules.state import Outcome, state_to_json
+from recorder.rules.selus import Selus
+from recorder.rules.state import Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT.parent / "shared" / "rules" / "examples.json"
 FIXTURES = ROOT / "fixtures" / "games"
 
 S, N = Player.SOUTH, Player.NORTH
@@ -44,29 +45,12 @@ ALL_OPTIONS = [
 
 def diagram(text: str) -> tuple[dict, dict]:
     """Holes and specials from rows drawn as in selus.md (``3: 0 2 ...``, row 3 first)."""
-    holes, specials = {}, {}
-    for line in text.strip().splitlines():
-        row, cells = line.split(":")
-        for letter, cell in zip("abcdef", cells.split()):
-            name = f"{letter}{row.strip()}"
-            if cell[-1] in "SN":
-                specials[name] = {"kind": "wegue", "owner": "south" if cell[-1] == "S" else "north"}
-                cell = cell[:-1]
-            holes[name] = int(cell)
-    return holes, specials
+    return parse_rows(numbered_rows(text), "wegue")
 
 
 def position(rules, text, stores, to_move, first_turn=False, **fields):
     holes, specials = diagram(text)
-    data = {
-        "holes": holes,
-        "specials": specials,
-        "stores": {"south": stores[0], "north": stores[1]},
-        "to_move": to_move,
-        "first_turn_of_round": first_turn,
-        **fields,
-    }
-    return position_from_json(rules, data)
+    return board_position(rules, holes, specials, stores, to_move, first_turn, **fields)
 
 
 def holes_of(text: str) -> tuple[int, ...]:
@@ -78,109 +62,12 @@ def specials_of(state) -> dict:
     return {THREE_ROWS.holes[i]: owner for i, owner in enumerate(state.specials) if owner is not None}
 
 
-def apply(rules, state, item):
-    """One event: a vector's hole name or decision, or a fixture command (GEN-21..GEN-28)."""
-    command = as_command(item)
-    kind = command["type"]
-    if kind == "sow":
-        assert rules.board.hole(command["hole"]) in rules.legal_moves(state), f"{command['hole']} is not legal"
-        event = Sowed(hole=command["hole"], player=state.to_move.json)
-    elif kind == "next_round":
-        assert state.awaiting == "next_round"
-        event = RoundStarted(first_player=command["first_player"], allocation=command.get("allocation"))
-    else:
-        assert kind == "result" and not state.game_over
-        event = ResultRecorded(kind=command["kind"], winner=command["winner"])
-    assert kind == "sow" or kind in rules.DECISIONS
-    return apply_move(rules, state, event)
-
-
-def as_command(item) -> dict:
-    if isinstance(item, str):
-        return {"type": "sow", "hole": item}
-    if "decision" in item:
-        return {"type": item["decision"], **{k: v for k, v in item.items() if k != "decision"}}
-    return item
-
-
-def replay(rules, state, events):
-    for event in events:
-        state = apply(rules, state, event)
-    return state
-
-
 def view(rules, state, keep_match=False) -> dict:
     """The §8 state of a vector's ``after``; ``keep_match`` keeps round, rounds and result_reason."""
-    out = state_to_json(rules, state)
-    del out["variant"], out["options"]
-    if not keep_match:
-        for key in ("round", "rounds", "result_reason"):
-            out.pop(key, None)
-    if state.to_move is None or state.awaiting:
-        assert out.pop("legal_moves") == []
+    out = spec_view(rules, state, keep=("round", "rounds", "result_reason") if keep_match else ())
+    if state.to_move is not None and not state.awaiting:
+        out.setdefault("legal_moves", [])  # while someone is to move they are always shown
     return out
-
-
-def sow(rules, state, *names):
-    return replay(rules, state, names)
-
-
-# -- The random playout generator (fixtures and invariants) ----------------------------
-
-
-def random_playout(recipe: dict, max_events=2000) -> dict:
-    """A game played by chance with ``random.Random(recipe["seed"])``, as a fixture record.
-
-    Sowings are chosen uniformly among legal holes, skipping any the lap cap rejects
-    (GEN-35). ``next_round`` names a random first player and, with ``allocate``, a random
-    allocation (GEN-38). With ``resign_in_round`` the player with fewer holes resigns once
-    that round's first turn is over (GEN-28).
-    """
-    rules, rng = Selus(recipe["options"]), random.Random(recipe["seed"])
-    first = rng.choice(PLAYERS)
-    state, commands = rules.start(first), []
-    while not state.game_over and len(commands) < max_events:
-        command = next_command(rules, state, rng, recipe)
-        if command is None:
-            break
-        state = apply(rules, state, command)
-        commands.append(command)
-    return {
-        "title": recipe["title"],
-        "setup": {
-            "variant": "selus",
-            "options": dict(rules.options),
-            "south": recipe["south"],
-            "north": recipe["north"],
-            "first_player": first.json,
-        },
-        "generator": {key: recipe[key] for key in ("seed", "allocate", "resign_in_round")},
-        "commands": commands,
-        "expect": expectations(rules, state),
-    }
-
-
-def next_command(rules, state, rng, recipe):
-    if state.awaiting == "next_round":
-        command = {"type": "next_round", "first_player": rng.choice(PLAYERS).json}
-        if recipe["allocate"]:
-            holes = list(THREE_ROWS.holes)
-            rng.shuffle(holes)
-            south = state.hole_counts[S]
-            command["allocation"] = {"south": sorted(holes[:south]), "north": sorted(holes[south:])}
-        return command
-    if state.round == recipe["resign_in_round"] and not state.first_turn_of_round:
-        counts = state.rounds[-1].holes
-        return {"type": "result", "kind": "resignation", "winner": (S if counts[S] >= counts[N] else N).json}
-    moves = list(rules.legal_moves(state))
-    rng.shuffle(moves)
-    for hole in moves:
-        try:
-            rules.play(state, hole)
-        except EndlessSowing:
-            continue
-        return {"type": "sow", "hole": rules.board.holes[hole]}
-    return None
 
 
 def expectations(rules, state) -> dict:
@@ -194,54 +81,6 @@ def expectations(rules, state) -> dict:
         expect["score"] = out["score"]
     expect["state"] = view(rules, state)
     return expect
-
-
-FIXTURE_RECIPES = [
-    {
-        "name": "selus-rounds-1372",
-        "title": "Selus: a seeded random match of four rounds (9-9, 11-7, 13-5, 4-14 holes); "
-        "South takes nothing in round 4 and North wins by SEL-16.",
-        "options": DEFAULTS,
-        "seed": 1372,
-        "allocate": False,
-        "resign_in_round": None,
-        "south": "Habtom",
-        "north": "Senait",
-    },
-    {
-        "name": "selus-single-7",
-        "title": "Selus single game (seed 000): a seeded random game won by North on takings, 29 to 25.",
-        "options": {**DEFAULTS, "match": "single"},
-        "seed": 7,
-        "allocate": False,
-        "resign_in_round": None,
-        "south": "Mehari",
-        "north": "Luwam",
-    },
-    {
-        "name": "selus-rounds-options-5",
-        "title": "Selus with leave_seed, weak wegues and first_turn_each_player: recorded random "
-        "allocations (1-17 holes in rounds 2 and 3), ended by South's resignation in round 3.",
-        "options": {
-            "match": "rounds",
-            "empty_wegue_landing": "leave_seed",
-            "weak_wegues": True,
-            "wegue_block": "first_turn_each_player",
-        },
-        "seed": 5,
-        "allocate": True,
-        "resign_in_round": 3,
-        "south": "Kidane",
-        "north": "Saba",
-    },
-]
-
-
-def write_fixtures() -> None:
-    FIXTURES.mkdir(parents=True, exist_ok=True)
-    for recipe in FIXTURE_RECIPES:
-        path = FIXTURES / f"{recipe['name']}.json"
-        path.write_text(json.dumps(random_playout(recipe), indent=1, ensure_ascii=False) + "\n")
 
 
 # -- Options (GEN-29, GEN-31) ------------------------------------------------------------
@@ -285,10 +124,6 @@ def test_sel_2_default_ownership_in_round_1(match):
     state = Selus({"match": match}).start(N)
     south = {THREE_ROWS.holes[i] for i, owner in enumerate(state.owners) if owner == S}
     assert south == {"a1", "b1", "c1", "d1", "e1", "f1", "d2", "e2", "f2"}
-
-
-def test_sel_3_ayemi_are_a1_and_f3():
-    assert AYEMI == {S: H["a1"], N: H["f3"]}
 
 
 def test_sel_3_south_ayemi_stays_a1_when_north_owns_it():
@@ -917,7 +752,7 @@ def test_gen_16_endless_selus_sowing_is_rejected_but_stays_legal():
 
 
 def selus_vectors():
-    return [v for v in json.loads(EXAMPLES.read_text()) if v["variant"] == "selus"]
+    return spec_examples("selus")
 
 
 @pytest.mark.parametrize("vector", selus_vectors(), ids=lambda v: v["id"])
@@ -953,17 +788,11 @@ def fixture_records():
 
 
 @pytest.mark.parametrize("record", fixture_records(), ids=lambda r: r["title"][:40])
-def test_fixture_replays_to_what_it_expects(record):
+def test_regression_fixture_replays_to_what_it_expects(record):
     setup = record["setup"]
     rules = Selus(setup["options"])
     state = replay(rules, rules.start(Player.parse(setup["first_player"])), record["commands"])
     assert expectations(rules, state) == record["expect"]
-
-
-@pytest.mark.parametrize("recipe", FIXTURE_RECIPES, ids=lambda r: r["name"])
-def test_fixture_is_what_the_generator_makes(recipe):
-    path = FIXTURES / f"{recipe['name']}.json"
-    assert json.loads(path.read_text()) == random_playout(recipe)
 
 
 def test_fixtures_cover_a_match_and_a_single_game():
@@ -992,25 +821,14 @@ def blocked(rules, state) -> bool:
 @pytest.mark.parametrize("options", ALL_OPTIONS, ids=lambda o: "-".join(str(v) for v in o.values()))
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_playouts_keep_the_invariants(options, seed):
-    recipe = {
-        "title": "",
-        "options": options,
-        "seed": seed,
-        "allocate": seed == 2,
-        "resign_in_round": None,
-        "south": "",
-        "north": "",
-    }
-    record = random_playout(recipe, max_events=400)
-    rules = Selus(options)
-    state = rules.start(Player.parse(record["setup"]["first_player"]))
-    for command in record["commands"]:
-        before = state
-        state = apply(rules, state, command)
+    rules, rng = Selus(options), random.Random(seed)
+    state = rules.start(rng.choice(PLAYERS))
+    for event, after in random_play(rules, state, rng, max_moves=400, allocations=1.0 if seed == 2 else 0.0):
+        before, state = state, after
         assert state.seeds == 54
-        if command["type"] == "sow":
-            check_sowing(rules, before, state, command["hole"])
-        elif command["type"] == "next_round":
+        if isinstance(event, Sowed):
+            check_sowing(rules, before, state, event.hole)
+        elif isinstance(event, RoundStarted):
             assert state.holes == (3,) * 18 and state.first_turn_of_round
         if state.round_over:
             assert sum(state.hole_counts) == 18 and state.takings[0] + state.takings[1] == 54

@@ -9,22 +9,26 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.boards import fixture_paths, parse_rows, play, replay, spec_examples
+from support.boards import legal as board_legal
+from support.boards import position as board_position
+from support.boards import sow as board_sow
+from support.boards import two_rows as rows
 
+from recorder.core.events import Sowed
+from recorder.core.playout import random_move
 from recorder.errors import EndlessSowing, IllegalMove, InvalidRecord
 from recorder.rules.board import PLAYERS, Player
 from recorder.rules.positions import position_from_json
 from recorder.rules.state import state_to_json
 from recorder.rules.tuz import Tuz
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = json.loads((ROOT.parent / "shared" / "rules" / "examples.json").read_text())
-VECTORS = [e for e in EXAMPLES if e["variant"] == "tuz"]
-FIXTURES = sorted((ROOT / "fixtures" / "games").glob("tuz-*.json"))
+VECTORS = spec_examples("tuz")
+FIXTURES = fixture_paths("tuz")
 SPEC_EXTRA = {"variant", "options", "round", "rounds", "legal_moves", "result_reason"}
 S, N = Player.SOUTH, Player.NORTH
 RULES = Tuz()
@@ -37,112 +41,17 @@ H = RULES.board.index
 
 def position(row2: str, row1: str, stores=(0, 0), to_move="south", rules=RULES, **extra):
     """A state from a spec-style diagram; a suffix S or N marks a tuz and its owner."""
-    holes, specials = {}, {}
-    for row, text in (("2", row2), ("1", row1)):
-        for letter, cell in zip("abcdef", text.split()):
-            name = letter + row
-            if cell[-1] in "SN":
-                specials[name] = {"kind": "tuz", "owner": "south" if cell[-1] == "S" else "north"}
-                cell = cell[:-1]
-            holes[name] = int(cell)
-    data = {
-        "holes": holes,
-        "specials": specials,
-        "stores": {"south": stores[0], "north": stores[1]},
-        "to_move": to_move,
-        "first_turn_of_round": extra.pop("first_turn_of_round", False),
-        **extra,
-    }
-    return position_from_json(rules, data)
-
-
-def rows(state) -> tuple[str, str]:
-    """The board as two diagram rows (row 2, row 1), tuzes marked S or N."""
-    cells = []
-    for i, seeds in enumerate(state.holes):
-        owner = state.specials[i]
-        cells.append(f"{seeds}{'' if owner is None else 'SN'[owner]}")
-    return " ".join(cells[6:]), " ".join(cells[:6])
+    holes, specials = parse_rows((("2", row2), ("1", row1)), "tuz")
+    first_turn = extra.pop("first_turn_of_round", False)
+    return board_position(rules, holes, specials, stores, to_move, first_turn, **extra)
 
 
 def sow(state, *holes, rules=RULES):
-    for name in holes:
-        assert H[name] in rules.legal_moves(state), name
-        state = rules.play(state, H[name])
-    return state
+    return board_sow(rules, state, *holes)
 
 
 def legal(state, rules=RULES) -> list[str]:
-    return sorted(rules.board.holes[i] for i in rules.legal_moves(state))
-
-
-def apply_command(rules, state, command):
-    """One fixture command at the engine level (the names the service calls)."""
-    kind = command["type"]
-    if kind == "sow":
-        assert H[command["hole"]] in rules.legal_moves(state), command
-        return rules.play(state, H[command["hole"]])
-    if kind == "opening":
-        return rules.play_opening(state, command["choice"])
-    if kind == "lot":
-        return rules.draw_lot(state, Player.parse(command["winner"]))
-    if kind == "next_round":
-        return rules.start_next_round(state, Player.parse(command["first_player"]))
-    raise AssertionError(f"unexpected command {command}")
-
-
-def random_match(seed: int, options: dict | None = None, max_commands: int = 5000):
-    """A seeded random playout of a whole match, as a fixture record (None if it gets stuck).
-
-    Random choices for the first player, the opening, every sowing, every lot and every
-    starter; a sowing that would never end (GEN-35) is skipped for another legal hole.
-    """
-    rng = random.Random(seed)
-    rules = Tuz(options or {})
-    first = rng.choice(PLAYERS)
-    state, commands = rules.start(first), []
-    while not state.game_over and len(commands) < max_commands:
-        command = _random_command(rules, state, rng)
-        if command is None:
-            return None
-        state = apply_command(rules, state, command) if command["type"] != "sow" else command.pop("_state")
-        commands.append(command)
-    if not state.game_over:
-        return None
-    return {
-        "title": f"Tuz: a seeded random match (seed {seed})",
-        "setup": {
-            "variant": "tuz",
-            "options": dict(rules.options),
-            "south": "Alemu",
-            "north": "Tsegaye",
-            "first_player": first.json,
-        },
-        "commands": commands,
-        "expect": {
-            "result": state.outcome.name,
-            "rounds": state.round,
-            "final_stores": {"south": state.stores[0], "north": state.stores[1]},
-        },
-    }
-
-
-def _random_command(rules, state, rng):
-    if state.awaiting == "opening":
-        return {"type": "opening", "choice": rng.choice(("tuz", "plain"))}
-    if state.awaiting == "lot":
-        return {"type": "lot", "winner": rng.choice(PLAYERS).json}
-    if state.awaiting == "next_round":
-        return {"type": "next_round", "first_player": rng.choice(PLAYERS).json}
-    moves = list(rules.legal_moves(state))
-    rng.shuffle(moves)
-    for hole in moves:
-        try:
-            after = rules.play(state, hole)
-        except EndlessSowing:
-            continue
-        return {"type": "sow", "hole": rules.board.holes[hole], "_state": after}
-    return None
+    return board_legal(rules, state)
 
 
 # -- The spec's vectors (examples.json) ---------------------------------------------
@@ -151,14 +60,7 @@ def _random_command(rules, state, rng):
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["id"] for v in VECTORS])
 def test_tuz_examples_json_vectors(vector):
     rules = Tuz(vector["options"])
-    state = position_from_json(rules, vector["before"])
-    for event in vector["play"]:
-        if isinstance(event, str):
-            state = sow(state, event, rules=rules)
-        else:
-            fields = dict(event)
-            kind = fields.pop("decision")
-            state = apply_command(rules, state, {"type": kind, **fields})
+    state = replay(rules, position_from_json(rules, vector["before"]), vector["play"])
     ours = state_to_json(rules, state)
     expected = {k: v for k, v in vector["after"].items() if k != "legal_moves"}
     assert {k: v for k, v in ours.items() if k not in SPEC_EXTRA} == expected
@@ -650,17 +552,12 @@ def test_tuz_random_playouts_keep_the_invariants(seed, end_turn):
     rng = random.Random(seed)
     state, previous = rules.start(rng.choice(PLAYERS)), None
     for _ in range(400):
-        if state.game_over:
+        move = random_move(rules, state, rng)
+        if move is None:
             break
-        command = _random_command(rules, state, rng)
-        if command is None:
-            break
-        if command["type"] == "sow":
-            traced = rules.play(state, H[command["hole"]], trace=[])
-            assert traced == command["_state"]  # tracing changes nothing
-            nxt = traced
-        else:
-            nxt = apply_command(rules, state, command)
+        event, nxt = move
+        if isinstance(event, Sowed):
+            assert rules.play(state, H[event.hole], trace=[]) == nxt  # tracing changes nothing
         check_state(rules, nxt, state)
         previous, state = state, nxt
     assert previous is None or state.seeds == 48
@@ -669,19 +566,15 @@ def test_tuz_random_playouts_keep_the_invariants(seed, end_turn):
 # -- Fixtures -----------------------------------------------------------------------
 
 
-def test_tuz_fixtures_exist():
-    assert FIXTURES
-
-
 @pytest.mark.parametrize("path", FIXTURES, ids=[p.name for p in FIXTURES])
-def test_tuz_fixture_replays_to_its_expected_end(path):
+def test_regression_tuz_fixture_replays_to_its_expected_end(path):
     record = json.loads(path.read_text())
     setup = record["setup"]
     rules = Tuz(setup["options"])
     state = rules.start(Player.parse(setup["first_player"]))
     for command in record["commands"]:
         assert not state.game_over
-        state = apply_command(rules, state, command)
+        state = play(rules, state, command)
     expect = record["expect"]
     assert state.game_over and state.outcome.name == expect["result"]
     assert state.round == expect["rounds"]
@@ -695,16 +588,9 @@ def test_tuz_fixtures_include_a_match_with_a_lot_and_changed_owners():
         state = rules.start(Player.parse(record["setup"]["first_player"]))
         changed = False
         for command in record["commands"]:
-            state = apply_command(rules, state, command)
+            state = play(rules, state, command)
             changed = changed or state.owners != rules.board.default_owners
         lots = [c for c in record["commands"] if c["type"] == "lot"]
         return state.round >= 3 and changed and lots and state.outcome.reason == "holes"
 
     assert any(qualifies(json.loads(p.read_text())) for p in FIXTURES)
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=[p.name for p in FIXTURES])
-def test_tuz_fixture_is_its_seeds_random_match(path):
-    record = json.loads(path.read_text())
-    seed = int(record["title"].rsplit("seed ", 1)[1].rstrip(")"))
-    assert random_match(seed, record["setup"]["options"]) == record

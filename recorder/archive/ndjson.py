@@ -17,20 +17,9 @@ from dataclasses import dataclass, field
 
 from recorder.core import chain
 from recorder.core.commands import decide, decide_create
-from recorder.core.events import (
-    Annotated,
-    Event,
-    GameCreated,
-    LotDrawn,
-    MovesRetracted,
-    OpeningPlayed,
-    RaceRecorded,
-    ResultRecorded,
-    RoundStarted,
-    Sowed,
-    event_from_record,
-)
+from recorder.core.events import GameCreated, event_from_record
 from recorder.core.game import Game, apply_event, start_game
+from recorder.core.redecide import command_for, setup_body
 from recorder.errors import NotationError, RecorderError
 from recorder.notation.reader import check_setup_fields
 from recorder.store import StoredEvent
@@ -153,7 +142,7 @@ def _setup(log: EventLog, stored: StoredEvent) -> GameCreated:
         raise log.fail(line, 1, f"a game starts with {GameCreated.type}, not {stored.type}", GameCreated.type)
     try:
         setup = GameCreated(**stored.payload)
-        body = setup_body_of(setup)
+        body = setup_body(setup)
         check_setup_fields(body)
         decided = decide_create(body)
     except TypeError as error:
@@ -174,45 +163,9 @@ def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command) -> 
     if isinstance(event, GameCreated):
         raise log.fail(line, 1, "a game has one setup", "a move, decision or note")
     try:
-        decided = decide(game, check_command(command_of(event)))
+        decided = decide(game, check_command(command_for(event)))
     except RecorderError as error:
         raise log.fail(line, 1, f"event {stored.seq}: {error.detail}") from None
     if decided != [event]:
         raise log.fail(line, 1, f"event {stored.seq} is not what live recording would store", "an event as recorded")
     return apply_event(game, event, stored.seq)
-
-
-def setup_body_of(setup: GameCreated) -> dict:
-    """The ``POST /api/games`` body that records this setup."""
-    return {
-        "variant": setup.variant,
-        "options": setup.options,
-        "south": setup.south,
-        "north": setup.north,
-        "first_player": setup.first_player,
-        "position": setup.position,
-        **setup.metadata,
-    }
-
-
-def command_of(event: Event) -> dict:
-    """The command (as ``POST /commands`` takes it) that records this event."""
-    if isinstance(event, Sowed):
-        return {"type": "sow", "hole": event.hole, "player": event.player}
-    if isinstance(event, RaceRecorded):
-        return {"type": "race", "winner": event.winner, "holes": event.holes}
-    if isinstance(event, OpeningPlayed):
-        return {"type": "opening", "choice": event.choice}
-    if isinstance(event, LotDrawn):
-        return {"type": "lot", "winner": event.winner}
-    if isinstance(event, RoundStarted):
-        command = {"type": "next_round", "first_player": event.first_player}
-        return command if event.allocation is None else {**command, "allocation": event.allocation}
-    if isinstance(event, ResultRecorded):
-        command = {"type": "result", "kind": event.kind, "winner": event.winner}
-        return command if event.note is None else {**command, "note": event.note}
-    if isinstance(event, MovesRetracted):
-        return {"type": "retract", "count": event.count, "reason": event.reason}
-    if isinstance(event, Annotated):
-        return {"type": "annotate", "text": event.text}
-    raise TypeError(f"no command records {event!r}")

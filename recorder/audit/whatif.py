@@ -46,7 +46,7 @@ def what_if(game_id: str, pairs: Iterable[tuple[int, Event]], options: dict) -> 
         "first_illegal": None,
     }
     recorded = list(history(game_id, pairs))
-    alternative = _replay(game_id, pairs, replace(setup, options=rules.options), recorded, report)
+    alternative = _replay(game_id, pairs, replace(setup, options=dict(rules.options)), recorded, report)
     report["recorded_final"] = final_view(recorded[-1])
     report["what_if_final"] = final_view(alternative) if alternative is not None else None
     report["replayed_to"] = alternative.version if alternative is not None else 0

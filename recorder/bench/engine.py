@@ -1,10 +1,10 @@
 """Engine throughput: seeded random legal playouts through ``rules.play``/``legal_moves``.
 
-Pure (rules engines only). Each game starts from the standard start; every decision
-the rules await (GEN-22) is taken at random but validly: the Gabata race (a random
-board of 54 seeds, GEN-24/GEN-37), the Tuz opening (GEN-25), a lot (GEN-26) and the
-next round (GEN-27, default allocation); ``result`` is never chosen. A sowing that
-would never end (GEN-16) is set aside and another hole is drawn.
+Pure (rules engines only). Each game starts from the standard start and is played by
+the project's one random-game generator (``recorder.core.playout``): every awaited
+decision (GEN-22) taken at random but validly, the next round with its default
+allocation, ``result`` never chosen, and a sowing that would never end (GEN-16) set
+aside for another hole.
 
 Laps are counted without touching the engines: the timed pass is untraced; then the
 same playout (same seed, same number of games) is replayed untimed with a trace, and
@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from recorder.errors import EndlessSowing
+from recorder.core.game import apply_move
+from recorder.core.playout import random_decision, random_sowing
 from recorder.rules.board import PLAYERS
 
 MAX_SOWINGS_PER_GAME = 5_000  # a safety bound for long matches; random games end far sooner
@@ -41,30 +42,8 @@ class EngineFigures:
         return self.sowings / self.seconds
 
 
-def random_race_board(rules, rng: random.Random) -> tuple[int, ...]:
-    """GEN-37: every hole, integers ≥ 0, the variant's total of seeds."""
-    holes = [0] * rules.board.size
-    for _ in range(rules.total_seeds):
-        holes[rng.randrange(rules.board.size)] += 1
-    return tuple(holes)
-
-
-def take_decision(rules, state, rng: random.Random):
-    """The awaited decision (GEN-22), chosen at random among the valid ones."""
-    awaiting = state.awaiting
-    if awaiting == "race":
-        return rules.record_race(state, rng.choice(PLAYERS), random_race_board(rules, rng))
-    if awaiting == "opening":
-        return rules.play_opening(state, rng.choice(("tuz", "plain")))
-    if awaiting == "lot":
-        return rules.draw_lot(state, rng.choice(PLAYERS))
-    if awaiting == "next_round":
-        return rules.start_next_round(state, rng.choice(PLAYERS), None)
-    raise ValueError(f"the bench cannot take the decision {awaiting!r}")
-
-
 def play_random_game(rules, rng: random.Random, on_sowing: Callable | None = None) -> int:
-    """One random game to its end; returns the number of sowings.
+    """One random game to its end (``core.playout``); returns the number of sowings.
 
     ``on_sowing(trace)`` receives each sowing's trace when given (the counting pass);
     without it the engine runs untraced, as replay does.
@@ -73,34 +52,17 @@ def play_random_game(rules, rng: random.Random, on_sowing: Callable | None = Non
     sowings = 0
     while not state.game_over and sowings < MAX_SOWINGS_PER_GAME:
         if state.awaiting:
-            state = take_decision(rules, state, rng)
+            state = apply_move(rules, state, random_decision(rules, state, rng))
             continue
-        moves = rules.legal_moves(state)
-        if not moves:
-            break  # defensive: a correct engine always awaits something or is over
-        state = play_random_move(rules, state, moves, rng, on_sowing)
-        if state is None:
-            break  # every legal sowing is endless (GEN-16): nothing more to play
-        sowings += 1
-    return sowings
-
-
-def play_random_move(rules, state, moves, rng: random.Random, on_sowing):
-    """A random legal sowing; a sowing that never ends (GEN-16) is set aside."""
-    while moves:
-        # A uniform pick at a fraction of random.choice's cost: the bench measures the
-        # engine, and choice() alone took a fifth of the Qelat loop.
-        hole = moves[int(rng.random() * len(moves))]
         trace = [] if on_sowing is not None else None
-        try:
-            after = rules.play(state, hole, trace)
-        except EndlessSowing:
-            moves = tuple(m for m in moves if m != hole)
-            continue
+        sown = random_sowing(rules, state, rng, trace)
+        if sown is None:
+            break  # no legal sowing, or every one is endless (GEN-16): nothing more to play
+        state = sown[1]
         if on_sowing is not None:
             on_sowing(trace)
-        return after
-    return None
+        sowings += 1
+    return sowings
 
 
 def measure(rules, *, seconds: float, seed: int = 2024, max_games: int = 1_000_000) -> EngineFigures:

@@ -17,6 +17,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+from recorder.core.playout import random_move
+from recorder.core.redecide import command_for
 from recorder.service import Recorder
 from recorder.store import SQLiteEventStore
 
@@ -48,9 +50,9 @@ def build_game(recorder: Recorder, events: int, seed: int) -> str:
     game = recorder.create_game(setup).game
     rng = random.Random(seed)
     while game.version < events:
-        legal = game.rules.legal_moves(game.state)
-        if legal:
-            command = {"type": "sow", "hole": game.rules.board.holes[rng.choice(legal)]}
+        move = random_move(game.rules, game.state, rng)
+        if move is not None:
+            command = command_for(move[0])
         else:
             command = {"type": "annotate", "text": f"note {game.version}"}
         game = recorder.record(game.game_id, command, expected_version=game.version).game

@@ -7,7 +7,6 @@ and exits with status 1 if any game was refused; the other games are stored.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ import click
 from recorder.api.archive import schema_check
 from recorder.archive.ndjson import read_logs
 from recorder.archive.transfer import Archive, GameReport
+from recorder.core.commands import DATE_FORMS, is_date
 from recorder.notation.grammar import parse
 from recorder.rules import VARIANTS
 
@@ -24,12 +24,11 @@ from .common import DB_OPTION, make_recorder
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
-DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
 
 
 def _date(ctx, param, value: str | None) -> str | None:
-    if value is not None and not DATE.fullmatch(value):
-        raise click.BadParameter("a date is YYYY, YYYY-MM or YYYY-MM-DD")
+    if value is not None and not is_date(value):
+        raise click.BadParameter(f"a date is {DATE_FORMS}")
     return value
 
 

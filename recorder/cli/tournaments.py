@@ -13,6 +13,7 @@ import sys
 import click
 
 from recorder.errors import RecorderError
+from recorder.rules import VARIANTS
 
 DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
 BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
@@ -60,7 +61,7 @@ def tournament():
 
 @tournament.command()
 @click.option("--name", required=True)
-@click.option("--variant", required=True, type=click.Choice(["selus", "gabata", "qelat", "lahemay_walida", "tuz"]))
+@click.option("--variant", required=True, type=click.Choice(list(VARIANTS)))
 @click.option(
     "--format", "format_", required=True, type=click.Choice(["round_robin", "double_round_robin", "swiss", "manual"])
 )

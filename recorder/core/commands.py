@@ -7,12 +7,15 @@ already checked; these functions check them against the rules and the game's sta
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from recorder.errors import GameOver, IllegalMove, InvalidRecord
 from recorder.rules import rules_for
 from recorder.rules.base import RESULT_KINDS
+from recorder.rules.state import State
+from recorder.rules.tuz import OPENING_CHOICES
 
 from .events import (
     Annotated,
@@ -26,10 +29,19 @@ from .events import (
     RoundStarted,
     Sowed,
 )
-from .game import Game, apply_move, initial_state
+from .game import Game, apply_event, apply_move, initial_state
 
 PLAYER_NAMES = ("south", "north")
 METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board")
+# A game's date is known to the year, the month or the day. Every check of a date (the
+# HTTP schemas, the notation reader, the CLI's filters) uses this one pattern.
+DATE_PATTERN = r"\d{4}(-\d{2}(-\d{2})?)?"
+DATE_FORMS = "YYYY, YYYY-MM or YYYY-MM-DD"
+_DATE = re.compile(DATE_PATTERN)
+
+
+def is_date(value: object) -> bool:
+    return isinstance(value, str) and _DATE.fullmatch(value) is not None
 
 
 def decide_create(body: dict) -> GameCreated:
@@ -44,7 +56,7 @@ def decide_create(body: dict) -> GameCreated:
         raise InvalidRecord("first_player is required (GEN-23)", field="first_player")
     setup = GameCreated(
         variant=rules.name,
-        options=rules.options,
+        options=dict(rules.options),  # a copy: the cached rules' own dict must never be shared
         south=body["south"],
         north=body["north"],
         first_player=first,
@@ -57,15 +69,39 @@ def decide_create(body: dict) -> GameCreated:
 
 def decide(game: Game, command: dict) -> list[Event]:
     """Dispatch one command; raise a named error and store nothing if it is not valid."""
-    kind = command["type"]
+    _require_allowed(game, command["type"])
+    return _DECIDERS[command["type"]](game, command)
+
+
+def execute(game: Game, command: dict) -> tuple[list[Event], Game]:
+    """Decide one command and fold its events: (the events, the game after them).
+
+    Deciding a sowing means playing it (only playing it shows that it ends, GEN-16), so
+    the state it gives is carried into the fold instead of being computed again."""
+    if command["type"] == "sow":
+        _require_allowed(game, "sow")
+        sowed, state = _sow(game, command)
+        return [sowed], apply_event(game, sowed, game.version + 1, after=state)
+    events = decide(game, command)
+    after = game
+    for offset, event in enumerate(events, start=1):
+        after = apply_event(after, event, game.version + offset)
+    return events, after
+
+
+def _require_allowed(game: Game, kind: str) -> None:
     if kind not in ("retract", "annotate"):
         _require_open(game)
         _require_due(game, kind)
-    return _DECIDERS[kind](game, command)
 
 
 def decide_sow(game: Game, command: dict) -> list[Event]:
     """GEN-21: the hole must be legal for the player to move, and the sowing must end (GEN-16)."""
+    return [_sow(game, command)[0]]
+
+
+def _sow(game: Game, command: dict) -> tuple[Sowed, State]:
+    """The checks of ``decide_sow``, and the state the sowing gives."""
     rules, state = game.rules, game.state
     hole = command["hole"]
     if hole not in rules.board.index:
@@ -76,8 +112,7 @@ def decide_sow(game: Game, command: dict) -> list[Event]:
     if rules.board.hole(hole) not in rules.legal_moves(state):
         raise _illegal(game, f"{mover} may not sow {hole} now")
     event = Sowed(hole=hole, player=mover)
-    apply_move(rules, state, event)  # raises EndlessSowing past the lap cap (GEN-16, GEN-35)
-    return [event]
+    return event, apply_move(rules, state, event)  # raises EndlessSowing past the lap cap (GEN-16, GEN-35)
 
 
 def decide_race(game: Game, command: dict) -> list[Event]:
@@ -93,8 +128,8 @@ def decide_race(game: Game, command: dict) -> list[Event]:
 
 def decide_opening(game: Game, command: dict) -> list[Event]:
     """GEN-25, TUZ-4: ``tuz`` or ``plain``, by the first player, in round 1 only."""
-    if command["choice"] not in ("tuz", "plain"):
-        raise InvalidRecord("the opening choice is 'tuz' or 'plain' (GEN-25)", field="choice")
+    if command["choice"] not in OPENING_CHOICES:
+        raise InvalidRecord(f"the opening choice is {' or '.join(OPENING_CHOICES)} (GEN-25)", field="choice")
     return [OpeningPlayed(choice=command["choice"])]
 
 

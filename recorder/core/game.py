@@ -88,14 +88,17 @@ def allocation_owners(rules: Rules, allocation: dict | None) -> tuple[Player, ..
     return tuple(owners)
 
 
-def apply_event(game: Game, event: Event, seq: int) -> Game:
-    """The reducer: the game after one more stored event."""
+def apply_event(game: Game, event: Event, seq: int, *, after: State | None = None) -> Game:
+    """The reducer: the game after one more stored event.
+
+    ``after`` is the move's resulting state when its decision has already computed it
+    (``commands.execute``): a sowing is then not computed a second time."""
     if isinstance(event, Annotated):
         return replace(game, version=seq)
     if isinstance(event, MovesRetracted):
         return _retract(game, event.count, seq)
     if event.type in MOVE_TYPES:
-        state = apply_move(game.rules, game.state, event)
+        state = after if after is not None else apply_move(game.rules, game.state, event)
         return replace(game, state=state, version=seq, moves=game.moves + ((seq, event),))
     raise TypeError(f"unexpected event {event!r}")
 

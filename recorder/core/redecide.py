@@ -8,7 +8,7 @@ it then stood: exactly the validation an arbiter's command gets before it is sto
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 
 from recorder.errors import InvalidRecord
 
@@ -41,14 +41,23 @@ COMMAND_TYPES = {
 
 
 def command_for(event: Event) -> dict:
-    """The command body that records ``event`` (a ``sow`` names its player, GEN-21)."""
+    """The command (as ``POST /commands`` takes it) that records ``event``.
+
+    A ``sow`` names its player (GEN-21). An optional field left at its default (a
+    result's note, a round's allocation) is omitted, as a client would omit it; a
+    ``winner`` of None (a draw) is not optional and stays."""
     if isinstance(event, GameCreated):
         raise TypeError("a setup is decided by decide_create, not decide")
-    return {"type": COMMAND_TYPES[event.type], **asdict(event)}
+    payload = asdict(event)
+    omitted = {f.name for f in fields(event) if f.default is None and payload[f.name] is None}
+    return {"type": COMMAND_TYPES[event.type], **{k: v for k, v in payload.items() if k not in omitted}}
 
 
 def setup_body(setup: GameCreated) -> dict:
-    """The POST /api/games body that creates this setup (GEN-23, GEN-42)."""
+    """The ``POST /api/games`` body that creates this setup (GEN-23, GEN-42).
+
+    The metadata go first and the setup's own fields last, so a metadata key can never
+    stand in for the variant, options, players or position."""
     body = {
         "variant": setup.variant,
         "options": setup.options,

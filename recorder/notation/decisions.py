@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from recorder.rules.tuz import OPENING_CHOICES
+
 HOLE = re.compile(r"[a-f][1-9]")
 WINNER_WORDS = {"south": "south", "north": "north", "draw": None}
 
@@ -87,7 +89,7 @@ def _race(args: _Args):
 
 
 def _opening(args: _Args):
-    return {"type": "opening", "choice": args.word("tuz or plain", ("tuz", "plain"))}, None
+    return {"type": "opening", "choice": args.word(" or ".join(OPENING_CHOICES), OPENING_CHOICES)}, None
 
 
 def _lot(args: _Args):

@@ -10,11 +10,10 @@ file, game, line, column and what was expected. Pure: no I/O.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from recorder.core.commands import decide, decide_create
+from recorder.core.commands import DATE_FORMS, decide, decide_create, is_date
 from recorder.core.events import Event, GameCreated
 from recorder.core.game import Game
 from recorder.errors import InvalidRecord, NotationError, RecorderError
@@ -25,7 +24,6 @@ from .turns import Line
 from .writer import LATE_METADATA_TAGS, METADATA_TAGS, SIDE_LETTERS, result_token
 
 Check = Callable[[dict], dict]
-DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
 PLAYER_TAGS = {"South": "south", "North": "north"}
 REQUIRED_TAGS = ("South", "North", "Result", "Variant")
 KNOWN_TAGS = (
@@ -116,8 +114,8 @@ def check_setup_fields(body: dict) -> None:
         if (value is not None or field in ("south", "north")) and not _is_name(value):
             raise InvalidRecord(f"{field} must be a string of 1 to 200 characters", field=field)
     date = body.get("date")
-    if date is not None and (not isinstance(date, str) or not DATE.fullmatch(date)):
-        raise InvalidRecord("date must be YYYY, YYYY-MM or YYYY-MM-DD", field="date")
+    if date is not None and not is_date(date):
+        raise InvalidRecord(f"date must be {DATE_FORMS}", field="date")
     if body.get("first_player") not in (None, "south", "north"):
         raise InvalidRecord("first_player must be south or north", field="first_player")
 

@@ -85,7 +85,7 @@ class Tuz(MatchRules):
     def play_opening(self, state: State, choice: str, trace=None) -> State:
         """TUZ-4: the first player's stylised first turn; then the other player sows (TUZ-5)."""
         if not isinstance(choice, str) or choice not in OPENING_CHOICES:
-            raise InvalidRecord("opening choice must be 'tuz' or 'plain'", field="choice")
+            raise InvalidRecord(f"opening choice must be {' or '.join(OPENING_CHOICES)}", field="choice")
         if state.awaiting != "opening" or state.game_over:
             raise IllegalMove("no opening is awaited (GEN-25)")
         mover = state.to_move

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from recorder.errors import AlreadyExists, Forbidden, NotFound, Unauthorized, VersionConflict
-from recorder.service import Recorded, Recorder
+from recorder.service import Recorded, Recorder, append_retrying
 from recorder.store import Idempotency, NewEvent, StoredEvent
 
 from . import board_game_id, is_tournament_id, new_tournament_id
@@ -23,8 +23,6 @@ from .fold import Tournament, replay
 from .results import outcome_of_forfeit, outcome_of_state
 from .standings import Standing, crosstable, is_finished, standings
 from .tokens import ADMIN, Principal, is_admin_token, new_token, new_token_id, token_hash
-
-RETRIES_WITHOUT_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -131,7 +129,8 @@ class Tournaments:
         original = self._replayed(idempotency)
         if original is not None:
             return original
-        for attempt in range(RETRIES_WITHOUT_VERSION):
+
+        def attempt() -> Written:
             t = self.tournament(tournament_id)
             if expected_version is not None and expected_version != t.version:
                 raise VersionConflict(
@@ -140,20 +139,16 @@ class Tournaments:
                     actual=t.version,
                 )
             events = decide(t, self.outcomes(t) if needs_results else {})
-            try:
-                result = self.store.append(
-                    tournament_id,
-                    t.version,
-                    [NewEvent(e.type, e.payload()) for e in events],
-                    recorded_by=recorded_by,
-                    idempotency=idempotency,
-                )
-            except VersionConflict:
-                if expected_version is not None or attempt == RETRIES_WITHOUT_VERSION - 1:
-                    raise
-                continue
+            result = self.store.append(
+                tournament_id,
+                t.version,
+                [NewEvent(e.type, e.payload()) for e in events],
+                recorded_by=recorded_by,
+                idempotency=idempotency,
+            )
             return Written(result.events, self.tournament(tournament_id), result.replayed)
-        raise AssertionError("unreachable")
+
+        return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
 
     def _replayed(self, idempotency: Idempotency | None) -> Written | None:
         if idempotency is None:
