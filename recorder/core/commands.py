@@ -8,11 +8,12 @@ already checked; these functions check them against the rules and the game's sta
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 from recorder.errors import GameOver, IllegalMove, InvalidRecord
 from recorder.rules import rules_for
-from recorder.rules.base import RESULT_KINDS
+from recorder.rules.base import mover_of
+from recorder.rules.values import RESULT_KINDS, PlayerName
 
 from .events import (
     Annotated,
@@ -28,11 +29,13 @@ from .events import (
 )
 from .game import Game, apply_move, initial_state
 
-PLAYER_NAMES = ("south", "north")
+Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by the schemas
+
+PLAYER_NAMES: tuple[PlayerName, PlayerName] = ("south", "north")
 METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board")
 
 
-def decide_create(body: dict) -> GameCreated:
+def decide_create(body: Command) -> GameCreated:
     """GEN-23, GEN-29, GEN-30, GEN-42: a valid setup, or InvalidRecord saying what is wrong."""
     rules = rules_for(body["variant"], body.get("options") or {})
     first, position = body.get("first_player"), body.get("position")
@@ -55,7 +58,7 @@ def decide_create(body: dict) -> GameCreated:
     return setup
 
 
-def decide(game: Game, command: dict) -> list[Event]:
+def decide(game: Game, command: Command) -> list[Event]:
     """Dispatch one command; raise a named error and store nothing if it is not valid."""
     kind = command["type"]
     if kind not in ("retract", "annotate"):
@@ -64,13 +67,13 @@ def decide(game: Game, command: dict) -> list[Event]:
     return _DECIDERS[kind](game, command)
 
 
-def decide_sow(game: Game, command: dict) -> list[Event]:
+def decide_sow(game: Game, command: Command) -> list[Event]:
     """GEN-21: the hole must be legal for the player to move, and the sowing must end (GEN-16)."""
     rules, state = game.rules, game.state
     hole = command["hole"]
     if hole not in rules.board.index:
         raise _illegal(game, f"{hole!r} is not a hole of the {rules.board.name} board (GEN-5)")
-    mover = state.to_move.json
+    mover = mover_of(state).json
     if command.get("player") not in (None, mover):
         raise _illegal(game, f"{mover} is to move, not {command['player']} (GEN-21)")
     if rules.board.hole(hole) not in rules.legal_moves(state):
@@ -80,7 +83,7 @@ def decide_sow(game: Game, command: dict) -> list[Event]:
     return [event]
 
 
-def decide_race(game: Game, command: dict) -> list[Event]:
+def decide_race(game: Game, command: Command) -> list[Event]:
     """GEN-24, GEN-37, GAB-2: 18 holes, integers ≥ 0, 54 seeds; the engine checks nothing else."""
     problem = game.rules.race_board_problem(command["holes"])
     if problem is not None:
@@ -91,19 +94,19 @@ def decide_race(game: Game, command: dict) -> list[Event]:
     ]
 
 
-def decide_opening(game: Game, command: dict) -> list[Event]:
+def decide_opening(game: Game, command: Command) -> list[Event]:
     """GEN-25, TUZ-4: ``tuz`` or ``plain``, by the first player, in round 1 only."""
     if command["choice"] not in ("tuz", "plain"):
         raise InvalidRecord("the opening choice is 'tuz' or 'plain' (GEN-25)", field="choice")
     return [OpeningPlayed(choice=command["choice"])]
 
 
-def decide_lot(game: Game, command: dict) -> list[Event]:
+def decide_lot(game: Game, command: Command) -> list[Event]:
     """GEN-26: the winner receives the extra hole."""
     return [LotDrawn(winner=_player(command, "winner"))]
 
 
-def decide_next_round(game: Game, command: dict) -> list[Event]:
+def decide_next_round(game: Game, command: Command) -> list[Event]:
     """GEN-27, GEN-38: an allocation names every hole once and gives each player his count."""
     allocation = command.get("allocation")
     if allocation is not None:
@@ -113,6 +116,8 @@ def decide_next_round(game: Game, command: dict) -> list[Event]:
 
 def _check_allocation(game: Game, allocation: Any) -> None:
     names, counts = game.rules.board.holes, game.state.hole_counts
+    if counts is None:
+        raise _illegal(game, "no next round is due (GEN-27)")
     if not isinstance(allocation, dict) or set(allocation) != set(PLAYER_NAMES):
         raise InvalidRecord("allocation has exactly the keys south and north (GEN-38)", field="allocation")
     listed = [hole for player in PLAYER_NAMES for hole in allocation[player]]
@@ -126,7 +131,7 @@ def _check_allocation(game: Game, allocation: Any) -> None:
             )
 
 
-def decide_result(game: Game, command: dict) -> list[Event]:
+def decide_result(game: Game, command: Command) -> list[Event]:
     """GEN-28: a draw (winner null) only by agreement or adjudication."""
     kind, winner = command["kind"], command["winner"]
     if kind not in RESULT_KINDS:
@@ -138,7 +143,7 @@ def decide_result(game: Game, command: dict) -> list[Event]:
     return [ResultRecorded(kind=kind, winner=winner, note=command.get("note"))]
 
 
-def decide_retract(game: Game, command: dict) -> list[Event]:
+def decide_retract(game: Game, command: Command) -> list[Event]:
     """Withdraw the latest effective moves; the log keeps them and says who and why."""
     count, reason = command["count"], command["reason"].strip()
     if count < 1 or count > len(game.moves):
@@ -148,7 +153,7 @@ def decide_retract(game: Game, command: dict) -> list[Event]:
     return [MovesRetracted(count=count, reason=reason)]
 
 
-def decide_annotate(game: Game, command: dict) -> list[Event]:
+def decide_annotate(game: Game, command: Command) -> list[Event]:
     text = command["text"].strip()
     if not text:
         raise InvalidRecord("an annotation needs text", field="text")
@@ -157,7 +162,9 @@ def decide_annotate(game: Game, command: dict) -> list[Event]:
 
 def _require_open(game: Game) -> None:
     if game.state.game_over:
-        raise GameOver("the game is over; no event is valid after it (GEN-28)", result=game.state.outcome.name)
+        outcome = game.state.outcome
+        result = outcome.name if outcome is not None else None
+        raise GameOver("the game is over; no event is valid after it (GEN-28)", result=result)
 
 
 def _require_due(game: Game, kind: str) -> None:
@@ -183,13 +190,14 @@ def _illegal(game: Game, detail: str) -> IllegalMove:
     )
 
 
-def _player(command: dict, field: str) -> str:
-    if command.get(field) not in PLAYER_NAMES:
-        raise InvalidRecord(f"{field} must be 'south' or 'north'", field=field)
-    return command[field]
+def _player(command: Command, field: str) -> PlayerName:
+    for name in PLAYER_NAMES:
+        if command.get(field) == name:
+            return name
+    raise InvalidRecord(f"{field} must be 'south' or 'north'", field=field)
 
 
-_DECIDERS: dict[str, Callable[[Game, dict], list[Event]]] = {
+_DECIDERS: dict[str, Callable[[Game, Command], list[Event]]] = {
     "sow": decide_sow,
     "race": decide_race,
     "opening": decide_opening,

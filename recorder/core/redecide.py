@@ -13,6 +13,7 @@ from dataclasses import asdict
 from recorder.errors import InvalidRecord
 
 from . import commands
+from .commands import Command
 from .events import (
     Annotated,
     Event,
@@ -40,14 +41,14 @@ COMMAND_TYPES = {
 }
 
 
-def command_for(event: Event) -> dict:
+def command_for(event: Event) -> Command:
     """The command body that records ``event`` (a ``sow`` names its player, GEN-21)."""
     if isinstance(event, GameCreated):
         raise TypeError("a setup is decided by decide_create, not decide")
     return {"type": COMMAND_TYPES[event.type], **asdict(event)}
 
 
-def setup_body(setup: GameCreated) -> dict:
+def setup_body(setup: GameCreated) -> Command:
     """The POST /api/games body that creates this setup (GEN-23, GEN-42)."""
     body = {
         "variant": setup.variant,
