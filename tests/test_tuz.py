@@ -120,7 +120,7 @@ def random_match(seed: int, options: dict | None = None, max_commands: int = 500
         },
         "commands": commands,
         "expect": {
-            "result": state.outcome.name,
+            "result": state.result.name,
             "rounds": state.round,
             "final_stores": {"south": state.stores[0], "north": state.stores[1]},
         },

@@ -53,7 +53,7 @@ def game_json(game: Game, created_at: str | None = None) -> dict:
         "metadata": setup.metadata,
         "version": game.version,
         "status": "finished" if state.game_over else "in_progress",
-        "result": state.outcome.name if state.game_over else None,
+        "result": state.result.name if state.game_over else None,
         "created_at": created_at,
         "state": state_json(game),
     }

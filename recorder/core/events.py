@@ -124,5 +124,12 @@ EVENT_TYPES: dict[str, type[Event]] = {
 MOVE_TYPES = frozenset(cls.type for cls in (Sowed, RaceRecorded, OpeningPlayed, LotDrawn, RoundStarted, ResultRecorded))
 
 
+def setup_of(event: Event) -> GameCreated:
+    """A game's first event, which is always its setup (GEN-23)."""
+    if not isinstance(event, GameCreated):
+        raise TypeError(f"a game starts with its setup, not {event.type}")
+    return event
+
+
 def event_from_record(event_type: str, payload: dict[str, Any]) -> Event:
     return EVENT_TYPES[event_type](**payload)

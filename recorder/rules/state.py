@@ -70,6 +70,11 @@ class State(_Fields):
         """Seeds on the board plus both stores: constant for a variant (§8)."""
         return sum(self.holes) + self.stores[0] + self.stores[1]
 
+    @property
+    def result(self) -> Outcome:
+        """The outcome of a game that is over (``outcome`` is set exactly when ``game_over`` is)."""
+        return _known(self.outcome)
+
     def after_sowing(
         self,
         holes: tuple[int, ...],
@@ -160,7 +165,7 @@ def _add_optional_fields(rules: RulesView, state: State, out: dict[str, Any]) ->
         if state.hole_counts is not None:
             out["hole_counts"] = pair(state.hole_counts)
     if state.game_over:
-        outcome = _known(state.outcome)
+        outcome = state.result
         out["game_over"] = True
         out["result"] = outcome.name
         out["result_reason"] = outcome.reason
