@@ -224,7 +224,7 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent]) -> None:
+def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent | StoredEvent]) -> None:
     """Reject malformed calls before any lock is taken."""
     if not isinstance(game_id, str) or not game_id:
         raise ValueError("game_id must be a non-empty string")
