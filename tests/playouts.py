@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from recorder.core.commands import decide, decide_create
 from recorder.core.game import Game, apply_event, start_game
@@ -119,11 +120,12 @@ def _decision(game: Game, rng: random.Random) -> dict:
         return {"type": "opening", "choice": rng.choice(("tuz", "plain"))}
     if awaiting == "lot":
         return {"type": "lot", "winner": rng.choice(players)}
-    command = {"type": "next_round", "first_player": rng.choice(players)}
-    if rng.random() < 0.4:
+    command: dict[str, Any] = {"type": "next_round", "first_player": rng.choice(players)}
+    counts = game.state.hole_counts
+    if rng.random() < 0.4 and counts is not None:
         holes = list(game.rules.board.holes)
         rng.shuffle(holes)
-        south = game.state.hole_counts[0]
+        south = counts[0]
         command["allocation"] = {"south": holes[:south], "north": holes[south:]}
     return command
 

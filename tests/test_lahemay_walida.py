@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,7 +56,7 @@ def legal(rules: Rules, state: State) -> list[str]:
 
 
 def owners_from(rules: Rules, allocation: dict) -> tuple[Player, ...]:
-    owners = [None] * rules.board.size
+    owners: list[Player] = list(rules.board.default_owners)
     for player in PLAYERS:
         for name in allocation[player.json]:
             owners[rules.board.hole(name)] = player
@@ -122,7 +123,7 @@ def random_match(options: dict, seed: int, max_events: int = 20_000):
     """A whole match by random choices: (first player, events, final state)."""
     rules, rng = LahemayWalida(options), random.Random(seed)
     first = rng.choice(PLAYERS)
-    state, events = rules.start(first), []
+    state, events = rules.start(first), list[Any]()
     while not state.game_over:
         assert len(events) < max_events, "the match is too long"
         event = random_event(rules, state, rng)
@@ -170,7 +171,7 @@ def as_event(command: dict):
 
 # name -> (description, options, seed). Each seed gives the shortest qualifying match
 # (at least three rounds, holes changing hands, ended by LW-13) among seeds 0..299.
-FIXTURE_GAMES = {
+FIXTURE_GAMES: dict[str, tuple[str, dict[str, Any], int]] = {
     "threes-lot": (
         "group_size 3: three rounds, two lots (30/18 and 42/6), holes change hands, LW-13 ends it (48/0)",
         {"group_size": 3},

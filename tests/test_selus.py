@@ -13,6 +13,7 @@ import itertools
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -138,7 +139,7 @@ def random_playout(recipe: dict, max_events=2000) -> dict:
     """
     rules, rng = Selus(recipe["options"]), random.Random(recipe["seed"])
     first = rng.choice(PLAYERS)
-    state, commands = rules.start(first), []
+    state, commands = rules.start(first), list[dict[str, Any]]()
     while not state.game_over and len(commands) < max_events:
         command = next_command(rules, state, rng, recipe)
         if command is None:

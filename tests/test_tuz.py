@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -100,7 +101,7 @@ def random_match(seed: int, options: dict | None = None, max_commands: int = 500
     rng = random.Random(seed)
     rules = Tuz(options or {})
     first = rng.choice(PLAYERS)
-    state, commands = rules.start(first), []
+    state, commands = rules.start(first), list[dict[str, Any]]()
     while not state.game_over and len(commands) < max_commands:
         command = _random_command(rules, state, rng)
         if command is None:

@@ -157,6 +157,15 @@ def get_state(game_id: str):
     return with_etag(state_json(game), game)
 
 
+_RECORDED_BY = "recorder.recorded_by"  # a WSGI environ key: it lives exactly as long as the request
+
+
 def current_user() -> str | None:
     """Who is recording: set by the access layer when a token is presented."""
-    return getattr(request, "recorded_by", None)
+    user: str | None = request.environ.get(_RECORDED_BY)
+    return user
+
+
+def set_current_user(holder: str) -> None:
+    """Name the writer of this request's events (the access layer, once it has checked a token)."""
+    request.environ[_RECORDED_BY] = holder

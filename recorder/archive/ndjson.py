@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from recorder.core import chain
 from recorder.core.commands import decide, decide_create
@@ -36,7 +37,7 @@ from recorder.notation.reader import check_setup_fields
 from recorder.store import StoredEvent
 
 MEDIA_TYPE = "application/x-ndjson"
-FIELDS = {
+FIELDS: dict[str, type | tuple[type, ...]] = {
     "game_id": str,
     "seq": int,
     "type": str,
@@ -141,6 +142,7 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict]) -> Game:
         raise log.fail(log.line_of(broken), 1, f"the hash chain breaks at event {broken}", "an unaltered log")
     first = log.events[0]
     setup = _setup(log, first)
+    assert log.game_id is not None  # read_logs gives a log without one its error, raised above
     game = start_game(log.game_id, setup)
     for stored in log.events[1:]:
         game = _redecide(log, game, stored, check_command)
@@ -206,7 +208,7 @@ def command_of(event: Event) -> dict:
     if isinstance(event, LotDrawn):
         return {"type": "lot", "winner": event.winner}
     if isinstance(event, RoundStarted):
-        command = {"type": "next_round", "first_player": event.first_player}
+        command: dict[str, Any] = {"type": "next_round", "first_player": event.first_player}
         return command if event.allocation is None else {**command, "allocation": event.allocation}
     if isinstance(event, ResultRecorded):
         command = {"type": "result", "kind": event.kind, "winner": event.winner}

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from recorder.errors import EndlessSowing
+from recorder.rules.base import Trace
 from recorder.rules.board import PLAYERS
 
 MAX_SOWINGS_PER_GAME = 5_000  # a safety bound for long matches; random games end far sooner
@@ -91,7 +92,7 @@ def play_random_move(rules, state, moves, rng: random.Random, on_sowing):
         # A uniform pick at a fraction of random.choice's cost: the bench measures the
         # engine, and choice() alone took a fifth of the Qelat loop.
         hole = moves[int(rng.random() * len(moves))]
-        trace = [] if on_sowing is not None else None
+        trace: Trace | None = [] if on_sowing is not None else None
         try:
             after = rules.play(state, hole, trace)
         except EndlessSowing:

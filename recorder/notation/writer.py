@@ -9,7 +9,7 @@ it back and writing the result again gives the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from recorder.core.chain import canonical_json
 from recorder.core.events import (
@@ -66,7 +66,7 @@ def write_game(events: Sequence[tuple[int, Event]], *, full_history: bool = Fals
     return "\n".join(tag_lines(setup, result)) + "\n\n" + layout(units + [result]) + "\n"
 
 
-def write_archive(games: Iterable[str]) -> Iterable[str]:
+def write_archive(games: Iterable[str]) -> Iterator[str]:
     """Games separated by one blank line: what a file of several games looks like."""
     for index, text in enumerate(games):
         yield text if index == 0 else "\n" + text

@@ -118,7 +118,7 @@ class EventStore(abc.ABC):
         """
 
     @abc.abstractmethod
-    def replayed(self, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def replayed(self, game_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         """The events an earlier request with this key stored, None for a new key;
         IdempotencyMismatch when the key was used for a different request."""
 

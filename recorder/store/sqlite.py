@@ -199,7 +199,7 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
                 self._upsert_summary(db, game_id, summary_row, now)
         return AppendResult(stored, replayed=False)
 
-    def _replay(self, db: Database, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def _replay(self, db: Database, game_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         """The events a previous request with this key stored, or None if the key is new."""
         row = db.execute(
             "SELECT fingerprint, game_id, first_seq, last_seq FROM idempotency_keys WHERE key = ?",
@@ -213,7 +213,7 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
         # The same request: its events, even if a concurrent retry chose another new game id.
         return tuple(self._select(db, original_game, first_seq - 1, last_seq))
 
-    def replayed(self, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def replayed(self, game_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         return self._replay(self._db(), game_id, idempotency)
 
     def append_verbatim(

@@ -218,7 +218,7 @@ def allocate(higher: SwissPlayer, lower: SwissPlayer, board: int):
     return (winner, loser) if want_h == SOUTH else (loser, winner)
 
 
-def _alternation_winner(p: SwissPlayer, q: SwissPlayer, wanted: str) -> SwissPlayer | None:
+def _alternation_winner(p: SwissPlayer, q: SwissPlayer, wanted: str | None) -> SwissPlayer | None:
     """Alternate from the latest round in which their seats differed: who gets ``wanted``."""
     for back in range(1, min(len(p.colours), len(q.colours)) + 1):
         cp, cq = p.colours[-back], q.colours[-back]

@@ -45,7 +45,7 @@ def round_counts(state: State) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     for index, record in enumerate(state.rounds):
         after = state.rounds[index + 1].holes if index + 1 < len(state.rounds) else state.hole_counts
         if after is not None:
-            counted.append((tuple(record.holes), tuple(after)))
+            counted.append((record.holes, after))
     return counted
 
 
