@@ -12,5 +12,10 @@ The package is laid out by concern, pure layers at the bottom:
 - ``api/``, ``web/``, ``cli/``, ``app.py``: Flask and click, at the top;
 - ``bench/``: the benchmark.
 
-Importing ``recorder`` loads no web framework and no database driver.
+Importing ``recorder`` loads no web framework and no database driver. Its one name is
+the engine's front door, ``Game`` (recorder/core/facade.py).
 """
+
+from recorder.core.facade import Game
+
+__all__ = ["Game"]

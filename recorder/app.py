@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 DEFAULT_DB = "recorder.sqlite3"
 
@@ -25,7 +26,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    app.json.sort_keys = False
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.sort_keys = False
 
     from . import api
     from .service import Recorder

@@ -250,6 +250,6 @@ def summary_of(game: Game) -> dict:
         "tournament_id": meta.get("tournament_id"),
         "board": meta.get("board"),
         "status": "finished" if state.game_over else "in_progress",
-        "result": state.outcome.name if state.game_over else None,
+        "result": state.result.name if state.game_over else None,
         "metadata": meta,
     }

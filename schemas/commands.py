@@ -3,7 +3,7 @@
 from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.rules.base import RESULT_KINDS
-from recorder.rules.tuz import OPENING_CHOICES
+from recorder.rules.values import OPENING_CHOICES
 
 from .fields import StrictInteger, hole, player
 

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from support.playouts import Record, random_record  # noqa: E402
 
 from recorder.core.commands import decide, decide_create  # noqa: E402
+from recorder.core.events import Event  # noqa: E402
 from recorder.core.game import apply_event, start_game  # noqa: E402
 from recorder.notation.writer import write_archive, write_game  # noqa: E402
 from recorder.rules.positions import FIELDS  # noqa: E402
@@ -30,7 +31,7 @@ OUT = ROOT / "fixtures" / "notation"
 
 def events_of(setup: dict, commands: list[dict]) -> list:
     game = start_game("fixture", decide_create(setup))
-    events = [(1, game.setup)]
+    events: list[tuple[int, Event]] = [(1, game.setup)]
     for command in commands:
         for event in decide(game, command):
             game = apply_event(game, event, game.version + 1)

@@ -1,6 +1,7 @@
 """Exporting archives: filters, formats by Accept, streaming with flat memory, the CLI."""
 
 import tracemalloc
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -10,6 +11,7 @@ from support.playouts import random_record
 from recorder.archive.transfer import Archive
 from recorder.cli.main import main
 from recorder.core.commands import decide, decide_create
+from recorder.core.events import Event
 from recorder.core.game import apply_event, start_game
 from recorder.notation.grammar import parse
 from recorder.service import summary_of
@@ -43,7 +45,7 @@ def library(api):
 def exported_souths(client, query="", accept=NOTATION_TYPE) -> list[str]:
     response = client.get(f"/api/export{query}", headers={"Accept": accept})
     assert response.status_code == 200, response.get_data(as_text=True)
-    return [game.tag("South").value for game in parse(response.get_data(as_text=True))]
+    return [game.required_tag("South").value for game in parse(response.get_data(as_text=True))]
 
 
 @pytest.mark.parametrize(
@@ -102,11 +104,11 @@ def test_the_openapi_document_lists_import_and_export(client):
 # --------------------------------------------------------------------------- memory
 
 
-def template_events() -> list[NewEvent]:
+def template_events() -> tuple[list[NewEvent], dict[str, Any]]:
     """A short Qelat game, decided once; stored 10,000 times under new ids."""
     played = random_record("qelat", 7, max_events=5)
     game = start_game("template", decide_create(played.setup))
-    events = [game.setup]
+    events: list[Event] = [game.setup]
     for command in played.commands:
         for event in decide(game, command):
             game = apply_event(game, event, game.version + 1)

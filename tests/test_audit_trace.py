@@ -38,7 +38,7 @@ def rule_exists(rule: str) -> bool:
     if rule in SPEC_IDS:
         return True
     lettered = re.fullmatch(r"([A-Z]+-\d+)([a-z])", rule)
-    return bool(lettered) and lettered.group(2) in SPEC_IDS.get(lettered.group(1), set())
+    return lettered is not None and lettered.group(2) in SPEC_IDS.get(lettered.group(1), set())
 
 
 def test_spec_rule_ids_are_parsed_with_their_sub_items():

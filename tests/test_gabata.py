@@ -19,6 +19,7 @@ from support.boards import fixture_paths, numbered_rows, parse_rows, replay, spe
 from support.boards import position as board_position
 from support.boards import sow as board_sow
 
+from recorder.core.events import Sowed
 from recorder.core.playout import random_play
 from recorder.errors import EndlessSowing, InvalidRecord
 from recorder.rules import base
@@ -479,6 +480,7 @@ def test_gab_8_north_wins_on_score():
 def playout(rules: Gabata, state, rng: random.Random, limit: int = 500):
     """Random sowings to the end (``core.playout``); yields (state after, mover)."""
     for event, after in random_play(rules, state, rng, max_moves=limit):
+        assert isinstance(event, Sowed)
         yield after, Player.parse(event.player)
 
 

@@ -20,7 +20,10 @@ PURE_PACKAGES = ["recorder.rules", "recorder.core", "recorder.notation", "record
 PURE_MODULES = [
     "recorder.errors",
     *(f"recorder.audit.{name}" for name in ("trace", "claims", "whatif", "verify")),
-    *(f"recorder.tournaments.{name}" for name in ("events", "fold", "decide", "pairing", "dutch", "results", "standings")),
+    *(
+        f"recorder.tournaments.{name}"
+        for name in ("events", "fold", "decide", "pairing", "dutch", "results", "standings")
+    ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
     "recorder.tournaments",
     "recorder.bench.engine",

@@ -28,7 +28,7 @@ def memory_archive() -> Archive:
 def imported_ids(archive: Archive, text: str) -> list[str]:
     reports = list(archive.import_notation(text, "round-trip"))
     assert [r.status for r in reports] == ["imported"] * len(reports), [r.error for r in reports]
-    return [r.game_id for r in reports]
+    return [str(r.game_id) for r in reports]
 
 
 def export(archive: Archive, game_ids, full_history: bool = False) -> str:

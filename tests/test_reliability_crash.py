@@ -16,6 +16,7 @@ import random
 import sqlite3
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -40,7 +41,7 @@ class Arbiter:
         self.legal = game["state"]["legal_moves"]
         self.rng = random.Random(seed)
         self.acknowledged: list[dict] = []  # the events of every 201 received
-        self.in_flight: tuple | None = None  # (body, headers) sent and not acknowledged
+        self.in_flight: Any = None  # (body, headers) sent and not acknowledged
         self.refused: list = []
 
     def next_command(self) -> dict:

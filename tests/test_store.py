@@ -13,6 +13,7 @@ import hashlib
 import inspect
 import sqlite3
 import threading
+from typing import Any
 
 import pytest
 
@@ -492,7 +493,7 @@ def test_sqlite_token_digests_are_unique(sqlite_store):
 def chained(game_id: str, pits: list[int], prev: str = chain.GENESIS, start: int = 1) -> list[StoredEvent]:
     events = []
     for seq, pit in enumerate(pits, start=start):
-        record = {
+        record: dict[str, Any] = {
             "game_id": game_id,
             "seq": seq,
             "type": "sow",

@@ -7,6 +7,7 @@ pure decide/fold pipeline (hypothesis, derandomized).
 
 import itertools
 import random
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -174,7 +175,7 @@ def simulate(n: int, rounds: int, seed: int, withdraw_after: int | None = None):
 
     for i in range(n):
         fold(decide_register(t, {"name": f"P{i}", "rating": rng.choice([None, 1400, 1600, 1800])}))
-    outcomes = {}
+    outcomes: dict[Any, Any] = {}
     for r in range(1, rounds + 1):
         if withdraw_after is not None and r == withdraw_after + 1:
             fold(decide_withdraw(t, 1, {}))

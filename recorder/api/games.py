@@ -53,7 +53,7 @@ def game_json(game: Game, created_at: str | None = None) -> dict:
         "metadata": setup.metadata,
         "version": game.version,
         "status": "finished" if state.game_over else "in_progress",
-        "result": state.outcome.name if state.game_over else None,
+        "result": state.result.name if state.game_over else None,
         "created_at": created_at,
         "state": state_json(game),
     }
@@ -157,6 +157,15 @@ def get_state(game_id: str):
     return with_etag(state_json(game), game)
 
 
+_RECORDED_BY = "recorder.recorded_by"  # a WSGI environ key: it lives exactly as long as the request
+
+
 def current_user() -> str | None:
     """Who is recording: set by the access layer when a token is presented."""
-    return getattr(request, "recorded_by", None)
+    user: str | None = request.environ.get(_RECORDED_BY)
+    return user
+
+
+def set_current_user(holder: str) -> None:
+    """Name the writer of this request's events (the access layer, once it has checked a token)."""
+    request.environ[_RECORDED_BY] = holder

@@ -38,7 +38,7 @@ from schemas.tournaments import (
 )
 
 from . import openapi
-from .games import expected_version, game_json, idempotency, recorder, with_etag
+from .games import current_user, expected_version, game_json, idempotency, recorder, set_current_user, with_etag
 from .tournaments_openapi import document_tournament_paths
 
 bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
@@ -73,7 +73,7 @@ def principal() -> tuple[Principal | None, bool]:
 def admit(tournament_id: str | None) -> Principal:
     """Refuse (401/403) before anything is read or stored; name the writer for the log."""
     holder = authorize(*principal(), tournament_id=tournament_id)
-    request.recorded_by = holder.holder
+    set_current_user(holder.holder)
     return holder
 
 
@@ -108,7 +108,7 @@ def guard_game_commands():
         return None
     holder, _ = principal()
     if holder is not None:
-        request.recorded_by = holder.holder
+        set_current_user(holder.holder)
     return None
 
 
@@ -123,7 +123,7 @@ def body() -> dict:
 def write_options(raw) -> dict:
     return {
         "expected_version": expected_version(None),
-        "recorded_by": getattr(request, "recorded_by", None),
+        "recorded_by": current_user(),
         "idempotency": idempotency(raw),
     }
 
@@ -149,7 +149,7 @@ def list_tournaments():
 def create_tournament():
     raw = body()
     data = tournament_create_schema.load(raw)
-    written = tournaments().create(data, recorded_by=request.recorded_by, idempotency=idempotency(raw))
+    written = tournaments().create(data, recorded_by=current_user(), idempotency=idempotency(raw))
     view = tournaments().view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
     return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
@@ -181,7 +181,7 @@ def register_player(tournament_id: str):
 def withdraw_player(tournament_id: str, number: int):
     raw = body()
     written = tournaments().withdraw(tournament_id, number, withdrawal_schema.load(raw), **write_options(raw))
-    entrant = written.tournament.entrant(number)
+    entrant = written.tournament.seated(number)
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
 
 
@@ -227,7 +227,7 @@ def start_board_game(tournament_id: str, round_number: int, board: int):
         round_number,
         board,
         board_game_schema.load(raw),
-        recorded_by=request.recorded_by,
+        recorded_by=current_user(),
         idempotency=idempotency(raw),
     )
     game = recorded.game

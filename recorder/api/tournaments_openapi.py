@@ -32,7 +32,7 @@ SCHEMAS = (
     "Crosstable",
     "TokenList",
 )
-BEARER = [{"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
 
 

@@ -25,7 +25,7 @@ from recorder.notation.reader import check_setup_fields
 from recorder.store import StoredEvent
 
 MEDIA_TYPE = "application/x-ndjson"
-FIELDS = {
+FIELDS: dict[str, type | tuple[type, ...]] = {
     "game_id": str,
     "seq": int,
     "type": str,
@@ -130,6 +130,7 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict]) -> Game:
         raise log.fail(log.line_of(broken), 1, f"the hash chain breaks at event {broken}", "an unaltered log")
     first = log.events[0]
     setup = _setup(log, first)
+    assert log.game_id is not None  # read_logs gives a log without one its error, raised above
     game = start_game(log.game_id, setup)
     for stored in log.events[1:]:
         game = _redecide(log, game, stored, check_command)

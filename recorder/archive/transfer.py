@@ -131,6 +131,7 @@ class Archive:
         index, game_id = event_log.index, event_log.game_id
         try:
             game = verify_log(event_log, self.check_command)
+            assert game_id is not None  # verify_log refuses a log without its game id
             if is_tournament_id(game_id):
                 raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
             self.authorize(game_id, game.setup)  # the log keeps its own recorded_by
@@ -150,7 +151,7 @@ class Archive:
         """Ids of the games matching the filters (variant, player, tournament, date_from,
         date_to, result), oldest first (an archive reads in the order games were
         recorded, so an imported archive exports in its own order), in batches."""
-        chosen = {k: v for k, v in filters.items() if v is not None}
+        chosen: dict[str, Any] = {k: v for k, v in filters.items() if v is not None}
         return self.store.iter_game_ids(**chosen, oldest_first=True)
 
     def export_notation(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:

@@ -13,7 +13,7 @@ position is disputed:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from recorder.core.events import (
@@ -31,6 +31,8 @@ from recorder.core.events import (
 )
 from recorder.core.game import Game, history
 from recorder.errors import NotFound
+from recorder.rules.base import mover_of
+from recorder.rules.rounds import MatchRules
 from recorder.rules.state import pair, state_to_json
 
 # The per-game rules a match decision follows: hole counts, default allocation, new board.
@@ -151,7 +153,7 @@ def trace_event(before: Game | None, event: Event, after: Game) -> list[dict]:
     if isinstance(event, (MovesRetracted, Annotated)):
         return []
     tracer = _DECISION_TRACES.get(type(event))
-    if tracer is None:
+    if tracer is None or before is None:
         raise TypeError(f"no trace for {event!r}")
     return tracer(before, event, after)
 
@@ -178,7 +180,7 @@ def setup_trace(game: Game) -> list[dict]:
     if state.awaiting == "race":
         steps.append(step("awaiting", "GEN-24", decision="race", why="the race decides who moves first"))
     elif state.awaiting == "opening":
-        steps.append(step("awaiting", "GEN-25", decision="opening", player=state.to_move.json))
+        steps.append(step("awaiting", "GEN-25", decision="opening", player=mover_of(state).json))
     elif state.awaiting:
         steps.append(step("awaiting", "GEN-22", decision=state.awaiting))
     elif state.to_move is not None:
@@ -194,19 +196,20 @@ def race_trace(before: Game, event: RaceRecorded, after: Game) -> list[dict]:
 
 def opening_trace(before: Game, event: OpeningPlayed, after: Game) -> list[dict]:
     """GEN-25 and the engine's own TUZ-4 steps."""
-    steps = [step("opening_recorded", "GEN-25", choice=event.choice, player=before.state.to_move.json)]
+    steps = [step("opening_recorded", "GEN-25", choice=event.choice, player=mover_of(before.state).json)]
     before.rules.play_opening(before.state, event.choice, trace=steps)
     return steps
 
 
 def lot_trace(before: Game, event: LotDrawn, after: Game) -> list[dict]:
     """GEN-26: the lot's winner gets the extra hole; then the match ends or a round is due."""
-    rules = _round_rules(before)
+    rules, match = _round_rules(before), before.rules
     state = after.state
+    assert isinstance(match, MatchRules) and state.takings is not None and state.hole_counts is not None  # GEN-26
     steps = [step("lot", "GEN-26", winner=event.winner, takings=pair(state.takings))]
     steps.append(step("hole_counts", rules["counts"], **pair(state.hole_counts)))
     next_round = step("awaiting", "GEN-27", decision="next_round")
-    return steps + _game_end_or_next(after, before.rules.match_end_rule, next_round)
+    return steps + _game_end_or_next(after, match.match_end_rule, next_round)
 
 
 def next_round_trace(before: Game, event: RoundStarted, after: Game) -> list[dict]:
@@ -225,19 +228,19 @@ def next_round_trace(before: Game, event: RoundStarted, after: Game) -> list[dic
 
 def result_trace(before: Game, event: ResultRecorded, after: Game) -> list[dict]:
     """GEN-28, GEN-32: a result decided off the board; the board stays as it was."""
-    fields = {"kind": event.kind, "winner": event.winner}
+    fields: dict[str, str | None] = {"kind": event.kind, "winner": event.winner}
     if event.note:
         fields["note"] = event.note
     return [
         step("result", "GEN-28", **fields),
-        step("game_ended", "GEN-32", result=after.state.outcome.name, why="the board stays as it was"),
+        step("game_ended", "GEN-32", result=after.state.result.name, why="the board stays as it was"),
     ]
 
 
 def _game_end_or_next(after: Game, end_rule: str, otherwise: dict) -> list[dict]:
     state = after.state
     if state.game_over:
-        return [step("game_ended", end_rule, result=state.outcome.name, reason=state.outcome.reason)]
+        return [step("game_ended", end_rule, result=state.result.name, reason=state.result.reason)]
     return [otherwise]
 
 
@@ -245,7 +248,7 @@ def _round_rules(game: Game) -> dict:
     return ROUND_RULES.get(game.rules.name, GENERIC_ROUND_RULES)
 
 
-_DECISION_TRACES = {
+_DECISION_TRACES: dict[type[Event], Callable[[Game, Any, Game], list[dict]]] = {
     Sowed: sowing_trace,
     RaceRecorded: race_trace,
     OpeningPlayed: opening_trace,

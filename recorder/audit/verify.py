@@ -43,7 +43,7 @@ def verify_record(game_id: str, stored: Sequence[Any]) -> dict:
         "first_broken_link": first["seq"] if first else None,
         "detail": f"event {first['seq']}: {first['detail']}" if first else "the record is intact",
         "problems": problems,
-        "result": game.state.outcome.name if game is not None and game.state.game_over else None,
+        "result": game.state.result.name if game is not None and game.state.game_over else None,
     }
 
 
@@ -52,7 +52,7 @@ def chain_break(stored: Sequence[Any]) -> dict | None:
     seq = chain.first_broken_link(stored)
     if seq is None:
         return None
-    index = next((i for i, event in enumerate(stored) if event.seq == seq), None)
+    index = next(i for i, event in enumerate(stored) if event.seq == seq)
     previous = stored[index - 1] if index else None
     return {"seq": seq, "check": "chain", "detail": _link_problem(previous, stored[index])}
 

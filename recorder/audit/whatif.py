@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from recorder.core.events import Event, GameCreated
+from recorder.core.events import Event, GameCreated, setup_of
 from recorder.core.game import Game, apply_event, history, start_game
 from recorder.core.redecide import redecide
 from recorder.errors import RecorderError
@@ -34,7 +34,7 @@ IGNORED = ("options", "first_turn_pending")
 def what_if(game_id: str, pairs: Iterable[tuple[int, Event]], options: dict) -> dict:
     """Replay under ``options`` (merged over the recorded ones); InvalidRecord for a bad option."""
     pairs = list(pairs)
-    setup: GameCreated = pairs[0][1]
+    setup = setup_of(pairs[0][1])
     rules = rules_for(setup.variant, {**setup.options, **options})  # GEN-29, GEN-31: checked
     report = {
         "game_id": game_id,
@@ -110,8 +110,8 @@ def final_view(game: Game) -> dict:
     return {
         "version": game.version,
         "game_over": state.game_over,
-        "result": state.outcome.name if state.game_over else None,
-        "result_reason": state.outcome.reason if state.game_over else None,
+        "result": state.result.name if state.game_over else None,
+        "result_reason": state.result.reason if state.game_over else None,
         "score": {"south": state.score[0], "north": state.score[1]} if state.score is not None else None,
         "position": position(game),
     }

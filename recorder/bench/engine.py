@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from recorder.core.game import apply_move
 from recorder.core.playout import random_decision, random_sowing
+from recorder.rules.base import Trace
 from recorder.rules.board import PLAYERS
 
 MAX_SOWINGS_PER_GAME = 5_000  # a safety bound for long matches; random games end far sooner
@@ -54,7 +55,7 @@ def play_random_game(rules, rng: random.Random, on_sowing: Callable | None = Non
         if state.awaiting:
             state = apply_move(rules, state, random_decision(rules, state, rng))
             continue
-        trace = [] if on_sowing is not None else None
+        trace: Trace | None = [] if on_sowing is not None else None
         sown = random_sowing(rules, state, rng, trace)
         if sown is None:
             break  # no legal sowing, or every one is endless (GEN-16): nothing more to play

@@ -80,12 +80,11 @@ class LeanConnection:
             fields["Connection"] = "close"
         lines = [f"{method} {path} HTTP/1.1", *(f"{name}: {value}" for name, value in fields.items())]
         request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + data
-        if self._socket is None:
-            self._open()
+        sock = self._socket if self._socket is not None else self._open()
         try:
-            self._socket.sendall(request)
+            sock.sendall(request)
             if self._server_closes:
-                self._socket.shutdown(socket.SHUT_WR)  # nothing more to send on this connection
+                sock.shutdown(socket.SHUT_WR)  # nothing more to send on this connection
             status, response_headers, raw = self._read_response()
         except OSError:
             self.close()
@@ -96,12 +95,15 @@ class LeanConnection:
         parsed = json.loads(raw) if raw and "json" in response_headers.get("content-type", "") else raw
         return Reply(status, parsed, response_headers)
 
-    def _open(self) -> None:
-        self._socket = socket.create_connection(self._address, timeout=self._timeout)
-        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    def _open(self) -> socket.socket:
+        self._socket = sock = socket.create_connection(self._address, timeout=self._timeout)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._buffer = b""
+        return sock
 
     def _receive(self) -> bytes:
+        if self._socket is None:
+            raise OSError("the connection is closed")
         chunk = self._socket.recv(65536)
         if not chunk:
             raise ConnectionResetError("the server closed the connection")

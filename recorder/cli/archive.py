@@ -8,8 +8,9 @@ and exits with status 1 if any game was refused; the other games are stored.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -47,6 +48,8 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
             click.echo(f"{path}: cannot read: {error}", err=True)
             refused.append(GameReport(0, "refused", error={"detail": f"{path}: cannot read"}))
             continue
+        games: list[Any]
+        take: Callable[[Any], GameReport]
         if _is_ndjson(path, fmt):
             games, take = list(read_logs(text.splitlines(), path)), archive.import_log
         else:
@@ -63,7 +66,7 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
 
 def _report(imported: int, refused: list[GameReport]) -> None:
     for report in refused:
-        click.echo(f"refused: {report.error['detail']}", err=True)
+        click.echo(f"refused: {(report.error or {}).get('detail')}", err=True)
     click.echo(f"imported {imported} game{'s' * (imported != 1)}, refused {len(refused)}")
 
 

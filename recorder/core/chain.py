@@ -32,12 +32,12 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def event_hash(prev_hash: str, record: dict) -> str:
+def event_hash(prev_hash: str, record: dict[str, Any]) -> str:
     """SHA-256 hex of ``prev_hash + canonical_json(record)`` (UTF-8)."""
     return hashlib.sha256((prev_hash + canonical_json(record)).encode("utf-8")).hexdigest()
 
 
-def record_of(event: Any) -> dict:
+def record_of(event: Any) -> dict[str, Any]:
     """The hashed record of a stored event (anything with StoredEvent's attributes).
 
     Duck-typed so this module does not import the store (which imports it).
@@ -60,6 +60,6 @@ def first_broken_link(events: Iterable[Any]) -> int | None:
             or event.prev_hash != prev_hash
             or event_hash(event.prev_hash, record_of(event)) != event.hash
         ):
-            return event.seq
+            return int(event.seq)
         prev_seq, prev_hash = event.seq, event.hash
     return None

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 from recorder.errors import GameOver, IllegalMove, InvalidRecord
 from recorder.rules import rules_for
-from recorder.rules.base import RESULT_KINDS
+from recorder.rules.base import mover_of
 from recorder.rules.state import State
-from recorder.rules.tuz import OPENING_CHOICES
+from recorder.rules.values import OPENING_CHOICES, RESULT_KINDS, PlayerName
 
 from .events import (
     Annotated,
@@ -31,7 +31,9 @@ from .events import (
 )
 from .game import Game, apply_event, apply_move, initial_state
 
-PLAYER_NAMES = ("south", "north")
+Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by the schemas
+
+PLAYER_NAMES: tuple[PlayerName, PlayerName] = ("south", "north")
 METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board")
 # A game's date is known to the year, the month or the day. Every check of a date (the
 # HTTP schemas, the notation reader, the CLI's filters) uses this one pattern.
@@ -44,7 +46,7 @@ def is_date(value: object) -> bool:
     return isinstance(value, str) and _DATE.fullmatch(value) is not None
 
 
-def decide_create(body: dict) -> GameCreated:
+def decide_create(body: Command) -> GameCreated:
     """GEN-23, GEN-29, GEN-30, GEN-42: a valid setup, or InvalidRecord saying what is wrong."""
     rules = rules_for(body["variant"], body.get("options") or {})
     first, position = body.get("first_player"), body.get("position")
@@ -67,13 +69,13 @@ def decide_create(body: dict) -> GameCreated:
     return setup
 
 
-def decide(game: Game, command: dict) -> list[Event]:
+def decide(game: Game, command: Command) -> list[Event]:
     """Dispatch one command; raise a named error and store nothing if it is not valid."""
     _require_allowed(game, command["type"])
     return _DECIDERS[command["type"]](game, command)
 
 
-def execute(game: Game, command: dict) -> tuple[list[Event], Game]:
+def execute(game: Game, command: Command) -> tuple[list[Event], Game]:
     """Decide one command and fold its events: (the events, the game after them).
 
     Deciding a sowing means playing it (only playing it shows that it ends, GEN-16), so
@@ -95,18 +97,18 @@ def _require_allowed(game: Game, kind: str) -> None:
         _require_due(game, kind)
 
 
-def decide_sow(game: Game, command: dict) -> list[Event]:
+def decide_sow(game: Game, command: Command) -> list[Event]:
     """GEN-21: the hole must be legal for the player to move, and the sowing must end (GEN-16)."""
     return [_sow(game, command)[0]]
 
 
-def _sow(game: Game, command: dict) -> tuple[Sowed, State]:
+def _sow(game: Game, command: Command) -> tuple[Sowed, State]:
     """The checks of ``decide_sow``, and the state the sowing gives."""
     rules, state = game.rules, game.state
     hole = command["hole"]
     if hole not in rules.board.index:
         raise _illegal(game, f"{hole!r} is not a hole of the {rules.board.name} board (GEN-5)")
-    mover = state.to_move.json
+    mover = mover_of(state).json
     if command.get("player") not in (None, mover):
         raise _illegal(game, f"{mover} is to move, not {command['player']} (GEN-21)")
     if rules.board.hole(hole) not in rules.legal_moves(state):
@@ -115,7 +117,7 @@ def _sow(game: Game, command: dict) -> tuple[Sowed, State]:
     return event, apply_move(rules, state, event)  # raises EndlessSowing past the lap cap (GEN-16, GEN-35)
 
 
-def decide_race(game: Game, command: dict) -> list[Event]:
+def decide_race(game: Game, command: Command) -> list[Event]:
     """GEN-24, GEN-37, GAB-2: 18 holes, integers ≥ 0, 54 seeds; the engine checks nothing else."""
     problem = game.rules.race_board_problem(command["holes"])
     if problem is not None:
@@ -126,19 +128,19 @@ def decide_race(game: Game, command: dict) -> list[Event]:
     ]
 
 
-def decide_opening(game: Game, command: dict) -> list[Event]:
+def decide_opening(game: Game, command: Command) -> list[Event]:
     """GEN-25, TUZ-4: ``tuz`` or ``plain``, by the first player, in round 1 only."""
     if command["choice"] not in OPENING_CHOICES:
         raise InvalidRecord(f"the opening choice is {' or '.join(OPENING_CHOICES)} (GEN-25)", field="choice")
     return [OpeningPlayed(choice=command["choice"])]
 
 
-def decide_lot(game: Game, command: dict) -> list[Event]:
+def decide_lot(game: Game, command: Command) -> list[Event]:
     """GEN-26: the winner receives the extra hole."""
     return [LotDrawn(winner=_player(command, "winner"))]
 
 
-def decide_next_round(game: Game, command: dict) -> list[Event]:
+def decide_next_round(game: Game, command: Command) -> list[Event]:
     """GEN-27, GEN-38: an allocation names every hole once and gives each player his count."""
     allocation = command.get("allocation")
     if allocation is not None:
@@ -148,6 +150,8 @@ def decide_next_round(game: Game, command: dict) -> list[Event]:
 
 def _check_allocation(game: Game, allocation: Any) -> None:
     names, counts = game.rules.board.holes, game.state.hole_counts
+    if counts is None:
+        raise _illegal(game, "no next round is due (GEN-27)")
     if not isinstance(allocation, dict) or set(allocation) != set(PLAYER_NAMES):
         raise InvalidRecord("allocation has exactly the keys south and north (GEN-38)", field="allocation")
     listed = [hole for player in PLAYER_NAMES for hole in allocation[player]]
@@ -161,7 +165,7 @@ def _check_allocation(game: Game, allocation: Any) -> None:
             )
 
 
-def decide_result(game: Game, command: dict) -> list[Event]:
+def decide_result(game: Game, command: Command) -> list[Event]:
     """GEN-28: a draw (winner null) only by agreement or adjudication."""
     kind, winner = command["kind"], command["winner"]
     if kind not in RESULT_KINDS:
@@ -173,7 +177,7 @@ def decide_result(game: Game, command: dict) -> list[Event]:
     return [ResultRecorded(kind=kind, winner=winner, note=command.get("note"))]
 
 
-def decide_retract(game: Game, command: dict) -> list[Event]:
+def decide_retract(game: Game, command: Command) -> list[Event]:
     """Withdraw the latest effective moves; the log keeps them and says who and why."""
     count, reason = command["count"], command["reason"].strip()
     if count < 1 or count > len(game.moves):
@@ -183,7 +187,7 @@ def decide_retract(game: Game, command: dict) -> list[Event]:
     return [MovesRetracted(count=count, reason=reason)]
 
 
-def decide_annotate(game: Game, command: dict) -> list[Event]:
+def decide_annotate(game: Game, command: Command) -> list[Event]:
     text = command["text"].strip()
     if not text:
         raise InvalidRecord("an annotation needs text", field="text")
@@ -192,7 +196,9 @@ def decide_annotate(game: Game, command: dict) -> list[Event]:
 
 def _require_open(game: Game) -> None:
     if game.state.game_over:
-        raise GameOver("the game is over; no event is valid after it (GEN-28)", result=game.state.outcome.name)
+        outcome = game.state.outcome
+        result = outcome.name if outcome is not None else None
+        raise GameOver("the game is over; no event is valid after it (GEN-28)", result=result)
 
 
 def _require_due(game: Game, kind: str) -> None:
@@ -218,13 +224,14 @@ def _illegal(game: Game, detail: str) -> IllegalMove:
     )
 
 
-def _player(command: dict, field: str) -> str:
-    if command.get(field) not in PLAYER_NAMES:
-        raise InvalidRecord(f"{field} must be 'south' or 'north'", field=field)
-    return command[field]
+def _player(command: Command, field: str) -> PlayerName:
+    for name in PLAYER_NAMES:
+        if command.get(field) == name:
+            return name
+    raise InvalidRecord(f"{field} must be 'south' or 'north'", field=field)
 
 
-_DECIDERS: dict[str, Callable[[Game, dict], list[Event]]] = {
+_DECIDERS: dict[str, Callable[[Game, Command], list[Event]]] = {
     "sow": decide_sow,
     "race": decide_race,
     "opening": decide_opening,

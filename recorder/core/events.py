@@ -8,14 +8,16 @@ a JSON payload; ``event_from_record`` turns a stored record back into an event.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
+
+from recorder.rules.values import HoleName, OpeningChoice, PlayerName, ResultKind
 
 
 @dataclass(frozen=True)
 class Event:
     type: ClassVar[str] = ""
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -25,12 +27,12 @@ class GameCreated(Event):
 
     type: ClassVar[str] = "game_created"
     variant: str
-    options: dict
+    options: dict[str, Any]
     south: str
     north: str
-    first_player: str | None = None
-    position: dict | None = None
-    metadata: dict = field(default_factory=dict)
+    first_player: PlayerName | None = None
+    position: dict[str, Any] | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -38,8 +40,8 @@ class Sowed(Event):
     """GEN-21: the hole lifted, by the player to move."""
 
     type: ClassVar[str] = "sowed"
-    hole: str
-    player: str
+    hole: HoleName
+    player: PlayerName
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,8 @@ class RaceRecorded(Event):
     """GEN-24, GAB-2: the race's winner and the board after it."""
 
     type: ClassVar[str] = "race_recorded"
-    winner: str
-    holes: dict
+    winner: PlayerName
+    holes: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class OpeningPlayed(Event):
     """GEN-25, TUZ-4: the first player's stylised opening."""
 
     type: ClassVar[str] = "opening_played"
-    choice: str
+    choice: OpeningChoice
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class LotDrawn(Event):
     """GEN-26: who receives the extra hole after a 2–2 count."""
 
     type: ClassVar[str] = "lot_drawn"
-    winner: str
+    winner: PlayerName
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,8 @@ class RoundStarted(Event):
     """GEN-27: the next round's first player and, optionally, its allocation of holes."""
 
     type: ClassVar[str] = "round_started"
-    first_player: str
-    allocation: dict | None = None
+    first_player: PlayerName
+    allocation: dict[str, list[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,8 @@ class ResultRecorded(Event):
     """GEN-28: a result decided off the board."""
 
     type: ClassVar[str] = "result_recorded"
-    kind: str
-    winner: str | None
+    kind: ResultKind
+    winner: PlayerName | None
     note: str | None = None
 
 
@@ -122,5 +124,12 @@ EVENT_TYPES: dict[str, type[Event]] = {
 MOVE_TYPES = frozenset(cls.type for cls in (Sowed, RaceRecorded, OpeningPlayed, LotDrawn, RoundStarted, ResultRecorded))
 
 
-def event_from_record(event_type: str, payload: dict) -> Event:
+def setup_of(event: Event) -> GameCreated:
+    """A game's first event, which is always its setup (GEN-23)."""
+    if not isinstance(event, GameCreated):
+        raise TypeError(f"a game starts with its setup, not {event.type}")
+    return event
+
+
+def event_from_record(event_type: str, payload: dict[str, Any]) -> Event:
     return EVENT_TYPES[event_type](**payload)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from recorder.rules import rules_for
-from recorder.rules.base import Rules
+from recorder.rules.base import Rules, Trace
 from recorder.rules.board import Player
 from recorder.rules.positions import position_from_json
 from recorder.rules.state import State
@@ -57,7 +57,7 @@ def start_game(game_id: str, setup: GameCreated) -> Game:
     return Game(game_id, setup, rules, initial_state(rules, setup), version=1)
 
 
-def apply_move(rules: Rules, state: State, event: Event, trace: list | None = None) -> State:
+def apply_move(rules: Rules, state: State, event: Event, trace: Trace | None = None) -> State:
     """One recorded move or decision applied to a state (pure)."""
     if isinstance(event, Sowed):
         return rules.play(state, rules.board.hole(event.hole), trace)
@@ -78,7 +78,7 @@ def apply_move(rules: Rules, state: State, event: Event, trace: list | None = No
     raise TypeError(f"not a move: {event!r}")
 
 
-def allocation_owners(rules: Rules, allocation: dict | None) -> tuple[Player, ...] | None:
+def allocation_owners(rules: Rules, allocation: dict[str, list[str]] | None) -> tuple[Player, ...] | None:
     if not allocation:
         return None
     owners = list(rules.board.default_owners)
@@ -126,7 +126,10 @@ def history(game_id: str, events: Iterable[tuple[int, Event]]) -> Iterator[Game]
     first = next(iterator, None)
     if first is None:
         return
-    game = start_game(game_id, first[1])
+    setup = first[1]
+    if not isinstance(setup, GameCreated):
+        raise ValueError("a game's first event is its setup")
+    game = start_game(game_id, setup)
     yield game
     for seq, event in iterator:
         game = apply_event(game, event, seq)

@@ -18,10 +18,10 @@ import random
 from collections.abc import Iterator
 
 from recorder.errors import EndlessSowing
-from recorder.rules.base import Rules
+from recorder.rules.base import Rules, Trace
 from recorder.rules.board import PLAYERS
 from recorder.rules.state import State
-from recorder.rules.tuz import OPENING_CHOICES
+from recorder.rules.values import OPENING_CHOICES
 
 from .events import Event, LotDrawn, OpeningPlayed, RaceRecorded, RoundStarted, Sowed
 from .game import apply_move
@@ -39,7 +39,7 @@ def random_allocation(rules: Rules, state: State, rng: random.Random) -> dict[st
     """GEN-38: every hole named once, each player given the count he has won (GEN-27)."""
     if state.hole_counts is None:
         raise ValueError("an allocation follows a counted round (GEN-27)")
-    holes = list(rules.board.holes)
+    holes: list[str] = list(rules.board.holes)
     rng.shuffle(holes)
     south = state.hole_counts[0]
     return {"south": holes[:south], "north": holes[south:]}
@@ -61,7 +61,7 @@ def random_decision(rules: Rules, state: State, rng: random.Random, *, allocatio
 
 
 def random_sowing(
-    rules: Rules, state: State, rng: random.Random, trace: list | None = None
+    rules: Rules, state: State, rng: random.Random, trace: Trace | None = None
 ) -> tuple[int, State] | None:
     """A random legal sowing and the state after it; None when every one is endless (GEN-16)."""
     moves = rules.legal_moves(state)

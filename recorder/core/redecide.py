@@ -13,6 +13,7 @@ from dataclasses import asdict, fields
 from recorder.errors import InvalidRecord
 
 from . import commands
+from .commands import Command
 from .events import (
     Annotated,
     Event,
@@ -40,7 +41,7 @@ COMMAND_TYPES = {
 }
 
 
-def command_for(event: Event) -> dict:
+def command_for(event: Event) -> Command:
     """The command (as ``POST /commands`` takes it) that records ``event``.
 
     A ``sow`` names its player (GEN-21). An optional field left at its default (a
@@ -53,7 +54,7 @@ def command_for(event: Event) -> dict:
     return {"type": COMMAND_TYPES[event.type], **{k: v for k, v in payload.items() if k not in omitted}}
 
 
-def setup_body(setup: GameCreated) -> dict:
+def setup_body(setup: GameCreated) -> Command:
     """The ``POST /api/games`` body that creates this setup (GEN-23, GEN-42).
 
     The metadata go first and the setup's own fields last, so a metadata key can never

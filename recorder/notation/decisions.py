@@ -9,8 +9,9 @@ command live recording takes, and the round number a ``{round N ...}`` names; a
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from recorder.rules.tuz import OPENING_CHOICES
+from recorder.rules.values import OPENING_CHOICES
 
 HOLE = re.compile(r"[a-f][1-9]")
 WINNER_WORDS = {"south": "south", "north": "north", "draw": None}
@@ -98,7 +99,10 @@ def _lot(args: _Args):
 
 def _round(args: _Args):
     number = args.number("the round number")
-    command = {"type": "next_round", "first_player": _player_word(args, "the first player: south or north")}
+    command: dict[str, Any] = {
+        "type": "next_round",
+        "first_player": _player_word(args, "the first player: south or north"),
+    }
     if args.position < len(args.items):
         args.word("alloc", ("alloc",))
         allocation = {}

@@ -76,6 +76,13 @@ class ParsedGame:
     def tag(self, name: str) -> Tag | None:
         return next((tag for tag in self.tags if tag.name == name), None)
 
+    def required_tag(self, name: str) -> Tag:
+        """A tag the reader has already checked is present (REQUIRED_TAGS)."""
+        tag = self.tag(name)
+        if tag is None:
+            raise KeyError(f"the {name} tag is missing")
+        return tag
+
     def label(self) -> str:
         """How errors name the game: its index and players (and event, when known)."""
         names = {tag.name: tag.value for tag in self.tags if isinstance(tag.value, str)}

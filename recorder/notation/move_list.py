@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from recorder.core.events import Annotated, Event, MovesRetracted, Sowed
+from recorder.core.events import Annotated, Event, MovesRetracted, Sowed, setup_of
 
 from .turns import Line, Step
-from .writer import SIDE_LETTERS, decision_text, effective_events
+from .writer import decision_text, effective_events, side_letter
 
 
 def move_list(game_id: str, events: Sequence[tuple[int, Event]]) -> list[dict]:
     """``[{"seq", "type", "notation"}]`` for each effective move after the setup."""
     kept = effective_events(list(events))
-    line = Line(game_id, kept[0][1])
+    line = Line(game_id, setup_of(kept[0][1]))
     moves = []
     for seq, event in kept[1:]:
         step = line.apply(seq, event)
@@ -34,9 +34,9 @@ def move_list(game_id: str, events: Sequence[tuple[int, Event]]) -> list[dict]:
 def move_text(line: Line, step: Step) -> str:
     event = step.event
     if isinstance(event, Sowed):
-        text = event.hole if step.new_turn is None else f"{step.new_turn}. {SIDE_LETTERS[step.side]} {event.hole}"
+        text = event.hole if step.new_turn is None else f"{step.new_turn}. {side_letter(step.side)} {event.hole}"
     else:
         text = "{" + decision_text(line, event) + "}"
     if step.pass_turn is not None:
-        text += f" {step.pass_turn}. {SIDE_LETTERS[step.passer]} --"
+        text += f" {step.pass_turn}. {side_letter(step.passer)} --"
     return text

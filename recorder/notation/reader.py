@@ -79,7 +79,7 @@ def setup_body(parsed: ParsedGame) -> dict:
         if parsed.tag(name) is None:
             first = parsed.tags[0] if parsed.tags else None
             raise _fail(parsed, first, f"the {name} tag is missing", f'[{name} "..."]')
-    variant = _string(parsed, parsed.tag("Variant"))
+    variant = _string(parsed, parsed.required_tag("Variant"))
     try:
         options_spec = find_variant(variant).OPTIONS
     except InvalidRecord as error:
@@ -162,7 +162,7 @@ def _fail(parsed: ParsedGame, where, detail: str, expected: str | None = None) -
 
 def _at_tag(parsed: ParsedGame, error: RecorderError) -> NotationError:
     """A refused setup, located at the tag it is about."""
-    name = error.extra.get("option") or FIELD_TAGS.get(error.extra.get("field"), "Variant")
+    name = error.extra.get("option") or FIELD_TAGS.get(str(error.extra.get("field")), "Variant")
     return _fail(parsed, parsed.tag(name) or parsed.tag("Variant"), error.detail)
 
 
@@ -188,6 +188,8 @@ class _Reader:
         getattr(self, "_" + token.kind)(token)
 
     def _pass_text(self) -> str:
+        if self.pending_pass is None:
+            raise ValueError("no pass is pending")
         number, side = self.pending_pass
         return f"{number}. {SIDE_LETTERS[side]} --"
 
@@ -238,7 +240,7 @@ class _Reader:
         actual = result_token(self.line.state)
         if token.value != actual:
             raise self.fail(token, f"the moves give the result {actual}, not {token.value}", actual)
-        tag = self.parsed.tag("Result")
+        tag = self.parsed.required_tag("Result")
         if tag.value != actual:
             raise _fail(
                 self.parsed, tag, f"the Result tag says {tag.value!r} but the game's result is {actual}", actual
@@ -253,7 +255,7 @@ class _Reader:
         for event in events:
             step = self.line.apply(self.line.game.version + 1, event)
             self.events.append(event)
-            if step.pass_turn is not None:
+            if step.pass_turn is not None and step.passer is not None:
                 self.pending_pass = (step.pass_turn, step.passer)
 
 

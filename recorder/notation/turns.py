@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from recorder.core.events import Annotated, Event, GameCreated, MovesRetracted, OpeningPlayed, Sowed
 from recorder.core.game import Game, apply_event, apply_move, start_game
-from recorder.rules.base import Rules
+from recorder.rules.base import Rules, Trace, mover_of
 from recorder.rules.state import State
 
 AGAIN, NEXT, PASS, END = "again", "next", "pass", "end"
@@ -30,10 +30,10 @@ def turn_end(rules: Rules, before: State, event: Event, after: State) -> str:
         return NEXT
     # The mover moves again: sow again or an automatic pass. Only the engine's trace
     # tells them apart, so replay this one move with a trace (rare, and cheap enough).
-    trace: list = []
+    trace: Trace = []
     if isinstance(event, Sowed):
         rules.play(before, rules.board.hole(event.hole), trace)
-    else:
+    elif isinstance(event, OpeningPlayed):
         rules.play_opening(before, event.choice, trace)
     return PASS if any(step["step"] == "passed" for step in trace) else AGAIN
 
@@ -101,7 +101,8 @@ class Line:
             self.state = apply_move(self.rules, self.state, event)
 
     def _after_turn_move(self, before: State, event: Event, mark: Mark) -> Step:
-        side = before.to_move.json
+        mover = mover_of(before)
+        side = mover.json
         turn, new_turn = mark.turn, None
         if isinstance(event, Sowed) and mark.open != side:
             turn = new_turn = mark.turn + 1
@@ -111,7 +112,7 @@ class Line:
             return Step(event, new_turn, side)
         if how == PASS:
             self.mark = Mark(turn + 1)
-            return Step(event, new_turn, side, pass_turn=turn + 1, passer=before.to_move.opponent.json)
+            return Step(event, new_turn, side, pass_turn=turn + 1, passer=mover.opponent.json)
         self.mark = Mark(turn)
         return Step(event, new_turn, side, round_ended=self._round_ended(before))
 

@@ -9,7 +9,7 @@ it back and writing the result again gives the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from recorder.core.chain import canonical_json
 from recorder.core.events import (
@@ -23,6 +23,7 @@ from recorder.core.events import (
     ResultRecorded,
     RoundStarted,
     Sowed,
+    setup_of,
 )
 from recorder.core.game import history, replay
 from recorder.rules import find_variant
@@ -37,11 +38,18 @@ LATE_METADATA_TAGS = (("Tournament", "tournament_id"), ("Board", "board"))
 SIDE_LETTERS = {"south": "S", "north": "N"}
 
 
+def side_letter(side: str | None) -> str:
+    """S or N for a turn mark; every mark the notation writes names its side."""
+    if side is None:
+        raise ValueError("a turn mark needs its side")
+    return SIDE_LETTERS[side]
+
+
 def result_token(state: State) -> str:
     """1-0 South won, 0-1 North won, 1/2-1/2 a draw, * not finished."""
     if not state.game_over:
         return "*"
-    winner = state.outcome.winner
+    winner = state.result.winner
     return "1/2-1/2" if winner is None else ("1-0" if winner.json == "south" else "0-1")
 
 
@@ -49,7 +57,7 @@ def write_game(events: Sequence[tuple[int, Event]], *, full_history: bool = Fals
     """One game's text, ending with a newline; ``events`` start with the setup (seq 1)."""
     events = list(events)
     kept = events if full_history else effective_events(events)
-    setup = kept[0][1]
+    setup = setup_of(kept[0][1])
     line = Line("export", setup, retractions=any(isinstance(event, MovesRetracted) for _, event in kept))
     units: list[str] = []
     for seq, event in kept[1:]:
@@ -58,7 +66,7 @@ def write_game(events: Sequence[tuple[int, Event]], *, full_history: bool = Fals
     return "\n".join(tag_lines(setup, result)) + "\n\n" + layout(units + [result]) + "\n"
 
 
-def write_archive(games: Iterable[str]) -> Iterable[str]:
+def write_archive(games: Iterable[str]) -> Iterator[str]:
     """Games separated by one blank line: what a file of several games looks like."""
     for index, text in enumerate(games):
         yield text if index == 0 else "\n" + text
@@ -109,11 +117,11 @@ def option_text(value) -> str:
 def _units(line: Line, step: Step) -> list[str]:
     event = step.event
     if isinstance(event, Sowed):
-        units = [event.hole if step.new_turn is None else f"{step.new_turn}. {SIDE_LETTERS[step.side]} {event.hole}"]
+        units = [event.hole if step.new_turn is None else f"{step.new_turn}. {side_letter(step.side)} {event.hole}"]
     else:
         units = [_brace(line, event)]
     if step.pass_turn is not None:
-        units.append(f"{step.pass_turn}. {SIDE_LETTERS[step.passer]} --")
+        units.append(f"{step.pass_turn}. {side_letter(step.passer)} --")
     if step.round_ended:
         units.append(_round_remark(line.state))
     return units
@@ -149,6 +157,7 @@ def decision_text(line: Line, event: Event) -> str:
 def _round_remark(state: State) -> str:
     """A derived fact for readers (never read back): how the round just ended."""
     takings = state.takings
+    assert takings is not None  # a round that is over has its takings
     text = f"; round {state.round} over: south took {takings[0]}, north {takings[1]}"
     if state.hole_counts is not None:
         text += f"; holes {state.hole_counts[0]}-{state.hole_counts[1]}"

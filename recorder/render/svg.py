@@ -139,7 +139,7 @@ def _side_labels(u: float, top: float, bottom: float, names: tuple[str, str] | N
 
 def status_line(state: State) -> str:
     if state.game_over:
-        return f"game over: {state.outcome.name.replace('_', ' ')} ({state.outcome.reason})"
+        return f"game over: {state.result.name.replace('_', ' ')} ({state.result.reason})"
     if state.awaiting:
         return f"round {state.round}: awaiting {state.awaiting}"
     if state.to_move is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recorder.rules.base import Rules
+from recorder.rules.base import Rules, mover_of
 from recorder.rules.state import State
 
 SPECIAL_MARK = {"south": "S", "north": "N"}
@@ -41,7 +41,7 @@ def _cell(rules: Rules, state: State, index: int) -> str:
 
 def _status(rules: Rules, state: State) -> str:
     if state.game_over:
-        return f"game over: {state.outcome.name} ({state.outcome.reason})"
+        return f"game over: {state.result.name} ({state.result.reason})"
     if state.awaiting:
         return f"round {state.round}: awaiting {state.awaiting}"
-    return f"round {state.round}: {state.to_move.json} to move"
+    return f"round {state.round}: {mover_of(state).json} to move"

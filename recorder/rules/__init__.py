@@ -8,7 +8,9 @@ looks one up, and ``rules_for(name, options)`` builds the rules with options fix
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from recorder.errors import InvalidRecord
 
@@ -39,7 +41,7 @@ def find_variant(name: str) -> type[Rules]:
         raise InvalidRecord(f"unknown variant {name!r}; known variants: {known}", field="variant") from None
 
 
-def rules_for(name: str, options: dict | None = None) -> Rules:
+def rules_for(name: str, options: Mapping[str, Any] | None = None) -> Rules:
     """The rules of one game with its options checked and fixed (GEN-29, GEN-31)."""
     return _cached_rules(name, json.dumps(options or {}, sort_keys=True))
 

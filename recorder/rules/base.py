@@ -11,25 +11,39 @@ Traces: ``play(state, hole, trace=[])`` appends one dict per thing the engine di
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
-from recorder.errors import EndlessSowing, InvalidRecord
+from recorder.errors import EndlessSowing, IllegalMove, InvalidRecord
 
 from .board import LAP_CAP, PLAYERS, Board, Player, lap
 from .state import Outcome, RoundRecord, State, owned_counts
+from .values import RESULT_KINDS, Decision, Hole, Land, OpeningChoice, ResultKind
 
-# What a lap ending asks for next.
-RELAY = 0  # GEN-15: lift the last hole and sow on
-END_TURN = 1  # the sowing ends and so does the turn
-SOW_AGAIN = 2  # the sowing ends and the mover must sow again (GEN-18)
+# What a lap ending asks for next, as module constants: the inner loops read them often.
+RELAY: Final = Land.RELAY  # GEN-15: lift the last hole and sow on
+END_TURN: Final = Land.END_TURN  # the sowing ends and so does the turn
+SOW_AGAIN: Final = Land.SOW_AGAIN  # the sowing ends and the mover must sow again (GEN-18)
 
-RESULT_KINDS = ("resignation", "agreement", "adjudication", "forfeit")  # GEN-28
+Trace: TypeAlias = list[dict[str, Any]]  # one dict per step, each naming its rule
+
+__all__ = [
+    "END_TURN",
+    "RELAY",
+    "RESULT_KINDS",
+    "SOW_AGAIN",
+    "Option",
+    "Rules",
+    "Sowing",
+    "Trace",
+    "mover_of",
+    "winner_by_score",
+]
 
 
 class Option(NamedTuple):
     default: Any
-    choices: tuple
+    choices: tuple[Any, ...]
     rules: str  # the spec ids it governs
     description: str
 
@@ -39,18 +53,18 @@ class Sowing:
 
     __slots__ = ("holes", "specials", "stores", "owners", "mover", "state", "trace", "again", "no_return")
 
-    def __init__(self, state: State, mover: Player, trace: list | None):
-        self.holes = list(state.holes)
-        self.specials = list(state.specials)
-        self.stores = list(state.stores)
-        self.owners = state.owners
+    def __init__(self, state: State, mover: Player, trace: Trace | None):
+        self.holes: list[int] = list(state.holes)
+        self.specials: list[Player | None] = list(state.specials)
+        self.stores: list[int] = list(state.stores)
+        self.owners: tuple[Player, ...] = state.owners
         self.mover = mover
         self.state = state
         self.trace = trace
         self.again = False
-        self.no_return = None
+        self.no_return: Hole | None = None
 
-    def note(self, step: str, rule: str, **fields) -> None:
+    def note(self, step: str, rule: str, **fields: Any) -> None:
         if self.trace is not None:
             self.trace.append({"step": step, "rule": rule, **fields})
 
@@ -63,8 +77,8 @@ class Rules:
     board: Board
     seeds_per_hole: int = 0
     special_kind: str | None = None
-    OPTIONS: Mapping[str, Option] = {}
-    DECISIONS: tuple[str, ...] = ("result",)
+    OPTIONS: ClassVar[Mapping[str, Option]] = {}
+    DECISIONS: tuple[Decision, ...] = ("result",)
     has_first_player = True  # GEN-23, GEN-30: Gabata's race decides instead
     is_match = False
     tracks_first_turns_per_player = False
@@ -72,7 +86,7 @@ class Rules:
 
     def __init__(self, options: Mapping[str, Any] | None = None):
         self.options = self.check_options(options or {})
-        self._owned_cache: dict = {}
+        self._owned_cache: dict[tuple[tuple[Player, ...], Player], tuple[Hole, ...]] = {}
         owners = self.board.default_owners
         self._default_owned = tuple(tuple(i for i, o in enumerate(owners) if o == p) for p in PLAYERS)
         self.configure()
@@ -81,7 +95,7 @@ class Rules:
         """Read options into attributes once, so the inner loops do not look them up."""
 
     @classmethod
-    def check_options(cls, options: Mapping[str, Any]) -> dict:
+    def check_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
         """GEN-29, GEN-31: unknown names and values, and values of the wrong JSON type, are invalid."""
         unknown = sorted(set(options) - set(cls.OPTIONS))
         if unknown:
@@ -129,7 +143,14 @@ class Rules:
             [i for i in self.owned_holes(state.owners, player) if holes[i] and specials[i] is None and i != banned]
         )
 
-    def can_sow(self, holes, specials, owners, player: Player, banned: int | None = None) -> bool:
+    def can_sow(
+        self,
+        holes: Sequence[int],
+        specials: Sequence[Player | None],
+        owners: tuple[Player, ...],
+        player: Player,
+        banned: Hole | None = None,
+    ) -> bool:
         """Whether ``legal_for`` would be non-empty, without building it (the pass test of GEN-19)."""
         for i in self.owned_holes(owners, player):
             if holes[i] and specials[i] is None and i != banned:
@@ -162,9 +183,9 @@ class Rules:
 
     # -- One sowing -----------------------------------------------------------------
 
-    def play(self, state: State, hole: int, trace: list | None = None) -> State:
+    def play(self, state: State, hole: Hole, trace: Trace | None = None) -> State:
         """One recorded sowing by the player to move; the caller has checked it is legal (GEN-21)."""
-        s = Sowing(state, state.to_move, trace)
+        s = Sowing(state, mover_of(state), trace)
         if trace is not None:
             s.note("lifted", "GEN-11", hole=self.board.holes[hole], seeds=s.holes[hole], player=s.mover.json)
         self.sow(s, hole)
@@ -193,12 +214,12 @@ class Rules:
     def successors_for(self, s: Sowing, origin: int) -> tuple[int, ...]:
         return self.board.successors["track"]
 
-    def lap(self, s: Sowing, successors, start: int, seeds: int) -> tuple[int, int]:
+    def lap(self, s: Sowing, successors: tuple[Hole, ...], start: Hole, seeds: int) -> tuple[Hole, int]:
         if s.trace is None:
             return lap(s.holes, successors, start, seeds)
         return self.traced_lap(s, successors, start, seeds)
 
-    def traced_lap(self, s: Sowing, successors, start: int, seeds: int) -> tuple[int, int]:
+    def traced_lap(self, s: Sowing, successors: tuple[Hole, ...], start: Hole, seeds: int) -> tuple[Hole, int]:
         names, hole = self.board.holes, start
         for _ in range(seeds):
             hole = successors[hole]
@@ -206,7 +227,7 @@ class Rules:
             s.note("dropped", "GEN-12", hole=names[hole], now=s.holes[hole])
         return hole, s.holes[hole] - 1
 
-    def land(self, s: Sowing, hole: int, before: int) -> int:
+    def land(self, s: Sowing, hole: Hole, before: int) -> Land:
         """What happens where a lap ends: RELAY, END_TURN or SOW_AGAIN."""
         raise NotImplementedError
 
@@ -258,8 +279,33 @@ class Rules:
         raise NotImplementedError
 
     # -- Decisions ------------------------------------------------------------------
+    # The fold may call any of these; a game without the decision refuses it. The command
+    # layer never lets one through (GEN-22: only the decisions in DECISIONS are due).
 
-    def record_result(self, state: State, kind: str, winner: Player | None) -> State:
+    def race_board_problem(self, holes: Any) -> str | None:
+        """GEN-37: why a recorded race board is invalid, or None (Gabata)."""
+        raise self.no_decision("race")
+
+    def record_race(self, state: State, winner: Player, holes: tuple[int, ...]) -> State:
+        """GEN-24: the board after the race and its winner (Gabata)."""
+        raise self.no_decision("race")
+
+    def play_opening(self, state: State, choice: OpeningChoice, trace: Trace | None = None) -> State:
+        """GEN-25: the first player's stylised opening (Tuz)."""
+        raise self.no_decision("opening")
+
+    def draw_lot(self, state: State, winner: Player) -> State:
+        """GEN-26: who receives the extra hole (games with matches)."""
+        raise self.no_decision("lot")
+
+    def start_next_round(self, state: State, first_player: Player, owners: tuple[Player, ...] | None = None) -> State:
+        """GEN-27: the next round of a match."""
+        raise self.no_decision("next_round")
+
+    def no_decision(self, kind: Decision) -> IllegalMove:
+        return IllegalMove(f"{self.name} has no {kind} decision")
+
+    def record_result(self, state: State, kind: ResultKind, winner: Player | None) -> State:
         """GEN-28, GEN-32: the board stays, the game (or match) ends at once."""
         return state._replace(
             to_move=None,
@@ -270,7 +316,7 @@ class Rules:
             score=None,
         )
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """Name, title, geometry and options, for GET /api/variants."""
         board = self.board
         return {
@@ -290,6 +336,14 @@ class Rules:
                 for name, o in self.OPTIONS.items()
             },
         }
+
+
+def mover_of(state: State) -> Player:
+    """The player to move; only a state that awaits a decision or is over has none."""
+    mover = state.to_move
+    if mover is None:
+        raise IllegalMove("nobody is to move (GEN-21)")
+    return mover
 
 
 def winner_by_score(score: tuple[int, int]) -> Player | None:

@@ -8,7 +8,9 @@ appear only at the edges (JSON, notation); the rules work on indices.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .values import HOLE_NAMES, Hole, HoleName, PlayerName
 
 LAP_CAP = 10_000  # GEN-16: one sowing has at most this many laps.
 
@@ -24,7 +26,7 @@ class Player(enum.IntEnum):
         return _OPPONENT[self]
 
     @property
-    def json(self) -> str:
+    def json(self) -> PlayerName:
         return _JSON_NAME[self]
 
     @classmethod
@@ -33,7 +35,7 @@ class Player(enum.IntEnum):
 
 
 _OPPONENT = (Player.NORTH, Player.SOUTH)
-_JSON_NAME = ("south", "north")
+_JSON_NAME: tuple[PlayerName, PlayerName] = ("south", "north")
 _BY_NAME = {"south": Player.SOUTH, "north": Player.NORTH}
 PLAYERS = (Player.SOUTH, Player.NORTH)
 
@@ -44,11 +46,14 @@ class Board:
 
     name: str
     rows: int
-    holes: tuple[str, ...]
+    holes: tuple[HoleName, ...]
     default_owners: tuple[Player, ...]
-    tracks: dict[str, tuple[int, ...]]
+    tracks: dict[str, tuple[Hole, ...]]
+    # Derived in __post_init__: hole name -> index, and each track's next hole per hole.
+    index: dict[str, Hole] = field(init=False, repr=False, compare=False)
+    successors: dict[str, tuple[Hole, ...]] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "index", {name: i for i, name in enumerate(self.holes)})
         successors = {direction: _successors(cycle, len(self.holes)) for direction, cycle in self.tracks.items()}
         object.__setattr__(self, "successors", successors)
@@ -57,11 +62,11 @@ class Board:
     def size(self) -> int:
         return len(self.holes)
 
-    def hole(self, name: str) -> int:
+    def hole(self, name: str) -> Hole:
         """GEN-5: the index of a valid hole name; KeyError for any other name."""
         return self.index[name]
 
-    def name_of(self, index: int) -> str:
+    def name_of(self, index: Hole) -> HoleName:
         return self.holes[index]
 
     def column(self, index: int) -> tuple[int, ...]:
@@ -77,11 +82,11 @@ def _successors(cycle: tuple[int, ...], size: int) -> tuple[int, ...]:
     return tuple(after)
 
 
-def _names(rows: int) -> tuple[str, ...]:
-    return tuple(f"{letter}{row}" for row in range(1, rows + 1) for letter in "abcdef")
+def _names(rows: int) -> tuple[HoleName, ...]:
+    return HOLE_NAMES[: 6 * rows]  # row by row from a1
 
 
-def _cycle(names: tuple[str, ...], route: str) -> tuple[int, ...]:
+def _cycle(names: tuple[HoleName, ...], route: str) -> tuple[int, ...]:
     return tuple(names.index(name) for name in route.split())
 
 

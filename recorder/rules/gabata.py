@@ -23,6 +23,7 @@ from recorder.errors import InvalidRecord
 from .base import END_TURN, RELAY, Option, Rules, Sowing, winner_by_score
 from .board import THREE_ROWS, Player
 from .state import Outcome, State
+from .values import Decision, Hole, Land
 
 TOTAL_SEEDS = 54  # GAB-1: 3 seeds in each of 18 holes
 
@@ -58,10 +59,11 @@ class Gabata(Rules):
             False, (False, True), "GAB-5", "a lap ending in an empty opponent hole captures nothing"
         ),
     }
-    DECISIONS = ("race", "result")
+    DECISIONS: tuple[Decision, ...] = ("race", "result")
     has_first_player = False  # GEN-23, GEN-30: the race decides
 
-    race_board_problem = staticmethod(race_board_problem)
+    def race_board_problem(self, holes: Any) -> str | None:
+        return race_board_problem(holes)
 
     def configure(self) -> None:
         self.serial = self.options["serial_capture"]
@@ -89,7 +91,7 @@ class Gabata(Rules):
 
     # -- One sowing -----------------------------------------------------------------
 
-    def land(self, s: Sowing, hole: int, before: int) -> int:
+    def land(self, s: Sowing, hole: Hole, before: int) -> Land:
         # GAB-4: a lap ending in a hole that held seeds relays from it.
         if before:
             return RELAY

@@ -18,10 +18,13 @@ Sources: seed 003 (Ludii's stub), Mancala World's Lahemay Waladat (Pankhurst Gam
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .base import END_TURN, RELAY, SOW_AGAIN, Option, Sowing
 from .board import TWO_ROWS, Player
 from .rounds import MatchRules
 from .state import State
+from .values import Hole, Land
 
 _H = TWO_ROWS.index
 
@@ -55,7 +58,7 @@ class LahemayWalida(MatchRules):
     def successors_for(self, s: Sowing, origin: int) -> tuple[int, ...]:
         return self._ccw  # LW-5: always CCW
 
-    def lap(self, s: Sowing, successors, start: int, seeds: int) -> tuple[int, int]:
+    def lap(self, s: Sowing, successors: tuple[Hole, ...], start: Hole, seeds: int) -> tuple[Hole, int]:
         """GEN-12 with LW-6: every seed but the last may make a group for the hole's owner."""
         holes, stores, owners, group, trace = s.holes, s.stores, s.owners, self.group, s.trace
         hole = start
@@ -77,7 +80,7 @@ class LahemayWalida(MatchRules):
             s.note("dropped", "GEN-12", hole=self.board.holes[hole], now=holes[hole])
         return hole, holes[hole] - 1
 
-    def land(self, s: Sowing, hole: int, before: int) -> int:
+    def land(self, s: Sowing, hole: Hole, before: int) -> Land:
         # LW-7a: the last seed made exactly g; the mover takes them, whoever owns the hole.
         if before == self.group - 1:
             s.holes[hole] = 0
@@ -114,6 +117,6 @@ class LahemayWalida(MatchRules):
         return takings[0], takings[1]
 
     @staticmethod
-    def _has_seeds(holes, owners, player: Player) -> bool:
+    def _has_seeds(holes: Sequence[int], owners: Sequence[Player], player: Player) -> bool:
         """LW-4: with no special holes, a legal sowing is any owned hole with seeds."""
         return any(seeds and owner == player for seeds, owner in zip(holes, owners))

@@ -16,6 +16,7 @@ from .base import Rules
 from .board import PLAYERS, Player
 from .rounds import count_holes
 from .state import RoundRecord, State, owned_counts
+from .values import AWAITING_KINDS, Awaiting, Hole
 
 FIELDS = {
     "holes",
@@ -51,7 +52,7 @@ def position_from_json(rules: Rules, data: Any) -> State:
         owners=_owners(rules, data.get("owners", {}), round_number),
         specials=_specials(rules, data.get("specials", {})),
         stores=stores,
-        to_move=_player(data["to_move"], "to_move", nullable=True),
+        to_move=_player_or_none(data["to_move"], "to_move"),
         first_turn_of_round=_bool(data["first_turn_of_round"], "first_turn_of_round"),
         round=round_number,
     )
@@ -59,10 +60,8 @@ def position_from_json(rules: Rules, data: Any) -> State:
     return _check_playable(rules, state)
 
 
-def _decision_fields(rules: Rules, state: State, data: dict) -> State:
-    awaiting = data.get("awaiting")
-    allowed = {"race": "race", "opening": "opening", "lot": "lot", "next_round": "next_round"}
-    _require(awaiting is None or (isinstance(awaiting, str) and awaiting in allowed), f"unknown awaiting {awaiting!r}")
+def _decision_fields(rules: Rules, state: State, data: dict[str, Any]) -> State:
+    awaiting = _awaiting(data.get("awaiting"))
     _require(awaiting is None or awaiting in rules.DECISIONS, f"{rules.name} never awaits {awaiting!r}")
     state = state._replace(awaiting=awaiting)
     if "no_return" in data and data["no_return"] is not None:
@@ -77,7 +76,15 @@ def _decision_fields(rules: Rules, state: State, data: dict) -> State:
     return state
 
 
-def _round_over(rules: Rules, state: State, data: dict) -> State:
+def _awaiting(value: Any) -> Awaiting | None:
+    for kind in AWAITING_KINDS:
+        if value == kind and isinstance(value, str):
+            return kind
+    _require(value is None, f"unknown awaiting {value!r}")
+    return None
+
+
+def _round_over(rules: Rules, state: State, data: dict[str, Any]) -> State:
     _require(rules.is_match, f"{rules.name} has no rounds to be over")
     _require(state.awaiting in ("lot", "next_round"), "a finished round awaits a lot or next_round")
     _require(state.to_move is None, "to_move must be null while a decision is awaited")
@@ -95,13 +102,15 @@ def _check_playable(rules: Rules, state: State) -> State:
     if state.awaiting in ("race", "lot", "next_round"):
         _require(state.to_move is None, f"to_move must be null while {state.awaiting} is awaited")
         return state
-    _require(state.to_move is not None, "to_move may be null only while race, lot or next_round is awaited")
+    mover = state.to_move
+    if mover is None:
+        raise InvalidRecord("to_move may be null only while race, lot or next_round is awaited", field="position")
     if state.awaiting == "opening":
         _require(state.round == 1, "the opening happens in round 1 only (TUZ-4)")
         return state
     _require(
         rules.legal_moves(state),
-        f"{state.to_move.json} cannot sow in this position; name the player who moves next (GEN-20)",
+        f"{mover.json} cannot sow in this position; name the player who moves next (GEN-20)",
     )
     return state
 
@@ -137,7 +146,7 @@ def _owners(rules: Rules, owners: Any, round_number: int) -> tuple[Player, ...]:
     return tuple(result)
 
 
-def _pending(rules: Rules, state: State, data: dict) -> tuple[Player, ...]:
+def _pending(rules: Rules, state: State, data: dict[str, Any]) -> tuple[Player, ...]:
     if not rules.tracks_first_turns_per_player:
         _require("first_turn_pending" not in data, "first_turn_pending applies only to Selus first_turn_each_player")
         return ()
@@ -149,16 +158,18 @@ def _pending(rules: Rules, state: State, data: dict) -> tuple[Player, ...]:
     return tuple(p for p in PLAYERS if p in players)
 
 
-def _hole(rules: Rules, name: Any) -> int:
+def _hole(rules: Rules, name: Any) -> Hole:
     _require(isinstance(name, str) and name in rules.board.index, f"{name!r} is not a hole of this board (GEN-5)")
     return rules.board.index[name]
 
 
-def _player(value: Any, what: str, nullable: bool = False) -> Player | None:
-    if value is None and nullable:
-        return None
+def _player(value: Any, what: str) -> Player:
     _require(value in ("south", "north"), f"{what} must be 'south' or 'north'")
     return Player.parse(value)
+
+
+def _player_or_none(value: Any, what: str) -> Player | None:
+    return None if value is None else _player(value, what)
 
 
 def _pair(value: Any, what: str) -> tuple[int, int]:
@@ -169,7 +180,7 @@ def _pair(value: Any, what: str) -> tuple[int, int]:
 
 def _bool(value: Any, what: str) -> bool:
     _require(isinstance(value, bool), f"{what} must be true or false")
-    return value
+    return bool(value)
 
 
 def _is_int(value: Any) -> bool:

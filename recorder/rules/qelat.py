@@ -15,9 +15,14 @@ Sources: Wikimanqala's Qelat (seed 002), Ludii's rule text for the eligible hole
 
 from __future__ import annotations
 
-from .base import END_TURN, Option, Rules, Sowing, winner_by_score
+from collections.abc import Sequence
+
+from recorder.errors import IllegalMove
+
+from .base import END_TURN, Option, Rules, Sowing, Trace, winner_by_score
 from .board import TWO_ROWS, Player
 from .state import Outcome, State
+from .values import Hole, Land
 
 _H = TWO_ROWS.index
 _S, _N = Player.SOUTH, Player.NORTH
@@ -75,22 +80,24 @@ class Qelat(Rules):
             s.note("turn_ended", "QEL-10", player=s.mover.json)
 
     @staticmethod
-    def makes_walda(specials, mover: Player, last: int, before: int) -> bool:
+    def makes_walda(specials: Sequence[Player | None], mover: Player, last: Hole, before: int) -> bool:
         """QEL-7, QEL-8: the last seed made 4 in an eligible hole that is not yet a walda."""
         return before == 3 and specials[last] is None and last in _ELIGIBLE[mover]
 
-    def banned_hole(self, mover: Player, origin: int, seeds: int, last: int, before: int):
+    def banned_hole(self, mover: Player, origin: Hole, seeds: int, last: Hole, before: int) -> Hole | None:
         """QEL-11: the hole the opponent may not sow next turn, or None."""
         if self.no_return_rule and seeds == 1 and before == 0 and origin in _END_HOLES[mover]:
             return last  # one seed from an end hole always lands in the opposite hole (GEN-4)
         return None
 
-    def play(self, state: State, hole: int, trace: list | None = None) -> State:
+    def play(self, state: State, hole: Hole, trace: Trace | None = None) -> State:
         """One sowing. Untraced sowings (replay, benchmarks) take this direct route through
         the same rules as the traced one; a property test holds the two to one result."""
         if trace is not None:
             return super().play(state, hole, trace)
         mover, holes = state.to_move, list(state.holes)
+        if mover is None:
+            raise IllegalMove("nobody is to move (GEN-21)")
         # QEL-5, QEL-6: one lap in the hole's direction.
         successors = self._cw if hole in _CLOCKWISE else self._ccw
         seeds, holes[hole], last = holes[hole], 0, hole
@@ -98,6 +105,7 @@ class Qelat(Rules):
             last = successors[last]
             holes[last] += 1
         before, specials, no_return = holes[last] - 1, state.specials, None
+        to_move: Player | None
         # Most sowings end with neither a walda nor a ban: test the counts before calling.
         if before == 3 and self.makes_walda(specials, mover, last, before):  # QEL-7
             specials = specials[:last] + (mover,) + specials[last + 1 :]
@@ -128,25 +136,25 @@ class Qelat(Rules):
         return tuple([i for i in _ROWS[player] if holes[i] and specials[i] is None and i != banned])
 
     @staticmethod
-    def _can_sow(holes, specials, player: Player, banned) -> bool:
+    def _can_sow(holes: Sequence[int], specials: Sequence[Player | None], player: Player, banned: Hole | None) -> bool:
         """QEL-4: a non-empty, non-walda hole of the player's row (QEL-2), other than a banned one."""
         for i in _ROWS[player]:
             if holes[i] and specials[i] is None and i != banned:
                 return True
         return False
 
-    def land(self, s: Sowing, hole: int, before: int) -> int:
+    def land(self, s: Sowing, hole: Hole, before: int) -> Land:
         return END_TURN  # single lap: sow() never relays
 
     round_end_rule = "QEL-13"
 
-    def end_round(self, state: State, last_mover: Player, s=None) -> State:
+    def end_round(self, state: State, last_mover: Player, s: Sowing | None = None) -> State:
         """QEL-13: each player scores the seeds in his waldas; the higher score wins."""
-        score = [0, 0]
+        waldas = [0, 0]
         for seeds, owner in zip(state.holes, state.specials):
             if owner is not None:
-                score[owner] += seeds
-        score = (score[0], score[1])
+                waldas[owner] += seeds
+        score = (waldas[0], waldas[1])
         return state._replace(
             to_move=None, game_over=True, score=score, outcome=Outcome(winner_by_score(score), "score")
         )

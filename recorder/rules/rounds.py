@@ -12,9 +12,14 @@ TUZ-14), always counted from the default ownership (GEN-38).
 
 from __future__ import annotations
 
-from .base import Rules
+from collections.abc import Mapping, Sequence
+
+from recorder.errors import IllegalMove
+
+from .base import Rules, Sowing
 from .board import PLAYERS, Player
 from .state import Outcome, RoundRecord, State
+from .values import Decision, Hole
 
 
 def count_holes(takings: tuple[int, int], per_hole: int) -> tuple[int, int] | None:
@@ -34,7 +39,9 @@ def counts_after_lot(takings: tuple[int, int], per_hole: int, winner: Player) ->
     return counts[0], counts[1]
 
 
-def default_allocation(default_owners, cede_order, counts) -> tuple[Player, ...]:
+def default_allocation(
+    default_owners: Sequence[Player], cede_order: Mapping[Player, tuple[Hole, ...]], counts: tuple[int, int]
+) -> tuple[Player, ...]:
     """SEL-17, LW-14: the poorer player cedes the first holes of his list; the rest keep
     their default owner. Computed from the default ownership, never the last round's (GEN-38)."""
     owners = list(default_owners)
@@ -49,13 +56,13 @@ class MatchRules(Rules):
     """A game played as a match of rounds. Subclasses give ``CEDE_ORDER`` and ``takings``."""
 
     is_match = True
-    DECISIONS = ("lot", "next_round", "result")
-    CEDE_ORDER: dict[Player, tuple[int, ...]] = {}
+    DECISIONS: tuple[Decision, ...] = ("lot", "next_round", "result")
+    CEDE_ORDER: dict[Player, tuple[Hole, ...]] = {}
 
     def takings(self, state: State, last_mover: Player) -> tuple[int, int]:
         raise NotImplementedError
 
-    def end_round(self, state: State, last_mover: Player, s=None) -> State:
+    def end_round(self, state: State, last_mover: Player, s: Sowing | None = None) -> State:
         """The round is over: count takings and, if they are known, the next round's holes."""
         takings = self.takings(state, last_mover)
         rounds = state.rounds[:-1] + (state.rounds[-1]._replace(takings=takings),)
@@ -67,7 +74,7 @@ class MatchRules(Rules):
             return state._replace(awaiting="lot")
         return self.counts_known(state, counts, s)
 
-    def counts_known(self, state: State, counts: tuple[int, int], s=None) -> State:
+    def counts_known(self, state: State, counts: tuple[int, int], s: Sowing | None = None) -> State:
         """SEL-16, LW-13, TUZ-13: a player with no hole loses; otherwise a new round is due."""
         state = state._replace(hole_counts=counts)
         for player in PLAYERS:
@@ -82,7 +89,7 @@ class MatchRules(Rules):
     def draw_lot(self, state: State, winner: Player) -> State:
         """GEN-26: the recorded lot gives the extra hole."""
         rounds = state.rounds[:-1] + (state.rounds[-1]._replace(lot_winner=winner),)
-        counts = counts_after_lot(state.takings, self.seeds_per_hole, winner)
+        counts = counts_after_lot(_due(state.takings), self.seeds_per_hole, winner)
         return self.counts_known(state._replace(rounds=rounds), counts)
 
     def allocation_for(self, counts: tuple[int, int]) -> tuple[Player, ...]:
@@ -90,12 +97,20 @@ class MatchRules(Rules):
 
     def start_next_round(self, state: State, first_player: Player, owners: tuple[Player, ...] | None = None) -> State:
         """GEN-27, SEL-18, LW-15, TUZ-15: a fresh board, empty stores, no special holes."""
-        owners = owners or self.allocation_for(state.hole_counts)
+        counts = _due(state.hole_counts)
+        owners = owners or self.allocation_for(counts)
         number = state.round + 1
         fresh = self.start(first_player)
         return fresh._replace(
             owners=owners,
             round=number,
             awaiting=None,  # TUZ-15: no opening after round 1
-            rounds=state.rounds + (RoundRecord(number, first_player, state.hole_counts),),
+            rounds=state.rounds + (RoundRecord(number, first_player, counts),),
         )
+
+
+def _due(counts: tuple[int, int] | None) -> tuple[int, int]:
+    """Takings or hole counts, which a round that is over always has (GEN-26, GEN-27)."""
+    if counts is None:
+        raise IllegalMove("the round is not over: no lot or next round is due (GEN-22)")
+    return counts

@@ -21,6 +21,7 @@ from .base import END_TURN, RELAY, SOW_AGAIN, Option, Sowing, winner_by_score
 from .board import THREE_ROWS, Player
 from .rounds import MatchRules
 from .state import Outcome, State
+from .values import Hole, Land
 
 _H = THREE_ROWS.index
 _S, _N = Player.SOUTH, Player.NORTH
@@ -74,7 +75,7 @@ class Selus(MatchRules):
 
     # -- Where a lap ends -----------------------------------------------------------
 
-    def land(self, s: Sowing, hole: int, before: int) -> int:
+    def land(self, s: Sowing, hole: Hole, before: int) -> Land:
         """SEL-7: the lettered cases, in order."""
         # SEL-7a: a wegue.
         if s.specials[hole] is not None:
@@ -97,7 +98,7 @@ class Selus(MatchRules):
             return s.mover not in s.state.first_turn_pending
         return not s.state.first_turn_of_round
 
-    def land_in_wegue(self, s: Sowing, hole: int, before: int) -> int:
+    def land_in_wegue(self, s: Sowing, hole: Hole, before: int) -> Land:
         """SEL-9, SEL-10, SEL-11: the last seed of a lap is in wegue H."""
         name, mover, owner = self.board.holes[hole], s.mover, s.specials[hole]
         # SEL-9a: the mover's own ayemi: the seed stays.
@@ -132,7 +133,7 @@ class Selus(MatchRules):
                 totals[owner] += seeds
         return totals[0], totals[1]
 
-    def end_round(self, state: State, last_mover: Player, s=None) -> State:
+    def end_round(self, state: State, last_mover: Player, s: Sowing | None = None) -> State:
         """SEL-14: a single game ends with its round, won on takings; SEL-15..17: a match counts holes."""
         if self.is_match:
             return super().end_round(state, last_mover, s)

@@ -7,21 +7,25 @@ building one is several times cheaper, which matters in the engine's inner loop
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, TypeVar
 
-from .board import PLAYERS, Player
+from .board import PLAYERS, Board, Player
+from .values import Awaiting, Hole, OutcomeReason, ResultName
 
-RESULT_NAMES = {Player.SOUTH: "south_wins", Player.NORTH: "north_wins", None: "draw"}
+_T = TypeVar("_T")
+
+RESULT_NAMES: dict[Player | None, ResultName] = {Player.SOUTH: "south_wins", Player.NORTH: "north_wins", None: "draw"}
 
 
 class Outcome(NamedTuple):
     """A result as a value: the winner (None for a draw) and how it was decided."""
 
     winner: Player | None
-    reason: str  # "score", "holes", or a GEN-28 kind: resignation, agreement, ...
+    reason: OutcomeReason  # "score", "holes", or a GEN-28 kind: resignation, agreement, ...
 
     @property
-    def name(self) -> str:
+    def name(self) -> ResultName:
         return RESULT_NAMES[self.winner]
 
 
@@ -43,8 +47,8 @@ class _Fields(NamedTuple):
     to_move: Player | None
     first_turn_of_round: bool = True
     first_turn_pending: tuple[Player, ...] = ()
-    awaiting: str | None = None
-    no_return: int | None = None
+    awaiting: Awaiting | None = None
+    no_return: Hole | None = None
     round: int = 1
     round_over: bool = False
     takings: tuple[int, int] | None = None
@@ -66,7 +70,20 @@ class State(_Fields):
         """Seeds on the board plus both stores: constant for a variant (§8)."""
         return sum(self.holes) + self.stores[0] + self.stores[1]
 
-    def after_sowing(self, holes, specials, stores, to_move, no_return, first_turn_of_round) -> State:
+    @property
+    def result(self) -> Outcome:
+        """The outcome of a game that is over (``outcome`` is set exactly when ``game_over`` is)."""
+        return _known(self.outcome)
+
+    def after_sowing(
+        self,
+        holes: tuple[int, ...],
+        specials: tuple[Player | None, ...],
+        stores: tuple[int, int],
+        to_move: Player | None,
+        no_return: Hole | None,
+        first_turn_of_round: bool,
+    ) -> State:
         """The copy a sowing makes, built positionally: the engine's hottest allocation.
         Field order is _Fields' order above; keep the two together."""
         return _new_tuple(
@@ -74,7 +91,7 @@ class State(_Fields):
             (holes, self[1], specials, stores, to_move, first_turn_of_round, self[6], self[7], no_return) + self[9:],
         )
 
-    def _replace(self, **changes) -> State:
+    def _replace(self, **changes: Any) -> State:
         """A copy with some fields changed: namedtuple's own _replace, about 2.5x faster."""
         values = list(self)
         for name, value in changes.items():
@@ -86,14 +103,31 @@ _FIELD_INDEX = {name: index for index, name in enumerate(State._fields)}
 _new_tuple = tuple.__new__
 
 
-def pair(values) -> dict:
+class RulesView(Protocol):
+    """What the JSON shape needs of a game's rules (``base.Rules`` has it; base imports this module)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def special_kind(self) -> str | None: ...
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+    @property
+    def tracks_first_turns_per_player(self) -> bool: ...
+    def legal_moves(self, state: State) -> tuple[Hole, ...]: ...
+    def needs_adjudication(self, state: State) -> bool: ...
+
+
+def pair(values: Sequence[int]) -> dict[str, int]:
     return {"south": values[0], "north": values[1]}
 
 
-def state_to_json(rules, state: State) -> dict:
+def state_to_json(rules: RulesView, state: State) -> dict[str, Any]:
     """The §8 shape plus ``variant``, ``options``, ``round``, ``rounds`` and ``legal_moves``."""
     board = rules.board
-    out = {
+    out: dict[str, Any] = {
         "holes": dict(zip(board.holes, state.holes)),
         "specials": {
             board.holes[i]: {"kind": rules.special_kind, "owner": owner.json}
@@ -118,7 +152,7 @@ def state_to_json(rules, state: State) -> dict:
     return out
 
 
-def _add_optional_fields(rules, state: State, out: dict) -> None:
+def _add_optional_fields(rules: RulesView, state: State, out: dict[str, Any]) -> None:
     if state.awaiting:
         out["awaiting"] = state.awaiting
     if state.no_return is not None and state.to_move is not None:
@@ -127,18 +161,19 @@ def _add_optional_fields(rules, state: State, out: dict) -> None:
         out["first_turn_pending"] = [p.json for p in state.first_turn_pending]
     if state.round_over:
         out["round_over"] = True
-        out["takings"] = pair(state.takings)
+        out["takings"] = pair(_known(state.takings))
         if state.hole_counts is not None:
             out["hole_counts"] = pair(state.hole_counts)
     if state.game_over:
+        outcome = state.result
         out["game_over"] = True
-        out["result"] = state.outcome.name
-        out["result_reason"] = state.outcome.reason
+        out["result"] = outcome.name
+        out["result_reason"] = outcome.reason
         if state.score is not None:
             out["score"] = pair(state.score)
 
 
-def round_to_json(record: RoundRecord) -> dict:
+def round_to_json(record: RoundRecord) -> dict[str, Any]:
     return {
         "round": record.number,
         "first_player": record.first_player.json if record.first_player is not None else None,
@@ -148,9 +183,17 @@ def round_to_json(record: RoundRecord) -> dict:
     }
 
 
-def owned_counts(owners) -> tuple[int, int]:
+def owned_counts(owners: Sequence[Player]) -> tuple[int, int]:
     south = sum(1 for owner in owners if owner == Player.SOUTH)
     return south, len(owners) - south
+
+
+def _known(value: _T | None) -> _T:
+    """A field the state's flags guarantee (``takings`` once the round is over, ``outcome``
+    once the game is): a broken invariant fails loudly here instead of far away."""
+    if value is None:
+        raise AssertionError("a state field its flags promise is missing")
+    return value
 
 
 __all__ = ["Outcome", "PLAYERS", "RoundRecord", "State", "pair", "state_to_json", "owned_counts"]

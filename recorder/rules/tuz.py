@@ -21,18 +21,17 @@ from __future__ import annotations
 
 from recorder.errors import IllegalMove, InvalidRecord
 
-from .base import END_TURN, RELAY, SOW_AGAIN, Option, Sowing
+from .base import END_TURN, RELAY, SOW_AGAIN, Option, Sowing, Trace, mover_of
 from .board import TWO_ROWS, Player
 from .rounds import MatchRules
 from .state import State
+from .values import OPENING_CHOICES, Decision, Hole, Land, OpeningChoice
 
 _H = TWO_ROWS.index
 _S, _N = Player.SOUTH, Player.NORTH
 
 # TUZ-4: each player's rightmost hole R (GEN-4).
 _RIGHTMOST = {_S: _H["f1"], _N: _H["a2"]}
-
-OPENING_CHOICES = ("tuz", "plain")
 
 
 def _ccw_from(start: int) -> tuple[int, ...]:
@@ -55,7 +54,7 @@ class Tuz(MatchRules):
     seeds_per_hole = 4
     special_kind = "tuz"
     summary = "Relay sowing anticlockwise; tuzes made in the opponent's row; a match of rounds."
-    DECISIONS = ("opening", "lot", "next_round", "result")
+    DECISIONS: tuple[Decision, ...] = ("opening", "lot", "next_round", "result")
     OPTIONS = {
         "after_tuz_capture": Option(
             "sow_again",
@@ -78,17 +77,17 @@ class Tuz(MatchRules):
 
     # -- Start and opening ----------------------------------------------------------
 
-    def start(self, first_player) -> State:
+    def start(self, first_player: Player | None) -> State:
         """TUZ-1..TUZ-3, GEN-25: round 1 waits for the first player's opening."""
         return super().start(first_player)._replace(awaiting="opening")
 
-    def play_opening(self, state: State, choice: str, trace=None) -> State:
+    def play_opening(self, state: State, choice: OpeningChoice, trace: Trace | None = None) -> State:
         """TUZ-4: the first player's stylised first turn; then the other player sows (TUZ-5)."""
         if not isinstance(choice, str) or choice not in OPENING_CHOICES:
             raise InvalidRecord(f"opening choice must be {' or '.join(OPENING_CHOICES)}", field="choice")
         if state.awaiting != "opening" or state.game_over:
             raise IllegalMove("no opening is awaited (GEN-25)")
-        mover = state.to_move
+        mover = mover_of(state)
         ring = _FROM_R[mover]
         self._check_opening(state, ring)
         s = Sowing(state._replace(awaiting=None), mover, trace)
@@ -97,7 +96,7 @@ class Tuz(MatchRules):
         opened = s.state._replace(holes=tuple(s.holes), specials=tuple(s.specials))
         return self.end_turn(s, self.turn_ended(opened, mover))
 
-    def _rearrange(self, s: Sowing, ring: tuple[int, ...], choice: str) -> None:
+    def _rearrange(self, s: Sowing, ring: tuple[int, ...], choice: OpeningChoice) -> None:
         holes = s.holes
         # TUZ-4.1: hold one seed from R.
         holes[ring[0]] -= 1
@@ -124,7 +123,7 @@ class Tuz(MatchRules):
     def successors_for(self, s: Sowing, origin: int) -> tuple[int, ...]:
         return self._ccw  # TUZ-7: always CCW
 
-    def land(self, s: Sowing, hole: int, before: int) -> int:
+    def land(self, s: Sowing, hole: Hole, before: int) -> Land:
         """TUZ-8 a–e, in that order."""
         tuz_owner = s.specials[hole]
         if tuz_owner is not None:
@@ -144,7 +143,7 @@ class Tuz(MatchRules):
             return END_TURN
         return RELAY  # TUZ-8e
 
-    def _take_from_tuz(self, s: Sowing, hole: int, before: int) -> int:
+    def _take_from_tuz(self, s: Sowing, hole: Hole, before: int) -> Land:
         """TUZ-8a, TUZ-A5: the last seed and one more if there is one; the tuz stays."""
         taken = 2 if before else 1
         s.holes[hole] -= taken

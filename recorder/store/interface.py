@@ -118,7 +118,7 @@ class EventStore(abc.ABC):
         """
 
     @abc.abstractmethod
-    def replayed(self, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def replayed(self, game_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         """The events an earlier request with this key stored, None for a new key;
         IdempotencyMismatch when the key was used for a different request."""
 
@@ -224,7 +224,7 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent]) -> None:
+def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent | StoredEvent]) -> None:
     """Reject malformed calls before any lock is taken."""
     if not isinstance(game_id, str) or not game_id:
         raise ValueError("game_id must be a non-empty string")

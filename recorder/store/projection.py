@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from sqlite_utils import Database
 
@@ -15,6 +15,10 @@ from .sql import _game_filters, _where, _write_transaction
 
 class GamesProjection:
     """SQLiteEventStore's list of games: upserted with each append, filtered for lists and exports."""
+
+    # Provided by SQLiteEventStore: this thread's connection, and whether a game exists.
+    _db: Callable[[], Database]
+    _exists: Callable[[Database, str], bool]
 
     def _upsert_summary(self, db: Database, game_id: str, row: dict, now: str) -> None:
         """Insert or update the game's projection row.

@@ -5,12 +5,21 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
+from typing import Any, overload
 
 from sqlite_utils import Database
 
 from recorder.core import chain
 
 from .interface import StoredEvent
+from .writer_lock import WriterLock
+
+
+class LockedDatabase(Database):
+    """A connection whose writers first queue on the store's WriterLock (set by
+    SQLiteEventStore._connect; _write_transaction takes it)."""
+
+    writer_lock: WriterLock | None = None
 
 
 def _game_filters(
@@ -95,7 +104,7 @@ def _write_transaction(db: Database) -> Iterator[Database]:
     busy timeout instead of forking the stream. Writers of this store first
     queue on its WriterLock (recorder/store/writer_lock.py), so they rarely poll.
     """
-    lock = getattr(db, "writer_lock", None)  # set by SQLiteEventStore._connect (issue 10)
+    lock = db.writer_lock if isinstance(db, LockedDatabase) else None
     with lock.held() if lock is not None else contextlib.nullcontext():
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -134,7 +143,11 @@ def _create_token_table(db: Database) -> None:
     tokens.create_index(["tournament_id"], if_not_exists=True)
 
 
-def _token_row(row: tuple | None) -> dict | None:
+@overload
+def _token_row(row: tuple[Any, ...]) -> dict[str, Any]: ...
+@overload
+def _token_row(row: None) -> None: ...
+def _token_row(row: tuple[Any, ...] | None) -> dict[str, Any] | None:
     return None if row is None else dict(zip(_TOKEN_COLUMNS.split(", "), row))
 
 

@@ -7,6 +7,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -32,6 +33,7 @@ from .sql import (
     _EVENT_LINE,
     _INSERT_EVENT,
     _TRIGGERS,
+    LockedDatabase,
     _create_token_table,
     _event_from_row,
     _prefix_end,
@@ -73,7 +75,7 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
             conn.execute("PRAGMA busy_timeout = 10000")  # wait up to 10 s for the write lock
             conn.execute("PRAGMA journal_mode = WAL")  # readers never block the writer
             conn.execute("PRAGMA synchronous = FULL")  # an acknowledged append survives kill -9 / power loss
-            db = Database(conn)
+            db = LockedDatabase(conn)
             db.writer_lock = self._writer_lock  # _write_transaction queues on it
         except BaseException:
             conn.close()
@@ -197,7 +199,7 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
                 self._upsert_summary(db, game_id, summary_row, now)
         return AppendResult(stored, replayed=False)
 
-    def _replay(self, db: Database, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def _replay(self, db: Database, game_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         """The events a previous request with this key stored, or None if the key is new."""
         row = db.execute(
             "SELECT fingerprint, game_id, first_seq, last_seq FROM idempotency_keys WHERE key = ?",
@@ -211,7 +213,7 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
         # The same request: its events, even if a concurrent retry chose another new game id.
         return tuple(self._select(db, original_game, first_seq - 1, last_seq))
 
-    def replayed(self, game_id: str, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def replayed(self, game_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         return self._replay(self._db(), game_id, idempotency)
 
     def append_verbatim(
@@ -269,7 +271,7 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
             )
         stored = []
         for seq, event, payload in zip(range(actual + 1, actual + 1 + len(events)), events, payloads):
-            record = {
+            record: dict[str, Any] = {
                 "game_id": game_id,
                 "seq": seq,
                 "type": event.type,

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from sqlite_utils import Database
+
 from .interface import utc_now
 from .sql import _TOKEN_COLUMNS, _token_row, _write_transaction
 
 
 class TokenTable:
     """SQLiteEventStore's arbiter tokens (issue 8): add, find by digest, list, revoke."""
+
+    _db: Callable[[], Database]  # the store's connection for this thread (SQLiteEventStore)
 
     def add_token(self, token_id: str, token_hash: str, tournament_id: str, holder: str) -> dict:
         row = (token_id, token_hash, tournament_id, holder, utc_now())

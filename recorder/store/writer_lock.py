@@ -22,7 +22,7 @@ from collections.abc import Iterator
 try:
     import fcntl
 except ImportError:  # not POSIX: SQLite's busy timeout alone orders the writers
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module or None: callers test it before use
 
 SUFFIX = "-writer.lock"
 

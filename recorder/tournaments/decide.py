@@ -130,8 +130,8 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
     setup = {
         "variant": t.variant,
         "options": dict(t.options),
-        "south": t.entrant(b.south).name,
-        "north": t.entrant(b.north).name,
+        "south": t.seated(b.south).name,
+        "north": t.seated(b.north).name,
         "first_player": first,
         "event": t.name,
         "site": t.site,
@@ -203,7 +203,7 @@ def berger(t: Tournament, number: int) -> list:
     byes = [{"player": field[off - 1].number, "points": 0}] if off else []
     events: list = [RoundPaired(round=number, method="berger", boards=boards, byes=byes)]
     for b in boards:
-        gone = [not t.entrant(b[seat]).is_active_in(number) for seat in ("south", "north")]
+        gone = [not t.seated(b[seat]).is_active_in(number) for seat in ("south", "north")]
         if any(gone):
             result = "double_forfeit" if all(gone) else ("north_wins" if gone[0] else "south_wins")
             events.append(BoardResultRecorded(number, b["board"], result, "forfeit", "withdrawal"))

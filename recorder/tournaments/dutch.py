@@ -82,7 +82,7 @@ def make_field(ranked: list[SwissPlayer], final_round: int | None) -> Field:
 def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
     """Each criterion's multiplier, least significant first; a radix holds a whole round's sum."""
     pairs = nodes // 2 + 1
-    digits = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
+    digits: list[tuple[object, int]] = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
     digits += [("order_float", widest * (widest + 1) + widest)]
     digits += [(name, 1) for name in ("c15", "c14", "c13", "c12")]
     digits += [(name, 2) for name in ("c11", "c10", "c9", "c8")]
@@ -227,7 +227,8 @@ def by_brackets(f: Field):
     completed, the brackets above it are reopened one by one and paired with it as one
     (the handbook's collapsed last bracket); None if even the whole round fails that way."""
     groups = [[p for p in f.ranked if f.group[p.number] == g] for g in range(len(f.sizes))]
-    takers, carry, made, bye = bye_takers(f), [], [], None  # made: (group, pair)
+    carry: list[SwissPlayer] = []
+    takers, made, bye = bye_takers(f), [], None  # made: (group, pair)
     for g, residents in enumerate(groups):
         ahead = groups[g + 1][:WINDOW] if g + 1 < len(groups) else []
         chunks = windows(residents)

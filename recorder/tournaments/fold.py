@@ -116,6 +116,13 @@ class Tournament:
     def entrant(self, number: int) -> Entrant | None:
         return self.entrants[number - 1] if 1 <= number <= len(self.entrants) else None
 
+    def seated(self, number: int) -> Entrant:
+        """An entrant a board or the log names, who therefore exists."""
+        entrant = self.entrant(number)
+        if entrant is None:
+            raise KeyError(f"no player {number} in {self.tournament_id}")
+        return entrant
+
     def round(self, number: int) -> Round | None:
         return self.rounds[number - 1] if 1 <= number <= len(self.rounds) else None
 
@@ -170,7 +177,12 @@ def replay(tournament_id: str, events: Iterable[tuple[int, TournamentEvent]]) ->
     """Fold a tournament's events in order, from its creation (seq 1)."""
     t = None
     for seq, event in events:
-        t = start(tournament_id, event) if t is None else apply(t, event, seq)
+        if t is None:
+            if not isinstance(event, TournamentCreated):
+                raise ValueError("a tournament starts with its creation event")
+            t = start(tournament_id, event)
+        else:
+            t = apply(t, event, seq)
     if t is None:
         raise ValueError("a tournament needs its creation event")
     return t

@@ -35,8 +35,8 @@ def outcome_of_state(state: State) -> BoardOutcome | None:
     """The result of a finished game; None while it is being played."""
     if not state.game_over:
         return None
-    played = state.outcome.reason != "forfeit"  # GEN-28 forfeit: the game was not played out
-    return BoardOutcome(state.outcome.name, played, rounds_won(state), holes_held(state))
+    played = state.result.reason != "forfeit"  # GEN-28 forfeit: the game was not played out
+    return BoardOutcome(state.result.name, played, rounds_won(state), holes_held(state))
 
 
 def round_counts(state: State) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -45,7 +45,7 @@ def round_counts(state: State) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     for index, record in enumerate(state.rounds):
         after = state.rounds[index + 1].holes if index + 1 < len(state.rounds) else state.hole_counts
         if after is not None:
-            counted.append((tuple(record.holes), tuple(after)))
+            counted.append((record.holes, after))
     return counted
 
 

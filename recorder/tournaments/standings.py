@@ -102,7 +102,7 @@ def cells(t: Tournament, outcomes: dict) -> dict[int, list[Cell]]:
 
 
 def score(player_cells: list[Cell]) -> Fraction:
-    return sum((c.points for c in player_cells if c.kind != PENDING), Fraction(0))
+    return sum((c.points for c in player_cells if c.points is not None and c.kind != PENDING), Fraction(0))
 
 
 def round_complete(t: Tournament, outcomes: dict, round_number: int) -> bool:
@@ -190,7 +190,7 @@ def standings(t: Tournament, outcomes: dict) -> list[Standing]:
             values[n][name] = computed[n]
             keys[n].append(computed[n])
     order = sorted(table, key=lambda n: ([-k for k in keys[n]], n))
-    ranks = {}
+    ranks: dict[tuple[Fraction, ...], int] = {}
     for place, n in enumerate(order, start=1):
         ranks[tuple(keys[n])] = ranks.get(tuple(keys[n]), place)
     return [Standing(ranks[tuple(keys[n])], n, scores[n], values[n]) for n in order]
@@ -204,7 +204,7 @@ MARKS = {PLAYED: {WIN: "1", DRAW: "½", LOSS: "0"}, FORFEIT: {WIN: "+", DRAW: "=
 def mark(cell: Cell) -> str:
     if cell.kind == PENDING:
         return "*"
-    if cell.kind == ABSENT:
+    if cell.kind == ABSENT or cell.points is None:
         return ""
     return MARKS.get(cell.kind, MARKS[FORFEIT])[cell.points]
 
@@ -213,7 +213,7 @@ def crosstable(t: Tournament, outcomes: dict) -> list[dict]:
     """One row per player in standings order; each cell names the opponent's place."""
     table = cells(t, outcomes)
     ranked = standings(t, outcomes)
-    place = {s.number: i for i, s in enumerate(ranked, start=1)}
+    place: dict[int | None, int] = {s.number: i for i, s in enumerate(ranked, start=1)}
     rows = []
     for s in ranked:
         row_cells = [

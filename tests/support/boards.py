@@ -114,7 +114,7 @@ def event_of(rules: Rules, state: State, item) -> Event:
     if isinstance(item, str) or item.get("type") == "sow":
         name = item if isinstance(item, str) else item["hole"]
         assert state.to_move is not None and rules.board.hole(name) in rules.legal_moves(state), f"{name} is not legal"
-        return Sowed(name, state.to_move.json)
+        return Sowed(rules.board.holes[rules.board.hole(name)], state.to_move.json)
     kind = item["decision"] if "decision" in item else item["type"]
     assert kind == "result" or state.awaiting == kind, f"{kind} is not awaited"
     assert kind in rules.DECISIONS, f"{rules.name} has no {kind} decision"
