@@ -13,6 +13,7 @@ from typing import Any
 from recorder.errors import GameOver, IllegalMove, InvalidRecord
 from recorder.rules import rules_for
 from recorder.rules.base import RESULT_KINDS
+from recorder.rules.positions import position_from_json, position_only
 
 from .events import (
     Annotated,
@@ -48,9 +49,11 @@ def decide_create(body: dict) -> GameCreated:
         south=body["south"],
         north=body["north"],
         first_player=first,
-        position=position,
+        position=position_only(position) if isinstance(position, dict) else position,
         metadata={k: body[k] for k in METADATA_FIELDS if body.get(k) is not None},
     )
+    if position is not None:
+        position_from_json(rules, position)  # a rendered state's derived fields are checked here (GEN-42)
     initial_state(rules, setup)  # raises InvalidRecord for a bad position
     return setup
 
@@ -69,7 +72,7 @@ def decide_sow(game: Game, command: dict) -> list[Event]:
     rules, state = game.rules, game.state
     hole = command["hole"]
     if hole not in rules.board.index:
-        raise _illegal(game, f"{hole!r} is not a hole of the {rules.board.name} board (GEN-5)")
+        raise _illegal(game, rules.board.unknown_hole(hole))
     mover = state.to_move.json
     if command.get("player") not in (None, mover):
         raise _illegal(game, f"{mover} is to move, not {command['player']} (GEN-21)")
