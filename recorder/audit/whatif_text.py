@@ -47,7 +47,7 @@ def _changed(report: dict) -> str:
 
 def _difference(report: dict, games: tuple[Game, Game] | None) -> list[str]:
     first = report["first_difference"]
-    if first is None:
+    if first is None or games is None:
         return ["no event gives a different position under these options", ""]
     recorded, alternative = games
     lines = [f"first difference: after event {first['seq']}, {describe(first['type'], first['payload'])}"]
@@ -77,10 +77,10 @@ def _board(game: Game) -> str:
 def _outcome(game: Game | None) -> str:
     if game is None:
         return "no replay: the game cannot start under these options"
-    state = game.state
-    if not state.game_over:
+    state, outcome = game.state, game.state.outcome
+    if outcome is None:
         return f"not over after event {game.version}"
-    text = f"{state.outcome.name} ({state.outcome.reason})"
+    text = f"{outcome.name} ({outcome.reason})"
     if state.score is not None:
         text += f", score south {state.score[0]} north {state.score[1]}"
     return text
