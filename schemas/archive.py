@@ -41,17 +41,19 @@ class ImportErrorSchema(Schema):
 
 class GameReportSchema(Schema):
     index = StrictInteger(dump_only=True)
-    status = fields.String(dump_only=True, metadata={"enum": ["imported", "refused"]})
+    status = fields.String(dump_only=True, metadata={"enum": ["imported", "exists", "refused"]})
     game_id = fields.String(dump_only=True)
     events = StrictInteger(dump_only=True)
     players = fields.Dict(keys=fields.String(), values=fields.String(), dump_only=True)
     error = fields.Nested(ImportErrorSchema, dump_only=True)
+    detail = fields.String(dump_only=True)  # for "exists": the same record was imported before
 
 
 class ImportReportSchema(Schema):
     """What an import did, game by game."""
 
     imported = StrictInteger(dump_only=True)
+    existing = StrictInteger(dump_only=True)  # games whose record was imported before (content ids)
     refused = StrictInteger(dump_only=True)
     games = fields.List(fields.Nested(GameReportSchema), dump_only=True)
 

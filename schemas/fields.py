@@ -3,6 +3,7 @@
 from marshmallow import ValidationError, fields, validate
 
 from recorder.core.commands import DATE_FORMS, DATE_PATTERN
+from recorder.rules.board import not_a_hole
 
 PLAYERS = ("south", "north")
 # The largest integer the store can hold (SQLite INTEGER): larger counts, offsets or event
@@ -30,9 +31,17 @@ def name(**kwargs) -> fields.String:
     return fields.String(validate=validate.Length(min=1, max=200), **kwargs)
 
 
+HOLE_NAMES = tuple(f"{column}{row}" for row in (1, 2, 3) for column in "abcdef")
+
+
+def _hole_name(value: str) -> None:
+    if value not in HOLE_NAMES:
+        raise ValidationError(not_a_hole(value, "any board (rows 1-2 on a 2x6 board)", HOLE_NAMES))
+
+
 def hole(**kwargs) -> fields.String:
     """A hole coordinate such as ``c1`` (GEN-5); the board it belongs to is checked later."""
-    return fields.String(validate=validate.Regexp(r"^[a-f][1-3]$", error="not a hole name (GEN-5)"), **kwargs)
+    return fields.String(validate=_hole_name, **kwargs)
 
 
 def date(**kwargs) -> fields.String:

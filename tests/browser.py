@@ -7,12 +7,14 @@ browser is Debian's ``/usr/bin/chromium`` driven by Playwright — never a downl
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's Chromium; RECORDER_TEST_CHROMIUM points elsewhere (the test of the skip line uses it).
+CHROMIUM = os.environ.get("RECORDER_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -22,6 +22,38 @@ EXTRA_STATE_FIELDS = {
 }
 
 
+BROWSER_TESTS = "tests/test_web_browser.py"
+INSTALL = {
+    "chromium": "apt-get install chromium",  # .ci/run does this; never a browser download
+    "playwright": ".venv/bin/pip install -q -e '.[test]'",
+}
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One clear line at the end when the browser tests were skipped: what, why, and the
+    one command that installs what they need (otherwise they skip silently)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if BROWSER_TESTS in _where(r)]
+    if not skipped:
+        return
+    reason = _skip_reason(skipped[0])
+    command = INSTALL["playwright" if "playwright" in reason else "chromium"]
+    terminalreporter.write_line(
+        f"SKIPPED the browser tests ({BROWSER_TESTS}): {reason}; install it with: {command}", yellow=True, bold=True
+    )
+
+
+def _where(report) -> str:
+    location = getattr(report, "location", None)
+    path = location[0] if location else str(getattr(report, "fspath", ""))
+    return path.replace("\\", "/") if path.startswith("tests/") else "tests/" + Path(path).name
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
 def load_examples() -> list[dict]:
     return json.loads((RULES / "examples.json").read_text())
 

@@ -78,6 +78,17 @@ def test_export_format_follows_accept(client, library):
     assert response.status_code == 406 and response.mimetype == "application/problem+json"
 
 
+def test_export_serves_the_notation_as_text_plain_as_import_takes_it(client, library):
+    notation = client.get("/api/export", headers={"Accept": NOTATION_TYPE}).get_data(as_text=True)
+    response = client.get("/api/export", headers={"Accept": "text/plain"})
+    assert response.status_code == 200 and response.mimetype == "text/plain"
+    assert response.mimetype_params["charset"] == "utf-8"
+    assert response.headers["Content-Disposition"] == 'attachment; filename="games.mn"'
+    assert response.get_data(as_text=True) == notation
+    imported = client.post("/api/import", data=notation.encode(), content_type="text/plain")
+    assert imported.status_code in (200, 201)
+
+
 @pytest.mark.parametrize("query", ["?variant=kalah", "?date_from=yesterday", "?result=won", "?history=all", "?x=1"])
 def test_bad_export_filters_are_422(client, query):
     response = client.get(f"/api/export{query}")

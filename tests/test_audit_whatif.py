@@ -111,10 +111,36 @@ def test_gen_29_unknown_options_are_refused(api, client):
     assert response.status_code == 422 and "options" in response.get_json()["errors"]
 
 
-def test_cli_what_if_prints_the_report(app, api):
-    game = selus_problem(api, "leave_seed")
-    result = CliRunner().invoke(
-        main, ["what-if", game, "--option", "empty_wegue_landing=capture_seed", "--db", app.config["DATABASE"]]
-    )
+def _cli_what_if(app, game, *extra):
+    arguments = ["what-if", game, "--option", "empty_wegue_landing=capture_seed", "--db", app.config["DATABASE"]]
+    result = CliRunner().invoke(main, [*arguments, *extra])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["first_difference"]["seq"] == 7
+    return result.output
+
+
+def test_cli_what_if_json_prints_the_report(app, api):
+    game = selus_problem(api, "leave_seed")
+    assert json.loads(_cli_what_if(app, game, "--json"))["first_difference"]["seq"] == 7
+
+
+def test_cli_what_if_prints_a_readable_comparison(app, api):
+    # SEL-E5a recorded, SEL-E5b replayed: they part at event 7, North's second f3, where e3
+    # keeps the seed (1S) or North takes it (0S); South wins 28-26, or 27-27 is a draw.
+    output = _cli_what_if(app, selus_problem(api, "leave_seed"))
+    lines = output.splitlines()
+    assert lines[0].endswith('replayed under empty_wegue_landing "leave_seed" -> "capture_seed"')
+    assert "first difference: after event 7, sow f3 (north)" in lines
+    titles = next(line for line in lines if line.startswith("as recorded"))
+    assert titles.split() == ["as", "recorded", "what", "if"]
+    row_3 = next(line for line in lines if line.lstrip().startswith("3:"))
+    assert row_3.split()[1:7] == ["0", "0", "0", "0", "1S", "0"] and row_3.split()[8:14][4] == "0S"
+    assert "  as recorded: south_wins (score), score south 28 north 26" in lines
+    assert "  what if:     draw (score), score south 27 north 27" in lines
+    assert "{" not in output  # no JSON
+
+
+def test_cli_what_if_says_when_nothing_differs(app, api):
+    game = selus_problem(api, "capture_seed")
+    arguments = ["what-if", game, "--option", "wegue_block=first_turn_each_player", "--db", app.config["DATABASE"]]
+    output = CliRunner().invoke(main, arguments).output
+    assert "no event gives a different position under these options" in output

@@ -16,7 +16,7 @@ from browser import CHROMIUM, TABLET, LiveServer, fixture_game, launch_chromium,
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
+    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
 
 from recorder.app import create_app  # noqa: E402
 

@@ -2,9 +2,10 @@
 
 Import takes a notation text (``text/plain`` or ``text/x-mancala-notation``) or NDJSON
 event logs (``application/x-ndjson``) and answers with a per-game report: 201 when every
-game was imported, 207 when some were refused, 422 (problem+json, with the same report)
-when none was. Export streams the games the filters select, as notation or NDJSON by
-``Accept``, one game at a time.
+game was imported (or existed already), 200 when every game existed already (a repeat),
+207 when some were refused, 422 (problem+json, with the same report) when none was
+imported and none existed. Export streams the games the filters select, as notation (``Accept``
+``text/x-mancala-notation`` or ``text/plain``) or NDJSON, one game at a time.
 """
 
 from __future__ import annotations
@@ -26,18 +27,18 @@ from schemas.archive import export_query_schema, import_query_schema, import_rep
 
 from . import openapi
 from .games import current_user, recorder
-from .problems import problem
+from .problems import load_query, problem
 
 bp = Blueprint("archive", __name__, url_prefix="/api")
 
 NOTATION_TYPES = (NOTATION, "text/plain")
 BOARD_GAME_ID = re.compile(r"(?P<tournament>[0-9a-f]+)-r\d+-b\d+")
-FILENAMES = {NOTATION: "games.mn", NDJSON: "games.ndjson"}
+FILENAMES = {NOTATION: "games.mn", "text/plain": "games.mn", NDJSON: "games.ndjson"}
 
 
 @bp.post("/import")
 def import_archive():
-    source = import_query_schema.load(request.args.to_dict())["source"]
+    source = load_query(import_query_schema)["source"]
     archive = Archive(
         recorder().store, recorded_by=current_user(), authorize=authorize_tournament_games, check_command=schema_check
     )
@@ -48,10 +49,12 @@ def import_archive():
     else:
         raise UnsupportedMediaType(f"send {NOTATION}, text/plain or {NDJSON}, not {request.mimetype or 'nothing'}")
     report = import_report_schema.dump(summarise(reports))
-    if report["imported"] == 0:
+    if report["imported"] == 0 and report["existing"] == 0:
         detail = "no game was imported" if report["games"] else "the body holds no game"
         return problem(422, "Nothing imported", detail, "nothing-imported", **report)
-    return report, 201 if report["refused"] == 0 else 207
+    if report["refused"]:
+        return report, 207
+    return report, 201 if report["imported"] else 200  # 200: every game was there already
 
 
 def schema_check(command: dict) -> dict:
@@ -90,11 +93,13 @@ def authorize_tournament_games(game_id: str | None, setup: GameCreated) -> str |
 
 @bp.get("/export")
 def export_archive():
-    query = export_query_schema.load(request.args.to_dict())
+    query = load_query(export_query_schema)
     full_history = query.pop("history") == "full"
-    kind = request.accept_mimetypes.best_match([NOTATION, NDJSON]) if request.accept_mimetypes else NOTATION
+    # text/plain is the notation too, as import takes it (a plain client asks for that).
+    offered = [NOTATION, NDJSON, "text/plain"]
+    kind = request.accept_mimetypes.best_match(offered) if request.accept_mimetypes else NOTATION
     if kind is None:
-        raise NotAcceptable(f"export speaks {NOTATION} and {NDJSON}")
+        raise NotAcceptable(f"export speaks {NOTATION} (also as text/plain) and {NDJSON}")
     archive = Archive(recorder().store)
     game_ids = archive.select(**query)
     if kind == NDJSON:
@@ -102,7 +107,7 @@ def export_archive():
     else:
         chunks = archive.export_notation(game_ids, full_history=full_history)
     response = Response(stream_with_context(chunks), mimetype=kind)
-    if kind == NOTATION:
+    if kind in NOTATION_TYPES:
         response.mimetype_params["charset"] = "utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{FILENAMES[kind]}"'
     return response
@@ -121,7 +126,14 @@ def document_archive_paths(spec: APISpec) -> None:
                 "parameters": [{"in": "query", "schema": archive_schemas.ImportQuerySchema}],
                 "requestBody": {"required": True, "content": {NOTATION: text, "text/plain": text, NDJSON: text}},
                 "responses": {
-                    "201": {"description": "Every game imported", "content": openapi._json("ImportReport")},
+                    "200": {
+                        "description": "Every game existed already (the same records were imported before)",
+                        "content": openapi._json("ImportReport"),
+                    },
+                    "201": {
+                        "description": "Every game imported (or there already)",
+                        "content": openapi._json("ImportReport"),
+                    },
                     "207": {
                         "description": "Some games refused (see each game's error)",
                         "content": openapi._json("ImportReport"),
@@ -138,7 +150,10 @@ def document_archive_paths(spec: APISpec) -> None:
                 "summary": "Export games (streamed): notation or NDJSON by Accept",
                 "parameters": [{"in": "query", "schema": archive_schemas.ExportQuerySchema}],
                 "responses": {
-                    "200": {"description": "The archive", "content": {NOTATION: text, NDJSON: text}},
+                    "200": {
+                        "description": "The archive",
+                        "content": {NOTATION: text, "text/plain": text, NDJSON: text},
+                    },
                     **openapi._problems(406, 422),
                 },
             }

@@ -7,7 +7,7 @@ is loaded (or created, mode 0600) on first use; see ``recorder/audit/checkpoints
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app
 
 from recorder.audit import checkpoints, claims, whatif
 from recorder.audit import trace as audit
@@ -31,6 +31,7 @@ from schemas.audit import (
 from . import openapi
 from .audit_openapi import document_audit_paths
 from .games import json_body, recorder
+from .problems import load_query
 
 bp = Blueprint("audit", __name__, url_prefix="/api")
 openapi.EXTENSIONS.append(document_audit_paths)
@@ -96,7 +97,7 @@ def public_key():
 
 @bp.get("/games/<game_id>/board.svg")
 def board(game_id: str):
-    query = board_query_schema.load(request.args.to_dict())
+    query = load_query(board_query_schema)
     game = recorder().game_at(game_id, query["at"])
     if query["at"] is not None and game.version < query["at"]:
         raise NotFound(f"game {game_id} has {game.version} events, not {query['at']}", version=game.version)

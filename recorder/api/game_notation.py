@@ -5,7 +5,7 @@ game page's move list). Archives of many games are ``GET /api/export`` (archive.
 from __future__ import annotations
 
 from apispec import APISpec
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 
 from recorder.notation.grammar import MEDIA_TYPE
 from recorder.notation.move_list import move_list
@@ -15,13 +15,14 @@ from schemas.game_notation import MoveListSchema, NotationQuerySchema, move_list
 
 from . import openapi
 from .games import recorder
+from .problems import load_query
 
 bp = Blueprint("game_notation", __name__, url_prefix="/api/games")
 
 
 @bp.get("/<game_id>/notation")
 def game_notation(game_id: str):
-    full_history = notation_query_schema.load(request.args.to_dict())["history"] == "full"
+    full_history = load_query(notation_query_schema)["history"] == "full"
     text = write_game(list(stored_pairs(recorder().events(game_id))), full_history=full_history)
     response = Response(text, mimetype=MEDIA_TYPE)
     response.mimetype_params["charset"] = "utf-8"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, json, request, url_for
 
+from recorder.api.problems import load_query
 from recorder.audit.trace import mark_retractions
 from recorder.core.game import Game
 from recorder.errors import InvalidRecord, NotFound
@@ -91,7 +92,7 @@ def create_game():
 
 @bp.get("")
 def list_games():
-    query = game_query_schema.load(request.args.to_dict())
+    query = load_query(game_query_schema)
     rows = recorder().store.list_games(**query)
     games = [{**row, "id": row["game_id"]} for row in rows]
     return game_list_schema.dump({"games": games})
@@ -150,7 +151,7 @@ def get_events(game_id: str):
 
 @bp.get("/<game_id>/state")
 def get_state(game_id: str):
-    at = state_query_schema.load(request.args.to_dict())["at"]
+    at = load_query(state_query_schema)["at"]
     game = recorder().game_at(game_id, at)
     if at is not None and game.version < at:
         raise NotFound(f"game {game_id} has {game.version} events, not {at}", version=game.version)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, json, request
-from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from typing import Any
+
+from flask import Flask, Request, Response, json, request
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import BadRequest, HTTPException
 
 from recorder import errors
 
@@ -22,6 +24,48 @@ STATUS = {
 }
 
 PROBLEM_TYPES = "https://mancala-records.example/problems/"
+
+
+class MalformedJson(BadRequest):
+    """A body that is not JSON at all: where the parser stopped, in the body's own lines."""
+
+    def __init__(self, error: ValueError):
+        self.line = getattr(error, "lineno", None)
+        self.column = getattr(error, "colno", None)
+        reason = getattr(error, "msg", None) or str(error)
+        where = f" at line {self.line}, column {self.column}" if self.line is not None else ""
+        super().__init__(f"the request body is not valid JSON: {reason}{where}")
+
+
+class JsonRequest(Request):
+    def on_json_loading_failed(self, e: ValueError | None) -> Any:
+        if e is None:  # Flask's "not JSON content type"; get_json(force=True) never gets here
+            return super().on_json_loading_failed(e)
+        raise MalformedJson(e) from e
+
+
+class InvalidQuery(Exception):
+    """A query parameter that does not match its schema: named, unlike a body's fields."""
+
+    def __init__(self, messages: dict):
+        super().__init__(messages)
+        self.messages = messages
+
+
+def load_query(schema: Schema) -> dict:
+    """The request's query parameters through ``schema``; an error names the parameter."""
+    try:
+        return schema.load(request.args.to_dict())
+    except ValidationError as error:
+        messages = error.messages if isinstance(error.messages, dict) else {"_query": error.messages}
+        raise InvalidQuery(messages) from None
+
+
+def _first_message(messages: Any) -> str:
+    """The first leaf message of marshmallow's nested messages."""
+    while isinstance(messages, dict | list) and messages:
+        messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
+    return str(messages)
 
 
 def status_of(error: errors.RecorderError) -> int:
@@ -50,12 +94,25 @@ def init_app(app: Flask) -> None:
     def recorder_error(error: errors.RecorderError):
         return problem(status_of(error), error.title, error.detail, _kind(error), **error.extra)
 
+    app.request_class = JsonRequest
+
     @app.errorhandler(ValidationError)
     def invalid_body(error: ValidationError):
         messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
-        return problem(
-            422, "Invalid body", "the request body does not match its schema", "invalid-body", errors=messages
-        )
+        field = next(iter(messages))
+        detail = f"the request body does not match its schema: {field}: {_first_message(messages[field])}"
+        return problem(422, "Invalid body", detail, "invalid-body", errors=messages)
+
+    @app.errorhandler(InvalidQuery)
+    def invalid_query(error: InvalidQuery):
+        names = sorted(error.messages)
+        detail = f"query parameter {names[0]!r} is not valid: {_first_message(error.messages[names[0]])}"
+        return problem(422, "Invalid query", detail, "invalid-query", parameters=names, errors=error.messages)
+
+    @app.errorhandler(MalformedJson)
+    def malformed_json(error: MalformedJson):
+        where = {"line": error.line, "column": error.column} if error.line is not None else {}
+        return problem(400, "Malformed JSON", error.description or "", "malformed-json", **where)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

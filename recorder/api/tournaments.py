@@ -39,6 +39,7 @@ from schemas.tournaments import (
 
 from . import openapi
 from .games import current_user, expected_version, game_json, idempotency, recorder, set_current_user, with_etag
+from .problems import load_query
 from .tournaments_openapi import document_tournament_paths
 
 bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
@@ -72,7 +73,8 @@ def principal() -> tuple[Principal | None, bool]:
 
 def admit(tournament_id: str | None) -> Principal:
     """Refuse (401/403) before anything is read or stored; name the writer for the log."""
-    holder = authorize(*principal(), tournament_id=tournament_id)
+    configured = tournaments().admin_token is not None
+    holder = authorize(*principal(), tournament_id=tournament_id, admin_configured=configured)
     set_current_user(holder.holder)
     return holder
 
@@ -140,7 +142,7 @@ def respond(payload: dict, version: int, status: int = 200, **headers) -> Respon
 
 @bp.get("")
 def list_tournaments():
-    page = page_schema.load(request.args.to_dict())
+    page = load_query(page_schema)
     return tournament_list_schema.dump({"tournaments": tournaments().list_tournaments(**page)})
 
 

@@ -7,6 +7,10 @@ Only then are all of the game's events appended in ONE store append at expected 
 0, so a refused game stores nothing and the others are unaffected. Each game gets a
 ``GameReport`` saying what was imported or why it was refused.
 
+A game read from the notation is stored under an id derived from its content
+(``content_id``), so importing the same record again finds it there and reports it as
+existing instead of storing a second copy (docs/notation.md, "Identity").
+
 Export streams: game ids come from ``store.iter_game_ids`` in batches, each game is read,
 written and handed on before the next is read, so memory stays flat however many games
 the archive holds. No Flask here; the API and the CLI share this module.
@@ -14,18 +18,21 @@ the archive holds. No Flask here; the API and the CLI share this module.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from recorder.core.events import GameCreated
+from recorder.core.chain import canonical_json
+from recorder.core.events import Event, GameCreated
 from recorder.core.game import Game
 from recorder.errors import NotationError, RecorderError, VersionConflict
 from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
-from recorder.service import new_game_id, stored_pairs, summary_of
+from recorder.service import stored_pairs, summary_of
 from recorder.store import EventStore, NewEvent
 from recorder.tournaments import is_tournament_id
 
@@ -44,18 +51,21 @@ class GameReport:
     """What happened to one game of an archive."""
 
     index: int
-    status: str  # "imported" or "refused"
+    status: str  # "imported", "exists" (the same record is stored already) or "refused"
     game_id: str | None = None
     events: int = 0
     players: dict = field(default_factory=dict)
     error: dict | None = None
+    detail: str | None = None
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"index": self.index, "status": self.status}
         if self.game_id is not None:
             out["game_id"] = self.game_id
-        if self.status == "imported":
+        if self.status in ("imported", "exists"):
             out["events"] = self.events
+        if self.detail is not None:
+            out["detail"] = self.detail
         if self.players:
             out["players"] = self.players
         if self.error is not None:
@@ -72,6 +82,17 @@ def error_json(error: RecorderError) -> dict:
 
 def _as_decided(command: dict) -> dict:
     return command
+
+
+CONTENT_ID_LENGTH = 16  # hex digits: 64 bits of the digest
+
+
+def content_id(events: Iterable[Event]) -> str:
+    """A game's identity from its content: the SHA-256 of its canonical record (the list of
+    ``[type, payload]`` of its events, setup first, in canonical JSON), first 16 hex digits.
+    Who imported it, and when, are not content: the same record always gets the same id."""
+    record = [[event.type, event.payload()] for event in events]
+    return hashlib.sha256(canonical_json(record).encode("utf-8")).hexdigest()[:CONTENT_ID_LENGTH]
 
 
 class Archive:
@@ -107,8 +128,8 @@ class Archive:
         try:
             read = read_game(parsed, check_command=self.check_command)
             recorded_by = self.authorize(None, read.setup) or self.recorded_by
-            game_id = new_game_id()
             events = [read.setup, *read.events]
+            game_id = content_id(events)
             self.store.append(
                 game_id,
                 0,
@@ -116,11 +137,22 @@ class Archive:
                 recorded_by=recorded_by,
                 summary=summary_of(read.game),
             )
+        except VersionConflict:
+            return self._exists(parsed, game_id, events, players)
         except RecorderError as error:
             return GameReport(parsed.index, "refused", players=players, error=error_json(error))
         except Exception as error:  # never a 500 for one bad game; the tests keep this empty
             return _internal(parsed.index, players, error)
         return GameReport(parsed.index, "imported", game_id, len(events), players)
+
+    def _exists(self, parsed: ParsedGame, game_id: str, events: list[Event], players: dict) -> GameReport:
+        """The id is taken: by this very record (a repeat import), or, against all odds, by another."""
+        stored = [[e.type, e.payload] for e in self.store.read(game_id)]
+        if stored == [[e.type, json.loads(canonical_json(e.payload()))] for e in events]:
+            detail = f"a game {game_id!r} exists already: the same record was imported before"
+            return GameReport(parsed.index, "exists", game_id, len(events), players, detail=detail)
+        error = NotationError(f"another game is stored under this game's content id {game_id!r}", game_id=game_id)
+        return GameReport(parsed.index, "refused", game_id, players=players, error=error_json(error))
 
     def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
         """Each game's log of an NDJSON archive, verified then stored verbatim (or refused)."""
@@ -177,8 +209,9 @@ class Archive:
 def summarise(reports: Iterable[GameReport]) -> dict:
     """The whole import's report: counts, then one entry per game."""
     games = [report.to_json() for report in reports]
-    imported = sum(1 for game in games if game["status"] == "imported")
-    return {"imported": imported, "refused": len(games) - imported, "games": games}
+    counts = {status: sum(1 for game in games if game["status"] == status) for status in ("imported", "exists")}
+    refused = len(games) - counts["imported"] - counts["exists"]
+    return {"imported": counts["imported"], "existing": counts["exists"], "refused": refused, "games": games}
 
 
 def _players(parsed: ParsedGame) -> dict:

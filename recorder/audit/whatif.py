@@ -33,6 +33,12 @@ IGNORED = ("options", "first_turn_pending")
 
 def what_if(game_id: str, pairs: Iterable[tuple[int, Event]], options: dict) -> dict:
     """Replay under ``options`` (merged over the recorded ones); InvalidRecord for a bad option."""
+    return replay_both(game_id, pairs, options)[0]
+
+
+def replay_both(game_id: str, pairs: Iterable[tuple[int, Event]], options: dict) -> tuple[dict, dict]:
+    """The report, and the games behind it for text views: ``difference`` (recorded, what-if
+    after the first differing event, or None) and ``final`` (the two replays' last games)."""
     pairs = list(pairs)
     setup = setup_of(pairs[0][1])
     rules = rules_for(setup.variant, {**setup.options, **options})  # GEN-29, GEN-31: checked
@@ -46,22 +52,26 @@ def what_if(game_id: str, pairs: Iterable[tuple[int, Event]], options: dict) -> 
         "first_illegal": None,
     }
     recorded = list(history(game_id, pairs))
-    alternative = _replay(game_id, pairs, replace(setup, options=dict(rules.options)), recorded, report)
+    games: dict = {"difference": None}
+    alternative = _replay(game_id, pairs, replace(setup, options=dict(rules.options)), recorded, report, games)
     report["recorded_final"] = final_view(recorded[-1])
     report["what_if_final"] = final_view(alternative) if alternative is not None else None
     report["replayed_to"] = alternative.version if alternative is not None else 0
     report["diverges"] = report["first_difference"] is not None or report["first_illegal"] is not None
-    return report
+    games["final"] = (recorded[-1], alternative)
+    return report, games
 
 
-def _replay(game_id: str, pairs: list, setup: GameCreated, recorded: list[Game], report: dict) -> Game | None:
+def _replay(
+    game_id: str, pairs: list, setup: GameCreated, recorded: list[Game], report: dict, games: dict
+) -> Game | None:
     """Decide each event again under the new rules; fill the report's first difference and first illegal event."""
     try:
         game = start_game(game_id, setup)  # GEN-42: a position may be invalid under other options
     except RecorderError as error:
         report["first_illegal"] = _illegal(1, setup, error)
         return None
-    _compare(None, recorded[0], None, game, pairs[0], report)
+    _compare(None, recorded[0], None, game, pairs[0], report, games)
     for index in range(1, len(pairs)):
         seq, event = pairs[index]
         try:
@@ -69,17 +79,20 @@ def _replay(game_id: str, pairs: list, setup: GameCreated, recorded: list[Game],
         except RecorderError as error:
             report["first_illegal"] = _illegal(seq, event, error)
             return game
-        _compare(recorded[index - 1], recorded[index], game, after, pairs[index], report)
+        _compare(recorded[index - 1], recorded[index], game, after, pairs[index], report, games)
         game = after
     return game
 
 
-def _compare(recorded_before, recorded_after: Game, before, after: Game, pair: tuple, report: dict) -> None:
+def _compare(
+    recorded_before, recorded_after: Game, before, after: Game, pair: tuple, report: dict, games: dict
+) -> None:
     if report["first_difference"] is not None:
         return
     recorded_view, what_if_view = position(recorded_after), position(after)
     if recorded_view == what_if_view:
         return
+    games["difference"] = (recorded_after, after)
     seq, event = pair
     report["first_difference"] = {
         "seq": seq,

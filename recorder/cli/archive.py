@@ -37,9 +37,9 @@ def _is_ndjson(path: str, fmt: str) -> bool:
     return fmt == "ndjson" or (fmt == "auto" and path.lower().endswith(NDJSON_SUFFIXES))
 
 
-def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> tuple[int, list[GameReport]]:
-    """Import every game of every file with a progress bar; (imported count, refusals)."""
-    imported, refused = 0, []
+def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> tuple[dict, list[GameReport]]:
+    """Import every game of every file with a progress bar; (counts by status, refusals)."""
+    counts, refused = {"imported": 0, "exists": 0}, []
     for path in paths:
         try:
             with click.open_file(path, encoding="utf-8") as handle:
@@ -57,17 +57,24 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
         with click.progressbar(games, label=path, file=sys.stderr) as bar:
             for game in bar:
                 report = take(game)
-                if report.status == "imported":
-                    imported += 1
+                if report.status in counts:
+                    counts[report.status] += 1
                 else:
                     refused.append(report)
-    return imported, refused
+    return counts, refused
 
 
-def _report(imported: int, refused: list[GameReport]) -> None:
+def _plural(count: int, noun: str = "game") -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def _report(counts: dict, refused: list[GameReport]) -> None:
     for report in refused:
         click.echo(f"refused: {(report.error or {}).get('detail')}", err=True)
-    click.echo(f"imported {imported} game{'s' * (imported != 1)}, refused {len(refused)}")
+    line = f"imported {_plural(counts['imported'])}, refused {len(refused)}"
+    if counts["exists"]:
+        line += f"; {_plural(counts['exists'])} existed already (imported before), not stored again"
+    click.echo(line)
 
 
 @click.command("import")
@@ -86,10 +93,10 @@ def import_command(files: tuple[str, ...], fmt: str, db: str | None):
     through the same commands as live recording; a refused game stores nothing."""
     recorder = make_recorder(db)
     try:
-        imported, refused = import_files(Archive(recorder.store, check_command=schema_check), files, fmt)
+        counts, refused = import_files(Archive(recorder.store, check_command=schema_check), files, fmt)
     finally:
         recorder.store.close()
-    _report(imported, refused)
+    _report(counts, refused)
     if refused:
         sys.exit(1)
 
@@ -156,15 +163,19 @@ def _counted(ids: Iterable[str], bar) -> Iterator[str]:
 )
 @DB_OPTION
 def demo(fixtures: str, db: str | None):
-    """Load the demo games (complete games of every variant, in the notation) into the database."""
+    """Load the demo games (complete games of every variant, in the notation) into the database.
+    Running it again stores nothing new: each game's id comes from its content."""
     paths = sorted(str(path) for path in Path(fixtures).glob("*.mn"))
     recorder = make_recorder(db)
     try:
-        imported, refused = import_files(Archive(recorder.store, recorded_by="demo", check_command=schema_check), paths)
+        counts, refused = import_files(Archive(recorder.store, recorded_by="demo", check_command=schema_check), paths)
     finally:
         recorder.store.close()
-    _report(imported, refused)
-    click.echo("try: recorder serve, then GET /api/games or GET /api/export")
+    if counts["imported"] == 0 and counts["exists"] and not refused:
+        click.echo(f"nothing imported: the {_plural(counts['exists'], 'demo game')} are in the database already")
+    else:
+        _report(counts, refused)
+    click.echo("try: .venv/bin/recorder serve, then GET /api/games or GET /api/export")
     if refused:
         sys.exit(1)
 

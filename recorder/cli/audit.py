@@ -139,19 +139,25 @@ def public_key(pem: bool, db, key):
 @click.command("what-if")
 @click.argument("game_id")
 @click.option("--option", "options", multiple=True, required=True, help="NAME=VALUE; VALUE is JSON or a plain word.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON (as POST /what-if answers).")
 @DB
-def what_if(game_id: str, options: tuple[str, ...], db):
-    """Replay a game under other option values: the first event that differs or becomes illegal."""
+def what_if(game_id: str, options: tuple[str, ...], as_json: bool, db):
+    """Replay a game under other option values: the first event whose position differs (both
+    boards side by side), the first that becomes illegal, and both outcomes."""
     from recorder.audit.whatif import what_if as replay_what_if
+    from recorder.audit.whatif_text import what_if_text
     from recorder.core.events import event_from_record
 
     chosen = dict(_option(text) for text in options)
     try:
         stored = _recorder(db).events(game_id)
-        report = replay_what_if(game_id, [(e.seq, event_from_record(e.type, e.payload)) for e in stored], chosen)
+        pairs = [(e.seq, event_from_record(e.type, e.payload)) for e in stored]
+        if as_json:
+            click.echo(json.dumps(replay_what_if(game_id, pairs, chosen), indent=2, ensure_ascii=False))
+        else:
+            click.echo(what_if_text(game_id, pairs, chosen), nl=False)
     except RecorderError as error:
         _fail(error.detail)
-    click.echo(json.dumps(report, indent=2, ensure_ascii=False))
 
 
 def _option(text: str) -> tuple[str, object]:

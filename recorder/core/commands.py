@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 from recorder.errors import GameOver, IllegalMove, InvalidRecord
 from recorder.rules import rules_for
 from recorder.rules.base import mover_of
+from recorder.rules.positions import position_from_json, position_only
 from recorder.rules.state import State
 from recorder.rules.values import OPENING_CHOICES, RESULT_KINDS, PlayerName
 
@@ -62,9 +63,11 @@ def decide_create(body: Command) -> GameCreated:
         south=body["south"],
         north=body["north"],
         first_player=first,
-        position=position,
+        position=position_only(position) if isinstance(position, dict) else position,
         metadata={k: body[k] for k in METADATA_FIELDS if body.get(k) is not None},
     )
+    if position is not None:
+        position_from_json(rules, position)  # a rendered state's derived fields are checked here (GEN-42)
     initial_state(rules, setup)  # raises InvalidRecord for a bad position
     return setup
 
@@ -107,7 +110,7 @@ def _sow(game: Game, command: Command) -> tuple[Sowed, State]:
     rules, state = game.rules, game.state
     hole = command["hole"]
     if hole not in rules.board.index:
-        raise _illegal(game, f"{hole!r} is not a hole of the {rules.board.name} board (GEN-5)")
+        raise _illegal(game, rules.board.unknown_hole(hole))
     mover = mover_of(state).json
     if command.get("player") not in (None, mover):
         raise _illegal(game, f"{mover} is to move, not {command['player']} (GEN-21)")

@@ -11,6 +11,7 @@ Traces: ``play(state, hole, trace=[])`` appends one dict per thing the engine di
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
@@ -104,8 +105,10 @@ class Rules:
         for name, option in cls.OPTIONS.items():
             value = options.get(name, option.default)
             if type(value) is not type(option.default) or value not in option.choices:
-                allowed = ", ".join(repr(choice) for choice in option.choices)
-                raise InvalidRecord(f"option {name!r} must be one of {allowed}", option=name)
+                # JSON's words, as the client wrote them: true, false, "rounds".
+                allowed = ", ".join(json.dumps(choice) for choice in option.choices)
+                given = json.dumps(value, default=repr)
+                raise InvalidRecord(f'option "{name}" must be one of {allowed}, not {given}', option=name)
             checked[name] = value
         return checked
 

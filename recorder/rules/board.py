@@ -8,6 +8,7 @@ appear only at the edges (JSON, notation); the rules work on indices.
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass, field
 
 from .values import HOLE_NAMES, Hole, HoleName, PlayerName
@@ -69,6 +70,10 @@ class Board:
     def name_of(self, index: Hole) -> HoleName:
         return self.holes[index]
 
+    def unknown_hole(self, name: object) -> str:
+        """Why ``name`` is not a hole here (GEN-5), with the names that are."""
+        return not_a_hole(name, f"the {self.name} board", self.holes)
+
     def column(self, index: int) -> tuple[int, ...]:
         """The holes of the same letter, rows 1 upwards (GAB-5)."""
         letter = self.holes[index][0]
@@ -128,3 +133,12 @@ def lap(holes: list[int], successors: tuple[int, ...], start: int, seeds: int) -
         hole = successors[hole]
         holes[hole] += 1
     return hole, holes[hole] - 1
+
+
+def not_a_hole(name: object, where: str, holes: tuple[str, ...]) -> str:
+    """GEN-5 in words: what is wrong, the valid names, and "a1" for "A1" (names are lowercase)."""
+    shown = json.dumps(name) if isinstance(name, str) else repr(name)
+    text = f"{shown} is not a hole of {where} (GEN-5)"
+    if isinstance(name, str) and name != name.lower() and name.lower() in holes:
+        text += f'; hole names are lowercase: did you mean "{name.lower()}"?'
+    return f"{text}; the holes are {' '.join(holes)}"

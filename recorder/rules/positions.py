@@ -14,7 +14,7 @@ from recorder.errors import InvalidRecord
 
 from .base import Rules
 from .board import PLAYERS, Player
-from .rounds import count_holes
+from .rounds import count_holes, counts_after_lot
 from .state import RoundRecord, State, owned_counts
 from .values import AWAITING_KINDS, Awaiting, Hole
 
@@ -35,10 +35,16 @@ FIELDS = {
 }
 
 
+# GEN-42: what the service renders beside the position (rules/state.py). A rendered state
+# is accepted as it stands: the derived fields are checked against the position, the
+# record's own (its version, its round table) describe how it got there and are dropped.
+RENDERED = {"variant", "options", "legal_moves", "needs_adjudication", "rounds", "version"}
+
+
 def position_from_json(rules: Rules, data: Any) -> State:
     """Build the State a game starts from; InvalidRecord names the first thing wrong."""
     _require(isinstance(data, dict), "position must be an object")
-    unknown = sorted(set(data) - FIELDS)
+    unknown = sorted(set(data) - FIELDS - RENDERED)
     _require(not unknown, f"unknown position field {unknown[:1]}; allowed: {', '.join(sorted(FIELDS))}")
     for name in ("holes", "stores", "to_move", "first_turn_of_round"):
         _require(name in data, f"position needs {name!r}")
@@ -57,7 +63,32 @@ def position_from_json(rules: Rules, data: Any) -> State:
         round=round_number,
     )
     state = _decision_fields(rules, state, data)
-    return _check_playable(rules, state)
+    state = _check_playable(rules, state)
+    _check_rendered(rules, state, data)
+    return state
+
+
+def position_only(data: dict[str, Any]) -> dict[str, Any]:
+    """The position's own fields, without what a rendered state adds (stored at setup)."""
+    return {name: value for name, value in data.items() if name in FIELDS}
+
+
+def _check_rendered(rules: Rules, state: State, data: dict[str, Any]) -> None:
+    """A rendered state's derived fields must say what this position derives."""
+    _require(
+        data.get("variant", rules.name) == rules.name, f"the position is of {data.get('variant')!r}, not {rules.name}"
+    )
+    _require(
+        data.get("options", rules.options) == rules.options,
+        f"the position's options are not the game's: {rules.options}",
+    )
+    if "legal_moves" in data:
+        legal = sorted(rules.board.holes[i] for i in rules.legal_moves(state))
+        _require(data["legal_moves"] == legal, f"legal_moves must be {legal} in this position")
+    if "needs_adjudication" in data:
+        _require(data["needs_adjudication"] is rules.needs_adjudication(state), "needs_adjudication does not hold here")
+    _require(isinstance(data.get("rounds", []), list), "rounds must be a list")
+    _require(_is_int(data.get("version", 1)), "version must be an integer")
 
 
 def _decision_fields(rules: Rules, state: State, data: dict[str, Any]) -> State:
@@ -68,11 +99,13 @@ def _decision_fields(rules: Rules, state: State, data: dict[str, Any]) -> State:
         _require(rules.name == "qelat", "no_return exists only in Qelat")
         state = state._replace(no_return=_hole(rules, data["no_return"]))
     state = state._replace(first_turn_pending=_pending(rules, state, data))
+    lot_winner = None
     if data.get("round_over", False) or awaiting in ("lot", "next_round"):
-        state = _round_over(rules, state, data)
+        state, lot_winner = _round_over(rules, state, data)
     if rules.is_match:
         first = state.to_move if state.first_turn_of_round else None
-        state = state._replace(rounds=(RoundRecord(state.round, first, owned_counts(state.owners), state.takings),))
+        record = RoundRecord(state.round, first, owned_counts(state.owners), state.takings, lot_winner)
+        state = state._replace(rounds=(record,))
     return state
 
 
@@ -84,18 +117,36 @@ def _awaiting(value: Any) -> Awaiting | None:
     return None
 
 
-def _round_over(rules: Rules, state: State, data: dict[str, Any]) -> State:
+def _round_over(rules: Rules, state: State, data: dict[str, Any]) -> tuple[State, Player | None]:
     _require(rules.is_match, f"{rules.name} has no rounds to be over")
     _require(state.awaiting in ("lot", "next_round"), "a finished round awaits a lot or next_round")
     _require(state.to_move is None, "to_move must be null while a decision is awaited")
     takings = _pair(data.get("takings"), "takings")
     _require(sum(takings) == rules.total_seeds, f"takings must add up to {rules.total_seeds}")
     counts = count_holes(takings, rules.seeds_per_hole)
-    _require((counts is None) == (state.awaiting == "lot"), "a lot is awaited exactly when the remainders tie")
-    if "hole_counts" in data and data["hole_counts"] is not None:
+    lot_winner = None
+    if state.awaiting == "lot":
+        _require(counts is None, "a lot is awaited only when the remainders tie (GEN-26)")
+        _require(data.get("hole_counts") is None, "the hole counts are not known before the lot")
+    elif counts is None:
+        # GEN-26: after the lot, the counts it gave say who won it.
+        lot_winner = _lot_winner(rules, takings, data.get("hole_counts"))
+        counts = counts_after_lot(takings, rules.seeds_per_hole, lot_winner)
+    elif data.get("hole_counts") is not None:
         _require(_pair(data["hole_counts"], "hole_counts") == counts, f"hole_counts must be {counts}")
     _require(counts is None or 0 not in counts, "a round that leaves a player no hole ends the match")
-    return state._replace(round_over=True, takings=takings, hole_counts=counts)
+    return state._replace(round_over=True, takings=takings, hole_counts=counts), lot_winner
+
+
+def _lot_winner(rules: Rules, takings: tuple[int, int], hole_counts: Any) -> Player:
+    """The player whose extra hole ``hole_counts`` shows, when the remainders tied."""
+    _require(hole_counts is not None, "tied remainders need the lot's hole_counts before next_round")
+    given = _pair(hole_counts, "hole_counts")
+    for player in PLAYERS:
+        if counts_after_lot(takings, rules.seeds_per_hole, player) == given:
+            return player
+    _require(False, "hole_counts must give the extra hole to the lot's winner (GEN-26)")
+    raise AssertionError("unreachable")
 
 
 def _check_playable(rules: Rules, state: State) -> State:
@@ -159,7 +210,7 @@ def _pending(rules: Rules, state: State, data: dict[str, Any]) -> tuple[Player, 
 
 
 def _hole(rules: Rules, name: Any) -> Hole:
-    _require(isinstance(name, str) and name in rules.board.index, f"{name!r} is not a hole of this board (GEN-5)")
+    _require(isinstance(name, str) and name in rules.board.index, rules.board.unknown_hole(name))
     return rules.board.index[name]
 
 

@@ -157,7 +157,8 @@ def _add_optional_fields(rules: RulesView, state: State, out: dict[str, Any]) ->
         out["awaiting"] = state.awaiting
     if state.no_return is not None and state.to_move is not None:
         out["no_return"] = rules.board.holes[state.no_return]
-    if rules.tracks_first_turns_per_player and not state.round_over and not state.game_over:
+    if rules.tracks_first_turns_per_player:
+        # GEN-32, GEN-33: the end of a round or game leaves it as the last turn left it.
         out["first_turn_pending"] = [p.json for p in state.first_turn_pending]
     if state.round_over:
         out["round_over"] = True

@@ -235,9 +235,19 @@ class Tournaments:
         return Principal(row["holder"], row["tournament_id"], row["token_id"])
 
 
-def authorize(principal: Principal | None, presented: bool, *, tournament_id: str | None = None) -> Principal:
+NO_ADMIN_TOKEN = (
+    "no admin token is configured on this server, so no admin write can be made: "
+    "set RECORDER_ADMIN_TOKEN (or the app config ADMIN_TOKEN) and restart the service"
+)
+
+
+def authorize(
+    principal: Principal | None, presented: bool, *, tournament_id: str | None = None, admin_configured: bool = True
+) -> Principal:
     """401 without a valid token; 403 when it does not reach this tournament (or, with no
     tournament named, when it is not the admin's)."""
+    if principal is None and tournament_id is None and not admin_configured:
+        raise Unauthorized(NO_ADMIN_TOKEN)
     if principal is None:
         detail = "the bearer token is unknown or revoked" if presented else "this write needs a bearer token"
         raise Unauthorized(detail)

@@ -1,0 +1,85 @@
+"""A game imported from the notation is identified by its content: importing it again
+reports that it exists already instead of storing a copy; ``recorder demo`` is idempotent."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+from recorder.cli.main import main
+from recorder.store import SQLiteEventStore
+
+NOTATION = FIXTURES / "notation"
+QELAT = (NOTATION / "qelat-default.mn").read_text()
+TUZ = (NOTATION / "tuz-plain-opening-seed0.mn").read_text()
+NOTATION_TYPE = "text/x-mancala-notation"
+
+
+def _import(client, text: str):
+    return client.post("/api/import", data=text.encode(), content_type=NOTATION_TYPE)
+
+
+def _game_ids(app) -> list[str]:
+    return list(app.extensions["recorder"].store.iter_game_ids())
+
+
+def test_a_repeated_import_reports_each_game_as_existing_and_stores_nothing(client, app):
+    first = _import(client, QELAT + "\n" + TUZ).get_json()
+    again = _import(client, QELAT + "\n" + TUZ)
+    report = again.get_json()
+    assert again.status_code == 200
+    assert (report["imported"], report["existing"], report["refused"]) == (0, 2, 0)
+    assert [game["status"] for game in report["games"]] == ["exists", "exists"]
+    assert [game["game_id"] for game in report["games"]] == [game["game_id"] for game in first["games"]]
+    assert all("exists already" in game["detail"] for game in report["games"])
+    assert sorted(_game_ids(app)) == sorted(game["game_id"] for game in first["games"])
+
+
+def test_an_archive_with_old_and_new_games_imports_only_the_new(client, app):
+    _import(client, QELAT)
+    response = _import(client, QELAT + "\n" + TUZ)
+    report = response.get_json()
+    assert response.status_code == 201 and (report["imported"], report["existing"]) == (1, 1)
+    assert [game["status"] for game in report["games"]] == ["exists", "imported"]
+    assert len(_game_ids(app)) == 2
+
+
+def test_the_id_is_the_digest_of_the_canonical_record(client, app):
+    # docs/notation.md: SHA-256 of the canonical JSON of [[type, payload], ...], 16 hex digits.
+    game_id = _import(client, QELAT).get_json()["games"][0]["game_id"]
+    events = app.extensions["recorder"].store.read(game_id)
+    record = [[event.type, event.payload] for event in events]
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert game_id == hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def test_games_that_differ_in_any_tag_are_different_games(client, app):
+    other = QELAT.replace('[South "', '[South "Dr. ', 1)
+    assert other != QELAT
+    ids = [_import(client, text).get_json()["games"][0]["game_id"] for text in (QELAT, other)]
+    assert ids[0] != ids[1] and len(_game_ids(app)) == 2
+
+
+def test_recorder_demo_run_twice_imports_nothing_the_second_time(tmp_path):
+    db, runner = str(tmp_path / "demo.sqlite3"), CliRunner()
+    first = runner.invoke(main, ["demo", "--db", db])
+    assert first.exit_code == 0, first.output
+    with SQLiteEventStore(db) as store:
+        before = sorted(store.iter_game_ids())
+    second = runner.invoke(main, ["demo", "--db", db])
+    assert second.exit_code == 0, second.output
+    assert f"nothing imported: the {len(before)} demo games are in the database already" in second.output
+    with SQLiteEventStore(db) as store:
+        assert sorted(store.iter_game_ids()) == before
+
+
+def test_recorder_import_twice_says_the_games_existed_already(tmp_path):
+    path, db = tmp_path / "two.mn", str(tmp_path / "db.sqlite3")
+    path.write_text(QELAT + "\n" + TUZ)
+    CliRunner().invoke(main, ["import", str(path), "--db", db])
+    result = CliRunner().invoke(main, ["import", str(path), "--db", db])
+    assert result.exit_code == 0
+    assert "imported 0 games, refused 0; 2 games existed already (imported before), not stored again" in result.output
