@@ -42,7 +42,7 @@ def check_claim(rules: Rules, claim: dict) -> None:
 def find_position(game_id: str, pairs: Iterable[tuple[int, Event]], claim: dict) -> dict:
     """Every point where the claimed position stood, or the closest one and how it differs."""
     pairs = list(pairs)
-    matches: list[tuple[dict, tuple[int, ...]]] = []
+    matches: list[tuple[dict, int | None]] = []
     closest: tuple[tuple, dict] | None = None
     game: Game | None = None
     for (seq, event), game in zip(pairs, history(game_id, pairs)):
@@ -50,13 +50,15 @@ def find_position(game_id: str, pairs: Iterable[tuple[int, Event]], claim: dict)
         differences = differences_from(claim, position)
         point = {"seq": seq, "type": event.type, "round": game.state.round}
         if not differences:
-            matches.append((point, tuple(move_seq for move_seq, _ in game.moves)))
+            matches.append((point, game.moves.top_seq))
         elif not matches:
             key = _distance(differences, seq)
             if closest is None or key < closest[0]:
                 closest = (key, {**point, "differences": differences, "position": position})
-    final = tuple(move_seq for move_seq, _ in game.moves) if game is not None else ()
-    listed = [{**point, "effective": final[: len(moves)] == moves} for point, moves in matches]
+    # A point is on the final line when its latest effective move still is (the moves
+    # below it are shared with it); before any move, every line passes through it.
+    final = {move_seq for move_seq, _ in game.moves} if game is not None else set()
+    listed = [{**point, "effective": top is None or top in final} for point, top in matches]
     return {
         "game_id": game_id,
         "claim": claim,
