@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from . import limits
 from .core import commands
 from .core.chain import canonical_json
 from .core.events import Event, event_from_record
@@ -55,8 +56,10 @@ def _refuse_other_streams(game_id: str) -> None:
 
 
 class Recorder:
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, *, max_events_per_game: int | None = None):
+        """``max_events_per_game``: the ceiling (default $RECORDER_MAX_EVENTS_PER_GAME or 20,000)."""
         self.store = store
+        self.max_events_per_game = max_events_per_game or limits.events_per_game()
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -181,6 +184,7 @@ class Recorder:
 
     def _append(self, game: Game, command: dict, recorded_by, idempotency) -> Recorded:
         events = commands.decide(game, command)
+        limits.check_game_events(game.version + len(events), self.max_events_per_game, game=game.game_id)
         after = game
         for offset, event in enumerate(events, start=1):
             after = apply_event(after, event, game.version + offset)
