@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from recorder.rules import rules_for
 from recorder.rules.base import Rules
@@ -92,13 +92,14 @@ def allocation_owners(rules: Rules, allocation: dict | None) -> tuple[Player, ..
 
 def apply_event(game: Game, event: Event, seq: int) -> Game:
     """The reducer: the game after one more stored event."""
+    # Games are built positionally, not with dataclasses.replace: the fold makes one per event.
     if isinstance(event, Annotated):
-        return replace(game, version=seq)
+        return Game(game.game_id, game.setup, game.rules, game.state, seq, game.moves)
     if isinstance(event, MovesRetracted):
         return _retract(game, event.count, seq)
     if event.type in MOVE_TYPES:
         state = apply_move(game.rules, game.state, event)
-        return replace(game, state=state, version=seq, moves=game.moves.push(seq, event, state))
+        return Game(game.game_id, game.setup, game.rules, state, seq, game.moves.push(seq, event, state))
     raise TypeError(f"unexpected event {event!r}")
 
 
@@ -108,7 +109,7 @@ def _retract(game: Game, count: int, seq: int) -> Game:
     The state to return to is kept on the stack of effective moves, so a retraction costs
     O(count), never a re-fold of the game: folding any log is O(events)."""
     kept = game.moves.pop(count)
-    return replace(game, state=kept.state, version=seq, moves=kept)
+    return Game(game.game_id, game.setup, game.rules, kept.state, seq, kept)
 
 
 def replay(game_id: str, events: Iterable[tuple[int, Event]]) -> Game:
