@@ -12,7 +12,8 @@ each command with ``commands.decide`` as a request would, then appending in chun
 Then, against gunicorn in the documented configuration, one client reads every
 per-game endpoint of both games. Each endpoint must answer the adversarial game in
 ≤ 0.5 s, and its time per event must stay within 3x the plain game's: cost linear in
-the log, however many retractions it holds.
+the log, however many retractions it holds. Then ``fairness.py`` times appends to other
+games while four clients read the adversarial game.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from recorder.errors import EndlessSowing
 from recorder.service import summary_of
 from recorder.store import EventStore, NewEvent, SQLiteEventStore
 
+from . import fairness
+from .fairness import FairnessFigures
 from .loadgen import Connection
-from .server import GunicornConfig, served
+from .server import GunicornConfig, Server, served
 
 VARIANT = "selus"
 ADVERSARIAL_SOWINGS = 150
@@ -150,8 +153,10 @@ def endpoints(game: Game) -> list[Endpoint]:
 @dataclass(frozen=True)
 class CostFigures:
     events: dict  # "adversarial"/"plain" -> events in the game
-    seconds: dict  # endpoint name -> {"adversarial": s, "plain": s} (median)
+    seconds: dict  # endpoint name -> {"adversarial": s, "plain": s} (median wall time)
+    cpu: dict  # the same, the server's CPU seconds (user + system): what load on the machine does not inflate
     server: str
+    fairness: FairnessFigures | None = None
 
     def per_event_ratio(self, name: str) -> float:
         times = self.seconds[name]
@@ -166,7 +171,7 @@ def build_both(store: EventStore) -> dict[str, Game]:
     }
 
 
-def measure(*, repeats: int, config: GunicornConfig) -> CostFigures:
+def measure(*, repeats: int, config: GunicornConfig, fairness_seconds: float = 0.0) -> CostFigures:
     with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder:
         path = os.path.join(folder, "cost.sqlite3")
         store = SQLiteEventStore(path)
@@ -174,19 +179,32 @@ def measure(*, repeats: int, config: GunicornConfig) -> CostFigures:
         store.close()
         with served(path, config) as server:
             connection = Connection(server.port, timeout=120)
+            for game in games.values():  # each worker folds each game once, as in service
+                for _ in range(config.workers * 2):
+                    connection.call("GET", f"/api/games/{game.game_id}")
             seconds: dict[str, dict[str, float]] = {}
+            cpu: dict[str, dict[str, float]] = {}
             for kind, game in games.items():
                 for endpoint in endpoints(game):
-                    times = [timed(connection, game.game_id, endpoint) for _ in range(repeats)]
-                    seconds.setdefault(endpoint.name, {})[kind] = sorted(times)[len(times) // 2]
+                    samples = sorted(timed(server, connection, game.game_id, endpoint) for _ in range(repeats))
+                    wall, used = samples[len(samples) // 2]
+                    seconds.setdefault(endpoint.name, {})[kind] = wall
+                    cpu.setdefault(endpoint.name, {})[kind] = used
             connection.close()
-    return CostFigures({kind: game.version for kind, game in games.items()}, seconds, config.describe())
+            fair = None
+            if fairness_seconds:
+                fair = fairness.measure(server.port, games["adversarial"].game_id, seconds=fairness_seconds)
+    events = {kind: game.version for kind, game in games.items()}
+    return CostFigures(events, seconds, cpu, config.describe(), fair)
 
 
-def timed(connection: Connection, game_id: str, endpoint: Endpoint) -> float:
+def timed(server: Server, connection: Connection, game_id: str, endpoint: Endpoint) -> tuple[float, float]:
+    """Wall seconds of one request, and the server CPU seconds it used (one request in flight)."""
+    cpu_before = server.cpu_seconds() or 0.0
     started = time.perf_counter()
     reply = connection.call(endpoint.method, f"/api/games/{game_id}{endpoint.path}", endpoint.body)
     elapsed = time.perf_counter() - started
+    used = (server.cpu_seconds() or 0.0) - cpu_before
     if reply.status != 200:
         raise RuntimeError(f"{endpoint.name} of {game_id} answered {reply.status}: {reply.body!r:.300}")
-    return elapsed
+    return elapsed, used

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .server import GunicornConfig
 
-SECTIONS = ("engine", "api", "read", "export")
+SECTIONS = ("engine", "api", "read", "export", "cost")
 
 # Targets: engine laps per second, append throughput and latency, read and export ratios.
 ENGINE_TARGETS = {"qelat": 300_000, "tuz": 100_000, "selus": 120_000}  # laps per second
@@ -16,8 +16,14 @@ READ_TARGET_RATIO = 1.5  # latest-state read at 1,000 events / at 10 events
 EXPORT_TARGET_PER_SECOND = 5_000
 EXPORT_FLAT_RATIO = 1.10  # peak memory at 10,000 games / at 1,000 games ("flat")
 
-# The served configuration the bench measures (docs/deployment.md recommends the same).
-SERVED = GunicornConfig(workers=2)
+COST_TARGET_SECONDS = 0.5  # each per-game endpoint on the 12,151-event game with 6,000 retractions
+COST_TARGET_RATIO = 3.0  # its time per event / a plain 1,500-event game's
+FAIRNESS_TARGET_P99_MS = 250.0  # appends to other games while four expensive reads run
+
+# The served configuration the bench measures (docs/deployment.md recommends the same):
+# gthread workers, so a long export or an expensive read holds one thread, never a whole
+# worker, and the worker's heartbeat (what --timeout watches) keeps beating meanwhile.
+SERVED = GunicornConfig(workers=2, threads=8, timeout=30, graceful_timeout=120)
 
 
 @dataclass(frozen=True)
@@ -29,12 +35,13 @@ class Plan:
     append_requests: int
     read_requests: int
     export_sizes: tuple[int, int]
+    cost_repeats: int
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:
         if quick:
-            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000))
-        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000))
+            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 1)
+        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), 3)
 
 
 def verdict(met: bool) -> str:

@@ -9,9 +9,12 @@ from collections.abc import Callable
 from .plan import (
     APPEND_TARGET_P99_MS,
     APPEND_TARGET_PER_SECOND,
+    COST_TARGET_RATIO,
+    COST_TARGET_SECONDS,
     ENGINE_TARGETS,
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
+    FAIRNESS_TARGET_P99_MS,
     READ_TARGET_RATIO,
     SERVED,
     Plan,
@@ -108,4 +111,40 @@ def export(plan: Plan, echo: Echo) -> None:
         echo(
             f"  {fmt:8s} peak memory {large.games:,} vs {small.games:,} games: ratio {ratio:.2f}"
             f"  target flat (≤ {EXPORT_FLAT_RATIO:g}×)  {verdict(ratio <= EXPORT_FLAT_RATIO)}"
+        )
+
+
+def cost(plan: Plan, echo: Echo) -> None:
+    from . import cost as bench_cost
+
+    echo(
+        f"cost: every per-game endpoint, {bench_cost.VARIANT} games built through the store, one client, "
+        f"{SERVED.describe()}, median of {plan.cost_repeats}"
+    )
+    echo(
+        f"  adversarial: setup, {bench_cost.ADVERSARIAL_SOWINGS} moves, {bench_cost.ADVERSARIAL_PAIRS:,} x "
+        f"{{sowing, retract 1}}; plain: {bench_cost.PLAIN_EVENTS:,} events, no retraction"
+    )
+    figures = bench_cost.measure(repeats=plan.cost_repeats, config=SERVED, fairness_seconds=plan.append_seconds)
+    events = figures.events
+    echo(
+        f"  {'endpoint':22s} {events['adversarial']:,} events (server CPU)  {events['plain']:,} events (CPU)"
+        "  per-event ratio"
+    )
+    for name, times in figures.seconds.items():
+        ratio, cpu = figures.per_event_ratio(name), figures.cpu[name]
+        met = times["adversarial"] <= COST_TARGET_SECONDS and ratio <= COST_TARGET_RATIO
+        echo(
+            f"  {name:22s} {times['adversarial']:>7.3f} s ({cpu['adversarial']:.2f})"
+            f"  {times['plain']:>11.3f} s ({cpu['plain']:.2f})  {ratio:>6.2f}x"
+            f"  target ≤ {COST_TARGET_SECONDS:g} s, ≤ {COST_TARGET_RATIO:g}x  {verdict(met)}"
+        )
+    echo(f"  (wall times; the machine's load average was {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    fair = figures.fairness
+    if fair is not None:
+        met = fair.p99_ms <= FAIRNESS_TARGET_P99_MS and fair.appends.failures == 0
+        echo(
+            f"  fairness: {fair.appends.requests:,} appends to other games while 4 clients read /moves and /verify "
+            f"({fair.reads.requests} reads): p50 {fair.appends.percentile(50) * 1000:.0f} ms, "
+            f"p99 {fair.p99_ms:.0f} ms  target p99 ≤ {FAIRNESS_TARGET_P99_MS:g} ms  {verdict(met)}"
         )
