@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from recorder import gunicorn_conf as conf
+
 from .server import GunicornConfig
 
 SECTIONS = ("engine", "api", "read", "export", "cost")
@@ -23,7 +25,14 @@ FAIRNESS_TARGET_P99_MS = 250.0  # appends to other games while four expensive re
 # The served configuration the bench measures (docs/deployment.md recommends the same):
 # gthread workers, so a long export or an expensive read holds one thread, never a whole
 # worker, and the worker's heartbeat (what --timeout watches) keeps beating meanwhile.
-SERVED = GunicornConfig(workers=2, threads=8, timeout=30, graceful_timeout=120)
+SERVED = GunicornConfig(
+    workers=conf.workers,
+    threads=conf.threads,
+    worker_class=conf.worker_class,
+    timeout=conf.timeout,
+    graceful_timeout=conf.graceful_timeout,
+    config="python:recorder.gunicorn_conf",
+)
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,11 @@ class GunicornConfig:
     worker_class: str | None = None  # None: sync, or gthread when threads > 1
     timeout: int | None = None  # None: gunicorn's default (30 s)
     graceful_timeout: int | None = None
+    config: str | None = None  # a gunicorn config (-c), for its hooks; the flags above override its values
 
     def arguments(self) -> list[str]:
-        args = ["--workers", str(self.workers)]
+        args = ["--config", self.config] if self.config else []
+        args += ["--workers", str(self.workers)]
         if self.worker_class:
             args += ["--worker-class", self.worker_class]
         if self.threads > 1:
