@@ -21,6 +21,11 @@ class Moves:
     """One entry of the stack, standing for all the effective moves up to it (oldest first)."""
 
     __slots__ = ("seq", "event", "state", "below", "depth")
+    seq: int
+    event: Any
+    state: Any
+    below: Moves | None
+    depth: int
 
     def __init__(self, seq: int, event: Any, state: Any, below: Moves | None):
         self.seq = seq  # 0 for the bottom entry, which is no move
