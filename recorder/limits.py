@@ -23,7 +23,7 @@ from recorder.errors import LimitExceeded
 
 EVENTS_PER_GAME = 20_000
 IMPORT_GAMES = 1_000
-IMPORT_EVENTS = 50_000
+IMPORT_EVENTS = 25_000
 # Notation tokens that are not events: turn numbers, passes (derived) and the result token.
 NOT_EVENTS = ("turn", "pass", "result")
 
