@@ -61,7 +61,7 @@ def _replay(game_id: str, pairs: list, setup: GameCreated, recorded: list[Game],
     except RecorderError as error:
         report["first_illegal"] = _illegal(1, setup, error)
         return None
-    memo: dict = {}  # GEN-35 verdicts per (side, state): a retracted line returns to the same positions
+    memo: dict = {}  # legal moves and GEN-35 verdicts per (side, state): see _rules_view
     _compare(None, recorded[0], None, game, pairs[0], report, memo)
     for index in range(1, len(pairs)):
         seq, event = pairs[index]
@@ -108,18 +108,18 @@ def _same_state(recorded: Game, what_if: Game, memo: dict) -> bool:
     a, b = recorded.state, what_if.state
     if a != b and any(a[i] != b[i] for i in _COMPARED_FIELDS):
         return False  # the views may still agree: ``position`` decides
-    legal = recorded.rules.legal_moves(a)
-    if sorted(legal) != sorted(what_if.rules.legal_moves(b)):
-        return False
-    return not legal or _adjudicated(recorded, 0, memo) == _adjudicated(what_if, 1, memo)
+    return _rules_view(recorded, 0, memo) == _rules_view(what_if, 1, memo)
 
 
-def _adjudicated(game: Game, side: int, memo: dict) -> bool:
-    """GEN-35 for this state under this side's rules; it plays a sowing, so each state is asked once."""
+def _rules_view(game: Game, side: int, memo: dict) -> tuple:
+    """What the rules add to a state's view: its legal moves and GEN-35's verdict (which
+    plays a sowing). Asked once per (side, state): a retracted line returns to the same states."""
     key = (side, game.state)
-    if key not in memo:
-        memo[key] = game.rules.needs_adjudication(game.state)
-    return memo[key]
+    found = memo.get(key)
+    if found is None:
+        legal = tuple(sorted(game.rules.legal_moves(game.state)))
+        found = memo[key] = (legal, bool(legal) and game.rules.needs_adjudication(game.state))
+    return found
 
 
 def position(game: Game) -> dict:

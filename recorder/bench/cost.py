@@ -158,9 +158,9 @@ class CostFigures:
     server: str
     fairness: FairnessFigures | None = None
 
-    def per_event_ratio(self, name: str) -> float:
-        times = self.seconds[name]
-        per_event = {kind: times[kind] / self.events[kind] for kind in times}
+    def per_event_ratio(self, name: str, *, cpu: bool = False) -> float:
+        times = (self.cpu if cpu else self.seconds)[name]
+        per_event = {kind: max(times[kind], 1e-3) / self.events[kind] for kind in times}
         return per_event["adversarial"] / per_event["plain"]
 
 

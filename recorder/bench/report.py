@@ -128,18 +128,24 @@ def cost(plan: Plan, echo: Echo) -> None:
     figures = bench_cost.measure(repeats=plan.cost_repeats, config=SERVED, fairness_seconds=plan.append_seconds)
     events = figures.events
     echo(
-        f"  {'endpoint':22s} {events['adversarial']:,} events (server CPU)  {events['plain']:,} events (CPU)"
-        "  per-event ratio"
+        f"  {'endpoint':22s} {events['adversarial']:,} ev.  {events['plain']:,} ev.  per event"
+        "  | server CPU: adversarial  plain  per event"
     )
-    for name, times in figures.seconds.items():
-        ratio, cpu = figures.per_event_ratio(name), figures.cpu[name]
-        met = times["adversarial"] <= COST_TARGET_SECONDS and ratio <= COST_TARGET_RATIO
+    for name, wall in figures.seconds.items():
+        cpu = figures.cpu[name]
+        ratio, cpu_ratio = figures.per_event_ratio(name), figures.per_event_ratio(name, cpu=True)
+        met = wall["adversarial"] <= COST_TARGET_SECONDS and ratio <= COST_TARGET_RATIO
+        cpu_met = cpu["adversarial"] <= COST_TARGET_SECONDS and cpu_ratio <= COST_TARGET_RATIO
         echo(
-            f"  {name:22s} {times['adversarial']:>7.3f} s ({cpu['adversarial']:.2f})"
-            f"  {times['plain']:>11.3f} s ({cpu['plain']:.2f})  {ratio:>6.2f}x"
-            f"  target ≤ {COST_TARGET_SECONDS:g} s, ≤ {COST_TARGET_RATIO:g}x  {verdict(met)}"
+            f"  {name:22s} {wall['adversarial']:>7.3f} s {wall['plain']:>7.3f} s {ratio:>6.2f}x"
+            f"  | {cpu['adversarial']:>7.3f} s {cpu['plain']:>6.3f} s {cpu_ratio:>5.2f}x"
+            f"  target ≤ {COST_TARGET_SECONDS:g} s, ≤ {COST_TARGET_RATIO:g}x:"
+            f" wall {verdict(met)}, CPU {verdict(cpu_met)}"
         )
-    echo(f"  (wall times; the machine's load average was {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    echo(
+        f"  (the machine's load average was {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: wall times include "
+        "waiting for a core; on an idle machine wall ≈ CPU)"
+    )
     fair = figures.fairness
     if fair is not None:
         met = fair.p99_ms <= FAIRNESS_TARGET_P99_MS and fair.appends.failures == 0
