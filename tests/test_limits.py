@@ -1,6 +1,8 @@
 """Limits that say no early: a ceiling on events per game (422 naming it), and imports
 counted against games, events per game and events in all before anything is stored."""
 
+import time
+
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
@@ -133,3 +135,17 @@ def test_a_bad_limit_in_the_environment_is_refused_at_start(tmp_path, monkeypatc
     monkeypatch.setenv("RECORDER_MAX_EVENTS_PER_GAME", value)
     with pytest.raises(ValueError, match="RECORDER_MAX_EVENTS_PER_GAME"):
         create_app({"TESTING": True, "DATABASE": str(tmp_path / "bad.sqlite3")})
+
+
+def test_a_mebibyte_of_retractions_is_refused_before_any_move_is_decided(app, client):
+    """The adversary's file: one game, a sowing and {retract 1} over and over, ~1 MiB."""
+    tags = '[South "Abeba"]\n[North "Berhane"]\n[Result "*"]\n[Variant "qelat"]\n[FirstPlayer "north"]\n\n'
+    pair = '1. N d2 {retract 1 "again"}\n'
+    text = tags + pair * ((1024 * 1024 - len(tags) - 2) // len(pair)) + "*\n"
+    started = time.perf_counter()
+    response = import_text(client, text)
+    elapsed = time.perf_counter() - started
+    problem = response.get_json()
+    assert response.status_code == 422 and problem["limit"] == "events_per_game"  # one game, ~75,000 events
+    assert stored_games(app) == {}
+    assert elapsed < 10.0  # parsing only: no move decided, nothing stored (a generous bound on a shared machine)
