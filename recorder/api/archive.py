@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from apispec import APISpec
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
 
@@ -21,6 +21,7 @@ from recorder.archive.ndjson import MEDIA_TYPE as NDJSON
 from recorder.archive.transfer import Archive, summarise
 from recorder.core.events import GameCreated
 from recorder.errors import InvalidRecord
+from recorder.limits import ImportLimits
 from recorder.notation.grammar import MEDIA_TYPE as NOTATION
 from schemas import load_command
 from schemas.archive import export_query_schema, import_query_schema, import_report_schema
@@ -40,7 +41,11 @@ FILENAMES = {NOTATION: "games.mn", "text/plain": "games.mn", NDJSON: "games.ndjs
 def import_archive():
     source = load_query(import_query_schema)["source"]
     archive = Archive(
-        recorder().store, recorded_by=current_user(), authorize=authorize_tournament_games, check_command=schema_check
+        recorder().store,
+        recorded_by=current_user(),
+        authorize=authorize_tournament_games,
+        check_command=schema_check,
+        limits=import_limits(),
     )
     if request.mimetype in NOTATION_TYPES:
         reports = archive.import_notation(body_text(), source)
@@ -55,6 +60,12 @@ def import_archive():
     if report["refused"]:
         return report, 207
     return report, 201 if report["imported"] else 200  # 200: every game was there already
+
+
+def import_limits() -> ImportLimits:
+    """What one import request may hold (app config; docs/deployment.md), counted before anything is stored."""
+    config = current_app.config
+    return ImportLimits(config["IMPORT_MAX_GAMES"], config["IMPORT_MAX_EVENTS"], config["MAX_EVENTS_PER_GAME"])
 
 
 def schema_check(command: dict) -> dict:

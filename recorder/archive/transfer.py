@@ -29,6 +29,7 @@ from recorder.core.chain import canonical_json
 from recorder.core.events import Event, GameCreated
 from recorder.core.game import Game
 from recorder.errors import NotationError, RecorderError, VersionConflict
+from recorder.limits import ImportLimits, check_game_events, events_per_game, notation_events
 from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
@@ -105,13 +106,18 @@ class Archive:
         recorded_by: str | None = None,
         authorize: Authorize = _anyone,
         check_command: Callable[[dict], dict] = _as_decided,
+        limits: ImportLimits | None = None,
     ):
         """``check_command`` passes each command through the HTTP boundary's schema first
         (the API and CLI give ``api.archive.schema_check``, so imported commands meet
         exactly the limits live ones do). ``authorize(game_id, setup)`` may refuse a game
         (raising a RecorderError) or name who records it; the API uses it for games that
-        belong to a tournament."""
+        belong to a tournament. ``limits`` (the API's) are checked on the whole body before
+        anything is stored; without them (the CLI) each game is still held to the ceiling
+        on events per game."""
         self.store = store
+        self.limits = limits
+        self.events_per_game = limits.events_per_game if limits is not None else events_per_game()
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = check_command
@@ -120,12 +126,17 @@ class Archive:
 
     def import_notation(self, text: str, source: str = "<text>") -> Iterator[GameReport]:
         """Each game of a notation text, validated then stored (or refused) in turn."""
-        for parsed in parse(text, source):
+        games: Iterable[ParsedGame] = parse(text, source)
+        if self.limits is not None:  # counted before anything is stored
+            games = list(games)
+            self.limits.check(notation_events(parsed.tokens) for parsed in games)
+        for parsed in games:
             yield self.import_parsed(parsed)
 
     def import_parsed(self, parsed: ParsedGame) -> GameReport:
         players = _players(parsed)
         try:
+            check_game_events(notation_events(parsed.tokens), self.events_per_game, game=parsed.index)
             read = read_game(parsed, check_command=self.check_command)
             recorded_by = self.authorize(None, read.setup) or self.recorded_by
             events = [read.setup, *read.events]
@@ -156,12 +167,17 @@ class Archive:
 
     def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
         """Each game's log of an NDJSON archive, verified then stored verbatim (or refused)."""
-        for event_log in read_logs(lines, source):
+        logs: Iterable[EventLog] = read_logs(lines, source)
+        if self.limits is not None:  # counted before anything is stored
+            logs = list(logs)
+            self.limits.check(len(event_log.events) for event_log in logs)
+        for event_log in logs:
             yield self.import_log(event_log)
 
     def import_log(self, event_log: EventLog) -> GameReport:
         index, game_id = event_log.index, event_log.game_id
         try:
+            check_game_events(len(event_log.events), self.events_per_game, game=event_log.index)
             game = verify_log(event_log, self.check_command)
             assert game_id is not None  # verify_log refuses a log without its game id
             if is_tournament_id(game_id):
