@@ -7,6 +7,7 @@ from . import audit  # issue 6: traces, claims, what-if, verify, checkpoints, bo
 from . import tournaments  # issue 8: tournaments, pairings, standings, tokens
 from . import archive  # issue 7: notation and NDJSON import/export
 from . import game_notation  # issue 9: one game's notation and move list, for the game page
+from . import live  # live boards: Server-Sent Events for a game and a tournament
 
 
 def init_app(app: Flask) -> None:
@@ -17,3 +18,4 @@ def init_app(app: Flask) -> None:
     tournaments.init_app(app)
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)
+    live.init_app(app)
