@@ -48,7 +48,7 @@ async function load(tries = 3) {
   if (!view.variant) view.variant = await findVariant(game.variant);
   renderHeader();
   await showLatest();
-  keepForOffline([location.pathname, base, `${base}/events`, URLS.moves]);
+  keepForOffline([location.pathname, base, `${base}/events`, URLS.moves, "/api/variants"]);
 }
 
 async function findVariant(name) {
@@ -310,7 +310,7 @@ function wire() {
 const offline = new OfflineRecorder(gameId, {
   version: () => view.game.version,
   reload: () => load().catch(() => {}),
-  changed: () => {},
+  changed: () => show(view.plies.length - 1), // the queued holes are marked on the latest position
 });
 
 wire();

@@ -33,7 +33,10 @@ export class OfflineRecorder {
     setInterval(() => this.flush(), RETRY_MS);
     this.wire();
     this.render();
-    if (this.pending.length) this.flush();
+    if (this.pending.length) {
+      this.hooks.changed();
+      this.flush();
+    }
   }
 
   get holding() {
@@ -50,7 +53,6 @@ export class OfflineRecorder {
     const expected = last ? last.expected + 1 : this.hooks.version();
     this.pending.push(await queue.enqueue({ gameId: this.gameId, command, key, expected }));
     this.render();
-    this.hooks.changed();
   }
 
   // Send the queue in order; stop at the first that cannot be sent and say why.
