@@ -49,7 +49,7 @@ READ_BOARD = """() => {
 def web(tmp_path_factory):
     database = str(tmp_path_factory.mktemp("web") / "web.sqlite3")
     app = create_app({"TESTING": True, "DATABASE": database, "ADMIN_TOKEN": ADMIN_TOKEN})
-    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
+    with playwright_api.sync_playwright() as playwright, LiveServer(app) as server:
         browser = launch_chromium(playwright)
         server.client = app.test_client()
         server.browser = browser

@@ -35,8 +35,8 @@ LIVE_WITHIN_MS = 1000
 def web(tmp_path_factory):
     database = str(tmp_path_factory.mktemp("hall") / "hall.sqlite3")
     app = create_app({"TESTING": True, "DATABASE": database, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "LIVE_LISTENERS": 64, "LIVE_HEARTBEAT_SECONDS": 2.0})  # fmt: skip
-    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
+                      "LIVE_LISTENERS": 64})  # fmt: skip
+    with playwright_api.sync_playwright() as playwright, LiveServer(app) as server:
         server.client = app.test_client()
         server.browser = launch_chromium(playwright)
         yield server

@@ -26,8 +26,8 @@ function showVariant() {
   if (!variant) return;
   byId("variant-summary").textContent = variant.summary || "";
   const options = byId("options");
-  options.replaceChildren(element("legend", { text: "Rule options" }),
-    ...Object.entries(variant.options).map(([name, option]) => optionControl(name, option)));
+  // A div, not a fieldset: Chromium leaves a fieldset refilled inside a closed <details> undrawn.
+  options.replaceChildren(...Object.entries(variant.options).map(([name, option]) => optionControl(name, option)));
   options.hidden = Object.keys(variant.options).length === 0;
   summariseOptions();
   byId("first-player").hidden = !variant.needs_first_player;
