@@ -24,12 +24,14 @@ import threading
 import time
 from typing import Iterator, Optional
 
+from apispec import APISpec
 from flask import Blueprint, Flask, Response, current_app, json, request
 
 from schemas import event_schema
 
 from ..errors import InvalidRecord, NotFound, UnknownGame
 from ..tournaments import is_tournament_id
+from . import openapi
 from .problems import problem
 
 bp = Blueprint("live", __name__)
@@ -208,6 +210,34 @@ def tournament_messages(store, tournament_id: str, last: Optional[int], clock: I
             yield message("tournament", {"tournament_id": tournament_id, "version": own}, cursor)
         if heartbeat and not changed:
             yield ": still here\n\n"
+
+
+LAST_EVENT_ID = [
+    {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
+    {"name": "last_event_id", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
+]  # fmt: skip
+
+
+def _stream_responses(what: str) -> dict:
+    stream_body = {"text/event-stream": {}}  # messages, not one JSON document
+    return {"200": {"description": what, "content": stream_body},
+            **openapi._problems(404, 422),
+            "503": {"description": "Too many listeners on this worker (Retry-After)", "content": openapi.PROBLEM}}  # fmt: skip
+
+
+def document_live_paths(spec: APISpec) -> None:
+    tournament_id = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    spec.path(path="/api/games/{game_id}/live", operations={"get": {
+        "summary": "Server-Sent Events: the game's version, then each event as it is recorded (id: its seq)",
+        "parameters": [openapi.GAME_ID, *LAST_EVENT_ID],
+        "responses": _stream_responses("An event stream: `version`, then `recorded` messages")}})
+    spec.path(path="/api/tournaments/{tournament_id}/live", operations={"get": {
+        "summary": "Server-Sent Events: a snapshot of the boards, then `board` and `tournament` changes",
+        "parameters": [tournament_id, *LAST_EVENT_ID],
+        "responses": _stream_responses("An event stream: `snapshot`, then `board` and `tournament` messages")}})
+
+
+openapi.EXTENSIONS.append(document_live_paths)
 
 
 def init_app(app: Flask) -> None:
