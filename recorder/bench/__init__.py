@@ -3,7 +3,8 @@
 Sections (``--only``): ``engine`` (random legal playouts per registered variant),
 ``api`` (append throughput and latency under gunicorn with 16 recording clients),
 ``read`` (latest state of a 10-event vs a 1,000-event game) and ``export`` (games per
-second and peak memory for 1,000 and 10,000 games). Every run uses fixed seeds, fresh
+second and peak memory for 1,000 and 10,000 games) and ``live`` (how soon a recorded
+move reaches open live streams under gthread workers, and what they cost an append). Every run uses fixed seeds, fresh
 temporary databases and loopback only, and is bounded in time and in requests.
 Figures are printed, never asserted: the tests pin behaviour, this pins speed.
 """
@@ -15,7 +16,7 @@ from typing import Callable
 
 from .server import GunicornConfig
 
-SECTIONS = ("engine", "api", "read", "export")
+SECTIONS = ("engine", "api", "read", "export", "live")
 
 # The targets of issue 10.
 ENGINE_TARGETS = {"qelat": 300_000, "tuz": 100_000, "selus": 120_000}  # laps per second
@@ -24,6 +25,7 @@ APPEND_TARGET_P99_MS = 50.0
 READ_TARGET_RATIO = 1.5  # latest-state read at 1,000 events / at 10 events
 EXPORT_TARGET_PER_SECOND = 5_000
 EXPORT_FLAT_RATIO = 1.10  # peak memory at 10,000 games / at 1,000 games ("flat")
+LIVE_TARGET_MS = 1_000  # a recorded move reaches every open live stream within a second
 
 # The served configuration the bench measures (docs/deployment.md recommends the same).
 SERVED = GunicornConfig(workers=2)
@@ -38,12 +40,13 @@ class Plan:
     append_requests: int
     read_requests: int
     export_sizes: tuple[int, int]
+    live_appends: int = 100
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:
         if quick:
-            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000))
-        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000))
+            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 20)
+        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), 100)
 
 
 def verdict(met: bool) -> str:

@@ -8,7 +8,7 @@ from typing import Callable
 
 from . import (
     APPEND_TARGET_P99_MS, APPEND_TARGET_PER_SECOND, ENGINE_TARGETS, EXPORT_FLAT_RATIO,
-    EXPORT_TARGET_PER_SECOND, READ_TARGET_RATIO, SERVED, Plan, verdict,
+    EXPORT_TARGET_PER_SECOND, LIVE_TARGET_MS, READ_TARGET_RATIO, SERVED, Plan, verdict,
 )  # fmt: skip
 
 Echo = Callable[[str], None]
@@ -84,3 +84,20 @@ def export(plan: Plan, echo: Echo) -> None:
         ratio = large.peak_mib / small.peak_mib
         echo(f"  {fmt:8s} peak memory {large.games:,} vs {small.games:,} games: ratio {ratio:.2f}"
              f"  target flat (≤ {EXPORT_FLAT_RATIO:g}×)  {verdict(ratio <= EXPORT_FLAT_RATIO)}")
+
+
+def live(plan: Plan, echo: Echo) -> None:
+    from . import live as bench_live
+
+    echo(f"live: {bench_live.LISTENERS} listeners on GET /api/games/ID/live, {plan.live_appends} appends one after "
+         f"another, {bench_live.CONFIG.describe()}, at most {bench_live.PER_WORKER} listeners per worker")  # fmt: skip
+    figures = bench_live.measure(appends=plan.live_appends)
+    delays = figures.delivery
+    at = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))] * 1000  # noqa: E731
+    worst = delays[-1] * 1000 if delays else float("nan")
+    met = bool(delays) and worst <= LIVE_TARGET_MS and figures.missed == 0
+    echo(f"  append with the streams open: p50 {figures.append.percentile(50) * 1000:.1f} ms  "
+         f"p99 {figures.append.percentile(99) * 1000:.1f} ms")
+    echo(f"  move to listener: p50 {at(0.5):.0f} ms  p99 {at(0.99):.0f} ms  max {worst:.0f} ms  "
+         f"({len(delays):,} deliveries, {figures.missed} missed)  target ≤ {LIVE_TARGET_MS:,} ms  {verdict(met)}")
+    echo(f"  beyond the bound: {figures.refused} of {figures.extra} extra listeners refused with 503")

@@ -150,10 +150,12 @@ export class OfflineRecorder {
   render() {
     const online = navigator.onLine;
     const connection = byId("connection");
-    connection.dataset.state = !online ? "offline" : this.holding ? "pending" : "online";
+    const moves = `${this.pending.length} pending move${this.pending.length === 1 ? "" : "s"}`;
+    connection.dataset.state = !online ? "offline" : this.conflict ? "conflict" : this.holding ? "pending" : "online";
     connection.textContent = !online
-      ? `Offline: moves are kept on this device${this.holding ? ` (${this.pending.length} pending)` : ""}`
-      : this.holding ? `Online: sending ${this.pending.length} pending move${this.pending.length === 1 ? "" : "s"}…` : "Online: every move is recorded";
+      ? `Offline: moves are kept on this device${this.holding ? ` (${moves})` : ""}`
+      : this.conflict ? `Online: ${moves} wait for your choice below`
+        : this.holding ? `Online: sending ${moves}…` : "Online: every move is recorded";
     byId("pending").hidden = !this.holding;
     byId("pending-count").textContent = String(this.pending.length);
     byId("pending-list").replaceChildren(...this.pending.map((entry, index) => element("li", {
@@ -172,7 +174,7 @@ export class OfflineRecorder {
     byId("conflict-error").hidden = true;
     byId("conflict-base").textContent = String(conflict.base);
     byId("conflict-theirs").replaceChildren(...conflict.theirs.map((event) =>
-      element("li", { "data-seq": event.seq, text: `${event.seq}. ${moveText(event)}${event.recorded_by ? ` (${event.recorded_by})` : ""}` })));
+      element("li", { "data-seq": event.seq, text: `${moveText(event)}${event.recorded_by ? ` (${event.recorded_by})` : ""}` })));
     byId("conflict-mine").replaceChildren(...this.pending.map((entry) => element("li", { text: commandText(entry.command) })));
     const moves = conflict.theirs.filter((event) => MOVE_TYPES.has(event.type)).length;
     byId("replace-theirs").textContent = moves
