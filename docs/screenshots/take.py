@@ -59,6 +59,7 @@ def pages(client) -> dict[str, str]:
     return {
         "home": "/",
         "game-selus": f"/games/{selus}",
+        "game-lahemay-walida": f"/games/{played(client, 'lahemay_walida-default.json', 40)}",
         "game-tuz-opening": f"/games/{tuz}",
         "spectator": f"/games/{selus}/watch",
         "tournament": f"/tournaments/{tournament_id}",
@@ -88,9 +89,29 @@ def offline_pending(context, server, client) -> None:
     page.close()
 
 
+def conflict(context, server, client) -> None:
+    """A move queued offline while another device recorded: the conflict shown."""
+    game = fixture_game("qelat-default.json")
+    game_id = record(client, game["setup"], game["commands"][:4])
+    page = context.new_page()
+    page.goto(f"{server.url}/games/{game_id}")
+    ready(page)
+    context.set_offline(True)
+    page.click(f".board [data-hole='{game['commands'][4]['hole']}']")
+    page.wait_for_selector("#pending-list li")
+    legal = client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"]
+    client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": legal[-1]})
+    context.set_offline(False)
+    page.wait_for_selector("#conflict:not([hidden])")
+    yield_shot(page, "game-conflict")
+    page.close()
+
+
 def yield_shot(page, name: str) -> None:
-    path = HERE / f"{name}-{page.viewport_size['width']}.png"
-    page.screenshot(path=str(path), full_page=name in {"home", "tournament"})
+    """The whole page on a phone (it scrolls); the screen on a laptop."""
+    width = page.viewport_size["width"]
+    path = HERE / f"{name}-{width}.png"
+    page.screenshot(path=str(path), full_page=width < 600 or name in {"home", "tournament"})
     print("wrote", path)
 
 
@@ -110,6 +131,7 @@ def main() -> None:
                     yield_shot(page, name)
                 page.close()
                 offline_pending(context, server, client)
+                conflict(context, server, client)
                 context.close()
             browser.close()
         app.extensions["recorder"].store.close()
