@@ -154,7 +154,7 @@ export class OfflineRecorder {
     connection.dataset.state = !online ? "offline" : this.conflict ? "conflict" : this.holding ? "pending" : "online";
     connection.textContent = !online
       ? `Offline: moves are kept on this device${this.holding ? ` (${moves})` : ""}`
-      : this.conflict ? `Online: ${moves} wait for your choice below`
+      : this.conflict ? `Online: ${moves} ${this.pending.length === 1 ? "waits" : "wait"} for your choice below`
         : this.holding ? `Online: sending ${moves}…` : "Online: every move is recorded";
     byId("pending").hidden = !this.holding;
     byId("pending-count").textContent = String(this.pending.length);
