@@ -118,7 +118,7 @@ async function init() {
 let refreshTimer = null;
 function refresh() {
   clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => init().catch(() => {}), 100);
+  refreshTimer = setTimeout(() => init().catch(() => {}), 30);
 }
 
 init().then(() => listen(`${base}/live`, { board: refresh, tournament: refresh })).catch((error) => {
