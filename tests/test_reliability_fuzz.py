@@ -64,7 +64,8 @@ def cases() -> list:
 def fuzz_app(tmp_path_factory):
     """One app and database for the whole run: what one case stores, the next may meet."""
     path = tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3"
-    app = create_app({"TESTING": True, "DATABASE": str(path)})
+    # Live streams (…/live) end after half a second here, so each case reads a whole response.
+    app = create_app({"TESTING": True, "DATABASE": str(path), "LIVE_MAX_SECONDS": 0.5, "LIVE_POLL_SECONDS": 0.1})
     yield app
     app.extensions["recorder"].store.close()
 

@@ -49,7 +49,7 @@ READ_BOARD = """() => {
 def web(tmp_path_factory):
     database = str(tmp_path_factory.mktemp("web") / "web.sqlite3")
     app = create_app({"TESTING": True, "DATABASE": database, "ADMIN_TOKEN": ADMIN_TOKEN})
-    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
+    with playwright_api.sync_playwright() as playwright, LiveServer(app) as server:
         browser = launch_chromium(playwright)
         server.client = app.test_client()
         server.browser = browser
@@ -138,6 +138,8 @@ def create_on_home_page(page, setup: dict) -> str:
     page.goto("/")
     page.wait_for_selector("body[data-ready=true]")
     page.select_option("#variant", setup["variant"])
+    if setup.get("options"):
+        page.click("#rules-options summary")  # folded under "Rules options" below the Start button
     for name, value in setup.get("options", {}).items():
         page.select_option(f"[data-option='{name}']", value=json.dumps(value))  # the page's JSON.stringify
     page.fill("input[name=south]", setup["south"])

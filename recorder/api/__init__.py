@@ -7,6 +7,7 @@ from . import (
     audit,  # issue 6: traces, claims, what-if, verify, checkpoints, board.svg
     game_notation,  # issue 9: one game's notation and move list, for the game page
     games,
+    live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
     problems,
     tournaments,  # issue 8: tournaments, pairings, standings, tokens
@@ -22,3 +23,4 @@ def init_app(app: Flask) -> None:
     tournaments.init_app(app)
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)
+    live.init_app(app)

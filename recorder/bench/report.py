@@ -15,6 +15,7 @@ from .plan import (
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
     FAIRNESS_TARGET_P99_MS,
+    LIVE_TARGET_MS,
     PAIRING_TARGETS_MS,
     READ_TARGET_RATIO,
     SERVED,
@@ -175,3 +176,29 @@ def cost(plan: Plan, echo: Echo) -> None:
             f"({fair.reads.requests} reads): p50 {fair.appends.percentile(50) * 1000:.0f} ms, "
             f"p99 {fair.p99_ms:.0f} ms  target p99 ≤ {FAIRNESS_TARGET_P99_MS:g} ms  {verdict(met)}"
         )
+
+
+def live(plan: Plan, echo: Echo) -> None:
+    from . import live as bench_live
+
+    echo(
+        f"live: {bench_live.LISTENERS} listeners on GET /api/games/ID/live, {plan.live_appends} appends one after "
+        f"another, {bench_live.CONFIG.describe()}, at most {bench_live.PER_WORKER} listeners per worker"
+    )
+    figures = bench_live.measure(appends=plan.live_appends)
+    delays = figures.delivery
+
+    def at(q: float) -> float:
+        return delays[min(len(delays) - 1, int(q * len(delays)))] * 1000
+
+    worst = delays[-1] * 1000 if delays else float("nan")
+    met = bool(delays) and worst <= LIVE_TARGET_MS and figures.missed == 0
+    echo(
+        f"  append with the streams open: p50 {figures.append.percentile(50) * 1000:.1f} ms  "
+        f"p99 {figures.append.percentile(99) * 1000:.1f} ms"
+    )
+    echo(
+        f"  move to listener: p50 {at(0.5):.0f} ms  p99 {at(0.99):.0f} ms  max {worst:.0f} ms  "
+        f"({len(delays):,} deliveries, {figures.missed} missed)  target ≤ {LIVE_TARGET_MS:,} ms  {verdict(met)}"
+    )
+    echo(f"  beyond the bound: {figures.refused} of {figures.extra} extra listeners refused with 503")
