@@ -20,7 +20,7 @@ from .core.chain import canonical_json
 from .core.events import Event, event_from_record
 from .core.game import Game, apply_event, history, replay, start_game
 from .errors import UnknownGame, VersionConflict
-from .store import EventStore, Idempotency, NewEvent, StoredEvent
+from .store import GAME, EventStore, GamesList, Idempotency, NewEvent, StoredEvent
 
 CACHE_SIZE = 2048
 RETRIES_WITHOUT_VERSION = 5  # a client that named no version gets its command re-decided
@@ -48,23 +48,25 @@ def stored_pairs(events) -> Iterator[tuple[int, Event]]:
     return ((e.seq, event_from_record(e.type, e.payload)) for e in events)
 
 
-def _refuse_other_streams(game_id: str) -> None:
-    """Tournaments share the events table under "t-" ids; they are not games."""
-    if isinstance(game_id, str) and game_id.startswith("t-"):
-        raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
-
-
 class Recorder:
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, games: GamesList | None = None):
+        """``games`` is the games list beside the store, written with each append; by
+        default the one on the SQLite store's own file."""
         self.store = store
+        self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _refuse_other_streams(self, game_id: str) -> None:
+        """Tournaments share the store with games; a stream of another type is no game."""
+        if self._cached(game_id) is None and self.store.stream_type(game_id) not in (None, GAME):
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
 
     # -- Reading --------------------------------------------------------------------
 
     def game(self, game_id: str) -> Game:
         """The latest fold of a game: the cached one, brought up to the stored version."""
-        _refuse_other_streams(game_id)
+        self._refuse_other_streams(game_id)
         version = self.store.version(game_id)
         if version == 0:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
@@ -87,6 +89,8 @@ class Recorder:
         cached = self._cached(game_id)
         if cached is not None:
             return cached.setup
+        if self.store.stream_type(game_id) != GAME:
+            return None
         first = self.store.read(game_id, upto=1)
         return event_from_record(first[0].type, first[0].payload) if first else None
 
@@ -94,21 +98,21 @@ class Recorder:
         """The game after event ``at`` (1 is the setup); the latest when ``at`` is None."""
         if at is None:
             return self.game(game_id)
-        _refuse_other_streams(game_id)
+        self._refuse_other_streams(game_id)
         events = self.store.read(game_id, upto=at)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         return replay(game_id, stored_pairs(events))
 
     def history(self, game_id: str) -> Iterator[Game]:
-        _refuse_other_streams(game_id)
+        self._refuse_other_streams(game_id)
         events = self.store.read(game_id)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         return history(game_id, stored_pairs(events))
 
     def events(self, game_id: str) -> list[StoredEvent]:
-        _refuse_other_streams(game_id)
+        self._refuse_other_streams(game_id)
         events = self.store.read(game_id)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
@@ -129,7 +133,7 @@ class Recorder:
             [NewEvent(setup.type, setup.payload())],
             recorded_by=recorded_by,
             idempotency=idempotency,
-            summary=summary_of(game),
+            projection=self.games.write(summary_of(game)),
         )
         if result.replayed:
             # A concurrent request with the same key won: its game, not the id chosen here.
@@ -190,7 +194,7 @@ class Recorder:
             [NewEvent(e.type, e.payload()) for e in events],
             recorded_by=recorded_by,
             idempotency=idempotency,
-            summary=summary_of(after),
+            projection=self.games.write(summary_of(after)),
         )
         if result.replayed:
             return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)

@@ -68,8 +68,8 @@ def served_app(app):
 def test_the_load_generator_records_legal_moves_and_reconnects_when_closed(app, served_app):
     tally = run_clients(2, record_games(served_app, seed=1), Budget(seconds=30, requests=40))
     assert tally.statuses == {201: 40} and tally.failures == 0
-    store = app.extensions["recorder"].store
-    assert sum(store.version(game_id) - 1 for game_id in store.iter_game_ids()) == 40
+    store, games = app.extensions["recorder"].store, app.extensions["recorder"].games
+    assert sum(store.version(game_id) - 1 for game_id in games.iter_ids()) == 40
 
 
 def test_lean_connection_reads_json_and_problem_replies(served_app):

@@ -92,7 +92,7 @@ def create_game():
 @bp.get("")
 def list_games():
     query = game_query_schema.load(request.args.to_dict())
-    rows = recorder().store.list_games(**query)
+    rows = recorder().games.page(**query)
     games = [{**row, "id": row["game_id"]} for row in rows]
     return game_list_schema.dump({"games": games})
 

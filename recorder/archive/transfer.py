@@ -7,7 +7,7 @@ Only then are all of the game's events appended in ONE store append at expected 
 0, so a refused game stores nothing and the others are unaffected. Each game gets a
 ``GameReport`` saying what was imported or why it was refused.
 
-Export streams: game ids come from ``store.iter_game_ids`` in batches, each game is read,
+Export streams: game ids come from the games list (``GamesList.iter_ids``) in batches, each game is read,
 written and handed on before the next is read, so memory stays flat however many games
 the archive holds. No Flask here; the API and the CLI share this module.
 """
@@ -26,9 +26,11 @@ from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.service import new_game_id, stored_pairs, summary_of
-from recorder.store import EventStore, NewEvent
+from recorder.store import EventStore, GamesList, NewEvent
+from recorder.store.caches import NotationCache
 from recorder.tournaments import is_tournament_id
 
+from .frame import check_notation, frame_ndjson, frame_notation, ndjson_lines
 from .ndjson import EventLog, read_logs, verify_log
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,7 @@ class Archive:
         self,
         store: EventStore,
         *,
+        games: GamesList | None = None,
         recorded_by: str | None = None,
         authorize: Authorize = _anyone,
         check_command: Callable[[dict], dict] = _as_decided,
@@ -91,6 +94,8 @@ class Archive:
         (raising a RecorderError) or name who records it; the API uses it for games that
         belong to a tournament."""
         self.store = store
+        self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
+        self.notations = NotationCache(store)  # type: ignore[arg-type]
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = check_command
@@ -98,9 +103,9 @@ class Archive:
     # -- Import -----------------------------------------------------------------------
 
     def import_notation(self, text: str, source: str = "<text>") -> Iterator[GameReport]:
-        """Each game of a notation text, validated then stored (or refused) in turn."""
-        for parsed in parse(text, source):
-            yield self.import_parsed(parsed)
+        """Each game of a notation text, validated then stored (or refused) in turn; an
+        archive cut short is refused whole (NotationError) before anything is stored."""
+        return (self.import_parsed(parsed) for parsed in notation_games(text, source))
 
     def import_parsed(self, parsed: ParsedGame) -> GameReport:
         players = _players(parsed)
@@ -114,7 +119,7 @@ class Archive:
                 0,
                 [NewEvent(e.type, e.payload()) for e in events],
                 recorded_by=recorded_by,
-                summary=summary_of(read.game),
+                projection=self.games.write(summary_of(read.game)),
             )
         except RecorderError as error:
             return GameReport(parsed.index, "refused", players=players, error=error_json(error))
@@ -122,8 +127,13 @@ class Archive:
             return _internal(parsed.index, players, error)
         return GameReport(parsed.index, "imported", game_id, len(events), players)
 
+    def import_ndjson_text(self, text: str, source: str = "<ndjson>") -> Iterator[GameReport]:
+        """Each game's log of an NDJSON text, verified then stored verbatim (or refused);
+        an archive cut short is refused whole (NotationError) before anything is stored."""
+        return self.import_ndjson(ndjson_lines(text, source), source)
+
     def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
-        """Each game's log of an NDJSON archive, verified then stored verbatim (or refused)."""
+        """Each game's log of NDJSON lines (no frame), verified then stored verbatim (or refused)."""
         for event_log in read_logs(lines, source):
             yield self.import_log(event_log)
 
@@ -134,7 +144,7 @@ class Archive:
             if is_tournament_id(game_id):
                 raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
             self.authorize(game_id, game.setup)  # the log keeps its own recorded_by
-            self.store.append_verbatim(game_id, 0, event_log.events, summary=summary_of(game))
+            self.store.append(game_id, 0, event_log.events, projection=self.games.write(summary_of(game)))
         except VersionConflict:
             error = event_log.fail(event_log.line_of(1), 1, f"a game {game_id!r} exists already", "a new game id")
             return GameReport(index, "refused", game_id, error=error_json(error))
@@ -151,12 +161,32 @@ class Archive:
         date_to, result), oldest first (an archive reads in the order games were
         recorded, so an imported archive exports in its own order), in batches."""
         chosen = {k: v for k, v in filters.items() if v is not None}
-        return self.store.iter_game_ids(**chosen, oldest_first=True)
+        return self.games.iter_ids(**chosen, oldest_first=True)
+
+    def notation_archive(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:
+        """The games as a notation export: framed, its last line stating what it holds."""
+        return frame_notation(self.export_notation(game_ids, full_history=full_history))
+
+    def ndjson_archive(self, game_ids: Iterable[str]) -> Iterator[str]:
+        """The games' event logs as an NDJSON export: framed, its last line stating the counts."""
+        return frame_ndjson(self.export_ndjson(game_ids))
 
     def export_notation(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:
-        """One text chunk per game: the effective line, or every event with full_history."""
-        texts = (write_game(list(stored_pairs(events)), full_history=full_history) for events in self._logs(game_ids))
+        """One text chunk per game: the effective line, or every event with full_history.
+        An effective line comes from the notation cache when it was written at the game's
+        current version (``recorder rebuild`` fills it), else it is written from the events."""
+        if full_history:
+            texts = (write_game(list(stored_pairs(events)), full_history=True) for events in self._logs(game_ids))
+        else:
+            texts = (text for text in map(self._effective_line, game_ids) if text is not None)
         return write_archive(texts)
+
+    def _effective_line(self, game_id: str) -> str | None:
+        cached = self.notations.fresh(game_id)
+        if cached is not None:
+            return cached
+        events = self.store.read(game_id)
+        return write_game(list(stored_pairs(events))) if events else None
 
     def export_ndjson(self, game_ids: Iterable[str]) -> Iterator[str]:
         """One chunk per game: its complete event log, hashes included (ndjson.write_events'
@@ -171,6 +201,13 @@ class Archive:
             events = self.store.read(game_id)
             if events:
                 yield events
+
+
+def notation_games(text: str, source: str) -> list[ParsedGame]:
+    """Every game of a notation text, once its frame (if any) is checked."""
+    games = list(parse(text, source))
+    check_notation(text, source, len(games))
+    return games
 
 
 def summarise(reports: Iterable[GameReport]) -> dict:

@@ -76,10 +76,12 @@ def recorded_templates(folder: str) -> list[tuple[list, dict]]:
 
 def fill(store, templates: list, start: int, stop: int) -> int:
     """Copies of the templates as games ``start``..``stop - 1``; returns the events added."""
-    events = 0
+    from recorder.store import GamesList
+
+    games, events = GamesList(store), 0
     for number in range(start, stop):
         template, summary = templates[number % len(templates)]
-        store.append(f"bench-{number:06d}", 0, template, summary=summary)
+        store.append(f"bench-{number:06d}", 0, template, projection=games.write(summary))
         events += len(template)
     return events
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import click
 
 from recorder.api.archive import schema_check
+from recorder.archive.frame import ndjson_lines
 from recorder.archive.ndjson import read_logs
-from recorder.archive.transfer import Archive, GameReport
-from recorder.notation.grammar import parse
+from recorder.archive.transfer import Archive, GameReport, notation_games
+from recorder.errors import NotationError
 from recorder.rules import VARIANTS
 
 from .common import DB_OPTION, make_recorder
@@ -48,10 +49,17 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
             click.echo(f"{path}: cannot read: {error}", err=True)
             refused.append(GameReport(0, "refused", error={"detail": f"{path}: cannot read"}))
             continue
-        if _is_ndjson(path, fmt):
-            games, take = list(read_logs(text.splitlines(), path)), archive.import_log
-        else:
-            games, take = list(parse(text, path)), archive.import_parsed
+        try:
+            if _is_ndjson(path, fmt):
+                games, take = list(read_logs(ndjson_lines(text, path), path)), archive.import_log
+            else:
+                games, take = notation_games(text, path), archive.import_parsed
+        except NotationError as error:  # an archive cut short: none of its games is stored
+            refused.append(GameReport(0, "refused", error={"detail": error.detail}))
+            continue
+        if not games:
+            refused.append(GameReport(0, "refused", error={"detail": f"{path}: the file holds no game"}))
+            continue
         with click.progressbar(games, label=path, file=sys.stderr) as bar:
             for game in bar:
                 report = take(game)
@@ -128,9 +136,9 @@ def export_command(output: str, fmt: str, full_history: bool, db: str | None, **
         ):
             ids = _counted(archive.select(**filters), bar)
             if _is_ndjson(output, fmt):
-                chunks = archive.export_ndjson(ids)
+                chunks = archive.ndjson_archive(ids)
             else:
-                chunks = archive.export_notation(ids, full_history=full_history)
+                chunks = archive.notation_archive(ids, full_history=full_history)
             for chunk in chunks:
                 out.write(chunk)
     finally:

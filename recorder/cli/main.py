@@ -61,6 +61,23 @@ def replay(game_id: str, at: int | None, db: str | None):
     click.echo(board_text(game.rules, game.state, last_hole=last_sowing(game)))
 
 
+@main.command()
+@DB_OPTION
+def rebuild(db: str | None):
+    """Rebuild the projections (games list, notation cache) from the events."""
+    from recorder.projections import game_ids
+    from recorder.projections import rebuild as rebuild_projections
+
+    recorder = make_recorder(db)
+    try:
+        total = sum(len(ids) for ids in game_ids(recorder, 5000))
+        with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
+            games = rebuild_projections(recorder, bar.update)
+    finally:
+        recorder.store.close()
+    click.echo(f"rebuilt the projections of {games} game{'s' * (games != 1)}")
+
+
 for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS):
     main.add_command(_command)
 

@@ -16,7 +16,7 @@ from .interface import StoredEvent
 def _game_filters(
     variant: str | None, player: str | None, tournament: str | None, **archive_filters: str | None
 ) -> tuple[list[str], list]:
-    """WHERE clauses and parameters shared by list_games and iter_game_ids."""
+    """WHERE clauses and parameters shared by GamesList.list and GamesList.iter_ids."""
     clauses, params = _archive_filters(**archive_filters)
     if variant is not None:
         clauses.append("variant = ?")
@@ -73,17 +73,19 @@ BEGIN SELECT RAISE(ABORT, 'events are immutable: append only, extending the hash
 _EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash"
 
 
-_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
-# An event as canonical JSON (keys sorted), built by SQLite from the stored canonical payload
-# text: json_quote escapes as Python's json.dumps(ensure_ascii=False) does (tests/test_store.py).
-_EVENT_LINE = (
-    """SELECT '{"game_id":' || json_quote(game_id) || ',"hash":' || json_quote(hash) || ',"payload":' || payload"""
-    """ || ',"prev_hash":' || json_quote(prev_hash) || ',"recorded_at":' || json_quote(recorded_at)"""
-    """ || ',"recorded_by":' || json_quote(recorded_by) || ',"seq":' || seq || ',"type":' || json_quote(type) || '}'"""
-    " FROM events WHERE game_id = ? ORDER BY seq"
+# An event as canonical JSON (keys sorted): the stored line, or for rows stored before lines
+# were, built by SQLite from the stored canonical payload text (json_quote escapes as Python's
+# json.dumps(ensure_ascii=False) does: tests/test_store.py).
+_EVENT_LINE_TEXT = (
+    """COALESCE(line, '{"game_id":' || json_quote(game_id) || ',"hash":' || json_quote(hash)"""
+    """ || ',"payload":' || payload || ',"prev_hash":' || json_quote(prev_hash)"""
+    """ || ',"recorded_at":' || json_quote(recorded_at) || ',"recorded_by":' || json_quote(recorded_by)"""
+    """ || ',"seq":' || seq || ',"type":' || json_quote(type) || '}')"""
 )
+_EVENT_LINE = f"SELECT {_EVENT_LINE_TEXT} FROM events WHERE game_id = ? ORDER BY seq"
 
 
 @contextlib.contextmanager
@@ -136,8 +138,3 @@ def _create_token_table(db: Database) -> None:
 
 def _token_row(row: tuple | None) -> dict | None:
     return None if row is None else dict(zip(_TOKEN_COLUMNS.split(", "), row))
-
-
-def _prefix_end(prefix: str) -> str:
-    """The smallest string after every string starting with ``prefix`` (an index range)."""
-    return prefix[:-1] + chr(ord(prefix[-1]) + 1)

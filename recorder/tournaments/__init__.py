@@ -1,13 +1,14 @@
 """Tournaments: players, rounds, pairings, results and standings, event-sourced like games.
 
-A tournament is a stream of events in the same store as the games, under an id that
-starts with ``t-``. Everything here except ``service.py`` is pure (standard library
-only): ``events`` (past-tense facts), ``fold`` (the one fold of a tournament),
-``decide`` (all validation), ``pairing`` (Berger round robin, a Dutch-like Swiss),
-``standings`` (points, tiebreaks, crosstable) and ``render`` (text tables).
-A game played on a board carries its tournament, round and board in its setup, and
-its id is derived from them (``board_game_id``), so the store's expected-version
-check makes "one game per board" atomic. The definitions are in docs/tournaments.md.
+A tournament is a stream of events in the same store as the games, of stream type
+``tournament`` (its id starts with ``t-`` only to be readable). Everything here
+except ``service.py`` is pure (standard library only): ``events`` (past-tense
+facts), ``fold`` (the one fold of a tournament), ``decide`` (all validation),
+``pairing`` (Berger round robin, a Dutch-like Swiss), ``standings`` (points,
+tiebreaks, crosstable) and ``render`` (text tables). A game played on a board
+carries its tournament, round and board in its setup, and its id is derived from
+them (``board_game_id``), so the store's expected-version check makes "one game per
+board" atomic. The definitions are in docs/tournaments.md.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def new_tournament_id() -> str:
 
 
 def is_tournament_id(stream_id: str) -> bool:
+    """Whether an id reads as a tournament's; no game takes such an id (archive imports
+    refuse it), so a reader is never misled. The store knows streams by their type."""
     return isinstance(stream_id, str) and stream_id.startswith(TOURNAMENT_PREFIX)
 
 
