@@ -54,17 +54,6 @@ def frame_notation(games: Iterable[str]) -> Iterator[str]:
     yield ("\n" if count else "") + notation_terminator(count)
 
 
-def frame_ndjson(logs: Iterable[str]) -> Iterator[str]:
-    """The header, each game's lines (one chunk per game), the terminator with the counts."""
-    yield NDJSON_HEADER
-    games = events = 0
-    for chunk in logs:
-        games += 1
-        events += chunk.count("\n")  # JSON escapes every newline inside a line
-        yield chunk
-    yield ndjson_terminator(games, events)
-
-
 def _cut(source: str, detail: str) -> NotationError:
     return NotationError(f"{source}: {detail}; nothing was imported", source=source, expected="a complete archive")
 

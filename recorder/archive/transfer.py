@@ -30,7 +30,7 @@ from recorder.store import EventStore, GamesList, NewEvent
 from recorder.store.caches import NotationCache
 from recorder.tournaments import is_tournament_id
 
-from .frame import check_notation, frame_ndjson, frame_notation, ndjson_lines
+from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
 from .ndjson import EventLog, read_logs, verify_log
 
 log = logging.getLogger(__name__)
@@ -168,8 +168,16 @@ class Archive:
         return frame_notation(self.export_notation(game_ids, full_history=full_history))
 
     def ndjson_archive(self, game_ids: Iterable[str]) -> Iterator[str]:
-        """The games' event logs as an NDJSON export: framed, its last line stating the counts."""
-        return frame_ndjson(self.export_ndjson(game_ids))
+        """The games' event logs as an NDJSON export: framed, its last line stating the counts.
+        Each line is stored as written (``events.line``), so nothing is decoded or encoded."""
+        yield NDJSON_HEADER
+        games = events = 0
+        for game_id in game_ids:
+            lines = self.store.event_lines(game_id)
+            if lines:
+                games, events = games + 1, events + len(lines)
+                yield "\n".join(lines) + "\n"
+        yield ndjson_terminator(games, events)
 
     def export_notation(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:
         """One text chunk per game: the effective line, or every event with full_history.

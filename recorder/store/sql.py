@@ -86,6 +86,7 @@ _EVENT_LINE_TEXT = (
     """ || ',"seq":' || seq || ',"type":' || json_quote(type) || '}')"""
 )
 _EVENT_LINE = f"SELECT {_EVENT_LINE_TEXT} FROM events WHERE game_id = ? ORDER BY seq"
+_STORED_LINES = "SELECT line FROM events WHERE game_id = ? ORDER BY seq"
 
 
 @contextlib.contextmanager

@@ -28,7 +28,7 @@ from .interface import (
     utc_now,
 )
 from .schema import create_schema
-from .sql import _EVENT_COLUMNS, _EVENT_LINE, _INSERT_EVENT, _event_from_row, _write_transaction
+from .sql import _EVENT_COLUMNS, _EVENT_LINE, _INSERT_EVENT, _STORED_LINES, _event_from_row, _write_transaction
 from .tokens import TokenTable
 from .writer_lock import writer_lock_for
 
@@ -220,7 +220,11 @@ class SQLiteEventStore(TokenTable, EventStore):
         return self._select(self._db(), stream_id, after, upto)
 
     def event_lines(self, stream_id: str) -> list[str]:
-        return [row[0] for row in self._db().execute(_EVENT_LINE, (stream_id,)).fetchall()]
+        db = self._db()
+        lines = [row[0] for row in db.execute(_STORED_LINES, (stream_id,)).fetchall()]
+        if None in lines:  # events stored by an earlier release: SQL renders the same bytes
+            lines = [row[0] for row in db.execute(_EVENT_LINE, (stream_id,)).fetchall()]
+        return lines
 
     def version(self, stream_id: str) -> int:
         row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
