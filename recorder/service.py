@@ -20,7 +20,9 @@ from .core.chain import canonical_json
 from .core.events import Event, event_from_record
 from .core.game import Game, apply_event, history, replay, start_game
 from .errors import UnknownGame, VersionConflict
-from .store import GAME, EventStore, GamesList, Idempotency, NewEvent, StoredEvent
+from .rules.position_text import reached
+from .store import GAME, EventStore, GamesList, Idempotency, NewEvent, ProjectionWrite, StoredEvent
+from .store.caches import PositionIndex
 
 CACHE_SIZE = 2048
 RETRIES_WITHOUT_VERSION = 5  # a client that named no version gets its command re-decided
@@ -54,6 +56,7 @@ class Recorder:
         default the one on the SQLite store's own file."""
         self.store = store
         self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
+        self.positions = PositionIndex(store)  # type: ignore[arg-type]
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -133,7 +136,7 @@ class Recorder:
             [NewEvent(setup.type, setup.payload())],
             recorded_by=recorded_by,
             idempotency=idempotency,
-            projection=self.games.write(summary_of(game)),
+            projection=self.projections(game, [game]),
         )
         if result.replayed:
             # A concurrent request with the same key won: its game, not the id chosen here.
@@ -185,21 +188,33 @@ class Recorder:
 
     def _append(self, game: Game, command: dict, recorded_by, idempotency) -> Recorded:
         events = commands.decide(game, command)
-        after = game
+        after, folds = game, []
         for offset, event in enumerate(events, start=1):
             after = apply_event(after, event, game.version + offset)
+            folds.append(after)
         result = self.store.append(
             game.game_id,
             game.version,
             [NewEvent(e.type, e.payload()) for e in events],
             recorded_by=recorded_by,
             idempotency=idempotency,
-            projection=self.games.write(summary_of(after)),
+            projection=self.projections(after, folds),
         )
         if result.replayed:
             return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
         self._remember(after)
         return Recorded(result.events, after)
+
+    def projections(self, after: Game, folds: list[Game]) -> ProjectionWrite:
+        """What an append writes beside its events, in its transaction: the game's row in
+        the games list and the positions after each new event (``folds``)."""
+        writes = (self.games.write(summary_of(after)), self.positions.write(reached(folds)))
+
+        def write(tx, events) -> None:
+            for projection in writes:
+                projection(tx, events)
+
+        return write
 
     # -- The cache (derived; dropping it loses nothing) -----------------------------
 

@@ -130,7 +130,12 @@ LINE_BREAKS_OUTSIDE_JSON = ["\u2028", "\u2029", "\x85"]  # str.splitlines() spli
 )
 def test_names_and_notes_with_unicode_line_separators_round_trip_in_both_formats(variant, seed, breaks):
     played = random_record(variant, seed, max_events=40, metadata=True)
-    setup = {**played.setup, "south": f"Abeba{breaks[0]}Kidane", "north": f"ሰላም{breaks[1]}", "event": f"Open{breaks[2]}"}
+    setup = {
+        **played.setup,
+        "south": f"Abeba{breaks[0]}Kidane",
+        "north": f"ሰላም{breaks[1]}",
+        "event": f"Open{breaks[2]}",
+    }
     recorder = Recorder(SQLiteEventStore(":memory:"))
     original = record(recorder, setup, [*played.commands, {"type": "annotate", "text": f"a{breaks[2]}b"}])
     source = Archive(recorder.store)

@@ -17,7 +17,7 @@ import threading
 import pytest
 
 from recorder.core import chain
-from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
+from recorder.errors import ChainBroken, IdempotencyMismatch, UnknownGame, VersionConflict
 from recorder.store import (
     GAME,
     TOURNAMENT,
@@ -593,7 +593,6 @@ def test_append_verbatim_extends_an_existing_chain(store):
     ],
 )
 def test_append_verbatim_refuses_a_broken_chain_and_stores_nothing(store, forge):
-    from recorder.errors import ChainBroken
 
     with pytest.raises(ChainBroken):
         store.append("g", 0, forge(chained("g", [1, 2, 3])))
@@ -666,3 +665,24 @@ def test_a_database_of_the_previous_release_is_migrated_on_open(tmp_path):
         assert store.event_lines("g")[-1] == chain.canonical_json(store.read("g")[-1].to_dict())
     with SQLiteEventStore(path) as reopened:  # the migration ran once; reopening changes nothing
         assert reopened.stream_ids(GAME) == ["g"] and reopened.version("g") == 3
+
+
+# --------------------------------------------------------------------- batches (bulk imports)
+
+
+def test_appends_in_a_batch_commit_together_and_a_refused_one_stores_nothing(store):
+    with store.batch():
+        store.append("a", 0, moves(1))
+        with pytest.raises(VersionConflict):
+            store.append("a", 0, moves(2))  # refused inside the batch: undone alone
+        with pytest.raises(ChainBroken):
+            store.append("b", 0, [*chained("b", [1, 2])][::-1])
+        store.append("c", 0, moves(3), projection=lambda tx, events: None)
+    assert (store.version("a"), store.exists("b"), store.version("c")) == (1, False, 1)
+
+
+def test_a_batch_left_by_an_exception_stores_none_of_its_appends(sqlite_store):
+    with pytest.raises(RuntimeError), sqlite_store.batch():
+        sqlite_store.append("a", 0, moves(1))
+        raise RuntimeError("the import was interrupted")
+    assert not sqlite_store.exists("a") and sqlite_store.stream_type("a") is None

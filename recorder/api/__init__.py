@@ -8,6 +8,7 @@ from . import (
     game_notation,  # issue 9: one game's notation and move list, for the game page
     games,
     openapi,
+    positions,  # position search over the position index
     problems,
     tournaments,  # issue 8: tournaments, pairings, standings, tokens
     variants,
@@ -22,3 +23,4 @@ def init_app(app: Flask) -> None:
     tournaments.init_app(app)
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)
+    app.register_blueprint(positions.bp)

@@ -19,15 +19,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from recorder.core.events import GameCreated
-from recorder.core.game import Game
+from recorder.core.events import Event, GameCreated
+from recorder.core.game import Game, history
 from recorder.errors import NotationError, RecorderError, VersionConflict
 from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
+from recorder.rules.position_text import reached
 from recorder.service import new_game_id, stored_pairs, summary_of
-from recorder.store import EventStore, GamesList, NewEvent
-from recorder.store.caches import NotationCache
+from recorder.store import EventStore, GamesList, NewEvent, ProjectionWrite
+from recorder.store.caches import NotationCache, PositionIndex
 from recorder.tournaments import is_tournament_id
 
 from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
@@ -96,6 +97,7 @@ class Archive:
         self.store = store
         self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
         self.notations = NotationCache(store)  # type: ignore[arg-type]
+        self.positions = PositionIndex(store)  # type: ignore[arg-type]
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = check_command
@@ -119,7 +121,7 @@ class Archive:
                 0,
                 [NewEvent(e.type, e.payload()) for e in events],
                 recorded_by=recorded_by,
-                projection=self.games.write(summary_of(read.game)),
+                projection=self._projections(game_id, list(enumerate(events, start=1))),
             )
         except RecorderError as error:
             return GameReport(parsed.index, "refused", players=players, error=error_json(error))
@@ -144,7 +146,8 @@ class Archive:
             if is_tournament_id(game_id):
                 raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
             self.authorize(game_id, game.setup)  # the log keeps its own recorded_by
-            self.store.append(game_id, 0, event_log.events, projection=self.games.write(summary_of(game)))
+            projection = self._projections(game_id, list(stored_pairs(event_log.events)))
+            self.store.append(game_id, 0, event_log.events, projection=projection)
         except VersionConflict:
             error = event_log.fail(event_log.line_of(1), 1, f"a game {game_id!r} exists already", "a new game id")
             return GameReport(index, "refused", game_id, error=error_json(error))
@@ -153,6 +156,18 @@ class Archive:
         except Exception as error:  # never a 500 for one bad game; the tests keep this empty
             return _internal(index, {}, error, game_id)
         return GameReport(index, "imported", game_id, len(event_log.events), _setup_players(game))
+
+    def _projections(self, game_id: str, pairs: list[tuple[int, Event]]) -> ProjectionWrite:
+        """The games list row and the positions index of an imported game (one more fold
+        of its events: the index needs the position after each)."""
+        folds = list(history(game_id, pairs))
+        writes = (self.games.write(summary_of(folds[-1])), self.positions.write(reached(folds)))
+
+        def write(tx, stored) -> None:
+            for projection in writes:
+                projection(tx, stored)
+
+        return write
 
     # -- Export -----------------------------------------------------------------------
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import click
@@ -25,6 +26,7 @@ from .common import DB_OPTION, make_recorder
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
+BATCH_SECONDS = 0.2
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
 
 
@@ -61,13 +63,26 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
             refused.append(GameReport(0, "refused", error={"detail": f"{path}: the file holds no game"}))
             continue
         with click.progressbar(games, label=path, file=sys.stderr) as bar:
-            for game in bar:
-                report = take(game)
-                if report.status == "imported":
-                    imported += 1
-                else:
-                    refused.append(report)
+            remaining = iter(bar)
+            while True:
+                with archive.store.batch():  # one commit per batch, not per game
+                    reports = _take_for(remaining, take, BATCH_SECONDS)
+                imported += sum(1 for report in reports if report.status == "imported")
+                refused += [report for report in reports if report.status != "imported"]
+                if not reports:
+                    break
     return imported, refused
+
+
+def _take_for(games: Iterator, take: Callable, seconds: float) -> list[GameReport]:
+    """Import games until ``seconds`` have passed (at least one game); [] when none is left.
+    A batch holds the write lock, so it stays short: live recording waits at most that long."""
+    started, reports = time.monotonic(), []
+    for game in games:
+        reports.append(take(game))
+        if time.monotonic() - started >= seconds:
+            break
+    return reports
 
 
 def _report(imported: int, refused: list[GameReport]) -> None:

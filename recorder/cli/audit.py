@@ -85,7 +85,6 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, db, ke
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.verify import verify_record
 
     recorder = _recorder(db)
     failed = False
@@ -100,16 +99,33 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, db, ke
         failed = not result["valid"]
         if not game_ids:
             sys.exit(1 if failed else 0)
-    for game_id in game_ids or recorder.games.iter_ids():
-        try:
-            report = verify_record(game_id, recorder.events(game_id))
-        except RecorderError as error:
-            click.echo(f"{'MISSING':<8}{game_id}: {error.detail}")
-            failed = True
-            continue
-        failed |= not report["ok"]
-        click.echo(_verify_line(report))
+    tally = {"games": 0, "events": 0, "failed": 0}
+    with click.progressbar(
+        game_ids or list(recorder.games.iter_ids()), label="verifying", file=sys.stderr
+    ) as bar:  # stderr: the report on stdout stays clean
+        for game_id in bar:
+            ok = _verify_game(recorder, game_id, tally)
+            failed |= not ok
+    click.echo(f"verified {tally['games']} games, {tally['events']} events: {tally['failed']} failed")
     sys.exit(1 if failed else 0)
+
+
+def _verify_game(recorder, game_id: str, tally: dict) -> bool:
+    """Verify one game, print its line and count it; False when it fails."""
+    from recorder.audit.verify import verify_record
+
+    tally["games"] += 1
+    try:
+        events = recorder.events(game_id)
+        report = verify_record(game_id, events)
+    except RecorderError as error:
+        click.echo(f"{'MISSING':<8}{game_id}: {error.detail}")
+        tally["failed"] += 1
+        return False
+    tally["events"] += len(events)
+    tally["failed"] += not report["ok"]
+    click.echo(_verify_line(report))
+    return bool(report["ok"])
 
 
 def _verify_projections(db) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from sqlite_utils import Database
 
+from .interface import ProjectionWrite, StoredEvent
 from .sql import _write_transaction
 from .sqlite import SQLiteEventStore
 
@@ -51,3 +52,51 @@ class NotationCache:
         db = self._db()
         with _write_transaction(db):
             db.execute("DELETE FROM notations WHERE game_id NOT IN (SELECT stream_id FROM streams)")
+
+
+class PositionIndex:
+    """Every position each game reached: (key, game_id, seq), the key being the position
+    text's first six fields (recorder/rules/position_text.py). Written in the append's
+    transaction, so a search never misses a committed event."""
+
+    def __init__(self, store: SQLiteEventStore):
+        self.store = store
+
+    def _db(self) -> Database:
+        return self.store._db()
+
+    def write(self, rows: list[tuple[int, str]]) -> ProjectionWrite:
+        """What an append runs in its transaction: index the positions after its events."""
+
+        def insert(db: Database, events: tuple[StoredEvent, ...]) -> None:
+            game_id = events[0].game_id
+            db.conn.executemany(_INSERT_POSITION, [(key, game_id, seq) for seq, key in rows])
+
+        return insert
+
+    def replace(self, games: list[tuple[str, list[tuple[int, str]]]]) -> None:
+        """Rewrite the rows of each ``(game_id, [(seq, key)])`` in one transaction (rebuild)."""
+        db = self._db()
+        with _write_transaction(db):
+            for game_id, rows in games:
+                db.execute("DELETE FROM positions WHERE game_id = ?", (game_id,))
+                db.conn.executemany(_INSERT_POSITION, [(key, game_id, seq) for seq, key in rows])
+
+    def of_game(self, game_id: str) -> list[tuple[int, str]]:
+        rows = self._db().execute("SELECT seq, position FROM positions WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [(seq, key) for seq, key in rows.fetchall()]
+
+    def find(self, key: str, *, limit: int = 100) -> list[tuple[str, int]]:
+        """(game_id, seq) of every occurrence, in game id then event order, at most ``limit``."""
+        rows = self._db().execute(
+            "SELECT game_id, seq FROM positions WHERE position = ? ORDER BY game_id, seq LIMIT ?", (key, limit)
+        )
+        return [(game_id, seq) for game_id, seq in rows.fetchall()]
+
+    def drop_orphans(self) -> None:
+        db = self._db()
+        with _write_transaction(db):
+            db.execute("DELETE FROM positions WHERE game_id NOT IN (SELECT stream_id FROM streams)")
+
+
+_INSERT_POSITION = "INSERT OR IGNORE INTO positions (position, game_id, seq) VALUES (?, ?, ?)"

@@ -7,6 +7,7 @@ without touching the rules or the API (see docs/deployment.md).
 from __future__ import annotations
 
 import abc
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -152,6 +153,10 @@ class EventStore(abc.ABC):
         ``chain.canonical_json(event.to_dict())`` (NDJSON archives). Backends may keep
         the lines stored, so an export decodes nothing."""
         return [chain.canonical_json(event.to_dict()) for event in self.read(stream_id)]
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """Appends inside may share one transaction (bulk imports); each stays all-or-nothing."""
+        return contextlib.nullcontext()
 
     # Tournament access tokens are records, not events (recorder/store/tokens.py).
 

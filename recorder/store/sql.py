@@ -98,6 +98,9 @@ def _write_transaction(db: Database) -> Iterator[Database]:
     busy timeout instead of forking the stream. Writers of this store first
     queue on its WriterLock (recorder/store/writer_lock.py), so they rarely poll.
     """
+    if getattr(db, "in_batch", False):  # inside SQLiteEventStore.batch(): this append is a savepoint
+        yield from _savepoint(db)
+        return
     lock = getattr(db, "writer_lock", None)  # set by SQLiteEventStore._connect (issue 10)
     with lock.held() if lock is not None else contextlib.nullcontext():
         db.execute("BEGIN IMMEDIATE")
@@ -115,6 +118,18 @@ def _write_transaction(db: Database) -> Iterator[Database]:
             if db.conn.in_transaction:
                 db.conn.execute("ROLLBACK")
             raise
+
+
+def _savepoint(db: Database) -> Iterator[Database]:
+    """One append inside a batch: undone alone if it fails, committed with the batch."""
+    db.execute("SAVEPOINT append")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK TO append")
+        db.execute("RELEASE append")
+        raise
+    db.execute("RELEASE append")
 
 
 def _event_from_row(row: tuple) -> StoredEvent:

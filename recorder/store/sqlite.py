@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from sqlite_utils import Database
 
@@ -104,6 +105,19 @@ class SQLiteEventStore(TokenTable, EventStore):
             db.close()
         if self._writer_lock is not None:
             self._writer_lock.close()
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Appends made inside share one write transaction (each its own savepoint, so a
+        refused one stores nothing): bulk imports pay one commit, one fsync, per batch.
+        Holds the write lock throughout: keep batches short (recorder import: ~0.2 s)."""
+        db = self._db()
+        with _write_transaction(db):
+            db.in_batch = True  # type: ignore[attr-defined]
+            try:
+                yield
+            finally:
+                db.in_batch = False  # type: ignore[attr-defined]
 
     def init_schema(self) -> None:
         """Create tables, indexes and triggers if missing and migrate older files (idempotent)."""
