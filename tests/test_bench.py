@@ -78,3 +78,12 @@ def test_lean_connection_reads_json_and_problem_replies(served_app):
     missing = connection.call("GET", "/api/games/nothing-here")
     assert missing.status == 404 and missing.body["status"] == 404
     connection.close()
+
+
+def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
+    from recorder.bench.archive import measure
+
+    figures = measure(14)  # one copy of each fixture game
+    assert figures.games == 14 and figures.events > 14 * 50
+    assert set(figures.seconds) == {"export", "import", "verify"} and all(s > 0 for s in figures.seconds.values())
+    assert len(figures.search_ms) == 200 and figures.page_ms and figures.bytes_on_disk > 0

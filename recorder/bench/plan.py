@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .server import GunicornConfig
 
-SECTIONS = ("engine", "api", "read", "export")
+SECTIONS = ("engine", "api", "read", "export", "archive")
 
 # Targets: engine laps per second, append throughput and latency, read and export ratios.
 ENGINE_TARGETS = {"qelat": 300_000, "tuz": 100_000, "selus": 120_000}  # laps per second
@@ -15,6 +15,9 @@ APPEND_TARGET_P99_MS = 50.0
 READ_TARGET_RATIO = 1.5  # latest-state read at 1,000 events / at 10 events
 EXPORT_TARGET_PER_SECOND = 5_000
 EXPORT_FLAT_RATIO = 1.10  # peak memory at 10,000 games / at 1,000 games ("flat")
+IMPORT_TARGET_EVENTS = 60_000  # validated import, events per second
+VERIFY_TARGET_EVENTS = 100_000
+PAGE_TARGET_P99_MS = 50.0  # a page of a player's games, and a position search
 
 # The served configuration the bench measures (docs/deployment.md recommends the same).
 SERVED = GunicornConfig(workers=2)
@@ -29,12 +32,13 @@ class Plan:
     append_requests: int
     read_requests: int
     export_sizes: tuple[int, int]
+    archive_games: int = 100_000
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:
         if quick:
-            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000))
-        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000))
+            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 200)
+        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), 100_000)
 
 
 def verdict(met: bool) -> str:

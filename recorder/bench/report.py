@@ -12,8 +12,11 @@ from .plan import (
     ENGINE_TARGETS,
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
+    IMPORT_TARGET_EVENTS,
+    PAGE_TARGET_P99_MS,
     READ_TARGET_RATIO,
     SERVED,
+    VERIFY_TARGET_EVENTS,
     Plan,
     verdict,
 )
@@ -116,3 +119,28 @@ def export(plan: Plan, echo: Echo) -> None:
             f"  {fmt:8s} peak memory {large.games:,} vs {small.games:,} games: ratio {ratio:.2f}"
             f"  target flat (≤ {EXPORT_FLAT_RATIO:g}×)  {verdict(ratio <= EXPORT_FLAT_RATIO)}"
         )
+
+
+def archive(plan: Plan, echo: Echo) -> None:
+    from . import archive as archive_bench
+
+    echo(
+        f"archive: {plan.archive_games:,} games (fixture games under seeded names) built, exported, imported, verified"
+    )
+    figures = archive_bench.measure(plan.archive_games)
+    echo(f"  built {figures.games:,} games, {figures.events:,} events")
+    echo(
+        f"  export NDJSON  {figures.per_second('export', 'games'):>9,.0f} games/s  target ≥ 5,000 games/s  "
+        f"{verdict(figures.per_second('export', 'games') >= 5_000)}"
+    )
+    for step, target in (("import", IMPORT_TARGET_EVENTS), ("verify", VERIFY_TARGET_EVENTS)):
+        rate = figures.per_second(step)
+        echo(f"  {step:<14} {rate:>9,.0f} events/s  target ≥ {target:,} events/s  {verdict(rate >= target)}")
+    for label, timings in (("page of a player's games", figures.page_ms), ("position search", figures.search_ms)):
+        worst = archive_bench.p99(timings)
+        echo(
+            f"  {label:<25} p99 {worst:.1f} ms over {len(timings)}  target ≤ {PAGE_TARGET_P99_MS:g} ms  "
+            f"{verdict(worst <= PAGE_TARGET_P99_MS)}"
+        )
+    per_thousand = figures.bytes_on_disk / figures.games * 1000 / 2**20
+    echo(f"  database on disk: {per_thousand:.1f} MiB per 1,000 games (no target)")

@@ -118,7 +118,7 @@ for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS):
     "--only",
     default="engine,api,read,export",
     show_default=True,
-    help="Comma-separated sections: engine, api, read, export.",
+    help="Comma-separated sections: engine, api, read, export, archive (not by default: long).",
 )
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
 def bench(quick: bool, only: str, seconds: float | None):
