@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from recorder.core.events import Event, GameCreated
+from recorder.core.events import GameCreated
 from recorder.core.game import Game, history
 from recorder.errors import NotationError, RecorderError, VersionConflict
 from recorder.notation.grammar import ParsedGame, parse
@@ -121,7 +121,7 @@ class Archive:
                 0,
                 [NewEvent(e.type, e.payload()) for e in events],
                 recorded_by=recorded_by,
-                projection=self._projections(game_id, list(enumerate(events, start=1))),
+                projection=self._projections(list(history(game_id, enumerate(events, start=1)))),
             )
         except RecorderError as error:
             return GameReport(parsed.index, "refused", players=players, error=error_json(error))
@@ -142,11 +142,12 @@ class Archive:
     def import_log(self, event_log: EventLog) -> GameReport:
         index, game_id = event_log.index, event_log.game_id
         try:
-            game = verify_log(event_log, self.check_command)
+            folds: list[Game] = []
+            game = verify_log(event_log, self.check_command, folds)
             if is_tournament_id(game_id):
                 raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
             self.authorize(game_id, game.setup)  # the log keeps its own recorded_by
-            projection = self._projections(game_id, list(stored_pairs(event_log.events)))
+            projection = self._projections(folds)
             self.store.append(game_id, 0, event_log.events, projection=projection)
         except VersionConflict:
             error = event_log.fail(event_log.line_of(1), 1, f"a game {game_id!r} exists already", "a new game id")
@@ -157,10 +158,9 @@ class Archive:
             return _internal(index, {}, error, game_id)
         return GameReport(index, "imported", game_id, len(event_log.events), _setup_players(game))
 
-    def _projections(self, game_id: str, pairs: list[tuple[int, Event]]) -> ProjectionWrite:
-        """The games list row and the positions index of an imported game (one more fold
-        of its events: the index needs the position after each)."""
-        folds = list(history(game_id, pairs))
+    def _projections(self, folds: list[Game]) -> ProjectionWrite:
+        """The games list row and the positions index of an imported game, from the game
+        after each of its events (``folds``)."""
         writes = (self.games.write(summary_of(folds[-1])), self.positions.write(reached(folds)))
 
         def write(tx, stored) -> None:

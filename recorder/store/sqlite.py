@@ -305,12 +305,15 @@ def _chained(
 
 def _line(event: StoredEvent, payload_text: str) -> str:
     """The event's canonical JSON (keys in sorted order), as an NDJSON archive writes it:
-    built around the payload's canonical text instead of serialising the payload again."""
-    dumps = json.dumps
+    built around the payload's canonical text instead of serialising the payload again.
+    ``encode_basestring`` is what ``json.dumps(..., ensure_ascii=False)`` uses for a str."""
+    quote = _quote
+    recorded_by = "null" if event.recorded_by is None else quote(event.recorded_by)
     return (
-        f'{{"game_id":{dumps(event.game_id, ensure_ascii=False)},"hash":{dumps(event.hash, ensure_ascii=False)},'
-        f'"payload":{payload_text},"prev_hash":{dumps(event.prev_hash, ensure_ascii=False)},'
-        f'"recorded_at":{dumps(event.recorded_at, ensure_ascii=False)},'
-        f'"recorded_by":{dumps(event.recorded_by, ensure_ascii=False)},"seq":{event.seq},'
-        f'"type":{dumps(event.type, ensure_ascii=False)}}}'
+        f'{{"game_id":{quote(event.game_id)},"hash":{quote(event.hash)},"payload":{payload_text},'
+        f'"prev_hash":{quote(event.prev_hash)},"recorded_at":{quote(event.recorded_at)},'
+        f'"recorded_by":{recorded_by},"seq":{int(event.seq)},"type":{quote(event.type)}}}'
     )
+
+
+_quote = json.encoder.encode_basestring  # type: ignore[attr-defined]
