@@ -435,12 +435,12 @@ def ids(rows: list[dict]) -> list[str]:
         ({"variant": "kalah", "player": "ann", "tournament": "t1"}, ["g0"]),
     ],
 )
-def test_list_games_filters_newest_first(games, filters, expected):
+def test_games_list_filters_newest_first(games, filters, expected):
     assert ids(games.page(**filters)) == expected
     assert list(games.iter_ids(**filters, batch_size=2)) == expected
 
 
-def test_list_games_pages(games):
+def test_games_list_pages(games):
     assert ids(games.page(limit=2)) == ["g4", "g3"]
     assert ids(games.page(limit=2, offset=2)) == ["g2", "g1"]
     assert ids(games.page(limit=2, offset=4)) == ["g0"]
@@ -449,7 +449,7 @@ def test_list_games_pages(games):
 
 
 @pytest.mark.parametrize("batch_size", [1, 7, 50, 500])
-def test_iter_game_ids_streams_every_id_once(sqlite_store, listed, batch_size):
+def test_games_list_ids_streams_every_id_once(sqlite_store, listed, batch_size):
     for i in range(50):
         add_game(sqlite_store, f"game-{i:03d}", variant="kalah" if i % 2 else "oware")
     streamed = listed.iter_ids(batch_size=batch_size)
@@ -460,7 +460,7 @@ def test_iter_game_ids_streams_every_id_once(sqlite_store, listed, batch_size):
     assert len(list(listed.iter_ids(variant="kalah", batch_size=batch_size))) == 25
 
 
-def test_iter_game_ids_is_lazy(sqlite_store, listed):
+def test_games_list_ids_is_lazy(sqlite_store, listed):
     add_game(sqlite_store, "a")
     streamed = listed.iter_ids(batch_size=1)
     add_game(sqlite_store, "b")  # appears because nothing was fetched yet
@@ -530,7 +530,7 @@ def test_sqlite_token_digests_are_unique(sqlite_store):
     assert [r["token_id"] for r in sqlite_store.list_tokens("t-aaa")] == ["tok-1"]
 
 
-# --------------------------------------------------------------------- verbatim appends (issue 7: archives)
+# --------------------------------------------------------------------- archived events, appended as given
 
 
 def chained(game_id: str, pits: list[int], prev: str = chain.GENESIS, start: int = 1) -> list[StoredEvent]:
@@ -550,7 +550,7 @@ def chained(game_id: str, pits: list[int], prev: str = chain.GENESIS, start: int
     return events
 
 
-def test_append_verbatim_stores_pre_hashed_events_exactly(store):
+def test_appending_archived_events_stores_pre_hashed_events_exactly(store):
     events = chained("g", [1, 2, 3])
     result = store.append("g", 0, events)
     assert result.events == tuple(events) and not result.replayed
@@ -573,7 +573,7 @@ def test_new_and_stored_events_are_not_mixed_in_one_append(store):
     assert not store.exists("g")
 
 
-def test_append_verbatim_extends_an_existing_chain(store):
+def test_appending_archived_events_extends_an_existing_chain(store):
     first = store.append("g", 0, moves(1)).events
     more = chained("g", [2, 3], prev=first[-1].hash, start=2)
     store.append("g", 1, more)
@@ -592,21 +592,21 @@ def test_append_verbatim_extends_an_existing_chain(store):
         lambda es: [es[0], es[1], dataclasses.replace(es[2], game_id="h")],  # another game's event
     ],
 )
-def test_append_verbatim_refuses_a_broken_chain_and_stores_nothing(store, forge):
+def test_appending_archived_events_refuses_a_broken_chain_and_stores_nothing(store, forge):
 
     with pytest.raises(ChainBroken):
         store.append("g", 0, forge(chained("g", [1, 2, 3])))
     assert not store.exists("g")
 
 
-def test_append_verbatim_checks_the_expected_version(store):
+def test_appending_archived_events_checks_the_expected_version(store):
     store.append("g", 0, moves(1))
     with pytest.raises(VersionConflict):
         store.append("g", 0, chained("g", [1]))
     assert store.version("g") == 1
 
 
-def test_iter_game_ids_filters_dates_and_results_and_can_go_oldest_first(sqlite_store, listed):
+def test_games_list_ids_filters_dates_and_results_and_can_go_oldest_first(sqlite_store, listed):
     add_game(sqlite_store, "a", date="2025-05-01", result="south_wins")
     add_game(sqlite_store, "b", date="2026", result=None)
     add_game(sqlite_store, "c", date="2026-02-10", result="draw")
