@@ -189,3 +189,13 @@ def test_recorder_search_prints_the_games(indexed):
     assert "4 occurrences" in result.output
     bad = CliRunner().invoke(main, ["search", "nonsense", "--db", recorder.store.path])
     assert bad.exit_code == 2 and "position text" in bad.output
+
+
+def test_every_state_the_api_returns_carries_its_position_text(api):
+    game = api.create(**QELAT)
+    assert game["state"]["position_text"] == QELAT_START + " first"
+    api.command(game["id"], type="sow", hole="a1")
+    state = api.state(game["id"])
+    described = position_json(rules_for("qelat", {}), state["position_text"])
+    assert (described["holes"], described["to_move"]) == (state["holes"], state["to_move"])
+    assert state["to_move"] == "north"  # QEL: the players alternate after a sowing that ends the turn

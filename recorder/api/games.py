@@ -11,6 +11,7 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 from recorder.audit.trace import mark_retractions
 from recorder.core.game import Game
 from recorder.errors import InvalidRecord, NotFound
+from recorder.rules.position_text import position_text
 from recorder.rules.state import state_to_json
 from recorder.service import Recorder, fingerprint
 from recorder.store import Idempotency
@@ -37,7 +38,9 @@ def etag(game: Game) -> str:
 
 
 def state_json(game: Game) -> dict:
-    return {**state_to_json(game.rules, game.state), "version": game.version}
+    """The §8 state, its version, and its one-line text (docs/notation.md, for copying)."""
+    text = position_text(game.rules, game.state)
+    return {**state_to_json(game.rules, game.state), "version": game.version, "position_text": text}
 
 
 def game_json(game: Game, created_at: str | None = None) -> dict:
