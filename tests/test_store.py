@@ -686,3 +686,10 @@ def test_a_batch_left_by_an_exception_stores_none_of_its_appends(sqlite_store):
         sqlite_store.append("a", 0, moves(1))
         raise RuntimeError("the import was interrupted")
     assert not sqlite_store.exists("a") and sqlite_store.stream_type("a") is None
+
+
+def test_games_list_ids_filter_by_event(sqlite_store, listed):
+    add_game(sqlite_store, "a", event="Asmara Open")
+    add_game(sqlite_store, "b", event="Keren Cup")
+    add_game(sqlite_store, "c", event="Asmara Open")
+    assert list(listed.iter_ids(event="Asmara Open", batch_size=1)) == ["c", "a"]

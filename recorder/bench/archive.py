@@ -99,10 +99,11 @@ def _timed(work) -> float:
 
 
 def _pages(recorder, players: int = 20) -> list[float]:
-    """Each page of 50 of a player's games, fetched by keyset pagination, in milliseconds."""
+    """Each page of 50 of a player's, then an event's, games, by keyset pagination, in ms."""
     timings = []
-    for player in PLAYERS[:players]:
-        pages = recorder.games.iter_ids(player=player, batch_size=50)
+    filters = [{"player": player} for player in PLAYERS[:players]] + [{"event": event} for event in EVENTS[:players]]
+    for chosen in filters:
+        pages = recorder.games.iter_ids(**chosen, batch_size=50)
         while True:
             started = time.perf_counter()
             page = [game_id for _, game_id in zip(range(50), pages)]

@@ -143,12 +143,15 @@ class GamesList:
         date_from: str | None = None,
         date_to: str | None = None,
         result: str | None = None,
+        event: str | None = None,
         oldest_first: bool = False,
     ) -> Iterator[str]:
         _check_page(batch_size=batch_size)
         if batch_size == 0:
             raise ValueError("batch_size must be positive")
-        filters = _game_filters(variant, player, tournament, date_from=date_from, date_to=date_to, result=result)
+        filters = _game_filters(
+            variant, player, tournament, date_from=date_from, date_to=date_to, result=result, event=event
+        )
         return self._game_id_batches(filters, batch_size, oldest_first)
 
     def _game_id_batches(

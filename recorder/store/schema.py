@@ -116,7 +116,7 @@ def _create_games(db: Database) -> None:
         not_null=["game_id", "created_at", "updated_at"],
         if_not_exists=True,
     )
-    for columns in (["variant"], ["south"], ["north"], ["tournament_id"], ["created_at", "game_id"]):
+    for columns in (["variant"], ["south"], ["north"], ["tournament_id"], ["event"], ["created_at", "game_id"]):
         games.create_index(columns, if_not_exists=True)
 
 

@@ -31,11 +31,14 @@ def _game_filters(
 
 
 def _archive_filters(
-    date_from: str | None = None, date_to: str | None = None, result: str | None = None
+    date_from: str | None = None, date_to: str | None = None, result: str | None = None, event: str | None = None
 ) -> tuple[list[str], list]:
-    """The export filters (recorder/archive/transfer.py): a date range and a result."""
+    """The export filters (recorder/archive/transfer.py): a date range, a result, an event."""
     clauses: list[str] = []
     params: list = []
+    if event is not None:
+        clauses.append("event = ?")
+        params.append(event)
     for bound, operator in ((date_from, ">="), (date_to, "<=")):
         if bound is not None:
             clauses.append(f"date {operator} ?")
