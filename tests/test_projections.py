@@ -92,3 +92,14 @@ def test_a_tampered_notation_cache_is_reported(db):
     assert result.exit_code == 1 and result.output.count("notation cache:") == 2
     with SQLiteEventStore(db) as store:
         assert len(list(check(Recorder(store)))) == 2
+
+
+def test_recorder_export_fills_the_notation_cache_and_the_next_export_is_the_same(db, tmp_path):
+    first, second = tmp_path / "1.mn", tmp_path / "2.mn"
+    assert CliRunner().invoke(main, ["export", "--db", db, "-o", str(first)]).exit_code == 0
+    with SQLiteEventStore(db) as store:
+        archive = Archive(store)
+        assert all(NotationCache(store).fresh(game_id) is not None for game_id in archive.select())
+    assert CliRunner().invoke(main, ["export", "--db", db, "-o", str(second)]).exit_code == 0
+    assert first.read_text() == second.read_text()
+    assert verify(db).exit_code == 0

@@ -35,6 +35,7 @@ from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, 
 from .ndjson import EventLog, read_logs, verify_log
 
 log = logging.getLogger(__name__)
+CACHE_BATCH = 200  # notation texts stored per transaction when an export fills the cache
 Authorize = Callable[[str | None, GameCreated], str | None]
 
 
@@ -88,6 +89,7 @@ class Archive:
         recorded_by: str | None = None,
         authorize: Authorize = _anyone,
         check_command: Callable[[dict], dict] = _as_decided,
+        fill_cache: bool = False,
     ):
         """``check_command`` passes each command through the HTTP boundary's schema first
         (the API and CLI give ``api.archive.schema_check``, so imported commands meet
@@ -101,6 +103,7 @@ class Archive:
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = check_command
+        self.fill_cache = fill_cache
 
     # -- Import -----------------------------------------------------------------------
 
@@ -201,15 +204,29 @@ class Archive:
         if full_history:
             texts = (write_game(list(stored_pairs(events)), full_history=True) for events in self._logs(game_ids))
         else:
-            texts = (text for text in map(self._effective_line, game_ids) if text is not None)
+            texts = self._effective_lines(game_ids)
         return write_archive(texts)
 
-    def _effective_line(self, game_id: str) -> str | None:
-        cached = self.notations.fresh(game_id)
-        if cached is not None:
-            return cached
-        events = self.store.read(game_id)
-        return write_game(list(stored_pairs(events))) if events else None
+    def _effective_lines(self, game_ids: Iterable[str]) -> Iterator[str]:
+        """Each game's cached text, or its text written from the events; with
+        ``fill_cache`` those are stored too, a batch per transaction, so the next export
+        of an unchanged game reads it (``recorder export`` does; a GET writes nothing)."""
+        written: list[tuple[str, int, str]] = []
+        for game_id in game_ids:
+            text = self.notations.fresh(game_id)
+            if text is None:
+                events = self.store.read(game_id)
+                if not events:
+                    continue
+                text = write_game(list(stored_pairs(events)))
+                if self.fill_cache:
+                    written.append((game_id, events[-1].seq, text))
+            if len(written) >= CACHE_BATCH:
+                self.notations.put(written)
+                written = []
+            yield text
+        if written:
+            self.notations.put(written)
 
     def export_ndjson(self, game_ids: Iterable[str]) -> Iterator[str]:
         """One chunk per game: its complete event log, hashes included (ndjson.write_events'

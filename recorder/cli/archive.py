@@ -142,7 +142,7 @@ def import_command(files: tuple[str, ...], fmt: str, db: str | None):
 def export_command(output: str, fmt: str, full_history: bool, db: str | None, **filters: str | None):
     """Export games, streamed one at a time, as notation or NDJSON event logs."""
     recorder = make_recorder(db)
-    archive = Archive(recorder.store)
+    archive = Archive(recorder.store, fill_cache=True)  # the next export reads what this one wrote
     try:
         total = sum(1 for _ in archive.select(**filters))
         with (
