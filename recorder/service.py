@@ -22,7 +22,9 @@ from .core.chain import canonical_json
 from .core.events import Event, event_from_record
 from .core.game import Game, apply_event, history, replay, start_game
 from .errors import UnknownGame, VersionConflict
-from .store import EventStore, Idempotency, NewEvent, StoredEvent
+from .rules.position_text import reached
+from .store import GAME, EventStore, GamesList, Idempotency, NewEvent, ProjectionWrite, StoredEvent
+from .store.caches import PositionIndex
 
 CACHE_SIZE = 2048
 RETRIES_WITHOUT_VERSION = 5  # a client that named no version gets its command re-decided
@@ -74,25 +76,35 @@ def _retrying(attempt: Callable[[], T], replayed: Callable[[], T | None], tries:
     return _retrying(attempt, replayed, tries - 1)
 
 
-def _refuse_other_streams(game_id: str) -> None:
-    """Tournaments share the events table under "t-" ids; they are not games."""
-    if isinstance(game_id, str) and game_id.startswith("t-"):
-        raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+def _each_fold(game: Game, events: list[Event]) -> Iterator[Game]:
+    """The game after each of a command's events (a decision may record more than one)."""
+    for event in events:
+        game = apply_event(game, event, game.version + 1)
+        yield game
 
 
 class Recorder:
-    def __init__(self, store: EventStore, *, max_events_per_game: int | None = None):
-        """``max_events_per_game``: the ceiling (default $RECORDER_MAX_EVENTS_PER_GAME or 20,000)."""
+    def __init__(self, store: EventStore, games: GamesList | None = None, *, max_events_per_game: int | None = None):
+        """``games`` is the games list beside the store, written with each append; by
+        default the one on the SQLite store's own file. ``max_events_per_game``: the
+        ceiling (default $RECORDER_MAX_EVENTS_PER_GAME or 20,000)."""
         self.store = store
         self.max_events_per_game = max_events_per_game or limits.events_per_game()
+        self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
+        self.positions = PositionIndex(store)  # type: ignore[arg-type]
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _refuse_other_streams(self, game_id: str) -> None:
+        """Tournaments share the store with games; a stream of another type is no game."""
+        if self._cached(game_id) is None and self.store.stream_type(game_id) not in (None, GAME):
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
 
     # -- Reading --------------------------------------------------------------------
 
     def game(self, game_id: str) -> Game:
         """The latest fold of a game: the cached one, brought up to the stored version."""
-        _refuse_other_streams(game_id)
+        self._refuse_other_streams(game_id)
         version = self.store.version(game_id)
         if version == 0:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
@@ -115,6 +127,8 @@ class Recorder:
         cached = self._cached(game_id)
         if cached is not None:
             return cached.setup
+        if self.store.stream_type(game_id) != GAME:
+            return None
         first = self.store.read(game_id, upto=1)
         return event_from_record(first[0].type, first[0].payload) if first else None
 
@@ -122,21 +136,21 @@ class Recorder:
         """The game after event ``at`` (1 is the setup); the latest when ``at`` is None."""
         if at is None:
             return self.game(game_id)
-        _refuse_other_streams(game_id)
+        self._refuse_other_streams(game_id)
         events = self.store.read(game_id, upto=at)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         return replay(game_id, stored_pairs(events))
 
     def history(self, game_id: str) -> Iterator[Game]:
-        _refuse_other_streams(game_id)
+        self._refuse_other_streams(game_id)
         events = self.store.read(game_id)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         return history(game_id, stored_pairs(events))
 
     def events(self, game_id: str) -> list[StoredEvent]:
-        _refuse_other_streams(game_id)
+        self._refuse_other_streams(game_id)
         events = self.store.read(game_id)
         if not events:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
@@ -157,7 +171,7 @@ class Recorder:
             [NewEvent(setup.type, setup.payload())],
             recorded_by=recorded_by,
             idempotency=idempotency,
-            summary=summary_of(game),
+            projection=self.projections(game, [game]),
         )
         if result.replayed:
             # A concurrent request with the same key won: its game, not the id chosen here.
@@ -203,18 +217,30 @@ class Recorder:
     def _append(self, game: Game, command: dict, recorded_by, idempotency) -> Recorded:
         events, after = commands.execute(game, command)
         limits.check_game_events(game.version + len(events), self.max_events_per_game, game=game.game_id)
+        folds = [after] if len(events) == 1 else list(_each_fold(game, events))
         result = self.store.append(
             game.game_id,
             game.version,
             [NewEvent(e.type, e.payload()) for e in events],
             recorded_by=recorded_by,
             idempotency=idempotency,
-            summary=summary_of(after),
+            projection=self.projections(after, folds),
         )
         if result.replayed:
             return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
         self._remember(after)
         return Recorded(result.events, after)
+
+    def projections(self, after: Game, folds: list[Game]) -> ProjectionWrite:
+        """What an append writes beside its events, in its transaction: the game's row in
+        the games list and the positions after each new event (``folds``)."""
+        writes = (self.games.write(summary_of(after)), self.positions.write(reached(folds)))
+
+        def write(tx, events) -> None:
+            for projection in writes:
+                projection(tx, events)
+
+        return write
 
     # -- The cache (derived; dropping it loses nothing) -----------------------------
 

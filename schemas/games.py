@@ -1,12 +1,23 @@
 """Schemas for games: the setup a client sends and the game the service returns."""
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from recorder.rules import VARIANTS
 
 from .fields import MAX_STORED_INT, StrictInteger, date, name, player
 
 VARIANT_NAMES = tuple(VARIANTS)  # GEN-1's order, as the registry holds them
+
+
+class PositionField(fields.Field):
+    """A start position (GEN-42): the §8 JSON object, or its one-line text (docs/notation.md)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            if not 0 < len(value) <= 400:
+                raise ValidationError("a position text holds 1 to 400 characters")
+            return value
+        return fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True)).deserialize(value)
 
 
 class GameCreateSchema(Schema):
@@ -17,7 +28,7 @@ class GameCreateSchema(Schema):
     south = name(required=True)
     north = name(required=True)
     first_player = player(allow_none=True, load_default=None)
-    position = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), allow_none=True, load_default=None)
+    position = PositionField(allow_none=True, load_default=None)  # the §8 object or a position text
     event = name(allow_none=True)
     site = name(allow_none=True)
     date = date(allow_none=True)

@@ -19,6 +19,7 @@ EXTRA_STATE_FIELDS = {
     "version",
     "result_reason",
     "needs_adjudication",
+    "position_text",
 }
 
 

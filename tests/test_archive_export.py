@@ -15,7 +15,7 @@ from recorder.core.events import Event
 from recorder.core.game import apply_event, start_game
 from recorder.notation.grammar import parse
 from recorder.service import summary_of
-from recorder.store import NewEvent, SQLiteEventStore
+from recorder.store import GamesList, NewEvent, SQLiteEventStore
 
 NOTATION_TYPE = "text/x-mancala-notation"
 NDJSON_TYPE = "application/x-ndjson"
@@ -70,10 +70,12 @@ def test_export_format_follows_accept(client, library):
         response = client.get("/api/export", headers={"Accept": accept} if accept else {})
         assert response.mimetype == NOTATION_TYPE and response.is_streamed
         assert response.headers["Content-Disposition"] == 'attachment; filename="games.mn"'
-        assert response.get_data(as_text=True).startswith('[Event "Keren Open"]')
+        assert response.get_data(as_text=True).startswith('; mancala-recorder archive\n[Event "Keren Open"]')
     response = client.get("/api/export", headers={"Accept": NDJSON_TYPE})
     assert response.mimetype == NDJSON_TYPE
-    assert len(response.get_data(as_text=True).splitlines()) == 5  # four setups and one result
+    lines = response.get_data(as_text=True).split("\n")
+    assert len(lines) == 8  # the first line, four setups and one result, the terminator, "" after its newline
+    assert lines[-2] == '{"end_of_archive":{"events":5,"games":4}}'
     response = client.get("/api/export", headers={"Accept": "application/json"})
     assert response.status_code == 406 and response.mimetype == "application/problem+json"
 
@@ -129,9 +131,10 @@ def template_events() -> tuple[list[NewEvent], dict[str, Any]]:
 
 def test_exporting_10000_games_stays_under_a_fixed_memory_bound():
     store = SQLiteEventStore(":memory:")
+    listed = GamesList(store)
     events, summary = template_events()
     for number in range(10_000):
-        store.append(f"game-{number:05d}", 0, events, summary=summary)
+        store.append(f"game-{number:05d}", 0, events, projection=listed.write(summary))
     archive = Archive(store)
     tracemalloc.start()
     try:
@@ -160,7 +163,8 @@ def test_recorder_demo_then_export_round_trips_the_fixtures(tmp_path):
     assert f"imported {games} games, refused 0" in loaded.output
     exported = runner.invoke(main, ["export", "--db", db, "--full-history", "-o", str(out)])
     assert exported.exit_code == 0, exported.output
-    assert out.read_text() == "\n".join(path.read_text() for path in files)
+    games_text = "\n".join(path.read_text() for path in files)
+    assert out.read_text() == f"; mancala-recorder archive\n{games_text}\n; end of archive: {games} games\n"
 
 
 def test_recorder_export_filters_and_writes_ndjson_by_suffix(tmp_path):
@@ -172,6 +176,6 @@ def test_recorder_export_filters_and_writes_ndjson_by_suffix(tmp_path):
     assert {game.tag("Variant").value for game in parse(result.stdout)} == {"gabata"}
     out = tmp_path / "tuz.ndjson"
     assert runner.invoke(main, ["export", "--db", db, "--variant", "tuz", "-o", str(out)]).exit_code == 0
-    assert out.read_text().startswith('{"game_id":')
+    assert out.read_text().startswith('{"archive":"mancala-recorder"}\n{"game_id":')
     bad = runner.invoke(main, ["export", "--db", db, "--date-from", "soon"])
     assert bad.exit_code == 2 and "YYYY" in bad.output

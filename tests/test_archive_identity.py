@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 
 from recorder.cli.main import main
-from recorder.store import SQLiteEventStore
+from recorder.store import GamesList, SQLiteEventStore
 
 NOTATION = FIXTURES / "notation"
 QELAT = (NOTATION / "qelat-default.mn").read_text()
@@ -23,7 +23,7 @@ def _import(client, text: str):
 
 
 def _game_ids(app) -> list[str]:
-    return list(app.extensions["recorder"].store.iter_game_ids())
+    return list(app.extensions["recorder"].games.iter_ids())
 
 
 def test_a_repeated_import_reports_each_game_as_existing_and_stores_nothing(client, app):
@@ -68,12 +68,12 @@ def test_recorder_demo_run_twice_imports_nothing_the_second_time(tmp_path):
     first = runner.invoke(main, ["demo", "--db", db])
     assert first.exit_code == 0, first.output
     with SQLiteEventStore(db) as store:
-        before = sorted(store.iter_game_ids())
+        before = sorted(GamesList(store).iter_ids())
     second = runner.invoke(main, ["demo", "--db", db])
     assert second.exit_code == 0, second.output
     assert f"nothing imported: the {len(before)} demo games are in the database already" in second.output
     with SQLiteEventStore(db) as store:
-        assert sorted(store.iter_game_ids()) == before
+        assert sorted(GamesList(store).iter_ids()) == before
 
 
 def test_recorder_import_twice_says_the_games_existed_already(tmp_path):

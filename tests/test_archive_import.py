@@ -29,8 +29,8 @@ def post_notation(client, text, source="upload.mn", content_type=NOTATION_TYPE):
 
 
 def stored_games(app) -> dict:
-    store = app.extensions["recorder"].store
-    return {game_id: store.version(game_id) for game_id in store.iter_game_ids()}
+    store, games = app.extensions["recorder"].store, app.extensions["recorder"].games
+    return {game_id: store.version(game_id) for game_id in games.iter_ids()}
 
 
 def test_a_multi_game_archive_is_imported_game_by_game(client, app):
@@ -155,7 +155,15 @@ def test_a_truncated_archive_keeps_its_complete_games_and_refuses_the_cut_one(cu
 @pytest.fixture
 def ndjson_log(client) -> str:
     post_notation(client, QELAT + "\n" + GABATA)
-    return client.get("/api/export", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True)
+    exported = client.get("/api/export", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True)
+    return unframed(exported)
+
+
+def unframed(archive: str) -> str:
+    """An export's event lines: without its first line and its terminator (recorder/archive/frame.py)."""
+    lines = archive.split("\n")
+    assert lines[0] == '{"archive":"mancala-recorder"}' and lines[-2].startswith('{"end_of_archive":')
+    return "".join(line + "\n" for line in lines[1:-2])
 
 
 def fresh() -> Archive:

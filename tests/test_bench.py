@@ -69,8 +69,8 @@ def served_app(app):
 def test_the_load_generator_records_legal_moves_and_reconnects_when_closed(app, served_app):
     tally = run_clients(2, record_games(served_app, seed=1), Budget(seconds=30, requests=40))
     assert tally.statuses == {201: 40} and tally.failures == 0
-    store = app.extensions["recorder"].store
-    assert sum(store.version(game_id) - 1 for game_id in store.iter_game_ids()) == 40
+    store, games = app.extensions["recorder"].store, app.extensions["recorder"].games
+    assert sum(store.version(game_id) - 1 for game_id in games.iter_ids()) == 40
 
 
 def test_lean_connection_reads_json_and_problem_replies(served_app):
@@ -87,3 +87,12 @@ def test_pairing_bench_pairs_every_round_of_a_seeded_swiss():
     figures = measure_pairing(16, 4)
     assert figures.rounds == 4 and len(figures.seconds) == len(figures.cpu_seconds) == 4
     assert parse_sections("pairing") == ("pairing",)
+
+
+def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
+    from recorder.bench.archive import measure
+
+    figures = measure(14)  # one copy of each fixture game
+    assert figures.games == 14 and figures.events > 14 * 50
+    assert set(figures.seconds) == {"export", "import", "verify"} and all(s > 0 for s in figures.seconds.values())
+    assert len(figures.search_ms) == 200 and figures.page_ms and figures.bytes_on_disk > 0

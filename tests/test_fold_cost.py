@@ -10,7 +10,7 @@ of the remaining moves from the start gives.
 import random
 
 import pytest
-from playouts import random_record
+from support.playouts import random_record
 
 from recorder.bench import cost
 from recorder.core import game as fold

@@ -27,7 +27,8 @@ def limit(app, **values):
 
 def stored_games(app) -> dict:
     store = app.extensions["recorder"].store
-    return {game_id: store.version(game_id) for game_id in store.iter_game_ids()}
+    games = app.extensions["recorder"].games
+    return {game_id: store.version(game_id) for game_id in games.iter_ids()}
 
 
 def import_text(client, text, content_type=NOTATION_TYPE):

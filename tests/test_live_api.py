@@ -15,8 +15,8 @@ import time
 import pytest
 from browser import fixture_game, record
 
-from recorder.app import create_app
 from recorder.api.variants import OPTION_LABELS
+from recorder.app import create_app
 from recorder.bench import server as gunicorn
 
 pytestmark = pytest.mark.timeout(60)

@@ -117,3 +117,36 @@ def test_ndjson_round_trip_keeps_ids_times_and_hashes(variant, seed):
     assert (report.status, report.game_id) == ("imported", original)
     assert target.store.read(original) == recorder.store.read(original)
     assert "".join(target.export_ndjson([original])) == lines
+
+
+LINE_BREAKS_OUTSIDE_JSON = ["\u2028", "\u2029", "\x85"]  # str.splitlines() splits at them; JSON writes them raw
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@settings(derandomize=True, max_examples=3, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    breaks=st.lists(st.sampled_from(LINE_BREAKS_OUTSIDE_JSON), min_size=3, max_size=3),
+)
+def test_names_and_notes_with_unicode_line_separators_round_trip_in_both_formats(variant, seed, breaks):
+    played = random_record(variant, seed, max_events=40, metadata=True)
+    setup = {
+        **played.setup,
+        "south": f"Abeba{breaks[0]}Kidane",
+        "north": f"ሰላም{breaks[1]}",
+        "event": f"Open{breaks[2]}",
+    }
+    recorder = Recorder(SQLiteEventStore(":memory:"))
+    original = record(recorder, setup, [*played.commands, {"type": "annotate", "text": f"a{breaks[2]}b"}])
+    source = Archive(recorder.store)
+    ndjson = "".join(source.ndjson_archive([original]))
+    target = memory_archive()
+    (report,) = target.import_ndjson_text(ndjson, "names.ndjson")
+    assert (report.status, report.game_id) == ("imported", original), report.error
+    assert target.store.read(original) == recorder.store.read(original)
+    assert "".join(target.ndjson_archive([original])) == ndjson
+    notation = "".join(source.notation_archive([original], full_history=True))
+    again = memory_archive()
+    (copy,) = [r.game_id for r in again.import_notation(notation, "names.mn")]
+    assert "".join(again.notation_archive([copy], full_history=True)) == notation
+    assert states(again, copy) == states(source, original)

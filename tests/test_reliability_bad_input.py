@@ -32,11 +32,11 @@ def games(api):
 
 def snapshot(app) -> dict:
     """Everything the store holds that a request could change: every stream and the list."""
-    store = app.extensions["recorder"].store
-    ids = list(store.iter_game_ids())
+    store, games = app.extensions["recorder"].store, app.extensions["recorder"].games
+    ids = list(games.iter_ids())
     return {
         "events": {game_id: [e.to_dict() for e in store.read(game_id)] for game_id in ids},
-        "games": store.list_games(limit=1000),
+        "games": games.page(limit=1000),
     }
 
 

@@ -18,8 +18,18 @@ from typing import Any
 import pytest
 
 from recorder.core import chain
-from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
-from recorder.store import AppendResult, EventStore, Idempotency, NewEvent, SQLiteEventStore, StoredEvent
+from recorder.errors import ChainBroken, IdempotencyMismatch, UnknownGame, VersionConflict
+from recorder.store import (
+    GAME,
+    TOURNAMENT,
+    AppendResult,
+    EventStore,
+    GamesList,
+    Idempotency,
+    NewEvent,
+    SQLiteEventStore,
+    StoredEvent,
+)
 
 
 def sqlite_backend(tmp_path) -> EventStore:
@@ -151,10 +161,9 @@ def test_empty_append_is_refused(store):
 def test_stale_expected_version_conflicts_and_stores_nothing(store, stale):
     store.append("g", 0, moves(1, 2))
     with pytest.raises(VersionConflict) as caught:
-        store.append("g", stale, moves(3), summary={"status": "should not be stored"})
+        store.append("g", stale, moves(3), projection=lambda tx, events: pytest.fail("ran for a refused append"))
     assert caught.value.extra == {"expected": stale, "actual": 2}
     assert store.version("g") == 2
-    assert store.list_games() == []
 
 
 def test_racing_appends_have_exactly_one_winner(store):
@@ -289,13 +298,14 @@ def test_first_broken_link_finds_an_event_edited_behind_the_stores_back(sqlite_s
         "DELETE FROM events WHERE seq = 2",
         "DELETE FROM events",
         # REPLACE deletes without firing DELETE triggers on a plain connection.
-        "INSERT OR REPLACE INTO events SELECT game_id, seq, type, '{}', recorded_at, recorded_by, prev_hash, hash"
-        " FROM events WHERE seq = 1",
+        "INSERT OR REPLACE INTO events SELECT game_id, seq, type, '{}', recorded_at, recorded_by, prev_hash, hash,"
+        " line FROM events WHERE seq = 1",
         # Inserting past the end (a gap) or with a forged link is refused too.
-        "INSERT INTO events SELECT game_id, 9, type, payload, recorded_at, recorded_by, hash, hash"
+        "INSERT INTO events SELECT game_id, 9, type, payload, recorded_at, recorded_by, hash, hash, line"
         " FROM events WHERE seq = 2",
-        "INSERT INTO events SELECT game_id, 3, type, payload, recorded_at, recorded_by, prev_hash, hash"
+        "INSERT INTO events SELECT game_id, 3, type, payload, recorded_at, recorded_by, prev_hash, hash, line"
         " FROM events WHERE seq = 2",
+        "UPDATE events SET line = NULL",
     ],
 )
 def test_database_refuses_to_change_stored_events(sqlite_store, statement):
@@ -317,11 +327,11 @@ def test_sqlite_durability_settings(sqlite_store):
 
 
 def test_schema_init_is_idempotent_and_data_survives_reopen(sqlite_store):
-    stored = sqlite_store.append("g", 0, moves(1), summary={"variant": "kalah"}).events
+    stored = sqlite_store.append("g", 0, moves(1), projection=GamesList(sqlite_store).write({"variant": "k"})).events
     sqlite_store.init_schema()
     with SQLiteEventStore(sqlite_store.path) as reopened:
         assert tuple(reopened.read("g")) == stored
-        assert [g["game_id"] for g in reopened.list_games()] == ["g"]
+        assert [g["game_id"] for g in GamesList(reopened).page()] == ["g"]
 
 
 def test_connections_are_reused_per_thread(sqlite_store):
@@ -338,61 +348,78 @@ def test_closed_store_refuses_use(tmp_path):
         backend.version("g")
 
 
-# --------------------------------------------------------------------- games projection
+# --------------------------------------------------------------------- projection writes
 
 
-def add_game(store: EventStore, game_id: str, **summary) -> None:
-    store.append(game_id, 0, [NewEvent("setup", {"seeds": 4})], summary=summary)
+def test_the_projection_write_runs_in_the_append_with_the_stored_events(store):
+    seen = []
+    result = store.append("g", 0, moves(1, 2), projection=lambda tx, events: seen.append(events))
+    assert seen == [result.events]
 
 
-def test_summary_is_upserted_with_the_append(store):
-    add_game(store, "g", variant="kalah", south="ann", north="bob", tournament_id="t1", metadata={"k": ["é", 1]})
-    (game,) = store.list_games()
-    assert game["game_id"] == "g" and game["south"] == "ann" and game["metadata"] == {"k": ["é", 1]}
-    assert game["created_at"] == store.read("g")[0].recorded_at
-    store.append("g", 1, moves(3), summary={"status": "in_progress"})
-    (game,) = store.list_games()
-    assert (game["variant"], game["status"]) == ("kalah", "in_progress")  # untouched columns kept
+def test_a_failing_projection_write_stores_nothing(store):
+    def fail(tx, events):
+        raise RuntimeError("the projection is broken")
+
+    with pytest.raises(RuntimeError):
+        store.append("g", 0, moves(1), projection=fail, idempotency=Idempotency("k", "fp"))
+    assert not store.exists("g") and store.replayed(None, Idempotency("k", "fp")) is None
 
 
-def test_update_summary_changes_projection_only(store):
-    add_game(store, "g", variant="kalah")
-    store.update_summary("g", {"status": "over", "result": "1-0"})
-    (game,) = store.list_games()
-    assert (game["status"], game["result"], game["variant"]) == ("over", "1-0", "kalah")
-    assert game["updated_at"] >= game["created_at"]
-    assert store.version("g") == 1
-
-
-def test_update_summary_rebuilds_a_missing_row(store):
-    store.append("g", 0, moves(1))  # no summary: no projection row yet
-    assert store.list_games() == []
-    store.update_summary("g", {"variant": "oware"})
-    (game,) = store.list_games()
-    assert (game["variant"], game["created_at"]) == ("oware", store.read("g")[0].recorded_at)
-
-
-def test_update_summary_of_unknown_game_is_refused(store):
-    with pytest.raises(UnknownGame):
-        store.update_summary("nope", {"status": "over"})
-    assert store.list_games() == []
-
-
-def test_unknown_summary_columns_are_refused_before_storing(store):
-    with pytest.raises(ValueError):
-        store.append("g", 0, moves(1), summary={"colour": "red"})
-    assert not store.exists("g")
+# --------------------------------------------------------------------- the games list (SQLite)
 
 
 @pytest.fixture
-def games(store):
+def listed(sqlite_store):
+    return GamesList(sqlite_store)
+
+
+def add_game(store: EventStore, game_id: str, **summary) -> None:
+    games = GamesList(store)  # type: ignore[arg-type]  # the games list lives on the SQLite file
+    store.append(game_id, 0, [NewEvent("setup", {"seeds": 4})], projection=games.write(summary))
+
+
+def test_summary_is_upserted_with_the_append(sqlite_store, listed):
+    add_game(sqlite_store, "g", variant="kalah", south="ann", north="bob", tournament_id="t1", metadata={"k": ["é", 1]})
+    (game,) = listed.page()
+    assert game["game_id"] == "g" and game["south"] == "ann" and game["metadata"] == {"k": ["é", 1]}
+    assert game["created_at"] == game["updated_at"] == sqlite_store.read("g")[0].recorded_at
+    second = sqlite_store.append("g", 1, moves(3), projection=listed.write({"status": "in_progress"})).events
+    (game,) = listed.page()
+    assert (game["variant"], game["status"]) == ("kalah", "in_progress")  # untouched columns kept
+    assert game["updated_at"] == second[-1].recorded_at  # the last event's time: a rebuild gives the same
+
+
+def test_unknown_summary_columns_are_refused_before_storing(sqlite_store, listed):
+    with pytest.raises(ValueError):
+        sqlite_store.append("g", 0, moves(1), projection=listed.write({"colour": "red"}))
+    assert not sqlite_store.exists("g")
+
+
+def test_rebuild_rewrites_every_row_from_scratch_and_drops_orphans(sqlite_store, listed):
+    add_game(sqlite_store, "g", variant="kalah", status="in_progress")
+    sqlite_store.append("h", 0, moves(1))  # no row yet
+    sqlite_store.append("t-x", 0, moves(1), stream_type=TOURNAMENT)
+    with raw_connection(sqlite_store.path) as conn:
+        conn.execute("UPDATE games SET created_at = 'wrong', variant = 'wrong'")
+        conn.execute("INSERT INTO games (game_id, created_at, updated_at) VALUES ('ghost', 'x', 'x')")
+        conn.commit()
+    listed.replace([("g", {"variant": "kalah"}), ("h", {"variant": "oware"})])
+    listed.drop_orphans()
+    assert ids(listed.page()) == ["h", "g"]
+    row = listed.row("g")
+    assert (row["variant"], row["status"], row["created_at"]) == ("kalah", None, sqlite_store.read("g")[0].recorded_at)
+
+
+@pytest.fixture
+def games(sqlite_store):
     """Five games, created in id order so g4 is the newest."""
-    add_game(store, "g0", variant="kalah", south="ann", north="bob", tournament_id="t1")
-    add_game(store, "g1", variant="oware", south="bob", north="cat", tournament_id="t1")
-    add_game(store, "g2", variant="kalah", south="cat", north="ann")
-    add_game(store, "g3", variant="kalah", south="dan", north="eve", tournament_id="t2")
-    add_game(store, "g4", variant="oware", south="ann", north="dan")
-    return store
+    add_game(sqlite_store, "g0", variant="kalah", south="ann", north="bob", tournament_id="t1")
+    add_game(sqlite_store, "g1", variant="oware", south="bob", north="cat", tournament_id="t1")
+    add_game(sqlite_store, "g2", variant="kalah", south="cat", north="ann")
+    add_game(sqlite_store, "g3", variant="kalah", south="dan", north="eve", tournament_id="t2")
+    add_game(sqlite_store, "g4", variant="oware", south="ann", north="dan")
+    return GamesList(sqlite_store)
 
 
 def ids(rows: list[dict]) -> list[str]:
@@ -410,35 +437,35 @@ def ids(rows: list[dict]) -> list[str]:
         ({"variant": "kalah", "player": "ann", "tournament": "t1"}, ["g0"]),
     ],
 )
-def test_list_games_filters_newest_first(games, filters, expected):
-    assert ids(games.list_games(**filters)) == expected
-    assert list(games.iter_game_ids(**filters, batch_size=2)) == expected
+def test_games_list_filters_newest_first(games, filters, expected):
+    assert ids(games.page(**filters)) == expected
+    assert list(games.iter_ids(**filters, batch_size=2)) == expected
 
 
-def test_list_games_pages(games):
-    assert ids(games.list_games(limit=2)) == ["g4", "g3"]
-    assert ids(games.list_games(limit=2, offset=2)) == ["g2", "g1"]
-    assert ids(games.list_games(limit=2, offset=4)) == ["g0"]
+def test_games_list_pages(games):
+    assert ids(games.page(limit=2)) == ["g4", "g3"]
+    assert ids(games.page(limit=2, offset=2)) == ["g2", "g1"]
+    assert ids(games.page(limit=2, offset=4)) == ["g0"]
     with pytest.raises(ValueError):
-        games.list_games(limit=-1)
+        games.page(limit=-1)
 
 
 @pytest.mark.parametrize("batch_size", [1, 7, 50, 500])
-def test_iter_game_ids_streams_every_id_once(store, batch_size):
+def test_games_list_ids_streams_every_id_once(sqlite_store, listed, batch_size):
     for i in range(50):
-        add_game(store, f"game-{i:03d}", variant="kalah" if i % 2 else "oware")
-    streamed = store.iter_game_ids(batch_size=batch_size)
+        add_game(sqlite_store, f"game-{i:03d}", variant="kalah" if i % 2 else "oware")
+    streamed = listed.iter_ids(batch_size=batch_size)
     assert inspect.isgenerator(streamed)
     streamed = list(streamed)
-    assert streamed == ids(store.list_games(limit=1000))
+    assert streamed == ids(listed.page(limit=1000))
     assert sorted(streamed) == [f"game-{i:03d}" for i in range(50)]
-    assert len(list(store.iter_game_ids(variant="kalah", batch_size=batch_size))) == 25
+    assert len(list(listed.iter_ids(variant="kalah", batch_size=batch_size))) == 25
 
 
-def test_iter_game_ids_is_lazy(store):
-    add_game(store, "a")
-    streamed = store.iter_game_ids(batch_size=1)
-    add_game(store, "b")  # appears because nothing was fetched yet
+def test_games_list_ids_is_lazy(sqlite_store, listed):
+    add_game(sqlite_store, "a")
+    streamed = listed.iter_ids(batch_size=1)
+    add_game(sqlite_store, "b")  # appears because nothing was fetched yet
     assert list(streamed) == ["b", "a"]
 
 
@@ -449,21 +476,39 @@ def test_stored_event_is_frozen(store):
         event.seq = 2
 
 
-# ---- tournaments and tokens (issue 8)
+# ---- stream types: games and tournaments share the store
 
 
-def test_list_streams_finds_first_events_by_prefix_newest_first(store):
-    store.append("t-aaa", 0, [NewEvent("tournament_created", {"name": "A"})])
+def test_first_events_lists_streams_of_one_type_newest_first(store):
+    store.append("t-aaa", 0, [NewEvent("tournament_created", {"name": "A"})], stream_type=TOURNAMENT)
     store.append("g-1", 0, moves(1))
-    store.append("t-bbb", 0, [NewEvent("tournament_created", {"name": "B"})])
-    store.append("t-aaa", 1, [NewEvent("player_registered", {"number": 1})])
-    store.append("u-ccc", 0, moves(1))  # "u" sorts right after "t-": outside the range
-    streams = store.list_streams("t-")
-    assert [(e.game_id, e.seq, e.payload["name"]) for e in streams] == [("t-bbb", 1, "B"), ("t-aaa", 1, "A")]
-    assert [e.game_id for e in store.list_streams("t-", limit=1, offset=1)] == ["t-aaa"]
-    assert store.list_streams("x-") == []
+    store.append("bbb", 0, [NewEvent("tournament_created", {"name": "B"})], stream_type=TOURNAMENT)  # any id
+    store.append("t-aaa", 1, [NewEvent("player_registered", {"number": 1})], stream_type=TOURNAMENT)
+    streams = store.first_events(TOURNAMENT)
+    assert [(e.game_id, e.seq, e.payload["name"]) for e in streams] == [("bbb", 1, "B"), ("t-aaa", 1, "A")]
+    assert [e.game_id for e in store.first_events(TOURNAMENT, limit=1, offset=1)] == ["t-aaa"]
+    assert [e.game_id for e in store.first_events(GAME)] == ["g-1"]
+    assert (store.stream_type("bbb"), store.stream_type("g-1"), store.stream_type("none")) == (TOURNAMENT, GAME, None)
+
+
+def test_a_stream_keeps_the_type_of_its_first_append(store):
+    store.append("t-aaa", 0, moves(1), stream_type=TOURNAMENT)
+    with pytest.raises(UnknownGame):
+        store.append("t-aaa", 1, moves(2))  # a game's append to a tournament's stream
+    with pytest.raises(VersionConflict):
+        store.append("t-aaa", 0, moves(2))  # the id is taken, whatever the type
     with pytest.raises(ValueError):
-        store.list_streams("")
+        store.append("x", 0, moves(1), stream_type="match")
+    assert store.version("t-aaa") == 1 and not store.exists("x")
+
+
+def test_stream_ids_walk_one_type_in_id_order(store):
+    for stream_id in ("c", "a", "d", "b"):
+        store.append(stream_id, 0, moves(1))
+    store.append("t-x", 0, moves(1), stream_type=TOURNAMENT)
+    assert store.stream_ids(GAME, limit=3) == ["a", "b", "c"]
+    assert store.stream_ids(GAME, after="c") == ["d"]
+    assert store.stream_ids(TOURNAMENT) == ["t-x"]
 
 
 def test_tokens_are_found_by_digest_listed_and_revoked_once(store):
@@ -487,7 +532,7 @@ def test_sqlite_token_digests_are_unique(sqlite_store):
     assert [r["token_id"] for r in sqlite_store.list_tokens("t-aaa")] == ["tok-1"]
 
 
-# --------------------------------------------------------------------- verbatim appends (issue 7: archives)
+# --------------------------------------------------------------------- archived events, appended as given
 
 
 def chained(game_id: str, pits: list[int], prev: str = chain.GENESIS, start: int = 1) -> list[StoredEvent]:
@@ -507,19 +552,33 @@ def chained(game_id: str, pits: list[int], prev: str = chain.GENESIS, start: int
     return events
 
 
-def test_append_verbatim_stores_pre_hashed_events_exactly(store):
+def test_appending_archived_events_stores_pre_hashed_events_exactly(store):
     events = chained("g", [1, 2, 3])
-    assert store.append_verbatim("g", 0, events, summary={"variant": "kalah"}) == tuple(events)
+    result = store.append("g", 0, events)
+    assert result.events == tuple(events) and not result.replayed
     assert store.read("g") == events
-    (game,) = store.list_games()
-    assert game["created_at"] == events[0].recorded_at  # the archive's time, not the import's
+    assert store.event_lines("g") == [chain.canonical_json(e.to_dict()) for e in events]
+    assert store.first_events(GAME)[0].recorded_at == events[0].recorded_at  # the archive's time, not the import's
     assert chain.first_broken_link(store.read("g")) is None
 
 
-def test_append_verbatim_extends_an_existing_chain(store):
+def test_an_archived_game_is_listed_with_the_archives_times(sqlite_store, listed):
+    events = chained("g", [1, 2, 3])
+    sqlite_store.append("g", 0, events, projection=listed.write({"variant": "kalah"}))
+    (game,) = listed.page()
+    assert (game["created_at"], game["updated_at"]) == (events[0].recorded_at, events[-1].recorded_at)
+
+
+def test_new_and_stored_events_are_not_mixed_in_one_append(store):
+    with pytest.raises(TypeError):
+        store.append("g", 0, [*chained("g", [1]), *moves(2)])
+    assert not store.exists("g")
+
+
+def test_appending_archived_events_extends_an_existing_chain(store):
     first = store.append("g", 0, moves(1)).events
     more = chained("g", [2, 3], prev=first[-1].hash, start=2)
-    store.append_verbatim("g", 1, more)
+    store.append("g", 1, more)
     assert store.read("g") == [*first, *more]
     store.append("g", 3, moves(4))  # ordinary appends go on from the imported head
     assert chain.first_broken_link(store.read("g")) is None
@@ -535,31 +594,30 @@ def test_append_verbatim_extends_an_existing_chain(store):
         lambda es: [es[0], es[1], dataclasses.replace(es[2], game_id="h")],  # another game's event
     ],
 )
-def test_append_verbatim_refuses_a_broken_chain_and_stores_nothing(store, forge):
-    from recorder.errors import ChainBroken
+def test_appending_archived_events_refuses_a_broken_chain_and_stores_nothing(store, forge):
 
     with pytest.raises(ChainBroken):
-        store.append_verbatim("g", 0, forge(chained("g", [1, 2, 3])), summary={"variant": "kalah"})
-    assert not store.exists("g") and store.list_games() == []
+        store.append("g", 0, forge(chained("g", [1, 2, 3])))
+    assert not store.exists("g")
 
 
-def test_append_verbatim_checks_the_expected_version(store):
+def test_appending_archived_events_checks_the_expected_version(store):
     store.append("g", 0, moves(1))
     with pytest.raises(VersionConflict):
-        store.append_verbatim("g", 0, chained("g", [1]))
+        store.append("g", 0, chained("g", [1]))
     assert store.version("g") == 1
 
 
-def test_iter_game_ids_filters_dates_and_results_and_can_go_oldest_first(store):
-    add_game(store, "a", date="2025-05-01", result="south_wins")
-    add_game(store, "b", date="2026", result=None)
-    add_game(store, "c", date="2026-02-10", result="draw")
-    add_game(store, "d")
-    assert list(store.iter_game_ids(date_from="2026")) == ["c", "b"]
-    assert list(store.iter_game_ids(date_to="2025-12-31")) == ["a"]
-    assert list(store.iter_game_ids(result="unfinished")) == ["d", "b"]
-    assert list(store.iter_game_ids(result="draw", date_from="2026-01-01")) == ["c"]
-    assert list(store.iter_game_ids(oldest_first=True, batch_size=1)) == ["a", "b", "c", "d"]
+def test_games_list_ids_filters_dates_and_results_and_can_go_oldest_first(sqlite_store, listed):
+    add_game(sqlite_store, "a", date="2025-05-01", result="south_wins")
+    add_game(sqlite_store, "b", date="2026", result=None)
+    add_game(sqlite_store, "c", date="2026-02-10", result="draw")
+    add_game(sqlite_store, "d")
+    assert list(listed.iter_ids(date_from="2026")) == ["c", "b"]
+    assert list(listed.iter_ids(date_to="2025-12-31")) == ["a"]
+    assert list(listed.iter_ids(result="unfinished")) == ["d", "b"]
+    assert list(listed.iter_ids(result="draw", date_from="2026-01-01")) == ["c"]
+    assert list(listed.iter_ids(oldest_first=True, batch_size=1)) == ["a", "b", "c", "d"]
 
 
 @pytest.mark.parametrize("text", ["plain", "é ✓ ሰላም 😀", "a\nb\tc\r", 'q"uote \\ /', "\x00\x1f\x7f\u2028"])
@@ -569,3 +627,71 @@ def test_event_lines_are_the_canonical_json_of_each_event(store, text):
     events = store.read(f"g {text}")
     assert store.event_lines(f"g {text}") == [chain.canonical_json(e.to_dict()) for e in events]
     assert store.event_lines("unknown") == []
+
+
+# --------------------------------------------------------------------- files from the previous release
+
+PREVIOUS_RELEASE_SCHEMA = """
+CREATE TABLE events (game_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL,
+  recorded_at TEXT NOT NULL, recorded_by TEXT, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY NOT NULL, fingerprint TEXT NOT NULL, game_id TEXT NOT NULL,
+  first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE games (game_id TEXT PRIMARY KEY NOT NULL, variant TEXT, south TEXT, north TEXT, event TEXT, site TEXT,
+  date TEXT, round TEXT, tournament_id TEXT, board TEXT, status TEXT, result TEXT, created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL, metadata TEXT);
+CREATE TABLE tokens (token_id TEXT PRIMARY KEY NOT NULL, token_hash TEXT NOT NULL, tournament_id TEXT NOT NULL,
+  holder TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT);
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
+"""
+
+
+def test_a_database_of_the_previous_release_is_migrated_on_open(tmp_path):
+    """Its streams get their types from the old id prefix; stored events read and export
+    as before (lines rendered by SQL); appends go on."""
+    path = str(tmp_path / "old.sqlite3")
+    rows = [*chained("g", [1, 2]), *chained("t-abc", [7])]
+    with raw_connection(path) as conn:
+        conn.executescript(PREVIOUS_RELEASE_SCHEMA)
+        conn.executemany(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(*dataclasses.astuple(e)[:3], chain.canonical_json(e.payload), *dataclasses.astuple(e)[4:]) for e in rows],
+        )
+        conn.commit()
+    with SQLiteEventStore(path) as store:
+        assert (store.stream_type("g"), store.stream_type("t-abc")) == (GAME, TOURNAMENT)
+        assert store.read("g") == rows[:2]
+        assert store.event_lines("g") == [chain.canonical_json(e.to_dict()) for e in rows[:2]]
+        assert [e.game_id for e in store.first_events(TOURNAMENT)] == ["t-abc"]
+        store.append("g", 2, moves(3))
+        assert chain.first_broken_link(store.read("g")) is None
+        assert store.event_lines("g")[-1] == chain.canonical_json(store.read("g")[-1].to_dict())
+    with SQLiteEventStore(path) as reopened:  # the migration ran once; reopening changes nothing
+        assert reopened.stream_ids(GAME) == ["g"] and reopened.version("g") == 3
+
+
+# --------------------------------------------------------------------- batches (bulk imports)
+
+
+def test_appends_in_a_batch_commit_together_and_a_refused_one_stores_nothing(store):
+    with store.batch():
+        store.append("a", 0, moves(1))
+        with pytest.raises(VersionConflict):
+            store.append("a", 0, moves(2))  # refused inside the batch: undone alone
+        with pytest.raises(ChainBroken):
+            store.append("b", 0, [*chained("b", [1, 2])][::-1])
+        store.append("c", 0, moves(3), projection=lambda tx, events: None)
+    assert (store.version("a"), store.exists("b"), store.version("c")) == (1, False, 1)
+
+
+def test_a_batch_left_by_an_exception_stores_none_of_its_appends(sqlite_store):
+    with pytest.raises(RuntimeError), sqlite_store.batch():
+        sqlite_store.append("a", 0, moves(1))
+        raise RuntimeError("the import was interrupted")
+    assert not sqlite_store.exists("a") and sqlite_store.stream_type("a") is None
+
+
+def test_games_list_ids_filter_by_event(sqlite_store, listed):
+    add_game(sqlite_store, "a", event="Asmara Open")
+    add_game(sqlite_store, "b", event="Keren Cup")
+    add_game(sqlite_store, "c", event="Asmara Open")
+    assert list(listed.iter_ids(event="Asmara Open", batch_size=1)) == ["c", "a"]

@@ -9,6 +9,7 @@ from . import (
     games,
     live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
+    positions,  # position search over the position index
     problems,
     tournaments,  # issue 8: tournaments, pairings, standings, tokens
     variants,
@@ -24,3 +25,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)
     live.init_app(app)
+    app.register_blueprint(positions.bp)

@@ -50,7 +50,7 @@ def import_archive():
     if request.mimetype in NOTATION_TYPES:
         reports = archive.import_notation(body_text(), source)
     elif request.mimetype == NDJSON:
-        reports = archive.import_ndjson(body_text().splitlines(), source)
+        reports = archive.import_ndjson_text(body_text(), source)
     else:
         raise UnsupportedMediaType(f"send {NOTATION}, text/plain or {NDJSON}, not {request.mimetype or 'nothing'}")
     report = import_report_schema.dump(summarise(reports))
@@ -114,9 +114,9 @@ def export_archive():
     archive = Archive(recorder().store)
     game_ids = archive.select(**query)
     if kind == NDJSON:
-        chunks = archive.export_ndjson(game_ids)
+        chunks = archive.ndjson_archive(game_ids)
     else:
-        chunks = archive.export_notation(game_ids, full_history=full_history)
+        chunks = archive.notation_archive(game_ids, full_history=full_history)
     response = Response(stream_with_context(chunks), mimetype=kind)
     if kind in NOTATION_TYPES:
         response.mimetype_params["charset"] = "utf-8"

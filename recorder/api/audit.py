@@ -15,6 +15,7 @@ from recorder.audit.verify import verify_record
 from recorder.core.events import event_from_record
 from recorder.errors import NotFound
 from recorder.render.svg import board_svg
+from recorder.rules.position_text import position_json
 from schemas.audit import (
     board_query_schema,
     checkpoint_body_schema,
@@ -55,9 +56,17 @@ def trace(game_id: str, seq: int):
     return trace_schema.dump(audit.explain(game_id, recorder().events(game_id), seq))
 
 
+def claimed_fields(position: dict) -> dict:
+    """What a claim compares, of a position text's JSON shape."""
+    return {k: position[k] for k in ("holes", "specials", "owners", "stores", "to_move")}
+
+
 @bp.post("/games/<game_id>/claims")
 def claim(game_id: str):
-    position = claim_schema.load(json_body())["position"]
+    body = json_body()
+    if isinstance(body, dict) and isinstance(body.get("position"), str):  # a position text (docs/notation.md)
+        body = {"position": claimed_fields(position_json(recorder().game(game_id).rules, body["position"]))}
+    position = claim_schema.load(body)["position"]
     claims.check_claim(recorder().game(game_id).rules, position)
     report = claims.find_position(game_id, stored_pairs(recorder().events(game_id)), position)
     return claim_report_schema.dump(report)

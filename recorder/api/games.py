@@ -12,6 +12,7 @@ from recorder.api.problems import load_query
 from recorder.audit.trace import mark_retractions
 from recorder.core.game import Game
 from recorder.errors import InvalidRecord, NotFound
+from recorder.rules.position_text import position_text
 from recorder.rules.state import state_to_json
 from recorder.service import Recorder, fingerprint
 from recorder.store import Idempotency
@@ -37,7 +38,9 @@ def etag(game: Game) -> str:
 
 
 def state_json(game: Game) -> dict:
-    return {**state_to_json(game.rules, game.state), "version": game.version}
+    """The §8 state, its version, and its one-line text (docs/notation.md, for copying)."""
+    text = position_text(game.rules, game.state)
+    return {**state_to_json(game.rules, game.state), "version": game.version, "position_text": text}
 
 
 def game_json(game: Game, created_at: str | None = None) -> dict:
@@ -92,7 +95,7 @@ def create_game():
 @bp.get("")
 def list_games():
     query = load_query(game_query_schema)
-    rows = recorder().store.list_games(**query)
+    rows = recorder().games.page(**query)
     games = [{**row, "id": row["game_id"]} for row in rows]
     return game_list_schema.dump({"games": games})
 

@@ -30,6 +30,7 @@ from flask import Blueprint, Flask, Response, current_app, json, request
 from schemas import event_schema
 
 from ..errors import InvalidRecord, NotFound, UnknownGame
+from ..store import GamesList
 from ..tournaments import is_tournament_id
 from . import openapi
 from .problems import problem
@@ -172,7 +173,7 @@ def tournament_live(tournament_id: str):
 
 def boards(store, tournament_id: str) -> dict[str, dict]:
     """Each board's game: its round, board, last change, status and result (the games projection)."""
-    rows = store.list_games(tournament=tournament_id, limit=1000)
+    rows = GamesList(store).page(tournament=tournament_id, limit=1000)
     return {row["game_id"]: row for row in rows}
 
 

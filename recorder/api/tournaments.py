@@ -103,7 +103,7 @@ def guard_game_commands():
     if request.endpoint != "games.record_command":
         return None
     game_id = (request.view_args or {}).get("game_id", "")
-    setup = recorder().setup_of(game_id) if not game_id.startswith("t-") else None  # cached (issue 10)
+    setup = recorder().setup_of(game_id)  # cached (issue 10); None for a tournament's stream
     tournament_id = setup.metadata.get("tournament_id") if setup is not None else None
     if tournament_id is not None:
         admit(tournament_id)

@@ -121,8 +121,9 @@ def _event(text: str) -> StoredEvent:
     return StoredEvent(**record)
 
 
-def verify_log(log: EventLog, check_command: Callable[[dict], dict]) -> Game:
-    """The game the log folds to, once its chain and every event are checked."""
+def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list[Game] | None = None) -> Game:
+    """The game the log folds to, once its chain and every event are checked; ``folds``
+    (if given) receives the game after each event, so callers need not fold again."""
     if log.error is not None:
         raise log.error
     broken = chain.first_broken_link(log.events)
@@ -132,8 +133,11 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict]) -> Game:
     setup = _setup(log, first)
     assert log.game_id is not None  # read_logs gives a log without one its error, raised above
     game = start_game(log.game_id, setup)
+    kept = folds if folds is not None else []
+    kept.append(game)
     for stored in log.events[1:]:
         game = _redecide(log, game, stored, check_command)
+        kept.append(game)
     return game
 
 

@@ -11,7 +11,7 @@ A game read from the notation is stored under an id derived from its content
 (``content_id``), so importing the same record again finds it there and reports it as
 existing instead of storing a second copy (docs/notation.md, "Identity").
 
-Export streams: game ids come from ``store.iter_game_ids`` in batches, each game is read,
+Export streams: game ids come from the games list (``GamesList.iter_ids``) in batches, each game is read,
 written and handed on before the next is read, so memory stays flat however many games
 the archive holds. No Flask here; the API and the CLI share this module.
 """
@@ -27,19 +27,23 @@ from typing import Any
 
 from recorder.core.chain import canonical_json
 from recorder.core.events import Event, GameCreated
-from recorder.core.game import Game
+from recorder.core.game import Game, history
 from recorder.errors import NotationError, RecorderError, VersionConflict
 from recorder.limits import ImportLimits, check_game_events, events_per_game, notation_events
 from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
+from recorder.rules.position_text import reached
 from recorder.service import stored_pairs, summary_of
-from recorder.store import EventStore, NewEvent
+from recorder.store import EventStore, GamesList, NewEvent, ProjectionWrite
+from recorder.store.caches import NotationCache, PositionIndex
 from recorder.tournaments import is_tournament_id
 
+from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
 from .ndjson import EventLog, read_logs, verify_log
 
 log = logging.getLogger(__name__)
+CACHE_BATCH = 200  # notation texts stored per transaction when an export fills the cache
 Authorize = Callable[[str | None, GameCreated], str | None]
 
 
@@ -103,10 +107,12 @@ class Archive:
         self,
         store: EventStore,
         *,
+        games: GamesList | None = None,
         recorded_by: str | None = None,
         authorize: Authorize = _anyone,
         check_command: Callable[[dict], dict] = _as_decided,
         limits: ImportLimits | None = None,
+        fill_cache: bool = False,
     ):
         """``check_command`` passes each command through the HTTP boundary's schema first
         (the API and CLI give ``api.archive.schema_check``, so imported commands meet
@@ -118,20 +124,24 @@ class Archive:
         self.store = store
         self.limits = limits
         self.events_per_game = limits.events_per_game if limits is not None else events_per_game()
+        self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
+        self.notations = NotationCache(store)  # type: ignore[arg-type]
+        self.positions = PositionIndex(store)  # type: ignore[arg-type]
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = check_command
+        self.fill_cache = fill_cache
 
     # -- Import -----------------------------------------------------------------------
 
     def import_notation(self, text: str, source: str = "<text>") -> Iterator[GameReport]:
-        """Each game of a notation text, validated then stored (or refused) in turn."""
-        games: Iterable[ParsedGame] = parse(text, source)
-        if self.limits is not None:  # counted before anything is stored
-            games = list(games)
+        """Each game of a notation text, validated then stored (or refused) in turn; an
+        archive cut short is refused whole (NotationError) before anything is stored, and
+        so is a request past the API's limits (LimitExceeded)."""
+        games = notation_games(text, source)
+        if self.limits is not None:
             self.limits.check(notation_events(parsed.tokens) for parsed in games)
-        for parsed in games:
-            yield self.import_parsed(parsed)
+        return (self.import_parsed(parsed) for parsed in games)
 
     def import_parsed(self, parsed: ParsedGame) -> GameReport:
         players = _players(parsed)
@@ -146,7 +156,7 @@ class Archive:
                 0,
                 [NewEvent(e.type, e.payload()) for e in events],
                 recorded_by=recorded_by,
-                summary=summary_of(read.game),
+                projection=self._projections(list(history(game_id, enumerate(events, start=1)))),
             )
         except VersionConflict:
             return self._exists(parsed, game_id, events, players)
@@ -165,8 +175,14 @@ class Archive:
         error = NotationError(f"another game is stored under this game's content id {game_id!r}", game_id=game_id)
         return GameReport(parsed.index, "refused", game_id, players=players, error=error_json(error))
 
+    def import_ndjson_text(self, text: str, source: str = "<ndjson>") -> Iterator[GameReport]:
+        """Each game's log of an NDJSON text, verified then stored verbatim (or refused);
+        an archive cut short is refused whole (NotationError) before anything is stored."""
+        return self.import_ndjson(ndjson_lines(text, source), source)
+
     def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
-        """Each game's log of an NDJSON archive, verified then stored verbatim (or refused)."""
+        """Each game's log of NDJSON lines (no frame), verified then stored verbatim (or
+        refused); a request past the API's limits is refused whole before anything is stored."""
         logs: Iterable[EventLog] = read_logs(lines, source)
         if self.limits is not None:  # counted before anything is stored
             logs = list(logs)
@@ -178,12 +194,14 @@ class Archive:
         index, game_id = event_log.index, event_log.game_id
         try:
             check_game_events(len(event_log.events), self.events_per_game, game=event_log.index)
-            game = verify_log(event_log, self.check_command)
+            folds: list[Game] = []
+            game = verify_log(event_log, self.check_command, folds)
             assert game_id is not None  # verify_log refuses a log without its game id
             if is_tournament_id(game_id):
                 raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
             self.authorize(game_id, game.setup)  # the log keeps its own recorded_by
-            self.store.append_verbatim(game_id, 0, event_log.events, summary=summary_of(game))
+            projection = self._projections(folds)
+            self.store.append(game_id, 0, event_log.events, projection=projection)
         except VersionConflict:
             error = event_log.fail(event_log.line_of(1), 1, f"a game {game_id!r} exists already", "a new game id")
             return GameReport(index, "refused", game_id, error=error_json(error))
@@ -193,6 +211,17 @@ class Archive:
             return _internal(index, {}, error, game_id)
         return GameReport(index, "imported", game_id, len(event_log.events), _setup_players(game))
 
+    def _projections(self, folds: list[Game]) -> ProjectionWrite:
+        """The games list row and the positions index of an imported game, from the game
+        after each of its events (``folds``)."""
+        writes = (self.games.write(summary_of(folds[-1])), self.positions.write(reached(folds)))
+
+        def write(tx, stored) -> None:
+            for projection in writes:
+                projection(tx, stored)
+
+        return write
+
     # -- Export -----------------------------------------------------------------------
 
     def select(self, **filters: str | None) -> Iterator[str]:
@@ -200,12 +229,55 @@ class Archive:
         date_to, result), oldest first (an archive reads in the order games were
         recorded, so an imported archive exports in its own order), in batches."""
         chosen: dict[str, Any] = {k: v for k, v in filters.items() if v is not None}
-        return self.store.iter_game_ids(**chosen, oldest_first=True)
+        return self.games.iter_ids(**chosen, oldest_first=True)
+
+    def notation_archive(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:
+        """The games as a notation export: framed, its last line stating what it holds."""
+        return frame_notation(self.export_notation(game_ids, full_history=full_history))
+
+    def ndjson_archive(self, game_ids: Iterable[str]) -> Iterator[str]:
+        """The games' event logs as an NDJSON export: framed, its last line stating the counts.
+        Each line is stored as written (``events.line``), so nothing is decoded or encoded."""
+        yield NDJSON_HEADER
+        games = events = 0
+        for game_id in game_ids:
+            lines = self.store.event_lines(game_id)
+            if lines:
+                games, events = games + 1, events + len(lines)
+                yield "\n".join(lines) + "\n"
+        yield ndjson_terminator(games, events)
 
     def export_notation(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:
-        """One text chunk per game: the effective line, or every event with full_history."""
-        texts = (write_game(list(stored_pairs(events)), full_history=full_history) for events in self._logs(game_ids))
+        """One text chunk per game: the effective line, or every event with full_history.
+        An effective line comes from the notation cache when it was written at the game's
+        current version (``recorder rebuild`` fills it), else it is written from the events."""
+        texts: Iterator[str]
+        if full_history:
+            texts = (write_game(list(stored_pairs(events)), full_history=True) for events in self._logs(game_ids))
+        else:
+            texts = self._effective_lines(game_ids)
         return write_archive(texts)
+
+    def _effective_lines(self, game_ids: Iterable[str]) -> Iterator[str]:
+        """Each game's cached text, or its text written from the events; with
+        ``fill_cache`` those are stored too, a batch per transaction, so the next export
+        of an unchanged game reads it (``recorder export`` does; a GET writes nothing)."""
+        written: list[tuple[str, int, str]] = []
+        for game_id in game_ids:
+            text = self.notations.fresh(game_id)
+            if text is None:
+                events = self.store.read(game_id)
+                if not events:
+                    continue
+                text = write_game(list(stored_pairs(events)))
+                if self.fill_cache:
+                    written.append((game_id, events[-1].seq, text))
+            if len(written) >= CACHE_BATCH:
+                self.notations.put(written)
+                written = []
+            yield text
+        if written:
+            self.notations.put(written)
 
     def export_ndjson(self, game_ids: Iterable[str]) -> Iterator[str]:
         """One chunk per game: its complete event log, hashes included (ndjson.write_events'
@@ -220,6 +292,13 @@ class Archive:
             events = self.store.read(game_id)
             if events:
                 yield events
+
+
+def notation_games(text: str, source: str) -> list[ParsedGame]:
+    """Every game of a notation text, once its frame (if any) is checked."""
+    games = list(parse(text, source))
+    check_notation(text, source, len(games))
+    return games
 
 
 def summarise(reports: Iterable[GameReport]) -> dict:

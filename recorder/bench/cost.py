@@ -29,7 +29,7 @@ from recorder.core.commands import decide, decide_create
 from recorder.core.game import Game, apply_event, start_game
 from recorder.errors import EndlessSowing
 from recorder.service import summary_of
-from recorder.store import EventStore, NewEvent, SQLiteEventStore
+from recorder.store import EventStore, GamesList, NewEvent, SQLiteEventStore
 
 from . import fairness
 from .fairness import FairnessFigures
@@ -70,7 +70,7 @@ def build(store: EventStore, game_id: str, body: dict, choose: Chooser, *, seed:
 
 def _flush(store: EventStore, game: Game, stored: int, pending: list[NewEvent]) -> int:
     if pending:
-        store.append(game.game_id, stored, list(pending), summary=summary_of(game))
+        store.append(game.game_id, stored, list(pending), projection=GamesList(store).write(summary_of(game)))  # type: ignore[arg-type]
     stored += len(pending)
     pending.clear()
     return stored

@@ -6,7 +6,8 @@ under new game ids into a fresh database (one store append per game) until it ho
 games. Each export runs in a fresh child process, as ``recorder export`` would: it
 selects the ids in batches and streams every game to a file through ``Archive``; the
 child reports the seconds spent and its peak resident memory (``ru_maxrss``), so the
-parent's own memory never counts.
+parent's own memory never counts. The notation cache is filled as ``recorder rebuild``
+fills it (each template's text written once: a copy under another id has the same text).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
 FORMATS = ("ndjson", "notation")
+# The ceiling on this machine, now: a bare loop writing one stored text column per event.
+REFERENCE = "reference"
 
 
 @dataclass(frozen=True)
@@ -56,9 +59,11 @@ def describe() -> str:
     )
 
 
-def recorded_templates(folder: str) -> list[tuple[list, dict]]:
-    """Each fixture game recorded once through the service: its events and its summary row."""
-    from recorder.service import Recorder, summary_of
+def recorded_templates(folder: str) -> list[tuple[list, dict, str]]:
+    """Each fixture game recorded once through the service: its events, its summary row and
+    its notation (what ``recorder rebuild`` caches: a copy under another id has the same text)."""
+    from recorder.notation.writer import write_game
+    from recorder.service import Recorder, stored_pairs, summary_of
     from recorder.store import NewEvent, SQLiteEventStore
 
     store = SQLiteEventStore(os.path.join(folder, "templates.sqlite3"))
@@ -69,17 +74,23 @@ def recorded_templates(folder: str) -> list[tuple[list, dict]]:
         for command in record["commands"]:
             recorder.record(game_id, dict(command))
         events = [NewEvent(e.type, e.payload) for e in store.read(game_id)]
-        templates.append((events, summary_of(recorder.game(game_id))))
+        notation = write_game(list(stored_pairs(store.read(game_id))))
+        templates.append((events, summary_of(recorder.game(game_id)), notation))
     store.close()
     return templates
 
 
 def fill(store, templates: list, start: int, stop: int) -> int:
     """Copies of the templates as games ``start``..``stop - 1``; returns the events added."""
-    events = 0
+    from recorder.store import GamesList
+    from recorder.store.caches import NotationCache
+
+    games, notations, events = GamesList(store), NotationCache(store), 0
     for number in range(start, stop):
-        template, summary = templates[number % len(templates)]
-        store.append(f"bench-{number:06d}", 0, template, summary=summary)
+        template, summary, notation = templates[number % len(templates)]
+        game_id = f"bench-{number:06d}"
+        store.append(game_id, 0, template, projection=games.write(summary))
+        notations.put([(game_id, len(template), notation)])
         events += len(template)
     return events
 
@@ -88,7 +99,7 @@ def measure(sizes: tuple[int, ...]) -> dict[str, list[ExportFigures]]:
     """Grow one database to each size in turn; after each step export it whole in each format."""
     from recorder.store import SQLiteEventStore
 
-    results: dict[str, list[ExportFigures]] = {fmt: [] for fmt in FORMATS}
+    results: dict[str, list[ExportFigures]] = {fmt: [] for fmt in (*FORMATS, REFERENCE)}
     with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder:
         templates = recorded_templates(folder)
         path = os.path.join(folder, "export.sqlite3")
@@ -96,7 +107,7 @@ def measure(sizes: tuple[int, ...]) -> dict[str, list[ExportFigures]]:
         for size in sizes:
             events += fill(store, templates, games, size)
             games = size
-            for fmt in FORMATS:
+            for fmt in (*FORMATS, REFERENCE):
                 output = os.path.join(folder, f"out.{fmt}")
                 results[fmt].append(export_in_child(path, fmt, output, games, events))
         store.close()
@@ -140,13 +151,25 @@ def child_main(path: str, fmt: str, output: str) -> None:
     started = time.perf_counter()
     with open(output, "w", encoding="utf-8") as out:
         ids = counting(archive.select())
-        chunks = archive.export_ndjson(ids) if fmt == "ndjson" else archive.export_notation(ids)
+        if fmt == REFERENCE:
+            chunks = bare_loop(store, ids)
+        else:
+            chunks = archive.ndjson_archive(ids) if fmt == "ndjson" else archive.notation_archive(ids)
         for chunk in chunks:
             out.write(chunk)
     seconds = time.perf_counter() - started
     store.close()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     print(json.dumps({"games": counted[0], "seconds": seconds, "peak_kib": peak, "baseline_kib": baseline}))
+
+
+def bare_loop(store, ids):
+    """One stored text column per event, read and written as it is: what SQLite and Python
+    can do here at best, so an export's figure can be read against it on a loaded machine."""
+    db = store._db()
+    for game_id in ids:
+        for (payload,) in db.execute("SELECT payload FROM events WHERE game_id = ? ORDER BY seq", (game_id,)):
+            yield payload + "\n"
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ from recorder import gunicorn_conf as conf
 
 from .server import GunicornConfig
 
-SECTIONS = ("engine", "api", "read", "export", "cost", "pairing", "live")
+SECTIONS = ("engine", "api", "read", "export", "cost", "pairing", "live", "archive")
+DEFAULT_SECTIONS = SECTIONS[:-1]  # the archive section takes hours: only when asked for
 
 # Targets: engine laps per second, append throughput and latency, read and export ratios.
 ENGINE_TARGETS = {"qelat": 300_000, "tuz": 100_000, "selus": 120_000}  # laps per second
@@ -19,6 +20,9 @@ EXPORT_TARGET_PER_SECOND = 5_000
 EXPORT_FLAT_RATIO = 1.10  # peak memory at 10,000 games / at 1,000 games ("flat")
 LIVE_TARGET_MS = 1_000  # a recorded move reaches every open live stream within a second
 PAIRING_TARGETS_MS = {16: None, 100: 50.0, 500: 2_000.0}  # per Swiss round, by players
+IMPORT_TARGET_EVENTS = 60_000  # validated import, events per second
+VERIFY_TARGET_EVENTS = 100_000
+PAGE_TARGET_P99_MS = 50.0  # a page of a player's games, and a position search
 
 COST_TARGET_SECONDS = 0.5  # each per-game endpoint on the 12,151-event game with 6,000 retractions
 COST_TARGET_RATIO = 3.0  # its time per event / a plain 1,500-event game's
@@ -49,12 +53,13 @@ class Plan:
     cost_repeats: int
     pairing_rounds: int
     live_appends: int
+    archive_games: int
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:
         if quick:
-            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 1, 3, 20)
-        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), 3, 9, 100)
+            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 1, 3, 20, 200)
+        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), 3, 9, 100, 100_000)
 
 
 def verdict(met: bool) -> str:

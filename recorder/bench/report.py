@@ -15,10 +15,13 @@ from .plan import (
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
     FAIRNESS_TARGET_P99_MS,
+    IMPORT_TARGET_EVENTS,
     LIVE_TARGET_MS,
+    PAGE_TARGET_P99_MS,
     PAIRING_TARGETS_MS,
     READ_TARGET_RATIO,
     SERVED,
+    VERIFY_TARGET_EVENTS,
     Plan,
     verdict,
 )
@@ -99,7 +102,14 @@ def export(plan: Plan, echo: Echo) -> None:
         echo("export: not available (no export feature in this build)")
         return
     echo(f"export: {exports.describe()}")
-    for fmt, results in exports.measure(plan.export_sizes).items():
+    measured = exports.measure(plan.export_sizes)
+    for figures in measured.pop(exports.REFERENCE):
+        echo(
+            f"  ceiling  {figures.games:>6,} games: {figures.per_second:>6,.0f} games/s "
+            f"{figures.events_per_second:>8,.0f} events/s  (a bare loop writing one stored column per event,"
+            " the same database now: no target, read the figures below against it)"
+        )
+    for fmt, results in measured.items():
         for figures in results:
             met = figures.per_second >= EXPORT_TARGET_PER_SECOND
             echo(
@@ -202,3 +212,28 @@ def live(plan: Plan, echo: Echo) -> None:
         f"({len(delays):,} deliveries, {figures.missed} missed)  target ≤ {LIVE_TARGET_MS:,} ms  {verdict(met)}"
     )
     echo(f"  beyond the bound: {figures.refused} of {figures.extra} extra listeners refused with 503")
+
+
+def archive(plan: Plan, echo: Echo) -> None:
+    from . import archive as archive_bench
+
+    echo(
+        f"archive: {plan.archive_games:,} games (fixture games under seeded names) built, exported, imported, verified"
+    )
+    figures = archive_bench.measure(plan.archive_games)
+    echo(f"  built {figures.games:,} games, {figures.events:,} events")
+    echo(
+        f"  export NDJSON  {figures.per_second('export', 'games'):>9,.0f} games/s  target ≥ 5,000 games/s  "
+        f"{verdict(figures.per_second('export', 'games') >= 5_000)}"
+    )
+    for step, target in (("import", IMPORT_TARGET_EVENTS), ("verify", VERIFY_TARGET_EVENTS)):
+        rate = figures.per_second(step)
+        echo(f"  {step:<14} {rate:>9,.0f} events/s  target ≥ {target:,} events/s  {verdict(rate >= target)}")
+    for label, timings in (("page by player or event", figures.page_ms), ("position search", figures.search_ms)):
+        worst = archive_bench.p99(timings)
+        echo(
+            f"  {label:<25} p99 {worst:.1f} ms over {len(timings)}  target ≤ {PAGE_TARGET_P99_MS:g} ms  "
+            f"{verdict(worst <= PAGE_TARGET_P99_MS)}"
+        )
+    per_thousand = figures.bytes_on_disk / figures.games * 1000 / 2**20
+    echo(f"  database on disk: {per_thousand:.1f} MiB per 1,000 games (no target)")

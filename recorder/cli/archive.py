@@ -8,6 +8,7 @@ and exits with status 1 if any game was refused; the other games are stored.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,16 +16,18 @@ from typing import Any
 import click
 
 from recorder.api.archive import schema_check
+from recorder.archive.frame import ndjson_lines
 from recorder.archive.ndjson import read_logs
-from recorder.archive.transfer import Archive, GameReport
+from recorder.archive.transfer import Archive, GameReport, notation_games
 from recorder.core.commands import DATE_FORMS, is_date
-from recorder.notation.grammar import parse
+from recorder.errors import NotationError
 from recorder.rules import VARIANTS
 
 from .common import DB_OPTION, make_recorder
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
+BATCH_SECONDS = 0.2
 
 
 def _date(ctx, param, value: str | None) -> str | None:
@@ -50,22 +53,45 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
             continue
         games: list[Any]
         take: Callable[[Any], GameReport]
-        if _is_ndjson(path, fmt):
-            games, take = list(read_logs(text.splitlines(), path)), archive.import_log
-        else:
-            games, take = list(parse(text, path)), archive.import_parsed
+        try:
+            if _is_ndjson(path, fmt):
+                games, take = list(read_logs(ndjson_lines(text, path), path)), archive.import_log
+            else:
+                games, take = notation_games(text, path), archive.import_parsed
+        except NotationError as error:  # an archive cut short: none of its games is stored
+            refused.append(GameReport(0, "refused", error={"detail": error.detail}))
+            continue
+        if not games:
+            refused.append(GameReport(0, "refused", error={"detail": f"{path}: the file holds no game"}))
+            continue
         with click.progressbar(games, label=path, file=sys.stderr) as bar:
-            for game in bar:
-                report = take(game)
-                if report.status in counts:
-                    counts[report.status] += 1
-                else:
-                    refused.append(report)
+            remaining = iter(bar)
+            while True:
+                with archive.store.batch():  # one commit per batch, not per game
+                    reports = _take_for(remaining, take, BATCH_SECONDS)
+                for report in reports:
+                    if report.status in counts:
+                        counts[report.status] += 1
+                    else:
+                        refused.append(report)
+                if not reports:
+                    break
     return counts, refused
 
 
 def _plural(count: int, noun: str = "game") -> str:
     return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def _take_for(games: Iterator, take: Callable, seconds: float) -> list[GameReport]:
+    """Import games until ``seconds`` have passed (at least one game); [] when none is left.
+    A batch holds the write lock, so it stays short: live recording waits at most that long."""
+    started, reports = time.monotonic(), list[GameReport]()
+    for game in games:
+        reports.append(take(game))
+        if time.monotonic() - started >= seconds:
+            break
+    return reports
 
 
 def _report(counts: dict, refused: list[GameReport]) -> None:
@@ -128,7 +154,7 @@ def import_command(files: tuple[str, ...], fmt: str, db: str | None):
 def export_command(output: str, fmt: str, full_history: bool, db: str | None, **filters: str | None):
     """Export games, streamed one at a time, as notation or NDJSON event logs."""
     recorder = make_recorder(db)
-    archive = Archive(recorder.store)
+    archive = Archive(recorder.store, fill_cache=True)  # the next export reads what this one wrote
     try:
         total = sum(1 for _ in archive.select(**filters))
         with (
@@ -137,9 +163,9 @@ def export_command(output: str, fmt: str, full_history: bool, db: str | None, **
         ):
             ids = _counted(archive.select(**filters), bar)
             if _is_ndjson(output, fmt):
-                chunks = archive.export_ndjson(ids)
+                chunks = archive.ndjson_archive(ids)
             else:
-                chunks = archive.export_notation(ids, full_history=full_history)
+                chunks = archive.notation_archive(ids, full_history=full_history)
             for chunk in chunks:
                 out.write(chunk)
     finally:

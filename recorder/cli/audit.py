@@ -70,15 +70,21 @@ def _value(value) -> str:
 @click.command()
 @click.argument("game_ids", nargs=-1)
 @click.option("--checkpoint", "checkpoint_text", default=None, help="A printed checkpoint to check against the record.")
+@click.option(
+    "--projections",
+    is_flag=True,
+    help="Instead: check the games list and caches against the events (recorder rebuild).",
+)
 @DB
 @KEY
-def verify(game_ids: tuple[str, ...], checkpoint_text, db, key):
+def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, db, key):
     """Recompute hash chains and replay every event with full validation (no GAME: every game).
 
     Exits with status 1 when any record, or the checkpoint, fails.
     """
+    if projections:
+        _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.verify import verify_record
 
     recorder = _recorder(db)
     failed = False
@@ -93,16 +99,45 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, db, key):
         failed = not result["valid"]
         if not game_ids:
             sys.exit(1 if failed else 0)
-    for game_id in game_ids or recorder.store.iter_game_ids():
-        try:
-            report = verify_record(game_id, recorder.events(game_id))
-        except RecorderError as error:
-            click.echo(f"{'MISSING':<8}{game_id}: {error.detail}")
-            failed = True
-            continue
-        failed |= not report["ok"]
-        click.echo(_verify_line(report))
+    tally = {"games": 0, "events": 0, "failed": 0}
+    with click.progressbar(
+        game_ids or list(recorder.games.iter_ids()), label="verifying", file=sys.stderr
+    ) as bar:  # stderr: the report on stdout stays clean
+        for game_id in bar:
+            ok = _verify_game(recorder, game_id, tally)
+            failed |= not ok
+    click.echo(f"verified {tally['games']} games, {tally['events']} events: {tally['failed']} failed")
     sys.exit(1 if failed else 0)
+
+
+def _verify_game(recorder, game_id: str, tally: dict) -> bool:
+    """Verify one game, print its line and count it; False when it fails."""
+    from recorder.audit.verify import verify_record
+
+    tally["games"] += 1
+    try:
+        events = recorder.events(game_id)
+        report = verify_record(game_id, events)
+    except RecorderError as error:
+        click.echo(f"{'MISSING':<8}{game_id}: {error.detail}")
+        tally["failed"] += 1
+        return False
+    tally["events"] += len(events)
+    tally["failed"] += not report["ok"]
+    click.echo(_verify_line(report))
+    return bool(report["ok"])
+
+
+def _verify_projections(db) -> None:
+    """Every disagreement between a projection and the events, then exit 1 if there was one."""
+    from recorder.projections import check
+
+    mismatches = 0
+    for mismatch in check(_recorder(db)):
+        click.echo(f"MISMATCH {mismatch}")
+        mismatches += 1
+    click.echo(f"projections: {mismatches} mismatch{'es' * (mismatches != 1)}; run recorder rebuild to repair")
+    sys.exit(1 if mismatches else 0)
 
 
 def _verify_line(report: dict) -> str:

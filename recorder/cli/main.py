@@ -7,7 +7,7 @@ import sys
 import click
 
 from recorder.app import create_app, database_path
-from recorder.bench.plan import SECTIONS
+from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
 
 from . import archive, audit, tournaments
@@ -62,6 +62,53 @@ def replay(game_id: str, at: int | None, db: str | None):
     click.echo(board_text(game.rules, game.state, last_hole=last_sowing(game)))
 
 
+@main.command()
+@DB_OPTION
+def rebuild(db: str | None):
+    """Rebuild the projections (games list, notation cache, position index) from the events."""
+    from recorder.projections import game_ids
+    from recorder.projections import rebuild as rebuild_projections
+
+    recorder = make_recorder(db)
+    try:
+        total = sum(len(ids) for ids in game_ids(recorder, 5000))
+        with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
+            games = rebuild_projections(recorder, bar.update)
+    finally:
+        recorder.store.close()
+    click.echo(f"rebuilt the projections of {games} game{'s' * (games != 1)}")
+
+
+@main.command()
+@click.argument("position")
+@click.option("--limit", type=click.IntRange(1, 100_000), default=100, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the occurrences as JSON.")
+@DB_OPTION
+def search(position: str, limit: int, as_json: bool, db: str | None):
+    """Find every game and event where POSITION (a position text, docs/notation.md) stood."""
+    import json
+
+    from recorder.errors import RecorderError
+    from recorder.projections import search as search_position
+
+    recorder = make_recorder(db)
+    try:
+        found = search_position(recorder, position, limit=limit)
+    except RecorderError as error:
+        click.echo(f"error: {error.detail}", err=True)
+        sys.exit(2)
+    finally:
+        recorder.store.close()
+    if as_json:
+        click.echo(json.dumps(found, indent=2, ensure_ascii=False))
+        return
+    for hit in found["occurrences"]:
+        click.echo(f"{hit['game_id']}  after event {hit['seq']}  {hit['variant']}  {hit['south']} v {hit['north']}")
+    more = " (more exist: raise --limit)" if found["truncated"] else ""
+    count = len(found["occurrences"])
+    click.echo(f"{count} occurrence{'s' * (count != 1)} of {found['position']}{more}", err=True)
+
+
 for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS):
     main.add_command(_command)
 
@@ -70,9 +117,9 @@ for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS):
 @click.option("--quick", is_flag=True, help="A short run (seconds, not minutes): a smoke test, not figures.")
 @click.option(
     "--only",
-    default=",".join(SECTIONS),
+    default=",".join(DEFAULT_SECTIONS),
     show_default=True,
-    help=f"Comma-separated sections: {', '.join(SECTIONS)}.",
+    help=f"Comma-separated sections: {', '.join(SECTIONS)} (archive only when named: it is long).",
 )
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
 def bench(quick: bool, only: str, seconds: float | None):

@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 from recorder.errors import GameOver, IllegalMove, InvalidRecord
 from recorder.rules import rules_for
 from recorder.rules.base import mover_of
+from recorder.rules.position_text import position_json
 from recorder.rules.positions import position_from_json, position_only
 from recorder.rules.state import State
 from recorder.rules.values import OPENING_CHOICES, RESULT_KINDS, PlayerName
@@ -51,6 +52,8 @@ def decide_create(body: Command) -> GameCreated:
     """GEN-23, GEN-29, GEN-30, GEN-42: a valid setup, or InvalidRecord saying what is wrong."""
     rules = rules_for(body["variant"], body.get("options") or {})
     first, position = body.get("first_player"), body.get("position")
+    if isinstance(position, str):  # a position text (docs/notation.md): stored in the JSON shape
+        position = position_json(rules, position)
     if not rules.has_first_player and first is not None:
         raise InvalidRecord(f"{rules.name} names no first player: the race decides (GEN-30)", field="first_player")
     if position is not None and first is not None:

@@ -1,29 +1,51 @@
 """The event store: every move of every game is an immutable, hash-chained event.
 
-``EventStore`` (interface.py) is the small interface the rest of the service talks to;
-it holds no SQL, so a PostgreSQL backend can be added beside ``SQLiteEventStore``.
+``EventStore`` (interface.py) is the small interface the rest of the service talks to:
+append and read, with versions and idempotency. It holds no SQL, so a PostgreSQL backend
+can be added beside ``SQLiteEventStore``.
 
 Guarantees every backend gives:
-- per game, sequence numbers are 1, 2, 3... with no gaps and no forks: an append
+- per stream, sequence numbers are 1, 2, 3... with no gaps and no forks: an append
   names the version it expects and is refused (VersionConflict) when it is stale;
-- an append is all-or-nothing, including its idempotency key and games summary;
+- an append is all-or-nothing, including its idempotency key and the projection write
+  it carries;
 - an idempotent retry returns the originally stored events and stores nothing;
-- each event links to the previous one by hash (see recorder.chain).
+- each event links to the previous one by hash (see recorder.core.chain);
+- each stream has a type (``game`` or ``tournament``) fixed by its first append.
 
-The ``games`` table is a projection derived from the events (listing and
-filtering); it can be rebuilt, the events cannot. This package is the only code
-that touches SQLite.
+Beside the store, on the same file: the games list (games_list.py) and the notation and
+position caches (caches.py), projections derived from the events and rebuilt by
+``recorder rebuild``; the events cannot be rebuilt. This package is the only code that
+touches SQLite.
 """
 
-from .interface import SUMMARY_COLUMNS, AppendResult, EventStore, Idempotency, NewEvent, StoredEvent, utc_now
+from .games_list import GamesList
+from .interface import (
+    GAME,
+    STREAM_TYPES,
+    TOURNAMENT,
+    AppendResult,
+    EventStore,
+    Idempotency,
+    NewEvent,
+    ProjectionWrite,
+    StoredEvent,
+    utc_now,
+)
+from .schema import SUMMARY_COLUMNS
 from .sqlite import SQLiteEventStore
 
 __all__ = [
+    "GAME",
+    "STREAM_TYPES",
     "SUMMARY_COLUMNS",
+    "TOURNAMENT",
     "AppendResult",
     "EventStore",
+    "GamesList",
     "Idempotency",
     "NewEvent",
+    "ProjectionWrite",
     "SQLiteEventStore",
     "StoredEvent",
     "utc_now",

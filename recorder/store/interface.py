@@ -7,7 +7,8 @@ without touching the rules or the API (see docs/deployment.md).
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator, Sequence
+import contextlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -15,22 +16,13 @@ from typing import Any
 from recorder.core import chain
 from recorder.errors import ChainBroken
 
-# Columns a caller may set in the games projection. created_at/updated_at are
-# kept by the store; metadata is a JSON object stored as text.
-SUMMARY_COLUMNS = (
-    "variant",
-    "south",
-    "north",
-    "event",
-    "site",
-    "date",
-    "round",
-    "tournament_id",
-    "board",
-    "status",
-    "result",
-    "metadata",
-)
+# Stream types: what a stream is, fixed by its first append.
+GAME, TOURNAMENT = "game", "tournament"
+STREAM_TYPES = (GAME, TOURNAMENT)
+
+# What a projection beside the store writes in the same transaction as an append (e.g.
+# the games list's row): it gets the backend's transaction handle and the stored events.
+ProjectionWrite = Callable[[Any, "tuple[StoredEvent, ...]"], None]
 
 
 @dataclass(frozen=True)
@@ -96,101 +88,77 @@ class AppendResult:
 
 
 class EventStore(abc.ABC):
-    """What every backend implements. No SQL here: backends differ, callers do not."""
+    """What every backend implements: append and read, with versions and idempotency.
+
+    Streams have a type (``game`` or ``tournament``, recorder/store/schema.py) fixed by
+    their first append. Lists, notation and position caches are projections beside the
+    store (recorder/store/games_list.py, caches.py), rebuilt from the events.
+    """
 
     @abc.abstractmethod
     def append(
         self,
-        game_id: str,
+        stream_id: str,
         expected_version: int,
-        events: Sequence[NewEvent],
+        events: Sequence[NewEvent] | Sequence[StoredEvent],
         *,
+        stream_type: str = GAME,
         recorded_by: str | None = None,
         idempotency: Idempotency | None = None,
-        summary: dict | None = None,
+        projection: ProjectionWrite | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after exactly ``expected_version`` events.
 
+        ``NewEvent``s are numbered, timed and hashed by the store. ``StoredEvent``s (an
+        archive's) are stored exactly as given, seq, time, recorder and hashes kept,
+        after checking they are this stream's next links (ChainBroken if not).
         Raises VersionConflict if the stream holds another number of events,
-        IdempotencyMismatch if ``idempotency.key`` was used for a different
-        request. ``summary`` columns are upserted into the game's projection row
-        in the same transaction.
+        IdempotencyMismatch if ``idempotency.key`` was used for a different request,
+        UnknownGame if the stream exists with another type. ``projection`` runs in the
+        same transaction, so a projection row never disagrees with committed events.
         """
 
     @abc.abstractmethod
-    def replayed(self, game_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
-        """The events an earlier request with this key stored, None for a new key;
+    def replayed(self, stream_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+        """The events an earlier request with this key stored (in whichever stream), None for a new key;
         IdempotencyMismatch when the key was used for a different request."""
 
     @abc.abstractmethod
-    def read(self, game_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        """Events with ``after < seq <= upto`` in seq order ([] for an unknown game)."""
+    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """Events with ``after < seq <= upto`` in seq order ([] for an unknown stream)."""
 
     @abc.abstractmethod
-    def version(self, game_id: str) -> int:
+    def version(self, stream_id: str) -> int:
         """Number of events in the stream (its last seq); 0 if there are none."""
 
     @abc.abstractmethod
-    def exists(self, game_id: str) -> bool:
-        """True once the game has at least one event."""
+    def stream_type(self, stream_id: str) -> str | None:
+        """``game`` or ``tournament``; None for a stream with no events."""
 
     @abc.abstractmethod
-    def list_games(
-        self,
-        *,
-        variant: str | None = None,
-        player: str | None = None,
-        tournament: str | None = None,
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[dict]:
-        """Projection rows, newest first; ``player`` matches south or north exactly."""
+    def first_events(self, stream_type: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
+        """The first event of every stream of this type, newest first."""
 
     @abc.abstractmethod
-    def iter_game_ids(
-        self,
-        *,
-        variant: str | None = None,
-        player: str | None = None,
-        tournament: str | None = None,
-        batch_size: int = 500,
-        date_from: str | None = None,
-        date_to: str | None = None,
-        result: str | None = None,
-        oldest_first: bool = False,
-    ) -> Iterator[str]:
-        """Game ids in list_games order, fetched in batches so memory stays flat.
+    def stream_ids(self, stream_type: str, *, after: str | None = None, limit: int = 1000) -> list[str]:
+        """Ids of the streams of this type in id order, ``limit`` at a time after ``after``
+        (rebuilds and verification walk every stream with it, memory flat)."""
 
-        ``date_from``/``date_to`` bound the game's ``date`` (compared as text, so ISO
-        dates sort; a game without a date never matches); ``result`` is a projection
-        result (``south_wins``, ``north_wins``, ``draw``) or ``unfinished``;
-        ``oldest_first`` reverses the order (archives list games as they were recorded)."""
+    def exists(self, stream_id: str) -> bool:
+        """True once the stream has at least one event."""
+        return self.version(stream_id) > 0
 
-    @abc.abstractmethod
-    def append_verbatim(
-        self, game_id: str, expected_version: int, events: Sequence[StoredEvent], *, summary: dict | None = None
-    ) -> tuple[StoredEvent, ...]:
-        """Append already-hashed events (an archive's) exactly as given: seq, time,
-        recorder and hashes kept. All-or-nothing, after checking that they are this
-        game's next events and extend its hash chain: ChainBroken if not,
-        VersionConflict if the stream does not hold ``expected_version`` events."""
-
-    def event_lines(self, game_id: str) -> list[str]:
+    def event_lines(self, stream_id: str) -> list[str]:
         """Each stored event as one line of canonical JSON, exactly
-        ``chain.canonical_json(event.to_dict())`` (NDJSON archives). Backends may render
-        it without decoding payloads, which are stored canonical."""
-        return [chain.canonical_json(event.to_dict()) for event in self.read(game_id)]
+        ``chain.canonical_json(event.to_dict())`` (NDJSON archives). Backends may keep
+        the lines stored, so an export decodes nothing."""
+        return [chain.canonical_json(event.to_dict()) for event in self.read(stream_id)]
 
-    @abc.abstractmethod
-    def update_summary(self, game_id: str, fields: dict) -> None:
-        """Upsert projection columns (e.g. status, result); UnknownGame if no events."""
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """Appends inside may share one transaction (bulk imports); each stays all-or-nothing."""
+        return contextlib.nullcontext()
 
-    # Tournaments and who may write to them (recorder/tournaments). A tournament is an
-    # ordinary stream whose id starts with "t-"; tokens are access records, not events.
-
-    @abc.abstractmethod
-    def list_streams(self, prefix: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
-        """The first event of every stream whose id starts with ``prefix``, newest first."""
+    # Tournament access tokens are records, not events (recorder/store/tokens.py).
 
     @abc.abstractmethod
     def add_token(self, token_id: str, token_hash: str, tournament_id: str, holder: str) -> dict:
@@ -224,7 +192,7 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent | StoredEvent]) -> None:
+def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent] | Sequence[StoredEvent]) -> None:
     """Reject malformed calls before any lock is taken."""
     if not isinstance(game_id, str) or not game_id:
         raise ValueError("game_id must be a non-empty string")
@@ -232,24 +200,13 @@ def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent
         raise TypeError("expected_version must be an int")
     if not events:
         raise ValueError("append needs at least one event")
+    if not (all(isinstance(e, NewEvent) for e in events) or all(isinstance(e, StoredEvent) for e in events)):
+        raise TypeError("append takes NewEvents or StoredEvents, not a mixture")
     for event in events:
         if not isinstance(event.type, str) or not event.type:
             raise ValueError("event type must be a non-empty string")
         if not isinstance(event.payload, dict):
             raise TypeError("event payload must be a dict")
-
-
-def _summary_row(fields: dict) -> dict:
-    """Validate projection columns (names go into SQL, so only known ones) and encode metadata."""
-    if not isinstance(fields, dict):
-        raise TypeError("summary must be a dict")
-    unknown = sorted(set(fields) - set(SUMMARY_COLUMNS))
-    if unknown:
-        raise ValueError(f"unknown summary columns: {', '.join(map(str, unknown))}")
-    row = dict(fields)
-    if row.get("metadata") is not None:
-        row["metadata"] = chain.canonical_json(row["metadata"])
-    return row
 
 
 def _verify_next_events(game_id: str, head: tuple[int, str], events: Sequence[StoredEvent]) -> None:

@@ -25,7 +25,7 @@ class LockedDatabase(Database):
 def _game_filters(
     variant: str | None, player: str | None, tournament: str | None, **archive_filters: str | None
 ) -> tuple[list[str], list]:
-    """WHERE clauses and parameters shared by list_games and iter_game_ids."""
+    """WHERE clauses and parameters shared by GamesList.list and GamesList.iter_ids."""
     clauses, params = _archive_filters(**archive_filters)
     if variant is not None:
         clauses.append("variant = ?")
@@ -40,11 +40,14 @@ def _game_filters(
 
 
 def _archive_filters(
-    date_from: str | None = None, date_to: str | None = None, result: str | None = None
+    date_from: str | None = None, date_to: str | None = None, result: str | None = None, event: str | None = None
 ) -> tuple[list[str], list]:
-    """The export filters (recorder/archive/transfer.py): a date range and a result."""
+    """The export filters (recorder/archive/transfer.py): a date range, a result, an event."""
     clauses: list[str] = []
     params: list = []
+    if event is not None:
+        clauses.append("event = ?")
+        params.append(event)
     for bound, operator in ((date_from, ">="), (date_to, "<=")):
         if bound is not None:
             clauses.append(f"date {operator} ?")
@@ -82,17 +85,20 @@ BEGIN SELECT RAISE(ABORT, 'events are immutable: append only, extending the hash
 _EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash"
 
 
-_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
-# An event as canonical JSON (keys sorted), built by SQLite from the stored canonical payload
-# text: json_quote escapes as Python's json.dumps(ensure_ascii=False) does (tests/test_store.py).
-_EVENT_LINE = (
-    """SELECT '{"game_id":' || json_quote(game_id) || ',"hash":' || json_quote(hash) || ',"payload":' || payload"""
-    """ || ',"prev_hash":' || json_quote(prev_hash) || ',"recorded_at":' || json_quote(recorded_at)"""
-    """ || ',"recorded_by":' || json_quote(recorded_by) || ',"seq":' || seq || ',"type":' || json_quote(type) || '}'"""
-    " FROM events WHERE game_id = ? ORDER BY seq"
+# An event as canonical JSON (keys sorted): the stored line, or for rows stored before lines
+# were, built by SQLite from the stored canonical payload text (json_quote escapes as Python's
+# json.dumps(ensure_ascii=False) does: tests/test_store.py).
+_EVENT_LINE_TEXT = (
+    """COALESCE(line, '{"game_id":' || json_quote(game_id) || ',"hash":' || json_quote(hash)"""
+    """ || ',"payload":' || payload || ',"prev_hash":' || json_quote(prev_hash)"""
+    """ || ',"recorded_at":' || json_quote(recorded_at) || ',"recorded_by":' || json_quote(recorded_by)"""
+    """ || ',"seq":' || seq || ',"type":' || json_quote(type) || '}')"""
 )
+_EVENT_LINE = f"SELECT {_EVENT_LINE_TEXT} FROM events WHERE game_id = ? ORDER BY seq"
+_STORED_LINES = "SELECT line FROM events WHERE game_id = ? ORDER BY seq"
 
 
 @contextlib.contextmanager
@@ -104,6 +110,9 @@ def _write_transaction(db: Database) -> Iterator[Database]:
     busy timeout instead of forking the stream. Writers of this store first
     queue on its WriterLock (recorder/store/writer_lock.py), so they rarely poll.
     """
+    if getattr(db, "in_batch", False):  # inside SQLiteEventStore.batch(): this append is a savepoint
+        yield from _savepoint(db)
+        return
     lock = db.writer_lock if isinstance(db, LockedDatabase) else None
     with lock.held() if lock is not None else contextlib.nullcontext():
         db.execute("BEGIN IMMEDIATE")
@@ -121,6 +130,18 @@ def _write_transaction(db: Database) -> Iterator[Database]:
             if db.conn.in_transaction:
                 db.conn.execute("ROLLBACK")
             raise
+
+
+def _savepoint(db: Database) -> Iterator[Database]:
+    """One append inside a batch: undone alone if it fails, committed with the batch."""
+    db.execute("SAVEPOINT append")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK TO append")
+        db.execute("RELEASE append")
+        raise
+    db.execute("RELEASE append")
 
 
 def _event_from_row(row: tuple) -> StoredEvent:
@@ -149,8 +170,3 @@ def _token_row(row: tuple[Any, ...]) -> dict[str, Any]: ...
 def _token_row(row: None) -> None: ...
 def _token_row(row: tuple[Any, ...] | None) -> dict[str, Any] | None:
     return None if row is None else dict(zip(_TOKEN_COLUMNS.split(", "), row))
-
-
-def _prefix_end(prefix: str) -> str:
-    """The smallest string after every string starting with ``prefix`` (an index range)."""
-    return prefix[:-1] + chr(ord(prefix[-1]) + 1)

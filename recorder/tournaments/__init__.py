@@ -1,7 +1,8 @@
 """Tournaments: players, rounds, pairings, results and standings, event-sourced like games.
 
-A tournament is a stream of events in the same store as the games, under an id that
-starts with ``t-``. Everything here except ``service.py`` is pure (standard library
+A tournament is a stream of events in the same store as the games, of stream type
+``tournament`` (its id starts with ``t-`` only to be readable). Everything here except
+``service.py`` is pure (standard library
 only, and networkx for the Swiss matching): ``events`` (past-tense facts), ``fold``
 (the one fold of a tournament), ``decide`` (all validation), ``pairing`` (Berger round
 robin, FIDE's Dutch Swiss) with ``dutch`` (its matching), ``standings`` (points,
@@ -33,6 +34,8 @@ def new_tournament_id() -> str:
 
 
 def is_tournament_id(stream_id: str) -> bool:
+    """Whether an id reads as a tournament's; no game takes such an id (archive imports
+    refuse it), so a reader is never misled. The store knows streams by their type."""
     return isinstance(stream_id, str) and stream_id.startswith(TOURNAMENT_PREFIX)
 
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from recorder.errors import AlreadyExists, Forbidden, NotFound, Unauthorized, VersionConflict
 from recorder.service import Recorded, Recorder, append_retrying
-from recorder.store import Idempotency, NewEvent, StoredEvent
+from recorder.store import TOURNAMENT, Idempotency, NewEvent, StoredEvent
 
-from . import board_game_id, is_tournament_id, new_tournament_id
+from . import board_game_id, new_tournament_id
 from . import decide as decisions
 from .events import event_from_record
 from .fold import Tournament, replay
@@ -61,7 +61,8 @@ class Tournaments:
     # -- Reading --------------------------------------------------------------------
 
     def events(self, tournament_id: str) -> list[StoredEvent]:
-        events = self.store.read(tournament_id) if is_tournament_id(tournament_id) else []
+        is_tournament = self.store.stream_type(tournament_id) == TOURNAMENT
+        events = self.store.read(tournament_id) if is_tournament else []
         if not events:
             raise NotFound(f"no tournament {tournament_id!r}", tournament_id=tournament_id)
         return events
@@ -95,7 +96,7 @@ class Tournaments:
         """Tournaments, newest first, as their creation events describe them."""
         return [
             {"id": e.game_id, **e.payload, "created_at": e.recorded_at}
-            for e in self.store.list_streams("t-", limit=limit, offset=offset)
+            for e in self.store.first_events(TOURNAMENT, limit=limit, offset=offset)
         ]
 
     # -- Writing --------------------------------------------------------------------
@@ -109,6 +110,7 @@ class Tournaments:
             new_tournament_id(),
             0,
             [NewEvent(event.type, event.payload())],
+            stream_type=TOURNAMENT,
             recorded_by=recorded_by,
             idempotency=idempotency,
         )
@@ -143,6 +145,7 @@ class Tournaments:
                 tournament_id,
                 t.version,
                 [NewEvent(e.type, e.payload()) for e in events],
+                stream_type=TOURNAMENT,
                 recorded_by=recorded_by,
                 idempotency=idempotency,
             )

@@ -1,30 +1,50 @@
-"""The games projection on SQLite: one row per game, derived from its events, rebuildable."""
+"""The games list: a projection beside the event store, one row per game.
+
+Each row is derived from the game's events (``service.summary_of`` of its fold); the
+recording service writes it in the same transaction as the append (``GamesList.write``),
+``recorder rebuild`` rewrites every row from the events and ``recorder verify
+--projections`` compares them (recorder/projections.py). The store itself never reads it.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from sqlite_utils import Database
 
-from recorder.errors import UnknownGame
+from recorder.core import chain
 
-from .interface import _check_page, _summary_row, utc_now
+from .interface import GAME, ProjectionWrite, StoredEvent, _check_page
+from .schema import SUMMARY_COLUMNS
 from .sql import _game_filters, _where, _write_transaction
+from .sqlite import SQLiteEventStore
 
 
-class GamesProjection:
-    """SQLiteEventStore's list of games: upserted with each append, filtered for lists and exports."""
+class GamesList:
+    """The list of games on the store's SQLite file: filtered for lists and exports."""
 
-    # Provided by SQLiteEventStore: this thread's connection, and whether a game exists.
-    _db: Callable[[], Database]
-    _exists: Callable[[Database, str], bool]
+    def __init__(self, store: SQLiteEventStore):
+        self.store = store
+
+    def _db(self) -> Database:
+        return self.store._db()
+
+    def write(self, summary: dict) -> ProjectionWrite:
+        """What an append runs in its transaction to bring the game's row up to date."""
+        row = _summary_row(summary)  # validated before the append takes the write lock
+
+        def upsert(db: Database, events: tuple[StoredEvent, ...]) -> None:
+            # updated_at is the last event's time, so a rebuilt row is the same row.
+            self._upsert_summary(db, events[0].game_id, row, events[-1].recorded_at)
+
+        return upsert
 
     def _upsert_summary(self, db: Database, game_id: str, row: dict, now: str) -> None:
         """Insert or update the game's projection row.
 
         created_at is the game's first event time (so a rebuilt projection gets
-        the same value) and is never overwritten; updated_at is now.
+        the same value) and is never overwritten; updated_at is ``now``.
         """
         if self._touch_unchanged_summary(db, game_id, row, now):
             return
@@ -52,15 +72,46 @@ class GamesProjection:
         cursor = db.execute(f"UPDATE games SET updated_at = ? WHERE game_id = ?{same}", [now, game_id, *row.values()])
         return cursor.rowcount == 1
 
-    def update_summary(self, game_id: str, fields: dict) -> None:
-        row = _summary_row(fields)
+    def row(self, game_id: str) -> dict | None:
+        """The game's row as stored (metadata as its JSON text), None if it has none."""
+        cursor = self._db().execute("SELECT * FROM games WHERE game_id = ?", (game_id,))
+        found = cursor.fetchone()
+        return None if found is None else dict(zip([d[0] for d in cursor.description], found))
+
+    def drop_orphans(self) -> None:
+        """Drop rows of games that have no events (after a rebuild)."""
         db = self._db()
         with _write_transaction(db):
-            if not self._exists(db, game_id):
-                raise UnknownGame(f"no game {game_id!r}")
-            self._upsert_summary(db, game_id, row, utc_now())
+            db.execute(
+                "DELETE FROM games WHERE game_id NOT IN (SELECT stream_id FROM streams WHERE stream_type = ?)", (GAME,)
+            )
 
-    def list_games(
+    def replace(self, rows: list[tuple[str, dict]]) -> None:
+        """Rewrite the whole row of each ``(game_id, summary)`` in one transaction
+        (``recorder rebuild`` writes a batch at a time, so recording goes on meanwhile)."""
+        checked = [(game_id, _summary_row(summary)) for game_id, summary in rows]
+        db = self._db()
+        with _write_transaction(db):
+            for game_id, row in checked:
+                self._replace_row(db, game_id, row)
+
+    @staticmethod
+    def _replace_row(db: Database, game_id: str, row: dict) -> None:
+        """The whole row, its times those of the game's first and last events."""
+        full = {column: row.get(column) for column in SUMMARY_COLUMNS}
+        names = ", ".join(["game_id", *(f'"{c}"' for c in full), "created_at", "updated_at"])
+        values = ", ".join(
+            ["?"] * (1 + len(full))
+            + [
+                "(SELECT recorded_at FROM events WHERE game_id = ? AND seq = 1)",
+                "(SELECT recorded_at FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1)",
+            ]
+        )
+        db.execute(
+            f"INSERT OR REPLACE INTO games ({names}) VALUES ({values})", [game_id, *full.values(), game_id, game_id]
+        )
+
+    def page(
         self,
         *,
         variant: str | None = None,
@@ -82,7 +133,7 @@ class GamesProjection:
                 game["metadata"] = json.loads(game["metadata"])
         return games
 
-    def iter_game_ids(
+    def iter_ids(
         self,
         *,
         variant: str | None = None,
@@ -92,12 +143,15 @@ class GamesProjection:
         date_from: str | None = None,
         date_to: str | None = None,
         result: str | None = None,
+        event: str | None = None,
         oldest_first: bool = False,
     ) -> Iterator[str]:
         _check_page(batch_size=batch_size)
         if batch_size == 0:
             raise ValueError("batch_size must be positive")
-        filters = _game_filters(variant, player, tournament, date_from=date_from, date_to=date_to, result=result)
+        filters = _game_filters(
+            variant, player, tournament, date_from=date_from, date_to=date_to, result=result, event=event
+        )
         return self._game_id_batches(filters, batch_size, oldest_first)
 
     def _game_id_batches(
@@ -110,7 +164,7 @@ class GamesProjection:
         direction = "ASC" if oldest_first else "DESC"
         last: tuple[str, str] | None = None
         while True:
-            page_clauses, page_params = list(clauses), list(params)
+            page_clauses, page_params = list(clauses), list[object](params)
             if last is not None:
                 page_clauses.append(f"(created_at, game_id) {'>' if oldest_first else '<'} (?, ?)")
                 page_params += last
@@ -127,3 +181,16 @@ class GamesProjection:
             if len(rows) < batch_size:
                 return
             last = rows[-1]
+
+
+def _summary_row(fields: dict) -> dict:
+    """Validate projection columns (names go into SQL, so only known ones) and encode metadata."""
+    if not isinstance(fields, dict):
+        raise TypeError("summary must be a dict")
+    unknown = sorted(set(fields) - set(SUMMARY_COLUMNS))
+    if unknown:
+        raise ValueError(f"unknown summary columns: {', '.join(map(str, unknown))}")
+    row = dict(fields)
+    if row.get("metadata") is not None:
+        row["metadata"] = chain.canonical_json(row["metadata"])
+    return row

@@ -1,0 +1,140 @@
+"""The projections beside the event store, rebuilt from the events and checked against them.
+
+- the games list (recorder/store/games_list.py): one row per game, ``summary_of`` its fold;
+- the notation cache (recorder/store/caches.py): each game's effective line as
+  ``write_game`` writes it, at the version it was written for;
+- the position index (recorder/store/caches.py): the key of every position each game
+  reached (recorder/rules/position_text.py), for ``recorder search``;
+- each event's stored line (``events.line``): its canonical JSON, the bytes an NDJSON
+  export writes (not rebuildable, since events are immutable, but checked).
+
+``rebuild`` walks every game stream in id order, a batch at a time (memory flat, one
+short write transaction per batch, so recording goes on); ``check`` compares what is
+stored with what the events give and yields one line per disagreement.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .core import chain
+from .core.game import history
+from .notation.writer import write_game
+from .rules.position_text import key_of, reached
+from .service import Recorder, stored_pairs, summary_of
+from .store import GAME, SUMMARY_COLUMNS, StoredEvent
+from .store.caches import NotationCache
+
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What the projections hold for one game, computed from its events alone."""
+
+    game_id: str
+    version: int
+    summary: dict
+    notation: str
+    positions: list[tuple[int, str]]
+
+
+def derive(game_id: str, events: list[StoredEvent]) -> Derived:
+    pairs = list(stored_pairs(events))
+    folds = list(history(game_id, pairs))
+    return Derived(game_id, events[-1].seq, summary_of(folds[-1]), write_game(pairs), reached(folds))
+
+
+def game_ids(recorder: Recorder, batch: int = BATCH) -> Iterator[list[str]]:
+    """Every game stream's id, in id order, ``batch`` at a time."""
+    after = None
+    while True:
+        ids = recorder.store.stream_ids(GAME, after=after, limit=batch)
+        if not ids:
+            return
+        yield ids
+        after = ids[-1]
+
+
+def rebuild(recorder: Recorder, progress: Callable[[int], None] = lambda n: None) -> int:
+    """Rewrite the games list, the notation cache and the position index from the events;
+    returns the number of games."""
+    notations, total = NotationCache(recorder.store), 0  # type: ignore[arg-type]
+    for ids in game_ids(recorder):
+        derived = [derive(game_id, recorder.store.read(game_id)) for game_id in ids]
+        recorder.games.replace([(d.game_id, d.summary) for d in derived])
+        notations.put([(d.game_id, d.version, d.notation) for d in derived])
+        recorder.positions.replace([(d.game_id, d.positions) for d in derived])
+        total += len(ids)
+        progress(len(ids))
+    recorder.games.drop_orphans()
+    notations.drop_orphans()
+    recorder.positions.drop_orphans()
+    return total
+
+
+def check(recorder: Recorder, progress: Callable[[int], None] = lambda n: None) -> Iterator[str]:
+    """One line per disagreement between a projection and the events (none: all agree)."""
+    notations = NotationCache(recorder.store)  # type: ignore[arg-type]
+    for ids in game_ids(recorder):
+        for game_id in ids:
+            events = recorder.store.read(game_id)
+            derived = derive(game_id, events)
+            yield from _check_row(recorder, derived, events)
+            yield from _check_notation(notations, derived)
+            if recorder.positions.of_game(game_id) != derived.positions:
+                yield f"position index: {game_id}: the positions indexed differ from those its events reach"
+            yield from _check_lines(recorder, game_id, events)
+        progress(len(ids))
+    listed = set(recorder.games.iter_ids())
+    for ids in game_ids(recorder):
+        listed.difference_update(ids)
+    yield from (f"games list: {game_id}: a row without a game" for game_id in sorted(listed))
+
+
+def _check_row(recorder: Recorder, derived: Derived, events: list[StoredEvent]) -> Iterator[str]:
+    row = recorder.games.row(derived.game_id)
+    if row is None:
+        yield f"games list: {derived.game_id}: no row"
+        return
+    expected = {**derived.summary, "created_at": events[0].recorded_at}
+    for column in (*SUMMARY_COLUMNS, "created_at"):
+        stored = json.loads(row[column]) if column == "metadata" and row[column] is not None else row[column]
+        if stored != expected.get(column):
+            yield f"games list: {derived.game_id}: {column} is {stored!r}, the events give {expected.get(column)!r}"
+
+
+def _check_notation(notations: NotationCache, derived: Derived) -> Iterator[str]:
+    stored = notations.stored(derived.game_id)
+    if stored is not None and stored[0] == derived.version and stored[1] != derived.notation:
+        yield f"notation cache: {derived.game_id}: the text of version {derived.version} differs from its events'"
+
+
+def _check_lines(recorder: Recorder, game_id: str, events: list[StoredEvent]) -> Iterator[str]:
+    for event, line in zip(events, recorder.store.event_lines(game_id)):
+        if line != chain.canonical_json(event.to_dict()):
+            yield f"event lines: {game_id}: event {event.seq}'s stored line is not its canonical JSON"
+
+
+def search(recorder: Recorder, text: str, *, limit: int = 100) -> dict:
+    """Where a position occurred: every game and event after which the board stood so (the
+    first six fields of the position text), with the game's variant, options and players.
+    ``truncated`` says that more than ``limit`` occurrences exist."""
+    key = key_of(text)
+    hits = recorder.positions.find(key, limit=limit + 1)
+    occurrences = []
+    for game_id, seq in hits[:limit]:
+        setup = recorder.setup_of(game_id)
+        occurrences.append(
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "variant": getattr(setup, "variant", None),
+                "options": getattr(setup, "options", None),
+                "south": getattr(setup, "south", None),
+                "north": getattr(setup, "north", None),
+            }
+        )
+    return {"position": key, "occurrences": occurrences, "truncated": len(hits) > limit}

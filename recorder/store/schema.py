@@ -1,0 +1,132 @@
+"""Every table of the SQLite file, and the migrations that bring an older file up to date.
+
+One place for the schema, so a change to a column (e.g. ``recorded_by`` made NOT NULL)
+is made once. ``create_schema`` is idempotent and runs on every open, inside one write
+transaction: a database created by an earlier release is migrated in place.
+
+- ``events``: the log itself (append only, hash-chained, guarded by triggers). ``line``
+  holds each event's canonical JSON (``chain.canonical_json(event.to_dict())``), the
+  very text an NDJSON archive writes; rows from before it existed have NULL there and
+  are rendered by SQL (``sql.EVENT_LINE``) to the same bytes.
+- ``streams``: one row per stream with its type (``game`` or ``tournament``), written by
+  the first append. Older files knew a tournament only by its ``t-`` id prefix; the
+  migration reads that prefix once, here, and never again.
+- ``idempotency_keys``: which request stored which events.
+- ``games``, ``notations``, ``positions``: projections (recorder/store/games_list.py,
+  recorder/store/caches.py), derived from the events and rebuilt by ``recorder rebuild``.
+- ``tokens``: tournament access tokens (recorder/store/tokens.py).
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from .interface import GAME, TOURNAMENT
+from .sql import _TRIGGERS, _create_token_table
+
+# The games projection's columns a caller may set (created_at/updated_at are kept by it).
+SUMMARY_COLUMNS = (
+    "variant",
+    "south",
+    "north",
+    "event",
+    "site",
+    "date",
+    "round",
+    "tournament_id",
+    "board",
+    "status",
+    "result",
+    "metadata",
+)
+
+_LEGACY_TOURNAMENT_PREFIX = "t-"  # how files from before the streams table told streams apart
+
+
+def create_schema(db: Database) -> None:
+    """Create what is missing and migrate older files; call inside a write transaction."""
+    _create_events(db)
+    _create_streams(db)
+    _create_idempotency_keys(db)
+    _create_games(db)
+    _create_caches(db)
+    _create_token_table(db)
+    db.executescript(_TRIGGERS)
+
+
+def _create_events(db: Database) -> None:
+    events = db.table("events")
+    events.create(
+        {
+            "game_id": str,
+            "seq": int,
+            "type": str,
+            "payload": str,
+            "recorded_at": str,
+            "recorded_by": str,
+            "prev_hash": str,
+            "hash": str,
+            "line": str,
+        },
+        pk=("game_id", "seq"),
+        not_null=["game_id", "seq", "type", "payload", "recorded_at", "prev_hash", "hash"],
+        if_not_exists=True,
+    )
+    if "line" not in events.columns_dict:  # a file from before stored lines: ADD COLUMN fires no trigger
+        db.execute("ALTER TABLE events ADD COLUMN line TEXT")
+
+
+def _create_streams(db: Database) -> None:
+    existed = db.table("streams").exists()
+    streams = db.table("streams").create(
+        {"stream_id": str, "stream_type": str, "created_at": str},
+        pk="stream_id",
+        not_null=["stream_id", "stream_type", "created_at"],
+        if_not_exists=True,
+    )
+    streams.create_index(["stream_type", "created_at", "stream_id"], if_not_exists=True)
+    if not existed:
+        db.execute(
+            "INSERT INTO streams (stream_id, stream_type, created_at)"
+            " SELECT game_id, CASE WHEN substr(game_id, 1, 2) = ? THEN ? ELSE ? END, recorded_at"
+            " FROM events WHERE seq = 1",
+            (_LEGACY_TOURNAMENT_PREFIX, TOURNAMENT, GAME),
+        )
+
+
+def _create_idempotency_keys(db: Database) -> None:
+    db.table("idempotency_keys").create(
+        {"key": str, "fingerprint": str, "game_id": str, "first_seq": int, "last_seq": int, "created_at": str},
+        pk="key",
+        not_null=["key", "fingerprint", "game_id", "first_seq", "last_seq", "created_at"],
+        if_not_exists=True,
+    )
+
+
+def _create_games(db: Database) -> None:
+    games = db.table("games").create(
+        {
+            "game_id": str,
+            **{c: str for c in SUMMARY_COLUMNS[:-1]},
+            "created_at": str,
+            "updated_at": str,
+            "metadata": str,
+        },
+        pk="game_id",
+        not_null=["game_id", "created_at", "updated_at"],
+        if_not_exists=True,
+    )
+    for columns in (["variant"], ["south"], ["north"], ["tournament_id"], ["event"], ["created_at", "game_id"]):
+        games.create_index(columns, if_not_exists=True)
+
+
+def _create_caches(db: Database) -> None:
+    """The notation of each game at a version, and every position each game reached."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS notations (game_id TEXT PRIMARY KEY, version INTEGER NOT NULL, text TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS positions (position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+        " PRIMARY KEY (position, game_id, seq)) WITHOUT ROWID"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game_id)")

@@ -1,0 +1,145 @@
+"""Complete or visibly incomplete: every export ends with a line stating what it holds, and
+an archive cut at any byte is refused whole, naming why (recorder/archive/frame.py)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recorder.archive.frame import NDJSON_HEADER, NOTATION_HEADER
+from recorder.archive.transfer import Archive
+from recorder.cli.main import main
+from recorder.errors import NotationError
+from recorder.store import GAME, SQLiteEventStore
+
+NOTATION = FIXTURES / "notation"
+TWO_GAMES = (NOTATION / "qelat-default.mn").read_text() + "\n" + (NOTATION / "gabata-default.mn").read_text()
+
+
+def memory_archive() -> Archive:
+    return Archive(SQLiteEventStore(":memory:"))
+
+
+@pytest.fixture(scope="module")
+def exports() -> dict[str, str]:
+    """Both exports of two fixture games (an archive of a Qelat and a Gabata game)."""
+    archive = memory_archive()
+    reports = list(archive.import_notation(TWO_GAMES, "two.mn"))
+    assert [r.status for r in reports] == ["imported", "imported"]
+    return {
+        "notation": "".join(archive.notation_archive(archive.select())),
+        "ndjson": "".join(archive.ndjson_archive(archive.select())),
+    }
+
+
+def import_text(archive: Archive, fmt: str, text: str) -> list:
+    if fmt == "ndjson":
+        return list(archive.import_ndjson_text(text, "cut.ndjson"))
+    return list(archive.import_notation(text, "cut.mn"))
+
+
+def test_a_notation_export_is_the_games_between_two_remarks(exports):
+    text = exports["notation"]
+    assert text == NOTATION_HEADER + TWO_GAMES + "\n; end of archive: 2 games\n"
+
+
+def test_an_ndjson_export_ends_with_the_number_of_games_and_events(exports):
+    lines = exports["ndjson"].split("\n")
+    assert lines[0] + "\n" == NDJSON_HEADER and lines[-1] == ""
+    events = [json.loads(line) for line in lines[1:-2]]
+    assert json.loads(lines[-2]) == {"end_of_archive": {"games": 2, "events": len(events)}}
+    assert len({event["game_id"] for event in events}) == 2
+
+
+@pytest.mark.parametrize("fmt", ["notation", "ndjson"])
+def test_an_empty_export_states_that_it_holds_nothing(fmt):
+    archive = memory_archive()
+    text = "".join(archive.notation_archive([]) if fmt == "notation" else archive.ndjson_archive([]))
+    assert text.endswith("; end of archive: 0 games\n" if fmt == "notation" else '{"events":0,"games":0}}\n')
+    assert import_text(memory_archive(), fmt, text) == []
+
+
+@pytest.mark.parametrize("fmt", ["notation", "ndjson"])
+def test_a_complete_export_imports_whole(exports, fmt):
+    archive = memory_archive()
+    reports = import_text(archive, fmt, exports[fmt])
+    assert [r.status for r in reports] == ["imported", "imported"]
+
+
+def assert_cut_is_refused(text: str, fmt: str, cut: int) -> None:
+    """Whatever the cut, nothing is stored, and the refusal says why."""
+    data = text.encode("utf-8")[:cut]
+    archive = memory_archive()
+    try:
+        part = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # cut inside a character: the API refuses the body as not UTF-8 (test_archive_import.py)
+    if not part:
+        assert import_text(archive, fmt, part) == []  # nothing to import; the API answers 422
+        return
+    with pytest.raises(NotationError, match="cut short|states"):
+        import_text(archive, fmt, part)
+    assert archive.store.stream_ids(GAME) == []
+
+
+@pytest.mark.parametrize("fmt", ["notation", "ndjson"])
+def test_an_archive_cut_at_any_line_boundary_is_refused(exports, fmt):
+    """Every cut next to a line break: the likeliest places for a stream to stop."""
+    data = exports[fmt].encode("utf-8")
+    cuts = {0, len(data) - 1}
+    for offset, byte in enumerate(data):
+        if byte == ord("\n"):
+            cuts |= {offset, offset + 1, offset + 2}
+    for cut in sorted(c for c in cuts if c < len(data)):
+        assert_cut_is_refused(exports[fmt], fmt, cut)
+
+
+@pytest.mark.parametrize("fmt", ["notation", "ndjson"])
+@settings(
+    derandomize=True, max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(fraction=st.floats(min_value=0, max_value=1, exclude_max=True))
+def test_an_archive_cut_at_any_byte_is_refused(exports, fmt, fraction):
+    data = exports[fmt].encode("utf-8")
+    assert_cut_is_refused(exports[fmt], fmt, int(fraction * len(data)))
+
+
+@pytest.mark.parametrize("fmt", ["notation", "ndjson"])
+def test_a_terminator_stating_other_counts_is_refused(exports, fmt):
+    text = exports[fmt]
+    forged = text.replace("2 games", "3 games") if fmt == "notation" else text.replace('"games":2', '"games":3')
+    with pytest.raises(NotationError, match="states 3 games"):
+        import_text(memory_archive(), fmt, forged)
+
+
+def test_a_cut_archive_is_refused_over_http_with_the_reason(client, exports):
+    cut = exports["ndjson"][: len(exports["ndjson"]) // 2]
+    response = client.post("/api/import", data=cut.encode(), content_type="application/x-ndjson")
+    assert response.status_code == 422
+    assert "cut short" in response.get_json()["detail"]
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+def test_http_exports_end_with_their_terminators(client):
+    client.post("/api/import", data=TWO_GAMES.encode(), content_type="text/x-mancala-notation")
+    notation = client.get("/api/export").get_data(as_text=True)
+    ndjson = client.get("/api/export", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True)
+    assert notation.endswith("\n; end of archive: 2 games\n")
+    assert json.loads(ndjson.split("\n")[-2])["end_of_archive"]["games"] == 2
+
+
+def test_recorder_import_refuses_a_cut_file_and_stores_nothing(tmp_path, exports):
+    db, path = str(tmp_path / "cut.sqlite3"), tmp_path / "cut.ndjson"
+    path.write_text(exports["ndjson"][:-30])
+    result = CliRunner().invoke(main, ["import", "--db", db, str(path)])
+    assert result.exit_code == 1 and "cut short" in result.output
+    with SQLiteEventStore(db) as store:
+        assert store.stream_ids(GAME) == []
+
+
+def test_hand_written_notation_needs_no_frame():
+    reports = list(memory_archive().import_notation(TWO_GAMES, "hand.mn"))
+    assert [r.status for r in reports] == ["imported", "imported"]

@@ -1,0 +1,201 @@
+"""Position text (recorder/rules/position_text.py) and position search over the index of
+every position reached (``GET /api/positions``, ``recorder search``)."""
+
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.playouts import random_record
+
+from recorder.cli.main import main
+from recorder.core.commands import decide, decide_create
+from recorder.core.game import apply_event, start_game
+from recorder.errors import InvalidRecord
+from recorder.projections import rebuild, search
+from recorder.rules import VARIANTS, rules_for
+from recorder.rules.position_text import key_of, position_json, position_text
+from recorder.rules.positions import position_from_json
+from recorder.service import Recorder
+from recorder.store import SQLiteEventStore
+
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+# QEL-1: 2x6 holes of 4 seeds, no stores; QEL-3: South named to move first.
+QELAT_START = "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1"
+
+
+def test_qel_1_the_start_is_written_row_by_row_with_empty_stores():
+    game = start_game("g", decide_create(QELAT))
+    assert position_text(game.rules, game.state) == QELAT_START + " first"
+
+
+def test_sel_1_the_selus_start_has_three_rows_of_three():
+    game = start_game("g", decide_create({**QELAT, "variant": "selus", "first_player": "north"}))
+    assert position_text(game.rules, game.state).startswith("3,3,3,3,3,3/3,3,3,3,3,3/3,3,3,3,3,3 - - 0-0 N 1")
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@settings(derandomize=True, max_examples=4, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_gen_42_every_position_reached_reads_back_as_the_same_position(variant, seed):
+    """Text -> JSON -> State -> text is the identity on every playable position of a playout."""
+    played = random_record(variant, seed, max_events=150)
+    game = start_game("g", decide_create(played.setup))
+    for command in played.commands:
+        for event in decide(game, command):
+            game = apply_event(game, event, game.version + 1)
+            if game.state.round_over or game.state.game_over:
+                continue  # a finished round or game is no start position (the JSON form describes it)
+            text = position_text(game.rules, game.state)
+            assert position_text(game.rules, position_from_json(game.rules, position_json(game.rules, text))) == text
+
+
+@pytest.mark.parametrize(
+    "text, detail",
+    [
+        ("4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S", "6 or 7 fields"),
+        ("4,4,4,4,4,4 - - 0-0 S 1", "2 rows"),
+        ("4,4,4,4,4,x/4,4,4,4,4,4 - - 0-0 S 1", "6 counts"),
+        ("4,4,4,4,4,4/4,4,4,4,4,4 c2:X - 0-0 S 1", "hole:S or hole:N"),
+        ("4,4,4,4,4,4/4,4,4,4,4,4 - - 0:0 S 1", "south-north"),
+        ("4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 W 1", "S, N or -"),
+        ("4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 0", "from 1"),
+        ("4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1 fast", "unknown flag"),
+    ],
+)
+def test_a_malformed_position_text_names_the_field(text, detail):
+    with pytest.raises(InvalidRecord, match=detail):
+        position_json(rules_for("qelat", {}), text)
+
+
+def test_a_game_is_created_from_a_position_text_and_stores_the_json_shape(api):
+    text = "0,5,5,5,4,4/4,4,4,4,4,5 - - 0-0 N 1"
+    game = api.create(**{k: v for k, v in QELAT.items() if k != "first_player"}, position=text)
+    assert game["position"]["holes"]["a1"] == 0 and game["position"]["to_move"] == "north"
+    bad = api.create(expect=422, **{k: v for k, v in QELAT.items() if k != "first_player"}, position="4,4 - - 0-0 S 1")
+    assert "position text" in bad["detail"]
+
+
+def test_a_claim_may_be_a_position_text(api, client):
+    game = api.create(**QELAT)
+    api.command(game["id"], type="sow", hole="a1")
+    response = client.post(f"/api/games/{game['id']}/claims", json={"position": QELAT_START + " first"})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["matches"][0]["seq"] == 1
+
+
+# --------------------------------------------------------------------- the index and search
+
+
+def corpus(recorder: Recorder) -> dict:
+    """Games with known repetitions: three Qelat games from the same start (South first),
+    two of them opening with the same sowing; one whose retraction returns to the start;
+    one with North first (another position); a Selus game (another board)."""
+    ids = {}
+    for name in ("plain", "same_opening", "retracted"):
+        ids[name] = recorder.create_game(QELAT).game.game_id
+    recorder.record(ids["plain"], {"type": "sow", "hole": "a1"})
+    recorder.record(ids["same_opening"], {"type": "sow", "hole": "a1"})
+    recorder.record(ids["same_opening"], {"type": "sow", "hole": "a2"})
+    recorder.record(ids["retracted"], {"type": "sow", "hole": "b1"})
+    recorder.record(ids["retracted"], {"type": "retract", "count": 1, "reason": "a slip"})
+    ids["north_first"] = recorder.create_game({**QELAT, "first_player": "north"}).game.game_id
+    ids["selus"] = recorder.create_game({**QELAT, "variant": "selus"}).game.game_id
+    return ids
+
+
+@pytest.fixture
+def indexed(tmp_path):
+    store = SQLiteEventStore(str(tmp_path / "corpus.sqlite3"))
+    recorder = Recorder(store)
+    yield recorder, corpus(recorder)
+    store.close()
+
+
+def occurrences(recorder: Recorder, text: str) -> set:
+    return {(hit["game_id"], hit["seq"]) for hit in search(recorder, text)["occurrences"]}
+
+
+def test_search_finds_every_occurrence_of_a_position_and_nothing_else(indexed):
+    recorder, ids = indexed
+    start = {(ids[name], 1) for name in ("plain", "same_opening", "retracted")} | {(ids["retracted"], 3)}
+    assert occurrences(recorder, QELAT_START) == start
+    after_a1 = recorder.game_at(ids["plain"], 2)
+    assert occurrences(recorder, position_text(after_a1.rules, after_a1.state)) == {
+        (ids["plain"], 2),
+        (ids["same_opening"], 2),
+    }
+    north = recorder.game(ids["north_first"])
+    assert occurrences(recorder, position_text(north.rules, north.state)) == {(ids["north_first"], 1)}
+    assert occurrences(recorder, "4,4,4,4,4,4/4,4,4,4,4,4 - - 9-9 S 1") == set()
+
+
+def test_every_indexed_position_is_found_exactly_where_the_events_put_it(indexed):
+    """Against a brute force: fold every game, group its positions by key."""
+    recorder, ids = indexed
+    expected: dict = {}
+    for game_id in ids.values():
+        for game in recorder.history(game_id):
+            expected.setdefault(key_of(position_text(game.rules, game.state)), set()).add((game_id, game.version))
+    for key, places in expected.items():
+        assert occurrences(recorder, key) == places
+
+
+def test_search_reports_variant_options_players_and_truncation(indexed):
+    recorder, ids = indexed
+    found = search(recorder, QELAT_START + " first", limit=2)
+    assert found["truncated"] and len(found["occurrences"]) == 2
+    hit = found["occurrences"][0]
+    assert (hit["variant"], hit["south"], hit["north"]) == ("qelat", "Abeba", "Berhane")
+    assert hit["options"] == rules_for("qelat", {}).options
+
+
+def test_the_index_is_rebuilt_from_the_events(indexed, tmp_path):
+    recorder, ids = indexed
+    before = occurrences(recorder, QELAT_START)
+    with sqlite3.connect(recorder.store.path) as conn:
+        conn.execute("DELETE FROM positions")
+    assert occurrences(recorder, QELAT_START) == set()
+    result = CliRunner().invoke(main, ["verify", "--projections", "--db", recorder.store.path])
+    assert result.exit_code == 1 and "position index" in result.output
+    rebuild(recorder)
+    assert occurrences(recorder, QELAT_START) == before
+
+
+def test_imported_games_are_indexed(client):
+    game = client.post("/api/games", json=QELAT).get_json()
+    client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "a1"})
+    exported = client.get("/api/export").get_data(as_text=True)
+    assert client.post("/api/import", data=exported.encode(), content_type="text/x-mancala-notation").status_code == 201
+    found = client.get("/api/positions", query_string={"fen": QELAT_START}).get_json()
+    assert len(found["occurrences"]) == 2 and {hit["seq"] for hit in found["occurrences"]} == {1}
+
+
+def test_get_positions_answers_with_occurrences_or_422(client):
+    client.post("/api/games", json=QELAT)
+    found = client.get("/api/positions", query_string={"fen": QELAT_START + " first"}).get_json()
+    assert found["position"] == QELAT_START and found["occurrences"][0]["variant"] == "qelat"
+    for query in ({"fen": "4,4 - -"}, {}, {"fen": QELAT_START, "limit": "0"}):
+        response = client.get("/api/positions", query_string=query)
+        assert response.status_code == 422 and response.mimetype == "application/problem+json"
+
+
+def test_recorder_search_prints_the_games(indexed):
+    recorder, ids = indexed
+    result = CliRunner().invoke(main, ["search", QELAT_START, "--db", recorder.store.path])
+    assert result.exit_code == 0
+    assert f"{ids['retracted']}  after event 3  qelat" in result.output
+    assert "4 occurrences" in result.output
+    bad = CliRunner().invoke(main, ["search", "nonsense", "--db", recorder.store.path])
+    assert bad.exit_code == 2 and "position text" in bad.output
+
+
+def test_every_state_the_api_returns_carries_its_position_text(api):
+    game = api.create(**QELAT)
+    assert game["state"]["position_text"] == QELAT_START + " first"
+    api.command(game["id"], type="sow", hole="a1")
+    state = api.state(game["id"])
+    described = position_json(rules_for("qelat", {}), state["position_text"])
+    assert (described["holes"], described["to_move"]) == (state["holes"], state["to_move"])
+    assert state["to_move"] == "north"  # QEL: the players alternate after a sowing that ends the turn
