@@ -180,10 +180,11 @@ class CrosstableSchema(Schema):
 
 
 class TokenSchema(Schema):
-    """An arbiter token; ``token`` is present once, in the response that issues it."""
+    """An arbiter or recorder token; ``token`` is present once, in the response that issues it."""
 
     id = fields.String(dump_only=True)
-    tournament_id = fields.String(dump_only=True)
+    kind = fields.String(dump_only=True)
+    tournament_id = fields.String(dump_only=True, allow_none=True)
     holder = fields.String(dump_only=True)
     created_at = fields.String(dump_only=True)
     revoked_at = fields.String(dump_only=True, allow_none=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Flask, Response, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -18,6 +20,8 @@ STATUS = {
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
     errors.AlreadyExists: 409,  # a board's game, a player's name (recorder/tournaments)
+    errors.PreconditionRequired: 428,  # a command without If-Match (RFC 6585)
+    errors.Unavailable: 503,  # with Retry-After
     errors.RecordBroken: 409,  # a tampered record is never signed (recorder/audit/checkpoints.py)
 }
 
@@ -40,6 +44,15 @@ def problem(status: int, title: str, detail: str, kind: str, **extra) -> Respons
     return response
 
 
+def store_unavailable(error: sqlite3.Error) -> errors.Unavailable | None:
+    message = str(error).lower()
+    if "locked" in message or "busy" in message:
+        return errors.Unavailable("the database is locked by another process; nothing was written", retry_after=2)
+    if "full" in message or "disk i/o" in message or "readonly" in message:
+        return errors.Unavailable("the database cannot grow (disk full); nothing was written", retry_after=30)
+    return None
+
+
 def _kind(error: Exception) -> str:
     name = type(error).__name__
     return "".join("-" + c.lower() if c.isupper() else c for c in name).lstrip("-")
@@ -48,7 +61,19 @@ def _kind(error: Exception) -> str:
 def init_app(app: Flask) -> None:
     @app.errorhandler(errors.RecorderError)
     def recorder_error(error: errors.RecorderError):
-        return problem(status_of(error), error.title, error.detail, _kind(error), **error.extra)
+        response = problem(status_of(error), error.title, error.detail, _kind(error), **error.extra)
+        if isinstance(error, errors.Unavailable):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def database_unavailable(error: sqlite3.OperationalError):
+        """A full disk or a database locked past the busy timeout: the transaction rolled
+        back, so nothing was written; anything else is the service's own failure."""
+        unavailable = store_unavailable(error)
+        if unavailable is None:
+            return unexpected(error)
+        return recorder_error(unavailable)
 
     @app.errorhandler(ValidationError)
     def invalid_body(error: ValidationError):

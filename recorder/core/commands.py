@@ -29,7 +29,9 @@ from .events import (
 from .game import Game, apply_move, initial_state
 
 PLAYER_NAMES = ("south", "north")
-METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board")
+# import_claims: what an NDJSON log imported by anyone but the admin said about who
+# recorded it and when (recorder/archive/ndjson.py with_claims); POST /api/games cannot set it.
+METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board", "import_claims")
 
 
 def decide_create(body: dict) -> GameCreated:

@@ -119,25 +119,6 @@ def _event_from_row(row: tuple) -> StoredEvent:
     return StoredEvent(game_id, seq, type_, json.loads(payload), recorded_at, recorded_by, prev_hash, hash_)
 
 
-_TOKEN_COLUMNS = "token_id, tournament_id, holder, created_at, revoked_at"
-
-
-def _create_token_table(db: Database) -> None:
-    """Arbiter tokens: only the SHA-256 digest is kept (recorder/tournaments/tokens.py)."""
-    tokens = db.table("tokens").create(
-        {"token_id": str, "token_hash": str, "tournament_id": str, "holder": str, "created_at": str, "revoked_at": str},
-        pk="token_id",
-        not_null=["token_id", "token_hash", "tournament_id", "holder", "created_at"],
-        if_not_exists=True,
-    )
-    tokens.create_index(["token_hash"], unique=True, if_not_exists=True)
-    tokens.create_index(["tournament_id"], if_not_exists=True)
-
-
-def _token_row(row: tuple | None) -> dict | None:
-    return None if row is None else dict(zip(_TOKEN_COLUMNS.split(", "), row))
-
-
 def _prefix_end(prefix: str) -> str:
     """The smallest string after every string starting with ``prefix`` (an index range)."""
     return prefix[:-1] + chr(ord(prefix[-1]) + 1)
