@@ -81,7 +81,7 @@ class Archive:
         self,
         store: EventStore,
         *,
-        recorded_by: str,
+        recorded_by: str | None = None,
         authorize: Authorize = _anyone,
         check_command: Callable[[dict], dict] = _as_decided,
         restore: bool = False,
@@ -103,8 +103,13 @@ class Archive:
 
     def import_notation(self, text: str, source: str = "<text>") -> Iterator[GameReport]:
         """Each game of a notation text, validated then stored (or refused) in turn."""
+        self._require_recorder()
         for parsed in parse(text, source):
             yield self.import_parsed(parsed)
+
+    def _require_recorder(self) -> None:
+        if not self.recorded_by:
+            raise ValueError("an import names who records it (every event names its recorder)")
 
     def import_parsed(self, parsed: ParsedGame) -> GameReport:
         players = _players(parsed)
@@ -127,7 +132,8 @@ class Archive:
         return GameReport(parsed.index, "imported", game_id, len(events), players)
 
     def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
-        """Each game's log of an NDJSON archive, verified then stored verbatim (or refused)."""
+        """Each game's log of an NDJSON archive, verified then stored (or refused)."""
+        self._require_recorder()
         for event_log in read_logs(lines, source):
             yield self.import_log(event_log)
 

@@ -45,7 +45,7 @@ class ReadFigures:
 def build_game(recorder: Recorder, events: int, seed: int) -> str:
     """A Qelat game of exactly ``events`` events: random legal sowings, then annotations."""
     setup = {"variant": "qelat", "south": "Reader S", "north": "Reader N", "first_player": "south"}
-    game = recorder.create_game(setup).game
+    game = recorder.create_game(setup, recorded_by="bench").game
     rng = random.Random(seed)
     while game.version < events:
         legal = game.rules.legal_moves(game.state)
@@ -53,7 +53,7 @@ def build_game(recorder: Recorder, events: int, seed: int) -> str:
             command = {"type": "sow", "hole": game.rules.board.holes[rng.choice(legal)]}
         else:
             command = {"type": "annotate", "text": f"note {game.version}"}
-        game = recorder.record(game.game_id, command, expected_version=game.version).game
+        game = recorder.record(game.game_id, command, expected_version=game.version, recorded_by="bench").game
     return game.game_id
 
 

@@ -259,7 +259,13 @@ def revoke_token(tournament_id, token_id, db):
 @DB
 def tokens(tournament_id, db):
     """List a tournament's tokens (never their secrets)."""
-    for row in _run(lambda: _service(db).tokens(tournament_id)):
+    service = _service(db)
+
+    def listed():
+        service.events(tournament_id)  # NotFound for an unknown tournament
+        return service.store.list_tokens(kind="arbiter", tournament_id=tournament_id)
+
+    for row in _run(listed):
         click.echo(
             f"{row['token_id']}  {row['holder']}  issued {row['created_at']}  "
             f"{'revoked ' + row['revoked_at'] if row['revoked_at'] else 'active'}"
