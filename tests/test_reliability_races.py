@@ -148,7 +148,9 @@ def test_a_retry_overtaken_by_its_own_original_gets_the_original_not_a_409(tmp_p
         answer = check_key(game, idempotency)
         if "original" not in landed:
             landed["original"] = None  # the original's own key check must not land it again
-            landed["original"] = Recorder(store).record(game_id, dict(command), expected_version=1, recorded_by="test", idempotency=key)
+            landed["original"] = Recorder(store).record(
+                game_id, dict(command), expected_version=1, recorded_by="test", idempotency=key
+            )
         return answer
 
     store.replayed = original_lands_after_the_check

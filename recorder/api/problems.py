@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from flask import Flask, Response, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from recorder import errors
+from recorder.store.unavailable import OperationalError, as_unavailable
 
 STATUS = {
     errors.InvalidRecord: 422,
@@ -44,15 +43,6 @@ def problem(status: int, title: str, detail: str, kind: str, **extra) -> Respons
     return response
 
 
-def store_unavailable(error: sqlite3.Error) -> errors.Unavailable | None:
-    message = str(error).lower()
-    if "locked" in message or "busy" in message:
-        return errors.Unavailable("the database is locked by another process; nothing was written", retry_after=2)
-    if "full" in message or "disk i/o" in message or "readonly" in message:
-        return errors.Unavailable("the database cannot grow (disk full); nothing was written", retry_after=30)
-    return None
-
-
 def _kind(error: Exception) -> str:
     name = type(error).__name__
     return "".join("-" + c.lower() if c.isupper() else c for c in name).lstrip("-")
@@ -66,11 +56,11 @@ def init_app(app: Flask) -> None:
             response.headers["Retry-After"] = str(error.retry_after)
         return response
 
-    @app.errorhandler(sqlite3.OperationalError)
-    def database_unavailable(error: sqlite3.OperationalError):
+    @app.errorhandler(OperationalError)
+    def database_unavailable(error: OperationalError):
         """A full disk or a database locked past the busy timeout: the transaction rolled
         back, so nothing was written; anything else is the service's own failure."""
-        unavailable = store_unavailable(error)
+        unavailable = as_unavailable(error)
         if unavailable is None:
             return unexpected(error)
         return recorder_error(unavailable)

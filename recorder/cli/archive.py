@@ -160,7 +160,9 @@ def demo(fixtures: str, db: str | None):
     paths = sorted(str(path) for path in Path(fixtures).glob("*.mn"))
     recorder = make_recorder(db)
     try:
-        imported, refused = import_files(Archive(recorder.store, recorded_by="demo", check_command=schema_check, restore=True), paths)
+        imported, refused = import_files(
+            Archive(recorder.store, recorded_by="demo", check_command=schema_check, restore=True), paths
+        )
     finally:
         recorder.store.close()
     _report(imported, refused)
