@@ -43,7 +43,12 @@ OPEN_POSTS = {("/api/games/{game_id}/claims", "post"), ("/api/games/{game_id}/wh
 
 def _declare_security(document: dict) -> None:
     """Every write operation needs a bearer token: say so, and what refusing looks like."""
-    refusals = {401: "No valid bearer token", 403: "The token does not reach this resource"}
+    refusals = {
+        400: "Malformed body",
+        401: "No valid bearer token",
+        403: "The token does not reach this resource",
+        413: "Body over the size limit (nothing stored)",
+    }
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             if method == "get" or (path, method) in OPEN_POSTS:
