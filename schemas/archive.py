@@ -5,7 +5,7 @@ from marshmallow import Schema, fields, validate
 from .fields import StrictInteger, name
 from .games import VARIANT_NAMES
 
-DATE = validate.Regexp(r"^\d{4}(-\d{2}(-\d{2})?)?$", error="a date is YYYY, YYYY-MM or YYYY-MM-DD")
+DATE = validate.Regexp(r"^\d{4}(-\d{2}(-\d{2})?)?\Z", error="a date is YYYY, YYYY-MM or YYYY-MM-DD")
 RESULT_FILTERS = ("south_wins", "north_wins", "draw", "unfinished")
 
 

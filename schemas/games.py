@@ -2,7 +2,7 @@
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from .fields import MAX_STORED_INT, StrictInteger, name, player
+from .fields import MAX_STORED_INT, Int64, StrictInteger, name, player
 
 VARIANT_NAMES = ("selus", "gabata", "qelat", "lahemay_walida", "tuz")
 
@@ -18,7 +18,7 @@ class GameCreateSchema(Schema):
     position = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), allow_none=True, load_default=None)
     event = name(allow_none=True)
     site = name(allow_none=True)
-    date = fields.String(allow_none=True, validate=validate.Regexp(r"^\d{4}(-\d{2}(-\d{2})?)?$"))
+    date = fields.String(allow_none=True, validate=validate.Regexp(r"^\d{4}(-\d{2}(-\d{2})?)?\Z"))
     round = name(allow_none=True)
 
 
@@ -62,12 +62,12 @@ class GameQuerySchema(Schema):
     variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
     player = name()
     tournament = name()
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_STORED_INT))
+    limit = Int64(load_default=100, validate=validate.Range(min=1, max=1000))
+    offset = Int64(load_default=0, validate=validate.Range(min=0, max=MAX_STORED_INT))
 
 
 class StateQuerySchema(Schema):
-    at = fields.Integer(validate=validate.Range(min=1, max=MAX_STORED_INT), load_default=None)
+    at = Int64(validate=validate.Range(min=1, max=MAX_STORED_INT), load_default=None)
 
 
 class EventSchema(Schema):
