@@ -65,6 +65,8 @@ def require(principal: Principal | None, presented: bool, action: Action, resour
     if principal is None:
         detail = "the bearer token is unknown or revoked" if presented else "this write needs a bearer token"
         raise Unauthorized(detail)
+    if principal.kind == "anonymous" and not allowed(principal, action, resource):
+        raise Unauthorized("open mode covers games outside tournaments only: this write needs a bearer token")
     if not allowed(principal, action, resource):
         raise Forbidden(_refusal(principal, action, resource))
     return principal
