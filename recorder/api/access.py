@@ -62,6 +62,8 @@ def init_app(app: Flask) -> None:
     store = app.extensions["recorder"].store
     app.extensions["auth"] = Authenticator(store, app.config["ADMIN_TOKEN"], open_mode=bool(app.config["OPEN"]))
     app.before_request(guard)
+    if app.config["OPEN"]:  # said at start, whoever starts the app (recorder serve prints it too)
+        app.logger.warning("open mode: anyone may write games outside tournaments (docs/security.md)")
 
 
 def authenticator() -> Authenticator:
