@@ -84,7 +84,8 @@ def authorize_game(game_id: str | None, setup: GameCreated) -> str:
     owners = {setup.metadata.get("tournament_id")}
     if game_id is not None:
         owners.add(ids.tournament_of_board(game_id))
-    for tournament_id in sorted(str(owner) for owner in owners if owner is not None) or [None]:
+    tournaments: list[str | None] = [str(owner) for owner in sorted(map(str, owners - {None}))]
+    for tournament_id in tournaments or [None]:
         require(principal(), True, "create_game", Resource(tournament_id=tournament_id))
     return principal().holder
 

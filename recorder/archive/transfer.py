@@ -141,10 +141,10 @@ class Archive:
         index, game_id = event_log.index, event_log.game_id
         try:
             problem = ids.game_id_problem(game_id)
-            if problem is not None:
-                raise event_log.fail(event_log.line_of(1), 1, problem, "a game id")
+            if problem is not None or game_id is None:
+                raise event_log.fail(event_log.line_of(1), 1, problem or "no game id", "a game id")
             game = verify_log(event_log, self.check_command)
-            recorded_by = self.authorize(game_id, game.setup) or self.recorded_by
+            recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
             if self.restore:  # the admin's restore keeps the log as it was, hashes and all
                 self.store.append_verbatim(game_id, 0, event_log.events, summary=summary_of(game))
             else:
@@ -166,7 +166,7 @@ class Archive:
         events = [setup, *(event_from_record(e.type, e.payload) for e in event_log.events[1:])]
         game = replace(game, setup=setup)
         self.store.append(
-            event_log.game_id or new_game_id(),
+            event_log.game_id or "",
             0,
             [NewEvent(e.type, e.payload()) for e in events],
             recorded_by=recorded_by,
