@@ -503,3 +503,9 @@ def test_verify_reports_a_tampered_tournament_and_escapes_ids(app, client):
     assert not any(line.startswith("ok      fake") for line in lines)
     assert "\x1b" not in result.output and any("evil\\nok" in line for line in lines)
     assert sum(line.startswith("ok") for line in lines) == 1  # the one honest game
+
+
+def test_a_route_that_does_not_exist_is_404_or_405_before_any_token_is_asked_for(client):
+    game_id = create(client)
+    assert client.post("/api/nothing-here", json={}, headers=ANONYMOUS).status_code == 404
+    assert client.put(f"/api/games/{game_id}/commands", json={}, headers=ANONYMOUS).status_code == 405

@@ -19,6 +19,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 from recorder.auth.policy import Action, Resource, require
 from recorder.auth.service import Authenticator
 from recorder.auth.tokens import Principal
+from recorder.core import ids
 from recorder.errors import Unauthorized, UnknownGame
 from recorder.store import Idempotency
 
@@ -78,8 +79,8 @@ def bearer_token() -> str | None:
 
 def guard() -> None:
     """Refuse (401/403, then 413/415) before any view reads or stores anything."""
-    if not request.path.startswith("/api/"):
-        return
+    if not request.path.startswith("/api/") or request.routing_exception is not None:
+        return  # not the API, or no such route: the 404 or 405 says so
     rule = _rule(request.endpoint, request.method)
     if rule is not None:
         action, scope = rule
@@ -119,7 +120,9 @@ def game_resource(game_id: str, principal: Principal | None) -> Resource:
             return Resource(created_by="\0nobody")  # refused as 401 before revealing anything
         raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
     metadata = first[0].payload.get("metadata") or {}
-    return Resource(tournament_id=metadata.get("tournament_id"), created_by=first[0].recorded_by)
+    # a board's id names its tournament even if a restored setup does not (as on import)
+    tournament_id = metadata.get("tournament_id") or ids.tournament_of_board(game_id)
+    return Resource(tournament_id=tournament_id, created_by=first[0].recorded_by)
 
 
 def principal() -> Principal:
