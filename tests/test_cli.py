@@ -112,3 +112,26 @@ def _get_when_up(url: str, seconds: float = 15.0) -> dict:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def test_serve_open_says_so_at_start_and_takes_anonymous_games(tmp_path):
+    port, db = free_port(), tmp_path / "open.sqlite3"
+    recorder = Path(sys.executable).with_name("recorder")
+    env = {k: v for k, v in os.environ.items() if k not in ("RECORDER_ADMIN_TOKEN", "RECORDER_OPEN")}
+    output = (tmp_path / "serve.out").open("w")
+    process = subprocess.Popen(
+        [str(recorder), "serve", "--open", "--port", str(port), "--db", str(db)],
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    try:
+        _get_when_up(f"http://127.0.0.1:{port}/api/variants")
+        assert "OPEN MODE" in (tmp_path / "serve.out").read_text()
+        assert _post(port, "/api/games", QELAT) == 201
+        tournament = {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3}
+        assert _post(port, "/api/tournaments", tournament) == 401
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        output.close()
