@@ -9,6 +9,7 @@ loopback port and photographs the pages with Debian's /usr/bin/chromium (Playwri
 from __future__ import annotations
 
 import sys
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -30,8 +31,10 @@ GAMES = [
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": str(Path(folder) / "shots.sqlite3")})
+        token = secrets.token_urlsafe(32)
+        app = create_app({"DATABASE": str(Path(folder) / "shots.sqlite3"), "ADMIN_TOKEN": token})
         client = app.test_client()
+        client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"  # every write needs a token
         games = [(name, record(client, fixture_game(f)["setup"], fixture_game(f)["commands"][:n])) for name, f, n in GAMES]
         with LiveServer(app) as server, sync_playwright() as playwright:
             browser = launch_chromium(playwright)

@@ -22,11 +22,12 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from recorder.core import ids
 from recorder.core.chain import canonical_json
-from recorder.core.events import Event, GameCreated
+from recorder.core.events import Event, GameCreated, event_from_record
 from recorder.core.game import Game
 from recorder.errors import NotationError, RecorderError, VersionConflict
 from recorder.notation.grammar import ParsedGame, parse
@@ -34,15 +35,14 @@ from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.service import stored_pairs, summary_of
 from recorder.store import EventStore, NewEvent
-from recorder.tournaments import is_tournament_id
 
-from .ndjson import EventLog, read_logs, verify_log
+from .ndjson import EventLog, read_logs, verify_log, with_claims
 
 log = logging.getLogger(__name__)
 Authorize = Callable[[str | None, GameCreated], str | None]
 
 
-def _anyone(game_id: str | None, setup: GameCreated) -> str | None:
+def _anyone(game_id: str | None, setup: GameCreated) -> str | None:  # the command line: the file's owner
     return None
 
 
@@ -105,13 +105,17 @@ class Archive:
         recorded_by: str | None = None,
         authorize: Authorize = _anyone,
         check_command: Callable[[dict], dict] = _as_decided,
+        restore: bool = False,
     ):
         """``check_command`` passes each command through the HTTP boundary's schema first
         (the API and CLI give ``api.archive.schema_check``, so imported commands meet
         exactly the limits live ones do). ``authorize(game_id, setup)`` may refuse a game
         (raising a RecorderError) or name who records it; the API uses it for games that
-        belong to a tournament."""
+        belong to a tournament. ``restore`` (the admin, or the command line on the database
+        file) keeps an NDJSON log verbatim, its recorded_by and recorded_at included;
+        otherwise those are only claims, kept in the game's metadata."""
         self.store = store
+        self.restore = restore
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = check_command
@@ -120,8 +124,13 @@ class Archive:
 
     def import_notation(self, text: str, source: str = "<text>") -> Iterator[GameReport]:
         """Each game of a notation text, validated then stored (or refused) in turn."""
+        self._require_recorder()
         for parsed in parse(text, source):
             yield self.import_parsed(parsed)
+
+    def _require_recorder(self) -> None:
+        if not self.recorded_by:
+            raise ValueError("an import names who records it (every event names its recorder)")
 
     def import_parsed(self, parsed: ParsedGame) -> GameReport:
         players = _players(parsed)
@@ -155,19 +164,23 @@ class Archive:
         return GameReport(parsed.index, "refused", game_id, players=players, error=error_json(error))
 
     def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
-        """Each game's log of an NDJSON archive, verified then stored verbatim (or refused)."""
+        """Each game's log of an NDJSON archive, verified then stored (or refused)."""
+        self._require_recorder()
         for event_log in read_logs(lines, source):
             yield self.import_log(event_log)
 
     def import_log(self, event_log: EventLog) -> GameReport:
         index, game_id = event_log.index, event_log.game_id
         try:
+            problem = ids.game_id_problem(game_id)
+            if problem is not None or game_id is None:
+                raise event_log.fail(event_log.line_of(1), 1, problem or "no game id", "a game id")
             game = verify_log(event_log, self.check_command)
-            assert game_id is not None  # verify_log refuses a log without its game id
-            if is_tournament_id(game_id):
-                raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
-            self.authorize(game_id, game.setup)  # the log keeps its own recorded_by
-            self.store.append_verbatim(game_id, 0, event_log.events, summary=summary_of(game))
+            recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
+            if self.restore:  # the admin's restore keeps the log as it was, hashes and all
+                self.store.append_verbatim(game_id, 0, event_log.events, summary=summary_of(game))
+            else:
+                self._append_as_claims(event_log, game, recorded_by)
         except VersionConflict:
             error = event_log.fail(event_log.line_of(1), 1, f"a game {game_id!r} exists already", "a new game id")
             return GameReport(index, "refused", game_id, error=error_json(error))
@@ -176,6 +189,21 @@ class Archive:
         except Exception as error:  # never a 500 for one bad game; the tests keep this empty
             return _internal(index, {}, error, game_id)
         return GameReport(index, "imported", game_id, len(event_log.events), _setup_players(game))
+
+    def _append_as_claims(self, event_log: EventLog, game: Game, recorded_by: str) -> None:
+        """Anyone but the admin: the events are recorded now, by the importer; what the
+        log said about who recorded them and when is kept in the setup's metadata,
+        labelled as claims (docs/security.md)."""
+        setup = with_claims(game.setup, event_log)
+        events = [setup, *(event_from_record(e.type, e.payload) for e in event_log.events[1:])]
+        game = replace(game, setup=setup)
+        self.store.append(
+            event_log.game_id or "",
+            0,
+            [NewEvent(e.type, e.payload()) for e in events],
+            recorded_by=recorded_by,
+            summary=summary_of(game),
+        )
 
     # -- Export -----------------------------------------------------------------------
 

@@ -73,12 +73,13 @@ def _value(value) -> str:
 @DB
 @KEY
 def verify(game_ids: tuple[str, ...], checkpoint_text, db, key):
-    """Recompute hash chains and replay every event with full validation (no GAME: every game).
+    """Recompute hash chains and replay every event with full validation (no GAME: every
+    stream in the events table, games and tournaments alike).
 
-    Exits with status 1 when any record, or the checkpoint, fails.
+    Exits with status 1 when any record, or the checkpoint, fails. Ids and details are
+    printed escaped, so no stored text can forge a line of this report.
     """
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.verify import verify_record
 
     recorder = _recorder(db)
     failed = False
@@ -89,27 +90,56 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, db, key):
         except RecorderError as error:
             _fail(error.detail)
         verdict = "valid" if result["valid"] else "REFUSED"
-        click.echo(f"{verdict:<8}checkpoint {checkpoint['game_id']}: {result['detail']}")
+        click.echo(f"{verdict:<8}checkpoint {printable(checkpoint['game_id'])}: {printable(result['detail'])}")
         failed = not result["valid"]
         if not game_ids:
             sys.exit(1 if failed else 0)
-    for game_id in game_ids or recorder.store.iter_game_ids():
-        try:
-            report = verify_record(game_id, recorder.events(game_id))
-        except RecorderError as error:
-            click.echo(f"{'MISSING':<8}{game_id}: {error.detail}")
-            failed = True
-            continue
+    for stream_id in game_ids or recorder.store.stream_ids():
+        report = _verify_stream(recorder.store, stream_id)
         failed |= not report["ok"]
         click.echo(_verify_line(report))
     sys.exit(1 if failed else 0)
 
 
+def _verify_stream(store, stream_id: str) -> dict:
+    """A game's or a tournament's report, read straight from the events table."""
+    from recorder.audit.verify import verify_record, verify_tournament
+    from recorder.core import ids
+
+    stored = store.read(stream_id)
+    if not stored:
+        return {"game_id": stream_id, "ok": False, "missing": True, "detail": "no such stream"}
+    if stream_id.startswith("t-"):
+        return verify_tournament(stream_id, stored)
+    report = verify_record(stream_id, stored)
+    if report["ok"] and not ids.is_game_id(stream_id):
+        report = {**report, "ok": False, "detail": "the id is not a game id (docs/security.md)"}
+    return report
+
+
 def _verify_line(report: dict) -> str:
+    stream = printable(report["game_id"])
+    if report.get("missing"):
+        return f"{'MISSING':<8}{stream}: {printable(report['detail'])}"
     if not report["ok"]:
-        return f"{'BROKEN':<8}{report['game_id']}: {report['detail']}"
+        return f"{'BROKEN':<8}{stream}: {printable(report['detail'])}"
     result = f"  {report['result']}" if report["result"] else ""
-    return f"{'ok':<8}{report['game_id']}: {report['version']} events, head {report['head_hash'][:16]}{result}"
+    return f"{'ok':<8}{stream}: {report['version']} events, head {report['head_hash'][:16]}{result}"
+
+
+def printable(text: object) -> str:
+    """Text for one line of a report: control characters, line and paragraph separators
+    and backslashes escaped (as in a Python literal), so stored text cannot start a
+    line or move the cursor."""
+    out = []
+    for char in str(text):
+        if char == "\\":
+            out.append("\\\\")
+        elif char.isprintable() and char not in "\u2028\u2029":
+            out.append(char)
+        else:
+            out.append(char.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 @click.command()

@@ -6,7 +6,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from sqlite_utils import Database
@@ -34,12 +34,11 @@ from .sql import (
     _INSERT_EVENT,
     _TRIGGERS,
     LockedDatabase,
-    _create_token_table,
     _event_from_row,
     _prefix_end,
     _write_transaction,
 )
-from .tokens import TokenTable
+from .tokens import TokenTable, _create_token_table
 from .writer_lock import writer_lock_for
 
 
@@ -315,6 +314,21 @@ class SQLiteEventStore(GamesProjection, TokenTable, EventStore):
 
     def exists(self, game_id: str) -> bool:
         return self._exists(self._db(), game_id)
+
+    def stream_ids(self) -> Iterator[str]:
+        """Every stream in the events table (games and tournaments), by id, in batches:
+        what ``recorder verify`` walks, rather than a summary table that can be edited."""
+        after = ""
+        while True:
+            rows = (
+                self._db()
+                .execute("SELECT DISTINCT game_id FROM events WHERE game_id > ? ORDER BY game_id LIMIT 500", (after,))
+                .fetchall()
+            )
+            if not rows:
+                return
+            yield from (row[0] for row in rows)
+            after = rows[-1][0]
 
     def list_streams(self, prefix: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
         if not isinstance(prefix, str) or not prefix:
