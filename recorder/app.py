@@ -24,6 +24,15 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,  # a whole archive import fits; anything larger is refused (413)
         JSON_SORT_KEYS=False,
     )
+    from . import limits
+
+    app.config.from_mapping(
+        # Limits that say no early (docs/deployment.md): $RECORDER_MAX_EVENTS_PER_GAME,
+        # $RECORDER_IMPORT_MAX_GAMES and $RECORDER_IMPORT_MAX_EVENTS, or these keys.
+        MAX_EVENTS_PER_GAME=limits.events_per_game(),
+        IMPORT_MAX_GAMES=limits.from_environment("IMPORT_MAX_GAMES", limits.IMPORT_GAMES),
+        IMPORT_MAX_EVENTS=limits.from_environment("IMPORT_MAX_EVENTS", limits.IMPORT_EVENTS),
+    )
     if test_config:
         app.config.update(test_config)
     if isinstance(app.json, DefaultJSONProvider):
@@ -33,7 +42,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .service import Recorder
     from .store import SQLiteEventStore
 
-    app.extensions["recorder"] = Recorder(SQLiteEventStore(app.config["DATABASE"]))
+    store = SQLiteEventStore(app.config["DATABASE"])
+    app.extensions["recorder"] = Recorder(store, max_events_per_game=app.config["MAX_EVENTS_PER_GAME"])
     api.init_app(app)
     from . import web  # the pages: HTML and JS over the same JSON API
 

@@ -39,6 +39,13 @@ class GameOver(IllegalMove):
     title = "Game is over"
 
 
+class LimitExceeded(RecorderError):
+    """A configured limit (events per game, games or events per import) would be passed;
+    ``limit`` names it and ``maximum`` gives its value (recorder/limits.py)."""
+
+    title = "Limit exceeded"
+
+
 class UnknownGame(RecorderError):
     title = "Unknown game"
 

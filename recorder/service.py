@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
+from . import limits
 from .core import commands
 from .core.chain import canonical_json
 from .core.events import Event, event_from_record
@@ -86,8 +87,10 @@ def _refuse_other_streams(game_id: str) -> None:
 
 
 class Recorder:
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, *, max_events_per_game: int | None = None):
+        """``max_events_per_game``: the ceiling (default $RECORDER_MAX_EVENTS_PER_GAME or 20,000)."""
         self.store = store
+        self.max_events_per_game = max_events_per_game or limits.events_per_game()
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -215,6 +218,7 @@ class Recorder:
 
     def _append(self, game: Game, command: dict, recorded_by, idempotency) -> Recorded:
         events, after = commands.execute(game, command)
+        limits.check_game_events(game.version + len(events), self.max_events_per_game, game=game.game_id)
         result = self.store.append(
             game.game_id,
             game.version,

@@ -41,7 +41,7 @@ def player(**kwargs) -> fields.String:
 # A name or a one-line text: no control character (a NUL, an escape sequence, a newline)
 # and no lone surrogate; what a name says is what every record shows.
 NO_CONTROLS = validate.Regexp(
-    "^[^\x00-\x1f\x7f-\x9f\ud800-\udfff]*\\Z", error="no control characters (or lone surrogates)"
+    r"^[^\x00-\x1f\x7f-\x9f\ud800-\udfff]*\Z", error="no control characters (or lone surrogates)"
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
@@ -41,6 +42,9 @@ class LiveServer:
 
     def __init__(self, app):
         self.app = app
+        # A closed page's live stream is noticed at its next heartbeat: keep that short so
+        # every stream has ended before the tests close the store.
+        app.config["LIVE_HEARTBEAT_SECONDS"] = 0.5
         self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -50,6 +54,10 @@ class LiveServer:
         return self
 
     def __exit__(self, *exc_info) -> None:
+        listeners = self.app.extensions["live"]
+        deadline = time.monotonic() + 10
+        while listeners.open and time.monotonic() < deadline:
+            time.sleep(0.1)
         self.server.shutdown()
         self.thread.join(timeout=10)
         self.server.server_close()

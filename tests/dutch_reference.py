@@ -86,8 +86,11 @@ def quality(players: list, boards: tuple, bye, final_round) -> tuple:
         sum(1 for p in players if group[p.number] <= b and (p.number not in opponent or group[opponent[p.number]] > b))
         for b in range(len(scores))
     ]
-    differences = sorted([abs(by[s].score - by[n].score) for s, n in boards]
-                         + ([by[bye].score - scores[-1] + 2] if bye is not None else []), reverse=True)  # fmt: skip
+    differences = sorted(
+        [abs(by[s].score - by[n].score) for s, n in boards]
+        + ([by[bye].score - scores[-1] + 2] if bye is not None else []),
+        reverse=True,
+    )
     floats = _repeated_floats(by, boards)
     return (broken, *downfloaters, *differences, wide, rows, missed, strong_missed, *floats)
 
@@ -100,16 +103,23 @@ def _repeated_floats(by: dict, boards: tuple) -> tuple:
             got[hi.number], got[lo.number] = "down", "up"
     counts = []
     for back, kind in ((1, "down"), (1, "up"), (2, "down"), (2, "up")):
-        counts.append(sum(1 for n, k in got.items() if k == kind and by[n].floats[-back:][:1] == (kind,)
-                          and len(by[n].floats) >= back))  # fmt: skip
+        counts.append(
+            sum(
+                1
+                for n, k in got.items()
+                if k == kind and by[n].floats[-back:][:1] == (kind,) and len(by[n].floats) >= back
+            )
+        )
     return tuple(counts)
 
 
 def best_key(players: list, final_round):
     """The best key over every legal pairing (strict colours first), or None if none exists."""
     for strict in (True, False):
-        keys = [quality(players, seat(pairs), bye.number if bye else None, final_round)
-                for pairs, bye in legal_pairings(players, strict, final_round)]  # fmt: skip
+        keys = [
+            quality(players, seat(pairs), bye.number if bye else None, final_round)
+            for pairs, bye in legal_pairings(players, strict, final_round)
+        ]
         if keys:
             return min(keys)
     return None

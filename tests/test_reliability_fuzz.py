@@ -64,7 +64,9 @@ def cases() -> list:
 def fuzz_app(tmp_path_factory):
     """One app and database for the whole run: what one case stores, the next may meet."""
     path = tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3"
-    app = make_app(path)  # the admin's token, so the fuzzed writes reach the views
+    # The admin's token, so the fuzzed writes reach the views; live streams (…/live) end after
+    # half a second here, so each case reads a whole response.
+    app = make_app(path, LIVE_MAX_SECONDS=0.5, LIVE_POLL_SECONDS=0.1)
     yield app
     app.extensions["recorder"].store.close()
 

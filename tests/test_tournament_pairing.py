@@ -32,7 +32,7 @@ from recorder.tournaments.pairing import (
     can_meet,
     preference,
     round_robin_round,
-)  # fmt: skip
+)
 from recorder.tournaments.results import BoardOutcome
 
 # --------------------------------------------------------------------------- Berger
@@ -106,9 +106,12 @@ def test_swiss_bye_goes_to_the_lowest_ranked_of_the_lowest_score():
 
 def test_swiss_bye_never_twice_while_someone_has_not_had_one():
     field = players(
-        (1, 2, (SOUTH,), {3}, False), (2, 2, (NORTH,), {4}, False), (3, 0, (NORTH,), {1}, False),
-        (4, 0, (SOUTH,), {2}, False), (5, 2, (), (), True),
-    )  # fmt: skip
+        (1, 2, (SOUTH,), {3}, False),
+        (2, 2, (NORTH,), {4}, False),
+        (3, 0, (NORTH,), {1}, False),
+        (4, 0, (SOUTH,), {2}, False),
+        (5, 2, (), (), True),
+    )
     # Lowest score 0: players 3 and 4, neither had a bye -> the lower-ranked, 4, sits out.
     assert pair_swiss(field).bye == 4
 
@@ -118,9 +121,13 @@ def test_swiss_round_2_winners_meet_winners_preferences_seat_them():
     # Group 1 pt: 1 2 3 -> 1-2, 3 floats down to 4 (3-4 is new), then 5-6.
     # Seats: 1 (had S) wants N, 2 (had N) wants S -> 2-1; 4 wants S, 3 wants N -> 4-3; 6-5.
     field = players(
-        (1, 2, (SOUTH,), {4}, False), (2, 2, (NORTH,), {5}, False), (3, 2, (SOUTH,), {6}, False),
-        (4, 0, (NORTH,), {1}, False), (5, 0, (SOUTH,), {2}, False), (6, 0, (NORTH,), {3}, False),
-    )  # fmt: skip
+        (1, 2, (SOUTH,), {4}, False),
+        (2, 2, (NORTH,), {5}, False),
+        (3, 2, (SOUTH,), {6}, False),
+        (4, 0, (NORTH,), {1}, False),
+        (5, 0, (SOUTH,), {2}, False),
+        (6, 0, (NORTH,), {3}, False),
+    )
     assert pair_swiss(field).boards == ((2, 1), (4, 3), (6, 5))
 
 
@@ -260,9 +267,11 @@ def test_c04_3_c10_transposition_grants_colour_preferences():
     # north). S1[i]-S2[i] is 1-3, 2-4: two preferences missed (C.10). The transposition 1-4,
     # 2-3 misses none, so the Dutch system takes it. Seats: 1 S 4 N, 3 S 2 N; boards in rank order.
     field = players(
-        (1, 2, (SOUTH, NORTH), {9}, False), (2, 2, (NORTH, SOUTH), {10}, False),
-        (3, 2, (SOUTH, NORTH), {11}, False), (4, 2, (NORTH, SOUTH), {12}, False),
-    )  # fmt: skip
+        (1, 2, (SOUTH, NORTH), {9}, False),
+        (2, 2, (NORTH, SOUTH), {10}, False),
+        (3, 2, (SOUTH, NORTH), {11}, False),
+        (4, 2, (NORTH, SOUTH), {12}, False),
+    )
     assert pair_swiss(field).boards == ((1, 4), (3, 2))
 
 
@@ -271,9 +280,11 @@ def test_c04_3_c5_heterogeneous_bracket_moved_down_players_meet_the_top_of_s2():
     # the residents in order (S1 = 1 2, S2 = 3 4): 1-3, 2-4. Colours: 1 and 2 had two souths
     # (absolute north), 3 and 4 two norths (absolute south): 3-1, 4-2.
     field = players(
-        (1, 2, (SOUTH, SOUTH), {2}, False), (2, 2, (SOUTH, SOUTH), {1}, False),
-        (3, 0, (NORTH, NORTH), {5}, False), (4, 0, (NORTH, NORTH), {6}, False),
-    )  # fmt: skip
+        (1, 2, (SOUTH, SOUTH), {2}, False),
+        (2, 2, (SOUTH, SOUTH), {1}, False),
+        (3, 0, (NORTH, NORTH), {5}, False),
+        (4, 0, (NORTH, NORTH), {6}, False),
+    )
     assert pair_swiss(field).boards == ((3, 1), (4, 2))
 
 
@@ -285,9 +296,11 @@ def test_c04_3_c3_topscorers_may_break_the_colour_rule_in_the_last_round():
     # absolute with equal differences and identical histories: the higher-ranked, 1, gets
     # north (E.4), 2 takes a third south. 3 absolute south, 4 north.
     field = players(
-        (1, 4, (SOUTH, SOUTH), {5}, False), (2, 4, (SOUTH, SOUTH), {6}, False),
-        (3, 0, (NORTH, NORTH), {7}, False), (4, 0, (SOUTH, NORTH), {8}, False),
-    )  # fmt: skip
+        (1, 4, (SOUTH, SOUTH), {5}, False),
+        (2, 4, (SOUTH, SOUTH), {6}, False),
+        (3, 0, (NORTH, NORTH), {7}, False),
+        (4, 0, (SOUTH, NORTH), {8}, False),
+    )
     final = pair_swiss(field, final_round=3)
     assert final.boards == ((2, 1), (3, 4)) and final.colours_relaxed == ()
     # Not the last round: 1-2 would break C.3, so both float: 1-3 and 2-4 (S1 = 1 2, S2 = 3 4).
@@ -423,7 +436,11 @@ def test_c04_3_collapsed_last_bracket_when_the_brackets_leave_players_unpaired(m
     # down players in order against the residents in order (S1 = 3 4, S2 = 5 6): 3-5, 4-6.
     monkeypatch.setattr(dutch, "EXACT_LIMIT", 0)
     field = players(
-        (1, 4, (), {7}, False), (2, 4, (), {8}, False), (3, 2, (), {9}, False),
-        (4, 2, (), {10}, False), (5, 0, (), {6}, False), (6, 0, (), {5}, False),
-    )  # fmt: skip
+        (1, 4, (), {7}, False),
+        (2, 4, (), {8}, False),
+        (3, 2, (), {9}, False),
+        (4, 2, (), {10}, False),
+        (5, 0, (), {6}, False),
+        (6, 0, (), {5}, False),
+    )
     assert {frozenset(b) for b in pair_swiss(field).boards} == {frozenset(p) for p in ((1, 2), (3, 5), (4, 6))}

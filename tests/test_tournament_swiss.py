@@ -11,8 +11,10 @@ hand are FIDE's Dutch system as docs/tournaments.md states it (C.04.3).
 import pytest
 from tournament_support import Organiser, fixture_commands, make_app, seats, table
 
-PLAYERS = [(name, 2000 - 50 * i) for i, name in enumerate(
-    ["Abeba", "Berhane", "Chaltu", "Dawit", "Eleni", "Fikru", "Genet", "Hailu", "Iyasu"])]  # fmt: skip
+PLAYERS = [
+    (name, 2000 - 50 * i)
+    for i, name in enumerate(["Abeba", "Berhane", "Chaltu", "Dawit", "Eleni", "Fikru", "Genet", "Hailu", "Iyasu"])
+]
 
 BOARD = "board"  # south wins on the board (the Gabata fixture)
 FORFEIT = "forfeit"  # south wins by forfeit, recorded in the tournament
@@ -104,8 +106,11 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
     assert arbiter.add_players(t["id"], *PLAYERS) == list(range(1, 10))
     # The organiser's order, fixed before round 1.
     order = ["direct_encounter", "buchholz", "sonneborn_berger", "wins"]
-    response = client.put(f"/api/tournaments/{t['id']}/tiebreaks", json={"tiebreaks": order},
-                          headers={"Authorization": f"Bearer {arbiter.token}"})  # fmt: skip
+    response = client.put(
+        f"/api/tournaments/{t['id']}/tiebreaks",
+        json={"tiebreaks": order},
+        headers={"Authorization": f"Bearer {arbiter.token}"},
+    )
     assert response.status_code == 200 and response.get_json()["tiebreaks"] == order
 
     for number, (boards, bye, results) in enumerate(ROUNDS, start=1):
@@ -114,8 +119,11 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
         assert paired["byes"][0]["points"] == 1
         play(arbiter, t["id"], number, results)
         if number == 1:  # too late to change the order now
-            again = client.put(f"/api/tournaments/{t['id']}/tiebreaks", json={"tiebreaks": ["wins"]},
-                               headers={"Authorization": f"Bearer {arbiter.token}"})  # fmt: skip
+            again = client.put(
+                f"/api/tournaments/{t['id']}/tiebreaks",
+                json={"tiebreaks": ["wins"]},
+                headers={"Authorization": f"Bearer {arbiter.token}"},
+            )
             assert again.status_code == 422
 
     standings = admin.standings(t["id"])
@@ -151,8 +159,13 @@ def test_nine_player_five_round_swiss_pairings_standings_and_tiebreaks_by_hand(c
 
     rows = {row["number"]: row for row in admin.crosstable(t["id"])["rows"]}
     nine = [(c["kind"], c["opponent"], c["colour"], c["mark"]) for c in rows[9]["cells"]]
-    assert nine == [("bye", None, None, "+"), ("played", 2, "north", "0"), ("played", 5, "south", "1"),
-                    ("played", 1, "south", "0"), ("played", 4, "north", "1")]  # fmt: skip
+    assert nine == [
+        ("bye", None, None, "+"),
+        ("played", 2, "north", "0"),
+        ("played", 5, "south", "1"),
+        ("played", 1, "south", "0"),
+        ("played", 4, "north", "1"),
+    ]
     assert [c["opponent_place"] for c in rows[1]["cells"]] == [9, 6, 2, 4, 3]
 
 
@@ -168,8 +181,11 @@ def test_swiss_late_entry_joins_with_zero_and_a_withdrawal_leaves(client):
     # After round 1: 1 and 4 have 1 point, 2 and 3 none. Eleni enters late (0 points);
     # Chaltu withdraws. Round 2 players: 1 4 (1 pt), 2 5 (0): 1-4 and 2-5.
     assert admin.add_players(t["id"], ("Eleni", 2100)) == [5]
-    withdrawn = client.post(f"/api/tournaments/{t['id']}/players/3/withdrawal", json={"reason": "ill"},
-                            headers={"Authorization": "Bearer admin-token-for-tests"})  # fmt: skip
+    withdrawn = client.post(
+        f"/api/tournaments/{t['id']}/players/3/withdrawal",
+        json={"reason": "ill"},
+        headers={"Authorization": "Bearer admin-token-for-tests"},
+    )
     assert withdrawn.status_code == 201 and withdrawn.get_json()["withdrawn_after"] == 1
     second = admin.pair(t["id"])
     assert sorted(map(frozenset, seats(second))) == sorted(map(frozenset, [(1, 4), (2, 5)]))

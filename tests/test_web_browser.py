@@ -143,6 +143,8 @@ def create_on_home_page(page, setup: dict) -> str:
     page.goto("/")
     page.wait_for_selector("body[data-ready=true]")
     page.select_option("#variant", setup["variant"])
+    if setup.get("options"):
+        page.click("#rules-options summary")  # folded under "Rules options" below the Start button
     for name, value in setup.get("options", {}).items():
         page.select_option(f"[data-option='{name}']", value=json.dumps(value))  # the page's JSON.stringify
     page.fill("input[name=south]", setup["south"])

@@ -1,9 +1,12 @@
-"""Take the README's screenshots of the web pages (issue 9), at tablet size.
+"""Take the screenshots of the web pages, at a phone's size and a laptop's.
 
     .venv/bin/python docs/screenshots/take.py
 
 Plays fixture games into a temporary database through the API, serves the app on a
-loopback port and photographs the pages with Debian's /usr/bin/chromium (Playwright).
+loopback port and photographs each page with Debian's /usr/bin/chromium (Playwright) at
+390×844 (a phone, touch) and 1280×800: the home page, a Selus game in progress, a Tuz
+game awaiting its opening, the spectator view, a game with moves pending offline, a
+tournament, its projector view, and a game between players named in Ge'ez script.
 """
 
 from __future__ import annotations
@@ -19,31 +22,118 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from browser import TABLET, LiveServer, fixture_game, launch_chromium, record  # noqa: E402
+from browser import LiveServer, fixture_game, launch_chromium, record  # noqa: E402
 from recorder.app import create_app  # noqa: E402
 
-# (file, fixture, how many of its commands are played before the picture)
-GAMES = [
-    ("game-selus-3x6.png", "selus-rounds-1372.json", 30),
-    ("game-tuz-2x6.png", "tuz-end-turn-seed1.json", 20),
-]
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+ADMIN_TOKEN = "screenshots-admin-token"
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+ETHIOPIC = {"variant": "qelat", "south": "ሰላም ተስፋይ", "north": "ዳዊት ገብረ", "first_player": "south"}
+
+
+def played(client, fixture: str, count: int) -> str:
+    game = fixture_game(fixture)
+    return record(client, game["setup"], game["commands"][:count])
+
+
+def tournament(client) -> str:
+    """A four-player Qelat round robin with round 1's two boards under way."""
+    made = client.post("/api/tournaments", headers=ADMIN, json={"name": "Asmara Open", "variant": "qelat",
+                                                                "format": "round_robin", "site": "Asmara"})
+    tournament_id = made.get_json()["id"]
+    for name in ("Abeba", "Berhane", "ሰላም ተስፋይ", "Dawit"):
+        client.post(f"/api/tournaments/{tournament_id}/players", headers=ADMIN, json={"name": name})
+    client.post(f"/api/tournaments/{tournament_id}/rounds", headers=ADMIN, json={})
+    for board in (1, 2):
+        url = f"/api/tournaments/{tournament_id}/rounds/1/boards/{board}/game"
+        game_id = client.post(url, headers=ADMIN, json={"first_player": "south"}).get_json()["id"]
+        for _ in range(3 * board):
+            hole = client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"][0]
+            client.post(f"/api/games/{game_id}/commands", headers=ADMIN, json={"type": "sow", "hole": hole})
+    return tournament_id
+
+
+def pages(client) -> dict[str, str]:
+    selus = played(client, "selus-rounds-1372.json", 30)
+    tuz = played(client, "tuz-end-turn-seed1.json", 0)
+    tournament_id = tournament(client)
+    return {
+        "home": "/",
+        "game-selus": f"/games/{selus}",
+        "game-lahemay-walida": f"/games/{played(client, 'lahemay_walida-default.json', 40)}",
+        "game-tuz-opening": f"/games/{tuz}",
+        "spectator": f"/games/{selus}/watch",
+        "tournament": f"/tournaments/{tournament_id}",
+        "projector": f"/tournaments/{tournament_id}/projector",
+        "game-ethiopic-names": f"/games/{record(client, ETHIOPIC, [])}",
+    }
+
+
+def ready(page) -> None:
+    page.wait_for_selector("[data-ready=true]")
+    page.wait_for_timeout(300)  # the move list's notation arrives after the board
+
+
+def offline_pending(context, server, client) -> None:
+    """Two moves tapped with the network down: pending beside the unchanged board."""
+    game = fixture_game("qelat-default.json")
+    game_id = record(client, game["setup"], game["commands"][:4])
+    page = context.new_page()
+    page.goto(f"{server.url}/games/{game_id}")
+    ready(page)
+    context.set_offline(True)
+    for command in game["commands"][4:6]:
+        page.click(f".board [data-hole='{command['hole']}']")
+    page.wait_for_selector("#pending-list li:nth-child(2)")
+    yield_shot(page, "game-offline-pending")
+    context.set_offline(False)
+    page.close()
+
+
+def conflict(context, server, client) -> None:
+    """A move queued offline while another device recorded: the conflict shown."""
+    game = fixture_game("qelat-default.json")
+    game_id = record(client, game["setup"], game["commands"][:4])
+    page = context.new_page()
+    page.goto(f"{server.url}/games/{game_id}")
+    ready(page)
+    context.set_offline(True)
+    page.click(f".board [data-hole='{game['commands'][4]['hole']}']")
+    page.wait_for_selector("#pending-list li")
+    legal = client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"]
+    client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": legal[-1]})
+    context.set_offline(False)
+    page.wait_for_selector("#conflict:not([hidden])")
+    yield_shot(page, "game-conflict")
+    page.close()
+
+
+def yield_shot(page, name: str) -> None:
+    """The whole page on a phone (it scrolls); the screen on a laptop."""
+    width = page.viewport_size["width"]
+    path = HERE / f"{name}-{width}.png"
+    page.screenshot(path=str(path), full_page=width < 600 or name in {"home", "tournament"})
+    print("wrote", path)
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        token = secrets.token_urlsafe(32)
-        app = create_app({"DATABASE": str(Path(folder) / "shots.sqlite3"), "ADMIN_TOKEN": token})
+        app = create_app({"DATABASE": str(Path(folder) / "shots.sqlite3"), "ADMIN_TOKEN": ADMIN_TOKEN})
         client = app.test_client()
-        client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"  # every write needs a token
-        games = [(name, record(client, fixture_game(f)["setup"], fixture_game(f)["commands"][:n])) for name, f, n in GAMES]
+        shots = pages(client)
         with LiveServer(app) as server, sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            page = browser.new_page(viewport=TABLET, device_scale_factor=1)
-            for name, game_id in games:
-                page.goto(f"{server.url}/games/{game_id}")
-                page.wait_for_selector("#game-page[data-ready=true]")
-                page.screenshot(path=str(HERE / name))
-                print("wrote", HERE / name)
+            for size in SIZES.values():
+                context = browser.new_context(viewport=size, device_scale_factor=1, has_touch=size["width"] < 600)
+                page = context.new_page()
+                for name, path in shots.items():
+                    page.goto(f"{server.url}{path}")
+                    ready(page)
+                    yield_shot(page, name)
+                page.close()
+                offline_pending(context, server, client)
+                conflict(context, server, client)
+                context.close()
             browser.close()
         app.extensions["recorder"].store.close()
 

@@ -8,6 +8,7 @@ from . import (
     audit,  # issue 6: traces, claims, what-if, verify, checkpoints, board.svg
     game_notation,  # issue 9: one game's notation and move list, for the game page
     games,
+    live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
     problems,
     tokens,  # recorder tokens
@@ -26,3 +27,4 @@ def init_app(app: Flask) -> None:
     tournaments.init_app(app)
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)
+    live.init_app(app)

@@ -10,7 +10,7 @@ filters select, as notation or NDJSON by ``Accept``, one game at a time.
 from __future__ import annotations
 
 from apispec import APISpec
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
 
@@ -20,6 +20,7 @@ from recorder.auth.policy import Resource, require
 from recorder.core import ids
 from recorder.core.events import GameCreated
 from recorder.errors import InvalidRecord
+from recorder.limits import ImportLimits
 from recorder.notation.grammar import MEDIA_TYPE as NOTATION
 from schemas import load_command
 from schemas.archive import export_query_schema, import_query_schema, import_report_schema
@@ -45,6 +46,7 @@ def import_archive():
         authorize=authorize_game,
         check_command=schema_check,
         restore=principal().is_admin,
+        limits=import_limits(),
     )
     if request.mimetype in NOTATION_TYPES:
         reports = archive.import_notation(body_text(), source)
@@ -59,6 +61,12 @@ def import_archive():
     if report["refused"]:
         return report, 207
     return report, 201 if report["imported"] else 200  # 200: every game was there already
+
+
+def import_limits() -> ImportLimits:
+    """What one import request may hold (app config; docs/deployment.md), counted before anything is stored."""
+    config = current_app.config
+    return ImportLimits(config["IMPORT_MAX_GAMES"], config["IMPORT_MAX_EVENTS"], config["MAX_EVENTS_PER_GAME"])
 
 
 def schema_check(command: dict) -> dict:

@@ -15,6 +15,8 @@ from werkzeug.exceptions import BadRequest
 
 from recorder.errors import InvalidRecord
 
+from .problems import MalformedJson
+
 MAX_DEPTH = 64  # the deepest body the API takes (a position is 3 levels)
 # C0 and C1 controls but tab and newline (a note may run over lines), DEL, and surrogates.
 REFUSED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -32,7 +34,7 @@ def json_body(*, empty_is_object: bool = False):
     except RecursionError:
         raise BadRequest(f"the JSON is nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as error:
-        raise BadRequest(f"malformed JSON: {error}") from None
+        raise MalformedJson(error) from None
     check_json_value(value)
     return value
 

@@ -16,7 +16,6 @@ from recorder.rules.state import state_to_json
 from recorder.service import Recorder, fingerprint
 from recorder.store import Idempotency
 from schemas import (
-    event_list_schema,
     event_schema,
     game_create_schema,
     game_list_schema,
@@ -142,7 +141,9 @@ def get_events(game_id: str):
     events = recorder().events(game_id)
     # Issue 6: retracted moves name their retraction and retractions name what they withdrew (by folding).
     entries = mark_retractions(game_id, [e.to_dict() for e in events])
-    return event_list_schema.dump({"game_id": game_id, "events": entries})
+    # Already in EventListSchema's shape (StoredEvent.to_dict + the two marks): dumping
+    # 12,000 entries field by field through marshmallow cost more than reading them.
+    return {"game_id": game_id, "events": entries}
 
 
 @bp.get("/<game_id>/state")

@@ -14,6 +14,7 @@ from recorder.store.unavailable import OperationalError, as_unavailable
 STATUS = {
     errors.InvalidRecord: 422,
     errors.IllegalMove: 422,  # EndlessSowing and GameOver included
+    errors.LimitExceeded: 422,  # names the limit: events per game, games or events per import
     errors.UnknownGame: 404,
     errors.NotFound: 404,
     errors.VersionConflict: 409,

@@ -30,6 +30,7 @@ from recorder.core.chain import canonical_json
 from recorder.core.events import Event, GameCreated, event_from_record
 from recorder.core.game import Game
 from recorder.errors import NotationError, RecorderError, VersionConflict
+from recorder.limits import ImportLimits, check_game_events, events_per_game, notation_events
 from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
@@ -106,6 +107,7 @@ class Archive:
         authorize: Authorize = _anyone,
         check_command: Callable[[dict], dict] = _as_decided,
         restore: bool = False,
+        limits: ImportLimits | None = None,
     ):
         """``check_command`` passes each command through the HTTP boundary's schema first
         (the API and CLI give ``api.archive.schema_check``, so imported commands meet
@@ -113,9 +115,13 @@ class Archive:
         (raising a RecorderError) or name who records it; the API uses it for games that
         belong to a tournament. ``restore`` (the admin, or the command line on the database
         file) keeps an NDJSON log verbatim, its recorded_by and recorded_at included;
-        otherwise those are only claims, kept in the game's metadata."""
+        otherwise those are only claims, kept in the game's metadata. ``limits`` (the API's)
+        are checked on the whole body before anything is stored; without them (the CLI)
+        each game is still held to the ceiling on events per game."""
         self.store = store
         self.restore = restore
+        self.limits = limits
+        self.events_per_game = limits.events_per_game if limits is not None else events_per_game()
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = check_command
@@ -125,7 +131,11 @@ class Archive:
     def import_notation(self, text: str, source: str = "<text>") -> Iterator[GameReport]:
         """Each game of a notation text, validated then stored (or refused) in turn."""
         self._require_recorder()
-        for parsed in parse(text, source):
+        games: Iterable[ParsedGame] = parse(text, source)
+        if self.limits is not None:  # counted before anything is stored
+            games = list(games)
+            self.limits.check(notation_events(parsed.tokens) for parsed in games)
+        for parsed in games:
             yield self.import_parsed(parsed)
 
     def _require_recorder(self) -> None:
@@ -135,6 +145,7 @@ class Archive:
     def import_parsed(self, parsed: ParsedGame) -> GameReport:
         players = _players(parsed)
         try:
+            check_game_events(notation_events(parsed.tokens), self.events_per_game, game=parsed.index)
             read = read_game(parsed, check_command=self.check_command)
             recorded_by = self.authorize(None, read.setup) or self.recorded_by
             events = [read.setup, *read.events]
@@ -164,9 +175,13 @@ class Archive:
         return GameReport(parsed.index, "refused", game_id, players=players, error=error_json(error))
 
     def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
-        """Each game's log of an NDJSON archive, verified then stored (or refused)."""
+        """Each game's log of an NDJSON archive, verified then stored verbatim (or refused)."""
         self._require_recorder()
-        for event_log in read_logs(lines, source):
+        logs: Iterable[EventLog] = read_logs(lines, source)
+        if self.limits is not None:  # counted before anything is stored
+            logs = list(logs)
+            self.limits.check(len(event_log.events) for event_log in logs)
+        for event_log in logs:
             yield self.import_log(event_log)
 
     def import_log(self, event_log: EventLog) -> GameReport:
@@ -175,6 +190,7 @@ class Archive:
             problem = ids.game_id_problem(game_id)
             if problem is not None or game_id is None:
                 raise event_log.fail(event_log.line_of(1), 1, problem or "no game id", "a game id")
+            check_game_events(len(event_log.events), self.events_per_game, game=event_log.index)
             game = verify_log(event_log, self.check_command)
             recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
             if self.restore:  # the admin's restore keeps the log as it was, hashes and all

@@ -42,21 +42,28 @@ def check_claim(rules: Rules, claim: dict) -> None:
 def find_position(game_id: str, pairs: Iterable[tuple[int, Event]], claim: dict) -> dict:
     """Every point where the claimed position stood, or the closest one and how it differs."""
     pairs = list(pairs)
-    matches: list[tuple[dict, tuple[int, ...]]] = []
+    matches: list[tuple[dict, int | None]] = []
     closest: tuple[tuple, dict] | None = None
     game: Game | None = None
+    claimed_holes = None
     for (seq, event), game in zip(pairs, history(game_id, pairs)):
-        position = position_view(game)
+        if claimed_holes is None:
+            claimed_holes = tuple(claim["holes"].get(hole) for hole in game.rules.board.holes)
+        if matches and game.state.holes != claimed_holes:
+            continue  # no match, and the closest point only matters while nothing matches
+        position = position_view(game, claim)
         differences = differences_from(claim, position)
         point = {"seq": seq, "type": event.type, "round": game.state.round}
         if not differences:
-            matches.append((point, tuple(move_seq for move_seq, _ in game.moves)))
+            matches.append((point, game.moves.top_seq))
         elif not matches:
             key = _distance(differences, seq)
             if closest is None or key < closest[0]:
-                closest = (key, {**point, "differences": differences, "position": position})
-    final = tuple(move_seq for move_seq, _ in game.moves) if game is not None else ()
-    listed = [{**point, "effective": final[: len(moves)] == moves} for point, moves in matches]
+                closest = (key, {**point, "differences": differences, "position": position_view(game)})
+    # A point is on the final line when its latest effective move still is (the moves
+    # below it are shared with it); before any move, every line passes through it.
+    final = {move_seq for move_seq, _ in game.moves} if game is not None else set()
+    listed = [{**point, "effective": top is None or top in final} for point, top in matches]
     return {
         "game_id": game_id,
         "claim": claim,
@@ -66,18 +73,24 @@ def find_position(game_id: str, pairs: Iterable[tuple[int, Event]], claim: dict)
     }
 
 
-def position_view(game: Game) -> dict:
-    """The compared fields of the position after an event, in the §8 shape (as ``state_to_json``)."""
+def position_view(game: Game, claim: dict | None = None) -> dict:
+    """The compared fields of the position after an event, in the §8 shape (as ``state_to_json``):
+    the holes, and the other fields the claim names (all of them without a claim)."""
     board, state, kind = game.rules.board, game.state, game.rules.special_kind
-    return {
-        "holes": dict(zip(board.holes, state.holes)),
-        "specials": {
-            board.holes[i]: {"kind": kind, "owner": o.json} for i, o in enumerate(state.specials) if o is not None
-        },
-        "owners": {board.holes[i]: o.json for i, o in enumerate(state.owners) if o != board.default_owners[i]},
-        "stores": pair(state.stores),
-        "to_move": state.to_move.json if state.to_move is not None else None,
-    }
+    view: dict[str, Any] = {"holes": dict(zip(board.holes, state.holes))}
+    wanted = COMPARED if claim is None else [field for field in COMPARED if field in claim]
+    for field in wanted:  # only what is compared: a claim is checked against every event
+        if field == "specials":
+            view[field] = {
+                board.holes[i]: {"kind": kind, "owner": o.json} for i, o in enumerate(state.specials) if o is not None
+            }
+        elif field == "owners":
+            view[field] = {board.holes[i]: o.json for i, o in enumerate(state.owners) if o != board.default_owners[i]}
+        elif field == "stores":
+            view[field] = pair(state.stores)
+        else:
+            view[field] = state.to_move.json if state.to_move is not None else None
+    return view
 
 
 def differences_from(claim: dict, position: dict) -> dict:

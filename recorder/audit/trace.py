@@ -65,7 +65,7 @@ def _marks(pairs: list, games: Iterable[Game]) -> tuple[dict[int, int], dict[int
     before: Game | None = None
     for (seq, event), game in zip(pairs, games):
         if isinstance(event, MovesRetracted) and before is not None:
-            withdrawn = [move_seq for move_seq, _ in before.moves[len(game.moves) :]]
+            withdrawn = [move_seq for move_seq, _ in before.moves.latest(event.count)]
             withdrew[seq] = withdrawn
             retracted_by.update((move_seq, seq) for move_seq in withdrawn)
         before = game

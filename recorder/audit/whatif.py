@@ -21,7 +21,7 @@ from recorder.core.game import Game, apply_event, history, start_game
 from recorder.core.redecide import redecide
 from recorder.errors import RecorderError
 from recorder.rules import rules_for
-from recorder.rules.state import state_to_json
+from recorder.rules.state import State, state_to_json
 
 from .trace import trace_event
 
@@ -71,7 +71,8 @@ def _replay(
     except RecorderError as error:
         report["first_illegal"] = _illegal(1, setup, error)
         return None
-    _compare(None, recorded[0], None, game, pairs[0], report, games)
+    memo: dict = {}  # legal moves and GEN-35 verdicts per (side, state): see _rules_view
+    _compare(None, recorded[0], None, game, pairs[0], report, games, memo)
     for index in range(1, len(pairs)):
         seq, event = pairs[index]
         try:
@@ -79,15 +80,15 @@ def _replay(
         except RecorderError as error:
             report["first_illegal"] = _illegal(seq, event, error)
             return game
-        _compare(recorded[index - 1], recorded[index], game, after, pairs[index], report, games)
+        _compare(recorded[index - 1], recorded[index], game, after, pairs[index], report, games, memo)
         game = after
     return game
 
 
 def _compare(
-    recorded_before, recorded_after: Game, before, after: Game, pair: tuple, report: dict, games: dict
+    recorded_before, recorded_after: Game, before, after: Game, pair: tuple, report: dict, games: dict, memo: dict
 ) -> None:
-    if report["first_difference"] is not None:
+    if report["first_difference"] is not None or _same_state(recorded_after, after, memo):
         return
     recorded_view, what_if_view = position(recorded_after), position(after)
     if recorded_view == what_if_view:
@@ -107,6 +108,31 @@ def _compare(
 
 def _illegal(seq: int, event: Event, error: RecorderError) -> dict:
     return {"seq": seq, "type": event.type, "payload": event.payload(), "title": error.title, "detail": error.detail}
+
+
+_COMPARED_FIELDS = [i for i, name in enumerate(State._fields) if name not in IGNORED]
+
+
+def _same_state(recorded: Game, what_if: Game, memo: dict) -> bool:
+    """True when ``position`` would give the same view for both, found without building it.
+
+    Building the view per event and side cost most of a what-if. Equal state values give
+    equal views but for what the rules add: the legal moves and GEN-35's adjudication."""
+    a, b = recorded.state, what_if.state
+    if a != b and any(a[i] != b[i] for i in _COMPARED_FIELDS):
+        return False  # the views may still agree: ``position`` decides
+    return _rules_view(recorded, 0, memo) == _rules_view(what_if, 1, memo)
+
+
+def _rules_view(game: Game, side: int, memo: dict) -> tuple:
+    """What the rules add to a state's view: its legal moves and GEN-35's verdict (which
+    plays a sowing). Asked once per (side, state): a retracted line returns to the same states."""
+    key = (side, game.state)
+    found = memo.get(key)
+    if found is None:
+        legal = tuple(sorted(game.rules.legal_moves(game.state)))
+        found = memo[key] = (legal, bool(legal) and game.rules.needs_adjudication(game.state))
+    return found
 
 
 def position(game: Game) -> dict:

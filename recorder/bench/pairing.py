@@ -62,11 +62,25 @@ def play(field: dict, pairing, rng: random.Random) -> dict:
         points = rng.choice((2, 1, 1, 0))
         down = DOWN if south.score > north.score else UP if south.score < north.score else None
         up = {DOWN: UP, UP: DOWN, None: None}[down]
-        after[s] = replace(south, score=south.score + points, opponents=south.opponents | {n},
-                           colours=(*south.colours, SOUTH), floats=(*south.floats, down))  # fmt: skip
-        after[n] = replace(north, score=north.score + 2 - points, opponents=north.opponents | {s},
-                           colours=(*north.colours, NORTH), floats=(*north.floats, up))  # fmt: skip
+        after[s] = replace(
+            south,
+            score=south.score + points,
+            opponents=south.opponents | {n},
+            colours=(*south.colours, SOUTH),
+            floats=(*south.floats, down),
+        )
+        after[n] = replace(
+            north,
+            score=north.score + 2 - points,
+            opponents=north.opponents | {s},
+            colours=(*north.colours, NORTH),
+            floats=(*north.floats, up),
+        )
     for n in field.keys() - {p for b in pairing.boards for p in b}:
-        after[n] = replace(field[n], score=field[n].score + 2 * (n == pairing.bye),
-                           had_bye=field[n].had_bye or n == pairing.bye, floats=(*field[n].floats, None))  # fmt: skip
+        after[n] = replace(
+            field[n],
+            score=field[n].score + 2 * (n == pairing.bye),
+            had_bye=field[n].had_bye or n == pairing.bye,
+            floats=(*field[n].floats, None),
+        )
     return after

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from recorder import gunicorn_conf as conf
+
 from .server import GunicornConfig
 
-SECTIONS = ("engine", "api", "read", "export", "pairing")
+SECTIONS = ("engine", "api", "read", "export", "cost", "pairing", "live")
 
 # Targets: engine laps per second, append throughput and latency, read and export ratios.
 ENGINE_TARGETS = {"qelat": 300_000, "tuz": 100_000, "selus": 120_000}  # laps per second
@@ -15,10 +17,24 @@ APPEND_TARGET_P99_MS = 50.0
 READ_TARGET_RATIO = 1.5  # latest-state read at 1,000 events / at 10 events
 EXPORT_TARGET_PER_SECOND = 5_000
 EXPORT_FLAT_RATIO = 1.10  # peak memory at 10,000 games / at 1,000 games ("flat")
+LIVE_TARGET_MS = 1_000  # a recorded move reaches every open live stream within a second
 PAIRING_TARGETS_MS = {16: None, 100: 50.0, 500: 2_000.0}  # per Swiss round, by players
 
-# The served configuration the bench measures (docs/deployment.md recommends the same).
-SERVED = GunicornConfig(workers=2)
+COST_TARGET_SECONDS = 0.5  # each per-game endpoint on the 12,151-event game with 6,000 retractions
+COST_TARGET_RATIO = 3.0  # its time per event / a plain 1,500-event game's
+FAIRNESS_TARGET_P99_MS = 250.0  # appends to other games while four expensive reads run
+
+# The served configuration the bench measures (docs/deployment.md recommends the same):
+# gthread workers, so a long export or an expensive read holds one thread, never a whole
+# worker, and the worker's heartbeat (what --timeout watches) keeps beating meanwhile.
+SERVED = GunicornConfig(
+    workers=conf.workers,
+    threads=conf.threads,
+    worker_class=conf.worker_class,
+    timeout=conf.timeout,
+    graceful_timeout=conf.graceful_timeout,
+    config="python:recorder.gunicorn_conf",
+)
 
 
 @dataclass(frozen=True)
@@ -30,13 +46,15 @@ class Plan:
     append_requests: int
     read_requests: int
     export_sizes: tuple[int, int]
-    pairing_rounds: int = 9
+    cost_repeats: int
+    pairing_rounds: int
+    live_appends: int
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:
         if quick:
-            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), pairing_rounds=3)
-        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), pairing_rounds=9)
+            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 1, 3, 20)
+        return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), 3, 9, 100)
 
 
 def verdict(met: bool) -> str:

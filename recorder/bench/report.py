@@ -9,9 +9,13 @@ from collections.abc import Callable
 from .plan import (
     APPEND_TARGET_P99_MS,
     APPEND_TARGET_PER_SECOND,
+    COST_TARGET_RATIO,
+    COST_TARGET_SECONDS,
     ENGINE_TARGETS,
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
+    FAIRNESS_TARGET_P99_MS,
+    LIVE_TARGET_MS,
     PAIRING_TARGETS_MS,
     READ_TARGET_RATIO,
     SERVED,
@@ -130,3 +134,71 @@ def pairing(plan: Plan, echo: Echo) -> None:
             f"  {players:>4} players: wall {f.mean_ms:>7,.1f} ms per round (slowest {f.max_ms:,.1f}), "
             f"CPU {f.cpu_mean_ms:>7,.1f} ms (slowest {f.cpu_max_ms:,.1f})  {goal}"
         )
+
+
+def cost(plan: Plan, echo: Echo) -> None:
+    from . import cost as bench_cost
+
+    echo(
+        f"cost: every per-game endpoint, {bench_cost.VARIANT} games built through the store, one client, "
+        f"{SERVED.describe()}, median of {plan.cost_repeats}"
+    )
+    echo(
+        f"  adversarial: setup, {bench_cost.ADVERSARIAL_SOWINGS} moves, {bench_cost.ADVERSARIAL_PAIRS:,} x "
+        f"{{sowing, retract 1}}; plain: {bench_cost.PLAIN_EVENTS:,} events, no retraction"
+    )
+    figures = bench_cost.measure(repeats=plan.cost_repeats, config=SERVED, fairness_seconds=plan.append_seconds)
+    events = figures.events
+    echo(
+        f"  {'endpoint':22s} {events['adversarial']:,} ev.  {events['plain']:,} ev.  per event"
+        "  | server CPU: adversarial  plain  per event"
+    )
+    for name, wall in figures.seconds.items():
+        cpu = figures.cpu[name]
+        ratio, cpu_ratio = figures.per_event_ratio(name), figures.per_event_ratio(name, cpu=True)
+        met = wall["adversarial"] <= COST_TARGET_SECONDS and ratio <= COST_TARGET_RATIO
+        cpu_met = cpu["adversarial"] <= COST_TARGET_SECONDS and cpu_ratio <= COST_TARGET_RATIO
+        echo(
+            f"  {name:22s} {wall['adversarial']:>7.3f} s {wall['plain']:>7.3f} s {ratio:>6.2f}x"
+            f"  | {cpu['adversarial']:>7.3f} s {cpu['plain']:>6.3f} s {cpu_ratio:>5.2f}x"
+            f"  target ≤ {COST_TARGET_SECONDS:g} s, ≤ {COST_TARGET_RATIO:g}x:"
+            f" wall {verdict(met)}, CPU {verdict(cpu_met)}"
+        )
+    echo(
+        f"  (the machine's load average was {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: wall times include "
+        "waiting for a core; on an idle machine wall ≈ CPU)"
+    )
+    fair = figures.fairness
+    if fair is not None:
+        met = fair.p99_ms <= FAIRNESS_TARGET_P99_MS and fair.appends.failures == 0
+        echo(
+            f"  fairness: {fair.appends.requests:,} appends to other games while 4 clients read /moves and /verify "
+            f"({fair.reads.requests} reads): p50 {fair.appends.percentile(50) * 1000:.0f} ms, "
+            f"p99 {fair.p99_ms:.0f} ms  target p99 ≤ {FAIRNESS_TARGET_P99_MS:g} ms  {verdict(met)}"
+        )
+
+
+def live(plan: Plan, echo: Echo) -> None:
+    from . import live as bench_live
+
+    echo(
+        f"live: {bench_live.LISTENERS} listeners on GET /api/games/ID/live, {plan.live_appends} appends one after "
+        f"another, {bench_live.CONFIG.describe()}, at most {bench_live.PER_WORKER} listeners per worker"
+    )
+    figures = bench_live.measure(appends=plan.live_appends)
+    delays = figures.delivery
+
+    def at(q: float) -> float:
+        return delays[min(len(delays) - 1, int(q * len(delays)))] * 1000
+
+    worst = delays[-1] * 1000 if delays else float("nan")
+    met = bool(delays) and worst <= LIVE_TARGET_MS and figures.missed == 0
+    echo(
+        f"  append with the streams open: p50 {figures.append.percentile(50) * 1000:.1f} ms  "
+        f"p99 {figures.append.percentile(99) * 1000:.1f} ms"
+    )
+    echo(
+        f"  move to listener: p50 {at(0.5):.0f} ms  p99 {at(0.99):.0f} ms  max {worst:.0f} ms  "
+        f"({len(delays):,} deliveries, {figures.missed} missed)  target ≤ {LIVE_TARGET_MS:,} ms  {verdict(met)}"
+    )
+    echo(f"  beyond the bound: {figures.refused} of {figures.extra} extra listeners refused with 503")

@@ -32,19 +32,28 @@ class GunicornConfig:
     workers: int = 2
     threads: int = 1
     worker_class: str | None = None  # None: sync, or gthread when threads > 1
+    timeout: int | None = None  # None: gunicorn's default (30 s)
+    graceful_timeout: int | None = None
+    config: str | None = None  # a gunicorn config (-c), for its hooks; the flags above override its values
 
     def arguments(self) -> list[str]:
-        args = ["--workers", str(self.workers)]
+        args = ["--config", self.config] if self.config else []
+        args += ["--workers", str(self.workers)]
         if self.worker_class:
             args += ["--worker-class", self.worker_class]
         if self.threads > 1:
             args += ["--threads", str(self.threads)]
+        if self.timeout is not None:
+            args += ["--timeout", str(self.timeout)]
+        if self.graceful_timeout is not None:
+            args += ["--graceful-timeout", str(self.graceful_timeout)]
         return args
 
     def describe(self) -> str:
         kind = self.worker_class or ("gthread" if self.threads > 1 else "sync")
         threads = f", {self.threads} threads each" if self.threads > 1 else ""
-        return f"gunicorn, {self.workers} {kind} workers{threads}"
+        timeout = f", --timeout {self.timeout}" if self.timeout is not None else ""
+        return f"gunicorn, {self.workers} {kind} workers{threads}{timeout}"
 
 
 @dataclass

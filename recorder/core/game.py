@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from recorder.rules import rules_for
 from recorder.rules.base import Rules, Trace
@@ -30,6 +30,7 @@ from .events import (
     RoundStarted,
     Sowed,
 )
+from .moves import Moves
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Game:
     rules: Rules
     state: State
     version: int  # how many stored events have been folded
-    moves: tuple[tuple[int, Event], ...] = ()  # effective (not retracted) moves, with their seq
+    moves: Moves  # effective (not retracted) moves, with their seq and the state each made
 
 
 def initial_state(rules: Rules, setup: GameCreated) -> State:
@@ -54,7 +55,8 @@ def initial_state(rules: Rules, setup: GameCreated) -> State:
 
 def start_game(game_id: str, setup: GameCreated) -> Game:
     rules = rules_for(setup.variant, setup.options)
-    return Game(game_id, setup, rules, initial_state(rules, setup), version=1)
+    state = initial_state(rules, setup)
+    return Game(game_id, setup, rules, state, version=1, moves=Moves.start(state))
 
 
 def apply_move(rules: Rules, state: State, event: Event, trace: Trace | None = None) -> State:
@@ -93,23 +95,24 @@ def apply_event(game: Game, event: Event, seq: int, *, after: State | None = Non
 
     ``after`` is the move's resulting state when its decision has already computed it
     (``commands.execute``): a sowing is then not computed a second time."""
+    # Games are built positionally, not with dataclasses.replace: the fold makes one per event.
     if isinstance(event, Annotated):
-        return replace(game, version=seq)
+        return Game(game.game_id, game.setup, game.rules, game.state, seq, game.moves)
     if isinstance(event, MovesRetracted):
         return _retract(game, event.count, seq)
     if event.type in MOVE_TYPES:
         state = after if after is not None else apply_move(game.rules, game.state, event)
-        return replace(game, state=state, version=seq, moves=game.moves + ((seq, event),))
+        return Game(game.game_id, game.setup, game.rules, state, seq, game.moves.push(seq, event, state))
     raise TypeError(f"unexpected event {event!r}")
 
 
 def _retract(game: Game, count: int, seq: int) -> Game:
-    """Replay the effective moves but the last ``count``: the log keeps them, the fold skips them."""
-    kept = game.moves[: len(game.moves) - count]
-    state = initial_state(game.rules, game.setup)
-    for _, move in kept:
-        state = apply_move(game.rules, state, move)
-    return replace(game, state=state, version=seq, moves=kept)
+    """Step back ``count`` effective moves: the log keeps them, the fold skips them.
+
+    The state to return to is kept on the stack of effective moves, so a retraction costs
+    O(count), never a re-fold of the game: folding any log is O(events)."""
+    kept = game.moves.pop(count)
+    return Game(game.game_id, game.setup, game.rules, kept.state, seq, kept)
 
 
 def replay(game_id: str, events: Iterable[tuple[int, Event]]) -> Game:

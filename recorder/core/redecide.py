@@ -8,7 +8,7 @@ it then stood: exactly the validation an arbiter's command gets before it is sto
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import fields
 
 from recorder.errors import InvalidRecord
 
@@ -49,7 +49,9 @@ def command_for(event: Event) -> Command:
     ``winner`` of None (a draw) is not optional and stays."""
     if isinstance(event, GameCreated):
         raise TypeError("a setup is decided by decide_create, not decide")
-    payload = asdict(event)
+    # A shallow copy of the fields: decide only reads its command, and asdict's deep copy
+    # was a quarter of a what-if replay's time.
+    payload = vars(event)
     omitted = {f.name for f in fields(event) if f.default is None and payload[f.name] is None}
     return {"type": COMMAND_TYPES[event.type], **{k: v for k, v in payload.items() if k not in omitted}}
 

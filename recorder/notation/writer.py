@@ -25,7 +25,7 @@ from recorder.core.events import (
     Sowed,
     setup_of,
 )
-from recorder.core.game import history, replay
+from recorder.core.game import history
 from recorder.rules import find_variant
 from recorder.rules.state import State
 
@@ -77,11 +77,13 @@ def effective_events(events: list[tuple[int, Event]]) -> list[tuple[int, Event]]
     still on that line, in recorded order."""
     if not any(isinstance(event, MovesRetracted) for _, event in events):
         return events
-    final = replay("export", events)
-    effective = {seq for seq, _ in final.moves}
+    games = list(history("export", events))  # one fold: the games share their moves
+    effective = {seq for seq, _ in games[-1].moves}
     kept = [events[0]]
-    for (seq, event), before in zip(events[1:], history("export", events)):
-        on_line = all(move_seq in effective for move_seq, _ in before.moves)
+    for (seq, event), before in zip(events[1:], games):
+        # Every move below an effective one is effective: the latest one decides.
+        top = before.moves.top_seq
+        on_line = top is None or top in effective
         if seq in effective or (isinstance(event, Annotated) and on_line):
             kept.append((seq, event))
     return kept

@@ -19,6 +19,8 @@ from recorder.rules.base import Rules
 from recorder.rules.board import Player
 from recorder.rules.state import State
 
+# Latin first, then Ethiopic fonts, so names in Ge'ez script (ሰላም ተስፋይ) are drawn, not boxes.
+FONTS = "Helvetica, Arial, 'Noto Sans', 'Noto Sans Ethiopic', 'Abyssinica SIL', sans-serif"
 INK = {"south": "#1f5fa8", "north": "#a8321f"}
 TINT = {"south": "#e3edf8", "north": "#f8e5e1"}
 WOOD, WOOD_EDGE, GOLD = "#b07a3f", "#6e4519", "#f0b90b"
@@ -41,7 +43,7 @@ def board_svg(
     height = bottom + 1.5 * u
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{_n(height)}" '
-        f'viewBox="0 0 {size} {_n(height)}" font-family="Helvetica, Arial, sans-serif">',
+        f'viewBox="0 0 {size} {_n(height)}" font-family="{FONTS}">',
         f"<title>{escape(caption or _caption(rules, state))}</title>",
         f'<rect x="0" y="0" width="{size}" height="{_n(height)}" fill="#fbf7f0"/>',
         f'<rect class="board" x="{_n(0.05 * u)}" y="{_n(top)}" width="{_n(size - 0.1 * u)}" '

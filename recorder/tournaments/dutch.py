@@ -38,7 +38,7 @@ from .pairing import (
     is_topscorer,
     preference,
     ranks_before,
-)  # fmt: skip
+)
 
 BYE_NODE = 0  # player numbers start at 1
 
@@ -349,8 +349,10 @@ def pair_swiss(players: list[SwissPlayer], final_round: int | None = None) -> Sw
 def seat(pairs: list) -> tuple:
     """Order the boards (C.04.2: the higher score of the pair, the sum, the better rank of
     the higher player) and give each pair its seats."""
-    ordered = sorted(pairs, key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score),
-                                            min(pq[0].rank, pq[1].rank)))  # fmt: skip
+    ordered = sorted(
+        pairs,
+        key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score), min(pq[0].rank, pq[1].rank)),
+    )
     seated = []
     for p, q in ordered:
         higher, lower = (p, q) if ranks_before(p, q) else (q, p)

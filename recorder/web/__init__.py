@@ -10,7 +10,11 @@ served with a Content-Security-Policy that allows this origin only.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, current_app, render_template
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, url_for
 
 bp = Blueprint(
     "web",
@@ -41,14 +45,54 @@ def home():
 
 @bp.get("/games/<game_id>")
 def game_page(game_id: str):
+    return game_view(game_id, "record")
+
+
+@bp.get("/games/<game_id>/watch")
+def watch_page(game_id: str):
+    """The spectator view: the same board, live, with nothing to record."""
+    return game_view(game_id, "watch")
+
+
+def game_view(game_id: str, mode: str):
     if current_app.extensions["recorder"].store.version(game_id) == 0:
         abort(404, description=f"There is no game {game_id}.")
-    return render_template("game.html", game_id=game_id)
+    return render_template("game.html", game_id=game_id, mode=mode)
 
 
 @bp.get("/tournaments/<tournament_id>")
 def tournament_page(tournament_id: str):
     return render_template("tournament.html", tournament_id=tournament_id)
+
+
+@bp.get("/tournaments/<tournament_id>/projector")
+def projector_page(tournament_id: str):
+    """All boards of a round on one screen for the hall, live (?round=N, else the latest)."""
+    return render_template("projector.html", tournament_id=tournament_id)
+
+
+# -- Offline: the service worker and the web app manifest -----------------------------------
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+@lru_cache(maxsize=1)
+def static_files() -> tuple[tuple[str, ...], str]:
+    """Every static file the pages use, and a digest of their contents: a new release
+    changes the digest, so browsers install the new service worker and its cache."""
+    files = sorted(p for p in STATIC.rglob("*") if p.is_file())
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in files)).hexdigest()[:16]
+    return tuple(p.relative_to(STATIC).as_posix() for p in files), digest
+
+
+@bp.get("/sw.js")
+def service_worker():
+    files, digest = static_files()
+    assets = [url_for("web.home")] + [url_for("web.static", filename=name) for name in files]
+    body = render_template("sw.js", assets=assets, version=digest)
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"  # the browser checks for a new worker on every visit
+    return response
 
 
 def init_app(app: Flask) -> None:

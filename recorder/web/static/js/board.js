@@ -40,6 +40,14 @@ function pebbles(count) {
   return box;
 }
 
+// A store is a long bar on a phone and a tall one on a wide screen: its seeds are a heap
+// of small pebbles of a fixed size that wraps within the frame, never scaled to its width.
+function heap(count) {
+  const box = element("span", { class: "pebbles heap", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(count, MAX_PEBBLES); i += 1) box.append(element("span", { class: `pebble tone-${i % 3}` }));
+  return box;
+}
+
 function holeLabel(hole, count, owner, special) {
   let text = `${hole}: ${count} seed${count === 1 ? "" : "s"}, ${PLAYER[owner]}'s hole`;
   if (special) text += `, ${special.kind} of ${PLAYER[special.owner]}`;
@@ -51,9 +59,10 @@ function holeButton(variant, state, hole, options) {
   const owner = ownerOf(variant, state, hole);
   const special = state.specials ? state.specials[hole] : undefined;
   const sowable = options.sowable.has(hole);
+  const queued = (options.queued || []).filter(([name]) => name === hole).map(([, number]) => number);
   const button = element("button", {
     type: "button",
-    class: ["hole", `owner-${owner}`, sowable && "sowable", hole === options.lastHole && "last",
+    class: ["hole", `owner-${owner}`, sowable && "sowable", hole === options.lastHole && "last", queued.length && "queued",
       owner !== variant.default_owners[hole] && "changed", special && `special special-${special.owner}`]
       .filter(Boolean).join(" "),
     disabled: !sowable,
@@ -70,6 +79,10 @@ function holeButton(variant, state, hole, options) {
   if (special) {
     button.append(element("span", { class: "badge", text: `${special.kind} ${PLAYER[special.owner][0]}` }));
   }
+  if (queued.length) {
+    button.dataset.queued = queued.join(",");
+    button.append(element("span", { class: "queued-mark", text: queued.join(" "), title: "pending, not yet recorded" }));
+  }
   if (sowable) button.addEventListener("click", () => options.onSow(hole));
   return button;
 }
@@ -83,7 +96,7 @@ function store(state, player, names) {
     "aria-label": `${PLAYER[player]}'s store: ${count} seeds`,
   },
   element("span", { class: "store-name", text: `${PLAYER[player]}` }),
-  element("span", { class: "cup" }, pebbles(count), element("span", { class: "count", text: String(count) })));
+  element("span", { class: "cup" }, heap(count), element("span", { class: "count", text: String(count) })));
 }
 
 function side(state, player, names) {

@@ -110,10 +110,21 @@ export function showDecision(context) {
     byId("lot-form").hidden = false;
   }
   if (due === "next_round") showNextRound(variant, state);
+  showResultWhenDue(latest && !state.game_over && !state.awaiting && state.to_move && !state.legal_moves.length);
   byId("result-panel").hidden = !latest || state.game_over;
   byId("retract-panel").hidden = !latest || context.moveCount === 0;
   byId("annotate-panel").hidden = !latest;
   byId("retract-form").elements.count.max = String(Math.max(context.moveCount, 1));
+}
+
+// GEN-35: no sowing can be recorded, so a result is the next thing to do: its form moves
+// from the tools into the actions above the board, open.
+function showResultWhenDue(due) {
+  const panel = byId("result-panel");
+  const home = due ? byId("actions") : byId("tools");
+  if (panel.parentElement !== home) home.prepend(panel);
+  panel.classList.toggle("decision", Boolean(due));
+  if (due) panel.open = true;
 }
 
 function showNextRound(variant, state) {

@@ -2,17 +2,22 @@
 // stepping through the effective line, the explanation of each event, the round
 // table, corrections and downloads. Every read and write goes through the JSON API;
 // every write carries the version the page last saw, so a change made on another
-// device is reported and reloaded, never overwritten.
-import { Conflict, describeProblem, getJSON, getOptional, getText, sendCommand } from "./api.js";
+// device is reported and reloaded, never overwritten. Without the network a move is
+// queued on the device and sent when it returns (offline.js); a move recorded on
+// another device arrives by Server-Sent Events (GET …/live) and the page reloads it.
+// In the spectator view (/games/{id}/watch, data-mode="watch") nothing can be recorded.
+import { Conflict, describeProblem, getJSON, getOptional, getText, idempotencyKey, Offline, sendCommand } from "./api.js";
 import { renderBoard } from "./board.js";
 import { resetToolForms, showDecision, wireForms } from "./decisions.js";
+import { OfflineRecorder } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
-import { effectiveLine, moveText, statusText } from "./record.js";
-import { clearNotice, element, notify, PLAYER } from "./site.js";
+import { effectiveLine, moveText, optionsText, shortDecision, statusText, turnsOf } from "./record.js";
+import { clearNotice, element, keepForOffline, listen, notify, PLAYER } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
 
 const page = document.getElementById("game-page");
 const gameId = page.dataset.gameId;
+const watching = page.dataset.mode === "watch";
 const base = `/api/games/${encodeURIComponent(gameId)}`;
 const byId = (id) => document.getElementById(id);
 
@@ -32,10 +37,10 @@ const isLatest = () => view.index === view.plies.length - 1;
 
 // -- Loading -------------------------------------------------------------------------
 
-async function load() {
+async function load(tries = 3) {
   const [{ data: game, etag }, { data: log }] = await Promise.all([getJSON(base), getJSON(`${base}/events`)]);
   const last = log.events[log.events.length - 1];
-  if (last && last.seq !== game.version) return load(); // written between the two reads
+  if (last && last.seq !== game.version && tries > 0) return load(tries - 1); // written between the two reads
   view.game = game;
   view.etag = etag;
   view.log = log.events;
@@ -43,6 +48,7 @@ async function load() {
   if (!view.variant) view.variant = await findVariant(game.variant);
   renderHeader();
   await showLatest();
+  keepForOffline([location.pathname, base, `${base}/events`, URLS.moves, "/api/variants"]);
 }
 
 async function findVariant(name) {
@@ -80,16 +86,20 @@ async function show(index) {
   renderStatus(state);
   renderStepper(ply);
   renderRounds(state);
-  showDecision({ variant: view.variant, state, latest: isLatest(), names: names(), moveCount: view.line.moves.length });
+  showDecision({ variant: view.variant, state, latest: isLatest() && !watching, names: names(), moveCount: view.line.moves.length });
   updateDownloads();
   loadTrace(ply.seq, request);
 }
 
 function drawBoard(state, ply) {
   const latest = isLatest();
-  const canSow = latest && !view.busy && !state.awaiting && !state.game_over;
+  const canSow = latest && !watching && !view.busy && !state.awaiting && !state.game_over;
+  // With moves queued the board is the last recorded position, not the one being played:
+  // any hole may be tapped, and the server judges the queue when the network returns.
+  const sowable = !canSow ? [] : offline.holding ? variantHoles() : state.legal_moves;
   renderBoard(byId("board"), view.variant, state, {
-    sowable: new Set(canSow ? state.legal_moves : []),
+    sowable: new Set(sowable),
+    queued: latest ? offline.queuedHoles() : [],
     onSow: (hole) => send({ type: "sow", hole }),
     lastHole: ply.type === "sowed" ? ply.payload.hole : null,
     names: names(),
@@ -100,16 +110,20 @@ function drawBoard(state, ply) {
   byId("viewing-text").textContent = latest ? "" : `You are looking at the position after move ${view.index} of ${view.plies.length - 1}.`;
 }
 
+const variantHoles = () => view.variant.board.holes;
+
 function renderStatus(state) {
   byId("game-status").textContent = statusText(state, names());
-  let prompt = "";
-  if (!isLatest()) prompt = "Go to the latest position to record.";
-  else if (!state.game_over && !state.awaiting && state.to_move) {
-    prompt = state.legal_moves.length
-      ? `${PLAYER[state.to_move]} (${names()[state.to_move]}): tap a highlighted hole to record the sowing.`
-      : "No sowing can be recorded here (GEN-35): record a result.";
-  }
-  byId("prompt").textContent = prompt;
+  byId("prompt").textContent = watching ? "" : promptText(state);
+}
+
+function promptText(state) {
+  if (!isLatest()) return "Go to the latest position to record.";
+  if (state.game_over || state.awaiting || !state.to_move) return "";
+  if (offline.holding) return "Moves are pending: tap the next hole played. The board shows the last recorded position.";
+  return state.legal_moves.length
+    ? `${PLAYER[state.to_move]} (${names()[state.to_move]}): tap a highlighted hole to record the sowing.`
+    : "No sowing can be recorded here (GEN-35): record a result.";
 }
 
 async function loadTrace(seq, request) {
@@ -127,32 +141,30 @@ function renderHeader() {
   const game = view.game;
   byId("game-title").textContent = `${view.variant.title}: ${game.south} – ${game.north}`;
   const meta = game.metadata || {};
-  const options = Object.entries(game.options).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(", ");
-  byId("game-meta").textContent = [meta.event, meta.site, meta.date, meta.round && `round ${meta.round}`, options]
+  byId("game-meta").textContent = [meta.event, meta.site, meta.date, meta.round && `round ${meta.round}`]
     .filter(Boolean).join(" · ");
+  byId("game-rules").textContent = optionsText(view.variant, game.options);
   document.title = `${view.variant.title}: ${game.south} – ${game.north}`;
 }
 
+// One cell per turn (the notation's grouping); each sowing in it is a button to step to.
 function renderMoves() {
-  const list = byId("moves");
-  const items = view.plies.map((event, index) => {
-    const written = view.notation.get(event.seq);
-    const button = element("button", { type: "button", class: "ply", "data-ply": index, "data-seq": event.seq,
-      "data-notation": written || null, title: written || moveText(event) }, index ? shortNotation(written) || moveText(event) : "Start");
-    button.addEventListener("click", () => show(index));
-    const comments = (view.line.comments.get(event.seq) || []).map((text) => element("p", { class: "comment", text }));
-    return element("li", {}, button, ...comments);
+  const cells = turnsOf(view.plies, view.notation).map((turn) => {
+    const parts = turn.plies.flatMap((ply) => {
+      const event = view.plies[ply.index];
+      const written = view.notation.get(event.seq);
+      const button = element("button", { type: "button", class: "ply", "data-ply": ply.index, "data-seq": event.seq,
+        "data-notation": written || null, title: written || moveText(event) }, ply.text);
+      button.addEventListener("click", () => show(ply.index));
+      const comments = (view.line.comments.get(event.seq) || []).map((text) => element("p", { class: "comment", text }));
+      return [button, ply.rest ? element("span", { class: "pass", text: ply.rest }) : null, ...comments];
+    });
+    return element("li", { class: "move-turn" }, turn.label ? element("span", { class: "turn-label", text: turn.label }) : null, ...parts);
   });
-  list.replaceChildren(...items);
+  byId("moves").replaceChildren(...cells);
   byId("corrections").replaceChildren(...view.line.corrections.map(({ event, withdrawn }) => element("li", {
     text: `${moveText(event)} (withdrew ${withdrawn.map((e) => moveText(e)).join(", ")})`,
   })));
-}
-
-// A race lists all 18 holes; the move list shows its winner only (the panel has the rest).
-function shortNotation(text) {
-  if (!text) return null;
-  return text.startsWith("{race ") ? `${text.split(" ").slice(0, 2).join(" ")} …}` : text;
 }
 
 function renderStepper(ply) {
@@ -161,7 +173,7 @@ function renderStepper(ply) {
   slider.value = String(view.index);
   slider.setAttribute("aria-valuetext", `move ${view.index}: ${moveText(ply)}`);
   byId("step-label").textContent = `${view.index} / ${view.plies.length - 1}`;
-  byId("step-move").textContent = view.index ? (view.notation.get(ply.seq) ? shortNotation(view.notation.get(ply.seq)) : moveText(ply)) : "Start";
+  byId("step-move").textContent = view.index ? (view.notation.get(ply.seq) ? shortDecision(view.notation.get(ply.seq)) : moveText(ply)) : "Start";
   byId("step-first").disabled = byId("step-prev").disabled = view.index === 0;
   byId("step-last").disabled = byId("step-next").disabled = isLatest();
   for (const button of byId("moves").querySelectorAll(".ply")) {
@@ -190,18 +202,25 @@ function updateDownloads() {
 // -- Recording -----------------------------------------------------------------------
 
 async function send(command) {
-  if (view.busy) return; // one write at a time: a double tap must not become two moves
+  if (view.busy || watching) return; // one write at a time: a double tap must not become two moves
+  if (offline.holding || !navigator.onLine) return queue(command, idempotencyKey());
   view.busy = true;
   view.stale = true; // until the answer proves nothing else was written in between
   setBusy(true);
+  const key = idempotencyKey(); // kept if the command is queued: a lost answer must not store it twice
   try {
-    const { data, etag } = await sendCommand(gameId, command, view.etag);
+    const { data, etag } = await sendCommand(gameId, command, view.etag, key);
     recorded(data, etag);
     byId("action-error").hidden = true;
     clearNotice();
     resetToolForms();
+    keepForOffline([base, `${base}/events`]);
   } catch (error) {
-    if (error instanceof Conflict) {
+    if (error instanceof Offline) {
+      view.busy = false;
+      view.stale = false;
+      await queue(command, key);
+    } else if (error instanceof Conflict) {
       notify("Another device changed this game since this page last saw it. The page has reloaded it; nothing of yours was recorded — check the board and record again.", "conflict");
     } else {
       byId("action-error").textContent = describeProblem(error);
@@ -226,6 +245,13 @@ function recorded(data, etag) {
   view.game = { ...view.game, state: data.state, version: data.version };
   view.etag = etag;
   view.stale = false;
+}
+
+// Offline: the command waits on this device; the board stays at the last recorded position.
+async function queue(command, key) {
+  await offline.add(command, key);
+  resetToolForms();
+  await show(view.plies.length - 1);
 }
 
 async function showLatest() {
@@ -257,6 +283,18 @@ function onKey(event) {
   }
 }
 
+// Another device's move: read the game again, unless this page is writing (its answer will do).
+let reloadTimer = null;
+function heard(version) {
+  if (!view.game || version <= view.game.version) return;
+  if (view.busy || offline.flushing) {
+    view.stale = true;
+    return;
+  }
+  clearTimeout(reloadTimer);
+  reloadTimer = setTimeout(() => load().catch(() => {}), 30);
+}
+
 function wire() {
   byId("step-first").addEventListener("click", () => show(0));
   byId("step-prev").addEventListener("click", () => step(-1));
@@ -269,7 +307,22 @@ function wire() {
   wireForms(() => ({ state: view.shown }), send);
 }
 
-wire();
-load().then(() => page.setAttribute("data-ready", "true")).catch((error) => {
-  notify(`The game could not be loaded: ${describeProblem(error)}`, "error");
+const offline = new OfflineRecorder(gameId, {
+  version: () => view.game.version,
+  reload: () => load().catch(() => {}),
+  changed: () => show(view.plies.length - 1), // the queued holes are marked on the latest position
 });
+
+wire();
+load()
+  .then(() => (watching ? null : offline.start()))
+  .then(() => {
+    listen(`${base}/live`, {
+      version: (data) => heard(data.version),
+      recorded: (data) => heard(data.seq),
+    });
+    page.setAttribute("data-ready", "true");
+  })
+  .catch((error) => {
+    notify(`The game could not be loaded: ${describeProblem(error)}`, "error");
+  });

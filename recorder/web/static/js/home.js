@@ -9,13 +9,15 @@ const state = { variants: [], games: [], tournaments: null };
 
 // -- New game ------------------------------------------------------------------------
 
+// Each option in words (/api/variants' label and choice_labels); the value sent is the choice itself.
 function optionControl(name, option) {
   const select = element("select", { name: `option:${name}`, "data-option": name });
-  for (const choice of option.choices) {
-    const label = `${choice}${choice === option.default ? " (default)" : ""}`;
+  option.choices.forEach((choice, index) => {
+    const words = (option.choice_labels && option.choice_labels[index]) || String(choice);
+    const label = `${words}${choice === option.default ? " (default)" : ""}`;
     select.append(element("option", { value: JSON.stringify(choice), text: label, selected: choice === option.default }));
-  }
-  return element("label", {}, `${name.replaceAll("_", " ")} `, select,
+  });
+  return element("label", {}, `${option.label || name.replaceAll("_", " ")} `, select,
     element("span", { class: "hint", text: ` ${option.description} (${option.rules})` }));
 }
 
@@ -24,11 +26,18 @@ function showVariant() {
   if (!variant) return;
   byId("variant-summary").textContent = variant.summary || "";
   const options = byId("options");
-  options.replaceChildren(element("legend", { text: "Rule options" }),
-    ...Object.entries(variant.options).map(([name, option]) => optionControl(name, option)));
+  // A div, not a fieldset: Chromium leaves a fieldset refilled inside a closed <details> undrawn.
+  options.replaceChildren(...Object.entries(variant.options).map(([name, option]) => optionControl(name, option)));
   options.hidden = Object.keys(variant.options).length === 0;
+  summariseOptions();
   byId("first-player").hidden = !variant.needs_first_player;
   byId("first-player-race").hidden = variant.needs_first_player;
+}
+
+function summariseOptions() {
+  const changed = [...byId("options").querySelectorAll("[data-option]")].filter((select) => !select.selectedOptions[0].text.endsWith("(default)"));
+  const count = byId("options").querySelectorAll("[data-option]").length;
+  byId("options-summary").textContent = !count ? "(none for this game)" : changed.length ? `(${changed.length} changed)` : `(${count}, defaults chosen)`;
 }
 
 function newGameBody(form) {
@@ -118,6 +127,7 @@ async function init() {
   }
   showVariant();
   byId("variant").addEventListener("change", showVariant);
+  byId("options").addEventListener("change", summariseOptions);
   byId("new-game").addEventListener("submit", startGame);
   byId("search-text").addEventListener("input", renderLists);
   byId("search-variant").addEventListener("change", renderLists);

@@ -46,6 +46,62 @@ export function moveText(event) {
   }
 }
 
+// A command not yet recorded (queued offline), in the same words; its player is not
+// known until the server has folded the moves before it.
+export function commandText(command) {
+  switch (command.type) {
+    case "sow": return `sow ${command.hole}`;
+    case "opening": return `{opening ${command.choice}}`;
+    case "race": return `{race ${command.winner} …}`;
+    case "lot": return `{lot ${command.winner}}`;
+    case "next_round": return `{round ${command.first_player}${command.allocation ? " alloc …" : ""}}`;
+    case "result": return `{result ${command.kind} ${command.winner || "draw"}}`;
+    case "retract": return `retract ${command.count}: ${command.reason}`;
+    case "annotate": return `comment: ${command.text}`;
+    default: return command.type;
+  }
+}
+
+// The effective moves grouped into turns as the notation groups them: a cell starts at a
+// numbered sowing ("3. N d2") or a decision; a sowing that continues the turn ("c2")
+// joins the cell before it. Without the notation (offline) consecutive sowings by the
+// same player make a cell. Each item: { label, plies: [{ index, text, rest }] }.
+export function turnsOf(plies, notation) {
+  const cells = [];
+  let previous = null;
+  plies.forEach((event, index) => {
+    const ply = plyParts(event, notation.get(event.seq), index);
+    const continues = index > 0 && previous && (notation.has(event.seq) ? ply.continues
+      : event.type === "sowed" && previous.type === "sowed" && previous.payload.player === event.payload.player);
+    if (continues && cells.length) cells[cells.length - 1].plies.push(ply);
+    else cells.push({ label: ply.label, plies: [ply] });
+    previous = event;
+  });
+  return cells;
+}
+
+const NUMBERED = /^(\d+\.\s+[SN])\s+(\S+)(.*)$/;
+
+function plyParts(event, written, index) {
+  if (index === 0) return { index, text: "Start", rest: "", label: "", continues: false };
+  if (!written) {
+    const text = moveText(event);
+    return event.type === "sowed"
+      ? { index, text: event.payload.hole, rest: "", label: SIDE[event.payload.player], continues: false }
+      : { index, text, rest: "", label: "", continues: false };
+  }
+  if (written.startsWith("{")) return { index, text: shortDecision(written), rest: "", label: "", continues: false };
+  const numbered = written.match(NUMBERED);
+  if (numbered) return { index, text: numbered[2], rest: numbered[3].trim(), label: numbered[1], continues: false };
+  const [hole, ...rest] = written.split(" ");
+  return { index, text: hole, rest: rest.join(" "), label: "", continues: true };
+}
+
+// A race lists all 18 holes; the move list shows its winner only (the panel has the rest).
+export function shortDecision(text) {
+  return text.startsWith("{race ") ? `${text.split(" ").slice(0, 2).join(" ")} …}` : text;
+}
+
 export function resultText(state) {
   if (!state.game_over) return "";
   const how = state.result_reason ? ` (${state.result_reason})` : "";
@@ -67,4 +123,18 @@ export function statusText(state, names) {
   }
   if (!state.to_move) return `${round}Nobody is to move`;
   return `${round}${who(state.to_move)} to move`;
+}
+
+// The game's rule options in words, from /api/variants' labels ("A lone seed sent across
+// an end: may not come straight back"), never the raw names and values.
+export function optionsText(variant, options) {
+  const described = (variant && variant.options) || {};
+  const parts = Object.entries(options || {}).map(([name, value]) => {
+    const option = described[name];
+    if (!option) return `${name.replaceAll("_", " ")}: ${value}`;
+    const index = option.choices.findIndex((choice) => choice === value);
+    const words = index >= 0 && option.choice_labels ? option.choice_labels[index] : String(value);
+    return `${option.label}: ${words}`;
+  });
+  return parts.length ? `Rules: ${parts.join(" · ")}` : "";
 }

@@ -1,5 +1,14 @@
-// Every page: the arbiter-token form in the header and the notice banner.
-import { saveToken, token } from "./api.js";
+// Every page: the arbiter-token form in the header, the notice banner, the service
+// worker that serves the pages offline, and live updates (Server-Sent Events).
+import { request, saveToken, token } from "./api.js";
+
+const PAGE_CACHE = "recorder-pages"; // the service worker's runtime cache (recorder/web/templates/sw.js)
+const RECONNECT_MS = 5000;
+
+// Service workers need a secure context (https, or localhost); elsewhere the pages work online only.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}
 
 const form = document.getElementById("token-form");
 const input = document.getElementById("token-input");
@@ -40,3 +49,33 @@ export function element(tag, attributes = {}, ...children) {
 }
 
 export const PLAYER = { south: "South", north: "North" };
+
+// Keep fresh copies of these reads for an offline reload (the first visit is not yet
+// served through the service worker, and a write makes the cached log stale).
+export function keepForOffline(urls) {
+  if (!("caches" in window)) return;
+  caches.open(PAGE_CACHE).then((cache) => Promise.all(urls.map((url) =>
+    request(url).then((response) => (response.ok ? cache.put(url, response) : null)))))
+    .catch(() => { /* offline: the cache keeps what it had */ });
+}
+
+// Listen to a live stream; `handlers` maps an event name to a function of its data.
+// EventSource reconnects by itself with Last-Event-ID; a refused stream (503) or a
+// closed one is opened again after a pause, resuming from the last id seen.
+export function listen(url, handlers) {
+  if (!("EventSource" in window)) return;
+  let lastId = "";
+  const open = () => {
+    const source = new EventSource(lastId ? `${url}?last_event_id=${encodeURIComponent(lastId)}` : url);
+    for (const [name, handle] of Object.entries(handlers)) {
+      source.addEventListener(name, (event) => {
+        if (event.lastEventId) lastId = event.lastEventId;
+        handle(JSON.parse(event.data));
+      });
+    }
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) setTimeout(open, RECONNECT_MS);
+    };
+  };
+  open();
+}

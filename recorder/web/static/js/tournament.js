@@ -1,9 +1,10 @@
 // The tournament page: standings with the organiser's tiebreaks, the crosstable, and
 // every round's pairings with links to the games on its boards. Read-only: all of it
 // comes from the tournaments API (GET /api/tournaments/{id}, /standings, /crosstable)
-// and the list of the tournament's games (GET /api/games?tournament=).
+// and the list of the tournament's games (GET /api/games?tournament=). It follows the
+// tournament's live stream (GET …/live): a move or result on any board redraws it.
 import { describeProblem, getJSON } from "./api.js";
-import { element } from "./site.js";
+import { element, listen } from "./site.js";
 
 const page = document.getElementById("tournament-page");
 const id = page.dataset.tournamentId;
@@ -109,10 +110,18 @@ async function init() {
   renderStandings(standings, t.players);
   renderCrosstable(crosstable, started);
   renderRounds(t, started);
+  byId("projector-link").href = `/tournaments/${encodeURIComponent(id)}/projector`;
   page.dataset.ready = "true";
+  page.dataset.updates = String(Number(page.dataset.updates || 0) + 1);
 }
 
-init().catch((error) => {
+let refreshTimer = null;
+function refresh() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => init().catch(() => {}), 30);
+}
+
+init().then(() => listen(`${base}/live`, { board: refresh, tournament: refresh })).catch((error) => {
   byId("tournament-title").textContent = error.status === 404 ? `There is no tournament ${id}` : "The tournament could not be loaded";
   byId("tournament-meta").replaceChildren(element("span", { class: "error", text: describeProblem(error) }));
   page.dataset.ready = "error";

@@ -1,0 +1,33 @@
+"""The documented gunicorn configuration (docs/deployment.md, *Serving with gunicorn*).
+
+    gunicorn -c python:recorder.gunicorn_conf --bind 127.0.0.1:8000 'recorder.app:create_app()'
+
+Command-line flags override these values. ``recorder bench`` serves the app with this
+file (``bench.plan.SERVED``), so the figures it prints are this configuration's.
+
+- gthread workers: a request holds one thread, not a whole process, so a long export
+  or an expensive read leaves the worker's other threads recording; and the worker's
+  heartbeat, which ``timeout`` watches, comes from its main loop, not from the request,
+  so a stream that takes minutes is never killed mid-body (a sync worker's is).
+- ``timeout`` therefore only restarts a worker whose main loop hangs: gunicorn's 30 s.
+- ``graceful_timeout``: on a restart or reload, requests in flight (an export of a
+  large archive) get two minutes to finish before the worker is stopped.
+- the GIL switch interval: a thread that waits for the GIL (an append back from its
+  fsync) waits up to this long while another thread computes; 1 ms instead of Python's
+  5 ms keeps appends quick beside expensive reads in the same worker.
+"""
+
+from __future__ import annotations
+
+import sys
+
+workers = 2
+worker_class = "gthread"
+threads = 12  # live streams take at most 8 per worker (RECORDER_LIVE_LISTENERS): 4 stay for recording
+timeout = 30
+graceful_timeout = 120
+SWITCH_INTERVAL = 0.001  # seconds
+
+
+def post_worker_init(worker) -> None:
+    sys.setswitchinterval(SWITCH_INTERVAL)

@@ -1,0 +1,59 @@
+// The service worker: the pages, scripts and the reads they made keep working offline.
+// Served by recorder/web/__init__.py with the list of static files and their digest.
+// Strategy: network first for every same-origin GET (so an online page is always
+// current), the cached copy when the network fails or is too slow. Writes (POST) and
+// live streams (…/live) are never touched: the page queues writes itself (offline.js).
+const VERSION = {{ version|tojson }};
+const ASSETS = {{ assets|tojson }};
+const STATIC_CACHE = `recorder-static-${VERSION}`;
+const PAGE_CACHE = "recorder-pages"; // the reads of the pages, also filled by the page (site.js)
+const NETWORK_TIMEOUT_MS = 4000; // a hall's weak network: fall back to the copy rather than wait
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(STATIC_CACHE).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((n) => n.startsWith("recorder-static-") && n !== STATIC_CACHE).map((n) => caches.delete(n))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.endsWith("/live") || url.pathname === "/sw.js") return;
+  event.respondWith(networkFirst(request, url));
+});
+
+async function networkFirst(request, url) {
+  try {
+    const response = await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
+    if (response.ok && response.type === "basic") {
+      const copy = response.clone();
+      caches.open(url.pathname.startsWith("/web-static/") ? STATIC_CACHE : PAGE_CACHE).then((cache) => cache.put(request, copy));
+    }
+    return response;
+  } catch (error) {
+    const cached = await caches.match(request);
+    if (cached) return cached;
+    if (request.mode === "navigate") return offlinePage();
+    return new Response(JSON.stringify({ title: "Offline", status: 503, detail: "the service cannot be reached and this was not saved on the device" }),
+      { status: 503, headers: { "Content-Type": "application/problem+json" } });
+  }
+}
+
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timeout")), ms);
+    promise.then((value) => { clearTimeout(timer); resolve(value); }, (error) => { clearTimeout(timer); reject(error); });
+  });
+}
+
+function offlinePage() {
+  const body = "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+    + "<title>Offline</title><p style='font:1.2rem system-ui;padding:1rem'>This page was not opened on this device "
+    + "while the network was up, so it cannot be shown offline. Games opened before are kept.</p>";
+  return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
