@@ -74,6 +74,24 @@ class Forbidden(RecorderError):
     title = "Not allowed"
 
 
+class PreconditionRequired(RecorderError):
+    """A command that names no version (RFC 6585): a sowing is never applied to a
+    position its recorder did not see."""
+
+    title = "Precondition required"
+
+
+class Unavailable(RecorderError):
+    """The database cannot take the write now (disk full, locked by another process, or
+    moved or replaced under the server): nothing was written; try again later."""
+
+    title = "Service unavailable"
+
+    def __init__(self, detail: str, retry_after: int = 5, **extra):
+        super().__init__(detail, **extra)
+        self.retry_after = retry_after
+
+
 class RecordBroken(RecorderError):
     """The stored record fails verification (hash chain or replay), so it cannot be signed."""
 

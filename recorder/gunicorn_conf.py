@@ -1,6 +1,6 @@
 """The documented gunicorn configuration (docs/deployment.md, *Serving with gunicorn*).
 
-    gunicorn -c python:recorder.gunicorn_conf --bind 127.0.0.1:8000 'recorder:create_app()'
+    gunicorn -c python:recorder.gunicorn_conf --bind 127.0.0.1:8000 'recorder.app:create_app()'
 
 Command-line flags override these values. ``recorder bench`` serves the app with this
 file (``bench.plan.SERVED``), so the figures it prints are this configuration's.
@@ -23,7 +23,7 @@ import sys
 
 workers = 2
 worker_class = "gthread"
-threads = 8
+threads = 12  # live streams take at most 8 per worker (RECORDER_LIVE_LISTENERS): 4 stay for recording
 timeout = 30
 graceful_timeout = 120
 SWITCH_INTERVAL = 0.001  # seconds

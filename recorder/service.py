@@ -21,13 +21,13 @@ from .core import commands
 from .core.chain import canonical_json
 from .core.events import Event, event_from_record
 from .core.game import Game, apply_event, history, replay, start_game
-from .errors import UnknownGame, VersionConflict
+from .errors import PreconditionRequired, UnknownGame, VersionConflict
 from .rules.position_text import reached
 from .store import GAME, EventStore, GamesList, Idempotency, NewEvent, ProjectionWrite, StoredEvent
 from .store.caches import PositionIndex
 
 CACHE_SIZE = 2048
-RETRIES_WITHOUT_VERSION = 5  # a client that named no version gets its command re-decided
+RETRIES_WITHOUT_VERSION = 5  # a tournament write that named no version is decided again on the newer state
 
 T = TypeVar("T")
 
@@ -81,6 +81,12 @@ def _each_fold(game: Game, events: list[Event]) -> Iterator[Game]:
     for event in events:
         game = apply_event(game, event, game.version + 1)
         yield game
+
+
+def _require_recorder(recorded_by: object) -> None:
+    """Every stored event names who recorded it (docs/security.md)."""
+    if not isinstance(recorded_by, str) or not recorded_by:
+        raise ValueError("an event needs the name of who recorded it")
 
 
 class Recorder:
@@ -158,7 +164,8 @@ class Recorder:
 
     # -- Writing --------------------------------------------------------------------
 
-    def create_game(self, body: dict, *, recorded_by=None, idempotency: Idempotency | None = None) -> Recorded:
+    def create_game(self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Recorded:
+        _require_recorder(recorded_by)
         original = self._replayed(None, idempotency)
         if original is not None:
             return original
@@ -184,18 +191,27 @@ class Recorder:
         game_id: str,
         command: dict,
         *,
-        expected_version: int | None = None,
-        recorded_by=None,
+        expected_version: int | None,
+        recorded_by: str,
         idempotency: Idempotency | None = None,
     ) -> Recorded:
-        """Decide a command on the latest state and append its events at that version."""
+        """Decide a command on the version its recorder saw and append its events there.
+
+        A command naming no version is refused (428): deciding it on whatever is latest
+        could apply a sowing to a position its recorder never saw."""
+        if expected_version is None:
+            raise PreconditionRequired(
+                'send the version you last saw: If-Match: "N" (the game\'s ETag) or expected_version',
+                field="If-Match",
+            )
+        _require_recorder(recorded_by)
         original = self._replayed(game_id, idempotency)
         if original is not None:
             return original
 
         def attempt() -> Recorded:
             game = self.game(game_id)
-            if expected_version is not None and expected_version != game.version:
+            if expected_version != game.version:
                 raise VersionConflict(
                     f"the game is at version {game.version}, not {expected_version}",
                     expected=expected_version,

@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields, pre_load, validate
 
-from .fields import StrictInteger, hole, player
+from .fields import Int64, StrictInteger, hole, player
 from .games import EventSchema
 
 SPECIAL_KINDS = ("wegue", "walda", "tuz")
@@ -57,8 +57,8 @@ class CheckpointBodySchema(Schema):
 class BoardQuerySchema(Schema):
     """GET /api/games/{id}/board.svg: after event ``at`` (default latest), ``size`` pixels wide."""
 
-    at = fields.Integer(validate=validate.Range(min=1), load_default=None)
-    size = fields.Integer(validate=validate.Range(min=200, max=2000), load_default=640)
+    at = Int64(validate=validate.Range(min=1), load_default=None)
+    size = Int64(validate=validate.Range(min=200, max=2000), load_default=640)
 
 
 class TraceSchema(EventSchema):

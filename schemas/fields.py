@@ -4,6 +4,7 @@ from marshmallow import ValidationError, fields, validate
 
 from recorder.core.commands import DATE_FORMS, DATE_PATTERN
 from recorder.rules.board import not_a_hole
+from recorder.rules.values import HOLE_NAMES
 
 PLAYERS = ("south", "north")
 # The largest integer the store can hold (SQLite INTEGER): larger counts, offsets or event
@@ -11,7 +12,17 @@ PLAYERS = ("south", "north")
 MAX_STORED_INT = 2**63 - 1
 
 
-class StrictInteger(fields.Integer):
+class Int64(fields.Integer):
+    """An integer the store can hold: one past 64 bits is invalid (422), never a 500."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        number = super()._deserialize(value, attr, data, **kwargs)
+        if number is not None and not -MAX_STORED_INT - 1 <= number <= MAX_STORED_INT:
+            raise ValidationError("Number out of range: integers are 64-bit.")
+        return number
+
+
+class StrictInteger(Int64):
     """An integer in JSON: no strings, floats or booleans (``true`` is not 1)."""
 
     def __init__(self, **kwargs):
@@ -27,11 +38,15 @@ def player(**kwargs) -> fields.String:
     return fields.String(validate=validate.OneOf(PLAYERS), **kwargs)
 
 
+# A name or a one-line text: no control character (a NUL, an escape sequence, a newline)
+# and no lone surrogate; what a name says is what every record shows.
+NO_CONTROLS = validate.Regexp(
+    r"^[^\x00-\x1f\x7f-\x9f\ud800-\udfff]*\Z", error="no control characters (or lone surrogates)"
+)
+
+
 def name(**kwargs) -> fields.String:
-    return fields.String(validate=validate.Length(min=1, max=200), **kwargs)
-
-
-HOLE_NAMES = tuple(f"{column}{row}" for row in (1, 2, 3) for column in "abcdef")
+    return fields.String(validate=[validate.Length(min=1, max=200), NO_CONTROLS], **kwargs)
 
 
 def _hole_name(value: str) -> None:
@@ -46,4 +61,4 @@ def hole(**kwargs) -> fields.String:
 
 def date(**kwargs) -> fields.String:
     """A game's date as far as it is known (``recorder.core.commands.DATE_PATTERN``)."""
-    return fields.String(validate=validate.Regexp(f"^{DATE_PATTERN}$", error=f"a date is {DATE_FORMS}"), **kwargs)
+    return fields.String(validate=validate.Regexp(f"^{DATE_PATTERN}\\Z", error=f"a date is {DATE_FORMS}"), **kwargs)

@@ -4,7 +4,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from recorder.rules import VARIANTS
 
-from .fields import MAX_STORED_INT, StrictInteger, date, name, player
+from .fields import MAX_STORED_INT, Int64, StrictInteger, date, name, player
 
 VARIANT_NAMES = tuple(VARIANTS)  # GEN-1's order, as the registry holds them
 
@@ -75,12 +75,12 @@ class GameQuerySchema(Schema):
     variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
     player = name()
     tournament = name()
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_STORED_INT))
+    limit = Int64(load_default=100, validate=validate.Range(min=1, max=1000))
+    offset = Int64(load_default=0, validate=validate.Range(min=0, max=MAX_STORED_INT))
 
 
 class StateQuerySchema(Schema):
-    at = fields.Integer(validate=validate.Range(min=1, max=MAX_STORED_INT), load_default=None)
+    at = Int64(validate=validate.Range(min=1, max=MAX_STORED_INT), load_default=None)
 
 
 class EventSchema(Schema):

@@ -4,11 +4,11 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.tournaments import BOARD_RESULTS, FORMATS, TIEBREAKS
 
-from .fields import StrictInteger, player
+from .fields import Int64, StrictInteger, player
 from .fields import name as text
 from .games import VARIANT_NAMES
 
-DATE = validate.Regexp(r"^\d{4}-\d{2}-\d{2}$", error="a date is YYYY-MM-DD")
+DATE = validate.Regexp(r"^\d{4}-\d{2}-\d{2}\Z", error="a date is YYYY-MM-DD")
 POINTS = (0, 0.5, 1)
 
 
@@ -92,8 +92,8 @@ class TokenCreateSchema(Schema):
 
 
 class PageSchema(Schema):
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = Int64(load_default=100, validate=validate.Range(min=1, max=1000))
+    offset = Int64(load_default=0, validate=validate.Range(min=0))
 
 
 # ---- what the service returns (dump only)
@@ -180,10 +180,11 @@ class CrosstableSchema(Schema):
 
 
 class TokenSchema(Schema):
-    """An arbiter token; ``token`` is present once, in the response that issues it."""
+    """An arbiter or recorder token; ``token`` is present once, in the response that issues it."""
 
     id = fields.String(dump_only=True)
-    tournament_id = fields.String(dump_only=True)
+    kind = fields.String(dump_only=True)
+    tournament_id = fields.String(dump_only=True, allow_none=True)
     holder = fields.String(dump_only=True)
     created_at = fields.String(dump_only=True)
     revoked_at = fields.String(dump_only=True, allow_none=True)

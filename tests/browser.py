@@ -75,8 +75,9 @@ def record(client, setup: dict, commands: list[dict]) -> str:
     """Create a game through the API and record ``commands``; return its id."""
     response = client.post("/api/games", json=setup)
     assert response.status_code == 201, response.get_json()
-    game_id = response.get_json()["id"]
+    game_id, version = response.get_json()["id"], 1
     for command in commands:
-        response = client.post(f"/api/games/{game_id}/commands", json=command)
+        response = client.post(f"/api/games/{game_id}/commands", json={**command, "expected_version": version})
         assert response.status_code == 201, (command, response.get_json())
+        version = response.get_json()["version"]
     return game_id

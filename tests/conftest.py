@@ -2,6 +2,8 @@ import json
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
+from werkzeug.datastructures import Headers
 
 from recorder.app import create_app
 
@@ -71,9 +73,37 @@ def expected_view(after: dict) -> dict:
     return {k: v for k, v in after.items() if k != "legal_moves"}
 
 
+ADMIN_TOKEN = "rt_test-admin-token"
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class AdminClient(FlaskClient):
+    """A test client that writes as the admin unless a request names its own
+    Authorization (an empty one makes it anonymous)."""
+
+    def open(self, *args, **kwargs):
+        headers = Headers(kwargs.pop("headers", None) or {})
+        if "Authorization" not in headers:
+            headers["Authorization"] = ADMIN["Authorization"]
+        elif not headers["Authorization"]:
+            del headers["Authorization"]
+        return super().open(*args, headers=headers, **kwargs)
+
+
+def make_app(database, **config):
+    """The app as tests use it: an admin token configured, its client sending it."""
+    app = create_app({"TESTING": True, "DATABASE": str(database), "ADMIN_TOKEN": ADMIN_TOKEN, **config})
+    app.test_client_class = AdminClient
+    return app
+
+
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3")})
+    app = make_app(tmp_path / "test.sqlite3")
     yield app
     app.extensions["recorder"].store.close()
 
@@ -81,6 +111,12 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def anon(app):
+    """A client that sends no token."""
+    return FlaskClient(app, app.response_class, use_cookies=True)
 
 
 @pytest.fixture
@@ -108,7 +144,11 @@ class Api:
         return response.get_json()
 
     def command(self, game_id, expect=201, headers=None, **command):
-        response = self.client.post(f"/api/games/{game_id}/commands", json=command, headers=headers or {})
+        """A command at the game's current version (If-Match), unless the test names one."""
+        headers = dict(headers or {})
+        if "If-Match" not in headers and "expected_version" not in command:
+            headers["If-Match"] = self.client.get(f"/api/games/{game_id}").headers.get("ETag", '"0"')
+        response = self.client.post(f"/api/games/{game_id}/commands", json=command, headers=headers)
         assert response.status_code == expect, (command, response.get_json())
         return response.get_json()
 

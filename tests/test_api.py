@@ -3,6 +3,7 @@
 import pytest
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+AT_1 = {"If-Match": '"1"'}  # a command on a new game: the version its recorder saw
 
 
 def count_events(client, game_id):
@@ -39,7 +40,9 @@ def test_record_a_sowing_returns_event_state_and_etag(api, client):
 
 def test_gen_21_illegal_move_is_422_naming_player_and_legal_moves(api, client):
     game = api.create(**QELAT)
-    response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "a2"})
+    response = client.post(
+        f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "a2"}, headers={"If-Match": '"1"'}
+    )
     assert response.status_code == 422
     assert response.mimetype == "application/problem+json"
     problem = response.get_json()
@@ -50,7 +53,11 @@ def test_gen_21_illegal_move_is_422_naming_player_and_legal_moves(api, client):
 
 def test_gen_21_named_player_must_be_the_player_to_move(api, client):
     game = api.create(**QELAT)
-    response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "a1", "player": "north"})
+    response = client.post(
+        f"/api/games/{game['id']}/commands",
+        json={"type": "sow", "hole": "a1", "player": "north"},
+        headers={"If-Match": '"1"'},
+    )
     assert response.status_code == 422
     assert count_events(client, game["id"]) == 1
 
@@ -58,7 +65,9 @@ def test_gen_21_named_player_must_be_the_player_to_move(api, client):
 def test_gen_5_unknown_hole_is_refused(api, client):
     game = api.create(**QELAT)
     for hole in ("a3", "g1", "a0", "A1"):
-        response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": hole})
+        response = client.post(
+            f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": hole}, headers={"If-Match": '"1"'}
+        )
         assert response.status_code == 422, hole
     assert count_events(client, game["id"]) == 1
 
@@ -85,7 +94,7 @@ def test_expected_version_in_the_body(api, client):
 
 def test_idempotent_retry_returns_the_original_and_stores_nothing(api, client):
     game = api.create(**QELAT)
-    url, headers = f"/api/games/{game['id']}/commands", {"Idempotency-Key": "k-1"}
+    url, headers = f"/api/games/{game['id']}/commands", {"Idempotency-Key": "k-1", "If-Match": '"1"'}
     first = client.post(url, json={"type": "sow", "hole": "f1"}, headers=headers)
     again = client.post(url, json={"type": "sow", "hole": "f1"}, headers=headers)
     assert first.status_code == again.status_code == 201
@@ -154,7 +163,7 @@ def test_gen_31_invalid_setups_are_422_and_store_nothing(client, body):
 )
 def test_gen_31_invalid_commands_are_422_and_store_nothing(api, client, command):
     game = api.create(**QELAT)
-    response = client.post(f"/api/games/{game['id']}/commands", json=command)
+    response = client.post(f"/api/games/{game['id']}/commands", json=command, headers=AT_1)
     assert response.status_code == 422, response.get_json()
     assert count_events(client, game["id"]) == 1
 
@@ -167,7 +176,9 @@ def test_gen_28_result_ends_the_game_and_gen_32_leaves_the_board(api, client):
     assert state["game_over"] is True and state["result"] == "south_wins"
     assert state["to_move"] is None and "score" not in state and state["legal_moves"] == []
     assert state["holes"]["f2"] == 5
-    response = client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "b2"})
+    response = client.post(
+        f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "b2"}, headers={"If-Match": '"3"'}
+    )
     assert response.status_code == 422
     assert count_events(client, game["id"]) == 3
 

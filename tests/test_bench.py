@@ -13,6 +13,7 @@ from werkzeug.serving import make_server
 from recorder.bench import Plan, parse_sections
 from recorder.bench.engine import count_laps, measure
 from recorder.bench.loadgen import Budget, LeanConnection, Tally, record_games, run_clients
+from recorder.bench.server import BENCH_TOKEN
 from recorder.cli.main import main
 from recorder.rules.gabata import Gabata
 from recorder.rules.qelat import Qelat
@@ -57,7 +58,9 @@ def test_latency_percentiles_are_nearest_rank():
 
 @pytest.fixture
 def served_app(app):
-    """The app on loopback with werkzeug's server, which closes every connection."""
+    """The app on loopback with werkzeug's server, which closes every connection; its admin
+    token is the one the load generator sends (as the bench's gunicorn gets it)."""
+    app.extensions["auth"].admin_token = BENCH_TOKEN
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

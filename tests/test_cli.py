@@ -1,11 +1,14 @@
 """The ``recorder`` command: serve, init-db and replay."""
 
+import contextlib
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -60,27 +63,43 @@ def free_port() -> int:
 def test_serve_answers_http_on_the_given_port_and_database(tmp_path):
     port, db = free_port(), tmp_path / "served.sqlite3"
     recorder = Path(sys.executable).with_name("recorder")
+    env = {k: v for k, v in os.environ.items() if k not in ("RECORDER_ADMIN_TOKEN", "RECORDER_OPEN")}
+    output = (tmp_path / "serve.out").open("w")
     process = subprocess.Popen(
         [str(recorder), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "RECORDER_DB": str(tmp_path / "not-this-one.sqlite3")},
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        env={**env, "RECORDER_DB": str(tmp_path / "not-this-one.sqlite3")},
     )
     try:
         body = _get_when_up(f"http://127.0.0.1:{port}/api/variants")
         assert [v["name"] for v in body["variants"]] == ["selus", "gabata", "qelat", "lahemay_walida", "tuz"]
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/games",
-            data=json.dumps(QELAT).encode(),
-            headers={"Content-Type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            assert response.status == 201
+        # First run: a token in a private file beside the database, its sign-in address printed
+        token_file = Path(str(db) + ".admin-token")
+        token = token_file.read_text().strip()
+        assert token_file.stat().st_mode & 0o777 == 0o600
+        assert f"http://127.0.0.1:{port}/?token={token}" in (tmp_path / "serve.out").read_text()
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            assert token not in "\n".join(conn.iterdump())  # only its digest is stored
+        assert _post(port, "/api/games", QELAT) == 401
+        assert _post(port, "/api/games", QELAT, token) == 201
         assert db.exists() and not (tmp_path / "not-this-one.sqlite3").exists()
     finally:
         process.terminate()
         process.wait(timeout=10)
+        output.close()
+
+
+def _post(port: int, path: str, body: dict, token: str | None = None) -> int:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def _get_when_up(url: str, seconds: float = 15.0) -> dict:
@@ -93,3 +112,26 @@ def _get_when_up(url: str, seconds: float = 15.0) -> dict:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def test_serve_open_says_so_at_start_and_takes_anonymous_games(tmp_path):
+    port, db = free_port(), tmp_path / "open.sqlite3"
+    recorder = Path(sys.executable).with_name("recorder")
+    env = {k: v for k, v in os.environ.items() if k not in ("RECORDER_ADMIN_TOKEN", "RECORDER_OPEN")}
+    output = (tmp_path / "serve.out").open("w")
+    process = subprocess.Popen(
+        [str(recorder), "serve", "--open", "--port", str(port), "--db", str(db)],
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    try:
+        _get_when_up(f"http://127.0.0.1:{port}/api/variants")
+        assert "OPEN MODE" in (tmp_path / "serve.out").read_text()
+        assert _post(port, "/api/games", QELAT) == 201
+        tournament = {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3}
+        assert _post(port, "/api/tournaments", tournament) == 401
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        output.close()

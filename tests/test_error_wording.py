@@ -6,6 +6,7 @@ import pytest
 
 from recorder.app import create_app
 
+SEEN = {"If-Match": '"1"'}  # the version a new game is at
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 
 
@@ -62,7 +63,7 @@ def test_gen_29_option_values_are_named_in_json_words(client, options, says):
 
 def test_gen_5_an_uppercase_hole_suggests_the_lowercase_name(client):
     game = _game(client)
-    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "A1"})
+    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "A1"}, headers=SEEN)
     detail = response.get_json()["detail"]
     assert response.status_code == 422
     assert '"A1" is not a hole' in detail and 'did you mean "a1"?' in detail
@@ -70,7 +71,7 @@ def test_gen_5_an_uppercase_hole_suggests_the_lowercase_name(client):
 
 def test_gen_5_an_invalid_hole_lists_the_valid_names(client):
     game = _game(client)
-    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "z9"})
+    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "z9"}, headers=SEEN)
     detail = response.get_json()["detail"]
     assert response.status_code == 422 and '"z9" is not a hole' in detail
     assert "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3" in detail and "did you mean" not in detail
@@ -78,7 +79,7 @@ def test_gen_5_an_invalid_hole_lists_the_valid_names(client):
 
 def test_gen_5_a_hole_of_the_other_board_lists_this_boards_names(client):
     game = _game(client)
-    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "c3"})
+    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "c3"}, headers=SEEN)
     detail = response.get_json()["detail"]
     assert response.status_code == 422 and '"c3" is not a hole of the 2x6 board (GEN-5)' in detail
     assert detail.endswith("the holes are a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2")

@@ -41,7 +41,8 @@ def test_gen_19_a_pass_follows_the_sowing_that_caused_it(client):
 def test_retracted_moves_leave_the_list_but_not_the_full_history(client):
     game = fixture_game("qelat-default.json")
     game_id = record(client, game["setup"], game["commands"][:3])
-    client.post(f"/api/games/{game_id}/commands", json={"type": "retract", "count": 1, "reason": "misread"})
+    retract = {"type": "retract", "count": 1, "reason": "misread", "expected_version": 4}
+    assert client.post(f"/api/games/{game_id}/commands", json=retract).status_code == 201
     moves = client.get(f"/api/games/{game_id}/moves").get_json()["moves"]
     assert [m["seq"] for m in moves] == [2, 3]
     effective = client.get(f"/api/games/{game_id}/notation")

@@ -14,8 +14,10 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.playouts import _decision, _setup
+from support.playouts import random_setup
 
+from recorder.core.playout import random_decision
+from recorder.core.redecide import command_for
 from recorder.rules import VARIANTS
 
 RECORD_ONLY = ("version", "rounds")
@@ -26,39 +28,20 @@ def _same(state: dict) -> dict:
 
 
 def _next_command(client, game_id: str, rng: random.Random) -> dict | None:
-    """A random legal command for the game as the API shows it, None once it is over."""
-    game = client.get(f"/api/games/{game_id}").get_json()
-    state = game["state"]
+    """A random legal command for the game, None once it is over: a sowing among the legal
+    moves the API shows, or the awaited decision from the one random-game generator."""
+    state = client.get(f"/api/games/{game_id}").get_json()["state"]
     if state.get("game_over"):
         return None
     if "awaiting" in state:
-        return _decision(_Shown(state), rng)
+        game = client.application.extensions["recorder"].game(game_id)
+        return command_for(random_decision(game.rules, game.state, rng, allocations=0.4))
     return {"type": "sow", "hole": rng.choice(state["legal_moves"])}
 
 
-class _Shown:
-    """Just enough of a Game for the playouts' decision maker, from a rendered state."""
-
-    def __init__(self, state: dict):
-        self.state = _Fields(state)
-        self.rules = _Rules(state)
-
-
-class _Fields:
-    def __init__(self, state: dict):
-        self.awaiting = state["awaiting"]
-        counts = state.get("hole_counts")
-        self.hole_counts = (counts["south"], counts["north"]) if counts else None
-
-
-class _Rules:
-    def __init__(self, state: dict):
-        self.board = type("Board", (), {"holes": tuple(state["holes"])})
-        self.total_seeds = sum(state["holes"].values()) + sum(state["stores"].values())
-
-
 def _record(client, game_id: str, command: dict) -> tuple[int, dict]:
-    response = client.post(f"/api/games/{game_id}/commands", json=command)
+    version = client.get(f"/api/games/{game_id}").headers["ETag"]
+    response = client.post(f"/api/games/{game_id}/commands", json=command, headers={"If-Match": version})
     body = response.get_json()
     return response.status_code, (body["state"] if response.status_code == 201 else body)
 
@@ -89,7 +72,7 @@ def _start(client, setup: dict) -> str:
 @given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 150))
 def test_gen_42_a_rendered_state_starts_a_game_that_goes_on_the_same(client, variant, seed, cut):
     rng = random.Random(seed)
-    setup = _setup(variant, rng, metadata=False)
+    setup = random_setup(variant, rng)
     original = _start(client, setup)
     for _ in range(cut):
         command = _next_command(client, original, rng)

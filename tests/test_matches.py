@@ -99,7 +99,8 @@ def test_gen_35_a_position_where_every_sowing_never_ends_needs_adjudication(api)
     game = api.create(variant="tuz", south="S", north="N", position=position)
     assert game["state"]["legal_moves"] == ["a1"]
     assert game["state"]["needs_adjudication"] is True
-    refused = api.client.post(f"/api/games/{game['id']}/commands", json={"type": "sow", "hole": "a1"})
+    sow = {"type": "sow", "hole": "a1", "expected_version": 1}
+    refused = api.client.post(f"/api/games/{game['id']}/commands", json=sow)
     assert refused.status_code == 422 and refused.get_json()["title"] == "Sowing never ends"
     state = api.command(game["id"], type="result", kind="adjudication", winner=None)["state"]
     assert state["game_over"] and "needs_adjudication" not in state

@@ -22,7 +22,7 @@ JSON_FIXTURES = sorted((FIXTURES / "games").glob("*.json"))
 
 
 def memory_archive() -> Archive:
-    return Archive(SQLiteEventStore(":memory:"))
+    return Archive(SQLiteEventStore(":memory:"), recorded_by="test", restore=True)
 
 
 def imported_ids(archive: Archive, text: str) -> list[str]:
@@ -43,10 +43,10 @@ def states(archive: Archive, game_id: str, *, effective: bool = False) -> list:
 
 
 def record(recorder: Recorder, setup: dict, commands: list[dict]) -> str:
-    game_id = recorder.create_game(setup).game.game_id
+    game = recorder.create_game(setup, recorded_by="test").game
     for command in commands:
-        recorder.record(game_id, command)
-    return game_id
+        game = recorder.record(game.game_id, command, expected_version=game.version, recorded_by="test").game
+    return game.game_id
 
 
 @pytest.mark.parametrize("path", NOTATION_FILES, ids=lambda p: p.name)
@@ -65,7 +65,7 @@ def test_regression_a_json_fixture_and_its_notation_record_the_same_events(path)
     fixture = json.loads(path.read_text())
     recorder = Recorder(SQLiteEventStore(":memory:"))
     original = record(recorder, fixture["setup"], fixture["commands"])
-    archive = Archive(recorder.store)
+    archive = Archive(recorder.store, recorded_by="test", restore=True)
     text = export(archive, [original])
     assert text == (FIXTURES / "notation" / f"{path.stem}.mn").read_text()
     (copy,) = imported_ids(archive, text)
@@ -80,7 +80,7 @@ def round_trip(variant: str, seed: int, **chances) -> None:
     played = random_record(variant, seed, max_events=90, metadata=seed % 2 == 0, **chances)
     recorder = Recorder(SQLiteEventStore(":memory:"))
     original = record(recorder, played.setup, played.commands)
-    source = Archive(recorder.store)
+    source = Archive(recorder.store, recorded_by="test", restore=True)
     for full_history in (False, True):
         text = export(source, [original], full_history)
         target = memory_archive()

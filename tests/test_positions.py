@@ -88,20 +88,27 @@ def test_a_claim_may_be_a_position_text(api, client):
 # --------------------------------------------------------------------- the index and search
 
 
+BY = "Arbiter Hagos"  # every event names who recorded it
+
+
 def corpus(recorder: Recorder) -> dict:
     """Games with known repetitions: three Qelat games from the same start (South first),
     two of them opening with the same sowing; one whose retraction returns to the start;
     one with North first (another position); a Selus game (another board)."""
     ids = {}
     for name in ("plain", "same_opening", "retracted"):
-        ids[name] = recorder.create_game(QELAT).game.game_id
-    recorder.record(ids["plain"], {"type": "sow", "hole": "a1"})
-    recorder.record(ids["same_opening"], {"type": "sow", "hole": "a1"})
-    recorder.record(ids["same_opening"], {"type": "sow", "hole": "a2"})
-    recorder.record(ids["retracted"], {"type": "sow", "hole": "b1"})
-    recorder.record(ids["retracted"], {"type": "retract", "count": 1, "reason": "a slip"})
-    ids["north_first"] = recorder.create_game({**QELAT, "first_player": "north"}).game.game_id
-    ids["selus"] = recorder.create_game({**QELAT, "variant": "selus"}).game.game_id
+        ids[name] = recorder.create_game(QELAT, recorded_by=BY).game.game_id
+
+    def record(game_id: str, command: dict) -> None:
+        recorder.record(game_id, command, expected_version=recorder.game(game_id).version, recorded_by=BY)
+
+    record(ids["plain"], {"type": "sow", "hole": "a1"})
+    record(ids["same_opening"], {"type": "sow", "hole": "a1"})
+    record(ids["same_opening"], {"type": "sow", "hole": "a2"})
+    record(ids["retracted"], {"type": "sow", "hole": "b1"})
+    record(ids["retracted"], {"type": "retract", "count": 1, "reason": "a slip"})
+    ids["north_first"] = recorder.create_game({**QELAT, "first_player": "north"}, recorded_by=BY).game.game_id
+    ids["selus"] = recorder.create_game({**QELAT, "variant": "selus"}, recorded_by=BY).game.game_id
     return ids
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from conftest import ADMIN, make_app
 from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
@@ -22,7 +23,6 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from recorder.api.openapi import build_spec
-from recorder.app import create_app
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -64,8 +64,9 @@ def cases() -> list:
 def fuzz_app(tmp_path_factory):
     """One app and database for the whole run: what one case stores, the next may meet."""
     path = tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3"
-    # Live streams (…/live) end after half a second here, so each case reads a whole response.
-    app = create_app({"TESTING": True, "DATABASE": str(path), "LIVE_MAX_SECONDS": 0.5, "LIVE_POLL_SECONDS": 0.1})
+    # The admin's token, so the fuzzed writes reach the views; live streams (…/live) end after
+    # half a second here, so each case reads a whole response.
+    app = make_app(path, LIVE_MAX_SECONDS=0.5, LIVE_POLL_SECONDS=0.1)
     yield app
     app.extensions["recorder"].store.close()
 
@@ -85,8 +86,9 @@ def a_game(app) -> str:
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "qelat", "south": "S", "north": "N", "first_player": "south"})
     game_id = game.get_json()["id"]
-    for hole in ("d1", "c2"):
-        assert client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": hole}).status_code == 201
+    for version, hole in enumerate(("d1", "c2"), start=1):
+        sow = {"type": "sow", "hole": hole, "expected_version": version}
+        assert client.post(f"/api/games/{game_id}/commands", json=sow).status_code == 201
     return game_id
 
 
@@ -101,6 +103,6 @@ def test_fuzzed_requests_get_no_5xx_and_conform_to_the_openapi_document(
     @FUZZ_SETTINGS
     @given(strategy)
     def fuzz(case):
-        case.call_and_validate(checks=CHECKS)
+        case.call_and_validate(checks=CHECKS, headers=ADMIN)
 
     fuzz()

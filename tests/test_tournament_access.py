@@ -85,7 +85,7 @@ def record_forfeit(w):
 
 
 def game_command(w):
-    return "POST", f"/api/games/{w.game()}/commands", {"type": "sow", "hole": "f1"}
+    return "POST", f"/api/games/{w.game()}/commands", {"type": "sow", "hole": "f1", "expected_version": 1}
 
 
 def list_tokens(w):
@@ -164,15 +164,17 @@ def test_writes_name_the_token_holder_in_the_log(client):
     assert [e["recorded_by"] for e in moves] == ["Arbiter of T", "Arbiter of T"]
 
 
-def test_games_outside_tournaments_stay_open_and_a_valid_token_still_names_the_writer(client):
+def test_an_arbiter_token_does_not_reach_games_outside_its_tournament(client):
     world = World(client)
-    game = client.post("/api/games", json={"variant": "qelat", "south": "A", "north": "B", "first_player": "south"})
-    game_id = game.get_json()["id"]
-    assert client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": "f1"}).status_code == 201
-    named = client.post(
-        f"/api/games/{game_id}/commands", json={"type": "sow", "hole": "f2"}, headers=bearer(world.tokens["other"])
-    )
-    assert named.status_code == 201 and named.get_json()["event"]["recorded_by"] == "Arbiter of U"
+    setup = {"variant": "qelat", "south": "A", "north": "B", "first_player": "south"}
+    assert client.post("/api/games", json=setup).status_code == 401
+    assert client.post("/api/games", json=setup, headers=bearer(world.tokens["other"])).status_code == 403
+    game = client.post("/api/games", json=setup, headers=bearer(ADMIN_TOKEN)).get_json()
+    command = {"type": "sow", "hole": "f1", "expected_version": 1}
+    url = f"/api/games/{game['id']}/commands"
+    assert client.post(url, json=command, headers=bearer(world.tokens["right"])).status_code == 403
+    written = client.post(url, json=command, headers=bearer(ADMIN_TOKEN))
+    assert written.status_code == 201 and written.get_json()["event"]["recorded_by"] == "admin"
 
 
 def test_reads_are_public(client):

@@ -18,11 +18,9 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
     pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
 
-from recorder.app import create_app  # noqa: E402
+from conftest import ADMIN, ADMIN_TOKEN, make_app  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
-ADMIN_TOKEN = "admin-token-for-the-browser-tests"
-ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 # What the board shows, read from the DOM: the same fields as ``shown_by_api``.
 READ_BOARD = """() => {
@@ -48,8 +46,8 @@ READ_BOARD = """() => {
 @pytest.fixture(scope="module")
 def web(tmp_path_factory):
     database = str(tmp_path_factory.mktemp("web") / "web.sqlite3")
-    app = create_app({"TESTING": True, "DATABASE": database, "ADMIN_TOKEN": ADMIN_TOKEN})
-    with playwright_api.sync_playwright() as playwright, LiveServer(app) as server:
+    app = make_app(database)  # its test client writes as the admin
+    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         server.client = app.test_client()
         server.browser = browser
@@ -68,12 +66,19 @@ def page(web):
     page.set_default_timeout(10_000)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_in(page)
     yield page
     context.close()
     assert errors == [], errors  # no uncaught JavaScript error on any page
 
 
 # -- Helpers -------------------------------------------------------------------------
+
+
+def sign_in(page) -> None:
+    """What a new user does: open the address `recorder serve` printed."""
+    page.goto(f"/?token={ADMIN_TOKEN}")
+    page.wait_for_function("() => !window.location.search.includes('token')")
 
 
 def open_game(page, game_id: str) -> None:
@@ -356,7 +361,8 @@ def test_a_change_from_another_device_is_reported_and_reloaded_not_overwritten(w
     game_id = record(web.client, game["setup"], game["commands"][:2])
     open_game(page, game_id)
     stale = board(page)
-    web.client.post(f"/api/games/{game_id}/commands", json=game["commands"][2])  # the other arbiter's tablet
+    other = {**game["commands"][2], "expected_version": 3}
+    assert web.client.post(f"/api/games/{game_id}/commands", json=other).status_code == 201  # another tablet
 
     page.click(f".board [data-hole='{stale['sowable'][0]}']")  # tapped on the stale board
     page.wait_for_selector("#notice:not([hidden])")
@@ -435,7 +441,7 @@ def make_tournament(client) -> tuple[str, dict]:
     for board in (1, 2):
         url = f"/api/tournaments/{tournament_id}/rounds/1/boards/{board}/game"
         games[board] = client.post(url, headers=ADMIN, json={"first_player": "south"}).get_json()["id"]
-    result = {"type": "result", "kind": "resignation", "winner": "north"}
+    result = {"type": "result", "kind": "resignation", "winner": "north", "expected_version": 1}
     assert client.post(f"/api/games/{games[1]}/commands", headers=ADMIN, json=result).status_code == 201
     return tournament_id, {"round": round_1, "games": games}
 
@@ -466,9 +472,19 @@ def test_tournament_page_shows_standings_crosstable_and_pairings_linked_to_games
     assert page.get_attribute("#game-page", "data-game-id") == made["games"][2]
 
 
+def test_the_sign_in_address_keeps_the_token_and_takes_it_out_of_the_address_bar(web, page):
+    assert "token" not in page.url
+    assert page.evaluate("localStorage.getItem('recorder.token')") == ADMIN_TOKEN
+    game_id = record(web.client, fixture_game("qelat-default.json")["setup"], [])
+    open_game(page, game_id)
+    click_hole(page, board(page)["sowable"][0])
+    assert web.client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["recorded_by"] == "admin"
+
+
 def test_a_tournament_game_is_written_with_the_arbiters_token(web, page):
     tournament_id, made = make_tournament(web.client)
     game_id = made["games"][2]
+    page.evaluate("localStorage.removeItem('recorder.token')")  # a device nobody signed in on
     open_game(page, game_id)
     hole = board(page)["sowable"][0]
     page.click(f".board [data-hole='{hole}']")

@@ -57,6 +57,9 @@ class Organiser:
         return self._call("POST", url, expect, body)
 
     def command(self, game_id: str, expect=201, **command):
+        """A command at the game's current version, unless the test names one."""
+        if "expected_version" not in command:
+            command["expected_version"] = self.client.get(f"/api/games/{game_id}").get_json()["version"]
         return self._call("POST", f"/api/games/{game_id}/commands", expect, command)
 
     def play(self, game_id: str, commands: list[dict]):

@@ -12,6 +12,7 @@ tournament, its projector view, and a game between players named in Ge'ez script
 from __future__ import annotations
 
 import sys
+import secrets
 import tempfile
 from pathlib import Path
 

@@ -3,6 +3,7 @@
 from flask import Flask
 
 from . import (
+    access,  # who may write: the one guard (recorder/auth)
     archive,  # issue 7: notation and NDJSON import/export
     audit,  # issue 6: traces, claims, what-if, verify, checkpoints, board.svg
     game_notation,  # issue 9: one game's notation and move list, for the game page
@@ -11,6 +12,7 @@ from . import (
     openapi,
     positions,  # position search over the position index
     problems,
+    tokens,  # recorder tokens
     tournaments,  # issue 8: tournaments, pairings, standings, tokens
     variants,
 )
@@ -18,6 +20,8 @@ from . import (
 
 def init_app(app: Flask) -> None:
     problems.init_app(app)
+    access.init_app(app)
+    app.register_blueprint(tokens.bp)
     for module in (variants, games, openapi):
         app.register_blueprint(module.bp)
     app.register_blueprint(audit.bp)

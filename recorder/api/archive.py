@@ -1,16 +1,13 @@
 """Archives over HTTP: ``POST /api/import`` and ``GET /api/export`` (recorder/archive/transfer.py).
 
-Import takes a notation text (``text/plain`` or ``text/x-mancala-notation``) or NDJSON
-event logs (``application/x-ndjson``) and answers with a per-game report: 201 when every
-game was imported (or existed already), 200 when every game existed already (a repeat),
-207 when some were refused, 422 (problem+json, with the same report) when none was
-imported and none existed. Export streams the games the filters select, as notation (``Accept``
-``text/x-mancala-notation`` or ``text/plain``) or NDJSON, one game at a time.
+Import takes a notation text (``text/x-mancala-notation``; not ``text/plain``, which a
+cross-site page could post) or NDJSON event logs (``application/x-ndjson``) and answers
+with a per-game report: 201 when every game was imported, 207 when some were refused,
+422 (problem+json, with the same report) when none was. Export streams the games the
+filters select, as notation or NDJSON by ``Accept``, one game at a time.
 """
 
 from __future__ import annotations
-
-import re
 
 from apispec import APISpec
 from flask import Blueprint, Response, current_app, request, stream_with_context
@@ -19,6 +16,8 @@ from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
 
 from recorder.archive.ndjson import MEDIA_TYPE as NDJSON
 from recorder.archive.transfer import Archive, summarise
+from recorder.auth.policy import Resource, require
+from recorder.core import ids
 from recorder.core.events import GameCreated
 from recorder.errors import InvalidRecord
 from recorder.limits import ImportLimits
@@ -27,13 +26,14 @@ from schemas import load_command
 from schemas.archive import export_query_schema, import_query_schema, import_report_schema
 
 from . import openapi
-from .games import current_user, recorder
+from .access import principal, recorded_by
+from .games import recorder
 from .problems import load_query, problem
 
 bp = Blueprint("archive", __name__, url_prefix="/api")
 
-NOTATION_TYPES = (NOTATION, "text/plain")
-BOARD_GAME_ID = re.compile(r"(?P<tournament>[0-9a-f]+)-r\d+-b\d+")
+# Not text/plain: a cross-site page may post text/plain without asking (no CORS preflight).
+NOTATION_TYPES = (NOTATION,)
 FILENAMES = {NOTATION: "games.mn", "text/plain": "games.mn", NDJSON: "games.ndjson"}
 
 
@@ -42,9 +42,10 @@ def import_archive():
     source = load_query(import_query_schema)["source"]
     archive = Archive(
         recorder().store,
-        recorded_by=current_user(),
-        authorize=authorize_tournament_games,
+        recorded_by=recorded_by(),
+        authorize=authorize_game,
         check_command=schema_check,
+        restore=principal().is_admin,
         limits=import_limits(),
     )
     if request.mimetype in NOTATION_TYPES:
@@ -52,7 +53,7 @@ def import_archive():
     elif request.mimetype == NDJSON:
         reports = archive.import_ndjson_text(body_text(), source)
     else:
-        raise UnsupportedMediaType(f"send {NOTATION}, text/plain or {NDJSON}, not {request.mimetype or 'nothing'}")
+        raise UnsupportedMediaType(f"send {NOTATION} or {NDJSON}, not {request.mimetype or 'nothing'}")
     report = import_report_schema.dump(summarise(reports))
     if report["imported"] == 0 and report["existing"] == 0:
         detail = "no game was imported" if report["games"] else "the body holds no game"
@@ -86,27 +87,24 @@ def body_text() -> str:
         raise InvalidRecord(f"the body is not UTF-8 text (byte {error.start})", field="body") from None
 
 
-def authorize_tournament_games(game_id: str | None, setup: GameCreated) -> str | None:
-    """A game that belongs to a tournament, by its metadata or by a board's game id,
-    is imported only with that tournament's token, as its commands would be; the
-    token's holder then records it."""
-    from .tournaments import admit  # the tournaments blueprint owns tokens
-
+def authorize_game(game_id: str | None, setup: GameCreated) -> str:
+    """Each imported game is a creation, decided by the policy like POST /api/games: a
+    game that belongs to a tournament, by its metadata or by a board's game id, needs
+    that tournament's token, as its commands would. Returns who records it."""
     owners = {setup.metadata.get("tournament_id")}
-    match = BOARD_GAME_ID.fullmatch(game_id or "")
-    if match is not None:
-        owners.add("t-" + match.group("tournament"))
-    holder = None
-    for tournament_id in sorted(str(owner) for owner in owners if owner is not None):
-        holder = admit(tournament_id).holder
-    return holder
+    if game_id is not None:
+        owners.add(ids.tournament_of_board(game_id))
+    tournaments: list[str | None] = [str(owner) for owner in sorted(map(str, owners - {None}))]
+    for tournament_id in tournaments or [None]:
+        require(principal(), True, "create_game", Resource(tournament_id=tournament_id))
+    return principal().holder
 
 
 @bp.get("/export")
 def export_archive():
     query = load_query(export_query_schema)
     full_history = query.pop("history") == "full"
-    # text/plain is the notation too, as import takes it (a plain client asks for that).
+    # text/plain is the notation too (reading it is harmless; only imports refuse it).
     offered = [NOTATION, NDJSON, "text/plain"]
     kind = request.accept_mimetypes.best_match(offered) if request.accept_mimetypes else NOTATION
     if kind is None:
@@ -118,7 +116,7 @@ def export_archive():
     else:
         chunks = archive.notation_archive(game_ids, full_history=full_history)
     response = Response(stream_with_context(chunks), mimetype=kind)
-    if kind in NOTATION_TYPES:
+    if kind != NDJSON:
         response.mimetype_params["charset"] = "utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{FILENAMES[kind]}"'
     return response
@@ -135,7 +133,7 @@ def document_archive_paths(spec: APISpec) -> None:
             "post": {
                 "summary": "Import an archive: notation text or NDJSON event logs; a report per game",
                 "parameters": [{"in": "query", "schema": archive_schemas.ImportQuerySchema}],
-                "requestBody": {"required": True, "content": {NOTATION: text, "text/plain": text, NDJSON: text}},
+                "requestBody": {"required": True, "content": {NOTATION: text, NDJSON: text}},
                 "responses": {
                     "200": {
                         "description": "Every game existed already (the same records were imported before)",

@@ -31,7 +31,8 @@ from schemas.audit import (
 
 from . import openapi
 from .audit_openapi import document_audit_paths
-from .games import json_body, recorder
+from .body import json_body
+from .games import recorder
 from .problems import load_query
 
 bp = Blueprint("audit", __name__, url_prefix="/api")

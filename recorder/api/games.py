@@ -26,6 +26,9 @@ from schemas import (
     state_query_schema,
 )
 
+from .access import recorded_by, scoped_idempotency
+from .body import json_body
+
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 
 
@@ -62,16 +65,9 @@ def game_json(game: Game, created_at: str | None = None) -> dict:
     }
 
 
-def json_body():
-    """The request's JSON; malformed JSON is a 400 problem (werkzeug raises BadRequest)."""
-    return request.get_json(force=True, silent=False)
-
-
 def idempotency(body) -> Idempotency | None:
-    key = request.headers.get("Idempotency-Key")
-    if not key:
-        return None
-    return Idempotency(key, fingerprint(request.method, request.path, body))
+    """The Idempotency-Key, scoped to the principal and this path (recorder/api/access.py)."""
+    return scoped_idempotency(fingerprint(request.method, request.path, body))
 
 
 def with_etag(payload: dict, game: Game, status: int = 200, **headers) -> Response:
@@ -85,7 +81,7 @@ def with_etag(payload: dict, game: Game, status: int = 200, **headers) -> Respon
 def create_game():
     body = json_body()
     data = game_create_schema.load(body)
-    recorded = recorder().create_game(data, recorded_by=current_user(), idempotency=idempotency(body))
+    recorded = recorder().create_game(data, recorded_by=recorded_by(), idempotency=idempotency(body))
     game = recorded.game
     location = url_for("games.get_game", game_id=game.game_id)
     payload = game_schema.dump(game_json(game, recorded.events[0].recorded_at))
@@ -113,7 +109,7 @@ def record_command(game_id: str):
     command = load_command(body)
     expected = expected_version(command.pop("expected_version", None))
     recorded = recorder().record(
-        game_id, command, expected_version=expected, recorded_by=current_user(), idempotency=idempotency(body)
+        game_id, command, expected_version=expected, recorded_by=recorded_by(), idempotency=idempotency(body)
     )
     game = recorded.game
     # The hot path (issue 10): each event is dumped once, straight from the stored
@@ -160,17 +156,3 @@ def get_state(game_id: str):
     if at is not None and game.version < at:
         raise NotFound(f"game {game_id} has {game.version} events, not {at}", version=game.version)
     return with_etag(state_json(game), game)
-
-
-_RECORDED_BY = "recorder.recorded_by"  # a WSGI environ key: it lives exactly as long as the request
-
-
-def current_user() -> str | None:
-    """Who is recording: set by the access layer when a token is presented."""
-    user: str | None = request.environ.get(_RECORDED_BY)
-    return user
-
-
-def set_current_user(holder: str) -> None:
-    """Name the writer of this request's events (the access layer, once it has checked a token)."""
-    request.environ[_RECORDED_BY] = holder

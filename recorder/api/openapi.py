@@ -27,7 +27,38 @@ def _problems(*statuses: int) -> dict:
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"}}
-IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"}}
+IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "description": 'The version last seen, as the ETag: "N". A command needs it (or expected_version), else 428.',
+    "schema": {"type": "string"},
+}
+
+
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+# POSTs that store nothing and so need no token (recorder/api/access.py OPEN_POSTS).
+OPEN_POSTS = {("/api/games/{game_id}/claims", "post"), ("/api/games/{game_id}/what-if", "post")}
+
+
+def _declare_security(document: dict) -> None:
+    """Every write operation needs a bearer token: say so, and what refusing looks like."""
+    refusals = {
+        400: "Malformed body",
+        401: "No valid bearer token",
+        403: "The token does not reach this resource",
+        413: "Body over the size limit (nothing stored)",
+    }
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if method == "get" or (path, method) in OPEN_POSTS:
+                continue
+            operation["security"] = BEARER
+            responses = operation.setdefault("responses", {})
+            for status, text in {**refusals, 415: "Not application/json", 503: "Database unavailable"}.items():
+                responses.setdefault(str(status), {"description": text, "content": PROBLEM})
+            if path == "/api/games/{game_id}/commands":
+                responses["428"] = {"description": "No If-Match or expected_version", "content": PROBLEM}
 
 
 def _component_schemas(spec: APISpec) -> None:
@@ -89,7 +120,8 @@ def _paths(spec: APISpec) -> None:
             "post": {
                 "summary": "Record one sowing or decision",
                 "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
-                "description": "A game on a tournament board needs a bearer token of that tournament (issue 8).",
+                "description": "Needs a bearer token that may write this game (docs/security.md) and the version"
+                " last seen (If-Match or expected_version; 428 without).",
                 "requestBody": _command_body(),
                 "responses": {
                     "201": {"description": "Recorded", "content": _json("Recorded")},
@@ -135,11 +167,14 @@ def build_spec() -> dict:
         plugins=[MarshmallowPlugin()],
         info={"description": "Records Selus, Gabata, Qelat, Lahemay Walida and Tuz games as immutable events."},
     )
+    spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     _component_schemas(spec)
     _paths(spec)
     for extend in EXTENSIONS:
         extend(spec)
-    return spec.to_dict()
+    document = spec.to_dict()
+    _declare_security(document)
+    return document
 
 
 @bp.get("/openapi.json")

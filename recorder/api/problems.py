@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, HTTPException
 
 from recorder import errors
+from recorder.store.unavailable import OperationalError, as_unavailable
 
 STATUS = {
     errors.InvalidRecord: 422,
@@ -21,6 +22,8 @@ STATUS = {
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
     errors.AlreadyExists: 409,  # a board's game, a player's name (recorder/tournaments)
+    errors.PreconditionRequired: 428,  # a command without If-Match (RFC 6585)
+    errors.Unavailable: 503,  # with Retry-After
     errors.RecordBroken: 409,  # a tampered record is never signed (recorder/audit/checkpoints.py)
 }
 
@@ -93,7 +96,19 @@ def _kind(error: Exception) -> str:
 def init_app(app: Flask) -> None:
     @app.errorhandler(errors.RecorderError)
     def recorder_error(error: errors.RecorderError):
-        return problem(status_of(error), error.title, error.detail, _kind(error), **error.extra)
+        response = problem(status_of(error), error.title, error.detail, _kind(error), **error.extra)
+        if isinstance(error, errors.Unavailable):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
+
+    @app.errorhandler(OperationalError)
+    def database_unavailable(error: OperationalError):
+        """A full disk or a database locked past the busy timeout: the transaction rolled
+        back, so nothing was written; anything else is the service's own failure."""
+        unavailable = as_unavailable(error)
+        if unavailable is None:
+            return unexpected(error)
+        return recorder_error(unavailable)
 
     app.request_class = JsonRequest
 

@@ -1,22 +1,17 @@
 """Tournaments over HTTP: reads are public, writes need a bearer token.
 
-The admin token (config ``ADMIN_TOKEN`` or $RECORDER_ADMIN_TOKEN) creates tournaments
-and issues or revokes arbiter tokens; an arbiter token writes to its one tournament:
-players, pairings, forfeits, the games on its boards and the commands of those games.
-401 without a valid token, 403 with one that does not reach the tournament. Games
-outside tournaments stay open to write; a valid token there still names who wrote.
+The admin token creates tournaments and issues or revokes arbiter tokens; an arbiter
+token writes to its one tournament: players, pairings, forfeits, the games on its boards
+and the commands of those games. The guard in recorder/api/access.py decides before
+any view runs: 401 without a valid token, 403 with one that does not reach.
 """
 
 from __future__ import annotations
 
-import os
-from functools import wraps
-
-from flask import Blueprint, Flask, Response, current_app, json, request, url_for
+from flask import Blueprint, Flask, Response, current_app, json, url_for
 
 from recorder.tournaments import views
-from recorder.tournaments.service import Tournaments, authorize
-from recorder.tournaments.tokens import Principal
+from recorder.tournaments.service import Tournaments
 from schemas.tournaments import (
     board_game_schema,
     board_result_schema,
@@ -38,7 +33,9 @@ from schemas.tournaments import (
 )
 
 from . import openapi
-from .games import current_user, expected_version, game_json, idempotency, recorder, set_current_user, with_etag
+from .access import authenticator, recorded_by
+from .body import json_body
+from .games import expected_version, game_json, idempotency, with_etag
 from .problems import load_query
 from .tournaments_openapi import document_tournament_paths
 
@@ -47,8 +44,7 @@ openapi.EXTENSIONS.append(document_tournament_paths)
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("ADMIN_TOKEN", os.environ.get("RECORDER_ADMIN_TOKEN") or None)
-    app.extensions["tournaments"] = Tournaments(app.extensions["recorder"], app.config["ADMIN_TOKEN"])
+    app.extensions["tournaments"] = Tournaments(app.extensions["recorder"])
     app.register_blueprint(bp)
 
 
@@ -56,76 +52,18 @@ def tournaments() -> Tournaments:
     return current_app.extensions["tournaments"]
 
 
-# -- Access ---------------------------------------------------------------------------
-
-
-def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def principal() -> tuple[Principal | None, bool]:
-    """The holder of the presented token (None if invalid) and whether one was presented."""
-    token = bearer_token()
-    return tournaments().authenticate(token), token is not None
-
-
-def admit(tournament_id: str | None) -> Principal:
-    """Refuse (401/403) before anything is read or stored; name the writer for the log."""
-    configured = tournaments().admin_token is not None
-    holder = authorize(*principal(), tournament_id=tournament_id, admin_configured=configured)
-    set_current_user(holder.holder)
-    return holder
-
-
-def arbiter_only(view):
-    @wraps(view)
-    def guarded(tournament_id: str, **kwargs):
-        admit(tournament_id)
-        return view(tournament_id, **kwargs)
-
-    return guarded
-
-
-def admin_only(view):
-    @wraps(view)
-    def guarded(**kwargs):
-        admit(None)
-        return view(**kwargs)
-
-    return guarded
-
-
-@bp.before_app_request
-def guard_game_commands():
-    """Commands to a game on a tournament board need that tournament's token."""
-    if request.endpoint != "games.record_command":
-        return None
-    game_id = (request.view_args or {}).get("game_id", "")
-    setup = recorder().setup_of(game_id)  # cached (issue 10); None for a tournament's stream
-    tournament_id = setup.metadata.get("tournament_id") if setup is not None else None
-    if tournament_id is not None:
-        admit(tournament_id)
-        return None
-    holder, _ = principal()
-    if holder is not None:
-        set_current_user(holder.holder)
-    return None
-
-
 # -- Helpers ---------------------------------------------------------------------------
 
 
 def body() -> dict:
     """The JSON body; an empty body is an empty object (POST .../rounds needs nothing)."""
-    return request.get_json(force=True, silent=False) if request.get_data() else {}
+    return json_body(empty_is_object=True)
 
 
 def write_options(raw) -> dict:
     return {
         "expected_version": expected_version(None),
-        "recorded_by": current_user(),
+        "recorded_by": recorded_by(),
         "idempotency": idempotency(raw),
     }
 
@@ -147,11 +85,10 @@ def list_tournaments():
 
 
 @bp.post("")
-@admin_only
 def create_tournament():
     raw = body()
     data = tournament_create_schema.load(raw)
-    written = tournaments().create(data, recorded_by=current_user(), idempotency=idempotency(raw))
+    written = tournaments().create(data, recorded_by=recorded_by(), idempotency=idempotency(raw))
     view = tournaments().view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
     return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
@@ -170,7 +107,6 @@ def get_tournament_events(tournament_id: str):
 
 
 @bp.post("/<tournament_id>/players")
-@arbiter_only
 def register_player(tournament_id: str):
     raw = body()
     written = tournaments().register(tournament_id, player_create_schema.load(raw), **write_options(raw))
@@ -179,7 +115,6 @@ def register_player(tournament_id: str):
 
 
 @bp.post("/<tournament_id>/players/<int:number>/withdrawal")
-@arbiter_only
 def withdraw_player(tournament_id: str, number: int):
     raw = body()
     written = tournaments().withdraw(tournament_id, number, withdrawal_schema.load(raw), **write_options(raw))
@@ -188,7 +123,6 @@ def withdraw_player(tournament_id: str, number: int):
 
 
 @bp.put("/<tournament_id>/tiebreaks")
-@arbiter_only
 def choose_tiebreaks(tournament_id: str):
     raw = body()
     written = tournaments().choose_tiebreaks(tournament_id, tiebreaks_schema.load(raw), **write_options(raw))
@@ -200,7 +134,6 @@ def choose_tiebreaks(tournament_id: str):
 
 
 @bp.post("/<tournament_id>/rounds")
-@arbiter_only
 def pair_round(tournament_id: str):
     raw = body()
     written = tournaments().pair(tournament_id, pair_schema.load(raw), **write_options(raw))
@@ -221,7 +154,6 @@ def round_response(tournament_id: str, round_number: int, status: int = 200) -> 
 
 
 @bp.post("/<tournament_id>/rounds/<int:round_number>/boards/<int:board>/game")
-@arbiter_only
 def start_board_game(tournament_id: str, round_number: int, board: int):
     raw = body()
     recorded = tournaments().start_game(
@@ -229,7 +161,7 @@ def start_board_game(tournament_id: str, round_number: int, board: int):
         round_number,
         board,
         board_game_schema.load(raw),
-        recorded_by=current_user(),
+        recorded_by=recorded_by(),
         idempotency=idempotency(raw),
     )
     game = recorded.game
@@ -238,7 +170,6 @@ def start_board_game(tournament_id: str, round_number: int, board: int):
 
 
 @bp.post("/<tournament_id>/rounds/<int:round_number>/boards/<int:board>/result")
-@arbiter_only
 def record_board_result(tournament_id: str, round_number: int, board: int):
     raw = body()
     data = board_result_schema.load(raw)
@@ -265,22 +196,21 @@ def get_crosstable(tournament_id: str):
 
 
 @bp.get("/<tournament_id>/tokens")
-@admin_only
 def list_tokens(tournament_id: str):
-    rows = tournaments().tokens(tournament_id)
+    tournaments().events(tournament_id)  # NotFound for an unknown tournament
+    rows = authenticator().store.list_tokens(kind="arbiter", tournament_id=tournament_id)
     return token_list_schema.dump({"tokens": [views.token_json(r) for r in rows]})
 
 
 @bp.post("/<tournament_id>/tokens")
-@admin_only
 def issue_token(tournament_id: str):
     data = token_create_schema.load(body())
-    row, token = tournaments().issue_token(tournament_id, data["holder"])
+    tournaments().events(tournament_id)
+    row, token = authenticator().issue("arbiter", data["holder"], tournament_id)
     response = token_schema.dump({**views.token_json(row), "token": token})
     return response, 201, {"Cache-Control": "no-store"}
 
 
 @bp.delete("/<tournament_id>/tokens/<token_id>")
-@admin_only
 def revoke_token(tournament_id: str, token_id: str):
-    return token_schema.dump(views.token_json(tournaments().revoke_token(tournament_id, token_id)))
+    return token_schema.dump(views.token_json(authenticator().revoke(token_id, tournament_id)))

@@ -75,7 +75,6 @@ def _write(summary: str, body: str, reply: str, *parameters, status: int = 201, 
 def document_tournament_paths(spec: APISpec) -> None:
     for name in SCHEMAS:
         spec.components.schema(component(name), schema=getattr(tournament_schemas, f"{name}Schema"))
-    spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     _tournament_paths(spec)
     _round_paths(spec)
     _token_paths(spec)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from recorder.core import chain
 from recorder.core.commands import decide, decide_create
@@ -174,3 +174,20 @@ def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command) -> 
     if decided != [event]:
         raise log.fail(line, 1, f"event {stored.seq} is not what live recording would store", "an event as recorded")
     return apply_event(game, event, stored.seq)
+
+
+def with_claims(setup: GameCreated, log: EventLog) -> GameCreated:
+    """The setup with what the log claimed about its recording, labelled as claims: who
+    recorded its events, when the first and last were recorded, and the log's head hash.
+    Claims an earlier import kept are kept under ``earlier``."""
+    events = log.events
+    claims = {
+        "note": "claims of an imported log, not checked: the events were recorded by the importer",
+        "recorded_by": sorted({str(e.recorded_by) for e in events if e.recorded_by is not None}),
+        "recorded_at": [events[0].recorded_at, events[-1].recorded_at],
+        "head_hash": events[-1].hash,
+    }
+    earlier = setup.metadata.get("import_claims")
+    if earlier is not None:
+        claims["earlier"] = earlier
+    return replace(setup, metadata={**setup.metadata, "import_claims": claims})

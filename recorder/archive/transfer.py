@@ -22,11 +22,12 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from recorder.core import ids
 from recorder.core.chain import canonical_json
-from recorder.core.events import Event, GameCreated
+from recorder.core.events import Event, GameCreated, event_from_record
 from recorder.core.game import Game, history
 from recorder.errors import NotationError, RecorderError, VersionConflict
 from recorder.limits import ImportLimits, check_game_events, events_per_game, notation_events
@@ -40,14 +41,14 @@ from recorder.store.caches import NotationCache, PositionIndex
 from recorder.tournaments import is_tournament_id
 
 from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
-from .ndjson import EventLog, read_logs, verify_log
+from .ndjson import EventLog, read_logs, verify_log, with_claims
 
 log = logging.getLogger(__name__)
 CACHE_BATCH = 200  # notation texts stored per transaction when an export fills the cache
 Authorize = Callable[[str | None, GameCreated], str | None]
 
 
-def _anyone(game_id: str | None, setup: GameCreated) -> str | None:
+def _anyone(game_id: str | None, setup: GameCreated) -> str | None:  # the command line: the file's owner
     return None
 
 
@@ -111,6 +112,7 @@ class Archive:
         recorded_by: str | None = None,
         authorize: Authorize = _anyone,
         check_command: Callable[[dict], dict] = _as_decided,
+        restore: bool = False,
         limits: ImportLimits | None = None,
         fill_cache: bool = False,
     ):
@@ -118,10 +120,13 @@ class Archive:
         (the API and CLI give ``api.archive.schema_check``, so imported commands meet
         exactly the limits live ones do). ``authorize(game_id, setup)`` may refuse a game
         (raising a RecorderError) or name who records it; the API uses it for games that
-        belong to a tournament. ``limits`` (the API's) are checked on the whole body before
-        anything is stored; without them (the CLI) each game is still held to the ceiling
-        on events per game."""
+        belong to a tournament. ``restore`` (the admin, or the command line on the database
+        file) keeps an NDJSON log verbatim, its recorded_by and recorded_at included;
+        otherwise those are only claims, kept in the game's metadata. ``limits`` (the API's)
+        are checked on the whole body before anything is stored; without them (the CLI)
+        each game is still held to the ceiling on events per game."""
         self.store = store
+        self.restore = restore
         self.limits = limits
         self.events_per_game = limits.events_per_game if limits is not None else events_per_game()
         self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
@@ -138,10 +143,15 @@ class Archive:
         """Each game of a notation text, validated then stored (or refused) in turn; an
         archive cut short is refused whole (NotationError) before anything is stored, and
         so is a request past the API's limits (LimitExceeded)."""
+        self._require_recorder()
         games = notation_games(text, source)
         if self.limits is not None:
             self.limits.check(notation_events(parsed.tokens) for parsed in games)
         return (self.import_parsed(parsed) for parsed in games)
+
+    def _require_recorder(self) -> None:
+        if not self.recorded_by:
+            raise ValueError("an import names who records it (every event names its recorder)")
 
     def import_parsed(self, parsed: ParsedGame) -> GameReport:
         players = _players(parsed)
@@ -183,6 +193,7 @@ class Archive:
     def import_ndjson(self, lines: Iterable[str], source: str = "<ndjson>") -> Iterator[GameReport]:
         """Each game's log of NDJSON lines (no frame), verified then stored verbatim (or
         refused); a request past the API's limits is refused whole before anything is stored."""
+        self._require_recorder()
         logs: Iterable[EventLog] = read_logs(lines, source)
         if self.limits is not None:  # counted before anything is stored
             logs = list(logs)
@@ -193,15 +204,20 @@ class Archive:
     def import_log(self, event_log: EventLog) -> GameReport:
         index, game_id = event_log.index, event_log.game_id
         try:
+            problem = ids.game_id_problem(game_id)
+            if problem is not None or game_id is None:
+                raise event_log.fail(event_log.line_of(1), 1, problem or "no game id", "a game id")
             check_game_events(len(event_log.events), self.events_per_game, game=event_log.index)
             folds: list[Game] = []
             game = verify_log(event_log, self.check_command, folds)
             assert game_id is not None  # verify_log refuses a log without its game id
             if is_tournament_id(game_id):
                 raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
-            self.authorize(game_id, game.setup)  # the log keeps its own recorded_by
-            projection = self._projections(folds)
-            self.store.append(game_id, 0, event_log.events, projection=projection)
+            recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
+            if self.restore:  # the admin's restore keeps the log as it was, hashes and all
+                self.store.append(game_id, 0, event_log.events, projection=self._projections(folds))
+            else:
+                self._append_as_claims(event_log, folds, recorded_by)
         except VersionConflict:
             error = event_log.fail(event_log.line_of(1), 1, f"a game {game_id!r} exists already", "a new game id")
             return GameReport(index, "refused", game_id, error=error_json(error))
@@ -211,16 +227,31 @@ class Archive:
             return _internal(index, {}, error, game_id)
         return GameReport(index, "imported", game_id, len(event_log.events), _setup_players(game))
 
-    def _projections(self, folds: list[Game]) -> ProjectionWrite:
+    def _projections(self, folds: list[Game], setup: GameCreated | None = None) -> ProjectionWrite:
         """The games list row and the positions index of an imported game, from the game
-        after each of its events (``folds``)."""
-        writes = (self.games.write(summary_of(folds[-1])), self.positions.write(reached(folds)))
+        after each of its events (``folds``); ``setup`` replaces the log's own."""
+        last = folds[-1] if setup is None else replace(folds[-1], setup=setup)
+        writes = (self.games.write(summary_of(last)), self.positions.write(reached(folds)))
 
         def write(tx, stored) -> None:
             for projection in writes:
                 projection(tx, stored)
 
         return write
+
+    def _append_as_claims(self, event_log: EventLog, folds: list[Game], recorded_by: str) -> None:
+        """Anyone but the admin: the events are recorded now, by the importer; what the
+        log said about who recorded them and when is kept in the setup's metadata,
+        labelled as claims (docs/security.md)."""
+        setup = with_claims(folds[-1].setup, event_log)
+        events = [setup, *(event_from_record(e.type, e.payload) for e in event_log.events[1:])]
+        self.store.append(
+            event_log.game_id or "",
+            0,
+            [NewEvent(e.type, e.payload()) for e in events],
+            recorded_by=recorded_by,
+            projection=self._projections(folds, setup),
+        )
 
     # -- Export -----------------------------------------------------------------------
 

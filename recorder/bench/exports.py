@@ -70,9 +70,10 @@ def recorded_templates(folder: str) -> list[tuple[list, dict, str]]:
     recorder, templates = Recorder(store), []
     for path in sorted(FIXTURES.glob("*.json")):
         record = json.loads(path.read_text())
-        game_id = recorder.create_game(record["setup"]).game.game_id
+        game = recorder.create_game(record["setup"], recorded_by="bench").game
+        game_id = game.game_id
         for command in record["commands"]:
-            recorder.record(game_id, dict(command))
+            game = recorder.record(game_id, dict(command), expected_version=game.version, recorded_by="bench").game
         events = [NewEvent(e.type, e.payload) for e in store.read(game_id)]
         notation = write_game(list(stored_pairs(store.read(game_id))))
         templates.append((events, summary_of(recorder.game(game_id)), notation))

@@ -19,9 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .server import HOST
+from .server import BENCH_TOKEN, HOST
 
-JSON_HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
+JSON_HEADERS = {
+    "Content-Type": "application/json",
+    "Accept": "application/json",
+    "Authorization": f"Bearer {BENCH_TOKEN}",  # the served app's admin token (server.py)
+}
 
 
 @dataclass(frozen=True)

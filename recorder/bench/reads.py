@@ -47,7 +47,7 @@ class ReadFigures:
 def build_game(recorder: Recorder, events: int, seed: int) -> str:
     """A Qelat game of exactly ``events`` events: random legal sowings, then annotations."""
     setup = {"variant": "qelat", "south": "Reader S", "north": "Reader N", "first_player": "south"}
-    game = recorder.create_game(setup).game
+    game = recorder.create_game(setup, recorded_by="bench").game
     rng = random.Random(seed)
     while game.version < events:
         move = random_move(game.rules, game.state, rng)
@@ -55,7 +55,7 @@ def build_game(recorder: Recorder, events: int, seed: int) -> str:
             command = command_for(move[0])
         else:
             command = {"type": "annotate", "text": f"note {game.version}"}
-        game = recorder.record(game.game_id, command, expected_version=game.version).game
+        game = recorder.record(game.game_id, command, expected_version=game.version, recorded_by="bench").game
     return game.game_id
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -19,6 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+BENCH_TOKEN = "rt_bench-" + secrets.token_hex(16)  # the admin token of the bench's own server
 HOST = "127.0.0.1"  # loopback only: load and crash tests never leave the machine
 APP = "recorder.app:create_app()"
 
@@ -139,7 +141,7 @@ def start(db_path: str, config: GunicornConfig = GunicornConfig(), *, ready_time
         "warning",
         APP,
     ]
-    env = {**os.environ, "RECORDER_DB": db_path}
+    env = {**os.environ, "RECORDER_DB": db_path, "RECORDER_ADMIN_TOKEN": BENCH_TOKEN}
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     log.close()
     server = Server(process, port, db_path, log.name)

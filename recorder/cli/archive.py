@@ -119,7 +119,9 @@ def import_command(files: tuple[str, ...], fmt: str, db: str | None):
     through the same commands as live recording; a refused game stores nothing."""
     recorder = make_recorder(db)
     try:
-        counts, refused = import_files(Archive(recorder.store, check_command=schema_check), files, fmt)
+        # The command line works on the database file: its owner restores, as the admin does.
+        archive = Archive(recorder.store, recorded_by="command line", check_command=schema_check, restore=True)
+        counts, refused = import_files(archive, files, fmt)
     finally:
         recorder.store.close()
     _report(counts, refused)
@@ -194,7 +196,9 @@ def demo(fixtures: str, db: str | None):
     paths = sorted(str(path) for path in Path(fixtures).glob("*.mn"))
     recorder = make_recorder(db)
     try:
-        counts, refused = import_files(Archive(recorder.store, recorded_by="demo", check_command=schema_check), paths)
+        counts, refused = import_files(
+            Archive(recorder.store, recorded_by="demo", check_command=schema_check, restore=True), paths
+        )
     finally:
         recorder.store.close()
     if counts["imported"] == 0 and counts["exists"] and not refused:

@@ -78,9 +78,11 @@ def _value(value) -> str:
 @DB
 @KEY
 def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, db, key):
-    """Recompute hash chains and replay every event with full validation (no GAME: every game).
+    """Recompute hash chains and replay every event with full validation (no GAME: every
+    stream in the events table, games and tournaments alike).
 
-    Exits with status 1 when any record, or the checkpoint, fails.
+    Exits with status 1 when any record, or the checkpoint, fails. Ids and details are
+    printed escaped, so no stored text can forge a line of this report.
     """
     if projections:
         _verify_projections(db)
@@ -95,37 +97,22 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, db, ke
         except RecorderError as error:
             _fail(error.detail)
         verdict = "valid" if result["valid"] else "REFUSED"
-        click.echo(f"{verdict:<8}checkpoint {checkpoint['game_id']}: {result['detail']}")
+        click.echo(f"{verdict:<8}checkpoint {printable(checkpoint['game_id'])}: {printable(result['detail'])}")
         failed = not result["valid"]
         if not game_ids:
             sys.exit(1 if failed else 0)
-    tally = {"games": 0, "events": 0, "failed": 0}
-    with click.progressbar(
-        game_ids or list(recorder.games.iter_ids()), label="verifying", file=sys.stderr
-    ) as bar:  # stderr: the report on stdout stays clean
-        for game_id in bar:
-            ok = _verify_game(recorder, game_id, tally)
-            failed |= not ok
-    click.echo(f"verified {tally['games']} games, {tally['events']} events: {tally['failed']} failed")
+    tally = {"streams": 0, "events": 0, "failed": 0}
+    streams = list(game_ids) or list(recorder.store.ids_in_events())
+    with click.progressbar(streams, label="verifying", file=sys.stderr) as bar:  # stderr: stdout stays the report
+        for stream_id in bar:
+            report, events = _verify_stream(recorder.store, stream_id)
+            tally["streams"] += 1
+            tally["events"] += events
+            tally["failed"] += not report["ok"]
+            failed |= not report["ok"]
+            click.echo(_verify_line(report))
+    click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
     sys.exit(1 if failed else 0)
-
-
-def _verify_game(recorder, game_id: str, tally: dict) -> bool:
-    """Verify one game, print its line and count it; False when it fails."""
-    from recorder.audit.verify import verify_record
-
-    tally["games"] += 1
-    try:
-        events = recorder.events(game_id)
-        report = verify_record(game_id, events)
-    except RecorderError as error:
-        click.echo(f"{'MISSING':<8}{game_id}: {error.detail}")
-        tally["failed"] += 1
-        return False
-    tally["events"] += len(events)
-    tally["failed"] += not report["ok"]
-    click.echo(_verify_line(report))
-    return bool(report["ok"])
 
 
 def _verify_projections(db) -> None:
@@ -140,11 +127,46 @@ def _verify_projections(db) -> None:
     sys.exit(1 if mismatches else 0)
 
 
+def _verify_stream(store, stream_id: str) -> tuple[dict, int]:
+    """A game's or a tournament's report, read straight from the events table, and the
+    number of events it checked."""
+    from recorder.audit.verify import verify_record, verify_tournament
+    from recorder.core import ids
+
+    stored = store.read(stream_id)
+    if not stored:
+        return {"game_id": stream_id, "ok": False, "missing": True, "detail": "no such stream"}, 0
+    if stored[0].type == "tournament_created":
+        return verify_tournament(stream_id, stored), len(stored)
+    report = verify_record(stream_id, stored)
+    if report["ok"] and not ids.is_game_id(stream_id):
+        report = {**report, "ok": False, "detail": "the id is not a game id (docs/security.md)"}
+    return report, len(stored)
+
+
 def _verify_line(report: dict) -> str:
+    stream = printable(report["game_id"])
+    if report.get("missing"):
+        return f"{'MISSING':<8}{stream}: {printable(report['detail'])}"
     if not report["ok"]:
-        return f"{'BROKEN':<8}{report['game_id']}: {report['detail']}"
+        return f"{'BROKEN':<8}{stream}: {printable(report['detail'])}"
     result = f"  {report['result']}" if report["result"] else ""
-    return f"{'ok':<8}{report['game_id']}: {report['version']} events, head {report['head_hash'][:16]}{result}"
+    return f"{'ok':<8}{stream}: {report['version']} events, head {report['head_hash'][:16]}{result}"
+
+
+def printable(text: object) -> str:
+    """Text for one line of a report: control characters, line and paragraph separators
+    and backslashes escaped (as in a Python literal), so stored text cannot start a
+    line or move the cursor."""
+    out = []
+    for char in str(text):
+        if char == "\\":
+            out.append("\\\\")
+        elif char.isprintable() and char not in "\u2028\u2029":
+            out.append(char)
+        else:
+            out.append(char.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 @click.command()

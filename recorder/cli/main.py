@@ -10,7 +10,7 @@ from recorder.app import create_app, database_path
 from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
 
-from . import archive, audit, tournaments
+from . import archive, audit, tokens, tournaments
 from .common import DB_OPTION, make_recorder
 
 
@@ -22,11 +22,33 @@ def main():
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
+@click.option(
+    "--open",
+    "open_mode",
+    is_flag=True,
+    envvar="RECORDER_OPEN",
+    help="Let anyone write games outside tournaments without a token (a single-user machine only).",
+)
 @DB_OPTION
-def serve(host: str, port: int, db: str | None):
-    """Serve the API on an embedded SQLite file (use gunicorn wsgi:app in production)."""
-    app = create_app({"DATABASE": database_path(db)})
-    click.echo(f"recording into {app.config['DATABASE']}; serving http://{host}:{port}/api/variants")
+def serve(host: str, port: int, open_mode: bool, db: str | None):
+    """Serve the API and the pages on an embedded SQLite file (use gunicorn wsgi:app in production).
+
+    With no RECORDER_ADMIN_TOKEN, the first start creates an admin token, keeps its digest in
+    the database and the token in <database>.admin-token (mode 0600), and prints a sign-in address.
+    """
+    from recorder.auth.service import token_file
+
+    app = create_app({"DATABASE": database_path(db), "OPEN": open_mode})
+    token = app.extensions["auth"].first_run_token(app.config["DATABASE"])
+    click.echo(f"recording into {app.config['DATABASE']}")
+    if token is not None:
+        click.echo(f"admin token kept in {token_file(app.config['DATABASE'])} (mode 0600); sign in at:")
+        click.echo(f"    http://{host}:{port}/?token={token}")
+    else:
+        click.echo(f"admin token from RECORDER_ADMIN_TOKEN; serving http://{host}:{port}/")
+    if open_mode:
+        click.echo("OPEN MODE: anyone who can reach this server may write games outside tournaments, as")
+        click.echo("    'anonymous (open mode)'; tournaments and tokens still need a token (docs/security.md)")
     app.run(host=host, port=port, threaded=True, use_reloader=False)
 
 
@@ -109,7 +131,7 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
     click.echo(f"{count} occurrence{'s' * (count != 1)} of {found['position']}{more}", err=True)
 
 
-for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS):
+for _command in (*audit.COMMANDS, tournaments.tournament, tokens.token, *archive.COMMANDS):
     main.add_command(_command)
 
 

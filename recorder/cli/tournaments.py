@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from recorder.auth.service import Authenticator
 from recorder.errors import RecorderError
 from recorder.rules import VARIANTS
 
@@ -234,7 +235,13 @@ def crosstable(tournament_id, as_json, db):
 @DB
 def issue_token(tournament_id, holder, db):
     """Issue an arbiter token for one tournament; it is printed once and stored hashed."""
-    row, token = _run(lambda: _service(db).issue_token(tournament_id, holder))
+    service = _service(db)
+
+    def issue():
+        service.events(tournament_id)  # NotFound for an unknown tournament
+        return Authenticator(service.store).issue("arbiter", holder, tournament_id)
+
+    row, token = _run(issue)
     click.echo(f"{row['token_id']} {token}")
 
 
@@ -244,7 +251,7 @@ def issue_token(tournament_id, holder, db):
 @DB
 def revoke_token(tournament_id, token_id, db):
     """Revoke an arbiter token."""
-    row = _run(lambda: _service(db).revoke_token(tournament_id, token_id))
+    row = _run(lambda: Authenticator(_service(db).store).revoke(token_id, tournament_id))
     click.echo(f"{row['token_id']} revoked at {row['revoked_at']}")
 
 
@@ -253,7 +260,13 @@ def revoke_token(tournament_id, token_id, db):
 @DB
 def tokens(tournament_id, db):
     """List a tournament's tokens (never their secrets)."""
-    for row in _run(lambda: _service(db).tokens(tournament_id)):
+    service = _service(db)
+
+    def listed():
+        service.events(tournament_id)  # NotFound for an unknown tournament
+        return service.store.list_tokens(kind="arbiter", tournament_id=tournament_id)
+
+    for row in _run(listed):
         click.echo(
             f"{row['token_id']}  {row['holder']}  issued {row['created_at']}  "
             f"{'revoked ' + row['revoked_at'] if row['revoked_at'] else 'active'}"

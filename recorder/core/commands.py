@@ -36,7 +36,9 @@ from .game import Game, apply_event, apply_move, initial_state
 Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by the schemas
 
 PLAYER_NAMES: tuple[PlayerName, PlayerName] = ("south", "north")
-METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board")
+# import_claims: what an NDJSON log imported by anyone but the admin said about who
+# recorded it and when (recorder/archive/ndjson.py with_claims); POST /api/games cannot set it.
+METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board", "import_claims")
 # A game's date is known to the year, the month or the day. Every check of a date (the
 # HTTP schemas, the notation reader, the CLI's filters) uses this one pattern.
 DATE_PATTERN = r"\d{4}(-\d{2}(-\d{2})?)?"

@@ -10,6 +10,7 @@ file, game, line, column and what was expected. Pure: no I/O.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -112,7 +113,7 @@ def check_setup_fields(body: dict) -> None:
         if field in ("round", "board") and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             continue
         if (value is not None or field in ("south", "north")) and not _is_name(value):
-            raise InvalidRecord(f"{field} must be a string of 1 to 200 characters", field=field)
+            raise InvalidRecord(f"{field} must be 1 to 200 characters, no control characters", field=field)
     date = body.get("date")
     if date is not None and not is_date(date):
         raise InvalidRecord(f"date must be {DATE_FORMS}", field="date")
@@ -121,7 +122,11 @@ def check_setup_fields(body: dict) -> None:
 
 
 def _is_name(value) -> bool:
-    return isinstance(value, str) and 1 <= len(value) <= 200
+    """1 to 200 characters, none of them a control character or a lone surrogate."""
+    return isinstance(value, str) and 1 <= len(value) <= 200 and not _UNPRINTABLE.search(value)
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _add_tag(body: dict, name: str, value) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -160,8 +160,17 @@ class EventStore(abc.ABC):
 
     # Tournament access tokens are records, not events (recorder/store/tokens.py).
 
+    def ids_in_events(self) -> Iterator[str]:
+        """Every stream id in the events table itself, games and tournaments alike (what
+        verification walks: no table beside the events can hide a stream from it)."""
+        raise NotImplementedError
+
+    # Tokens (recorder/auth): access records beside the events, never events themselves.
+
     @abc.abstractmethod
-    def add_token(self, token_id: str, token_hash: str, tournament_id: str, holder: str) -> dict:
+    def add_token(
+        self, token_id: str, token_hash: str, kind: str, holder: str, tournament_id: str | None = None
+    ) -> dict:
         """Store a token's digest (never the token itself); returns its row."""
 
     @abc.abstractmethod
@@ -169,12 +178,20 @@ class EventStore(abc.ABC):
         """The row of the token with this digest, revoked or not; None if unknown."""
 
     @abc.abstractmethod
-    def list_tokens(self, tournament_id: str) -> list[dict]:
-        """A tournament's token rows, oldest first (digests are never returned)."""
+    def list_tokens(self, *, kind: str | None = None, tournament_id: str | None = None) -> list[dict]:
+        """Token rows, oldest first, of one kind and/or tournament (digests are never returned)."""
 
     @abc.abstractmethod
-    def revoke_token(self, tournament_id: str, token_id: str) -> dict | None:
+    def revoke_token(self, token_id: str, *, tournament_id: str | None = None) -> dict | None:
         """Mark a token revoked (a second revocation changes nothing); None if unknown."""
+
+    @abc.abstractmethod
+    def admin_digest(self) -> str | None:
+        """The digest of the first-run admin token, if one was created."""
+
+    @abc.abstractmethod
+    def set_admin_digest(self, digest: str) -> None:
+        """Keep (or replace) the first-run admin token's digest."""
 
     @abc.abstractmethod
     def close(self) -> None:

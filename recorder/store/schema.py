@@ -22,7 +22,8 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from .interface import GAME, TOURNAMENT
-from .sql import _TRIGGERS, _create_token_table
+from .sql import _TRIGGERS
+from .tokens import _create_token_table
 
 # The games projection's columns a caller may set (created_at/updated_at are kept by it).
 SUMMARY_COLUMNS = (

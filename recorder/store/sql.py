@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
-from typing import Any, overload
 
 from sqlite_utils import Database
 
@@ -147,26 +146,3 @@ def _savepoint(db: Database) -> Iterator[Database]:
 def _event_from_row(row: tuple) -> StoredEvent:
     game_id, seq, type_, payload, recorded_at, recorded_by, prev_hash, hash_ = row
     return StoredEvent(game_id, seq, type_, json.loads(payload), recorded_at, recorded_by, prev_hash, hash_)
-
-
-_TOKEN_COLUMNS = "token_id, tournament_id, holder, created_at, revoked_at"
-
-
-def _create_token_table(db: Database) -> None:
-    """Arbiter tokens: only the SHA-256 digest is kept (recorder/tournaments/tokens.py)."""
-    tokens = db.table("tokens").create(
-        {"token_id": str, "token_hash": str, "tournament_id": str, "holder": str, "created_at": str, "revoked_at": str},
-        pk="token_id",
-        not_null=["token_id", "token_hash", "tournament_id", "holder", "created_at"],
-        if_not_exists=True,
-    )
-    tokens.create_index(["token_hash"], unique=True, if_not_exists=True)
-    tokens.create_index(["tournament_id"], if_not_exists=True)
-
-
-@overload
-def _token_row(row: tuple[Any, ...]) -> dict[str, Any]: ...
-@overload
-def _token_row(row: None) -> None: ...
-def _token_row(row: tuple[Any, ...] | None) -> dict[str, Any] | None:
-    return None if row is None else dict(zip(_TOKEN_COLUMNS.split(", "), row))

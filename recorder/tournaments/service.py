@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from recorder.errors import AlreadyExists, Forbidden, NotFound, Unauthorized, VersionConflict
+from recorder.errors import AlreadyExists, NotFound, VersionConflict
 from recorder.service import Recorded, Recorder, append_retrying
 from recorder.store import TOURNAMENT, Idempotency, NewEvent, StoredEvent
 
@@ -22,7 +22,6 @@ from .events import event_from_record
 from .fold import Tournament, replay
 from .results import outcome_of_forfeit, outcome_of_state
 from .standings import Standing, crosstable, is_finished, standings
-from .tokens import ADMIN, Principal, is_admin_token, new_token, new_token_id, token_hash
 
 
 @dataclass(frozen=True)
@@ -53,10 +52,9 @@ class View:
 
 
 class Tournaments:
-    def __init__(self, recorder: Recorder, admin_token: str | None = None):
+    def __init__(self, recorder: Recorder):
         self.recorder = recorder
         self.store = recorder.store
-        self.admin_token = admin_token
 
     # -- Reading --------------------------------------------------------------------
 
@@ -101,7 +99,7 @@ class Tournaments:
 
     # -- Writing --------------------------------------------------------------------
 
-    def create(self, body: dict, *, recorded_by=None, idempotency: Idempotency | None = None) -> Written:
+    def create(self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Written:
         original = self._replayed(idempotency)
         if original is not None:
             return original
@@ -123,7 +121,7 @@ class Tournaments:
         *,
         needs_results: bool = False,
         expected_version: int | None = None,
-        recorded_by=None,
+        recorded_by: str,
         idempotency: Idempotency | None = None,
     ) -> Written:
         """Decide on the latest tournament (and its board results, read from the games
@@ -190,7 +188,7 @@ class Tournaments:
         board: int,
         body: dict,
         *,
-        recorded_by=None,
+        recorded_by: str,
         idempotency: Idempotency | None = None,
     ) -> Recorded:
         """Create the game of a board: its setup comes from the tournament and pairing."""
@@ -207,55 +205,3 @@ class Tournaments:
             raise AlreadyExists(
                 f"board {board} of round {round_number} has its game: {game_id}", game_id=game_id
             ) from None
-
-    # -- Access ---------------------------------------------------------------------
-
-    def issue_token(self, tournament_id: str, holder: str) -> tuple[dict, str]:
-        """A new arbiter token for one tournament: (its row, the token, shown only now)."""
-        self.events(tournament_id)  # NotFound for an unknown tournament
-        token = new_token()
-        return self.store.add_token(new_token_id(), token_hash(token), tournament_id, holder), token
-
-    def revoke_token(self, tournament_id: str, token_id: str) -> dict:
-        row = self.store.revoke_token(tournament_id, token_id)
-        if row is None:
-            raise NotFound(f"no token {token_id!r} in {tournament_id}", token_id=token_id)
-        return row
-
-    def tokens(self, tournament_id: str) -> list[dict]:
-        self.events(tournament_id)
-        return self.store.list_tokens(tournament_id)
-
-    def authenticate(self, token: str | None) -> Principal | None:
-        """The holder of a valid token; None for an unknown or revoked one."""
-        if not token:
-            return None
-        if is_admin_token(token, self.admin_token):
-            return Principal(ADMIN)
-        row = self.store.find_token(token_hash(token))
-        if row is None or row["revoked_at"] is not None:
-            return None
-        return Principal(row["holder"], row["tournament_id"], row["token_id"])
-
-
-NO_ADMIN_TOKEN = (
-    "no admin token is configured on this server, so no admin write can be made: "
-    "set RECORDER_ADMIN_TOKEN (or the app config ADMIN_TOKEN) and restart the service"
-)
-
-
-def authorize(
-    principal: Principal | None, presented: bool, *, tournament_id: str | None = None, admin_configured: bool = True
-) -> Principal:
-    """401 without a valid token; 403 when it does not reach this tournament (or, with no
-    tournament named, when it is not the admin's)."""
-    if principal is None and tournament_id is None and not admin_configured:
-        raise Unauthorized(NO_ADMIN_TOKEN)
-    if principal is None:
-        detail = "the bearer token is unknown or revoked" if presented else "this write needs a bearer token"
-        raise Unauthorized(detail)
-    if tournament_id is None and not principal.is_admin:
-        raise Forbidden("only the admin token may do this")
-    if tournament_id is not None and not principal.may_write(tournament_id):
-        raise Forbidden(f"this token does not reach tournament {tournament_id}")
-    return principal

@@ -121,6 +121,7 @@ def crosstable_json(view) -> dict:
 def token_json(row: dict) -> dict:
     return {
         "id": row["token_id"],
+        "kind": row.get("kind", "arbiter"),
         "tournament_id": row["tournament_id"],
         "holder": row["holder"],
         "created_at": row["created_at"],

@@ -1,5 +1,5 @@
 // The JSON API as the pages use it: reads, and writes that carry the version the page
-// last saw (If-Match), an Idempotency-Key per action and the arbiter's token if any.
+// last saw (If-Match), an Idempotency-Key per action and the bearer token.
 // Every request goes through `request`, so a header every call needs is added in one place.
 
 const TOKEN_KEY = "recorder.token";
@@ -33,6 +33,20 @@ export function saveToken(value) {
     else localStorage.removeItem(TOKEN_KEY);
   } catch { /* private mode: the token lasts this page only */ }
 }
+
+// The sign-in address `recorder serve` prints (http://HOST:PORT/?token=…): keep the token,
+// then take it out of the address bar (and so out of history and bookmarks).
+function adoptTokenFromAddress() {
+  try {
+    const url = new URL(window.location.href);
+    const given = url.searchParams.get("token");
+    if (given === null) return;
+    saveToken(given.trim());
+    url.searchParams.delete("token");
+    window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+  } catch { /* not a page (a worker or a test): nothing to adopt */ }
+}
+adoptTokenFromAddress();
 
 function authHeaders() {
   const value = token();

@@ -1,0 +1,172 @@
+"""The one guard in front of every write: authenticate, authorize, then admit the body.
+
+``before_request`` maps the request's endpoint to an action and a resource and asks the
+policy (recorder/auth/policy.py) once, before anything is read or stored. A write
+endpoint missing from ``ACTIONS`` is the admin's alone, so a new endpoint is never open
+by accident. Then the body: JSON endpoints take ``application/json`` only (415 for a form
+or ``text/plain``, so no cross-site page can write) and no body is cut short (413 for a
+chunked body over the limit). No CORS headers are sent anywhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+from flask import Flask, current_app, g, request
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+
+from recorder.auth.policy import Action, Resource, require
+from recorder.auth.service import Authenticator
+from recorder.auth.tokens import Principal
+from recorder.core import ids
+from recorder.errors import Unauthorized, UnknownGame
+from recorder.store import Idempotency
+
+# Endpoint -> (action, what the resource is found from). Reads are public unless listed.
+ACTIONS: dict[str, tuple[Action, str | None]] = {
+    "games.create_game": ("create_game", None),
+    "games.record_command": ("write_game", "game"),
+    "archive.import_archive": ("import", None),
+    "audit.verify_checkpoint": ("verify", None),
+    "tournaments.create_tournament": ("create_tournament", None),
+    "tournaments.register_player": ("write_tournament", "tournament"),
+    "tournaments.withdraw_player": ("write_tournament", "tournament"),
+    "tournaments.choose_tiebreaks": ("write_tournament", "tournament"),
+    "tournaments.pair_round": ("write_tournament", "tournament"),
+    "tournaments.start_board_game": ("write_tournament", "tournament"),
+    "tournaments.record_board_result": ("write_tournament", "tournament"),
+    "tournaments.list_tokens": ("manage_tokens", "tournament"),
+    "tournaments.issue_token": ("manage_tokens", "tournament"),
+    "tournaments.revoke_token": ("manage_tokens", "tournament"),
+    "tokens.list_tokens": ("manage_tokens", None),
+    "tokens.issue_token": ("manage_tokens", None),
+    "tokens.revoke_token": ("manage_tokens", None),
+}
+# POSTs that store nothing and stay open (docs/security.md): claims and what-if replays.
+OPEN_POSTS = frozenset({"audit.claim", "audit.what_if"})
+NOT_JSON = frozenset({"archive.import_archive"})  # notation or NDJSON text
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+NO_ADMIN = (
+    "no admin token is configured, so nobody may write: set RECORDER_ADMIN_TOKEN in the server's environment"
+    " (or start `recorder serve` once, which creates one beside the database)"
+)
+
+
+class NoAdminToken(Unauthorized):
+    title = "No admin token configured"
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("ADMIN_TOKEN", os.environ.get("RECORDER_ADMIN_TOKEN") or None)
+    app.config.setdefault("OPEN", os.environ.get("RECORDER_OPEN", "") in ("1", "true", "yes"))
+    store = app.extensions["recorder"].store
+    app.extensions["auth"] = Authenticator(store, app.config["ADMIN_TOKEN"], open_mode=bool(app.config["OPEN"]))
+    app.before_request(guard)
+    if app.config["OPEN"]:  # said at start, whoever starts the app (recorder serve prints it too)
+        app.logger.warning("open mode: anyone may write games outside tournaments (docs/security.md)")
+
+
+def authenticator() -> Authenticator:
+    return current_app.extensions["auth"]
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def guard() -> None:
+    """Refuse (401/403, then 413/415) before any view reads or stores anything."""
+    if not request.path.startswith("/api/") or request.routing_exception is not None:
+        return  # not the API, or no such route: the 404 or 405 says so
+    rule = _rule(request.endpoint, request.method)
+    if rule is not None:
+        action, scope = rule
+        token = bearer_token()
+        principal = authenticator().authenticate(token)
+        if principal is None and not authenticator().has_admin():
+            # A token sent here is likely meant as the admin's: say what is missing.
+            raise NoAdminToken(NO_ADMIN)
+        if principal is not None:
+            g.principal = principal  # before the resource: an unknown game is 404 only to a holder
+        g.principal = require(principal, token is not None, action, _resource(scope, principal))
+    if request.method not in READS:
+        _admit_body()
+
+
+def _rule(endpoint: str | None, method: str) -> tuple[Action, str | None] | None:
+    if endpoint in ACTIONS:
+        return ACTIONS[endpoint]
+    if method in READS or endpoint in OPEN_POSTS:
+        return None
+    return ("admin", None)  # a write nobody has classified: the admin only
+
+
+def _resource(scope: str | None, principal: Principal | None) -> Resource:
+    args = request.view_args or {}
+    if scope == "tournament":
+        return Resource(tournament_id=args.get("tournament_id"))
+    if scope == "game":
+        return game_resource(args.get("game_id", ""), principal)
+    return Resource()
+
+
+def game_resource(game_id: str, principal: Principal | None) -> Resource:
+    """A game's tournament and creator, from its first stored event (one indexed row)."""
+    first = current_app.extensions["recorder"].store.read(game_id, upto=1)
+    if not first or first[0].type != "game_created":
+        if principal is None:
+            return Resource(created_by="\0nobody")  # refused as 401 before revealing anything
+        raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+    metadata = first[0].payload.get("metadata") or {}
+    # a board's id names its tournament even if a restored setup does not (as on import)
+    tournament_id = metadata.get("tournament_id") or ids.tournament_of_board(game_id)
+    return Resource(tournament_id=tournament_id, created_by=first[0].recorded_by)
+
+
+def principal() -> Principal:
+    """Who this (guarded) request is from."""
+    return g.principal
+
+
+def recorded_by() -> str:
+    return g.principal.holder
+
+
+def scoped_idempotency(fingerprint: str) -> Idempotency | None:
+    """The client's Idempotency-Key, scoped to its principal and to this game or endpoint
+    (the path), so one client's key never blocks or replays another's."""
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return None
+    who = g.principal.identity if "principal" in g else "public"
+    scoped = hashlib.sha256("\0".join((who, request.path, key)).encode("utf-8", "surrogatepass")).hexdigest()
+    return Idempotency(scoped, fingerprint)
+
+
+def _admit_body() -> None:
+    if request.endpoint not in NOT_JSON and (request.content_type or request.content_length):
+        if request.mimetype != "application/json":
+            raise UnsupportedMediaType(f"send application/json, not {request.mimetype or 'an untyped body'}")
+    _read_within_limit()
+
+
+def _read_within_limit() -> None:
+    """Read the whole body now, refusing one over the limit: a chunked body carries no
+    Content-Length, and reading it later would cut it short instead (then store it)."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if request.content_length is not None or not limit or not request.environ.get("wsgi.input_terminated"):
+        return  # werkzeug refuses a declared length over the limit; an unterminated body reads as empty
+    stream = request.environ["wsgi.input"]
+    chunks, size = [], 0
+    while True:
+        chunk = stream.read(min(65536, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise RequestEntityTooLarge(f"the body is over {limit} bytes; nothing was stored")
+    request._cached_data = b"".join(chunks)  # what get_data() returns from now on
