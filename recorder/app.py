@@ -29,9 +29,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import api
     from .service import Recorder
-    from .store import SQLiteEventStore
+    from .store.backends import open_store
 
-    app.extensions["recorder"] = Recorder(SQLiteEventStore(app.config["DATABASE"]))
+    app.extensions["recorder"] = Recorder(open_store(app.config["DATABASE"]))
     api.init_app(app)
     from . import web  # the pages: HTML and JS over the same JSON API
 

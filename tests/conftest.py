@@ -38,6 +38,35 @@ def expected_view(after: dict) -> dict:
     return {k: v for k, v in after.items() if k != "legal_moves"}
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server for the session (tests/pg_server.py); skipped, with the reason, without one."""
+    from pg_server import PostgresServer, binaries
+
+    bin_dir = binaries()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (no initdb/pg_ctl/postgres; apt-get install postgresql)")
+    server = PostgresServer(bin_dir).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server):
+    """A database with the schema migrated, copied by each test's fresh database."""
+    from recorder.store.postgres import PostgresEventStore
+
+    url = postgres_server.create_database()
+    PostgresEventStore(url).close()
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def postgres_url(postgres_server, postgres_template):
+    """A fresh PostgreSQL database, its schema created, for one test."""
+    return postgres_server.create_database(template=postgres_template)
+
+
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3")})
