@@ -67,6 +67,27 @@ def postgres_url(postgres_server, postgres_template):
     return postgres_server.create_database(template=postgres_template)
 
 
+def _database(request, folder) -> str:
+    """A fresh database of the backend the test is parametrised with: a SQLite path or a PostgreSQL URL."""
+    if request.param == "postgres":
+        return request.getfixturevalue("postgres_server").create_database(
+            template=request.getfixturevalue("postgres_template")
+        )
+    return str(folder / "records.sqlite3")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request, tmp_path):
+    """The reliability tests' database, on each backend in turn."""
+    return _database(request, tmp_path)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def module_database(request, tmp_path_factory):
+    """One database per module and backend, for a server the module's tests share."""
+    return _database(request, tmp_path_factory.mktemp("db"))
+
+
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3")})

@@ -9,7 +9,7 @@ import click
 from recorder.app import create_app, database_path
 from recorder.render.text import board_text
 
-from . import archive, audit, tournaments
+from . import archive, audit, backends, tournaments
 from .common import DB_OPTION, make_recorder
 
 
@@ -31,10 +31,17 @@ def serve(host: str, port: int, db: str | None):
 
 @main.command("init-db")
 @DB_OPTION
-def init_db(db: str | None):
-    """Create the database file and its tables (serving does this too)."""
+@click.option("--app-role", default=None, help="PostgreSQL: a role (not the owner) granted to read and append only.")
+def init_db(db: str | None, app_role: str | None):
+    """Create the database's tables, or migrate them (serving does this too)."""
     recorder = make_recorder(db)
-    recorder.store.close()
+    try:
+        if app_role is not None:
+            from .backends import grant_app_role
+
+            grant_app_role(recorder.store, app_role)
+    finally:
+        recorder.store.close()
     click.echo(f"database ready: {database_path(db)}")
 
 
@@ -108,7 +115,7 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
     click.echo(f"{count} occurrence{'s' * (count != 1)} of {found['position']}{more}", err=True)
 
 
-for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS):
+for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS, *backends.COMMANDS):
     main.add_command(_command)
 
 
