@@ -26,7 +26,6 @@ import threading
 from collections.abc import Iterator, Sequence
 
 import psycopg
-from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
 from recorder.core import chain
@@ -203,8 +202,12 @@ class PostgresEventStore(TokenTable, EventStore):
                     )
                 if projection is not None:
                     projection(handle, stored)
-        except pg_errors.UniqueViolation as error:  # the second wall: a writer that skipped the lock
+        except psycopg.IntegrityError as error:
+            # The second wall, met only by a writer that skipped the lock: the primary key
+            # (unique_violation) or the append-only trigger refused an insert behind the head.
             actual = self.version(stream_id)
+            if actual == expected_version:
+                raise  # not a lost race: let the real fault show
             raise VersionConflict(
                 f"{stream_id!r} has {actual} events, the request expected {expected_version}",
                 expected=expected_version,
