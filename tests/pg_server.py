@@ -52,14 +52,15 @@ class PostgresServer:
     def _run(self, *args: str) -> None:
         subprocess.run([*self.as_user, *args], check=True, capture_output=True, cwd=self.root, timeout=120)
 
-    def start(self) -> PostgresServer:
+    def start(self, *, durable: bool = False) -> PostgresServer:
+        """``durable``: fsync on, as in production (the bench); the tests kill apps, not the database."""
         self._run(
             str(self.bin_dir / "initdb"),
             "-D", str(self.data), "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8",
         )  # fmt: skip
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories=''"
-            " -c max_connections=300 -c fsync=off -c full_page_writes=off"  # the tests kill apps, not the database
+            " -c max_connections=300" + ("" if durable else " -c fsync=off -c full_page_writes=off")
         )
         self._run(
             str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"),

@@ -29,6 +29,7 @@ class Plan:
     append_requests: int
     read_requests: int
     export_sizes: tuple[int, int]
+    postgres: str | None = None  # a scratch PostgreSQL database: the api section runs on it too
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:

@@ -128,12 +128,15 @@ for _command in (*audit.COMMANDS, tournaments.tournament, *archive.COMMANDS, *ba
     help="Comma-separated sections: engine, api, read, export.",
 )
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
-def bench(quick: bool, only: str, seconds: float | None):
+@click.option("--postgres", default=None, help="A scratch postgresql:// database: the api section runs on it too.")
+def bench(quick: bool, only: str, seconds: float | None, postgres: str | None):
     """Measure engine, append, read and export speed on this machine, beside their targets."""
+    import dataclasses
+
     from recorder.bench import Plan, parse_sections, run
 
     try:
         sections = parse_sections(only)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--only") from None
-    run(sections, Plan.make(quick, seconds), click.echo)
+    run(sections, dataclasses.replace(Plan.make(quick, seconds), postgres=postgres), click.echo)
