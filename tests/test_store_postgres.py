@@ -156,3 +156,13 @@ def test_the_service_records_lists_and_verifies_games_on_postgres(postgres_url):
         result = CliRunner().invoke(main, [*command, "--db", postgres_url])
         assert result.exit_code == 0, (command, result.output)
     assert "verified 1 games, 7 events: 0 failed" in result.output
+
+
+def test_checkpoints_on_postgres_sign_with_the_key_file_every_app_server_shares(postgres_url, tmp_path, monkeypatch):
+    from recorder.audit.checkpoints import key_path
+
+    monkeypatch.delenv("RECORDER_KEY_FILE", raising=False)
+    with pytest.raises(ValueError, match="RECORDER_KEY_FILE"):
+        key_path(postgres_url)
+    monkeypatch.setenv("RECORDER_KEY_FILE", str(tmp_path / "hall.ed25519"))
+    assert key_path(postgres_url) == str(tmp_path / "hall.ed25519")
