@@ -15,6 +15,7 @@ import hashlib
 import inspect
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -31,6 +32,7 @@ from recorder.store import (
     SQLiteEventStore,
     StoredEvent,
 )
+from recorder.store.notify import wait_for_append
 
 
 def sqlite_backend(tmp_path) -> EventStore:
@@ -701,3 +703,27 @@ def test_a_batch_left_by_an_exception_stores_none_of_its_appends(sqlite_store):
         sqlite_store.append("a", 0, moves(1))
         raise RuntimeError("the import was interrupted")
     assert not sqlite_store.exists("a") and sqlite_store.stream_type("a") is None
+
+
+# --------------------------------------------------------------------- waiting for appends (live views)
+
+
+def test_a_waiter_wakes_when_the_stream_moves_past_its_version(store):
+    store.append("g", 0, moves(1))
+    woke: list = []
+    waiter = threading.Thread(target=lambda: woke.append((wait_for_append(store, "g", 1, 20), time.monotonic())))
+    waiter.start()
+    time.sleep(0.3)
+    assert not woke  # nothing new yet: still waiting
+    store.append("g", 1, moves(2))
+    appended = time.monotonic()
+    waiter.join(timeout=20)
+    ((version, at),) = woke
+    assert version == 2 and at - appended < 2  # PostgreSQL: pushed; SQLite: within a 0.25 s poll
+
+
+def test_a_waiter_gets_the_current_version_when_its_time_runs_out(store):
+    store.append("g", 0, moves(1, 2))
+    assert wait_for_append(store, "g", 0, 5) == 2  # already past: no wait
+    started = time.monotonic()
+    assert wait_for_append(store, "g", 2, 0.3) == 2 and time.monotonic() - started >= 0.3

@@ -166,3 +166,30 @@ def test_checkpoints_on_postgres_sign_with_the_key_file_every_app_server_shares(
         key_path(postgres_url)
     monkeypatch.setenv("RECORDER_KEY_FILE", str(tmp_path / "hall.ed25519"))
     assert key_path(postgres_url) == str(tmp_path / "hall.ed25519")
+
+
+def test_an_append_on_one_app_server_wakes_listeners_on_another(postgres_url, monkeypatch):
+    """Two stores on one database stand for two app servers: the NOTIFY sent in one's
+    append wakes the other's waiters at once (their fallback reads are 60 s apart here)."""
+    from recorder.store.notify import AppendListener, wait_for_append
+
+    monkeypatch.setattr(AppendListener, "reread", 60.0)
+
+    with PostgresEventStore(postgres_url) as first, PostgresEventStore(postgres_url) as second:
+        first.append("g", 0, moves(1))
+        second.append_listener()  # listening before the wait, as a live view's server would be
+        woke: list = []
+        waiters = [
+            threading.Thread(target=lambda: woke.append((wait_for_append(second, "g", 1, 30), time.monotonic())))
+            for _ in range(3)
+        ]
+        for waiter in waiters:
+            waiter.start()
+        time.sleep(0.5)
+        assert not woke
+        first.append("g", 1, moves(2))
+        appended = time.monotonic()
+        for waiter in waiters:
+            waiter.join(timeout=30)
+        assert [version for version, _ in woke] == [2, 2, 2]
+        assert max(at for _, at in woke) - appended < 2

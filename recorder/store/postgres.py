@@ -45,6 +45,7 @@ from .interface import (
     _verify_next_events,
     utc_now,
 )
+from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
 from .sql import _EVENT_COLUMNS, _event_from_row, _write_transaction
@@ -81,6 +82,18 @@ class PostgresEventStore(TokenTable, EventStore):
         self._lock = threading.Lock()
         self._handles: list[tuple[threading.Thread, PgHandle]] = []
         self._pool: ConnectionPool | None = None
+        self._listener: AppendListener | None = None
+
+    def append_listener(self) -> AppendListener:
+        """This process's LISTEN connection, opened on first use (live views wait on it)."""
+        if self._pid != os.getpid():
+            self._start_process()  # a forked worker listens on its own connection
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the event store is closed")
+            if self._listener is None:
+                self._listener = AppendListener(lambda: psycopg.connect(self.url, autocommit=True))
+            return self._listener
 
     def _pool_here(self) -> ConnectionPool:
         if self._pool is None:
@@ -134,6 +147,9 @@ class PostgresEventStore(TokenTable, EventStore):
             self._closed = True
             handles, self._handles = self._handles, []
             pool, self._pool = self._pool, None
+            listener, self._listener = self._listener, None
+        if listener is not None and self._pid == os.getpid():
+            listener.close()
         if pool is not None and self._pid == os.getpid():
             for _, handle in handles:
                 pool.putconn(handle.raw)
@@ -202,6 +218,8 @@ class PostgresEventStore(TokenTable, EventStore):
                     )
                 if projection is not None:
                     projection(handle, stored)
+                # Delivered at commit to every listening app server (recorder/store/notify.py).
+                handle.execute("SELECT pg_notify(?, ?)", (CHANNEL, stream_id))
         except psycopg.IntegrityError as error:
             # The second wall, met only by a writer that skipped the lock: the primary key
             # (unique_violation) or the append-only trigger refused an insert behind the head.
