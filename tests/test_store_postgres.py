@@ -193,3 +193,21 @@ def test_an_append_on_one_app_server_wakes_listeners_on_another(postgres_url, mo
             waiter.join(timeout=30)
         assert [version for version, _ in woke] == [2, 2, 2]
         assert max(at for _, at in woke) - appended < 2
+
+
+def test_a_string_holding_u0000_finds_nothing_instead_of_failing(store, postgres_url):
+    """PostgreSQL text cannot hold U+0000: appends refuse it in ids, and reads asking for it
+    find nothing (a 404 or an empty list, never a 500)."""
+    from recorder.store import GAME, GamesList
+
+    with pytest.raises(ValueError, match="U\\+0000"):
+        store.append("a\x00b", 0, moves(1))
+    assert (store.read("a\x00b"), store.version("a\x00b"), store.stream_type("a\x00b")) == ([], 0, None)
+    assert store.event_lines("a\x00b") == [] and store.stream_ids(GAME, after="\x00") == []
+    assert GamesList(store).page(player="\x00") == []
+    app = create_app({"TESTING": True, "DATABASE": postgres_url})
+    client = app.test_client()
+    assert client.get("/api/games/a%00b/state").status_code == 404
+    listed = client.get("/api/games?player=%00")
+    assert listed.status_code == 200 and listed.get_json()["games"] == []
+    app.extensions["recorder"].store.close()

@@ -66,9 +66,20 @@ class PgHandle:
         return self.raw.info.transaction_status != TransactionStatus.IDLE
 
     def execute(self, sql: str, params=None) -> Any:  # a psycopg cursor, its rows untyped as sqlite3's
+        if params is not None and any(isinstance(p, str) and "\x00" in p for p in params):
+            params = _without_nul(sql, params)
         return self.raw.execute(postgres_sql(sql, params is not None), params)  # type: ignore[arg-type]
 
     def executemany(self, sql: str, rows) -> psycopg.Cursor:
         cursor = self.raw.cursor()
         cursor.executemany(postgres_sql(sql), list(rows))  # type: ignore[arg-type]
         return cursor
+
+
+def _without_nul(sql: str, params) -> list:
+    """PostgreSQL text cannot hold U+0000, so no stored text equals a string holding it (appends
+    refuse such ids): a query asking for one is asked with NULL instead, which matches no row,
+    rather than failing (a GET for such an id is a 404, not a 500). Writes are refused."""
+    if not sql.lstrip().upper().startswith("SELECT"):
+        raise ValueError("PostgreSQL text cannot hold U+0000")
+    return [None if isinstance(p, str) and "\x00" in p else p for p in params]
