@@ -18,6 +18,7 @@ from recorder.app import create_app
 from recorder.cli import main
 from recorder.core import chain
 from recorder.errors import VersionConflict
+from recorder.service import Recorder
 from recorder.store import NewEvent
 from recorder.store.pg_schema import LATEST, MIGRATIONS
 from recorder.store.postgres import PostgresEventStore
@@ -211,3 +212,34 @@ def test_a_string_holding_u0000_finds_nothing_instead_of_failing(store, postgres
     listed = client.get("/api/games?player=%00")
     assert listed.status_code == 200 and listed.get_json()["games"] == []
     app.extensions["recorder"].store.close()
+
+
+def test_the_position_index_and_notation_cache_work_and_rebuild_on_postgres(postgres_url):
+    """The projections beside the store share their code with SQLite (pg_dialect.py): the
+    position index is written with each append, searched, dropped and rebuilt."""
+    from recorder.archive.transfer import Archive
+    from recorder.projections import check, derive, rebuild, search
+    from recorder.rules.position_text import position_text
+    from recorder.store.caches import NotationCache
+
+    start = "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1"
+    with PostgresEventStore(postgres_url) as store:
+        recorder = Recorder(store)
+        first = recorder.create_game(QELAT).game.game_id
+        second = recorder.create_game(QELAT).game.game_id
+        for game_id in (first, second):
+            recorder.record(game_id, {"type": "sow", "hole": "a1"})
+        after = recorder.game(first)
+        hits = {
+            (h["game_id"], h["seq"]) for h in search(recorder, position_text(after.rules, after.state))["occurrences"]
+        }
+        assert hits == {(first, 2), (second, 2)}
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute("DELETE FROM positions")
+            conn.execute("DELETE FROM games")
+        assert any("position index" in line for line in check(recorder))
+        assert rebuild(recorder) == 2 and list(check(recorder)) == []
+        assert {(h["game_id"], h["seq"]) for h in search(recorder, start)["occurrences"]} == {(first, 1), (second, 1)}
+        assert NotationCache(store).fresh(first) == derive(first, store.read(first)).notation  # type: ignore[arg-type]
+        exported = "".join(Archive(store).export_notation([first, second]))
+        assert all(derive(g, store.read(g)).notation in exported for g in (first, second))
