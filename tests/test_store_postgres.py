@@ -243,3 +243,15 @@ def test_the_position_index_and_notation_cache_work_and_rebuild_on_postgres(post
         assert NotationCache(store).fresh(first) == derive(first, store.read(first)).notation  # type: ignore[arg-type]
         exported = "".join(Archive(store).export_notation([first, second]))
         assert all(derive(g, store.read(g)).notation in exported for g in (first, second))
+
+
+def test_the_append_bench_runs_against_postgres(postgres_url):
+    from recorder.bench import appends
+    from recorder.bench.server import GunicornConfig
+
+    figures = appends.measure(
+        seconds=0.5, max_requests=40, config=GunicornConfig(workers=1), warmup_seconds=0, database=postgres_url
+    )
+    assert figures.tally.requests > 0 and figures.refused == 0
+    with PostgresEventStore(postgres_url) as store:
+        assert store.stream_ids("game")  # the games were recorded in PostgreSQL
