@@ -40,9 +40,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import api
     from .service import Recorder
-    from .store import SQLiteEventStore
+    from .store.backends import open_store
 
-    store = SQLiteEventStore(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     app.extensions["recorder"] = Recorder(store, max_events_per_game=app.config["MAX_EVENTS_PER_GAME"])
     api.init_app(app)
     from . import web  # the pages: HTML and JS over the same JSON API

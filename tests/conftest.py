@@ -101,6 +101,56 @@ def make_app(database, **config):
     return app
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server for the session (tests/pg_server.py); skipped, with the reason, without one."""
+    from pg_server import PostgresServer, binaries
+
+    bin_dir = binaries()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (no initdb/pg_ctl/postgres; apt-get install postgresql)")
+    server = PostgresServer(bin_dir).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server):
+    """A database with the schema migrated, copied by each test's fresh database."""
+    from recorder.store.postgres import PostgresEventStore
+
+    url = postgres_server.create_database()
+    PostgresEventStore(url).close()
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def postgres_url(postgres_server, postgres_template):
+    """A fresh PostgreSQL database, its schema created, for one test."""
+    return postgres_server.create_database(template=postgres_template)
+
+
+def _database(request, folder) -> str:
+    """A fresh database of the backend the test is parametrised with: a SQLite path or a PostgreSQL URL."""
+    if request.param == "postgres":
+        return request.getfixturevalue("postgres_server").create_database(
+            template=request.getfixturevalue("postgres_template")
+        )
+    return str(folder / "records.sqlite3")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request, tmp_path):
+    """The reliability tests' database, on each backend in turn."""
+    return _database(request, tmp_path)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def module_database(request, tmp_path_factory):
+    """One database per module and backend, for a server the module's tests share."""
+    return _database(request, tmp_path_factory.mktemp("db"))
+
+
 @pytest.fixture
 def app(tmp_path):
     app = make_app(tmp_path / "test.sqlite3")

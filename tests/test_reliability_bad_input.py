@@ -1,5 +1,6 @@
 """Bad input: every malformed, mistyped, unknown or out-of-phase request is a 4xx
-problem+json (RFC 9457), and the store is exactly as it was before the request."""
+problem+json (RFC 9457), and the store is exactly as it was before the request.
+Every test runs on both backends (SQLite, then PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,22 @@ import json
 
 import pytest
 
+from recorder.app import create_app
+
 pytestmark = pytest.mark.timeout(60)
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 TUZ = {"variant": "tuz", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 GABATA = {"variant": "gabata", "south": "Abeba", "north": "Berhane"}
 TOO_BIG = 2 * 1024 * 1024  # twice MAX_CONTENT_LENGTH
+
+
+@pytest.fixture
+def app(database):
+    """The service on each backend in turn (tests/conftest.py's ``database``)."""
+    app = create_app({"TESTING": True, "DATABASE": database})
+    yield app
+    app.extensions["recorder"].store.close()
 
 
 @pytest.fixture

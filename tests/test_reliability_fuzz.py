@@ -5,7 +5,7 @@ takes a body or a query) invalid ones, with a fixed budget and a fixed seed
 (``derandomize``). Every response must be no 5xx, have a status the document lists for
 the operation, the content type it declares, and a body matching its schema. Game
 operations are also fuzzed on a real game, so the deep paths (deciding, folding) run,
-not only the 404s of random ids.
+not only the 404s of random ids. The whole run is made on each backend (SQLite, PostgreSQL).
 """
 
 from __future__ import annotations
@@ -61,12 +61,13 @@ def cases() -> list:
 
 
 @pytest.fixture(scope="module")
-def fuzz_app(tmp_path_factory):
-    """One app and database for the whole run: what one case stores, the next may meet."""
-    path = tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3"
+def fuzz_app(module_database, tmp_path_factory):
+    """One app and database per backend for the whole run: what one case stores, the next may meet.
+    The signing key is configured, as a PostgreSQL deployment must (docs/deployment.md)."""
+    key = str(tmp_path_factory.mktemp("key") / "fuzz.ed25519")
     # The admin's token, so the fuzzed writes reach the views; live streams (…/live) end after
     # half a second here, so each case reads a whole response.
-    app = make_app(path, LIVE_MAX_SECONDS=0.5, LIVE_POLL_SECONDS=0.1)
+    app = make_app(module_database, RECORDER_KEY=key, LIVE_MAX_SECONDS=0.5, LIVE_POLL_SECONDS=0.1)
     yield app
     app.extensions["recorder"].store.close()
 

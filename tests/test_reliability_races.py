@@ -1,4 +1,5 @@
-"""Races and retries against the real server: gunicorn, 2 worker processes, one SQLite file.
+"""Races and retries against the real server: gunicorn, 2 worker processes, one database
+(a SQLite file, then a PostgreSQL database: each test runs on both backends).
 
 Many clients append to one game at one version at the same instant: exactly one wins
 (201), every other gets 409, and the log never forks. Many copies of one request with
@@ -15,7 +16,8 @@ from recorder.bench.loadgen import Connection
 from recorder.bench.server import GunicornConfig, start
 from recorder.core import chain
 from recorder.service import Recorder, fingerprint
-from recorder.store import Idempotency, SQLiteEventStore
+from recorder.store import Idempotency
+from recorder.store.backends import open_store
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -25,9 +27,8 @@ QELAT = {"variant": "qelat", "south": "Racer S", "north": "Racer N", "first_play
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("races") / "races.sqlite3")
-    server = start(path, GunicornConfig(workers=2))
+def server(module_database):
+    server = start(module_database, GunicornConfig(workers=2))
     yield server
     server.stop()
 
@@ -60,7 +61,7 @@ def conn(server):
 
 
 def stored_events(server, game_id: str):
-    store = SQLiteEventStore(server.db_path)
+    store = open_store(server.db_path)
     try:
         return store.read(game_id)
     finally:
@@ -133,11 +134,11 @@ def test_racing_game_creations_with_one_idempotency_key_store_one_game(server, c
     assert_one_unforked_chain(server, conn, replies[0].body["id"], 1)
 
 
-def test_a_retry_overtaken_by_its_own_original_gets_the_original_not_a_409(tmp_path):
+def test_a_retry_overtaken_by_its_own_original_gets_the_original_not_a_409(database):
     """The narrow window, made certain: the retry checks its key, then the original
     lands, then the retry finds the game a version further on. It must answer with the
     original event (a replay), not a 409, and store nothing."""
-    store = SQLiteEventStore(str(tmp_path / "window.sqlite3"))
+    store = open_store(database)
     recorder = Recorder(store)
     game_id = recorder.create_game(QELAT, recorded_by="test").game.game_id
     command = {"type": "sow", "hole": "d1"}

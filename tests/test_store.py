@@ -1,8 +1,10 @@
 """Conformance tests for EventStore backends.
 
-Every test taking the ``store`` fixture runs against each factory in BACKENDS, so
-a new backend (PostgreSQL) only has to add a factory. Tests taking
-``sqlite_store`` check what only SQLite can show (triggers, pragmas, the file).
+Every test taking the ``store`` fixture runs against each factory in BACKENDS: SQLite
+and PostgreSQL (a real server started by tests/conftest.py's ``postgres_server``;
+skipped with the reason where PostgreSQL is not installed). Tests taking
+``sqlite_store`` check what only SQLite can show (triggers, pragmas, the file);
+tests/test_store_postgres.py does the same for PostgreSQL.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import inspect
 import sqlite3
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -30,18 +33,28 @@ from recorder.store import (
     SQLiteEventStore,
     StoredEvent,
 )
+from recorder.store.notify import wait_for_append
 
 
 def sqlite_backend(tmp_path) -> EventStore:
     return SQLiteEventStore(str(tmp_path / "events.sqlite3"))
 
 
-BACKENDS = [pytest.param(sqlite_backend, id="sqlite")]
+def postgres_backend(request) -> EventStore:
+    from recorder.store.postgres import PostgresEventStore
+
+    return PostgresEventStore(request.getfixturevalue("postgres_url"))
+
+
+BACKENDS = [
+    pytest.param(lambda request: sqlite_backend(request.getfixturevalue("tmp_path")), id="sqlite"),
+    pytest.param(postgres_backend, id="postgres"),
+]
 
 
 @pytest.fixture(params=BACKENDS)
-def store(request, tmp_path):
-    with request.param(tmp_path) as backend:
+def store(request):
+    with request.param(request) as backend:
         yield backend
 
 
@@ -366,37 +379,38 @@ def test_a_failing_projection_write_stores_nothing(store):
     assert not store.exists("g") and store.replayed(None, Idempotency("k", "fp")) is None
 
 
-# --------------------------------------------------------------------- the games list (SQLite)
+# --------------------------------------------------------------------- the games list
 
 
 @pytest.fixture
-def listed(sqlite_store):
-    return GamesList(sqlite_store)
+def listed(store):
+    return GamesList(store)
 
 
 def add_game(store: EventStore, game_id: str, **summary) -> None:
-    games = GamesList(store)  # type: ignore[arg-type]  # the games list lives on the SQLite file
+    games = GamesList(store)  # type: ignore[arg-type]  # the games list lives on the database's file or server
     store.append(game_id, 0, [NewEvent("setup", {"seeds": 4})], projection=games.write(summary))
 
 
-def test_summary_is_upserted_with_the_append(sqlite_store, listed):
-    add_game(sqlite_store, "g", variant="kalah", south="ann", north="bob", tournament_id="t1", metadata={"k": ["é", 1]})
+def test_summary_is_upserted_with_the_append(store, listed):
+    add_game(store, "g", variant="kalah", south="ann", north="bob", tournament_id="t1", metadata={"k": ["é", 1]})
     (game,) = listed.page()
     assert game["game_id"] == "g" and game["south"] == "ann" and game["metadata"] == {"k": ["é", 1]}
-    assert game["created_at"] == game["updated_at"] == sqlite_store.read("g")[0].recorded_at
-    second = sqlite_store.append("g", 1, moves(3), projection=listed.write({"status": "in_progress"})).events
+    assert game["created_at"] == game["updated_at"] == store.read("g")[0].recorded_at
+    second = store.append("g", 1, moves(3), projection=listed.write({"status": "in_progress"})).events
     (game,) = listed.page()
     assert (game["variant"], game["status"]) == ("kalah", "in_progress")  # untouched columns kept
     assert game["updated_at"] == second[-1].recorded_at  # the last event's time: a rebuild gives the same
 
 
-def test_unknown_summary_columns_are_refused_before_storing(sqlite_store, listed):
+def test_unknown_summary_columns_are_refused_before_storing(store, listed):
     with pytest.raises(ValueError):
-        sqlite_store.append("g", 0, moves(1), projection=listed.write({"colour": "red"}))
-    assert not sqlite_store.exists("g")
+        store.append("g", 0, moves(1), projection=listed.write({"colour": "red"}))
+    assert not store.exists("g")
 
 
-def test_rebuild_rewrites_every_row_from_scratch_and_drops_orphans(sqlite_store, listed):
+def test_rebuild_rewrites_every_row_from_scratch_and_drops_orphans(sqlite_store):
+    listed = GamesList(sqlite_store)
     add_game(sqlite_store, "g", variant="kalah", status="in_progress")
     sqlite_store.append("h", 0, moves(1))  # no row yet
     sqlite_store.append("t-x", 0, moves(1), stream_type=TOURNAMENT)
@@ -412,14 +426,14 @@ def test_rebuild_rewrites_every_row_from_scratch_and_drops_orphans(sqlite_store,
 
 
 @pytest.fixture
-def games(sqlite_store):
+def games(store):
     """Five games, created in id order so g4 is the newest."""
-    add_game(sqlite_store, "g0", variant="kalah", south="ann", north="bob", tournament_id="t1")
-    add_game(sqlite_store, "g1", variant="oware", south="bob", north="cat", tournament_id="t1")
-    add_game(sqlite_store, "g2", variant="kalah", south="cat", north="ann")
-    add_game(sqlite_store, "g3", variant="kalah", south="dan", north="eve", tournament_id="t2")
-    add_game(sqlite_store, "g4", variant="oware", south="ann", north="dan")
-    return GamesList(sqlite_store)
+    add_game(store, "g0", variant="kalah", south="ann", north="bob", tournament_id="t1")
+    add_game(store, "g1", variant="oware", south="bob", north="cat", tournament_id="t1")
+    add_game(store, "g2", variant="kalah", south="cat", north="ann")
+    add_game(store, "g3", variant="kalah", south="dan", north="eve", tournament_id="t2")
+    add_game(store, "g4", variant="oware", south="ann", north="dan")
+    return GamesList(store)
 
 
 def ids(rows: list[dict]) -> list[str]:
@@ -451,9 +465,9 @@ def test_games_list_pages(games):
 
 
 @pytest.mark.parametrize("batch_size", [1, 7, 50, 500])
-def test_games_list_ids_streams_every_id_once(sqlite_store, listed, batch_size):
+def test_iter_game_ids_streams_every_id_once(store, listed, batch_size):
     for i in range(50):
-        add_game(sqlite_store, f"game-{i:03d}", variant="kalah" if i % 2 else "oware")
+        add_game(store, f"game-{i:03d}", variant="kalah" if i % 2 else "oware")
     streamed = listed.iter_ids(batch_size=batch_size)
     assert inspect.isgenerator(streamed)
     streamed = list(streamed)
@@ -462,10 +476,10 @@ def test_games_list_ids_streams_every_id_once(sqlite_store, listed, batch_size):
     assert len(list(listed.iter_ids(variant="kalah", batch_size=batch_size))) == 25
 
 
-def test_games_list_ids_is_lazy(sqlite_store, listed):
-    add_game(sqlite_store, "a")
+def test_iter_game_ids_is_lazy(store, listed):
+    add_game(store, "a")
     streamed = listed.iter_ids(batch_size=1)
-    add_game(sqlite_store, "b")  # appears because nothing was fetched yet
+    add_game(store, "b")  # appears because nothing was fetched yet
     assert list(streamed) == ["b", "a"]
 
 
@@ -572,9 +586,9 @@ def test_appending_archived_events_stores_pre_hashed_events_exactly(store):
     assert chain.first_broken_link(store.read("g")) is None
 
 
-def test_an_archived_game_is_listed_with_the_archives_times(sqlite_store, listed):
+def test_an_archived_game_is_listed_with_the_archives_times(store, listed):
     events = chained("g", [1, 2, 3])
-    sqlite_store.append("g", 0, events, projection=listed.write({"variant": "kalah"}))
+    store.append("g", 0, events, projection=listed.write({"variant": "kalah"}))
     (game,) = listed.page()
     assert (game["created_at"], game["updated_at"]) == (events[0].recorded_at, events[-1].recorded_at)
 
@@ -618,11 +632,11 @@ def test_appending_archived_events_checks_the_expected_version(store):
     assert store.version("g") == 1
 
 
-def test_games_list_ids_filters_dates_and_results_and_can_go_oldest_first(sqlite_store, listed):
-    add_game(sqlite_store, "a", date="2025-05-01", result="south_wins")
-    add_game(sqlite_store, "b", date="2026", result=None)
-    add_game(sqlite_store, "c", date="2026-02-10", result="draw")
-    add_game(sqlite_store, "d")
+def test_iter_game_ids_filters_dates_and_results_and_can_go_oldest_first(store, listed):
+    add_game(store, "a", date="2025-05-01", result="south_wins")
+    add_game(store, "b", date="2026", result=None)
+    add_game(store, "c", date="2026-02-10", result="draw")
+    add_game(store, "d")
     assert list(listed.iter_ids(date_from="2026")) == ["c", "b"]
     assert list(listed.iter_ids(date_to="2025-12-31")) == ["a"]
     assert list(listed.iter_ids(result="unfinished")) == ["d", "b"]
@@ -632,10 +646,13 @@ def test_games_list_ids_filters_dates_and_results_and_can_go_oldest_first(sqlite
 
 @pytest.mark.parametrize("text", ["plain", "é ✓ ሰላም 😀", "a\nb\tc\r", 'q"uote \\ /', "\x00\x1f\x7f\u2028"])
 def test_event_lines_are_the_canonical_json_of_each_event(store, text):
-    store.append(f"g {text}", 0, [NewEvent("sow", {"note": text, "n": [1, None, True]})], recorded_by=text)
-    store.append(f"g {text}", 1, moves(2))
-    events = store.read(f"g {text}")
-    assert store.event_lines(f"g {text}") == [chain.canonical_json(e.to_dict()) for e in events]
+    # PostgreSQL text cannot hold U+0000: there only the payload (JSON escapes it) carries it.
+    name = text if isinstance(store, SQLiteEventStore) else text.replace("\x00", "")
+    store.append(f"g {name}", 0, [NewEvent("sow", {"note": text, "n": [1, None, True]})], recorded_by=name)
+    store.append(f"g {name}", 1, moves(2))
+    events = store.read(f"g {name}")
+    assert events[0].payload["note"] == text
+    assert store.event_lines(f"g {name}") == [chain.canonical_json(e.to_dict()) for e in events]
     assert store.event_lines("unknown") == []
 
 
@@ -700,8 +717,32 @@ def test_a_batch_left_by_an_exception_stores_none_of_its_appends(sqlite_store):
     assert not sqlite_store.exists("a") and sqlite_store.stream_type("a") is None
 
 
-def test_games_list_ids_filter_by_event(sqlite_store, listed):
-    add_game(sqlite_store, "a", event="Asmara Open")
-    add_game(sqlite_store, "b", event="Keren Cup")
-    add_game(sqlite_store, "c", event="Asmara Open")
+def test_games_list_ids_filter_by_event(store, listed):
+    add_game(store, "a", event="Asmara Open")
+    add_game(store, "b", event="Keren Cup")
+    add_game(store, "c", event="Asmara Open")
     assert list(listed.iter_ids(event="Asmara Open", batch_size=1)) == ["c", "a"]
+
+
+# --------------------------------------------------------------------- waiting for appends (live views)
+
+
+def test_a_waiter_wakes_when_the_stream_moves_past_its_version(store):
+    store.append("g", 0, moves(1))
+    woke: list = []
+    waiter = threading.Thread(target=lambda: woke.append((wait_for_append(store, "g", 1, 20), time.monotonic())))
+    waiter.start()
+    time.sleep(0.3)
+    assert not woke  # nothing new yet: still waiting
+    store.append("g", 1, moves(2))
+    appended = time.monotonic()
+    waiter.join(timeout=20)
+    ((version, at),) = woke
+    assert version == 2 and at - appended < 2  # PostgreSQL: pushed; SQLite: within a 0.25 s poll
+
+
+def test_a_waiter_gets_the_current_version_when_its_time_runs_out(store):
+    store.append("g", 0, moves(1, 2))
+    assert wait_for_append(store, "g", 0, 5) == 2  # already past: no wait
+    started = time.monotonic()
+    assert wait_for_append(store, "g", 2, 0.3) == 2 and time.monotonic() - started >= 0.3

@@ -7,10 +7,13 @@ and a ``tournament`` message when the tournament itself does (a pairing, a resul
 Both resume: a client that reconnects with ``Last-Event-ID`` (EventSource does this by
 itself) first gets what it missed.
 
-How a listener learns of an append: it polls the store's version every
-``LIVE_POLL_SECONDS`` (0.25 s). One indexed ``MAX(seq)`` per poll is cheap, and it works
-across gunicorn's worker processes, which a condition variable in one process would
-not (an append is served by whichever worker took the request). Each worker admits at
+How a listener learns of an append: a game's stream waits with
+``store.notify.wait_for_append``, which PostgreSQL wakes at once (every append sends a
+NOTIFY, delivered to every app server) and which on SQLite looks at the store's version
+every ``LIVE_POLL_SECONDS`` (0.25 s); a tournament's stream looks at its boards' versions
+at that interval on either backend. One indexed ``MAX(seq)`` per look is cheap, and it
+works across gunicorn's worker processes, which a condition variable in one process
+would not (an append is served by whichever worker took the request). Each worker admits at
 most ``LIVE_LISTENERS`` listeners at once (env ``RECORDER_LIVE_LISTENERS``, default 8)
 and answers 503 with ``Retry-After`` beyond it, so long-lived connections never take
 every thread and recording always has some left (docs/deployment.md: gthread workers).
@@ -22,7 +25,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from apispec import APISpec
 from flask import Blueprint, Flask, Response, current_app, json, request
@@ -31,6 +34,7 @@ from schemas import event_schema
 
 from ..errors import InvalidRecord, NotFound, UnknownGame
 from ..store import GamesList
+from ..store.notify import wait_for_append
 from ..tournaments import is_tournament_id
 from . import openapi
 from .problems import problem
@@ -109,17 +113,20 @@ def stream(body: Iterator[str]) -> Response:
     return response
 
 
-def ticks() -> Iterator[bool]:
-    """The clock of one stream, with its settings read now (in the request, not in the stream)."""
+def ticks(wait: Callable[[float], object] = time.sleep) -> Iterator[bool]:
+    """The clock of one stream, with its settings read now (in the request, not in the stream).
+    ``wait(seconds)`` passes the time between looks; it may return early when something moved."""
     config = current_app.config
-    return _ticks(config["LIVE_POLL_SECONDS"], config["LIVE_HEARTBEAT_SECONDS"], config["LIVE_MAX_SECONDS"])
+    return _ticks(config["LIVE_POLL_SECONDS"], config["LIVE_HEARTBEAT_SECONDS"], config["LIVE_MAX_SECONDS"], wait)
 
 
-def _ticks(poll: float, heartbeat: float, lifetime: float) -> Iterator[bool]:
+def _ticks(
+    poll: float, heartbeat: float, lifetime: float, wait: Callable[[float], object] = time.sleep
+) -> Iterator[bool]:
     """Every poll interval until the stream's lifetime is up; True when a heartbeat is due."""
     start = last_beat = time.monotonic()
     while True:
-        time.sleep(poll)
+        wait(poll)
         now = time.monotonic()
         if now - start >= lifetime:
             return
@@ -139,16 +146,20 @@ def game_live(game_id: str):
     if version == 0:
         raise UnknownGame(f"There is no game {game_id}.")
     after = last_event_id()
-    return stream(game_messages(store, game_id, version if after is None else min(after, version), ticks()))
+    sent = [version if after is None else min(after, version)]  # the last seq this listener has
+    # Woken by the append itself where the store can push (PostgreSQL NOTIFY, from any app
+    # server), else by a cheap look at the version every poll interval (SQLite).
+    clock = ticks(lambda seconds: wait_for_append(store, game_id, sent[0], seconds))
+    return stream(game_messages(store, game_id, sent, clock))
 
 
-def game_messages(store, game_id: str, after: int, clock: Iterator[bool]) -> Iterator[str]:
-    """The version now, then every event after ``after`` as it is recorded."""
+def game_messages(store, game_id: str, sent: list[int], clock: Iterator[bool]) -> Iterator[str]:
+    """The version now, then every event after ``sent[0]`` as it is recorded."""
     yield message("version", {"game_id": game_id, "version": store.version(game_id)}, None)
-    after = yield from new_events(store, game_id, after)
+    sent[0] = yield from new_events(store, game_id, sent[0])
     for heartbeat in clock:
-        if store.version(game_id) > after:
-            after = yield from new_events(store, game_id, after)
+        if store.version(game_id) > sent[0]:
+            sent[0] = yield from new_events(store, game_id, sent[0])
         elif heartbeat:
             yield ": still here\n\n"
 

@@ -40,8 +40,12 @@ TEXT_FIELDS = ("game", "version", "result", "head", "key", "sig")
 
 
 def key_path(database: str, configured: str | None = None) -> str:
-    """Where the signing key lives: configured, else $RECORDER_KEY_FILE, else next to the database."""
-    return configured or os.environ.get("RECORDER_KEY_FILE") or f"{database}.ed25519"
+    """Where the signing key lives: configured, else $RECORDER_KEY_FILE, else next to the database file."""
+    path = configured or os.environ.get("RECORDER_KEY_FILE")
+    if path is None and database.startswith(("postgresql://", "postgres://")):
+        # No file to sit beside, and every app server must sign with the same key.
+        raise ValueError("with a PostgreSQL database set RECORDER_KEY_FILE (the same key file on every app server)")
+    return path or f"{database}.ed25519"
 
 
 class SigningKey:

@@ -54,10 +54,12 @@ def measure(
     config: GunicornConfig = GunicornConfig(),
     clients: int = CLIENTS,
     warmup_seconds: float = 1.0,
+    database: str | None = None,
 ) -> AppendFigures:
-    """A short unmeasured warm-up, then the measured run, on one fresh database."""
+    """A short unmeasured warm-up, then the measured run, on one fresh SQLite file (or on
+    ``database``, a PostgreSQL URL: new games with new ids, so a scratch database will do)."""
     with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder:
-        with served(os.path.join(folder, "bench.sqlite3"), config) as server:
+        with served(database or os.path.join(folder, "bench.sqlite3"), config) as server:
             if warmup_seconds > 0:
                 run_clients(clients, record_games(server.port, seed=1), Budget(warmup_seconds, max_requests))
             server_before, client_before = server.cpu_seconds(), process_cpu_seconds()

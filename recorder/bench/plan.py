@@ -54,6 +54,7 @@ class Plan:
     pairing_rounds: int
     live_appends: int
     archive_games: int
+    postgres: str | None = None  # a scratch PostgreSQL database: the api section runs on it too
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:

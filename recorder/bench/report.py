@@ -62,19 +62,24 @@ def api(plan: Plan, echo: Echo) -> None:
         f"api append: {appends.CLIENTS} clients recording different Qelat games, keep-alive HTTP/1.1, "
         f"{SERVED.describe()}, {plan.append_seconds:g} s or {plan.append_requests:,} requests"
     )
-    figures = appends.measure(seconds=plan.append_seconds, max_requests=plan.append_requests, config=SERVED)
-    met = figures.per_second >= APPEND_TARGET_PER_SECOND and figures.p99_ms <= APPEND_TARGET_P99_MS
-    echo(
-        f"  {figures.per_second:,.0f} appends/s  p50 {figures.p50_ms:.1f} ms  p99 {figures.p99_ms:.1f} ms"
-        f"  ({figures.tally.requests:,} appends, {figures.refused} not 201)"
-        f"  target ≥ {APPEND_TARGET_PER_SECOND:,}/s, p99 ≤ {APPEND_TARGET_P99_MS:g} ms  {verdict(met)}"
-    )
-    server_us, client_us = figures.cpu_per_append_us(figures.server_cpu), figures.cpu_per_append_us(figures.client_cpu)
-    if server_us is not None:
-        echo(
-            f"  CPU per append: server {server_us:,.0f} µs, load generator {client_us:,.0f} µs "
-            f"(both share this machine's {os.cpu_count()} cores)"
+    backends = [("SQLite", None)] + ([("PostgreSQL", plan.postgres)] if plan.postgres else [])
+    for name, database in backends:
+        figures = appends.measure(
+            seconds=plan.append_seconds, max_requests=plan.append_requests, config=SERVED, database=database
         )
+        met = figures.per_second >= APPEND_TARGET_PER_SECOND and figures.p99_ms <= APPEND_TARGET_P99_MS
+        echo(
+            f"  {name + ':':<12}{figures.per_second:,.0f} appends/s  p50 {figures.p50_ms:.1f} ms"
+            f"  p99 {figures.p99_ms:.1f} ms  ({figures.tally.requests:,} appends, {figures.refused} not 201)"
+            f"  target ≥ {APPEND_TARGET_PER_SECOND:,}/s, p99 ≤ {APPEND_TARGET_P99_MS:g} ms  {verdict(met)}"
+        )
+        server_us = figures.cpu_per_append_us(figures.server_cpu)
+        client_us = figures.cpu_per_append_us(figures.client_cpu)
+        if server_us is not None:
+            echo(
+                f"  {'':<12}CPU per append: app server {server_us:,.0f} µs, load generator {client_us:,.0f} µs "
+                f"(both share this machine's {os.cpu_count()} cores{'' if database is None else ' with PostgreSQL'})"
+            )
 
 
 def read(plan: Plan, echo: Echo) -> None:

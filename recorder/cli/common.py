@@ -7,12 +7,16 @@ import click
 from recorder.app import database_path
 
 DB_OPTION = click.option(
-    "--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB or recorder.sqlite3)."
+    "--db",
+    "db",
+    envvar="RECORDER_DB",
+    default=None,
+    help="A SQLite file or a postgresql:// URL (default: $RECORDER_DB or recorder.sqlite3).",
 )
 
 
 def make_recorder(db: str | None):
     from recorder.service import Recorder
-    from recorder.store import SQLiteEventStore
+    from recorder.store.backends import open_store
 
-    return Recorder(SQLiteEventStore(database_path(db)))
+    return Recorder(open_store(database_path(db)))

@@ -10,7 +10,7 @@ from recorder.app import create_app, database_path
 from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
 
-from . import archive, audit, tokens, tournaments
+from . import archive, audit, backends, tokens, tournaments
 from .common import DB_OPTION, make_recorder
 
 
@@ -54,10 +54,17 @@ def serve(host: str, port: int, open_mode: bool, db: str | None):
 
 @main.command("init-db")
 @DB_OPTION
-def init_db(db: str | None):
-    """Create the database file and its tables (serving does this too)."""
+@click.option("--app-role", default=None, help="PostgreSQL: a role (not the owner) granted to read and append only.")
+def init_db(db: str | None, app_role: str | None):
+    """Create the database's tables, or migrate them (serving does this too)."""
     recorder = make_recorder(db)
-    recorder.store.close()
+    try:
+        if app_role is not None:
+            from .backends import grant_app_role
+
+            grant_app_role(recorder.store, app_role)
+    finally:
+        recorder.store.close()
     click.echo(f"database ready: {database_path(db)}")
 
 
@@ -131,7 +138,7 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
     click.echo(f"{count} occurrence{'s' * (count != 1)} of {found['position']}{more}", err=True)
 
 
-for _command in (*audit.COMMANDS, tournaments.tournament, tokens.token, *archive.COMMANDS):
+for _command in (*audit.COMMANDS, tournaments.tournament, tokens.token, *archive.COMMANDS, *backends.COMMANDS):
     main.add_command(_command)
 
 
@@ -144,12 +151,15 @@ for _command in (*audit.COMMANDS, tournaments.tournament, tokens.token, *archive
     help=f"Comma-separated sections: {', '.join(SECTIONS)} (archive only when named: it is long).",
 )
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
-def bench(quick: bool, only: str, seconds: float | None):
-    """Measure the service on this machine (engine, appends, reads, exports, pairing), beside the targets."""
+@click.option("--postgres", default=None, help="A scratch postgresql:// database: the api section runs on it too.")
+def bench(quick: bool, only: str, seconds: float | None, postgres: str | None):
+    """Measure the service on this machine (engine, appends, reads, exports, pairing, ...), beside the targets."""
+    import dataclasses
+
     from recorder.bench import Plan, parse_sections, run
 
     try:
         sections = parse_sections(only)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--only") from None
-    run(sections, Plan.make(quick, seconds), click.echo)
+    run(sections, dataclasses.replace(Plan.make(quick, seconds), postgres=postgres), click.echo)

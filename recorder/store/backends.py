@@ -1,0 +1,35 @@
+"""Which backend a database value names: ``postgresql://…`` is PostgreSQL, anything else a SQLite file.
+
+``RECORDER_DB`` and every command's ``--db`` take either; ``sqlite:PATH`` names a SQLite
+file explicitly (``recorder copy --from sqlite:records.sqlite3``).
+"""
+
+from __future__ import annotations
+
+from .interface import EventStore
+
+SQLITE_PREFIX = "sqlite:"
+
+
+def is_postgres(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(target: str) -> str:
+    """The file a non-PostgreSQL value names (``sqlite:`` and ``sqlite://`` prefixes dropped)."""
+    if target.startswith(SQLITE_PREFIX):
+        target = target[len(SQLITE_PREFIX) :]
+        if target.startswith("//"):
+            target = target[2:]
+    return target
+
+
+def open_store(target: str) -> EventStore:
+    """The event store ``target`` names, its schema created or migrated."""
+    if is_postgres(target):
+        from .postgres import PostgresEventStore  # psycopg is imported only when it is used
+
+        return PostgresEventStore(target)
+    from .sqlite import SQLiteEventStore
+
+    return SQLiteEventStore(sqlite_path(target))

@@ -1,0 +1,174 @@
+"""The PostgreSQL schema as numbered migrations, applied by ``recorder init-db`` (and on open).
+
+Each migration runs once, in one transaction, and is recorded in ``recorder_migrations``;
+concurrent runners (two app servers starting together) queue on one advisory lock, so a
+migration is never applied twice. Nothing is ever run by hand.
+
+The tables mirror the SQLite file's (recorder/store/schema.py). Payloads, times and
+lines stay ``text``, never ``jsonb``/``timestamptz``: the hash chain covers their exact
+bytes, which PostgreSQL would normalise. Ids use the "C" collation so streams sort by
+code point, as SQLite sorts them, whatever the cluster's locale.
+"""
+
+from __future__ import annotations
+
+from recorder.core import chain
+
+# pg_advisory_xact_lock key taken by every migration run ("recorder" in ASCII).
+MIGRATION_LOCK = 0x7265636F72646572
+
+_EVENTS = f"""
+CREATE TABLE streams (
+  stream_id   text COLLATE "C" PRIMARY KEY,
+  stream_type text NOT NULL CHECK (stream_type IN ('game', 'tournament')),
+  created_at  text COLLATE "C" NOT NULL
+);
+CREATE INDEX streams_by_type ON streams (stream_type, created_at, stream_id);
+
+CREATE TABLE events (
+  game_id     text COLLATE "C" NOT NULL REFERENCES streams (stream_id),
+  seq         bigint NOT NULL CHECK (seq >= 1),
+  type        text NOT NULL,
+  payload     text NOT NULL,  -- canonical JSON text: the exact bytes that were hashed
+  recorded_at text NOT NULL,  -- ISO text as hashed; never re-rendered by the database
+  recorded_by text,
+  prev_hash   text NOT NULL,
+  hash        text NOT NULL,
+  line        text NOT NULL,  -- the event's canonical JSON, as an NDJSON export writes it
+  PRIMARY KEY (game_id, seq)
+);
+
+CREATE TABLE idempotency_keys (
+  key         text PRIMARY KEY,
+  fingerprint text NOT NULL,
+  game_id     text COLLATE "C" NOT NULL,
+  first_seq   bigint NOT NULL,
+  last_seq    bigint NOT NULL,
+  created_at  text NOT NULL
+);
+
+CREATE FUNCTION recorder_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION '% are immutable', TG_TABLE_NAME USING ERRCODE = 'integrity_constraint_violation';
+END $$;
+
+-- Append only: each insert must extend its stream's chain exactly. Racing inserts that
+-- skipped the advisory lock could both pass this check; the primary key stops the second.
+CREATE FUNCTION recorder_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  last_seq bigint;
+  last_hash text;
+BEGIN
+  SELECT seq, hash INTO last_seq, last_hash FROM events WHERE game_id = NEW.game_id ORDER BY seq DESC LIMIT 1;
+  IF NEW.seq IS DISTINCT FROM COALESCE(last_seq, 0) + 1
+     OR NEW.prev_hash IS DISTINCT FROM COALESCE(last_hash, '{chain.GENESIS}') THEN
+    RAISE EXCEPTION 'events are immutable: append only, extending the hash chain'
+      USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+
+CREATE TRIGGER events_append_only BEFORE INSERT ON events
+  FOR EACH ROW EXECUTE FUNCTION recorder_events_append_only();
+CREATE TRIGGER events_no_change BEFORE UPDATE OR DELETE ON events
+  FOR EACH ROW EXECUTE FUNCTION recorder_refuse_change();
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+  FOR EACH STATEMENT EXECUTE FUNCTION recorder_refuse_change();
+CREATE TRIGGER streams_no_change BEFORE UPDATE OR DELETE ON streams
+  FOR EACH ROW EXECUTE FUNCTION recorder_refuse_change();
+CREATE TRIGGER streams_no_truncate BEFORE TRUNCATE ON streams
+  FOR EACH STATEMENT EXECUTE FUNCTION recorder_refuse_change();
+REVOKE UPDATE, DELETE, TRUNCATE ON events, streams FROM PUBLIC;
+"""
+
+_PROJECTIONS = """
+CREATE TABLE games (
+  game_id text COLLATE "C" PRIMARY KEY,
+  variant text, south text, north text, event text, site text, date text, round text,
+  tournament_id text, board text, status text, result text,
+  created_at text COLLATE "C" NOT NULL,
+  updated_at text NOT NULL,
+  metadata text
+);
+CREATE INDEX games_variant ON games (variant);
+CREATE INDEX games_south ON games (south);
+CREATE INDEX games_north ON games (north);
+CREATE INDEX games_tournament ON games (tournament_id);
+CREATE INDEX games_created ON games (created_at, game_id);
+
+CREATE TABLE notations (game_id text COLLATE "C" PRIMARY KEY, version bigint NOT NULL, text text NOT NULL);
+
+CREATE TABLE positions (
+  position text COLLATE "C" NOT NULL,
+  game_id text COLLATE "C" NOT NULL,
+  seq bigint NOT NULL,
+  PRIMARY KEY (position, game_id, seq)
+);
+CREATE INDEX positions_by_game ON positions (game_id);
+
+CREATE TABLE tokens (
+  token_id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  tournament_id text NOT NULL,
+  holder text NOT NULL,
+  created_at text NOT NULL,
+  revoked_at text
+);
+CREATE INDEX tokens_tournament ON tokens (tournament_id);
+"""
+
+# (version, name, SQL): append new ones at the end; never edit one that has shipped.
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
+    (2, "projections: games list, notation cache, position index; tokens", _PROJECTIONS),
+)
+LATEST = MIGRATIONS[-1][0]
+
+# The tables an application role may only read and append to, and those it may rewrite
+# (projections, rebuilt by `recorder rebuild`; tokens, revoked by an update).
+APPEND_ONLY_TABLES = ("events", "streams", "idempotency_keys")
+REWRITABLE_TABLES = ("games", "notations", "positions", "tokens")
+
+
+def applied_version(cursor) -> int:
+    """The highest migration applied, 0 on an empty database."""
+    cursor.execute("SELECT to_regclass('recorder_migrations') IS NOT NULL")
+    if not cursor.fetchone()[0]:
+        return 0
+    cursor.execute("SELECT COALESCE(MAX(version), 0) FROM recorder_migrations")
+    return cursor.fetchone()[0]
+
+
+def migrate(conn) -> list[int]:
+    """Apply every migration not yet applied, each in its own transaction; returns their versions."""
+    done = []
+    for version, name, sql in MIGRATIONS:
+        with conn.transaction(), conn.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            cursor.execute(
+                "CREATE TABLE IF NOT EXISTS recorder_migrations"
+                " (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            if applied_version(cursor) >= version:
+                continue
+            cursor.execute(sql)
+            cursor.execute("INSERT INTO recorder_migrations (version, name) VALUES (%s, %s)", (version, name))
+            done.append(version)
+    return done
+
+
+def grant_app_role(conn, role: str) -> None:
+    """Let ``role`` (which must not own the tables) read and append events, never change them."""
+    from psycopg import sql
+
+    name = sql.Identifier(role)
+    with conn.transaction(), conn.cursor() as cursor:
+        cursor.execute(sql.SQL("GRANT USAGE ON SCHEMA public TO {}").format(name))
+        for table in APPEND_ONLY_TABLES:
+            cursor.execute(sql.SQL("GRANT SELECT, INSERT ON {} TO {}").format(sql.Identifier(table), name))
+            cursor.execute(sql.SQL("REVOKE UPDATE, DELETE, TRUNCATE ON {} FROM {}").format(sql.Identifier(table), name))
+        for table in REWRITABLE_TABLES:
+            cursor.execute(
+                sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(sql.Identifier(table), name)
+            )
+        cursor.execute(sql.SQL("GRANT SELECT ON recorder_migrations TO {}").format(name))

@@ -1,0 +1,338 @@
+"""The PostgreSQL backend: psycopg 3, a connection pool, appends serialised per stream.
+
+An append runs in one READ COMMITTED transaction:
+
+1. ``pg_advisory_xact_lock`` on a hash of the Idempotency-Key (when there is one), then on
+   a hash of the stream id: writers of one game queue, other games go on in parallel
+   (the key's lock first, always, so two locks never deadlock);
+2. the idempotency check: a known key replays the events it stored;
+3. the stream's head against the expected version (VersionConflict);
+4. the events, the key and the projection rows are inserted; commit.
+
+The primary key ``(game_id, seq)`` is the second wall: an insert that skipped the lock and
+collides fails with unique_violation, reported as VersionConflict, so the log never forks.
+Triggers refuse UPDATE, DELETE and TRUNCATE of events and streams (recorder/store/pg_schema.py).
+
+The projections beside the store (games_list.py, caches.py) and the token table reuse their
+SQLite code: ``_db()`` returns a ``PgHandle``, which speaks the sqlite-utils calls they make
+and translates their few SQLite-only phrases (recorder/store/pg_dialect.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator, Sequence
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from recorder.core import chain
+from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
+
+from .interface import (
+    GAME,
+    STREAM_TYPES,
+    AppendResult,
+    EventStore,
+    Idempotency,
+    NewEvent,
+    ProjectionWrite,
+    StoredEvent,
+    _check_append,
+    _check_page,
+    _verify_next_events,
+    utc_now,
+)
+from .notify import CHANNEL, AppendListener
+from .pg_dialect import PgHandle
+from .pg_schema import LATEST, applied_version, migrate
+from .sql import _EVENT_COLUMNS, _event_from_row, _write_transaction
+from .sqlite import _chained, _line
+from .tokens import TokenTable
+
+_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+
+
+def is_postgres_url(value: str | None) -> bool:
+    return bool(value) and str(value).startswith(("postgresql://", "postgres://"))
+
+
+class PostgresEventStore(TokenTable, EventStore):
+    """EventStore on a PostgreSQL database: one pooled connection per thread while it lives."""
+
+    def __init__(self, url: str, *, max_connections: int = 32, migrate_schema: bool = True):
+        if not is_postgres_url(url):
+            raise ValueError("a PostgreSQL store needs a postgresql:// URL")
+        self.url = url
+        self.path = url  # what the CLI prints as "the database"
+        self._max_connections = max_connections
+        self._closed = False
+        self._start_process()
+        if migrate_schema:
+            self.init_schema()
+
+    # ---------------------------------------------------------------- connections
+
+    def _start_process(self) -> None:
+        """Fresh pool and thread map: at start, and in a forked child (gunicorn --preload)."""
+        self._pid = os.getpid()
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._handles: list[tuple[threading.Thread, PgHandle]] = []
+        self._pool: ConnectionPool | None = None
+        self._listener: AppendListener | None = None
+
+    def append_listener(self) -> AppendListener:
+        """This process's LISTEN connection, opened on first use (live views wait on it)."""
+        if self._pid != os.getpid():
+            self._start_process()  # a forked worker listens on its own connection
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the event store is closed")
+            if self._listener is None:
+                self._listener = AppendListener(lambda: psycopg.connect(self.url, autocommit=True))
+            return self._listener
+
+    def _pool_here(self) -> ConnectionPool:
+        if self._pool is None:
+            self._pool = ConnectionPool(
+                self.url,
+                min_size=1,
+                max_size=self._max_connections,
+                kwargs={"autocommit": True},  # transactions are explicit: BEGIN ... COMMIT
+                open=True,
+                name="recorder",
+            )
+        return self._pool
+
+    def _db(self) -> PgHandle:  # type: ignore[override]  # PgHandle speaks the part of Database the tables use
+        """This thread's connection, taken from the pool on first use and kept while the thread lives."""
+        if self._closed:
+            raise RuntimeError("the event store is closed")
+        if self._pid != os.getpid():
+            self._start_process()  # never use a parent's sockets
+        handle = getattr(self._local, "handle", None)
+        if handle is None or handle.raw.closed:
+            handle = self._connect()
+        return handle
+
+    def _connect(self) -> PgHandle:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the event store is closed")
+            self._return_dead_threads_connections()
+            pool = self._pool_here()
+        handle = PgHandle(pool.getconn())
+        with self._lock:
+            self._handles.append((threading.current_thread(), handle))
+        self._local.handle = handle
+        return handle
+
+    def _return_dead_threads_connections(self) -> None:
+        """A server that spawns a thread per request would otherwise keep a connection each."""
+        alive = []
+        for thread, handle in self._handles:
+            if thread.is_alive():
+                alive.append((thread, handle))
+            elif self._pool is not None:
+                self._pool.putconn(handle.raw)
+        self._handles = alive
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            handles, self._handles = self._handles, []
+            pool, self._pool = self._pool, None
+            listener, self._listener = self._listener, None
+        if listener is not None and self._pid == os.getpid():
+            listener.close()
+        if pool is not None and self._pid == os.getpid():
+            for _, handle in handles:
+                pool.putconn(handle.raw)
+            pool.close()
+
+    def init_schema(self) -> None:
+        """Apply the migrations this database lacks (recorder/store/pg_schema.py)."""
+        handle = self._db()
+        with handle.raw.cursor() as cursor:
+            if applied_version(cursor) >= LATEST:
+                return  # the usual case: no DDL, so an application role without CREATE opens it
+        migrate(handle.raw)
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Appends inside share one transaction, each its own savepoint (bulk imports)."""
+        handle = self._db()
+        with _write_transaction(handle):  # type: ignore[arg-type]
+            handle.in_batch = True
+            try:
+                yield
+            finally:
+                handle.in_batch = False
+
+    # ---------------------------------------------------------------- appends
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent] | Sequence[StoredEvent],
+        *,
+        stream_type: str = GAME,
+        recorded_by: str | None = None,
+        idempotency: Idempotency | None = None,
+        projection: ProjectionWrite | None = None,
+    ) -> AppendResult:
+        events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
+        _check_append(stream_id, expected_version, events)
+        if stream_type not in STREAM_TYPES:
+            raise ValueError(f"stream_type must be one of {', '.join(STREAM_TYPES)}")
+        _check_text(stream_id, recorded_by, *(e.type for e in events))
+        verbatim = isinstance(events[0], StoredEvent)
+        texts = [chain.canonical_json(e.payload) for e in events]
+        handle = self._db()
+        try:
+            with _write_transaction(handle):  # type: ignore[arg-type]
+                if idempotency is not None:
+                    handle.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (idempotency.key,))
+                    original = self._replay(handle, idempotency)
+                    if original is not None:
+                        return AppendResult(original, replayed=True)
+                handle.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (stream_id,))
+                head = self._head(handle, stream_id, expected_version, stream_type)
+                if verbatim:
+                    stored: tuple[StoredEvent, ...] = events  # type: ignore[assignment]
+                    _verify_next_events(stream_id, head, stored)
+                else:
+                    stored = _chained(stream_id, head, events, texts, utc_now(), recorded_by)  # type: ignore[arg-type]
+                self._insert(handle, stream_type, stored, texts)
+                if idempotency is not None:
+                    handle.execute(
+                        "INSERT INTO idempotency_keys (key, fingerprint, game_id, first_seq, last_seq, created_at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (idempotency.key, idempotency.fingerprint, stream_id, stored[0].seq, stored[-1].seq, utc_now()),
+                    )
+                if projection is not None:
+                    projection(handle, stored)
+                # Delivered at commit to every listening app server (recorder/store/notify.py).
+                handle.execute("SELECT pg_notify(?, ?)", (CHANNEL, stream_id))
+        except psycopg.IntegrityError as error:
+            # The second wall, met only by a writer that skipped the lock: the primary key
+            # (unique_violation) or the append-only trigger refused an insert behind the head.
+            actual = self.version(stream_id)
+            if actual == expected_version:
+                raise  # not a lost race: let the real fault show
+            raise VersionConflict(
+                f"{stream_id!r} has {actual} events, the request expected {expected_version}",
+                expected=expected_version,
+                actual=actual,
+            ) from error
+        return AppendResult(stored, replayed=False)
+
+    @staticmethod
+    def _head(handle: PgHandle, stream_id: str, expected_version: int, stream_type: str) -> tuple[int, str]:
+        last = handle.execute(
+            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (stream_id,)
+        ).fetchone()
+        actual, prev_hash = last if last is not None else (0, chain.GENESIS)
+        if actual != expected_version:
+            raise VersionConflict(
+                f"{stream_id!r} has {actual} events, the request expected {expected_version}",
+                expected=expected_version,
+                actual=actual,
+            )
+        if actual > 0:
+            (kind,) = handle.execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
+            if kind != stream_type:
+                raise UnknownGame(f"no {stream_type} {stream_id!r}: it is a {kind}")
+        return actual, prev_hash
+
+    @staticmethod
+    def _insert(handle: PgHandle, stream_type: str, stored: tuple[StoredEvent, ...], texts: list[str]) -> None:
+        first = stored[0]
+        if first.seq == 1:
+            handle.execute(
+                "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
+                (first.game_id, stream_type, first.recorded_at),
+            )
+        with handle.raw.cursor() as cursor:
+            cursor.executemany(
+                _INSERT_EVENT,
+                [
+                    (e.game_id, e.seq, e.type, text, e.recorded_at, e.recorded_by, e.prev_hash, e.hash, _line(e, text))
+                    for e, text in zip(stored, texts)
+                ],
+            )
+
+    def _replay(self, handle: PgHandle, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+        row = handle.execute(
+            "SELECT fingerprint, game_id, first_seq, last_seq FROM idempotency_keys WHERE key = ?",
+            (idempotency.key,),
+        ).fetchone()
+        if row is None:
+            return None
+        fingerprint, original_stream, first_seq, last_seq = row
+        if fingerprint != idempotency.fingerprint:
+            raise IdempotencyMismatch("this Idempotency-Key was already used for a different request")
+        return tuple(self._select(handle, original_stream, first_seq - 1, last_seq))
+
+    def replayed(self, stream_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+        return self._replay(self._db(), idempotency)
+
+    # ---------------------------------------------------------------- reads
+
+    @staticmethod
+    def _select(handle: PgHandle, stream_id: str, after: int, upto: int | None) -> list[StoredEvent]:
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
+        params: list = [stream_id, after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            params.append(upto)
+        return [_event_from_row(r) for r in handle.execute(sql + " ORDER BY seq", params).fetchall()]
+
+    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        return self._select(self._db(), stream_id, after, upto)
+
+    def event_lines(self, stream_id: str) -> list[str]:
+        rows = self._db().execute("SELECT line FROM events WHERE game_id = ? ORDER BY seq", (stream_id,))
+        return [row[0] for row in rows.fetchall()]
+
+    def version(self, stream_id: str) -> int:
+        row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
+        return row[0] or 0
+
+    def stream_type(self, stream_id: str) -> str | None:
+        row = self._db().execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def first_events(self, stream_type: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
+        _check_page(limit=limit, offset=offset)
+        columns = ", ".join(f"e.{c}" for c in _EVENT_COLUMNS.split(", "))
+        rows = self._db().execute(
+            f"SELECT {columns} FROM streams s JOIN events e ON e.game_id = s.stream_id AND e.seq = 1"
+            " WHERE s.stream_type = ? ORDER BY s.created_at DESC, s.stream_id DESC LIMIT ? OFFSET ?",
+            (stream_type, limit, offset),
+        )
+        return [_event_from_row(r) for r in rows.fetchall()]
+
+    def stream_ids(self, stream_type: str, *, after: str | None = None, limit: int = 1000) -> list[str]:
+        _check_page(limit=limit)
+        rows = self._db().execute(
+            "SELECT stream_id FROM streams WHERE stream_type = ? AND stream_id > ? ORDER BY stream_id LIMIT ?",
+            (stream_type, after or "", limit),
+        )
+        return [row[0] for row in rows.fetchall()]
+
+
+def _check_text(*values: str | None) -> None:
+    """PostgreSQL text cannot hold U+0000 (payloads can: canonical JSON escapes it)."""
+    for value in values:
+        if value is not None and "\x00" in value:
+            raise ValueError("ids, event types and recorder names cannot contain U+0000 on PostgreSQL")
+
+
+__all__ = ["PostgresEventStore", "is_postgres_url", "psycopg"]

@@ -1,0 +1,257 @@
+"""What only the PostgreSQL backend can show: its triggers, privileges, migrations, locks
+and the primary key as the second wall, and the whole service on it.
+
+The conformance suite (tests/test_store.py) runs on PostgreSQL too; these tests need the
+server started by tests/conftest.py and are skipped, with the reason, without one.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import psycopg
+import pytest
+from click.testing import CliRunner
+
+from recorder.app import create_app
+from recorder.cli import main
+from recorder.core import chain
+from recorder.errors import VersionConflict
+from recorder.service import Recorder
+from recorder.store import NewEvent
+from recorder.store.pg_schema import LATEST, MIGRATIONS
+from recorder.store.postgres import PostgresEventStore
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def store(postgres_url):
+    with PostgresEventStore(postgres_url) as backend:
+        yield backend
+
+
+def moves(*pits: int) -> list[NewEvent]:
+    return [NewEvent("sow", {"pit": pit}) for pit in pits]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET payload = '{}'",
+        "DELETE FROM events",
+        "TRUNCATE events CASCADE",
+        "UPDATE streams SET stream_type = 'tournament'",
+        "DELETE FROM streams",
+        "INSERT INTO events SELECT game_id, seq + 5, type, payload, recorded_at, recorded_by, prev_hash, hash, line"
+        " FROM events WHERE seq = 1",  # a gap
+        "INSERT INTO events SELECT game_id, 3, type, payload, recorded_at, recorded_by, 'forged', hash, line"
+        " FROM events WHERE seq = 1",  # a broken link
+    ],
+)
+def test_the_database_refuses_to_change_stored_events_even_for_their_owner(store, postgres_url, statement):
+    store.append("g", 0, moves(1, 2))
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+            conn.execute(statement)
+    assert chain.first_broken_link(store.read("g")) is None and store.version("g") == 2
+
+
+def test_an_application_role_may_read_and_append_but_not_change(postgres_server, postgres_url):
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS recorder_app")
+        conn.execute("CREATE ROLE recorder_app LOGIN")
+    result = CliRunner().invoke(main, ["init-db", "--db", postgres_url, "--app-role", "recorder_app"])
+    assert result.exit_code == 0, result.output
+    as_app = postgres_url.replace("postgres@", "recorder_app@")
+    with PostgresEventStore(as_app) as store:  # opens without DDL: the schema is current
+        store.append("g", 0, moves(1, 2))
+        assert store.version("g") == 2
+    with psycopg.connect(as_app, autocommit=True) as conn:
+        for statement in ("UPDATE events SET type = 'x'", "DELETE FROM events", "TRUNCATE events"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("DROP TRIGGER events_no_change ON events")
+
+
+def test_init_db_applies_each_migration_once_and_records_it(postgres_server):
+    url = postgres_server.create_database()
+    for _ in range(2):
+        result = CliRunner().invoke(main, ["init-db", "--db", url])
+        assert result.exit_code == 0 and f"database ready: {url}" in result.output
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT version, name FROM recorder_migrations ORDER BY version").fetchall()
+    assert rows == [(version, name) for version, name, _ in MIGRATIONS] and rows[-1][0] == LATEST
+
+
+def test_the_primary_key_is_the_second_wall_when_a_writer_skips_the_lock(store, monkeypatch):
+    """With the advisory lock taken out, racing appends at one version still store one
+    event: the losers' inserts hit the primary key and are reported as VersionConflict."""
+    store.append("g", 0, moves(1))
+    from recorder.store import pg_dialect
+
+    execute = pg_dialect.PgHandle.execute
+
+    def without_the_lock(self, sql, params=None):
+        if "pg_advisory_xact_lock" in sql:
+            return execute(self, "SELECT pg_sleep(0.05)")  # keep the window open instead
+        return execute(self, sql, params)
+
+    monkeypatch.setattr(pg_dialect.PgHandle, "execute", without_the_lock)
+    barrier, outcomes = threading.Barrier(8), []
+
+    def racer(pit: int) -> None:
+        barrier.wait()
+        try:
+            outcomes.append(store.append("g", 1, moves(pit)))
+        except Exception as error:  # asserted on below
+            outcomes.append(error)
+
+    threads = [threading.Thread(target=racer, args=(pit,)) for pit in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(outcomes) == 8 and sum(isinstance(o, VersionConflict) for o in outcomes) == 7, outcomes
+    assert store.version("g") == 2 and chain.first_broken_link(store.read("g")) is None
+
+
+def test_writers_of_one_game_queue_while_other_games_go_on(store, postgres_url):
+    """The advisory lock is per stream: holding game a's blocks only a's appends."""
+    store.append("a", 0, moves(1))
+    holder = psycopg.connect(postgres_url)  # a transaction holding a's lock, as a slow writer would
+    holder.execute("SELECT pg_advisory_xact_lock(hashtextextended('a', 0))")
+    started = time.monotonic()
+    store.append("b", 0, moves(1))
+    assert time.monotonic() - started < 2  # another game: no wait
+    done = threading.Event()
+    waiter = threading.Thread(target=lambda: (store.append("a", 1, moves(2)), done.set()))
+    waiter.start()
+    assert not done.wait(0.5)  # game a's writer queues behind the lock
+    holder.rollback()
+    assert done.wait(10)
+    waiter.join()
+    holder.close()
+    assert (store.version("a"), store.version("b")) == (2, 1)
+
+
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+
+
+def test_the_service_records_lists_and_verifies_games_on_postgres(postgres_url):
+    app = create_app({"TESTING": True, "DATABASE": postgres_url})
+    client = app.test_client()
+    game = client.post("/api/games", json={**QELAT, "event": "Asmara Open"}).get_json()
+    game_id, state = game["id"], game["state"]
+    for _ in range(6):
+        reply = client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": state["legal_moves"][0]})
+        assert reply.status_code == 201, reply.get_json()
+        state = reply.get_json()["state"]
+    listed = client.get("/api/games?player=Abeba").get_json()["games"]
+    assert [g["id"] for g in listed] == [game_id]
+    assert client.get(f"/api/games/{game_id}/state").get_json()["version"] == 7
+    app.extensions["recorder"].store.close()
+    for command in (["rebuild"], ["verify", "--projections"], ["verify"]):
+        result = CliRunner().invoke(main, [*command, "--db", postgres_url])
+        assert result.exit_code == 0, (command, result.output)
+    assert "verified 1 games, 7 events: 0 failed" in result.output
+
+
+def test_checkpoints_on_postgres_sign_with_the_key_file_every_app_server_shares(postgres_url, tmp_path, monkeypatch):
+    from recorder.audit.checkpoints import key_path
+
+    monkeypatch.delenv("RECORDER_KEY_FILE", raising=False)
+    with pytest.raises(ValueError, match="RECORDER_KEY_FILE"):
+        key_path(postgres_url)
+    monkeypatch.setenv("RECORDER_KEY_FILE", str(tmp_path / "hall.ed25519"))
+    assert key_path(postgres_url) == str(tmp_path / "hall.ed25519")
+
+
+def test_an_append_on_one_app_server_wakes_listeners_on_another(postgres_url, monkeypatch):
+    """Two stores on one database stand for two app servers: the NOTIFY sent in one's
+    append wakes the other's waiters at once (their fallback reads are 60 s apart here)."""
+    from recorder.store.notify import AppendListener, wait_for_append
+
+    monkeypatch.setattr(AppendListener, "reread", 60.0)
+
+    with PostgresEventStore(postgres_url) as first, PostgresEventStore(postgres_url) as second:
+        first.append("g", 0, moves(1))
+        second.append_listener()  # listening before the wait, as a live view's server would be
+        woke: list = []
+        waiters = [
+            threading.Thread(target=lambda: woke.append((wait_for_append(second, "g", 1, 30), time.monotonic())))
+            for _ in range(3)
+        ]
+        for waiter in waiters:
+            waiter.start()
+        time.sleep(0.5)
+        assert not woke
+        first.append("g", 1, moves(2))
+        appended = time.monotonic()
+        for waiter in waiters:
+            waiter.join(timeout=30)
+        assert [version for version, _ in woke] == [2, 2, 2]
+        assert max(at for _, at in woke) - appended < 2
+
+
+def test_a_string_holding_u0000_finds_nothing_instead_of_failing(store, postgres_url):
+    """PostgreSQL text cannot hold U+0000: appends refuse it in ids, and reads asking for it
+    find nothing (a 404 or an empty list, never a 500)."""
+    from recorder.store import GAME, GamesList
+
+    with pytest.raises(ValueError, match="U\\+0000"):
+        store.append("a\x00b", 0, moves(1))
+    assert (store.read("a\x00b"), store.version("a\x00b"), store.stream_type("a\x00b")) == ([], 0, None)
+    assert store.event_lines("a\x00b") == [] and store.stream_ids(GAME, after="\x00") == []
+    assert GamesList(store).page(player="\x00") == []
+    app = create_app({"TESTING": True, "DATABASE": postgres_url})
+    client = app.test_client()
+    assert client.get("/api/games/a%00b/state").status_code == 404
+    listed = client.get("/api/games?player=%00")
+    assert listed.status_code == 200 and listed.get_json()["games"] == []
+    app.extensions["recorder"].store.close()
+
+
+def test_the_position_index_and_notation_cache_work_and_rebuild_on_postgres(postgres_url):
+    """The projections beside the store share their code with SQLite (pg_dialect.py): the
+    position index is written with each append, searched, dropped and rebuilt."""
+    from recorder.archive.transfer import Archive
+    from recorder.projections import check, derive, rebuild, search
+    from recorder.rules.position_text import position_text
+    from recorder.store.caches import NotationCache
+
+    start = "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1"
+    with PostgresEventStore(postgres_url) as store:
+        recorder = Recorder(store)
+        first = recorder.create_game(QELAT).game.game_id
+        second = recorder.create_game(QELAT).game.game_id
+        for game_id in (first, second):
+            recorder.record(game_id, {"type": "sow", "hole": "a1"})
+        after = recorder.game(first)
+        hits = {
+            (h["game_id"], h["seq"]) for h in search(recorder, position_text(after.rules, after.state))["occurrences"]
+        }
+        assert hits == {(first, 2), (second, 2)}
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute("DELETE FROM positions")
+            conn.execute("DELETE FROM games")
+        assert any("position index" in line for line in check(recorder))
+        assert rebuild(recorder) == 2 and list(check(recorder)) == []
+        assert {(h["game_id"], h["seq"]) for h in search(recorder, start)["occurrences"]} == {(first, 1), (second, 1)}
+        assert NotationCache(store).fresh(first) == derive(first, store.read(first)).notation  # type: ignore[arg-type]
+        exported = "".join(Archive(store).export_notation([first, second]))
+        assert all(derive(g, store.read(g)).notation in exported for g in (first, second))
+
+
+def test_the_append_bench_runs_against_postgres(postgres_url):
+    from recorder.bench import appends
+    from recorder.bench.server import GunicornConfig
+
+    figures = appends.measure(
+        seconds=0.5, max_requests=40, config=GunicornConfig(workers=1), warmup_seconds=0, database=postgres_url
+    )
+    assert figures.tally.requests > 0 and figures.refused == 0
+    with PostgresEventStore(postgres_url) as store:
+        assert store.stream_ids("game")  # the games were recorded in PostgreSQL
