@@ -525,37 +525,6 @@ def test_stream_ids_walk_one_type_in_id_order(store):
     assert store.stream_ids(TOURNAMENT) == ["t-x"]
 
 
-def test_tokens_are_found_by_digest_listed_and_revoked_once(store):
-    row = store.add_token("tok-1", "digest-1", "arbiter", "Arbiter Hagos", "t-aaa")
-    store.add_token("tok-2", "digest-2", "arbiter", "Arbiter Tesfay", "t-bbb")
-    store.add_token("tok-3", "digest-3", "recorder", "Recorder Selam")
-    assert row == store.find_token("digest-1")
-    assert row["revoked_at"] is None and row["holder"] == "Arbiter Hagos" and "token_hash" not in row
-    assert store.find_token("digest-unknown") is None
-    assert [r["token_id"] for r in store.list_tokens(tournament_id="t-aaa")] == ["tok-1"]
-    assert [r["token_id"] for r in store.list_tokens(kind="recorder")] == ["tok-3"]
-    revoked = store.revoke_token("tok-1", tournament_id="t-aaa")
-    assert revoked["revoked_at"] is not None
-    assert store.revoke_token("tok-1", tournament_id="t-aaa") == revoked  # a second revocation changes nothing
-    assert store.revoke_token("tok-1", tournament_id="t-bbb") is None  # not that tournament's token
-    assert store.find_token("digest-2")["revoked_at"] is None
-
-
-def test_the_first_run_admin_digest_is_kept_apart_from_listed_tokens(store):
-    assert store.admin_digest() is None
-    store.set_admin_digest("digest-a")
-    store.set_admin_digest("digest-b")  # a new first-run token replaces the old
-    assert store.admin_digest() == "digest-b"
-    assert store.list_tokens() == [] and store.revoke_token("admin") is None
-
-
-def test_sqlite_token_digests_are_unique(sqlite_store):
-    sqlite_store.add_token("tok-1", "digest-1", "arbiter", "A", "t-aaa")
-    with pytest.raises(sqlite3.IntegrityError):
-        sqlite_store.add_token("tok-2", "digest-1", "arbiter", "B", "t-aaa")
-    assert [r["token_id"] for r in sqlite_store.list_tokens(tournament_id="t-aaa")] == ["tok-1"]
-
-
 # --------------------------------------------------------------------- archived events, appended as given
 
 

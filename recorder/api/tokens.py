@@ -23,7 +23,7 @@ bp = Blueprint("tokens", __name__, url_prefix="/api/tokens")
 
 @bp.get("")
 def list_tokens():
-    rows = authenticator().store.list_tokens()
+    rows = authenticator().tokens.list_tokens()
     return token_list_schema.dump({"tokens": [views.token_json(r) for r in rows]})
 
 

@@ -198,7 +198,7 @@ def get_crosstable(tournament_id: str):
 @bp.get("/<tournament_id>/tokens")
 def list_tokens(tournament_id: str):
     tournaments().events(tournament_id)  # NotFound for an unknown tournament
-    rows = authenticator().store.list_tokens(kind="arbiter", tournament_id=tournament_id)
+    rows = authenticator().tokens.list_tokens(kind="arbiter", tournament_id=tournament_id)
     return token_list_schema.dump({"tokens": [views.token_json(r) for r in rows]})
 
 

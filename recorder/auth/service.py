@@ -1,5 +1,5 @@
-"""Authentication over the store: token -> principal, issuing and revoking tokens, and
-the first-run admin token. No Flask (the API and the CLI both use it).
+"""Authentication over the token table: token -> principal, issuing and revoking tokens,
+and the first-run admin token. No Flask (the API and the CLI both use it).
 
 The admin is whoever presents ``RECORDER_ADMIN_TOKEN`` (configuration wins) or, when
 none is configured, the token ``recorder serve`` created on its first start, of which
@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from recorder.errors import InvalidRecord, NotFound
-from recorder.store import EventStore
+from recorder.store import EventStore, TokenTable
 
 from .tokens import (
     ADMIN_PRINCIPAL,
@@ -31,12 +31,12 @@ TOKEN_FILE_SUFFIX = ".admin-token"
 
 class Authenticator:
     def __init__(self, store: EventStore, admin_token: str | None = None, *, open_mode: bool = False):
-        self.store = store
+        self.tokens = TokenTable(store)  # type: ignore[arg-type]  # the tokens live on the SQLite file
         self.admin_token = admin_token or None
         self.open_mode = open_mode
 
     def has_admin(self) -> bool:
-        return self.admin_token is not None or self.store.admin_digest() is not None
+        return self.admin_token is not None or self.tokens.admin_digest() is not None
 
     def authenticate(self, token: str | None) -> Principal | None:
         """The holder of a valid token; the anonymous principal for no token in open mode;
@@ -46,12 +46,12 @@ class Authenticator:
         if self.admin_token is not None:
             if is_admin_token(token, self.admin_token):
                 return ADMIN_PRINCIPAL
-        row = self.store.find_token(token_hash(token))
+        row = self.tokens.find_token(token_hash(token))
         if row is None or row["revoked_at"] is not None:
             return None
         if row["kind"] == "admin":
             # the first-run token counts only while no admin token is configured
-            ok = self.admin_token is None and matches_digest(token, self.store.admin_digest())
+            ok = self.admin_token is None and matches_digest(token, self.tokens.admin_digest())
             return ADMIN_PRINCIPAL if ok else None
         return Principal(row["kind"], row["holder"], row["tournament_id"], row["token_id"])
 
@@ -63,10 +63,10 @@ class Authenticator:
         if problem is not None:
             raise InvalidRecord(problem, field="holder")
         token = new_token()
-        return self.store.add_token(new_token_id(), token_hash(token), kind, holder, tournament_id), token
+        return self.tokens.add_token(new_token_id(), token_hash(token), kind, holder, tournament_id), token
 
     def revoke(self, token_id: str, tournament_id: str | None = None) -> dict:
-        row = self.store.revoke_token(token_id, tournament_id=tournament_id)
+        row = self.tokens.revoke_token(token_id, tournament_id=tournament_id)
         if row is None:
             where = f" in {tournament_id}" if tournament_id else ""
             raise NotFound(f"no token {token_id!r}{where}", token_id=token_id)
@@ -82,11 +82,11 @@ class Authenticator:
             return None
         path = token_file(db_path)
         token = _read_token(path)
-        if token is not None and matches_digest(token, self.store.admin_digest()):
+        if token is not None and matches_digest(token, self.tokens.admin_digest()):
             return token
         token = new_token()
         _write_private(path, token)
-        self.store.set_admin_digest(token_hash(token))
+        self.tokens.set_admin_digest(token_hash(token))
         return token
 
 

@@ -47,7 +47,7 @@ def issue(holder: str, db: str | None):
 @DB_OPTION
 def list_tokens(db: str | None):
     """Every token but the admin's: id, kind, holder, tournament, issued, revoked."""
-    for row in _auth(db).store.list_tokens():
+    for row in _auth(db).tokens.list_tokens():
         revoked = f"revoked {row['revoked_at']}" if row["revoked_at"] else "active"
         scope = row["tournament_id"] or "-"
         click.echo(f"{row['token_id']}  {row['kind']:<8}  {row['holder']!r}  {scope}  {row['created_at']}  {revoked}")

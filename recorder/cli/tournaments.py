@@ -264,7 +264,7 @@ def tokens(tournament_id, db):
 
     def listed():
         service.events(tournament_id)  # NotFound for an unknown tournament
-        return service.store.list_tokens(kind="arbiter", tournament_id=tournament_id)
+        return Authenticator(service.store).tokens.list_tokens(kind="arbiter", tournament_id=tournament_id)
 
     for row in _run(listed):
         click.echo(

@@ -15,7 +15,8 @@ Guarantees every backend gives:
 
 Beside the store, on the same file: the games list (games_list.py) and the notation and
 position caches (caches.py), projections derived from the events and rebuilt by
-``recorder rebuild``; the events cannot be rebuilt. This package is the only code that
+``recorder rebuild``; the events cannot be rebuilt. The access tokens (tokens.py) are
+records there too, not events. This package is the only code that
 touches SQLite.
 """
 
@@ -34,6 +35,7 @@ from .interface import (
 )
 from .schema import SUMMARY_COLUMNS
 from .sqlite import SQLiteEventStore
+from .tokens import TokenTable
 
 __all__ = [
     "GAME",
@@ -48,5 +50,6 @@ __all__ = [
     "ProjectionWrite",
     "SQLiteEventStore",
     "StoredEvent",
+    "TokenTable",
     "utc_now",
 ]

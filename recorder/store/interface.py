@@ -92,7 +92,8 @@ class EventStore(abc.ABC):
 
     Streams have a type (``game`` or ``tournament``, recorder/store/schema.py) fixed by
     their first append. Lists, notation and position caches are projections beside the
-    store (recorder/store/games_list.py, caches.py), rebuilt from the events.
+    store (recorder/store/games_list.py, caches.py), rebuilt from the events; access
+    tokens are records beside it (recorder/store/tokens.py), never events.
     """
 
     @abc.abstractmethod
@@ -158,40 +159,10 @@ class EventStore(abc.ABC):
         """Appends inside may share one transaction (bulk imports); each stays all-or-nothing."""
         return contextlib.nullcontext()
 
-    # Tournament access tokens are records, not events (recorder/store/tokens.py).
-
     def ids_in_events(self) -> Iterator[str]:
         """Every stream id in the events table itself, games and tournaments alike (what
         verification walks: no table beside the events can hide a stream from it)."""
         raise NotImplementedError
-
-    # Tokens (recorder/auth): access records beside the events, never events themselves.
-
-    @abc.abstractmethod
-    def add_token(
-        self, token_id: str, token_hash: str, kind: str, holder: str, tournament_id: str | None = None
-    ) -> dict:
-        """Store a token's digest (never the token itself); returns its row."""
-
-    @abc.abstractmethod
-    def find_token(self, token_hash: str) -> dict | None:
-        """The row of the token with this digest, revoked or not; None if unknown."""
-
-    @abc.abstractmethod
-    def list_tokens(self, *, kind: str | None = None, tournament_id: str | None = None) -> list[dict]:
-        """Token rows, oldest first, of one kind and/or tournament (digests are never returned)."""
-
-    @abc.abstractmethod
-    def revoke_token(self, token_id: str, *, tournament_id: str | None = None) -> dict | None:
-        """Mark a token revoked (a second revocation changes nothing); None if unknown."""
-
-    @abc.abstractmethod
-    def admin_digest(self) -> str | None:
-        """The digest of the first-run admin token, if one was created."""
-
-    @abc.abstractmethod
-    def set_admin_digest(self, digest: str) -> None:
-        """Keep (or replace) the first-run admin token's digest."""
 
     @abc.abstractmethod
     def close(self) -> None:

@@ -50,7 +50,6 @@ from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
 from .sql import _EVENT_COLUMNS, _event_from_row, _write_transaction
 from .sqlite import _chained, _line
-from .tokens import TokenTable
 
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
@@ -59,7 +58,7 @@ def is_postgres_url(value: str | None) -> bool:
     return bool(value) and str(value).startswith(("postgresql://", "postgres://"))
 
 
-class PostgresEventStore(TokenTable, EventStore):
+class PostgresEventStore(EventStore):
     """EventStore on a PostgreSQL database: one pooled connection per thread while it lives."""
 
     def __init__(self, url: str, *, max_connections: int = 32, migrate_schema: bool = True):
@@ -107,7 +106,7 @@ class PostgresEventStore(TokenTable, EventStore):
             )
         return self._pool
 
-    def _db(self) -> PgHandle:  # type: ignore[override]  # PgHandle speaks the part of Database the tables use
+    def _db(self) -> PgHandle:
         """This thread's connection, taken from the pool on first use and kept while the thread lives."""
         if self._closed:
             raise RuntimeError("the event store is closed")

@@ -14,7 +14,9 @@ transaction: a database created by an earlier release is migrated in place.
 - ``idempotency_keys``: which request stored which events.
 - ``games``, ``notations``, ``positions``: projections (recorder/store/games_list.py,
   recorder/store/caches.py), derived from the events and rebuilt by ``recorder rebuild``.
-- ``tokens``: tournament access tokens (recorder/store/tokens.py).
+- ``access_tokens``: digests of the access tokens (recorder/store/tokens.py), records
+  beside the events. A database from before recorder tokens keeps its arbiter tokens:
+  they are copied from the old ``tokens`` table when this one is created.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from sqlite_utils import Database
 
 from .interface import GAME, TOURNAMENT
 from .sql import _TRIGGERS
-from .tokens import _create_token_table
 
 # The games projection's columns a caller may set (created_at/updated_at are kept by it).
 SUMMARY_COLUMNS = (
@@ -131,3 +132,29 @@ def _create_caches(db: Database) -> None:
         " PRIMARY KEY (position, game_id, seq)) WITHOUT ROWID"
     )
     db.execute("CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game_id)")
+
+
+def _create_token_table(db: Database) -> None:
+    """Access token digests of every kind (``arbiter``, ``recorder``, ``admin``)."""
+    fresh = "access_tokens" not in db.table_names()
+    tokens = db.table("access_tokens").create(
+        {
+            "token_id": str,
+            "token_hash": str,
+            "kind": str,
+            "tournament_id": str,
+            "holder": str,
+            "created_at": str,
+            "revoked_at": str,
+        },
+        pk="token_id",
+        not_null=["token_id", "token_hash", "kind", "holder", "created_at"],
+        if_not_exists=True,
+    )
+    tokens.create_index(["token_hash"], unique=True, if_not_exists=True)
+    tokens.create_index(["tournament_id"], if_not_exists=True)
+    if fresh and "tokens" in db.table_names():
+        db.execute(
+            "INSERT INTO access_tokens (token_id, token_hash, kind, tournament_id, holder, created_at, revoked_at)"
+            " SELECT token_id, token_hash, 'arbiter', tournament_id, holder, created_at, revoked_at FROM tokens"
+        )

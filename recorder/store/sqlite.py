@@ -38,11 +38,10 @@ from .sql import (
     _event_from_row,
     _write_transaction,
 )
-from .tokens import TokenTable
 from .writer_lock import writer_lock_for
 
 
-class SQLiteEventStore(TokenTable, EventStore):
+class SQLiteEventStore(EventStore):
     """EventStore on one SQLite file, WAL mode, one reused connection per thread."""
 
     def __init__(self, path: str):

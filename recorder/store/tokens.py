@@ -1,48 +1,22 @@
-"""Access tokens on SQLite (recorder/auth): only SHA-256 digests are kept, never tokens.
+"""Access tokens (recorder/auth): a component beside the event store, on its SQLite file.
 
+Tokens are records, not events: issued, listed and revoked, never replayed, so the
+store's interface knows nothing of them. Only SHA-256 digests are kept, never tokens.
 One table for every kind: ``arbiter`` (scoped to a tournament), ``recorder`` (issued by
 the admin) and ``admin`` (the digest of the first-run admin token, token_id ``admin``).
-A database from before recorder tokens keeps its arbiter tokens: they are copied from
-the old ``tokens`` table when this one is created.
+The table is created with the rest of the schema (schema.py).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from sqlite_utils import Database
 
 from .interface import utc_now
 from .sql import _write_transaction
+from .sqlite import SQLiteEventStore
 
 TOKEN_COLUMNS = "token_id, kind, tournament_id, holder, created_at, revoked_at"
 ADMIN_ROW = "admin"
-
-
-def _create_token_table(db: Database) -> None:
-    """Called inside init_schema's write transaction."""
-    fresh = "access_tokens" not in db.table_names()
-    tokens = db.table("access_tokens").create(
-        {
-            "token_id": str,
-            "token_hash": str,
-            "kind": str,
-            "tournament_id": str,
-            "holder": str,
-            "created_at": str,
-            "revoked_at": str,
-        },
-        pk="token_id",
-        not_null=["token_id", "token_hash", "kind", "holder", "created_at"],
-        if_not_exists=True,
-    )
-    tokens.create_index(["token_hash"], unique=True, if_not_exists=True)
-    tokens.create_index(["tournament_id"], if_not_exists=True)
-    if fresh and "tokens" in db.table_names():
-        db.execute(
-            "INSERT INTO access_tokens (token_id, token_hash, kind, tournament_id, holder, created_at, revoked_at)"
-            " SELECT token_id, token_hash, 'arbiter', tournament_id, holder, created_at, revoked_at FROM tokens"
-        )
 
 
 def _token_row(row: tuple | None) -> dict | None:
@@ -50,13 +24,22 @@ def _token_row(row: tuple | None) -> dict | None:
 
 
 class TokenTable:
-    """SQLiteEventStore's tokens: add, find by digest, list, revoke, the admin digest."""
+    """The tokens on the store's SQLite file: add, find by digest, list, revoke, the admin digest.
 
-    _db: Callable[[], Database]  # the store's connection for this thread (SQLiteEventStore)
+    Uses the store's connection for this thread and its write transactions, so a token
+    written here waits on the same write lock as an append.
+    """
+
+    def __init__(self, store: SQLiteEventStore):
+        self.store = store
+
+    def _db(self) -> Database:
+        return self.store._db()
 
     def add_token(
         self, token_id: str, token_hash: str, kind: str, holder: str, tournament_id: str | None = None
     ) -> dict:
+        """Store a token's digest (never the token itself); returns its row."""
         row = (token_id, token_hash, kind, tournament_id, holder, utc_now())
         db = self._db()
         with _write_transaction(db):
@@ -68,11 +51,13 @@ class TokenTable:
         return _token_row((token_id, kind, tournament_id, holder, row[-1], None)) or {}
 
     def find_token(self, token_hash: str) -> dict | None:
+        """The row of the token with this digest, revoked or not; None if unknown."""
         db = self._db()
         row = db.execute(f"SELECT {TOKEN_COLUMNS} FROM access_tokens WHERE token_hash = ?", (token_hash,)).fetchone()
         return _token_row(row)
 
     def list_tokens(self, *, kind: str | None = None, tournament_id: str | None = None) -> list[dict]:
+        """Token rows, oldest first, of one kind and/or tournament (digests are never returned)."""
         clauses, params = ["kind != 'admin'"], []
         if kind is not None:
             clauses.append("kind = ?")
@@ -84,6 +69,7 @@ class TokenTable:
         return [r for r in map(_token_row, self._db().execute(sql, params).fetchall()) if r]  # type: ignore[attr-defined]
 
     def revoke_token(self, token_id: str, *, tournament_id: str | None = None) -> dict | None:
+        """Mark a token revoked (a second revocation changes nothing); None if unknown."""
         scope, params = ("AND tournament_id = ?", [tournament_id]) if tournament_id is not None else ("", [])
         db = self._db()
         with _write_transaction(db):
@@ -99,6 +85,7 @@ class TokenTable:
         return _token_row(row)
 
     def admin_digest(self) -> str | None:
+        """The digest of the first-run admin token, if one was created."""
         db = self._db()
         row = db.execute(
             "SELECT token_hash FROM access_tokens WHERE token_id = ? AND revoked_at IS NULL", (ADMIN_ROW,)
@@ -106,6 +93,7 @@ class TokenTable:
         return row[0] if row else None
 
     def set_admin_digest(self, digest: str) -> None:
+        """Keep (or replace) the first-run admin token's digest."""
         db = self._db()
         with _write_transaction(db):
             db.execute("DELETE FROM access_tokens WHERE token_id = ?", (ADMIN_ROW,))
