@@ -20,7 +20,7 @@ TWO_GAMES = (NOTATION / "qelat-default.mn").read_text() + "\n" + (NOTATION / "ga
 
 
 def memory_archive() -> Archive:
-    return Archive(SQLiteEventStore(":memory:"))
+    return Archive(SQLiteEventStore(":memory:"), recorded_by="archivist", restore=True)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ TWO_GAMES = (
 def db(tmp_path) -> str:
     path = str(tmp_path / "p.sqlite3")
     with SQLiteEventStore(path) as store:
-        reports = list(Archive(store).import_notation(TWO_GAMES, "two.mn"))
+        reports = list(Archive(store, recorded_by="archivist").import_notation(TWO_GAMES, "two.mn"))
         assert [r.status for r in reports] == ["imported", "imported"]
     return path
 
@@ -72,14 +72,16 @@ def test_a_lost_games_list_is_rebuilt_with_the_same_rows(db):
 
 def test_export_uses_the_notation_cache_only_at_the_games_current_version(db):
     with SQLiteEventStore(db) as store:
-        archive = Archive(store)
+        archive = Archive(store, recorded_by="archivist", restore=True)
         uncached = "".join(archive.notation_archive(archive.select()))
         rebuild(Recorder(store))
         assert "".join(archive.notation_archive(archive.select())) == uncached
         game_id = next(archive.select())
         cache = NotationCache(store)
         assert cache.fresh(game_id) is not None
-        Recorder(store).record(game_id, {"type": "annotate", "text": "a late note"})
+        recorder = Recorder(store)
+        note = {"type": "annotate", "text": "a late note"}
+        recorder.record(game_id, note, expected_version=store.version(game_id), recorded_by="archivist")
         assert cache.fresh(game_id) is None  # stale: the export writes this game from its events
         assert "a late note" in "".join(archive.notation_archive([game_id]))
 
@@ -98,7 +100,7 @@ def test_recorder_export_fills_the_notation_cache_and_the_next_export_is_the_sam
     first, second = tmp_path / "1.mn", tmp_path / "2.mn"
     assert CliRunner().invoke(main, ["export", "--db", db, "-o", str(first)]).exit_code == 0
     with SQLiteEventStore(db) as store:
-        archive = Archive(store)
+        archive = Archive(store, recorded_by="archivist", restore=True)
         assert all(NotationCache(store).fresh(game_id) is not None for game_id in archive.select())
     assert CliRunner().invoke(main, ["export", "--db", db, "-o", str(second)]).exit_code == 0
     assert first.read_text() == second.read_text()

@@ -58,7 +58,7 @@ def build_source(path: str, folder: str, games: int, seed: int = 2026) -> int:
             payload["metadata"] = {**payload.get("metadata", {}), "event": names["event"]}
             copy = [NewEvent(setup.type, payload), *template[1:]]
             row = {**summary, **names, "metadata": payload["metadata"]}
-            store.append(f"archive-{number:06d}", 0, copy, projection=recorder.games.write(row))
+            store.append(f"archive_{number:06d}", 0, copy, projection=recorder.games.write(row))
             events += len(copy)
     return events
 
@@ -76,10 +76,10 @@ def measure(games: int) -> ArchiveFigures:
         source, target, dump = (os.path.join(folder, name) for name in ("source.sqlite3", "t.sqlite3", "a.ndjson"))
         figures.events = build_source(source, folder, games)
         with SQLiteEventStore(source) as store, open(dump, "w", encoding="utf-8") as out:
-            archive = Archive(store)
+            archive = Archive(store, recorded_by="bench", restore=True)
             figures.seconds["export"] = _timed(lambda: out.writelines(archive.ndjson_archive(archive.select())))
         with SQLiteEventStore(target) as store:
-            archive = Archive(store, check_command=schema_check)
+            archive = Archive(store, recorded_by="bench", check_command=schema_check, restore=True)
             figures.seconds["import"] = _timed(lambda: import_files(archive, [dump]))
             recorder = Recorder(store)
             ids = list(recorder.games.iter_ids())

@@ -38,7 +38,7 @@ FIELDS = {
 # GEN-42: what the service renders beside the position (rules/state.py). A rendered state
 # is accepted as it stands: the derived fields are checked against the position, the
 # record's own (its version, its round table) describe how it got there and are dropped.
-RENDERED = {"variant", "options", "legal_moves", "needs_adjudication", "rounds", "version"}
+RENDERED = {"variant", "options", "legal_moves", "needs_adjudication", "rounds", "version", "position_text"}
 
 
 def position_from_json(rules: Rules, data: Any) -> State:
