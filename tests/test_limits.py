@@ -5,7 +5,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from conftest import FIXTURES
+from conftest import FIXTURES, make_app
 
 from recorder.app import create_app
 from recorder.cli.main import main
@@ -109,7 +109,7 @@ def test_an_import_holding_a_game_past_the_ceiling_stores_no_game(app, client):
 def test_an_ndjson_import_is_counted_the_same_way(app, client, tmp_path):
     one = import_text(client, QELAT).get_json()["games"][0]
     lines = client.get("/api/export", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True)
-    other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite3")})
+    other = make_app(tmp_path / "other.sqlite3")
     try:
         limit(other, IMPORT_MAX_EVENTS=notation_events(client, one["game_id"]) - 1)
         response = import_text(other.test_client(), lines, "application/x-ndjson")

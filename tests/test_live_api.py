@@ -14,6 +14,8 @@ import time
 
 import pytest
 from browser import fixture_game, record
+from conftest import ADMIN_TOKEN as CONFTEST_ADMIN_TOKEN
+from conftest import AdminClient
 
 from recorder.api.variants import OPTION_LABELS
 from recorder.app import create_app
@@ -21,7 +23,7 @@ from recorder.bench import server as gunicorn
 
 pytestmark = pytest.mark.timeout(60)
 
-ADMIN_TOKEN = "admin-token-for-the-live-tests"
+ADMIN_TOKEN = CONFTEST_ADMIN_TOKEN  # the token AdminClient sends
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
@@ -37,6 +39,7 @@ def live_app(tmp_path):
             "LIVE_LISTENERS": 2,
         }
     )
+    app.test_client_class = AdminClient  # every write the tests make is the admin's
     app.readers = []
     yield app
     for reader in app.readers:  # each stream ends by itself after LIVE_MAX_SECONDS
@@ -101,7 +104,8 @@ def test_a_move_recorded_elsewhere_is_heard_within_a_second(live_app):
     heard = listen(live_app, response)
     assert heard.get(timeout=5) == ("version", None, {"game_id": game_id, "version": 3})
     start = time.monotonic()
-    assert client.post(f"/api/games/{game_id}/commands", json=commands[2]).status_code == 201
+    seen = {"If-Match": '"3"'}
+    assert client.post(f"/api/games/{game_id}/commands", json=commands[2], headers=seen).status_code == 201
     kind, event_id, data = heard.get(timeout=1)
     assert time.monotonic() - start < 1.0
     assert (kind, event_id, data["seq"], data["payload"]["hole"]) == ("recorded", "4", 4, commands[2]["hole"])
@@ -154,7 +158,9 @@ def test_tournament_stream_sends_a_snapshot_then_each_board_change(live_app):
     assert snapshot["boards"][0]["version"] == 1
     hole = client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"][0]
     start = time.monotonic()
-    client.post(f"/api/games/{game_id}/commands", headers=ADMIN, json={"type": "sow", "hole": hole})
+    client.post(
+        f"/api/games/{game_id}/commands", headers={**ADMIN, "If-Match": '"1"'}, json={"type": "sow", "hole": hole}
+    )
     kind, board_id, board = heard.get(timeout=1)
     assert time.monotonic() - start < 1.0
     assert (kind, board["game_id"], board["version"], board["board"]) == ("board", game_id, 2, 1)
@@ -210,9 +216,8 @@ def test_gthread_workers_bound_listeners_and_keep_recording(tmp_path, monkeypatc
     with gunicorn.served(str(tmp_path / "g.sqlite3"), config) as server:
         connection = http.client.HTTPConnection(gunicorn.HOST, server.port, timeout=10)
         setup = fixture_game("qelat-default.json")
-        connection.request(
-            "POST", "/api/games", body=json.dumps(setup["setup"]), headers={"Content-Type": "application/json"}
-        )
+        admin = {"Content-Type": "application/json", "Authorization": f"Bearer {gunicorn.BENCH_TOKEN}"}
+        connection.request("POST", "/api/games", body=json.dumps(setup["setup"]), headers=admin)
         game_id = json.loads(connection.getresponse().read())["id"]
         streams = [open_stream(server.port, f"/api/games/{game_id}/live") for _ in range(2)]
         try:
@@ -223,7 +228,7 @@ def test_gthread_workers_bound_listeners_and_keep_recording(tmp_path, monkeypatc
             start = time.monotonic()
             body = json.dumps(setup["commands"][0])
             connection.request(
-                "POST", f"/api/games/{game_id}/commands", body=body, headers={"Content-Type": "application/json"}
+                "POST", f"/api/games/{game_id}/commands", body=body, headers={**admin, "If-Match": '"1"'}
             )
             assert connection.getresponse().status == 201
             assert time.monotonic() - start < 2.0  # generous: the machine is shared

@@ -106,15 +106,17 @@ CREATE TABLE positions (
 );
 CREATE INDEX positions_by_game ON positions (game_id);
 
-CREATE TABLE tokens (
+-- Access tokens of every kind (arbiter, recorder, the first-run admin): digests only.
+CREATE TABLE access_tokens (
   token_id text PRIMARY KEY,
   token_hash text NOT NULL UNIQUE,
-  tournament_id text NOT NULL,
+  kind text NOT NULL,
+  tournament_id text,
   holder text NOT NULL,
   created_at text NOT NULL,
   revoked_at text
 );
-CREATE INDEX tokens_tournament ON tokens (tournament_id);
+CREATE INDEX access_tokens_tournament ON access_tokens (tournament_id);
 """
 
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
@@ -127,7 +129,7 @@ LATEST = MIGRATIONS[-1][0]
 # The tables an application role may only read and append to, and those it may rewrite
 # (projections, rebuilt by `recorder rebuild`; tokens, revoked by an update).
 APPEND_ONLY_TABLES = ("events", "streams", "idempotency_keys")
-REWRITABLE_TABLES = ("games", "notations", "positions", "tokens")
+REWRITABLE_TABLES = ("games", "notations", "positions", "access_tokens")
 
 
 def applied_version(cursor) -> int:

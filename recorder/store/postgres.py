@@ -326,6 +326,20 @@ class PostgresEventStore(EventStore):
         )
         return [row[0] for row in rows.fetchall()]
 
+    def ids_in_events(self) -> Iterator[str]:
+        """Every stream in the events table itself, by id, in batches (what verify walks)."""
+        after = ""
+        while True:
+            rows = (
+                self._db()
+                .execute("SELECT DISTINCT game_id FROM events WHERE game_id > ? ORDER BY game_id LIMIT 500", (after,))
+                .fetchall()
+            )
+            if not rows:
+                return
+            yield from (row[0] for row in rows)
+            after = rows[-1][0]
+
 
 def _check_text(*values: str | None) -> None:
     """PostgreSQL text cannot hold U+0000 (payloads can: canonical JSON escapes it)."""
