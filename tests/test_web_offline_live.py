@@ -13,6 +13,7 @@ import time
 
 import pytest
 from browser import CHROMIUM, LiveServer, fixture_game, launch_chromium, record
+from conftest import ADMIN, ADMIN_TOKEN, make_app
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 import os  # noqa: E402
@@ -20,20 +21,16 @@ import os  # noqa: E402
 if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
 
-from recorder.app import create_app  # noqa: E402
-
 pytestmark = pytest.mark.timeout(180)
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-ADMIN_TOKEN = "admin-token-for-the-hall-tests"
-ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 LIVE_WITHIN_MS = 1000
 
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory):
     database = str(tmp_path_factory.mktemp("hall") / "hall.sqlite3")
-    app = create_app({"TESTING": True, "DATABASE": database, "ADMIN_TOKEN": ADMIN_TOKEN, "LIVE_LISTENERS": 64})
+    app = make_app(database, LIVE_LISTENERS=64)  # its test client writes as the admin
     with playwright_api.sync_playwright() as playwright, LiveServer(app) as server:
         server.client = app.test_client()
         server.browser = launch_chromium(playwright)
@@ -53,6 +50,9 @@ class Tablet:
         self.page.set_default_timeout(10_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # Sign in as `recorder serve` prints it: the page keeps the token and sends it.
+        self.page.goto(f"/?token={ADMIN_TOKEN}")
+        self.page.wait_for_function("localStorage.getItem('recorder.token') !== null")
 
     def open(self, path: str) -> None:
         self.page.goto(path)
@@ -151,7 +151,8 @@ def test_two_tablets_one_offline_then_the_conflict_is_shown_and_resolved(web, ta
     # Back online: the queue is refused (409) and shown beside the server's record.
     offline.context.set_offline(False)
     offline.page.wait_for_selector("#conflict:not([hidden])")
-    assert [t.split()[-1] for t in offline.page.locator("#conflict-theirs li").all_inner_texts()] == [theirs]
+    shown = offline.page.locator("#conflict-theirs li").all_inner_texts()
+    assert [t.split(" (")[0].split()[-1] for t in shown] == [theirs]  # "… a2 (admin)": the move, who recorded it
     assert [t.split()[-1] for t in offline.page.locator("#conflict-mine li").all_inner_texts()] == mine
     assert len(events(web, game_id)) == 6  # nothing of the queue was stored
 
@@ -210,7 +211,7 @@ def test_a_spectator_sees_a_move_recorded_elsewhere_within_a_second(web, tablets
     assert spectator.page.locator(".hole:not([disabled])").count() == 0  # nothing to record here
     assert spectator.page.is_hidden("#actions") and spectator.page.is_hidden("#tools")
     spectator.page.wait_for_timeout(300)  # the stream is open
-    post = lambda: web.client.post(f"/api/games/{game_id}/commands", json=commands[3])  # noqa: E731
+    post = lambda: web.client.post(f"/api/games/{game_id}/commands", json={**commands[3], "expected_version": 4})  # noqa: E731
     within_a_second(post, spectator.page, ".board[data-version='5']")
     assert spectator.page.get_attribute(f".board [data-hole='{commands[3]['hole']}']", "class").count("last") == 1
 
@@ -236,7 +237,8 @@ def tournament_with_two_boards(web) -> tuple[str, list[str]]:
 
 def sow_first_legal(web, game_id: str):
     hole = web.client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"][0]
-    return lambda: web.client.post(f"/api/games/{game_id}/commands", headers=ADMIN, json={"type": "sow", "hole": hole})
+    seen = {**ADMIN, "If-Match": web.client.get(f"/api/games/{game_id}").headers["ETag"]}
+    return lambda: web.client.post(f"/api/games/{game_id}/commands", headers=seen, json={"type": "sow", "hole": hole})
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -256,7 +258,7 @@ def test_the_projector_and_the_tournament_page_follow_the_boards_live(web, table
     def resign():
         return web.client.post(
             f"/api/games/{games[0]}/commands",
-            headers=ADMIN,  # noqa: E731
+            headers={**ADMIN, "If-Match": web.client.get(f"/api/games/{games[0]}").headers["ETag"]},
             json={"type": "result", "kind": "resignation", "winner": "north"},
         )
 
