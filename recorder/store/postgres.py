@@ -48,7 +48,7 @@ from .interface import (
 from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
-from .sql import _EVENT_COLUMNS, _event_from_row, _write_transaction
+from .sql import _EVENT_COLUMNS, _event_from_row, _write_transaction, ids_in_events
 from .sqlite import _chained, _line
 
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
@@ -327,18 +327,7 @@ class PostgresEventStore(EventStore):
         return [row[0] for row in rows.fetchall()]
 
     def ids_in_events(self) -> Iterator[str]:
-        """Every stream in the events table itself, by id, in batches (what verify walks)."""
-        after = ""
-        while True:
-            rows = (
-                self._db()
-                .execute("SELECT DISTINCT game_id FROM events WHERE game_id > ? ORDER BY game_id LIMIT 500", (after,))
-                .fetchall()
-            )
-            if not rows:
-                return
-            yield from (row[0] for row in rows)
-            after = rows[-1][0]
+        return ids_in_events(self._db)
 
 
 def _check_text(*values: str | None) -> None:

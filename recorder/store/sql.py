@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -146,3 +147,17 @@ def _savepoint(db: Database) -> Iterator[Database]:
 def _event_from_row(row: tuple) -> StoredEvent:
     game_id, seq, type_, payload, recorded_at, recorded_by, prev_hash, hash_ = row
     return StoredEvent(game_id, seq, type_, json.loads(payload), recorded_at, recorded_by, prev_hash, hash_)
+
+
+def ids_in_events(connection: Callable[[], Any]) -> Iterator[str]:
+    """Every stream in the events table itself (games and tournaments), by id, in batches of
+    500: what ``recorder verify`` walks, so no table beside the events (the streams, the
+    games list) can hide a stream from it. ``connection`` gives the backend's handle."""
+    after = ""
+    while True:
+        query = "SELECT DISTINCT game_id FROM events WHERE game_id > ? ORDER BY game_id LIMIT 500"
+        rows = connection().execute(query, (after,)).fetchall()
+        if not rows:
+            return
+        yield from (row[0] for row in rows)
+        after = rows[-1][0]

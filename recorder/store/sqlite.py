@@ -37,6 +37,7 @@ from .sql import (
     LockedDatabase,
     _event_from_row,
     _write_transaction,
+    ids_in_events,
 )
 from .writer_lock import writer_lock_for
 
@@ -270,20 +271,7 @@ class SQLiteEventStore(EventStore):
         return [_event_from_row(r) for r in rows]
 
     def ids_in_events(self) -> Iterator[str]:
-        """Every stream in the events table (games and tournaments), by id, in batches:
-        what ``recorder verify`` walks, rather than a table beside the events that can be
-        edited on its own."""
-        after = ""
-        while True:
-            rows = (
-                self._db()
-                .execute("SELECT DISTINCT game_id FROM events WHERE game_id > ? ORDER BY game_id LIMIT 500", (after,))
-                .fetchall()
-            )
-            if not rows:
-                return
-            yield from (row[0] for row in rows)
-            after = rows[-1][0]
+        return ids_in_events(self._db)
 
     def stream_ids(self, stream_type: str, *, after: str | None = None, limit: int = 1000) -> list[str]:
         _check_page(limit=limit)
