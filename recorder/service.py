@@ -129,7 +129,7 @@ class Recorder:
     def setup_of(self, game_id: str) -> Event | None:
         """A game's setup event (immutable): from the state cache when the game is there,
         else its first stored event; None when there is no such game. Per-request checks
-        such as the tournament guard use it instead of reading the store (issue 10)."""
+        such as the tournament guard use it instead of reading the store."""
         cached = self._cached(game_id)
         if cached is not None:
             return cached.setup

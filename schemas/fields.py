@@ -8,7 +8,7 @@ from recorder.rules.values import HOLE_NAMES
 
 PLAYERS = ("south", "north")
 # The largest integer the store can hold (SQLite INTEGER): larger counts, offsets or event
-# numbers are refused as invalid (422) instead of overflowing into a 500 (issue 10, fuzzing).
+# numbers are refused as invalid (422) instead of overflowing into a 500 (fuzzing).
 MAX_STORED_INT = 2**63 - 1
 
 

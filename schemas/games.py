@@ -138,7 +138,7 @@ class ProblemSchema(Schema):
 
     class Meta:
         # RFC 9457 problems are extensible (field, option, expected, actual, ...):
-        # the document says so with additionalProperties: true (issue 10, fuzzing).
+        # the document says so with additionalProperties: true (fuzzing).
         unknown = INCLUDE
 
     type = fields.String(dump_only=True)

@@ -1,4 +1,4 @@
-"""Position claims: where did exactly this position stand, or which point is closest (issue 6)."""
+"""Position claims: where did exactly this position stand, or which point is closest."""
 
 START = {f"{letter}{row}": 4 for row in (1, 2) for letter in "abcdef"}
 

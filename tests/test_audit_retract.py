@@ -1,4 +1,4 @@
-"""Corrections without erasure: retract, annotate, results with a note (issue 6, GEN-28)."""
+"""Corrections without erasure: retract, annotate, results with a note (GEN-28)."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""Board diagrams: the SVG is valid XML and shows every hole, special, owner and store (issue 6)."""
+"""Board diagrams: the SVG is valid XML and shows every hole, special, owner and store."""
 
 import xml.etree.ElementTree as ET
 

@@ -1,4 +1,4 @@
-"""Explaining events: every step of a trace, and the rule id it cites (issue 6)."""
+"""Explaining events: every step of a trace, and the rule id it cites."""
 
 import json
 import re

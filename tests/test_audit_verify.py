@@ -1,4 +1,4 @@
-"""Tamper evidence: hash chain, replay with full validation, signed checkpoints (issue 6)."""
+"""Tamper evidence: hash chain, replay with full validation, signed checkpoints."""
 
 import base64
 import json

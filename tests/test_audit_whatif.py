@@ -1,4 +1,4 @@
-"""What-if replays: the same events under other options (issue 6, GEN-29)."""
+"""What-if replays: the same events under other options (GEN-29)."""
 
 import json
 

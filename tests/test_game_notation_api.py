@@ -1,4 +1,4 @@
-"""One game's notation for the game page: GET /api/games/{id}/notation and /moves (issue 9).
+"""One game's notation for the game page: GET /api/games/{id}/notation and /moves.
 
 The move list must say exactly what the notation writer says (docs/notation.md): the
 same turn numbers, the same multi-sowing turns and passes (GEN-17..GEN-20), the same

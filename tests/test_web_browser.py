@@ -1,4 +1,4 @@
-"""The web pages in a real browser (issue 9): Debian's Chromium driven by Playwright.
+"""The web pages in a real browser: Debian's Chromium driven by Playwright.
 
 The app runs on a loopback port in a thread with a temp database; the browser clicks
 what an arbiter taps. Every check of "what the page shows" reads the board from the DOM

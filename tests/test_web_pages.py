@@ -1,4 +1,4 @@
-"""The web pages as HTTP resources (issue 9), without a browser: what the app serves.
+"""The web pages as HTTP resources, without a browser: what the app serves.
 
 The browser tests (test_web_browser.py) drive the pages; these pin what any client
 sees: the pages and their static files are served by the app itself, nothing points

@@ -4,16 +4,16 @@ from flask import Flask
 
 from . import (
     access,  # who may write: the one guard (recorder/auth)
-    archive,  # issue 7: notation and NDJSON import/export
-    audit,  # issue 6: traces, claims, what-if, verify, checkpoints, board.svg
-    game_notation,  # issue 9: one game's notation and move list, for the game page
+    archive,  # notation and NDJSON import/export
+    audit,  # traces, claims, what-if, verify, checkpoints, board.svg
+    game_notation,  # one game's notation and move list, for the game page
     games,
     live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
     positions,  # position search over the position index
     problems,
     tokens,  # recorder tokens
-    tournaments,  # issue 8: tournaments, pairings, standings, tokens
+    tournaments,  # tournaments, pairings, standings, tokens
     variants,
 )
 

@@ -112,7 +112,7 @@ def record_command(game_id: str):
         game_id, command, expected_version=expected, recorded_by=recorded_by(), idempotency=idempotency(body)
     )
     game = recorded.game
-    # The hot path (issue 10): each event is dumped once, straight from the stored
+    # The hot path: each event is dumped once, straight from the stored
     # event; the envelope's other fields are plain values, built in RecordedSchema's shape.
     events = event_schema.dump(recorded.events, many=True)
     payload = {
@@ -142,7 +142,7 @@ def expected_version(from_body: int | None) -> int | None:
 @bp.get("/<game_id>/events")
 def get_events(game_id: str):
     events = recorder().events(game_id)
-    # Issue 6: retracted moves name their retraction and retractions name what they withdrew (by folding).
+    # Retracted moves name their retraction and retractions name what they withdrew (by folding).
     entries = mark_retractions(game_id, [e.to_dict() for e in events])
     # Already in EventListSchema's shape (StoredEvent.to_dict + the two marks): dumping
     # 12,000 entries field by field through marshmallow cost more than reading them.

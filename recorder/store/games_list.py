@@ -65,7 +65,7 @@ class GamesList:
         """Most appends change no summary column: then set updated_at alone.
 
         An UPDATE of that one (unindexed) column rewrites no index page, so the commit
-        writes and fsyncs fewer pages while holding the write lock (issue 10). False
+        writes and fsyncs fewer pages while holding the write lock. False
         when the row is missing or any column differs: the caller upserts it whole.
         """
         same = "".join(f' AND "{c}" IS ?' for c in row)  # columns validated by _summary_row

@@ -49,7 +49,7 @@ class StoredEvent:
     def to_dict(self) -> dict:
         """A JSON-ready dict (a deep copy, so callers cannot alter the event)."""
         # Built by hand: dataclasses.asdict deep-copies through copy.deepcopy, which
-        # was the costliest step of an append's response (issue 10).
+        # was the costliest step of an append's response.
         return {
             "game_id": self.game_id,
             "seq": self.seq,

@@ -2,8 +2,8 @@
 
 SQLite lets one writer in at a time; the others poll under ``busy_timeout``, sleeping
 1, 2, 5, 10, 25... ms between tries. With two gunicorn workers appending at once that
-polling, not the work, set the pace: throughput fell and p99 rose to hundreds of ms
-(issue 10). Here writers instead wait on an advisory ``flock`` of a small file beside
+polling, not the work, set the pace: throughput fell and p99 rose to hundreds of ms.
+Here writers instead wait on an advisory ``flock`` of a small file beside
 the database (threads of one process on a lock first): the kernel wakes the next
 writer the moment the previous one releases, so BEGIN IMMEDIATE finds the database
 free. The lock is an optimisation only: the guarantees still come from SQLite's own

@@ -24,7 +24,7 @@ bp = Blueprint(
     static_url_path="/web-static",  # not /static: the app may have its own one day
 )
 
-# Same origin only: no CDN, no inline script, no external font (issue 9).
+# Same origin only: no CDN, no inline script, no external font.
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
