@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from recorder.core import chain
-from recorder.core.commands import decide, decide_create
+from recorder.core.commands import decide_create, execute
 from recorder.core.events import GameCreated, event_from_record
 from recorder.core.game import Game, apply_event, start_game
 from recorder.core.redecide import command_for, setup_body
@@ -168,12 +168,12 @@ def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command) -> 
     if isinstance(event, GameCreated):
         raise log.fail(line, 1, "a game has one setup", "a move, decision or note")
     try:
-        decided = decide(game, check_command(command_for(event)))
+        decided, after = execute(game, check_command(command_for(event)))  # a sowing is played once
     except RecorderError as error:
         raise log.fail(line, 1, f"event {stored.seq}: {error.detail}") from None
     if decided != [event]:
         raise log.fail(line, 1, f"event {stored.seq} is not what live recording would store", "an event as recorded")
-    return apply_event(game, event, stored.seq)
+    return after if after.version == stored.seq else apply_event(game, event, stored.seq)
 
 
 def with_claims(setup: GameCreated, log: EventLog) -> GameCreated:

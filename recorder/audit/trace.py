@@ -14,9 +14,11 @@ position is disputed:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
 from typing import Any
 
 from recorder.core.events import (
+    MOVE_TYPES,
     Annotated,
     Event,
     GameCreated,
@@ -48,27 +50,27 @@ GENERIC_ROUND_RULES = {"counts": "GEN-26", "allocation": "GEN-27", "reset": "GEN
 
 
 def retraction_marks(game_id: str, pairs: Iterable[tuple[int, Event]]) -> tuple[dict[int, int], dict[int, list[int]]]:
-    """By folding the log: ``{move seq: retraction seq}`` and ``{retraction seq: [move seqs]}``.
+    """``{move seq: retraction seq}`` and ``{retraction seq: [move seqs]}``, from the log.
 
-    A retraction withdraws the latest effective moves (the fold's ``Game.moves``), so
-    the moves it withdrew are the ones the game held before it and not after it.
+    A retraction withdraws the latest effective moves (the fold's ``Game.moves``). Which
+    moves those are depends only on the order of moves and retractions, not on the board,
+    so this folds a stack of move numbers alone: no sowing is played again, and marking a
+    log costs O(events) however many retractions it holds. A retraction of more moves
+    than stand (a log altered behind the service's back) raises ValueError.
     """
-    pairs = list(pairs)
-    if not any(isinstance(event, MovesRetracted) for _, event in pairs):
-        return {}, {}  # nothing to fold for
-    return _marks(pairs, history(game_id, pairs))
-
-
-def _marks(pairs: list, games: Iterable[Game]) -> tuple[dict[int, int], dict[int, list[int]]]:
     retracted_by: dict[int, int] = {}
     withdrew: dict[int, list[int]] = {}
-    before: Game | None = None
-    for (seq, event), game in zip(pairs, games):
-        if isinstance(event, MovesRetracted) and before is not None:
-            withdrawn = [move_seq for move_seq, _ in before.moves.latest(event.count)]
+    effective: list[int] = []  # the seqs of the effective moves, oldest first
+    for seq, event in pairs:
+        if isinstance(event, MovesRetracted):
+            if not 0 < event.count <= len(effective):
+                raise ValueError(f"{game_id}: event {seq} retracts {event.count} of {len(effective)} moves")
+            withdrawn = effective[len(effective) - event.count :]
+            del effective[len(effective) - event.count :]
             withdrew[seq] = withdrawn
             retracted_by.update((move_seq, seq) for move_seq in withdrawn)
-        before = game
+        elif event.type in MOVE_TYPES:
+            effective.append(seq)
     return retracted_by, withdrew
 
 
@@ -115,7 +117,7 @@ def explain(game_id: str, stored: Sequence[Any], seq: int) -> dict:
     if not 1 <= seq <= len(stored):
         raise NotFound(f"game {game_id} has {len(stored)} events, not {seq}", version=len(stored))
     pairs = [(e.seq, event_from_record(e.type, e.payload)) for e in stored]
-    games = list(history(game_id, pairs))  # one fold serves the positions and the retraction marks
+    games = list(islice(history(game_id, pairs), seq))  # the fold up to this event: the positions around it
     before, after = (games[seq - 2] if seq > 1 else None), games[seq - 1]
     event, record = pairs[seq - 1][1], stored[seq - 1]
     explained = {
@@ -129,7 +131,7 @@ def explain(game_id: str, stored: Sequence[Any], seq: int) -> dict:
         "after": state_to_json(after.rules, after.state),
         "steps": trace_event(before, event, after),
     }
-    retracted_by, withdrew = _marks(pairs, games)
+    retracted_by, withdrew = retraction_marks(game_id, pairs)
     if seq in retracted_by:
         explained["retracted_by_seq"] = retracted_by[seq]
     if seq in withdrew:

@@ -22,8 +22,8 @@ from typing import Any
 
 from recorder.core import chain
 from recorder.core.events import GameCreated, event_from_record
-from recorder.core.game import Game, apply_event, start_game
-from recorder.core.redecide import redecide, redecide_setup
+from recorder.core.game import Game, start_game
+from recorder.core.redecide import redecide_folded, redecide_setup
 from recorder.errors import InvalidRecord, RecorderError
 
 
@@ -90,7 +90,7 @@ def _fold_checked(game_id: str, game: Game | None, event: Any, seq: int) -> Game
         return start_game(game_id, redecide_setup(event))
     if isinstance(event, GameCreated):
         raise InvalidRecord("a setup may only be the first event (GEN-23)")
-    return apply_event(game, redecide(game, event), seq)
+    return redecide_folded(game, event, seq)
 
 
 def _problem(seq: int, detail: str) -> dict:

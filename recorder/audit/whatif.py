@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from recorder.core.events import Event, GameCreated, setup_of
-from recorder.core.game import Game, apply_event, history, start_game
-from recorder.core.redecide import redecide
+from recorder.core.game import Game, history, start_game
+from recorder.core.redecide import redecide_folded
 from recorder.errors import RecorderError
 from recorder.rules import rules_for
 from recorder.rules.state import State, state_to_json
@@ -76,7 +76,7 @@ def _replay(
     for index in range(1, len(pairs)):
         seq, event = pairs[index]
         try:
-            after = apply_event(game, redecide(game, event), seq)
+            after = redecide_folded(game, event, seq)
         except RecorderError as error:
             report["first_illegal"] = _illegal(seq, event, error)
             return game

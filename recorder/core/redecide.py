@@ -26,7 +26,7 @@ from .events import (
     RoundStarted,
     Sowed,
 )
-from .game import Game
+from .game import Game, apply_event
 
 # Stored event type -> the command type that records it.
 COMMAND_TYPES = {
@@ -87,6 +87,20 @@ def redecide(game: Game, event: Event) -> Event:
     sowed when North was to move is refused, never silently re-attributed.
     """
     decided = commands.decide(game, command_for(event))
+    _require_same(decided, event)
+    return event
+
+
+def redecide_folded(game: Game, event: Event, seq: int) -> Game:
+    """``redecide`` and the fold in one step: the game after ``event`` (stored as ``seq``).
+
+    Deciding a sowing plays it, so the state it gave is folded instead of being played a
+    second time (``commands.execute``): verification and what-if replays sow once."""
+    decided, after = commands.execute(game, command_for(event))
+    _require_same(decided, event)
+    return after if after.version == seq else apply_event(game, event, seq)
+
+
+def _require_same(decided: list[Event], event: Event) -> None:
     if decided != [event]:
         raise InvalidRecord(f"deciding {event.type} again gives {decided!r}, not the stored event", field="payload")
-    return event
