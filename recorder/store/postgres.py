@@ -29,7 +29,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from recorder.core import chain
-from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
+from recorder.errors import VersionConflict
 
 from .interface import (
     GAME,
@@ -41,14 +41,13 @@ from .interface import (
     ProjectionWrite,
     StoredEvent,
     _check_append,
-    _check_page,
     _verify_next_events,
     utc_now,
 )
 from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
-from .sql import _EVENT_COLUMNS, _event_from_row, _write_transaction, ids_in_events
+from .sql import _EVENT_COLUMNS, SqlStreams, _write_transaction
 from .sqlite import _chained, _line
 
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
@@ -58,7 +57,7 @@ def is_postgres_url(value: str | None) -> bool:
     return bool(value) and str(value).startswith(("postgresql://", "postgres://"))
 
 
-class PostgresEventStore(EventStore):
+class PostgresEventStore(SqlStreams, EventStore):
     """EventStore on a PostgreSQL database: one pooled connection per thread while it lives."""
 
     def __init__(self, url: str, *, max_connections: int = 32, migrate_schema: bool = True):
@@ -233,24 +232,6 @@ class PostgresEventStore(EventStore):
         return AppendResult(stored, replayed=False)
 
     @staticmethod
-    def _head(handle: PgHandle, stream_id: str, expected_version: int, stream_type: str) -> tuple[int, str]:
-        last = handle.execute(
-            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (stream_id,)
-        ).fetchone()
-        actual, prev_hash = last if last is not None else (0, chain.GENESIS)
-        if actual != expected_version:
-            raise VersionConflict(
-                f"{stream_id!r} has {actual} events, the request expected {expected_version}",
-                expected=expected_version,
-                actual=actual,
-            )
-        if actual > 0:
-            (kind,) = handle.execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
-            if kind != stream_type:
-                raise UnknownGame(f"no {stream_type} {stream_id!r}: it is a {kind}")
-        return actual, prev_hash
-
-    @staticmethod
     def _insert(handle: PgHandle, stream_type: str, stored: tuple[StoredEvent, ...], texts: list[str]) -> None:
         first = stored[0]
         if first.seq == 1:
@@ -267,67 +248,11 @@ class PostgresEventStore(EventStore):
                 ],
             )
 
-    def _replay(self, handle: PgHandle, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
-        row = handle.execute(
-            "SELECT fingerprint, game_id, first_seq, last_seq FROM idempotency_keys WHERE key = ?",
-            (idempotency.key,),
-        ).fetchone()
-        if row is None:
-            return None
-        fingerprint, original_stream, first_seq, last_seq = row
-        if fingerprint != idempotency.fingerprint:
-            raise IdempotencyMismatch("this Idempotency-Key was already used for a different request")
-        return tuple(self._select(handle, original_stream, first_seq - 1, last_seq))
-
-    def replayed(self, stream_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
-        return self._replay(self._db(), idempotency)
-
     # ---------------------------------------------------------------- reads
-
-    @staticmethod
-    def _select(handle: PgHandle, stream_id: str, after: int, upto: int | None) -> list[StoredEvent]:
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
-        params: list = [stream_id, after]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            params.append(upto)
-        return [_event_from_row(r) for r in handle.execute(sql + " ORDER BY seq", params).fetchall()]
-
-    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        return self._select(self._db(), stream_id, after, upto)
 
     def event_lines(self, stream_id: str) -> list[str]:
         rows = self._db().execute("SELECT line FROM events WHERE game_id = ? ORDER BY seq", (stream_id,))
         return [row[0] for row in rows.fetchall()]
-
-    def version(self, stream_id: str) -> int:
-        row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
-        return row[0] or 0
-
-    def stream_type(self, stream_id: str) -> str | None:
-        row = self._db().execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
-        return None if row is None else row[0]
-
-    def first_events(self, stream_type: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
-        _check_page(limit=limit, offset=offset)
-        columns = ", ".join(f"e.{c}" for c in _EVENT_COLUMNS.split(", "))
-        rows = self._db().execute(
-            f"SELECT {columns} FROM streams s JOIN events e ON e.game_id = s.stream_id AND e.seq = 1"
-            " WHERE s.stream_type = ? ORDER BY s.created_at DESC, s.stream_id DESC LIMIT ? OFFSET ?",
-            (stream_type, limit, offset),
-        )
-        return [_event_from_row(r) for r in rows.fetchall()]
-
-    def stream_ids(self, stream_type: str, *, after: str | None = None, limit: int = 1000) -> list[str]:
-        _check_page(limit=limit)
-        rows = self._db().execute(
-            "SELECT stream_id FROM streams WHERE stream_type = ? AND stream_id > ? ORDER BY stream_id LIMIT ?",
-            (stream_type, after or "", limit),
-        )
-        return [row[0] for row in rows.fetchall()]
-
-    def ids_in_events(self) -> Iterator[str]:
-        return ids_in_events(self._db)
 
 
 def _check_text(*values: str | None) -> None:

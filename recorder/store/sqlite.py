@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 from sqlite_utils import Database
 
 from recorder.core import chain
-from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
 
 from .interface import (
     GAME,
@@ -24,25 +23,22 @@ from .interface import (
     ProjectionWrite,
     StoredEvent,
     _check_append,
-    _check_page,
     _verify_next_events,
     utc_now,
 )
 from .schema import create_schema
 from .sql import (
-    _EVENT_COLUMNS,
     _EVENT_LINE,
     _INSERT_EVENT,
     _STORED_LINES,
     LockedDatabase,
-    _event_from_row,
+    SqlStreams,
     _write_transaction,
-    ids_in_events,
 )
 from .writer_lock import writer_lock_for
 
 
-class SQLiteEventStore(EventStore):
+class SQLiteEventStore(SqlStreams, EventStore):
     """EventStore on one SQLite file, WAL mode, one reused connection per thread."""
 
     def __init__(self, path: str):
@@ -176,26 +172,6 @@ class SQLiteEventStore(EventStore):
         return AppendResult(stored, replayed=False)
 
     @staticmethod
-    def _head(db: Database, stream_id: str, expected_version: int, stream_type: str) -> tuple[int, str]:
-        """The stream's last (seq, hash), checked inside the transaction against the
-        version and type the caller expects."""
-        last = db.execute(
-            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (stream_id,)
-        ).fetchone()
-        actual, prev_hash = last if last is not None else (0, chain.GENESIS)
-        if actual != expected_version:
-            raise VersionConflict(
-                f"{stream_id!r} has {actual} events, the request expected {expected_version}",
-                expected=expected_version,
-                actual=actual,
-            )
-        if actual > 0:
-            (kind,) = db.execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
-            if kind != stream_type:
-                raise UnknownGame(f"no {stream_type} {stream_id!r}: it is a {kind}")
-        return actual, prev_hash
-
-    @staticmethod
     def _insert(db: Database, stream_type: str, stored: tuple[StoredEvent, ...], texts: list[str]) -> None:
         """Insert chained events (and the stream's row with its first event); the one
         INSERT both recorded and archived events go through."""
@@ -213,77 +189,12 @@ class SQLiteEventStore(EventStore):
             ],
         )
 
-    def _replay(self, db: Database, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
-        """The events a previous request with this key stored, or None if the key is new."""
-        row = db.execute(
-            "SELECT fingerprint, game_id, first_seq, last_seq FROM idempotency_keys WHERE key = ?",
-            (idempotency.key,),
-        ).fetchone()
-        if row is None:
-            return None
-        fingerprint, original_stream, first_seq, last_seq = row
-        if fingerprint != idempotency.fingerprint:
-            raise IdempotencyMismatch("this Idempotency-Key was already used for a different request")
-        # The same request: its events, even if a concurrent retry chose another new id.
-        return tuple(self._select(db, original_stream, first_seq - 1, last_seq))
-
-    def replayed(self, stream_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
-        return self._replay(self._db(), idempotency)
-
-    def _select(self, db: Database, stream_id: str, after: int, upto: int | None) -> list[StoredEvent]:
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
-        params: list = [stream_id, after]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            params.append(upto)
-        return [_event_from_row(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
-
-    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        return self._select(self._db(), stream_id, after, upto)
-
     def event_lines(self, stream_id: str) -> list[str]:
         db = self._db()
         lines = [row[0] for row in db.execute(_STORED_LINES, (stream_id,)).fetchall()]
         if None in lines:  # events stored by an earlier release: SQL renders the same bytes
             lines = [row[0] for row in db.execute(_EVENT_LINE, (stream_id,)).fetchall()]
         return lines
-
-    def version(self, stream_id: str) -> int:
-        row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
-        return row[0] or 0
-
-    def stream_type(self, stream_id: str) -> str | None:
-        row = self._db().execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
-        return None if row is None else row[0]
-
-    def first_events(self, stream_type: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
-        _check_page(limit=limit, offset=offset)
-        columns = ", ".join(f"e.{c}" for c in _EVENT_COLUMNS.split(", "))
-        rows = (
-            self._db()
-            .execute(
-                f"SELECT {columns} FROM streams s JOIN events e ON e.game_id = s.stream_id AND e.seq = 1"
-                " WHERE s.stream_type = ? ORDER BY s.created_at DESC, s.stream_id DESC LIMIT ? OFFSET ?",
-                (stream_type, limit, offset),
-            )
-            .fetchall()
-        )
-        return [_event_from_row(r) for r in rows]
-
-    def ids_in_events(self) -> Iterator[str]:
-        return ids_in_events(self._db)
-
-    def stream_ids(self, stream_type: str, *, after: str | None = None, limit: int = 1000) -> list[str]:
-        _check_page(limit=limit)
-        rows = (
-            self._db()
-            .execute(
-                "SELECT stream_id FROM streams WHERE stream_type = ? AND stream_id > ? ORDER BY stream_id LIMIT ?",
-                (stream_type, after or "", limit),
-            )
-            .fetchall()
-        )
-        return [row[0] for row in rows]
 
 
 def _chained(
