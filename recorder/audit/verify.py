@@ -29,12 +29,17 @@ from recorder.errors import InvalidRecord, RecorderError
 
 def verify_record(game_id: str, stored: Sequence[Any]) -> dict:
     """The verification report of one game's stored events (``StoredEvent``-like objects)."""
-    chain_problem = chain_break(stored)
     replay_problem, game = replay_break(game_id, stored)
+    result = game.state.result.name if game is not None and game.state.game_over else None
+    return _report(game_id, stored, chain_break(stored), replay_problem, result)
+
+
+def _report(stream_id: str, stored: Sequence[Any], chain_problem, replay_problem, result: str | None) -> dict:
+    """A stream's verification report: its chain, its replay, and the first broken link."""
     problems = [p for p in (chain_problem, replay_problem) if p is not None]
     first = min(problems, key=lambda p: p["seq"]) if problems else None
     return {
-        "game_id": game_id,
+        "game_id": stream_id,
         "ok": not problems,
         "version": len(stored),
         "head_hash": stored[-1].hash if stored else None,
@@ -43,7 +48,7 @@ def verify_record(game_id: str, stored: Sequence[Any]) -> dict:
         "first_broken_link": first["seq"] if first else None,
         "detail": f"event {first['seq']}: {first['detail']}" if first else "the record is intact",
         "problems": problems,
-        "result": game.state.result.name if game is not None and game.state.game_over else None,
+        "result": result,
     }
 
 
@@ -110,17 +115,4 @@ def verify_tournament(tournament_id: str, stored: Sequence[Any]) -> dict:
         fold_tournament(tournament_id, ((e.seq, tournament_event(e.type, e.payload)) for e in stored))
     except Exception as error:  # a corrupt record must be reported, never crash the check
         fold_problem = _problem(len(stored), f"the tournament does not fold: {type(error).__name__}: {error}")
-    problems = [p for p in (chain_problem, fold_problem) if p is not None]
-    first = min(problems, key=lambda p: p["seq"]) if problems else None
-    return {
-        "game_id": tournament_id,
-        "ok": not problems,
-        "version": len(stored),
-        "head_hash": stored[-1].hash if stored else None,
-        "chain_intact": chain_problem is None,
-        "replay_valid": fold_problem is None,
-        "first_broken_link": first["seq"] if first else None,
-        "detail": f"event {first['seq']}: {first['detail']}" if first else "the record is intact",
-        "problems": problems,
-        "result": None,
-    }
+    return _report(tournament_id, stored, chain_problem, fold_problem, None)

@@ -206,11 +206,7 @@ def standings(tournament_id, as_json, db):
     from recorder.tournaments.render import standings_text
     from recorder.tournaments.views import standings_json
 
-    view = _run(lambda: _service(db).view(tournament_id))
-    if as_json:
-        click.echo(json.dumps(standings_json(view), indent=2))
-    else:
-        click.echo(standings_text(view.tournament, view.standings()))
+    _print_view(tournament_id, as_json, db, standings_json, lambda v: standings_text(v.tournament, v.standings()))
 
 
 @tournament.command()
@@ -222,11 +218,13 @@ def crosstable(tournament_id, as_json, db):
     from recorder.tournaments.render import crosstable_text
     from recorder.tournaments.views import crosstable_json
 
+    _print_view(tournament_id, as_json, db, crosstable_json, lambda v: crosstable_text(v.tournament, v.crosstable()))
+
+
+def _print_view(tournament_id, as_json: bool, db, as_dict, as_text) -> None:
+    """One view of the tournament, as JSON or as text."""
     view = _run(lambda: _service(db).view(tournament_id))
-    if as_json:
-        click.echo(json.dumps(crosstable_json(view), indent=2))
-    else:
-        click.echo(crosstable_text(view.tournament, view.crosstable()))
+    click.echo(json.dumps(as_dict(view), indent=2) if as_json else as_text(view))
 
 
 @tournament.command("issue-token")
