@@ -180,8 +180,12 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _check_append(game_id: str, expected_version: int, events: Sequence[NewEvent] | Sequence[StoredEvent]) -> None:
+def _check_append(
+    game_id: str, expected_version: int, events: Sequence[NewEvent] | Sequence[StoredEvent], stream_type: str = GAME
+) -> None:
     """Reject malformed calls before any lock is taken."""
+    if stream_type not in STREAM_TYPES:
+        raise ValueError(f"stream_type must be one of {', '.join(STREAM_TYPES)}")
     if not isinstance(game_id, str) or not game_id:
         raise ValueError("game_id must be a non-empty string")
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):

@@ -33,7 +33,6 @@ from recorder.errors import VersionConflict
 
 from .interface import (
     GAME,
-    STREAM_TYPES,
     AppendResult,
     EventStore,
     Idempotency,
@@ -186,9 +185,7 @@ class PostgresEventStore(SqlStreams, EventStore):
         projection: ProjectionWrite | None = None,
     ) -> AppendResult:
         events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
-        _check_append(stream_id, expected_version, events)
-        if stream_type not in STREAM_TYPES:
-            raise ValueError(f"stream_type must be one of {', '.join(STREAM_TYPES)}")
+        _check_append(stream_id, expected_version, events, stream_type)
         _check_text(stream_id, recorded_by, *(e.type for e in events))
         verbatim = isinstance(events[0], StoredEvent)
         texts = [chain.canonical_json(e.payload) for e in events]

@@ -15,7 +15,6 @@ from recorder.core import chain
 
 from .interface import (
     GAME,
-    STREAM_TYPES,
     AppendResult,
     EventStore,
     Idempotency,
@@ -141,9 +140,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
         projection: ProjectionWrite | None = None,
     ) -> AppendResult:
         events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
-        _check_append(stream_id, expected_version, events)
-        if stream_type not in STREAM_TYPES:
-            raise ValueError(f"stream_type must be one of {', '.join(STREAM_TYPES)}")
+        _check_append(stream_id, expected_version, events, stream_type)
         verbatim = isinstance(events[0], StoredEvent)
         # Serialise outside the write lock.
         texts = [chain.canonical_json(e.payload) for e in events]
