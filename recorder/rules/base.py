@@ -12,7 +12,7 @@ Traces: ``play(state, hole, trace=[])`` appends one dict per thing the engine di
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
 from recorder.errors import EndlessSowing, IllegalMove, InvalidRecord
@@ -152,8 +152,8 @@ class Rules:
 
     def can_sow(
         self,
-        holes: Sequence[int],
-        specials: Sequence[Player | None],
+        holes: list[int],  # a sowing's working lists: concrete types index natively when compiled
+        specials: list[Player | None],
         owners: tuple[Player, ...],
         player: Player,
         banned: Hole | None = None,

@@ -96,6 +96,7 @@ class Qelat(Rules):
         the same rules as the traced one; a property test holds the two to one result."""
         if trace is not None:
             return super().play(state, hole, trace)
+        # Concrete list and tuple types: compiled (docs/engine.md), indexing them is native.
         mover, holes = state.to_move, list(state.holes)
         if mover is None:
             raise IllegalMove("nobody is to move (GEN-21)")
@@ -137,7 +138,7 @@ class Qelat(Rules):
         return tuple([i for i in _ROWS[player] if holes[i] and specials[i] is None and i != banned])
 
     @staticmethod
-    def _can_sow(holes: Sequence[int], specials: Sequence[Player | None], player: Player, banned: Hole | None) -> bool:
+    def _can_sow(holes: list[int], specials: tuple[Player | None, ...], player: Player, banned: Hole | None) -> bool:
         """QEL-4: a non-empty, non-walda hole of the player's row (QEL-2), other than a banned one."""
         for i in _ROWS[player]:
             if holes[i] and specials[i] is None and i != banned:

@@ -14,7 +14,6 @@ from .board import PLAYERS, Board, Player
 from .values import Awaiting, Hole, OutcomeReason, ResultName
 
 _T = TypeVar("_T")
-_C = TypeVar("_C")
 
 RESULT_NAMES: dict[Player | None, ResultName] = {Player.SOUTH: "south_wins", Player.NORTH: "north_wins", None: "draw"}
 
@@ -60,13 +59,6 @@ class _Fields(NamedTuple):
     rounds: tuple[RoundRecord, ...] = ()
 
 
-def _python_class(cls: type[_C]) -> type[_C]:
-    """Keep a class a plain Python class when mypyc compiles this module: any decorator
-    mypyc does not know does that, and a tuple subclass cannot be a native class."""
-    return cls
-
-
-@_python_class
 class State(_Fields):
     """The whole position of a game: board, owners, special holes, stores, whose move,
     the round and its outcome. Immutable; the rules return a new one for every event."""
