@@ -20,7 +20,7 @@ from recorder.core.playout import random_play
 from recorder.rules import VARIANTS, qelat
 
 # Defaults, and the non-default options of each game.
-OPTION_SETS = [
+OPTION_SETS: list[tuple[str, dict]] = [
     ("selus", {}),
     ("selus", {"match": "single", "empty_wegue_landing": "leave_seed", "weak_wegues": True}),
     ("selus", {"wegue_block": "first_turn_each_player"}),
@@ -55,7 +55,9 @@ def main(games: int, moves: int) -> None:
     digests = {}
     for variant, options in OPTION_SETS:
         for seed in range(games):
-            digests[f"{variant} {json.dumps(options, sort_keys=True)} {seed}"] = game_digest(variant, options, seed, moves)
+            digests[f"{variant} {json.dumps(options, sort_keys=True)} {seed}"] = game_digest(
+                variant, options, seed, moves
+            )
     print(json.dumps({"engine": engine.current().kind, "qelat": qelat.__file__, "digests": digests}))
 
 
