@@ -44,7 +44,9 @@ def engine(plan: Plan, echo: Echo) -> None:
         f"~{plan.engine_seconds:g} s per variant)"
     )
     echo("  laps counted by replaying the same playout untimed with a trace (1 + relays per sowing)")
-    echo(f"  rules engine: {current_engine().describe()}; RECORDER_ENGINE=python measures the pure one")
+    ran = current_engine()
+    hint = "; RECORDER_ENGINE=python measures the pure one" if ran.kind == "compiled" else ""
+    echo(f"  rules engine: {ran.describe()}{hint}")
     for name, rules_class in VARIANTS.items():
         figures = bench_engine.measure(rules_class({}), seconds=plan.engine_seconds)
         target = ENGINE_TARGETS.get(name)

@@ -36,7 +36,10 @@ def build(echo: Callable[[str], None] = print, *, force: bool = False) -> Path:
         rules = copy_sources(work)
         key = digest(rules)
         files = compile_rules(work, echo)
-        return publish(work, files, key, echo)
+        try:
+            return publish(files, key, echo)
+        except OSError as error:
+            raise BuildFailed(f"cannot write the build into {cache_root()}: {error}") from None
 
 
 def copy_sources(work: Path) -> Path:
@@ -72,7 +75,7 @@ def compile_rules(work: Path, echo: Callable[[str], None]) -> dict[str, Path]:
     return files
 
 
-def publish(work: Path, files: dict[str, Path], key: str, echo: Callable[[str], None]) -> Path:
+def publish(files: dict[str, Path], key: str, echo: Callable[[str], None]) -> Path:
     """Move the extensions into the cache under their digest, then drop older builds."""
     root = cache_root()
     root.mkdir(parents=True, exist_ok=True)
@@ -84,7 +87,12 @@ def publish(work: Path, files: dict[str, Path], key: str, echo: Callable[[str], 
     final = root / key
     if final.exists():
         shutil.rmtree(final)
-    os.rename(staging, final)
+    try:
+        os.rename(staging, final)
+    except OSError:  # another build of the same sources finished first: keep that one
+        shutil.rmtree(staging, ignore_errors=True)
+        if not (final / MANIFEST).is_file():
+            raise
     for old in root.iterdir():
         if old.is_dir() and old != final and not old.name.startswith("."):
             shutil.rmtree(old, ignore_errors=True)
