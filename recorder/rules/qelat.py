@@ -96,7 +96,7 @@ class Qelat(Rules):
         the same rules as the traced one; a property test holds the two to one result."""
         if trace is not None:
             return super().play(state, hole, trace)
-        # Concrete list and tuple types: compiled (docs/engine.md), indexing them is native.
+        # A list[int], and _can_sow's concrete types: the compiled engine indexes them natively.
         mover, holes = state.to_move, list(state.holes)
         if mover is None:
             raise IllegalMove("nobody is to move (GEN-21)")
