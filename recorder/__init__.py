@@ -10,12 +10,17 @@ The package is laid out by concern, pure layers at the bottom:
 - ``service.py``: commands in, events stored, games folded;
 - ``archive/``, ``tournaments/``: bulk import and export, and tournaments;
 - ``api/``, ``web/``, ``cli/``, ``app.py``: Flask and click, at the top;
+- ``engine/``: which rules engine runs, pure or compiled by mypyc (docs/engine.md);
 - ``bench/``: the benchmark.
 
 Importing ``recorder`` loads no web framework and no database driver. Its one name is
 the engine's front door, ``Game`` (recorder/core/facade.py).
 """
 
-from recorder.core.facade import Game
+from recorder import engine
+
+engine.install()  # before anything imports the rules: compiled when a fresh build exists (docs/engine.md)
+
+from recorder.core.facade import Game  # noqa: E402
 
 __all__ = ["Game"]

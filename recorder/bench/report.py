@@ -34,6 +34,7 @@ def machine() -> str:
 
 
 def engine(plan: Plan, echo: Echo) -> None:
+    from recorder.engine import current as current_engine
     from recorder.rules import VARIANTS
 
     from . import engine as bench_engine
@@ -43,6 +44,9 @@ def engine(plan: Plan, echo: Echo) -> None:
         f"~{plan.engine_seconds:g} s per variant)"
     )
     echo("  laps counted by replaying the same playout untimed with a trace (1 + relays per sowing)")
+    ran = current_engine()
+    hint = "; RECORDER_ENGINE=python measures the pure one" if ran.kind == "compiled" else ""
+    echo(f"  rules engine: {ran.describe()}{hint}")
     for name, rules_class in VARIANTS.items():
         figures = bench_engine.measure(rules_class({}), seconds=plan.engine_seconds)
         target = ENGINE_TARGETS.get(name)

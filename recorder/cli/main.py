@@ -10,7 +10,7 @@ from recorder.app import create_app, database_path
 from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
 
-from . import archive, audit, backends, tokens, tournaments
+from . import archive, audit, backends, engine, tokens, tournaments
 from .common import DB_OPTION, make_recorder
 
 
@@ -138,7 +138,14 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
     click.echo(f"{count} occurrence{'s' * (count != 1)} of {found['position']}{more}", err=True)
 
 
-for _command in (*audit.COMMANDS, tournaments.tournament, tokens.token, *archive.COMMANDS, *backends.COMMANDS):
+for _command in (
+    *audit.COMMANDS,
+    tournaments.tournament,
+    tokens.token,
+    *archive.COMMANDS,
+    *backends.COMMANDS,
+    *engine.COMMANDS,
+):
     main.add_command(_command)
 
 

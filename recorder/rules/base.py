@@ -12,7 +12,7 @@ Traces: ``play(state, hole, trace=[])`` appends one dict per thing the engine di
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
 from recorder.errors import EndlessSowing, IllegalMove, InvalidRecord
@@ -73,17 +73,21 @@ class Sowing:
 class Rules:
     """One game's rules with its options fixed (GEN-29)."""
 
-    name: str = ""
-    title: str = ""
-    board: Board
-    seeds_per_hole: int = 0
-    special_kind: str | None = None
+    # What a game is, read through the class too (the registry, option checks): ClassVar,
+    # which mypyc keeps as class attributes (docs/engine.md).
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    board: ClassVar[Board]
+    seeds_per_hole: ClassVar[int] = 0
+    special_kind: ClassVar[str | None] = None
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
+    has_first_player: ClassVar[bool] = True  # GEN-23, GEN-30: Gabata's race decides instead
+    summary: ClassVar[str] = ""
+    round_end_rule: ClassVar[str] = "GEN-19"
+    # What an instance's options may change (Selus's match option): instance attributes.
     DECISIONS: tuple[Decision, ...] = ("result",)
-    has_first_player = True  # GEN-23, GEN-30: Gabata's race decides instead
-    is_match = False
-    tracks_first_turns_per_player = False
-    summary = ""
+    is_match: bool = False
+    tracks_first_turns_per_player: bool = False
 
     def __init__(self, options: Mapping[str, Any] | None = None):
         self.options = self.check_options(options or {})
@@ -148,8 +152,8 @@ class Rules:
 
     def can_sow(
         self,
-        holes: Sequence[int],
-        specials: Sequence[Player | None],
+        holes: list[int],  # a sowing's working lists: concrete types index natively when compiled
+        specials: list[Player | None],
         owners: tuple[Player, ...],
         player: Player,
         banned: Hole | None = None,
@@ -274,8 +278,6 @@ class Rules:
             return state._replace(to_move=mover)
         s.note("round_ended", self.round_end_rule, why="neither player has a legal sowing")
         return self.end_round(state._replace(to_move=None), mover, s)
-
-    round_end_rule = "GEN-19"
 
     def end_round(self, state: State, last_mover: Player, s: Sowing | None = None) -> State:
         """A single-round game ends with its round (overridden by games with matches)."""

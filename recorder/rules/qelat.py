@@ -16,6 +16,7 @@ Sources: Wikimanqala's Qelat (seed 002), Ludii's rule text for the eligible hole
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from recorder.errors import IllegalMove
 
@@ -28,18 +29,18 @@ _H = TWO_ROWS.index
 _S, _N = Player.SOUTH, Player.NORTH
 
 # QEL-5: South's left three (a1 b1 c1) and North's left three (d2 e2 f2) are sown CW.
-_CLOCKWISE = frozenset(_H[h] for h in ("a1", "b1", "c1", "d2", "e2", "f2"))
+_CLOCKWISE: Final = frozenset(_H[h] for h in ("a1", "b1", "c1", "d2", "e2", "f2"))
 
 # QEL-8: the holes each player may turn into a walda.
-_ELIGIBLE = {
+_ELIGIBLE: Final = {
     _S: frozenset(_H[h] for h in ("a1", "f1", "a2", "b2", "e2", "f2")),
     _N: frozenset(_H[h] for h in ("a2", "f2", "a1", "b1", "e1", "f1")),
 }
 
 # QEL-11: each player's end holes; a lone seed from one lands in the opposite hole.
-_END_HOLES = {_S: frozenset((_H["a1"], _H["f1"])), _N: frozenset((_H["a2"], _H["f2"]))}
-_ROWS = (tuple(range(6)), tuple(range(6, 12)))  # QEL-2: each player's row, for the whole game
-_OPPONENT = (_N, _S)  # indexed by the player: cheaper than the enum's property in the inner loop
+_END_HOLES: Final = {_S: frozenset((_H["a1"], _H["f1"])), _N: frozenset((_H["a2"], _H["f2"]))}
+_ROWS: Final = (tuple(range(6)), tuple(range(6, 12)))  # QEL-2: each player's row, for the whole game
+_OPPONENT: Final = (_N, _S)  # indexed by the player: cheaper than the enum's property in the inner loop
 
 
 class Qelat(Rules):
@@ -95,6 +96,7 @@ class Qelat(Rules):
         the same rules as the traced one; a property test holds the two to one result."""
         if trace is not None:
             return super().play(state, hole, trace)
+        # A list[int], and _can_sow's concrete types: the compiled engine indexes them natively.
         mover, holes = state.to_move, list(state.holes)
         if mover is None:
             raise IllegalMove("nobody is to move (GEN-21)")
@@ -136,7 +138,7 @@ class Qelat(Rules):
         return tuple([i for i in _ROWS[player] if holes[i] and specials[i] is None and i != banned])
 
     @staticmethod
-    def _can_sow(holes: Sequence[int], specials: Sequence[Player | None], player: Player, banned: Hole | None) -> bool:
+    def _can_sow(holes: list[int], specials: tuple[Player | None, ...], player: Player, banned: Hole | None) -> bool:
         """QEL-4: a non-empty, non-walda hole of the player's row (QEL-2), other than a banned one."""
         for i in _ROWS[player]:
             if holes[i] and specials[i] is None and i != banned:

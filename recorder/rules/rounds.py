@@ -13,6 +13,7 @@ TUZ-14), always counted from the default ownership (GEN-38).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from recorder.errors import IllegalMove
 
@@ -57,7 +58,8 @@ class MatchRules(Rules):
 
     is_match = True
     DECISIONS: tuple[Decision, ...] = ("lot", "next_round", "result")
-    CEDE_ORDER: dict[Player, tuple[Hole, ...]] = {}
+    CEDE_ORDER: ClassVar[Mapping[Player, tuple[Hole, ...]]] = {}
+    match_end_rule: ClassVar[str] = "SEL-16"
 
     def takings(self, state: State, last_mover: Player) -> tuple[int, int]:
         raise NotImplementedError
@@ -83,8 +85,6 @@ class MatchRules(Rules):
                     s.note("match_ended", self.match_end_rule, winner=player.opponent.json)
                 return state._replace(awaiting=None, game_over=True, outcome=Outcome(player.opponent, "holes"))
         return state._replace(awaiting="next_round")
-
-    match_end_rule = "SEL-16"
 
     def draw_lot(self, state: State, winner: Player) -> State:
         """GEN-26: the recorded lot gives the extra hole."""

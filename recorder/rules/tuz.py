@@ -47,6 +47,14 @@ def _ccw_from(start: int) -> tuple[int, ...]:
 _FROM_R = {player: _ccw_from(_RIGHTMOST[player]) for player in (_S, _N)}
 
 
+def _opening_choice(choice: object) -> OpeningChoice:
+    """GEN-25, TUZ-4: "tuz" or "plain", exactly."""
+    for known in OPENING_CHOICES:
+        if isinstance(choice, str) and choice == known:
+            return known
+    raise InvalidRecord(f"opening choice must be {' or '.join(OPENING_CHOICES)}", field="choice")
+
+
 class Tuz(MatchRules):
     name = "tuz"
     title = "Tuz"
@@ -81,18 +89,20 @@ class Tuz(MatchRules):
         """TUZ-1..TUZ-3, GEN-25: round 1 waits for the first player's opening."""
         return super().start(first_player)._replace(awaiting="opening")
 
-    def play_opening(self, state: State, choice: OpeningChoice, trace: Trace | None = None) -> State:
-        """TUZ-4: the first player's stylised first turn; then the other player sows (TUZ-5)."""
-        if not isinstance(choice, str) or choice not in OPENING_CHOICES:
-            raise InvalidRecord(f"opening choice must be {' or '.join(OPENING_CHOICES)}", field="choice")
+    def play_opening(self, state: State, choice: object, trace: Trace | None = None) -> State:
+        """TUZ-4: the first player's stylised first turn; then the other player sows (TUZ-5).
+
+        ``choice`` is any value a record may hold: a wrong one is an InvalidRecord, never the
+        TypeError a compiled engine raises for an argument of the wrong declared type."""
+        opening = _opening_choice(choice)
         if state.awaiting != "opening" or state.game_over:
             raise IllegalMove("no opening is awaited (GEN-25)")
         mover = mover_of(state)
         ring = _FROM_R[mover]
         self._check_opening(state, ring)
         s = Sowing(state._replace(awaiting=None), mover, trace)
-        self._rearrange(s, ring, choice)
-        s.note("opening", "TUZ-4", choice=choice, player=mover.json)
+        self._rearrange(s, ring, opening)
+        s.note("opening", "TUZ-4", choice=opening, player=mover.json)
         opened = s.state._replace(holes=tuple(s.holes), specials=tuple(s.specials))
         return self.end_turn(s, self.turn_ended(opened, mover))
 

@@ -1,0 +1,38 @@
+"""``recorder engine build|status``: the compiled rules engine (docs/engine.md)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from recorder import engine as chosen
+
+
+@click.group()
+def engine():
+    """The rules engine: pure Python, or the same source compiled by mypyc."""
+
+
+@engine.command()
+@click.option("--force", is_flag=True, help="Compile again even when a build of these sources exists.")
+def build(force: bool):
+    """Compile the rules with mypyc into the virtualenv (needs mypy, gcc and the Python headers)."""
+    from recorder.engine.build import BuildFailed
+    from recorder.engine.build import build as build_engine
+
+    try:
+        build_engine(click.echo, force=force)
+    except BuildFailed as error:
+        click.echo(f"error: {error}\nthe pure-Python engine stays in use", err=True)
+        sys.exit(1)
+
+
+@engine.command()
+def status():
+    """Say which engine this process runs and where a build of the current sources would be."""
+    click.echo(f"engine: {chosen.current().describe()}")
+    click.echo(f"sources digest: {chosen.digest()}  cache: {chosen.cache_root()}")
+
+
+COMMANDS = (engine,)

@@ -1,0 +1,127 @@
+"""Which rules engine runs: the pure-Python modules, or the same source compiled by mypyc.
+
+``recorder engine build`` (recorder/engine/build.py) compiles the hot rules modules
+(``COMPILED``) into a cache inside the virtualenv, one folder per digest of the sources
+it compiled: ``<sys.prefix>/lib/recorder-engine/<digest>/``. Nothing is ever written
+beside the ``.py`` files, so no build can shadow an edit of the rules.
+
+``install()`` (called once by ``import recorder``) hashes the rules sources on disk now
+and puts a finder at the front of ``sys.meta_path`` only when a build of exactly those
+bytes exists; the finder loads the compiled modules from that build's folder. Any edit
+changes the digest, finds no build, and the pure modules run. ``RECORDER_ENGINE=python``
+forces the pure modules; ``RECORDER_ENGINE=compiled`` refuses to start without a fresh
+build (the equivalence test uses it). Standard library only; the rules never see this.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.util
+import json
+import os
+import sys
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+ERRORS_FILE = RULES_DIR.parent / "errors.py"
+# The modules a sowing runs through. state.py stays Python: its State is a tuple subclass,
+# which mypyc can only build as a plain class, and slower than CPython's own.
+COMPILED = ("base", "board", "rounds", "selus", "gabata", "qelat", "lahemay_walida", "tuz")
+CHOICES = ("auto", "python", "compiled")
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True)
+class Engine:
+    """The engine this process runs, and why (printed by the bench and ``recorder engine status``)."""
+
+    kind: str  # "compiled" or "python"
+    reason: str
+    build: Path | None = None
+
+    def describe(self) -> str:
+        return f"{self.kind} ({self.reason})"
+
+
+_ENGINE = Engine("python", "not installed yet")
+
+
+def cache_root() -> Path:
+    """Builds live inside the virtualenv, never in the repository."""
+    return Path(sys.prefix) / "lib" / "recorder-engine"
+
+
+def source_files(rules_dir: Path = RULES_DIR) -> list[Path]:
+    """Every file the compiled code was type-checked against: all of rules/ and errors.py.
+    state.py is not compiled, but the compiled code reads its fields: it counts too."""
+    return sorted(rules_dir.glob("*.py")) + [rules_dir.parent / "errors.py"]
+
+
+def digest(rules_dir: Path = RULES_DIR) -> str:
+    """The key of a build: the bytes of every source, the module list and the Python ABI."""
+    h = hashlib.sha256()
+    h.update(f"{sys.implementation.cache_tag} {sysconfig.get_config_var('EXT_SUFFIX')} {COMPILED}".encode())
+    for path in source_files(rules_dir):
+        h.update(f"\0{path.name}\0".encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:32]
+
+
+def find_build(rules_dir: Path = RULES_DIR, root: Path | None = None) -> Path | None:
+    """The build folder of exactly these sources, or None (then the pure modules run)."""
+    folder = (root or cache_root()) / digest(rules_dir)
+    manifest = folder / MANIFEST
+    if not manifest.is_file():
+        return None
+    recorded = json.loads(manifest.read_text())
+    files = [folder / name for name in recorded["files"].values()]
+    return folder if recorded.get("digest") == folder.name and all(path.is_file() for path in files) else None
+
+
+class CompiledRules(importlib.abc.MetaPathFinder):
+    """Finds the compiled modules of one build: ``recorder.rules.<name>`` for the names in
+    ``COMPILED`` and mypyc's shared library; every other name is left to the usual finders."""
+
+    def __init__(self, folder: Path):
+        files = json.loads((folder / MANIFEST).read_text())["files"]
+        self.paths = {name: folder / file for name, file in files.items()}
+
+    def find_spec(self, fullname, path=None, target=None):
+        so = self.paths.get(fullname)
+        if so is None:
+            return None
+        return importlib.util.spec_from_file_location(fullname, so)
+
+
+def install() -> Engine:
+    """Choose the engine once per process, before anything imports the rules."""
+    global _ENGINE
+    choice = os.environ.get("RECORDER_ENGINE", "auto")
+    if choice not in CHOICES:
+        raise RuntimeError(f"RECORDER_ENGINE must be one of {', '.join(CHOICES)}, not {choice!r}")
+    if any(isinstance(finder, CompiledRules) for finder in sys.meta_path):
+        return _ENGINE
+    if choice == "python":
+        _ENGINE = Engine("python", "RECORDER_ENGINE=python")
+        return _ENGINE
+    if "recorder.rules" in sys.modules:
+        _ENGINE = Engine("python", "the rules were imported before the engine was chosen")
+        return _ENGINE
+    folder = find_build()
+    if folder is None:
+        if choice == "compiled":
+            raise RuntimeError(
+                "RECORDER_ENGINE=compiled, but no build matches the rules sources: recorder engine build"
+            )
+        _ENGINE = Engine("python", "no build of these sources: recorder engine build")
+        return _ENGINE
+    sys.meta_path.insert(0, CompiledRules(folder))
+    _ENGINE = Engine("compiled", f"mypyc build {folder.name[:12]}", folder)
+    return _ENGINE
+
+
+def current() -> Engine:
+    return _ENGINE
