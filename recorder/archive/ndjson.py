@@ -4,7 +4,7 @@ Each line is the canonical JSON (``chain.canonical_json``) of a stored event: ga
 seq, type, payload, recorded_at, recorded_by, prev_hash and hash. A game's events are
 consecutive lines in seq order; games follow one another. Reading a log back checks
 everything before anything is stored: every line's shape, the hash chain from GENESIS
-(``chain.first_broken_link``), and the events themselves, each re-decided by the very
+(``chain.checked_links``), and the events themselves, each re-decided by the very
 commands that live recording uses (``decide_create``, ``decide``) and required to come
 out identical. A refusal is a NotationError naming the source, game, line and column.
 """
@@ -22,7 +22,7 @@ from recorder.core.game import Game, apply_event, start_game
 from recorder.core.redecide import command_for, setup_body
 from recorder.errors import NotationError, RecorderError
 from recorder.notation.reader import check_setup_fields
-from recorder.store import StoredEvent
+from recorder.store import CheckedChain, StoredEvent
 
 MEDIA_TYPE = "application/x-ndjson"
 FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -52,6 +52,11 @@ class EventLog:
     events: list[StoredEvent] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     error: NotationError | None = None
+    texts: list[str] = field(default_factory=list)  # each payload's canonical text, once the chain is checked
+
+    def checked(self) -> CheckedChain:
+        """The events, once ``verify_log`` has passed them, as a chain the store need not hash again."""
+        return CheckedChain(self.events, self.texts)
 
     def fail(self, line: int, column: int, detail: str, expected: str | None = None) -> NotationError:
         label = f"game {self.index}" + (f" ({self.game_id})" if self.game_id else "")
@@ -126,7 +131,7 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list
     (if given) receives the game after each event, so callers need not fold again."""
     if log.error is not None:
         raise log.error
-    broken = chain.first_broken_link(log.events)
+    broken, log.texts = chain.checked_links(log.events)
     if broken is not None:
         raise log.fail(log.line_of(broken), 1, f"the hash chain breaks at event {broken}", "an unaltered log")
     first = log.events[0]

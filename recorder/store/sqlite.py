@@ -16,6 +16,7 @@ from recorder.core import chain
 from .interface import (
     GAME,
     AppendResult,
+    CheckedChain,
     EventStore,
     Idempotency,
     NewEvent,
@@ -139,11 +140,12 @@ class SQLiteEventStore(SqlStreams, EventStore):
         idempotency: Idempotency | None = None,
         projection: ProjectionWrite | None = None,
     ) -> AppendResult:
-        events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
+        if not isinstance(events, CheckedChain):  # a checked chain is kept as it is, texts and all
+            events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
         _check_append(stream_id, expected_version, events, stream_type)
         verbatim = isinstance(events[0], StoredEvent)
-        # Serialise outside the write lock.
-        texts = [chain.canonical_json(e.payload) for e in events]
+        # Serialise outside the write lock (a checked chain's payloads were serialised when it was checked).
+        texts = list(events.texts) if isinstance(events, CheckedChain) else [chain.canonical_json(e.payload) for e in events]
         db = self._db()
         with _write_transaction(db):
             if idempotency is not None:
@@ -154,7 +156,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
             now = utc_now()  # inside the lock, so recorded_at never goes backwards
             if verbatim:
                 stored: tuple[StoredEvent, ...] = events  # type: ignore[assignment]
-                _verify_next_events(stream_id, head, stored)
+                _verify_next_events(stream_id, head, stored, texts)
             else:
                 stored = _chained(stream_id, head, events, texts, now, recorded_by)  # type: ignore[arg-type]
             self._insert(db, stream_type, stored, texts)
