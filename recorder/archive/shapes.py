@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-FLAT_TYPES = (str, int, bool, float, type(None))
+FLAT_TYPES = frozenset((str, int, bool, float, type(None)))
 LONGEST_KEPT = 64  # characters of a text worth remembering (a note or a reason rarely repeats)
 REMEMBERED = 4096  # distinct commands kept; past that the memory starts afresh
 
@@ -41,14 +41,13 @@ class OncePerShape:
 
 
 def shape_key(command: Any) -> tuple | None:
-    """What the schemas' verdict depends on: every key with its value's exact type and
-    value (so ``1``, ``1.0`` and ``True`` differ); None when the command is not flat."""
+    """What the schemas' verdict depends on: every key and value, and each value's exact
+    type (so ``1``, ``1.0`` and ``True`` differ); None when the command is not flat."""
     if type(command) is not dict:
         return None
-    key = []
-    for name, value in command.items():
-        kind = type(value)
-        if kind not in FLAT_TYPES or (kind is str and len(value) > LONGEST_KEPT):
-            return None
-        key.append((name, kind, value))
-    return tuple(key)
+    kinds = tuple(map(type, command.values()))
+    if not FLAT_TYPES.issuperset(kinds):
+        return None
+    if str in kinds and any(kind is str and len(value) > LONGEST_KEPT for kind, value in zip(kinds, command.values())):
+        return None
+    return tuple(command.items()), kinds

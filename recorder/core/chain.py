@@ -29,7 +29,12 @@ def canonical_json(obj: Any) -> str:
     The store also writes payloads in this form, so reading a payload back and
     re-serialising it reproduces the hashed bytes.
     """
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(obj)
+
+
+# What json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False) builds on
+# every call, built once: the encoder holds no state between calls.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def event_hash(prev_hash: str, record: dict[str, Any]) -> str:

@@ -38,6 +38,9 @@ from .sql import (
 from .writer_lock import writer_lock_for
 
 
+BATCH_CACHE_KIB = 256 * 1024
+
+
 class SQLiteEventStore(SqlStreams, EventStore):
     """EventStore on one SQLite file, WAL mode, one reused connection per thread."""
 
@@ -116,6 +119,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
         refused one stores nothing): bulk imports pay one commit, one fsync, per batch.
         Holds the write lock throughout: keep batches short (recorder import: ~0.2 s)."""
         db = self._db()
+        db.execute(f"PRAGMA cache_size = -{BATCH_CACHE_KIB}")
         with _write_transaction(db):
             db.in_batch = True  # type: ignore[attr-defined]
             try:
