@@ -189,20 +189,24 @@ def _setup(log: EventLog, stored: StoredEvent) -> GameCreated:
 
 
 def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command) -> Game:
-    line = log.line_of(stored.seq)
     try:
         event = event_from_record(stored.type, stored.payload)
     except (KeyError, TypeError):
-        raise log.fail(line, 1, f"{stored.type} is not an event with this payload", "a recorded event") from None
+        raise _fail_at(log, stored, f"{stored.type} is not an event with this payload", "a recorded event") from None
     if isinstance(event, GameCreated):
-        raise log.fail(line, 1, "a game has one setup", "a move, decision or note")
+        raise _fail_at(log, stored, "a game has one setup", "a move, decision or note")
     try:
         decided, after = execute(game, check_command(command_for(event)))  # a sowing is played once
     except RecorderError as error:
-        raise log.fail(line, 1, f"event {stored.seq}: {error.detail}") from None
+        raise _fail_at(log, stored, f"event {stored.seq}: {error.detail}") from None
     if decided != [event]:
-        raise log.fail(line, 1, f"event {stored.seq} is not what live recording would store", "an event as recorded")
+        raise _fail_at(log, stored, f"event {stored.seq} is not what live recording would store", "an event as recorded")
     return after if after.version == stored.seq else apply_event(game, event, stored.seq)
+
+
+def _fail_at(log: EventLog, stored: StoredEvent, detail: str, expected: str | None = None) -> NotationError:
+    """The refusal at the event's line (looked up only when an event is refused)."""
+    return log.fail(log.line_of(stored.seq), 1, detail, expected)
 
 
 def with_claims(setup: GameCreated, log: EventLog) -> GameCreated:
