@@ -6,8 +6,8 @@ schemas of ``POST /commands``), so imported commands meet the limits live ones d
 long archive holds few distinct commands (a sowing names one of 18 holes and one of two
 players), and a schema's verdict depends on the command alone: ``OncePerShape`` asks
 the schemas about each distinct flat command once and remembers what they passed. A
-command that holds a list or a dict (a race's board, an allocation), or a long text,
-is checked every time; a refused one is never remembered, so its error is raised anew.
+command that holds a list or a dict (a race's board, an allocation) is checked every
+time; a refused one is never remembered, so its error is raised anew.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 FLAT_TYPES = frozenset((str, int, bool, float, type(None)))
-LONGEST_KEPT = 64  # characters of a text worth remembering (a note or a reason rarely repeats)
-REMEMBERED = 4096  # distinct commands kept; past that the memory starts afresh
+# Distinct commands kept; past that the memory starts afresh. A text the schemas pass is
+# at most 5,000 characters, so the memory stays under a few MiB whatever the archive holds.
+REMEMBERED = 1024
 
 
 class OncePerShape:
@@ -47,7 +48,5 @@ def shape_key(command: Any) -> tuple | None:
         return None
     kinds = tuple(map(type, command.values()))
     if not FLAT_TYPES.issuperset(kinds):
-        return None
-    if str in kinds and any(kind is str and len(value) > LONGEST_KEPT for kind, value in zip(kinds, command.values())):
         return None
     return tuple(command.items()), kinds
