@@ -159,3 +159,20 @@ def test_read_streams_gives_every_stream_in_id_order_across_batches(store):
     expected = [(game_id, store.read(game_id)) for game_id in sorted(("g3", "g1", "t-9", "g2", "g10"))]
     assert list(store.read_streams(batch=2)) == expected
     assert list(store.read_streams()) == expected
+
+
+def test_import_and_verify_on_the_command_line_report_their_pace(tmp_path):
+    from click.testing import CliRunner
+    from conftest import FIXTURES
+
+    from recorder.cli.main import main
+
+    db = str(tmp_path / "cli.sqlite3")
+    runner = CliRunner()
+    imported = runner.invoke(main, ["import", "--db", db, str(FIXTURES / "notation" / "qelat-default.mn")])
+    assert imported.exit_code == 0, imported.output
+    assert "imported 1 game, refused 0" in imported.stdout and "events/s" in imported.stderr
+    verified = runner.invoke(main, ["verify", "--db", db])
+    assert verified.exit_code == 0, verified.output
+    assert "verified 1 streams" in verified.stdout and "events/s" in verified.stderr
+    assert "events/s" not in verified.stdout  # stdout stays the report

@@ -23,7 +23,7 @@ from recorder.core.commands import DATE_FORMS, is_date
 from recorder.errors import NotationError
 from recorder.rules import VARIANTS
 
-from .common import DB_OPTION, make_recorder
+from .common import DB_OPTION, make_recorder, pace
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
@@ -41,8 +41,9 @@ def _is_ndjson(path: str, fmt: str) -> bool:
 
 
 def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> tuple[dict, list[GameReport]]:
-    """Import every game of every file with a progress bar; (counts by status, refusals)."""
-    counts, refused = {"imported": 0, "exists": 0}, []
+    """Import every game of every file with a progress bar; (counts by status and of the
+    events imported, refusals)."""
+    counts, refused = {"imported": 0, "exists": 0, "events": 0}, []
     for path in paths:
         try:
             with click.open_file(path, encoding="utf-8") as handle:
@@ -70,8 +71,9 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
                 with archive.store.batch():  # one commit per batch, not per game
                     reports = _take_for(remaining, take, BATCH_SECONDS)
                 for report in reports:
-                    if report.status in counts:
+                    if report.status in ("imported", "exists"):
                         counts[report.status] += 1
+                        counts["events"] += report.events if report.status == "imported" else 0
                     else:
                         refused.append(report)
                 if not reports:
@@ -121,10 +123,13 @@ def import_command(files: tuple[str, ...], fmt: str, db: str | None):
     try:
         # The command line works on the database file: its owner restores, as the admin does.
         archive = Archive(recorder.store, recorded_by="command line", check_command=schema_check, restore=True)
+        started = time.perf_counter()
         counts, refused = import_files(archive, files, fmt)
+        seconds = time.perf_counter() - started
     finally:
         recorder.store.close()
     _report(counts, refused)
+    click.echo(pace(counts["events"], seconds), err=True)
     if refused:
         sys.exit(1)
 

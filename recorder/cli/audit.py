@@ -15,6 +15,8 @@ import click
 from recorder.app import database_path
 from recorder.errors import RecorderError
 
+from .common import pace
+
 DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
 KEY = click.option(
     "--key", "key", default=None, help="Signing key file (default: $RECORDER_KEY_FILE or <database>.ed25519)."
@@ -118,7 +120,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, db, ke
             click.echo(_verify_line(report))
             bar.update(1)
     click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
-    click.echo(_pace(tally["events"], time.perf_counter() - started), err=True)
+    click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
     sys.exit(1 if failed else 0)
 
 
@@ -132,11 +134,6 @@ def _verify_projections(db) -> None:
         mismatches += 1
     click.echo(f"projections: {mismatches} mismatch{'es' * (mismatches != 1)}; run recorder rebuild to repair")
     sys.exit(1 if mismatches else 0)
-
-
-def _pace(events: int, seconds: float) -> str:
-    """How fast the check went (stderr, beside the progress bar): events per second."""
-    return f"in {seconds:.1f} s: {events / seconds if seconds > 0 else 0:,.0f} events/s"
 
 
 def _verify_stream(stream_id: str, stored: list) -> dict:
