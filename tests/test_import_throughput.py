@@ -153,14 +153,6 @@ def test_a_checked_chain_needs_one_text_per_event(store):
         CheckedChain(stored_log(store), [])
 
 
-def test_read_streams_gives_every_stream_in_id_order_across_batches(store):
-    for game_id in ("g3", "g1", "t-9", "g2", "g10"):
-        stored_log(store, game_id, count=3)
-    expected = [(game_id, store.read(game_id)) for game_id in sorted(("g3", "g1", "t-9", "g2", "g10"))]
-    assert list(store.read_streams(batch=2)) == expected
-    assert list(store.read_streams()) == expected
-
-
 def test_import_and_verify_on_the_command_line_report_their_pace(tmp_path):
     from click.testing import CliRunner
     from conftest import FIXTURES
