@@ -102,7 +102,7 @@ def test_the_schemas_verdict_is_the_same_remembered_or_not():
 
 
 def stored_log(store: SQLiteEventStore, game_id: str = "g", count: int = 4) -> list[StoredEvent]:
-    payloads = [{"hole": f"a{n}", "note": "é\u2028\"q\""} for n in range(1, count + 1)]
+    payloads = [{"hole": f"a{n}", "note": 'é\u2028"q"'} for n in range(1, count + 1)]
     return list(store.append(game_id, 0, [NewEvent("sowed", p) for p in payloads], recorded_by="ann").events)
 
 

@@ -119,7 +119,7 @@ def _event(text: str) -> StoredEvent:
         raise _BadLine(1, "JSON nested too deeply") from None
     if type(record) is not dict or record.keys() != FIELDS.keys():
         raise _BadLine(1, "a line is one stored event", "an object with exactly " + ", ".join(FIELDS))
-    if _plain(**record):
+    if _plain(record):
         return StoredEvent(**record)
     for name, kind in _FIELD_TYPES:
         value = record[name]
@@ -129,25 +129,19 @@ def _event(text: str) -> StoredEvent:
 
 
 _FIELD_TYPES = tuple(FIELDS.items())
+_TEXT_FIELDS = ("game_id", "type", "recorded_at", "prev_hash", "hash")  # non-empty strings
 
 
-def _plain(game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash) -> bool:  # noqa: A002
-    """The common case of FIELDS' check in one expression (json.loads gives exact types)."""
-    str_ = str
+def _plain(record: dict) -> bool:
+    """FIELDS' check for the common case, every field of its exact type (as json.loads
+    gives them); False sends the line through the field-by-field check that names the fault."""
+    recorded_by = record["recorded_by"]
     return (
-        _type(game_id) is str_
-        and _type(seq) is int
-        and _type(type) is str_
-        and _type(payload) is dict
-        and _type(recorded_at) is str_
-        and (recorded_by is None or _type(recorded_by) is str_)
-        and _type(prev_hash) is str_
-        and _type(hash) is str_
-        and all((game_id, type, recorded_at, prev_hash, hash))
+        type(record["seq"]) is int
+        and type(record["payload"]) is dict
+        and (recorded_by is None or type(recorded_by) is str)
+        and all(type(record[name]) is str and record[name] for name in _TEXT_FIELDS)
     )
-
-
-_type = type
 
 
 def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list[Game] | None = None) -> Game:
@@ -200,7 +194,9 @@ def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command) -> 
     except RecorderError as error:
         raise _fail_at(log, stored, f"event {stored.seq}: {error.detail}") from None
     if decided != [event]:
-        raise _fail_at(log, stored, f"event {stored.seq} is not what live recording would store", "an event as recorded")
+        raise _fail_at(
+            log, stored, f"event {stored.seq} is not what live recording would store", "an event as recorded"
+        )
     return after if after.version == stored.seq else apply_event(game, event, stored.seq)
 
 

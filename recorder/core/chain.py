@@ -42,7 +42,7 @@ def event_hash(prev_hash: str, record: dict[str, Any]) -> str:
     return hashlib.sha256((prev_hash + canonical_json(record)).encode("utf-8")).hexdigest()
 
 
-_quote = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what json.dumps uses for a str
+_quote = json.encoder.encode_basestring  # what json.dumps uses for a str
 
 
 def record_text(event: Any, payload_text: str) -> str | None:
@@ -96,10 +96,12 @@ def first_broken_link(events: Iterable[Any]) -> int | None:
 def checked_links(events: Iterable[Any]) -> tuple[int | None, list[str]]:
     """``first_broken_link``, and the canonical payload text of every event up to it:
     a caller that stores the events next (an import) serialises each payload once."""
-    prev_seq, prev_hash, texts = 0, GENESIS, []
+    prev_seq, prev_hash, texts = 0, GENESIS, list[str]()
     for event in events:
+        if event.seq != prev_seq + 1 or event.prev_hash != prev_hash:
+            return int(event.seq), texts
         text = canonical_json(event.payload)
-        if event.seq != prev_seq + 1 or event.prev_hash != prev_hash or stored_hash(event, text) != event.hash:
+        if stored_hash(event, text) != event.hash:
             return int(event.seq), texts
         texts.append(text)
         prev_seq, prev_hash = event.seq, event.hash

@@ -9,7 +9,6 @@ it then stood: exactly the validation an arbiter's command gets before it is sto
 from __future__ import annotations
 
 from dataclasses import fields
-from functools import cache
 
 from recorder.errors import InvalidRecord
 
@@ -59,10 +58,15 @@ def command_for(event: Event) -> Command:
     return command
 
 
-@cache
 def _optional(kind: type[Event]) -> tuple[str, ...]:
     """The fields of an event class that default to None (looked up once per class)."""
-    return tuple(f.name for f in fields(kind) if f.default is None)
+    names = _OPTIONAL.get(kind)
+    if names is None:
+        names = _OPTIONAL[kind] = tuple(f.name for f in fields(kind) if f.default is None)
+    return names
+
+
+_OPTIONAL: dict[type[Event], tuple[str, ...]] = {}
 
 
 def setup_body(setup: GameCreated) -> Command:

@@ -37,7 +37,6 @@ from .sql import (
 )
 from .writer_lock import writer_lock_for
 
-
 # A connection that writes batches (a bulk import) keeps more of the file's pages in memory
 # and lets its write-ahead log grow before copying it back into the file: a page of the
 # position index is written in many batches, and is then copied once per checkpoint, not
@@ -127,7 +126,9 @@ class SQLiteEventStore(SqlStreams, EventStore):
     def batch(self) -> Iterator[None]:
         """Appends made inside share one write transaction (each its own savepoint, so a
         refused one stores nothing): bulk imports pay one commit, one fsync, per batch.
-        Holds the write lock throughout: keep batches short (recorder import: ~0.2 s)."""
+        Holds the write lock throughout: keep batches short (recorder import: ~0.2 s).
+        The connection then keeps a larger page cache and checkpoints less often
+        (``_bulk_pragmas``)."""
         db = self._db()
         _bulk_pragmas(db)
         with _write_transaction(db):
@@ -158,8 +159,11 @@ class SQLiteEventStore(SqlStreams, EventStore):
             events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
         _check_append(stream_id, expected_version, events, stream_type)
         verbatim = isinstance(events[0], StoredEvent)
-        # Serialise outside the write lock (a checked chain's payloads were serialised when it was checked).
-        texts = list(events.texts) if isinstance(events, CheckedChain) else [chain.canonical_json(e.payload) for e in events]
+        # Serialise outside the write lock (a checked chain's payloads were, when it was checked).
+        if isinstance(events, CheckedChain):
+            texts = list(events.texts)
+        else:
+            texts = [chain.canonical_json(e.payload) for e in events]
         db = self._db()
         with _write_transaction(db):
             if idempotency is not None:
