@@ -26,6 +26,7 @@ from recorder.store import (
     GAME,
     TOURNAMENT,
     AppendResult,
+    CheckedChain,
     EventStore,
     GamesList,
     Idempotency,
@@ -715,3 +716,21 @@ def test_a_waiter_gets_the_current_version_when_its_time_runs_out(store):
     assert wait_for_append(store, "g", 0, 5) == 2  # already past: no wait
     started = time.monotonic()
     assert wait_for_append(store, "g", 2, 0.3) == 2 and time.monotonic() - started >= 0.3
+
+
+def test_read_streams_gives_every_stream_in_id_order_across_batches(store):
+    ids = ("g3", "g1", "t-9", "g2", "g10")
+    for number, stream_id in enumerate(ids):
+        store.append(stream_id, 0, moves(number, number + 1))
+    expected = [(stream_id, store.read(stream_id)) for stream_id in sorted(ids)]
+    assert list(store.read_streams(batch=2)) == expected
+    assert list(store.read_streams()) == expected
+
+
+def test_a_checked_chain_is_stored_exactly_as_given(store):
+    events = chained("h", [1, 2, 3])
+    broken, texts = chain.checked_links(events)
+    assert broken is None
+    store.append("h", 0, CheckedChain(events, texts))
+    assert store.read("h") == events
+    assert store.event_lines("h") == [chain.canonical_json(e.to_dict()) for e in events]

@@ -4,7 +4,7 @@ Each line is the canonical JSON (``chain.canonical_json``) of a stored event: ga
 seq, type, payload, recorded_at, recorded_by, prev_hash and hash. A game's events are
 consecutive lines in seq order; games follow one another. Reading a log back checks
 everything before anything is stored: every line's shape, the hash chain from GENESIS
-(``chain.first_broken_link``), and the events themselves, each re-decided by the very
+(``chain.checked_links``), and the events themselves, each re-decided by the very
 commands that live recording uses (``decide_create``, ``decide``) and required to come
 out identical. A refusal is a NotationError naming the source, game, line and column.
 """
@@ -22,7 +22,7 @@ from recorder.core.game import Game, apply_event, start_game
 from recorder.core.redecide import command_for, setup_body
 from recorder.errors import NotationError, RecorderError
 from recorder.notation.reader import check_setup_fields
-from recorder.store import StoredEvent
+from recorder.store import CheckedChain, StoredEvent
 
 MEDIA_TYPE = "application/x-ndjson"
 FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -52,6 +52,11 @@ class EventLog:
     events: list[StoredEvent] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     error: NotationError | None = None
+    texts: list[str] = field(default_factory=list)  # each payload's canonical text, once the chain is checked
+
+    def checked(self) -> CheckedChain:
+        """The events, once ``verify_log`` has passed them, as a chain the store need not hash again."""
+        return CheckedChain(self.events, self.texts)
 
     def fail(self, line: int, column: int, detail: str, expected: str | None = None) -> NotationError:
         label = f"game {self.index}" + (f" ({self.game_id})" if self.game_id else "")
@@ -112,13 +117,31 @@ def _event(text: str) -> StoredEvent:
         raise _BadLine(getattr(error, "colno", 1), f"not JSON: {getattr(error, 'msg', error)}") from None
     except RecursionError:
         raise _BadLine(1, "JSON nested too deeply") from None
-    if not isinstance(record, dict) or set(record) != set(FIELDS):
+    if type(record) is not dict or record.keys() != FIELDS.keys():
         raise _BadLine(1, "a line is one stored event", "an object with exactly " + ", ".join(FIELDS))
-    for name, kind in FIELDS.items():
+    if _plain(record):
+        return StoredEvent(**record)
+    for name, kind in _FIELD_TYPES:
         value = record[name]
         if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and not value):
             raise _BadLine(1, f"{name} has the wrong type", f"{name} as in GET /api/games/{{id}}/events")
     return StoredEvent(**record)
+
+
+_FIELD_TYPES = tuple(FIELDS.items())
+_TEXT_FIELDS = ("game_id", "type", "recorded_at", "prev_hash", "hash")  # non-empty strings
+
+
+def _plain(record: dict) -> bool:
+    """FIELDS' check for the common case, every field of its exact type (as json.loads
+    gives them); False sends the line through the field-by-field check that names the fault."""
+    recorded_by = record["recorded_by"]
+    return (
+        type(record["seq"]) is int
+        and type(record["payload"]) is dict
+        and (recorded_by is None or type(recorded_by) is str)
+        and all(type(record[name]) is str and record[name] for name in _TEXT_FIELDS)
+    )
 
 
 def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list[Game] | None = None) -> Game:
@@ -126,7 +149,7 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list
     (if given) receives the game after each event, so callers need not fold again."""
     if log.error is not None:
         raise log.error
-    broken = chain.first_broken_link(log.events)
+    broken, log.texts = chain.checked_links(log.events)
     if broken is not None:
         raise log.fail(log.line_of(broken), 1, f"the hash chain breaks at event {broken}", "an unaltered log")
     first = log.events[0]
@@ -160,20 +183,26 @@ def _setup(log: EventLog, stored: StoredEvent) -> GameCreated:
 
 
 def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command) -> Game:
-    line = log.line_of(stored.seq)
     try:
         event = event_from_record(stored.type, stored.payload)
     except (KeyError, TypeError):
-        raise log.fail(line, 1, f"{stored.type} is not an event with this payload", "a recorded event") from None
+        raise _fail_at(log, stored, f"{stored.type} is not an event with this payload", "a recorded event") from None
     if isinstance(event, GameCreated):
-        raise log.fail(line, 1, "a game has one setup", "a move, decision or note")
+        raise _fail_at(log, stored, "a game has one setup", "a move, decision or note")
     try:
         decided, after = execute(game, check_command(command_for(event)))  # a sowing is played once
     except RecorderError as error:
-        raise log.fail(line, 1, f"event {stored.seq}: {error.detail}") from None
+        raise _fail_at(log, stored, f"event {stored.seq}: {error.detail}") from None
     if decided != [event]:
-        raise log.fail(line, 1, f"event {stored.seq} is not what live recording would store", "an event as recorded")
+        raise _fail_at(
+            log, stored, f"event {stored.seq} is not what live recording would store", "an event as recorded"
+        )
     return after if after.version == stored.seq else apply_event(game, event, stored.seq)
+
+
+def _fail_at(log: EventLog, stored: StoredEvent, detail: str, expected: str | None = None) -> NotationError:
+    """The refusal at the event's line (looked up only when an event is refused)."""
+    return log.fail(log.line_of(stored.seq), 1, detail, expected)
 
 
 def with_claims(setup: GameCreated, log: EventLog) -> GameCreated:

@@ -42,6 +42,7 @@ from recorder.tournaments import is_tournament_id
 
 from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
 from .ndjson import EventLog, read_logs, verify_log, with_claims
+from .shapes import OncePerShape
 
 log = logging.getLogger(__name__)
 CACHE_BATCH = 200  # notation texts stored per transaction when an export fills the cache
@@ -134,7 +135,7 @@ class Archive:
         self.positions = PositionIndex(store)  # type: ignore[arg-type]
         self.recorded_by = recorded_by
         self.authorize = authorize
-        self.check_command = check_command
+        self.check_command = OncePerShape(check_command)  # the schemas' verdict on a sowing is asked once
         self.fill_cache = fill_cache
 
     # -- Import -----------------------------------------------------------------------
@@ -215,7 +216,7 @@ class Archive:
                 raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
             recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
             if self.restore:  # the admin's restore keeps the log as it was, hashes and all
-                self.store.append(game_id, 0, event_log.events, projection=self._projections(folds))
+                self.store.append(game_id, 0, event_log.checked(), projection=self._projections(folds))
             else:
                 self._append_as_claims(event_log, folds, recorded_by)
         except VersionConflict:

@@ -23,7 +23,7 @@ from recorder.core.commands import DATE_FORMS, is_date
 from recorder.errors import NotationError
 from recorder.rules import VARIANTS
 
-from .common import DB_OPTION, make_recorder
+from .common import DB_OPTION, make_recorder, pace
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
@@ -41,8 +41,9 @@ def _is_ndjson(path: str, fmt: str) -> bool:
 
 
 def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> tuple[dict, list[GameReport]]:
-    """Import every game of every file with a progress bar; (counts by status, refusals)."""
-    counts, refused = {"imported": 0, "exists": 0}, []
+    """Import every game of every file with a progress bar; (counts by status and of the
+    events imported, refusals)."""
+    counts, refused = {"imported": 0, "exists": 0, "events": 0}, []
     for path in paths:
         try:
             with click.open_file(path, encoding="utf-8") as handle:
@@ -51,32 +52,47 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
             click.echo(f"{path}: cannot read: {error}", err=True)
             refused.append(GameReport(0, "refused", error={"detail": f"{path}: cannot read"}))
             continue
-        games: list[Any]
-        take: Callable[[Any], GameReport]
         try:
-            if _is_ndjson(path, fmt):
-                games, take = list(read_logs(ndjson_lines(text, path), path)), archive.import_log
-            else:
-                games, take = notation_games(text, path), archive.import_parsed
+            games, total, size, take = _games_of(archive, text, path, fmt)
         except NotationError as error:  # an archive cut short: none of its games is stored
             refused.append(GameReport(0, "refused", error={"detail": error.detail}))
             continue
-        if not games:
+        if not total:
             refused.append(GameReport(0, "refused", error={"detail": f"{path}: the file holds no game"}))
             continue
-        with click.progressbar(games, label=path, file=sys.stderr) as bar:
-            remaining = iter(bar)
+        with click.progressbar(length=total, label=path, file=sys.stderr) as bar:
+            remaining = _progress(games, bar, size)
             while True:
                 with archive.store.batch():  # one commit per batch, not per game
                     reports = _take_for(remaining, take, BATCH_SECONDS)
                 for report in reports:
-                    if report.status in counts:
+                    if report.status in ("imported", "exists"):
                         counts[report.status] += 1
+                        counts["events"] += report.events if report.status == "imported" else 0
                     else:
                         refused.append(report)
                 if not reports:
                     break
     return counts, refused
+
+
+def _games_of(archive: Archive, text: str, path: str, fmt: str) -> tuple[Iterator, int, Callable, Callable]:
+    """A file's games, how much they hold, the size of each, and how one is imported. An
+    NDJSON file is read a game at a time (memory holds one game's events, not the
+    archive's) and counted in events, its non-blank lines; a notation file in games.
+    NotationError for an archive cut short, before anything is read into games."""
+    if _is_ndjson(path, fmt):
+        lines = ndjson_lines(text, path)
+        events = sum(1 for line in lines if line.strip())
+        return read_logs(lines, path), events, lambda log: len(log.events), archive.import_log
+    parsed = notation_games(text, path)
+    return iter(parsed), len(parsed), lambda game: 1, archive.import_parsed
+
+
+def _progress(games: Iterable[Any], bar, size: Callable[[Any], int]) -> Iterator[Any]:
+    for game in games:
+        yield game
+        bar.update(size(game))
 
 
 def _plural(count: int, noun: str = "game") -> str:
@@ -121,10 +137,13 @@ def import_command(files: tuple[str, ...], fmt: str, db: str | None):
     try:
         # The command line works on the database file: its owner restores, as the admin does.
         archive = Archive(recorder.store, recorded_by="command line", check_command=schema_check, restore=True)
+        started = time.perf_counter()
         counts, refused = import_files(archive, files, fmt)
+        seconds = time.perf_counter() - started
     finally:
         recorder.store.close()
     _report(counts, refused)
+    click.echo(pace(counts["events"], seconds), err=True)
     if refused:
         sys.exit(1)
 

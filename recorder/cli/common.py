@@ -20,3 +20,8 @@ def make_recorder(db: str | None):
     from recorder.store.backends import open_store
 
     return Recorder(open_store(database_path(db)))
+
+
+def pace(events: int, seconds: float) -> str:
+    """How fast a bulk command went, for stderr beside its progress bar (stdout stays its report)."""
+    return f"in {seconds:.1f} s: {events / seconds if seconds > 0 else 0:,.0f} events/s"

@@ -29,12 +29,49 @@ def canonical_json(obj: Any) -> str:
     The store also writes payloads in this form, so reading a payload back and
     re-serialising it reproduces the hashed bytes.
     """
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(obj)
+
+
+# What json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False) builds on
+# every call, built once: the encoder holds no state between calls.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def event_hash(prev_hash: str, record: dict[str, Any]) -> str:
     """SHA-256 hex of ``prev_hash + canonical_json(record)`` (UTF-8)."""
     return hashlib.sha256((prev_hash + canonical_json(record)).encode("utf-8")).hexdigest()
+
+
+_quote = json.encoder.encode_basestring  # what json.dumps uses for a str
+
+
+def record_text(event: Any, payload_text: str) -> str | None:
+    """``canonical_json(record_of(event))`` built around the payload's canonical text, so
+    the payload is serialised once (the store keeps that text too); None when a field is
+    not of its plain JSON type (a tampered row), where only canonical_json is exact."""
+    recorded_by = event.recorded_by
+    if not (
+        type(event.game_id) is str
+        and type(event.seq) is int
+        and type(event.type) is str
+        and type(event.recorded_at) is str
+        and (recorded_by is None or type(recorded_by) is str)
+    ):
+        return None
+    by = "null" if recorded_by is None else _quote(recorded_by)
+    return (
+        f'{{"game_id":{_quote(event.game_id)},"payload":{payload_text},"recorded_at":{_quote(event.recorded_at)},'
+        f'"recorded_by":{by},"seq":{event.seq},"type":{_quote(event.type)}}}'
+    )
+
+
+def stored_hash(event: Any, payload_text: str | None = None) -> str:
+    """The hash an event's content gives after its ``prev_hash``: ``event_hash`` of its
+    record, the payload serialised once (``payload_text``, if the caller has it)."""
+    text = record_text(event, payload_text if payload_text is not None else canonical_json(event.payload))
+    if text is None:
+        return event_hash(event.prev_hash, record_of(event))
+    return hashlib.sha256((event.prev_hash + text).encode("utf-8")).hexdigest()
 
 
 def record_of(event: Any) -> dict[str, Any]:
@@ -53,13 +90,19 @@ def first_broken_link(events: Iterable[Any]) -> int | None:
     prev_hash is not the previous event's stored hash (GENESIS for the first),
     or when the event's own hash does not recompute (its content was changed).
     """
-    prev_seq, prev_hash = 0, GENESIS
+    return checked_links(events)[0]
+
+
+def checked_links(events: Iterable[Any]) -> tuple[int | None, list[str]]:
+    """``first_broken_link``, and the canonical payload text of every event up to it:
+    a caller that stores the events next (an import) serialises each payload once."""
+    prev_seq, prev_hash, texts = 0, GENESIS, list[str]()
     for event in events:
-        if (
-            event.seq != prev_seq + 1
-            or event.prev_hash != prev_hash
-            or event_hash(event.prev_hash, record_of(event)) != event.hash
-        ):
-            return int(event.seq)
+        if event.seq != prev_seq + 1 or event.prev_hash != prev_hash:
+            return int(event.seq), texts
+        text = canonical_json(event.payload)
+        if stored_hash(event, text) != event.hash:
+            return int(event.seq), texts
+        texts.append(text)
         prev_seq, prev_hash = event.seq, event.hash
-    return None
+    return None, texts

@@ -51,9 +51,22 @@ def command_for(event: Event) -> Command:
         raise TypeError("a setup is decided by decide_create, not decide")
     # A shallow copy of the fields: decide only reads its command, and asdict's deep copy
     # was a quarter of a what-if replay's time.
-    payload = vars(event)
-    omitted = {f.name for f in fields(event) if f.default is None and payload[f.name] is None}
-    return {"type": COMMAND_TYPES[event.type], **{k: v for k, v in payload.items() if k not in omitted}}
+    command = {"type": COMMAND_TYPES[event.type], **vars(event)}
+    for name in _optional(type(event)):
+        if command[name] is None:
+            del command[name]
+    return command
+
+
+def _optional(kind: type[Event]) -> tuple[str, ...]:
+    """The fields of an event class that default to None (looked up once per class)."""
+    names = _OPTIONAL.get(kind)
+    if names is None:
+        names = _OPTIONAL[kind] = tuple(f.name for f in fields(kind) if f.default is None)
+    return names
+
+
+_OPTIONAL: dict[type[Event], tuple[str, ...]] = {}
 
 
 def setup_body(setup: GameCreated) -> Command:

@@ -71,6 +71,22 @@ def _json_copy(value: Any) -> Any:
     return value
 
 
+class CheckedChain(tuple):
+    """One stream's ``StoredEvent``s from its first (seq 1, after GENESIS) whose every link
+    was checked (``chain.checked_links``), with each payload's canonical text. A backend
+    may append them to an empty stream without hashing them a second time; to any other
+    backend they are a plain tuple of StoredEvents, checked as always."""
+
+    texts: tuple[str, ...]
+
+    def __new__(cls, events: Sequence[StoredEvent], texts: Sequence[str]) -> CheckedChain:
+        if len(texts) != len(events):
+            raise ValueError("a checked chain has one payload text per event")
+        checked = super().__new__(cls, events)
+        checked.texts = tuple(texts)
+        return checked
+
+
 @dataclass(frozen=True)
 class Idempotency:
     """An Idempotency-Key and the caller's fingerprint of method + path + body."""
@@ -164,6 +180,12 @@ class EventStore(abc.ABC):
         verification walks: no table beside the events can hide a stream from it)."""
         raise NotImplementedError
 
+    def read_streams(self, batch: int = 500) -> Iterator[tuple[str, list[StoredEvent]]]:
+        """Every stream in the events table with its events, in id order (what ``recorder
+        verify`` walks); SQL backends read a batch of streams per query."""
+        for stream_id in self.ids_in_events():
+            yield stream_id, self.read(stream_id)
+
     @abc.abstractmethod
     def close(self) -> None:
         """Release every connection the store opened."""
@@ -201,15 +223,20 @@ def _check_append(
             raise TypeError("event payload must be a dict")
 
 
-def _verify_next_events(game_id: str, head: tuple[int, str], events: Sequence[StoredEvent]) -> None:
-    """ChainBroken unless ``events`` are exactly this game's next links after ``head``."""
+def _verify_next_events(
+    game_id: str, head: tuple[int, str], events: Sequence[StoredEvent], texts: Sequence[str] | None = None
+) -> None:
+    """ChainBroken unless ``events`` are exactly this game's next links after ``head``.
+    A ``CheckedChain`` appended to an empty stream had its hashes checked when it was
+    made: only its stream and its first link are checked again."""
+    rehash = not (isinstance(events, CheckedChain) and head == (0, chain.GENESIS))
     seq, prev_hash = head
-    for event in events:
+    for index, event in enumerate(events):
         if event.game_id != game_id:
             raise ChainBroken(f"event {event.seq} belongs to game {event.game_id!r}, not {game_id!r}", seq=event.seq)
         if event.seq != seq + 1 or event.prev_hash != prev_hash:
             raise ChainBroken(f"event {event.seq} does not follow event {seq} of the chain", seq=event.seq)
-        if chain.event_hash(event.prev_hash, chain.record_of(event)) != event.hash:
+        if rehash and chain.stored_hash(event, texts[index] if texts is not None else None) != event.hash:
             raise ChainBroken(f"event {event.seq}'s hash does not match its content", seq=event.seq)
         seq, prev_hash = event.seq, event.hash
 

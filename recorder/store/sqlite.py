@@ -16,6 +16,7 @@ from recorder.core import chain
 from .interface import (
     GAME,
     AppendResult,
+    CheckedChain,
     EventStore,
     Idempotency,
     NewEvent,
@@ -35,6 +36,18 @@ from .sql import (
     _write_transaction,
 )
 from .writer_lock import writer_lock_for
+
+# A connection that writes batches (a bulk import) keeps more of the file's pages in memory
+# and lets its write-ahead log grow before copying it back into the file: a page of the
+# position index is written in many batches, and is then copied once per checkpoint, not
+# once per batch (on a 2,000-game archive import this halves the time spent in commits).
+BATCH_CACHE_KIB = 256 * 1024
+BATCH_CHECKPOINT_PAGES = 16384  # 64 MiB of 4 KiB pages (SQLite's default is 1,000)
+
+
+def _bulk_pragmas(db: Database) -> None:
+    db.execute(f"PRAGMA cache_size = -{BATCH_CACHE_KIB}")
+    db.execute(f"PRAGMA wal_autocheckpoint = {BATCH_CHECKPOINT_PAGES}")
 
 
 class SQLiteEventStore(SqlStreams, EventStore):
@@ -113,8 +126,11 @@ class SQLiteEventStore(SqlStreams, EventStore):
     def batch(self) -> Iterator[None]:
         """Appends made inside share one write transaction (each its own savepoint, so a
         refused one stores nothing): bulk imports pay one commit, one fsync, per batch.
-        Holds the write lock throughout: keep batches short (recorder import: ~0.2 s)."""
+        Holds the write lock throughout: keep batches short (recorder import: ~0.2 s).
+        The connection then keeps a larger page cache and checkpoints less often
+        (``_bulk_pragmas``)."""
         db = self._db()
+        _bulk_pragmas(db)
         with _write_transaction(db):
             db.in_batch = True  # type: ignore[attr-defined]
             try:
@@ -139,11 +155,15 @@ class SQLiteEventStore(SqlStreams, EventStore):
         idempotency: Idempotency | None = None,
         projection: ProjectionWrite | None = None,
     ) -> AppendResult:
-        events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
+        if not isinstance(events, CheckedChain):  # a checked chain is kept as it is, texts and all
+            events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
         _check_append(stream_id, expected_version, events, stream_type)
         verbatim = isinstance(events[0], StoredEvent)
-        # Serialise outside the write lock.
-        texts = [chain.canonical_json(e.payload) for e in events]
+        # Serialise outside the write lock (a checked chain's payloads were, when it was checked).
+        if isinstance(events, CheckedChain):
+            texts = list(events.texts)
+        else:
+            texts = [chain.canonical_json(e.payload) for e in events]
         db = self._db()
         with _write_transaction(db):
             if idempotency is not None:
@@ -154,7 +174,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
             now = utc_now()  # inside the lock, so recorded_at never goes backwards
             if verbatim:
                 stored: tuple[StoredEvent, ...] = events  # type: ignore[assignment]
-                _verify_next_events(stream_id, head, stored)
+                _verify_next_events(stream_id, head, stored, texts)
             else:
                 stored = _chained(stream_id, head, events, texts, now, recorded_by)  # type: ignore[arg-type]
             self._insert(db, stream_type, stored, texts)
