@@ -29,7 +29,7 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 ERRORS_FILE = RULES_DIR.parent / "errors.py"
 # The modules a sowing runs through. state.py stays Python: its State is a tuple subclass,
 # which mypyc can only build as a plain class, and slower than CPython's own.
-COMPILED = ("base", "board", "rounds", "selus", "gabata", "qelat", "lahemay_walida", "tuz")
+COMPILED = ("base", "board", "rounds", "selus", "gabata", "qelat", "lahemay_walida", "tuz", "position_text")
 CHOICES = ("auto", "python", "compiled")
 MANIFEST = "manifest.json"
 

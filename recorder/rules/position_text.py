@@ -30,6 +30,8 @@ from .state import State
 SIDES = {Player.SOUTH: "S", Player.NORTH: "N"}
 PLAYER_OF = {"S": "south", "N": "north"}
 AWAITED = ("race", "opening", "lot", "next_round")
+# "{},{},{},{},{},{}/{},…": the seed counts of 2 or 3 rows of six in one format call.
+_ROWS_FORMAT = {rows: "/".join([",".join(["{}"] * 6)] * rows) for rows in (2, 3)}
 
 
 def position_text(rules: Rules, state: State) -> str:
@@ -39,24 +41,20 @@ def position_text(rules: Rules, state: State) -> str:
 
 
 def position_key(rules: Rules, state: State) -> str:
-    """The first six fields: what the position index matches on."""
+    """The first six fields: what the position index matches on. Import computes one per
+    event, so the usual cases (no special hole, default owners) skip the per-hole scans."""
     board = rules.board
-    rows = [",".join(str(state.holes[i]) for i in range(r * 6, r * 6 + 6)) for r in range(board.rows)]
-    specials = [f"{board.holes[i]}:{SIDES[owner]}" for i, owner in enumerate(state.specials) if owner is not None]
-    owners = [
-        f"{board.holes[i]}:{SIDES[owner]}" for i, owner in enumerate(state.owners) if owner != board.default_owners[i]
-    ]
+    rows = _ROWS_FORMAT[board.rows].format(*state.holes)
+    specials = state.specials
+    marks = "-"
+    if specials.count(None) != len(specials):
+        marks = ",".join([f"{board.holes[i]}:{SIDES[owner]}" for i, owner in enumerate(specials) if owner is not None])
+    owners, moved = state.owners, "-"
+    if owners != board.default_owners:
+        defaults = board.default_owners
+        moved = ",".join([f"{board.holes[i]}:{SIDES[owner]}" for i, owner in enumerate(owners) if owner != defaults[i]])
     side = SIDES[state.to_move] if state.to_move is not None else "-"
-    return " ".join(
-        [
-            "/".join(rows),
-            ",".join(specials) or "-",
-            ",".join(owners) or "-",
-            f"{state.stores[0]}-{state.stores[1]}",
-            side,
-            str(state.round),
-        ]
-    )
+    return f"{rows} {marks} {moved} {state.stores[0]}-{state.stores[1]} {side} {state.round}"
 
 
 def _flags(rules: Rules, state: State) -> str:

@@ -2,7 +2,7 @@
 
 ``tests/test_engine.py`` runs it twice, under ``RECORDER_ENGINE=python`` and
 ``RECORDER_ENGINE=compiled``, and compares the output. Each digest covers every state,
-its legal moves, and the trace of every sowing replayed traced. Not a test module.
+its legal moves and position text, and the trace of every sowing replayed traced. Not a test module.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from recorder.core.events import Sowed
 from recorder.core.game import start_game
 from recorder.core.playout import random_play
 from recorder.rules import VARIANTS, qelat
+from recorder.rules.position_text import position_text
 
 # Defaults, and the non-default options of each game.
 OPTION_SETS: list[tuple[str, dict]] = [
@@ -42,7 +43,7 @@ def game_digest(variant: str, options: dict, seed: int, moves: int) -> str:
     game = start_game("g", decide_create(setup))
     rules, state, h = game.rules, game.state, hashlib.sha256()
     for event, after in random_play(rules, state, random.Random(seed), max_moves=moves, allocations=0.5):
-        h.update(repr((event, after, rules.legal_moves(after))).encode())
+        h.update(repr((event, after, rules.legal_moves(after), position_text(rules, after))).encode())
         if isinstance(event, Sowed):
             trace: list = []
             traced = rules.play(state, rules.board.hole(event.hole), trace)
