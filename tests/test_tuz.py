@@ -426,7 +426,7 @@ def test_tuz_13_no_hole_loses_the_match():
 
 
 def test_tuz_13_too_few_seeds_ends_the_match_rather_than_stalling():
-    # The case: a round leaving North with no seeds at all (takings 48 and 0).
+    # A reported case: a round leaving North with no seeds at all (takings 48 and 0).
     #   2:   0   0   0   0   0  47S  -> f1 (1) → f2: takings 48 / 0.
     #   1:   0   0   0   0   0   1
     state = sow(position("0 0 0 0 0 47S", "0 0 0 0 0 1", (0, 0)), "f1")

@@ -1,7 +1,7 @@
 """Fairness: appends to other games while four clients read one expensive game.
 
 One client's expensive reads must not starve recording. Against gunicorn in the
-documented configuration, four reader threads request ``GET /moves`` (the issue's
+documented configuration, four reader threads request ``GET /moves`` (once the
 slowest endpoint) and ``/verify`` of the adversarial game (``cost.py``) back to back,
 while two arbiters record Qelat games (``loadgen.record_games``); the figure is the
 appends' p99 latency. Loopback only, bounded by a deadline and a request count.
