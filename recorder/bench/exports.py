@@ -27,6 +27,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
 FORMATS = ("ndjson", "notation")
 # The ceiling on this machine, now: a bare loop writing one stored text column per event.
 REFERENCE = "reference"
+FILL_BATCH = 500  # games copied per transaction while the database grows
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,11 @@ def recorded_templates(folder: str) -> list[tuple[list, dict, str]]:
     recorder, templates = Recorder(store), []
     for path in sorted(FIXTURES.glob("*.json")):
         record = json.loads(path.read_text())
-        game = recorder.create_game(record["setup"], recorded_by="bench").game
-        game_id = game.game_id
-        for command in record["commands"]:
-            game = recorder.record(game_id, dict(command), expected_version=game.version, recorded_by="bench").game
+        with store.batch():  # one commit per game, not one per move
+            game = recorder.create_game(record["setup"], recorded_by="bench").game
+            game_id = game.game_id
+            for command in record["commands"]:
+                game = recorder.record(game_id, dict(command), expected_version=game.version, recorded_by="bench").game
         events = [NewEvent(e.type, e.payload) for e in store.read(game_id)]
         notation = write_game(list(stored_pairs(store.read(game_id))))
         templates.append((events, summary_of(recorder.game(game_id)), notation))
@@ -87,12 +89,15 @@ def fill(store, templates: list, start: int, stop: int) -> int:
     from recorder.store.caches import NotationCache
 
     games, notations, events = GamesList(store), NotationCache(store), 0
-    for number in range(start, stop):
-        template, summary, notation = templates[number % len(templates)]
-        game_id = f"bench-{number:06d}"
-        store.append(game_id, 0, template, projection=games.write(summary))
-        notations.put([(game_id, len(template), notation)])
-        events += len(template)
+    for first in range(start, stop, FILL_BATCH):
+        numbers = range(first, min(stop, first + FILL_BATCH))
+        with store.batch():  # one commit per batch of games, not one per game
+            for number in numbers:
+                template, summary, _ = templates[number % len(templates)]
+                store.append(f"bench-{number:06d}", 0, template, projection=games.write(summary))
+                events += len(template)
+        chosen = [(number, templates[number % len(templates)]) for number in numbers]
+        notations.put([(f"bench-{number:06d}", len(template), text) for number, (template, _, text) in chosen])
     return events
 
 
