@@ -111,7 +111,7 @@ def export(plan: Plan, echo: Echo) -> None:
     for figures in measured.pop(exports.REFERENCE):
         echo(
             f"  ceiling  {figures.games:>6,} games: {figures.per_second:>6,.0f} games/s "
-            f"{figures.events_per_second:>8,.0f} events/s  (a bare loop writing one stored column per event,"
+            f"{figures.events_per_second:>8,.0f} events/s  (a bare loop writing each event's stored line,"
             " the same database now: no target, read the figures below against it)"
         )
     for fmt, results in measured.items():
