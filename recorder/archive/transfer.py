@@ -14,7 +14,8 @@ existing instead of storing a second copy (docs/notation.md, "Identity").
 Export streams: game ids come from the games list (``GamesList.iter_ids``) in batches; a
 notation export reads, writes and hands on each game before the next is read, an NDJSON
 export reads a small batch of games' stored lines per query (``EventStore.event_texts``),
-so memory stays flat however many games the archive holds. No Flask here; the API and the CLI share this module.
+so memory stays flat however many games the archive holds. No Flask here; the API and
+the CLI share this module.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ _STORED_LINES = "SELECT line FROM events WHERE game_id = ? ORDER BY seq"
 
 # A game's lines joined by newlines, in seq order. SQLite (before 3.44, which accepts the
 # ORDER BY) concatenates in the order it visits the rows: the primary key's index, walked
-# in (game_id, seq) order for ``game_id IN (...)`` (tests/test_archive_export.py pins it).
+# in (game_id, seq) order for ``game_id IN (...)`` (tests/test_store.py pins it).
 # Every path to a game's rows gives seq order anyway: the append-only trigger inserts a
 # game's events in seq order, so its rowids rise with seq.
 _IN_SEQ_ORDER = " ORDER BY seq" if sqlite3.sqlite_version_info >= (3, 44) else ""
