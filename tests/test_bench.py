@@ -149,3 +149,20 @@ def test_the_archive_bench_cuts_an_export_into_complete_archives(tmp_path):
 
 
 STEPS = ("build", "export", "import", "verify", "pages", "searches", "disk")
+
+
+def test_the_archive_section_prints_each_figure_beside_its_target():
+    from recorder.bench.archive import ArchiveFigures
+    from recorder.bench.report import archive_lines
+
+    figures = ArchiveFigures(2_000, 250_000, {"export": 0.25, "import": 5.0, "verify": 1.0}, [1.0, 60.0], [2.0])
+    figures.bytes_on_disk = 2 * 2**20
+    lines: list[str] = []
+    for report in archive_lines(lines.append).values():
+        report(figures)
+    assert "(from the cache)" in lines[0]
+    assert "8,000 games/s  target ≥ 5,000 games/s  MET" in lines[1]
+    assert "50,000 events/s  target ≥ 60,000 events/s  MISSED" in lines[2]
+    assert "250,000 events/s  target ≥ 100,000 events/s  MET" in lines[3]
+    assert "p99 60.0 ms over 2  target ≤ 50 ms  MISSED" in lines[4] and "p99 2.0 ms over 1" in lines[5]
+    assert lines[6].endswith("1.0 MiB per 1,000 games (no target)")
