@@ -8,6 +8,8 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 from support.playouts import random_record
 
+from recorder.archive import transfer
+from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
 from recorder.archive.transfer import Archive
 from recorder.cli.main import main
 from recorder.core.commands import decide, decide_create
@@ -131,25 +133,61 @@ def template_events() -> tuple[list[NewEvent], dict[str, Any]]:
     return [NewEvent(e.type, e.payload()) for e in events], summary_of(game)
 
 
-def test_exporting_10000_games_stays_under_a_fixed_memory_bound():
+@pytest.fixture(scope="module")
+def ten_thousand():
+    """10,000 copies of a short game, in memory."""
     store = SQLiteEventStore(":memory:")
     listed = GamesList(store)
     events, summary = template_events()
-    for number in range(10_000):
-        store.append(f"game-{number:05d}", 0, events, projection=listed.write(summary))
-    archive = Archive(store)
+    with store.batch():
+        for number in range(10_000):
+            store.append(f"game-{number:05d}", 0, events, projection=listed.write(summary))
+    yield Archive(store)
+    store.close()
+
+
+@pytest.mark.parametrize("fmt", ["notation", "ndjson"])
+def test_exporting_10000_games_stays_under_a_fixed_memory_bound(ten_thousand, fmt):
+    archive = ten_thousand
     tracemalloc.start()
     try:
         size = games = 0
-        for chunk in archive.export_notation(archive.select()):
+        export = archive.export_notation if fmt == "notation" else archive.export_ndjson
+        for chunk in export(archive.select()):
             size += len(chunk)
             games += 1
+        size += sum(len(chunk) for chunk in archive.ndjson_archive(archive.select())) if fmt == "ndjson" else 0
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert games == 10_000
     assert size > MEMORY_BOUND  # the archive itself would not fit under the bound
     assert peak < MEMORY_BOUND, f"peak {peak:,} bytes"
+
+
+def old_ndjson_archive(store, game_ids) -> str:
+    """The NDJSON export as it was written before the lines were read a batch of games per
+    query: each game's stored lines, read one game at a time, then the terminator."""
+    logs = [store.event_lines(game_id) for game_id in game_ids]
+    logs = [lines for lines in logs if lines]
+    body = "".join(line + "\n" for lines in logs for line in lines)
+    return NDJSON_HEADER + body + ndjson_terminator(len(logs), sum(map(len, logs)))
+
+
+@pytest.mark.parametrize("chunk", [1, 5_000, transfer.WRITE_CHUNK])
+def test_an_ndjson_export_is_byte_for_byte_each_chosen_games_stored_lines(client, library, monkeypatch, chunk):
+    """Filtered by player, by event, by explicit ids in any order (an unknown id left out),
+    whatever the size of the chunks handed on."""
+    monkeypatch.setattr(transfer, "WRITE_CHUNK", chunk)
+    archive = Archive(client.application.extensions["recorder"].store)
+    ids = list(library.values())
+    for chosen in (archive.select(), archive.select(player="Abeba"), archive.select(event="Keren Open")):
+        chosen = list(chosen)
+        assert "".join(archive.ndjson_archive(chosen)) == old_ndjson_archive(archive.store, chosen)
+    mixed = [ids[2], "no-such-game", ids[0], ids[3], ids[0]]
+    assert "".join(archive.ndjson_archive(mixed)) == old_ndjson_archive(archive.store, mixed)
+    served = client.get("/api/export?player=Abeba", headers={"Accept": NDJSON_TYPE}).get_data(as_text=True)
+    assert served == old_ndjson_archive(archive.store, [library["q1"], library["q2"]])
 
 
 # --------------------------------------------------------------------------- the command line

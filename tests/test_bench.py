@@ -6,10 +6,13 @@ No timing is asserted: figures are printed by the command, never checked here.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from werkzeug.serving import make_server
 
+from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
 from recorder.bench import Plan, parse_sections
 from recorder.bench.engine import count_laps, measure
 from recorder.bench.loadgen import Budget, LeanConnection, Tally, record_games, run_clients
@@ -99,3 +102,67 @@ def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
     assert figures.games == 14 and figures.events > 14 * 50
     assert set(figures.seconds) == {"export", "import", "verify"} and all(s > 0 for s in figures.seconds.values())
     assert len(figures.search_ms) == 200 and figures.page_ms and figures.bytes_on_disk > 0
+
+
+def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_source(tmp_path):
+    from recorder.bench import archive
+
+    lines: list[str] = []
+    steps = {name: (lambda figures, name=name: lines.append(f"{name} {sorted(figures.seconds)}")) for name in STEPS}
+    first = archive.measure(40, seed=3, cache=tmp_path, echo=lines.append, steps=steps)
+    assert lines[0] == "  building the source archive: 40 of 40 games" + lines[0][lines[0].index(" (") :]
+    assert lines[1:] == [
+        "build []",
+        "export ['export']",
+        "import ['export', 'import']",
+        "verify ['export', 'import', 'verify']",
+        *(f"{name} ['export', 'import', 'verify']" for name in ("pages", "searches", "disk")),
+    ]
+    assert first.build_seconds is not None
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith("-writer.lock")) == [
+        f"archive-40-3-{archive.corpus_digest()}.sqlite3"
+    ]
+    again = archive.measure(40, seed=3, cache=tmp_path)
+    assert again.build_seconds is None and (again.games, again.events) == (first.games, first.events)
+
+
+def test_the_archive_bench_cuts_an_export_into_complete_archives(tmp_path):
+    from recorder.archive.transfer import Archive
+    from recorder.bench.archive import split_archive
+    from recorder.store import SQLiteEventStore
+
+    source = tmp_path / "source.sqlite3"
+    runner = CliRunner()
+    assert runner.invoke(main, ["demo", "--db", str(source)]).exit_code == 0
+    with SQLiteEventStore(str(source)) as store:
+        archive = Archive(store)
+        whole = "".join(archive.ndjson_archive(archive.select()))
+        logs = ["".join(archive.export_ndjson([game_id])) for game_id in archive.select()]
+    (tmp_path / "whole.ndjson").write_text(whole)
+    parts = split_archive(str(tmp_path / "whole.ndjson"), str(tmp_path), games=4)
+    assert len(parts) == -(-len(logs) // 4)
+    for number, part in enumerate(parts):
+        chosen = logs[number * 4 : number * 4 + 4]
+        events = sum(log.count("\n") for log in chosen)
+        expected = NDJSON_HEADER + "".join(chosen) + ndjson_terminator(len(chosen), events)
+        assert Path(part).read_bytes().decode("utf-8") == expected
+
+
+STEPS = ("build", "export", "import", "verify", "pages", "searches", "disk")
+
+
+def test_the_archive_section_prints_each_figure_beside_its_target():
+    from recorder.bench.archive import ArchiveFigures
+    from recorder.bench.report import archive_lines
+
+    figures = ArchiveFigures(2_000, 250_000, {"export": 0.25, "import": 5.0, "verify": 1.0}, [1.0, 60.0], [2.0])
+    figures.bytes_on_disk = 2 * 2**20
+    lines: list[str] = []
+    for report in archive_lines(lines.append).values():
+        report(figures)
+    assert "(from the cache)" in lines[0]
+    assert "8,000 games/s  target ≥ 5,000 games/s  MET" in lines[1]
+    assert "50,000 events/s  target ≥ 60,000 events/s  MISSED" in lines[2]
+    assert "250,000 events/s  target ≥ 100,000 events/s  MET" in lines[3]
+    assert "p99 60.0 ms over 2  target ≤ 50 ms  MISSED" in lines[4] and "p99 2.0 ms over 1" in lines[5]
+    assert lines[6].endswith("1.0 MiB per 1,000 games (no target)")

@@ -35,6 +35,7 @@ from recorder.store import (
     StoredEvent,
 )
 from recorder.store.notify import wait_for_append
+from recorder.store.sql import TEXTS_BATCH
 
 
 def sqlite_backend(tmp_path) -> EventStore:
@@ -624,6 +625,25 @@ def test_event_lines_are_the_canonical_json_of_each_event(store, text):
     assert events[0].payload["note"] == text
     assert store.event_lines(f"g {name}") == [chain.canonical_json(e.to_dict()) for e in events]
     assert store.event_lines("unknown") == []
+    assert [t.text for t in store.event_texts([f"g {name}", "unknown"])] == ["\n".join(store.event_lines(f"g {name}"))]
+
+
+def test_event_texts_are_each_streams_lines_in_the_order_asked_batch_after_batch(store):
+    """Games recorded turn about (their events interleaved in the table), asked for in an
+    order that is neither id nor recording order, over more than one query's batch: each
+    comes back once per asking, its lines in seq order, a stream without events left out."""
+    names = [f"g{number:02d}" for number in range(TEXTS_BATCH + 5)]
+    for turn in range(3):
+        for number, name in enumerate(names):
+            if turn <= number % 3:
+                store.append(name, turn, moves(turn + 1))
+    asked = [*reversed(names[::2]), "unknown", *names[1::2], names[0]]
+    texts = list(store.event_texts(iter(asked)))
+    assert [t.stream_id for t in texts] == [name for name in asked if name != "unknown"]
+    for text in texts:
+        assert text.text == "\n".join(store.event_lines(text.stream_id))
+        assert text.events == store.version(text.stream_id) == len(text.text.split("\n"))
+    assert list(store.event_texts([])) == []
 
 
 # --------------------------------------------------------------------- files from the previous release
@@ -658,6 +678,7 @@ def test_a_database_of_the_previous_release_is_migrated_on_open(tmp_path):
         assert (store.stream_type("g"), store.stream_type("t-abc")) == (GAME, TOURNAMENT)
         assert store.read("g") == rows[:2]
         assert store.event_lines("g") == [chain.canonical_json(e.to_dict()) for e in rows[:2]]
+        assert [t.text for t in store.event_texts(["g"])] == ["\n".join(store.event_lines("g"))]
         assert [e.game_id for e in store.first_events(TOURNAMENT)] == ["t-abc"]
         store.append("g", 2, moves(3))
         assert chain.first_broken_link(store.read("g")) is None

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import make_app
 
+from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
 from recorder.cli import main
 from recorder.core import chain
 from recorder.errors import VersionConflict
@@ -154,6 +155,9 @@ def test_the_service_records_lists_and_verifies_games_on_postgres(postgres_url):
     listed = client.get("/api/games?player=Abeba").get_json()["games"]
     assert [g["id"] for g in listed] == [game_id]
     assert client.get(f"/api/games/{game_id}/state").get_json()["version"] == 7
+    ndjson = client.get("/api/export?player=Abeba", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True)
+    lines = app.extensions["recorder"].store.event_lines(game_id)
+    assert ndjson == NDJSON_HEADER + "".join(line + "\n" for line in lines) + ndjson_terminator(1, 7)
     app.extensions["recorder"].store.close()
     for command in (["rebuild"], ["verify", "--projections"], ["verify"]):
         result = CliRunner().invoke(main, [*command, "--db", postgres_url])

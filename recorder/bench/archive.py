@@ -1,27 +1,47 @@
 """The archive bench: N games exported, imported, verified, listed and searched by position.
 
-The corpus is the project's fixture games (``fixtures/games/*.json``, recorded once
-through the service), copied under seeded player and event names (200 players, 50
-events) into a source database until it holds N games. Then, each timed: the NDJSON
-export of the whole archive; its import into a fresh database through ``recorder
-import``'s own path (every event re-decided, every chain checked, batched commits); the
-verification of every game (``recorder verify``'s check); pages of 50 games of one
-player by keyset pagination; position searches of positions taken from the index; and
-the database's size on disk per 1,000 games.
+The source archive is built once, through the real import path: the project's fixture
+games (``fixtures/games/*.json``) and seeded random games of every variant, each recorded
+once through the service, are written out as notation under seeded player and event
+names (200 players, 50 events; each copy's ``Round`` tag numbers it, so no two copies
+are the same record) and imported by ``recorder import``'s own code, a part of
+``PART_GAMES`` games at a time (every move decided, batched commits). The built file is
+kept in a cache folder under a name made of N, the seed and a digest of the corpus, so
+a second run with the same N and seed reuses it (``cache=None`` builds in the run's
+temporary folder instead). Then, each timed and printed as soon as measured: the NDJSON
+export of the whole archive to one file; its import into a fresh database through
+``recorder import``'s path (the export split into parts of ``PART_GAMES`` games, each a
+complete framed archive, so the importer's memory stays bounded); the verification of
+every game (``recorder verify``'s check); pages of 50 games of a player and of an event by
+keyset pagination; position searches of keys from the position index; the database's
+size on disk per 1,000 games.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
+import re
+import shutil
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from .exports import recorded_templates
+from .exports import FIXTURES, recorded_templates
 
 PLAYERS = [f"Player {number:03d}" for number in range(200)]
 EVENTS = [f"Open {number:02d}" for number in range(50)]
+RANDOM_GAMES = 3  # seeded random games per variant, beside the fixture games
+RANDOM_MAX_EVENTS = 200
+PART_GAMES = 2_000  # games per imported file: what the importer holds in memory at once
+ADJUDICATED_DRAW = {"type": "result", "kind": "adjudication", "winner": None}  # no sowing can end (GEN-35)
+CACHE_VERSION = 1  # raise when the way the source is built changes
+_NAME_TAGS = re.compile(r'^\[(South|North|Event|Round) "[^\n]*"\]\n', re.MULTILINE)
+
+Echo = Callable[[str], None]
 
 
 @dataclass
@@ -32,6 +52,7 @@ class ArchiveFigures:
     page_ms: list[float] = field(default_factory=list)
     search_ms: list[float] = field(default_factory=list)
     bytes_on_disk: int = 0
+    build_seconds: float | None = None  # None: the source came from the cache
 
     def per_second(self, step: str, of: str = "events") -> float:
         return (self.events if of == "events" else self.games) / self.seconds[step]
@@ -42,54 +63,238 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
 
 
-def build_source(path: str, folder: str, games: int, seed: int = 2026) -> int:
-    """The source archive: fixture games under seeded names; returns the events stored."""
-    from recorder.service import Recorder
-    from recorder.store import NewEvent, SQLiteEventStore
-
-    rng, templates, events = random.Random(seed), recorded_templates(folder), 0
-    with SQLiteEventStore(path) as store:
-        recorder = Recorder(store)
-        for number in range(games):
-            template, summary, _ = templates[number % len(templates)]
-            names = {"south": rng.choice(PLAYERS), "north": rng.choice(PLAYERS), "event": rng.choice(EVENTS)}
-            setup = template[0]
-            payload = {**setup.payload, **{k: names[k] for k in ("south", "north")}}
-            payload["metadata"] = {**payload.get("metadata", {}), "event": names["event"]}
-            copy = [NewEvent(setup.type, payload), *template[1:]]
-            row = {**summary, **names, "metadata": payload["metadata"]}
-            store.append(f"archive_{number:06d}", 0, copy, projection=recorder.games.write(row))
-            events += len(copy)
-    return events
+def _quiet(line: str) -> None:
+    pass
 
 
-def measure(games: int) -> ArchiveFigures:
-    from recorder.api.archive import schema_check
-    from recorder.archive.transfer import Archive
-    from recorder.audit.verify import verify_record
-    from recorder.cli.archive import import_files
-    from recorder.service import Recorder
+# ------------------------------------------------------------------ the source archive
+
+
+def random_templates(folder: str, seed: int) -> list[str]:
+    """``RANDOM_GAMES`` seeded random games of each variant, recorded through the service,
+    as notation (a game no sowing can end is adjudicated a draw, GEN-35)."""
+    from recorder.core.playout import random_move
+    from recorder.core.redecide import command_for
+    from recorder.notation.writer import write_game
+    from recorder.rules import VARIANTS
+    from recorder.service import Recorder, stored_pairs
     from recorder.store import SQLiteEventStore
 
-    figures = ArchiveFigures(games=games)
-    with tempfile.TemporaryDirectory(prefix="recorder-archive-") as folder:
-        source, target, dump = (os.path.join(folder, name) for name in ("source.sqlite3", "t.sqlite3", "a.ndjson"))
-        figures.events = build_source(source, folder, games)
+    rng, texts = random.Random(seed), []
+    with SQLiteEventStore(os.path.join(folder, "random.sqlite3")) as store:
+        recorder = Recorder(store)
+        for variant, rules_class in sorted(VARIANTS.items()):
+            for _ in range(RANDOM_GAMES):
+                setup = {"variant": variant, "south": "South", "north": "North"}
+                if rules_class.has_first_player:
+                    setup["first_player"] = rng.choice(("south", "north"))
+                with store.batch():  # one commit per game, not one per move
+                    game = recorder.create_game(setup, recorded_by="bench").game
+                    while not game.state.game_over and game.version < RANDOM_MAX_EVENTS:
+                        move = random_move(game.rules, game.state, rng)
+                        command = command_for(move[0]) if move else ADJUDICATED_DRAW
+                        game = recorder.record(
+                            game.game_id, command, expected_version=game.version, recorded_by="bench"
+                        ).game
+                texts.append(write_game(list(stored_pairs(store.read(game.game_id)))))
+    return texts
+
+
+def copies(templates: list[str], games: int, seed: int) -> Iterator[str]:
+    """Game ``number`` is template ``number % len(templates)`` under seeded names."""
+    rng = random.Random(seed)
+    for number in range(games):
+        south, north, event = rng.choice(PLAYERS), rng.choice(PLAYERS), rng.choice(EVENTS)
+        body = _NAME_TAGS.sub("", templates[number % len(templates)])
+        yield f'[Event "{event}"]\n[Round "{number + 1}"]\n[South "{south}"]\n[North "{north}"]\n{body}'
+
+
+def build_source(path: str, folder: str, games: int, seed: int = 2026, echo: Echo = _quiet) -> None:
+    """The source archive at ``path``: ``games`` copies imported by ``recorder import``'s
+    code, a part of ``PART_GAMES`` at a time, with a line of progress after each part."""
+    from recorder.api.archive import schema_check
+    from recorder.archive.transfer import Archive
+    from recorder.cli.archive import import_files
+    from recorder.store import SQLiteEventStore
+
+    templates = [notation for _, _, notation in recorded_templates(folder)] + random_templates(folder, seed)
+    started, done = time.perf_counter(), 0
+    texts = copies(templates, games, seed)
+    with SQLiteEventStore(path) as store:
+        archive = Archive(store, recorded_by="bench", check_command=schema_check, restore=True)
+        while done < games:
+            part = os.path.join(folder, "part.mn")
+            count = min(PART_GAMES, games - done)
+            with open(part, "w", encoding="utf-8") as out:
+                out.write("\n".join(next(texts) for _ in range(count)))
+            counts, refused = import_files(archive, [part])
+            if refused or counts["imported"] != count:
+                raise RuntimeError(f"building the source archive: {counts}, refused {len(refused)}")
+            done += count
+            rate = done / (time.perf_counter() - started)
+            echo(f"  building the source archive: {done:,} of {games:,} games ({rate:,.0f} games/s)")
+
+
+def cache_folder() -> Path:
+    """Where built sources are kept: $RECORDER_BENCH_CACHE, else the user's cache folder."""
+    chosen = os.environ.get("RECORDER_BENCH_CACHE")
+    if chosen:
+        return Path(chosen)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mancala-recorder" / "bench"
+
+
+def corpus_digest() -> str:
+    """The fixture games and this way of building: a cached source built otherwise is not reused."""
+    digest = hashlib.sha256(f"{CACHE_VERSION} {RANDOM_GAMES} {RANDOM_MAX_EVENTS}".encode())
+    for path in sorted(FIXTURES.glob("*.json")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def source_archive(games: int, seed: int, folder: str, cache: Path | None, echo: Echo) -> tuple[str, float | None]:
+    """The built source's path, and the seconds building it took (None when it was cached).
+    A cached source is built in a folder of its own and moved into place once complete, so
+    an interrupted build is never reused."""
+    started = time.perf_counter()
+    if cache is None:
+        scratch = os.path.join(folder, "source.sqlite3")
+        build_source(scratch, folder, games, seed, echo)
+        return scratch, time.perf_counter() - started
+    path = cache / f"archive-{games}-{seed}-{corpus_digest()}.sqlite3"
+    if path.exists():
+        echo(f"  source archive: {path} (cached)")
+        return str(path), None
+    building = cache / (path.name + ".building")
+    shutil.rmtree(building, ignore_errors=True)  # what an interrupted build left
+    building.mkdir(parents=True)
+    build_source(str(building / "source.sqlite3"), folder, games, seed, echo)
+    os.replace(building / "source.sqlite3", path)
+    shutil.rmtree(building)
+    return str(path), time.perf_counter() - started
+
+
+# ------------------------------------------------------------------ the measured steps
+
+
+Report = Callable[[ArchiveFigures], None]
+
+
+def measure(
+    games: int,
+    *,
+    seed: int = 2026,
+    cache: Path | None = None,
+    echo: Echo = _quiet,
+    steps: dict[str, Report] | None = None,
+) -> ArchiveFigures:
+    """Every step on an archive of ``games`` games. ``echo`` gets a line of progress while
+    the source is built; ``steps[name]`` (build, export, import, verify, pages, searches,
+    disk) is called with the figures as soon as that step is measured."""
+    return Measurement(games, seed, cache, echo, steps or {}).run()
+
+
+class Measurement:
+    """One run of the archive bench; ``steps`` maps a step's name to what prints its figure."""
+
+    def __init__(self, games: int, seed: int, cache: Path | None, echo: Echo, steps: dict[str, Report]):
+        self.figures = ArchiveFigures(games=games)
+        self.seed, self.cache, self.echo, self.steps = seed, cache, echo, steps
+
+    def done(self, step: str) -> None:
+        report = self.steps.get(step)
+        if report is not None:
+            report(self.figures)
+
+    def run(self) -> ArchiveFigures:
+        from recorder.store import SQLiteEventStore
+
+        figures = self.figures
+        with tempfile.TemporaryDirectory(prefix="recorder-archive-") as folder:
+            source, figures.build_seconds = source_archive(figures.games, self.seed, folder, self.cache, self.echo)
+            with SQLiteEventStore(source) as store:
+                figures.events = _events_of(store)
+            self.done("build")
+            target, dump = os.path.join(folder, "t.sqlite3"), os.path.join(folder, "a.ndjson")
+            self._export(source, dump)
+            parts = split_archive(dump, folder)
+            os.remove(dump)
+            self._import_and_read(target, parts)
+            figures.bytes_on_disk = sum(
+                os.path.getsize(target + suffix) for suffix in ("", "-wal") if os.path.exists(target + suffix)
+            )
+            self.done("disk")
+        return figures
+
+    def _export(self, source: str, dump: str) -> None:
+        from recorder.archive.transfer import Archive
+        from recorder.store import SQLiteEventStore
+
         with SQLiteEventStore(source) as store, open(dump, "w", encoding="utf-8") as out:
-            archive = Archive(store, recorded_by="bench", restore=True)
-            figures.seconds["export"] = _timed(lambda: out.writelines(archive.ndjson_archive(archive.select())))
+            archive = Archive(store)
+            self.figures.seconds["export"] = _timed(lambda: out.writelines(archive.ndjson_archive(archive.select())))
+        self.done("export")
+
+    def _import_and_read(self, target: str, parts: list[str]) -> None:
+        from recorder.api.archive import schema_check
+        from recorder.archive.transfer import Archive
+        from recorder.audit.verify import verify_record
+        from recorder.cli.archive import import_files
+        from recorder.service import Recorder
+        from recorder.store import SQLiteEventStore
+
+        figures = self.figures
         with SQLiteEventStore(target) as store:
             archive = Archive(store, recorded_by="bench", check_command=schema_check, restore=True)
-            figures.seconds["import"] = _timed(lambda: import_files(archive, [dump]))
+            figures.seconds["import"] = _timed(lambda: import_files(archive, parts))
+            self.done("import")
             recorder = Recorder(store)
             # recorder verify's walk: every stream, in one ordered scan, a batch of streams per query
             figures.seconds["verify"] = _timed(lambda: [verify_record(g, events) for g, events in store.read_streams()])
+            self.done("verify")
             figures.page_ms = _pages(recorder)
-            figures.search_ms = _searches(recorder, store)
-        figures.bytes_on_disk = sum(
-            os.path.getsize(target + suffix) for suffix in ("", "-wal") if os.path.exists(target + suffix)
-        )
-    return figures
+            self.done("pages")
+            figures.search_ms = _searches(recorder)
+            self.done("searches")
+
+
+def _events_of(store) -> int:
+    from recorder.store import GamesList
+
+    return sum(store.version(game_id) for game_id in GamesList(store).iter_ids())
+
+
+def split_archive(path: str, folder: str, games: int = PART_GAMES) -> list[str]:
+    """An NDJSON export cut into complete archives of ``games`` games each (framed, their
+    terminators stating their own counts), read and written a line at a time."""
+    from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
+
+    parts: list[str] = []
+    out, current, in_part, events = None, None, 0, 0
+
+    def close() -> None:
+        if out is not None:
+            out.write(ndjson_terminator(in_part, events))
+            out.close()
+
+    with open(path, encoding="utf-8", newline="\n") as source:
+        if source.readline() != NDJSON_HEADER:
+            raise ValueError(f"{path} is not a framed NDJSON export")
+        for line in source:
+            game_id = line[: line.find(",")]  # '{"game_id":"…"': canonical lines start with it
+            if game_id.startswith('{"end_of_archive"'):
+                break
+            if game_id != current:
+                current = game_id
+                if out is None or in_part == games:
+                    close()
+                    parts.append(os.path.join(folder, f"part-{len(parts):04d}.ndjson"))
+                    out, in_part, events = open(parts[-1], "w", encoding="utf-8"), 0, 0
+                    out.write(NDJSON_HEADER)
+                in_part += 1
+            events += 1
+            out.write(line)  # type: ignore[union-attr]
+    close()
+    return parts
 
 
 def _timed(work) -> float:
@@ -113,11 +318,11 @@ def _pages(recorder, players: int = 20) -> list[float]:
     return timings
 
 
-def _searches(recorder, store, count: int = 200, seed: int = 7) -> list[float]:
+def _searches(recorder, count: int = 200, seed: int = 7) -> list[float]:
     from recorder.projections import search
 
     rng = random.Random(seed)
-    keys = [row[0] for row in store._db().execute("SELECT position FROM positions LIMIT 5000").fetchall()]
+    keys = recorder.positions.keys(limit=5000)
     timings = []
     for key in (rng.choice(keys) for _ in range(count if keys else 0)):
         started = time.perf_counter()

@@ -93,6 +93,11 @@ class PositionIndex:
         )
         return [(game_id, seq) for game_id, seq in rows.fetchall()]
 
+    def keys(self, *, limit: int = 100) -> list[str]:
+        """The first ``limit`` distinct position keys, in key order (the index's own order)."""
+        rows = self._db().execute("SELECT DISTINCT position FROM positions ORDER BY position LIMIT ?", (limit,))
+        return [key for (key,) in rows.fetchall()]
+
     def drop_orphans(self) -> None:
         db = self._db()
         with _write_transaction(db):

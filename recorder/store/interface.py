@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -23,6 +23,15 @@ STREAM_TYPES = (GAME, TOURNAMENT)
 # What a projection beside the store writes in the same transaction as an append (e.g.
 # the games list's row): it gets the backend's transaction handle and the stored events.
 ProjectionWrite = Callable[[Any, "tuple[StoredEvent, ...]"], None]
+
+
+@dataclass(frozen=True)
+class StreamText:
+    """A stream's stored lines joined by newlines (no newline after the last), and how many."""
+
+    stream_id: str
+    events: int
+    text: str
 
 
 @dataclass(frozen=True)
@@ -170,6 +179,15 @@ class EventStore(abc.ABC):
         ``chain.canonical_json(event.to_dict())`` (NDJSON archives). Backends may keep
         the lines stored, so an export decodes nothing."""
         return [chain.canonical_json(event.to_dict()) for event in self.read(stream_id)]
+
+    def event_texts(self, stream_ids: Iterable[str]) -> Iterator[StreamText]:
+        """Each stream's ``event_lines`` joined by newlines, in the order the ids come,
+        streams without events left out: what an NDJSON export writes, a stream at a time
+        (SQL backends read a batch of streams per query, joined by the database)."""
+        for stream_id in stream_ids:
+            lines = self.event_lines(stream_id)
+            if lines:
+                yield StreamText(stream_id, len(lines), "\n".join(lines))
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Appends inside may share one transaction (bulk imports); each stays all-or-nothing."""

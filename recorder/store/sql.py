@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
-from collections.abc import Callable, Iterator
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -14,7 +16,7 @@ from sqlite_utils import Database
 from recorder.core import chain
 from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
 
-from .interface import Idempotency, StoredEvent, _check_page
+from .interface import Idempotency, StoredEvent, StreamText, _check_page
 from .writer_lock import WriterLock
 
 
@@ -103,6 +105,15 @@ _EVENT_LINE_TEXT = (
 _EVENT_LINE = f"SELECT {_EVENT_LINE_TEXT} FROM events WHERE game_id = ? ORDER BY seq"
 _STORED_LINES = "SELECT line FROM events WHERE game_id = ? ORDER BY seq"
 
+# A game's lines joined by newlines, in seq order. SQLite (before 3.44, which accepts the
+# ORDER BY) concatenates in the order it visits the rows: the primary key's index, walked
+# in (game_id, seq) order for ``game_id IN (...)`` (tests/test_store.py pins it).
+# Every path to a game's rows gives seq order anyway: the append-only trigger inserts a
+# game's events in seq order, so its rowids rise with seq.
+_IN_SEQ_ORDER = " ORDER BY seq" if sqlite3.sqlite_version_info >= (3, 44) else ""
+_SQLITE_LINES_TEXT = f"group_concat({_EVENT_LINE_TEXT}, char(10){_IN_SEQ_ORDER})"
+TEXTS_BATCH = 16  # games per query: a batch's texts are held at once, so memory stays small
+
 
 @contextlib.contextmanager
 def _write_transaction(db: Database) -> Iterator[Database]:
@@ -176,6 +187,9 @@ class SqlStreams:
     The SQL is written once, in SQLite's dialect; the PostgreSQL store's handle rewrites
     its placeholders (``pg_dialect``). A backend supplies ``_db()``, this thread's handle.
     """
+
+    # A game's lines joined by newlines, in seq order, as the backend's SQL aggregates them.
+    _LINES_TEXT = _SQLITE_LINES_TEXT
 
     def _db(self) -> Any:
         raise NotImplementedError
@@ -273,3 +287,17 @@ class SqlStreams:
             for stream_id, group in groupby(rows, key=itemgetter(0)):
                 yield stream_id, [_event_from_row(row) for row in group]
             after = last
+
+    def event_texts(self, stream_ids: Iterable[str]) -> Iterator[StreamText]:
+        """One query per batch of streams, each stream's lines joined by the database (one
+        row per stream, not per event): the cost per stream stays the same however many
+        the export holds, and only a batch's texts are in memory at once."""
+        ids = iter(stream_ids)
+        while batch := list(itertools.islice(ids, TEXTS_BATCH)):
+            texts = {row[0]: StreamText(*row) for row in self._texts_of(batch)}
+            yield from (texts[stream_id] for stream_id in batch if stream_id in texts)
+
+    def _texts_of(self, batch: list[str]) -> list[tuple[str, int, str]]:
+        marks = ", ".join("?" * len(batch))
+        query = f"SELECT game_id, count(*), {self._LINES_TEXT} FROM events WHERE game_id IN ({marks})"
+        return self._db().execute(query + " GROUP BY game_id", batch).fetchall()
