@@ -86,14 +86,21 @@ def qelat(web, moves: int) -> tuple[str, list[dict]]:
     return record(web.client, game["setup"], game["commands"][:moves]), game["commands"]
 
 
+INSTALL_MS = 30_000
+
+
 def cached_for_offline(page) -> None:
-    """The service worker controls the page and the game's reads are in its cache."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function("""async () => {
+    """The service worker controls the page and the game's reads are in its cache. Installing
+    it fetches every page asset, slow on a loaded machine: a longer wait than Playwright's 10 s."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=INSTALL_MS)
+    page.wait_for_function(
+        """async () => {
       const urls = [location.pathname, '/api' + location.pathname,
                     '/api' + location.pathname + '/events', '/api/variants'];
       return (await Promise.all(urls.map((url) => caches.match(url)))).every(Boolean);
-    }""")
+    }""",
+        timeout=INSTALL_MS,
+    )
 
 
 # -- Offline recording ---------------------------------------------------------------------
