@@ -1,5 +1,9 @@
 """Field types shared by the schemas: strict JSON types (GEN-31)."""
 
+import base64
+import binascii
+import json
+
 from marshmallow import ValidationError, fields, validate
 
 from recorder.core.commands import DATE_FORMS, DATE_PATTERN
@@ -62,3 +66,27 @@ def hole(**kwargs) -> fields.String:
 def date(**kwargs) -> fields.String:
     """A game's date as far as it is known (``recorder.core.commands.DATE_PATTERN``)."""
     return fields.String(validate=validate.Regexp(f"^{DATE_PATTERN}\\Z", error=f"a date is {DATE_FORMS}"), **kwargs)
+
+
+class Cursor(fields.Field):
+    """Where a list continues: the last row's ``(created_at, game_id)``, sent as an opaque
+    URL-safe text. Anything else a client sends is invalid (422), never a 500."""
+
+    MAX_LENGTH = 512
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is None:
+            return None
+        text = json.dumps(list(value), separators=(",", ":"), ensure_ascii=False)
+        return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not 0 < len(value) <= self.MAX_LENGTH:
+            raise ValidationError("Not a cursor: send the 'next' value of the previous page.")
+        try:
+            decoded = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+        except (binascii.Error, ValueError):
+            decoded = None
+        if not (isinstance(decoded, list) and len(decoded) == 2 and all(isinstance(part, str) for part in decoded)):
+            raise ValidationError("Not a cursor: send the 'next' value of the previous page.")
+        return decoded[0], decoded[1]

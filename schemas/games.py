@@ -4,7 +4,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from recorder.rules import VARIANTS
 
-from .fields import MAX_STORED_INT, Int64, StrictInteger, date, name, player
+from .fields import MAX_STORED_INT, Cursor, Int64, StrictInteger, date, name, player
 
 VARIANT_NAMES = tuple(VARIANTS)  # GEN-1's order, as the registry holds them
 
@@ -67,16 +67,20 @@ class GameSummarySchema(Schema):
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema), dump_only=True)
+    next = Cursor(dump_only=True, allow_none=True)  # the next page's ``after``; null on the last page
 
 
 class GameQuerySchema(Schema):
-    """GET /api/games filters."""
+    """GET /api/games filters, newest first. ``after`` (the previous page's ``next``)
+    pages by keyset, one page's cost however deep; ``offset`` costs what it skips."""
 
     variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
     player = name()
     tournament = name()
+    event = name()
     limit = Int64(load_default=100, validate=validate.Range(min=1, max=1000))
     offset = Int64(load_default=0, validate=validate.Range(min=0, max=MAX_STORED_INT))
+    after = Cursor(load_default=None)
 
 
 class StateQuerySchema(Schema):

@@ -1,6 +1,7 @@
 """The JSON API contract: creation, commands, versions, idempotency, errors, OpenAPI."""
 
 import pytest
+from conftest import Api, make_app
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 AT_1 = {"If-Match": '"1"'}  # a command on a new game: the version its recorder saw
@@ -212,6 +213,30 @@ def test_list_games_filters_by_variant_and_player(api, client):
     games = client.get("/api/games?player=Dawit").get_json()["games"]
     assert [g["south"] for g in games] == ["Dawit"]
     assert client.get("/api/games?variant=chess").status_code == 422
+
+
+def test_list_games_pages_by_cursor_newest_first_filtered_by_player_and_event(database):
+    app = make_app(database)
+    client = app.test_client()
+    api = Api(client)
+    created = [api.create(**QELAT, event="Open 1" if n % 2 else "Open 2")["id"] for n in range(5)]
+    newest_first, pages, url = created[::-1], [], "/api/games?player=Abeba&limit=2"
+    while url:
+        body = client.get(url).get_json()
+        pages.append([game["id"] for game in body["games"]])
+        url = f"/api/games?player=Abeba&limit=2&after={body['next']}" if body["next"] else None
+    assert pages == [newest_first[0:2], newest_first[2:4], newest_first[4:]]
+    assert client.get("/api/games?limit=5").get_json()["next"] is not None  # a full page may have a next one
+    assert [g["id"] for g in client.get("/api/games?event=Open 1").get_json()["games"]] == [created[3], created[1]]
+    app.extensions["recorder"].store.close()
+
+
+@pytest.mark.parametrize("cursor", ["", "x", "%%%", "WzEsMl0", "bnVsbA", "W10", "a" * 600, "WyJhIiwiYiIsImMiXQ"])
+def test_list_games_refuses_a_cursor_it_did_not_give_as_422(client, cursor):
+    # WzEsMl0 = [1,2], bnVsbA = null, W10 = [], WyJhIiwiYiIsImMiXQ = ["a","b","c"]
+    response = client.get(f"/api/games?after={cursor}")
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert "after" in response.get_json()["detail"]
 
 
 def test_openapi_document_covers_the_api(client):

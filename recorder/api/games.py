@@ -93,7 +93,8 @@ def list_games():
     query = load_query(game_query_schema)
     rows = recorder().games.page(**query)
     games = [{**row, "id": row["game_id"]} for row in rows]
-    return game_list_schema.dump({"games": games})
+    last = (rows[-1]["created_at"], rows[-1]["game_id"]) if len(rows) == query["limit"] else None
+    return game_list_schema.dump({"games": games, "next": last})
 
 
 @bp.get("/<game_id>")

@@ -117,11 +117,19 @@ class GamesList:
         variant: str | None = None,
         player: str | None = None,
         tournament: str | None = None,
+        event: str | None = None,
         limit: int = 100,
         offset: int = 0,
+        after: tuple[str, str] | None = None,
     ) -> list[dict]:
+        """One page of rows, newest first. ``after`` (the last row's ``(created_at,
+        game_id)``) continues from that row by keyset, at the cost of one page however deep
+        the list goes; ``offset`` skips rows, so its cost grows with the offset."""
         _check_page(limit=limit, offset=offset)
-        clauses, params = _game_filters(variant, player, tournament)
+        clauses, params = _game_filters(variant, player, tournament, event=event)
+        if after is not None:
+            clauses.append("(created_at, game_id) < (?, ?)")
+            params += list(after)
         cursor = self._db().execute(
             f"SELECT * FROM games{_where(clauses)} ORDER BY created_at DESC, game_id DESC LIMIT ? OFFSET ?",
             [*params, limit, offset],
