@@ -89,4 +89,6 @@ class Cursor(fields.Field):
             decoded = None
         if not (isinstance(decoded, list) and len(decoded) == 2 and all(isinstance(part, str) for part in decoded)):
             raise ValidationError("Not a cursor: send the 'next' value of the previous page.")
+        for part in decoded:  # a time and a game id: text no stored row holds is no cursor (NUL breaks PostgreSQL)
+            NO_CONTROLS(part)
         return decoded[0], decoded[1]

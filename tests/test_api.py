@@ -1,7 +1,11 @@
 """The JSON API contract: creation, commands, versions, idempotency, errors, OpenAPI."""
 
+import base64
+import json
+
 import pytest
 from conftest import Api, make_app
+from flask.testing import FlaskClient
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 AT_1 = {"If-Match": '"1"'}  # a command on a new game: the version its recorder saw
@@ -237,6 +241,75 @@ def test_list_games_refuses_a_cursor_it_did_not_give_as_422(client, cursor):
     response = client.get(f"/api/games?after={cursor}")
     assert response.status_code == 422, response.get_data(as_text=True)
     assert "after" in response.get_json()["detail"]
+
+
+def _cursor(*parts) -> str:
+    return base64.urlsafe_b64encode(json.dumps(list(parts)).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [("\u0000", "g"), ("2026-01-01", "g\u0000"), ("\ud800", "g"), ("\x1b[2J", "g")],
+    ids=["NUL", "NUL in the id", "lone surrogate", "escape sequence"],
+)
+def test_list_games_refuses_a_hostile_cursor_on_every_backend_as_422(database, parts):
+    # Well-formed base64 JSON, but text no row can hold (PostgreSQL refuses NUL outright).
+    app = make_app(database)
+    response = app.test_client().get(f"/api/games?after={_cursor(*parts)}")
+    app.extensions["recorder"].store.close()
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert "after" in response.get_json()["detail"]
+
+
+def test_list_games_by_cursor_is_public_and_the_same_for_every_token(app, client):
+    api = Api(client)
+    for _ in range(3):
+        api.create(**QELAT)
+    recorder = client.post("/api/tokens", json={"holder": "Selam"}).get_json()["token"]
+    first = client.get("/api/games?limit=2").get_json()
+    url = f"/api/games?limit=2&after={first['next']}"
+    anonymous = FlaskClient(app, app.response_class).get(url)
+    with_recorder = FlaskClient(app, app.response_class).get(url, headers={"Authorization": f"Bearer {recorder}"})
+    assert anonymous.status_code == with_recorder.status_code == 200  # reads are public (docs/security.md)
+    assert anonymous.get_json() == with_recorder.get_json() == client.get(url).get_json()
+
+
+def test_list_games_a_deep_page_by_cursor_costs_what_the_first_page_costs(app, client):
+    # 3,000 rows in the list projection; SQLite's virtual-machine steps count the work.
+    store = app.extensions["recorder"].store
+    db = store._db()
+    db["games"].insert_all(
+        {
+            "game_id": f"g{n:05d}",
+            "variant": "qelat",
+            "south": "Abeba",
+            "north": "Berhane",
+            "status": "in_progress",
+            "created_at": f"2026-01-01T00:00:{n // 1000:02d}.{n % 1000:03d}000Z",
+            "updated_at": "2026-01-01T00:00:00Z",
+        }
+        for n in range(3000)
+    )
+    steps = [0]
+
+    def count() -> int:
+        steps[0] += 1
+        return 0
+
+    def cost(url: str) -> tuple[int, dict]:
+        steps[0] = 0
+        db.conn.set_progress_handler(count, 100)
+        body = client.get(url).get_json()
+        db.conn.set_progress_handler(None, 100)
+        return steps[0], body
+
+    first_cost, page = cost("/api/games?player=Abeba&limit=50")
+    for _ in range(50):  # 2,500 rows deep
+        deep_cost, page = cost(f"/api/games?player=Abeba&limit=50&after={page['next']}")
+    assert [game["id"] for game in page["games"]] == [f"g{n:05d}" for n in range(499, 449, -1)]
+    offset_cost, _ = cost("/api/games?player=Abeba&limit=50&offset=2500")
+    assert deep_cost <= 2 * first_cost + 10, (first_cost, deep_cost, offset_cost)
+    assert offset_cost > deep_cost, (deep_cost, offset_cost)  # the contrast: OFFSET pays for what it skips
 
 
 def test_openapi_document_covers_the_api(client):
