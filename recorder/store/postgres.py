@@ -28,7 +28,6 @@ from collections.abc import Iterator, Sequence
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from recorder.core import chain
 from recorder.errors import VersionConflict
 
 from .interface import (
@@ -39,7 +38,6 @@ from .interface import (
     NewEvent,
     ProjectionWrite,
     StoredEvent,
-    _check_append,
     _verify_next_events,
     utc_now,
 )
@@ -184,11 +182,8 @@ class PostgresEventStore(SqlStreams, EventStore):
         idempotency: Idempotency | None = None,
         projection: ProjectionWrite | None = None,
     ) -> AppendResult:
-        events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
-        _check_append(stream_id, expected_version, events, stream_type)
-        _check_text(stream_id, recorded_by, *(e.type for e in events))
-        verbatim = isinstance(events[0], StoredEvent)
-        texts = [chain.canonical_json(e.payload) for e in events]
+        batch, verbatim, texts = self._prepared(stream_id, expected_version, events, stream_type)  # outside the lock
+        _check_text(stream_id, recorded_by, *(e.type for e in batch))
         handle = self._db()
         try:
             with _write_transaction(handle):  # type: ignore[arg-type]
@@ -199,20 +194,14 @@ class PostgresEventStore(SqlStreams, EventStore):
                         return AppendResult(original, replayed=True)
                 handle.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (stream_id,))
                 head = self._head(handle, stream_id, expected_version, stream_type)
+                now = utc_now()  # inside the stream's lock, so recorded_at never goes backwards
                 if verbatim:
-                    stored: tuple[StoredEvent, ...] = events  # type: ignore[assignment]
-                    _verify_next_events(stream_id, head, stored)
+                    stored: tuple[StoredEvent, ...] = batch
+                    _verify_next_events(stream_id, head, stored, texts)
                 else:
-                    stored = _chained(stream_id, head, events, texts, utc_now(), recorded_by)  # type: ignore[arg-type]
+                    stored = _chained(stream_id, head, batch, texts, now, recorded_by)
                 self._insert(handle, stream_type, stored, texts)
-                if idempotency is not None:
-                    handle.execute(
-                        "INSERT INTO idempotency_keys (key, fingerprint, game_id, first_seq, last_seq, created_at)"
-                        " VALUES (?, ?, ?, ?, ?, ?)",
-                        (idempotency.key, idempotency.fingerprint, stream_id, stored[0].seq, stored[-1].seq, utc_now()),
-                    )
-                if projection is not None:
-                    projection(handle, stored)
+                self._after_insert(handle, stream_id, stored, idempotency, projection, now)
                 # Delivered at commit to every listening app server (recorder/store/notify.py).
                 handle.execute("SELECT pg_notify(?, ?)", (CHANNEL, stream_id))
         except psycopg.IntegrityError as error:

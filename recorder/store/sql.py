@@ -16,7 +16,16 @@ from sqlite_utils import Database
 from recorder.core import chain
 from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
 
-from .interface import Idempotency, StoredEvent, StreamText, _check_page
+from .interface import (
+    CheckedChain,
+    Idempotency,
+    NewEvent,
+    ProjectionWrite,
+    StoredEvent,
+    StreamText,
+    _check_append,
+    _check_page,
+)
 from .writer_lock import WriterLock
 
 
@@ -193,6 +202,45 @@ class SqlStreams:
 
     def _db(self) -> Any:
         raise NotImplementedError
+
+    @staticmethod
+    def _prepared(
+        stream_id: str,
+        expected_version: int,
+        events: Iterable[NewEvent] | Iterable[StoredEvent],
+        stream_type: str,
+    ) -> tuple[Any, bool, list[str]]:
+        """An append's work before the lock: the call checked, and each payload's canonical
+        text (a ``CheckedChain``'s, made when its links were checked). Returns the events
+        as a sequence, whether they are an archive's ``StoredEvent``s, and the texts."""
+        # A generator would be empty after validation; a checked chain is kept, texts and all.
+        batch: Any = events if isinstance(events, CheckedChain) else tuple(events)
+        _check_append(stream_id, expected_version, batch, stream_type)
+        if isinstance(batch, CheckedChain):
+            texts = list(batch.texts)
+        else:
+            texts = [chain.canonical_json(e.payload) for e in batch]
+        return batch, isinstance(batch[0], StoredEvent), texts
+
+    @staticmethod
+    def _after_insert(
+        db: Any,
+        stream_id: str,
+        stored: tuple[StoredEvent, ...],
+        idempotency: Idempotency | None,
+        projection: ProjectionWrite | None,
+        now: str,
+    ) -> None:
+        """An append's work after its insert, in the same transaction: the idempotency key
+        names the events it stored, and the projection (the games list) follows them."""
+        if idempotency is not None:
+            db.execute(
+                "INSERT INTO idempotency_keys (key, fingerprint, game_id, first_seq, last_seq, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (idempotency.key, idempotency.fingerprint, stream_id, stored[0].seq, stored[-1].seq, now),
+            )
+        if projection is not None:
+            projection(db, stored)
 
     @staticmethod
     def _head(db: Any, stream_id: str, expected_version: int, stream_type: str) -> tuple[int, str]:

@@ -16,13 +16,11 @@ from recorder.core import chain
 from .interface import (
     GAME,
     AppendResult,
-    CheckedChain,
     EventStore,
     Idempotency,
     NewEvent,
     ProjectionWrite,
     StoredEvent,
-    _check_append,
     _verify_next_events,
     utc_now,
 )
@@ -155,15 +153,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
         idempotency: Idempotency | None = None,
         projection: ProjectionWrite | None = None,
     ) -> AppendResult:
-        if not isinstance(events, CheckedChain):  # a checked chain is kept as it is, texts and all
-            events = tuple(events)  # type: ignore[assignment]  # a generator would be empty after validation
-        _check_append(stream_id, expected_version, events, stream_type)
-        verbatim = isinstance(events[0], StoredEvent)
-        # Serialise outside the write lock (a checked chain's payloads were, when it was checked).
-        if isinstance(events, CheckedChain):
-            texts = list(events.texts)
-        else:
-            texts = [chain.canonical_json(e.payload) for e in events]
+        batch, verbatim, texts = self._prepared(stream_id, expected_version, events, stream_type)  # outside the lock
         db = self._db()
         with _write_transaction(db):
             if idempotency is not None:
@@ -173,19 +163,12 @@ class SQLiteEventStore(SqlStreams, EventStore):
             head = self._head(db, stream_id, expected_version, stream_type)
             now = utc_now()  # inside the lock, so recorded_at never goes backwards
             if verbatim:
-                stored: tuple[StoredEvent, ...] = events  # type: ignore[assignment]
+                stored: tuple[StoredEvent, ...] = batch
                 _verify_next_events(stream_id, head, stored, texts)
             else:
-                stored = _chained(stream_id, head, events, texts, now, recorded_by)  # type: ignore[arg-type]
+                stored = _chained(stream_id, head, batch, texts, now, recorded_by)
             self._insert(db, stream_type, stored, texts)
-            if idempotency is not None:
-                db.execute(
-                    "INSERT INTO idempotency_keys (key, fingerprint, game_id, first_seq, last_seq, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (idempotency.key, idempotency.fingerprint, stream_id, stored[0].seq, stored[-1].seq, now),
-                )
-            if projection is not None:
-                projection(db, stored)
+            self._after_insert(db, stream_id, stored, idempotency, projection, now)
         return AppendResult(stored, replayed=False)
 
     @staticmethod
