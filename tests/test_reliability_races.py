@@ -8,9 +8,8 @@ one Idempotency-Key race: one event (or game) is stored and every copy gets it b
 
 from __future__ import annotations
 
-import threading
-
 import pytest
+from support.races import race
 
 from recorder.bench.loadgen import Connection
 from recorder.bench.server import GunicornConfig, start
@@ -35,22 +34,7 @@ def server(module_database):
 
 def all_at_once(port: int, count: int, request) -> list:
     """Run ``request(index, connection)`` in ``count`` threads released together."""
-    connections = [Connection(port, timeout=20) for _ in range(count)]
-    barrier, replies = threading.Barrier(count), [None] * count
-
-    def racer(index: int) -> None:
-        barrier.wait(timeout=20)
-        replies[index] = request(index, connections[index])
-
-    threads = [threading.Thread(target=racer, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    for connection in connections:
-        connection.close()
-    assert all(reply is not None for reply in replies), "a racer did not finish"
-    return replies
+    return race([port] * count, request)
 
 
 @pytest.fixture

@@ -8,9 +8,8 @@ state (each worker's state cache checks the stored version on every request).
 
 from __future__ import annotations
 
-import threading
-
 import pytest
+from support.races import race
 
 from recorder.bench.loadgen import Connection
 from recorder.bench.server import GunicornConfig, start
@@ -36,26 +35,6 @@ def servers(postgres_url):
     yield first, second
     second.stop()
     first.stop()
-
-
-def race(ports: list[int], call) -> list:
-    """``call(index, connection)`` in one thread per port, released together."""
-    connections = [Connection(port, timeout=20) for port in ports]
-    barrier, replies = threading.Barrier(len(ports)), [None] * len(ports)
-
-    def racer(index: int) -> None:
-        barrier.wait(timeout=20)
-        replies[index] = call(index, connections[index])
-
-    threads = [threading.Thread(target=racer, args=(i,)) for i in range(len(ports))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    for connection in connections:
-        connection.close()
-    assert all(reply is not None for reply in replies), "a racer did not finish"
-    return replies
 
 
 def test_two_app_servers_on_one_database_record_each_version_once(servers, postgres_url):
