@@ -11,6 +11,7 @@ Gabata, Qelat) end on the board with ``score`` (SEL-14, GAB-8, QEL-13).
 from __future__ import annotations
 
 import pytest
+from support.boards import lot_awaited
 from support.playouts import random_record
 
 from recorder.core.commands import decide, decide_create
@@ -108,15 +109,7 @@ def test_gen_32_round_and_round_table_survive_a_result(variant):
 )
 def test_gen_32_awaiting_disappears_after_a_result(variant, awaiting):
     if awaiting == "lot":  # takings 26 and 22: remainders 2 and 2 (LW-12, TUZ-12)
-        position = {
-            "holes": _holes(),
-            "stores": {"south": 26, "north": 22},
-            "to_move": None,
-            "first_turn_of_round": False,
-            "awaiting": "lot",
-            "round_over": True,
-            "takings": {"south": 26, "north": 22},
-        }
+        position = lot_awaited(26, 22)
         game = _game(variant, position=position)
     else:
         game = _game(variant)
@@ -265,15 +258,7 @@ def test_gen_33_tuz_match_ended_on_the_board():
 @pytest.mark.parametrize("variant", ["lahemay_walida", "tuz"])
 def test_gen_33_match_ended_by_a_lot(variant):
     # LW-13: T = 2 and the lot lost: takings 46 and 2, the lot to South: 12 holes and 0.
-    position = {
-        "holes": _holes(),
-        "stores": {"south": 46, "north": 2},
-        "to_move": None,
-        "first_turn_of_round": False,
-        "awaiting": "lot",
-        "round_over": True,
-        "takings": {"south": 46, "north": 2},
-    }
+    position = lot_awaited(46, 2)
     after = _view(_game(variant, [{"type": "lot", "winner": "south"}], position=position))
     assert after["round_over"] is True and after["takings"] == {"south": 46, "north": 2}
     assert after["hole_counts"] == {"south": 12, "north": 0}

@@ -14,6 +14,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.boards import lot_awaited
 from support.playouts import random_setup
 
 from recorder.core.playout import random_decision
@@ -92,15 +93,7 @@ def test_gen_42_a_rendered_state_starts_a_game_that_goes_on_the_same(client, var
 
 def _lot_then_rendered(client, variant: str) -> dict:
     """A round that ended 26-22 (remainders 2 and 2), then the lot: next_round is awaited."""
-    position = {
-        "holes": {f"{c}{r}": 0 for r in (1, 2) for c in "abcdef"},
-        "stores": {"south": 26, "north": 22},
-        "to_move": None,
-        "first_turn_of_round": False,
-        "awaiting": "lot",
-        "round_over": True,
-        "takings": {"south": 26, "north": 22},
-    }
+    position = lot_awaited(26, 22)
     game = _start(client, {"variant": variant, **PLAYERS, "position": position})
     status, state = _record(client, game, {"type": "lot", "winner": "north"})
     assert status == 201

@@ -7,6 +7,7 @@
   hole name is a sowing, an object with ``decision`` a decision) and fixture commands
   (``{"type": ...}``). Both go through the fold's own ``apply_move``; a sowing must be
   legal and a decision awaited, as the deciders require.
+- ``lot_awaited(south, north)``: a 2×6 round just ended with those takings, the lot due.
 - ``spec_examples(variant)`` and ``fixture_paths(variant)``: the shared vectors and the
   recorded games.
 """
@@ -153,3 +154,17 @@ def spec_view(rules: Rules, state: State, keep: Iterable[str] = ()) -> dict:
     if not out["legal_moves"]:
         out.pop("legal_moves")
     return out
+
+
+def lot_awaited(south: int, north: int) -> dict:
+    """The §8 position of a 2×6 round that has just ended with these takings (every seed in
+    the stores), awaiting the lot for the extra hole (GEN-26, LW-12, TUZ-12)."""
+    return {
+        "holes": {f"{c}{r}": 0 for r in (1, 2) for c in "abcdef"},
+        "stores": {"south": south, "north": north},
+        "to_move": None,
+        "first_turn_of_round": False,
+        "awaiting": "lot",
+        "round_over": True,
+        "takings": {"south": south, "north": north},
+    }
