@@ -44,8 +44,7 @@ from .interface import (
 from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
-from .sql import _EVENT_COLUMNS, SqlStreams, _write_transaction
-from .sqlite import _chained, _line
+from .sql import _EVENT_COLUMNS, SqlStreams, _chained, _line, _write_transaction
 
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 

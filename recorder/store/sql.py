@@ -1,4 +1,5 @@
-"""SQL the SQLite backend shares: the schema's triggers, filters, rows and transactions."""
+"""SQL both backends share: triggers, filters, rows, transactions, and how appended events
+are chained and written as lines."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import contextlib
 import itertools
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -349,3 +350,50 @@ class SqlStreams:
         marks = ", ".join("?" * len(batch))
         query = f"SELECT game_id, count(*), {self._LINES_TEXT} FROM events WHERE game_id IN ({marks})"
         return self._db().execute(query + " GROUP BY game_id", batch).fetchall()
+
+
+# The appended events' chain and stored lines, the same on both backends.
+
+
+def _chained(
+    stream_id: str,
+    head: tuple[int, str],
+    events: Sequence[NewEvent],
+    texts: list[str],
+    now: str,
+    recorded_by: str | None,
+) -> tuple[StoredEvent, ...]:
+    """Number, time and hash new events after ``head``. Each payload is the round trip of
+    its canonical text, so the returned events equal what read() will return."""
+    seq, prev_hash = head
+    stored = []
+    for event, text in zip(events, texts):
+        seq += 1
+        record = {
+            "game_id": stream_id,
+            "seq": seq,
+            "type": event.type,
+            "payload": json.loads(text),
+            "recorded_at": now,
+            "recorded_by": recorded_by,
+        }
+        digest = chain.event_hash(prev_hash, record)
+        stored.append(StoredEvent(**record, prev_hash=prev_hash, hash=digest))
+        prev_hash = digest
+    return tuple(stored)
+
+
+def _line(event: StoredEvent, payload_text: str) -> str:
+    """The event's canonical JSON (keys in sorted order), as an NDJSON archive writes it:
+    built around the payload's canonical text instead of serialising the payload again.
+    ``encode_basestring`` is what ``json.dumps(..., ensure_ascii=False)`` uses for a str."""
+    quote = _quote
+    recorded_by = "null" if event.recorded_by is None else quote(event.recorded_by)
+    return (
+        f'{{"game_id":{quote(event.game_id)},"hash":{quote(event.hash)},"payload":{payload_text},'
+        f'"prev_hash":{quote(event.prev_hash)},"recorded_at":{quote(event.recorded_at)},'
+        f'"recorded_by":{recorded_by},"seq":{int(event.seq)},"type":{quote(event.type)}}}'
+    )
+
+
+_quote = json.encoder.encode_basestring  # type: ignore[attr-defined]

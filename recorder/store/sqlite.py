@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 
 from sqlite_utils import Database
-
-from recorder.core import chain
 
 from .interface import (
     GAME,
@@ -31,6 +28,8 @@ from .sql import (
     _STORED_LINES,
     LockedDatabase,
     SqlStreams,
+    _chained,
+    _line,
     _write_transaction,
 )
 from .writer_lock import writer_lock_for
@@ -195,47 +194,3 @@ class SQLiteEventStore(SqlStreams, EventStore):
         if None in lines:  # events stored by an earlier release: SQL renders the same bytes
             lines = [row[0] for row in db.execute(_EVENT_LINE, (stream_id,)).fetchall()]
         return lines
-
-
-def _chained(
-    stream_id: str,
-    head: tuple[int, str],
-    events: Sequence[NewEvent],
-    texts: list[str],
-    now: str,
-    recorded_by: str | None,
-) -> tuple[StoredEvent, ...]:
-    """Number, time and hash new events after ``head``. Each payload is the round trip of
-    its canonical text, so the returned events equal what read() will return."""
-    seq, prev_hash = head
-    stored = []
-    for event, text in zip(events, texts):
-        seq += 1
-        record = {
-            "game_id": stream_id,
-            "seq": seq,
-            "type": event.type,
-            "payload": json.loads(text),
-            "recorded_at": now,
-            "recorded_by": recorded_by,
-        }
-        digest = chain.event_hash(prev_hash, record)
-        stored.append(StoredEvent(**record, prev_hash=prev_hash, hash=digest))
-        prev_hash = digest
-    return tuple(stored)
-
-
-def _line(event: StoredEvent, payload_text: str) -> str:
-    """The event's canonical JSON (keys in sorted order), as an NDJSON archive writes it:
-    built around the payload's canonical text instead of serialising the payload again.
-    ``encode_basestring`` is what ``json.dumps(..., ensure_ascii=False)`` uses for a str."""
-    quote = _quote
-    recorded_by = "null" if event.recorded_by is None else quote(event.recorded_by)
-    return (
-        f'{{"game_id":{quote(event.game_id)},"hash":{quote(event.hash)},"payload":{payload_text},'
-        f'"prev_hash":{quote(event.prev_hash)},"recorded_at":{quote(event.recorded_at)},'
-        f'"recorded_by":{recorded_by},"seq":{int(event.seq)},"type":{quote(event.type)}}}'
-    )
-
-
-_quote = json.encoder.encode_basestring  # type: ignore[attr-defined]
