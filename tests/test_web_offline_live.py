@@ -106,6 +106,25 @@ def cached_for_offline(page) -> None:
 # -- Offline recording ---------------------------------------------------------------------
 
 
+def test_a_page_loaded_past_the_service_worker_asks_to_be_taken_and_then_works_offline(web, tablets):
+    # A forced reload goes past the worker, as a navigation still under way when the worker
+    # activated does: its claim() does not reach such a page, so the page asks for it.
+    game_id, _ = qelat(web, 2)
+    tablet = tablets("desktop")
+    page = tablet.page
+    tablet.open(f"/games/{game_id}")
+    cached_for_offline(page)
+    tablet.context.new_cdp_session(page).send("Page.reload", {"ignoreCache": True})
+    page.wait_for_selector("#game-page[data-ready=true]")
+    cached_for_offline(page)
+
+    tablet.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#game-page[data-ready=true]")
+    assert tablet.version() == 3
+    tablet.context.set_offline(False)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_moves_recorded_offline_survive_a_reload_and_reach_the_server_in_order(web, tablets, size):
     game_id, commands = qelat(web, 4)

@@ -4,10 +4,27 @@ import { request, saveToken, token } from "./api.js";
 
 const PAGE_CACHE = "recorder-pages"; // the service worker's runtime cache (recorder/web/templates/sw.js)
 const RECONNECT_MS = 5000;
+const INSTALL_RETRY_MS = 15000;
 
 // Service workers need a secure context (https, or localhost); elsewhere the pages work online only.
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register("/sw.js").catch(() => {});
+if ("serviceWorker" in navigator && window.isSecureContext) registerWorker();
+
+// Two ways a page can be left without the worker, and so without its offline copy:
+// - the worker's claim() at activation misses a page whose navigation was still under way
+//   (or a forced reload went past it): once a worker is active, the page asks to be taken;
+// - an install fails when one asset cannot be fetched on a weak network: it is tried again.
+async function registerWorker() {
+  try {
+    const registration = await navigator.serviceWorker.register("/sw.js");
+    const installing = registration.installing;
+    installing?.addEventListener("statechange", () => {
+      if (installing.state === "redundant" && !registration.active) setTimeout(registerWorker, INSTALL_RETRY_MS);
+    });
+    const ready = await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) ready.active?.postMessage("claim");
+  } catch {
+    setTimeout(registerWorker, INSTALL_RETRY_MS);
+  }
 }
 
 const form = document.getElementById("token-form");
