@@ -359,10 +359,15 @@ def test_gab_2_race_board_entry_needs_54_seeds_then_a_result_off_the_board(web, 
 def test_a_change_from_another_device_is_reported_and_reloaded_not_overwritten(web, page):
     game = fixture_game("qelat-default.json")
     game_id = record(web.client, game["setup"], game["commands"][:2])
+    # This tablet's live stream is down (a hall's network), so its board stays stale until it
+    # writes: otherwise the other tablet's move may reach it first, and there is no stale tap.
+    page.context.route("**/live", lambda route: route.abort())
     open_game(page, game_id)
     stale = board(page)
     other = {**game["commands"][2], "expected_version": 3}
     assert web.client.post(f"/api/games/{game_id}/commands", json=other).status_code == 201  # another tablet
+    page.wait_for_timeout(1000)  # four of the live stream's polls: a stream that were up would have told it
+    assert version(page) == 3
 
     page.click(f".board [data-hole='{stale['sowable'][0]}']")  # tapped on the stale board
     page.wait_for_selector("#notice:not([hidden])")
