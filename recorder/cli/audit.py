@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
 
 import click
 
@@ -98,7 +99,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.walk import check_stream, checked_streams, default_jobs
+    from recorder.audit.walk import Checked, check_stream, checked_streams, default_jobs
 
     recorder = _recorder(db)
     failed = False
@@ -118,6 +119,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     count = len(game_ids) or sum(1 for _ in store.ids_in_events())
     # A whole archive is read in ranges of streams, a query per range, verified in worker
     # processes (recorder/audit/walk.py); named ids one by one, here.
+    checked: Iterator[list[Checked]]
     if game_ids:
         checked = ([check_stream(stream_id, store.read(stream_id))] for stream_id in game_ids)
     else:
