@@ -11,8 +11,9 @@ in one query (``store.read_stream_range``) and sends back each stream's report l
 Results are taken in the order the ranges were handed out, so the report is line for
 line what one process prints, and at most ``IN_FLIGHT_PER_JOB`` ranges per worker are
 handed out ahead of the one printed (memory stays bounded however large the archive).
-Workers are started with "spawn": the parent holds open database connections and maybe
-threads, which a forked child would inherit half-used.
+Workers are never forked from the parent, which holds open database connections and
+maybe threads that a forked child would inherit half-used: they come from a fork server
+(a fresh interpreter) where the system has one, else from "spawn".
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import math
 import multiprocessing
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -85,7 +87,7 @@ def id_ranges(ids: Iterable[str], size: int) -> Iterator[tuple[str, str]]:
 
 def _in_workers(target: str, ranges: Iterator[tuple[str, str]], processes: int) -> Iterator[list[Checked]]:
     """Each range checked in one of ``processes`` spawned workers, results in range order."""
-    context = multiprocessing.get_context("spawn")
+    context = _context()
     with context.Pool(processes, initializer=_open_store, initargs=(target,)) as pool:
         pending: deque = deque()
         for bounds in ranges:
@@ -96,6 +98,19 @@ def _in_workers(target: str, ranges: Iterator[tuple[str, str]], processes: int) 
             yield pending.popleft().get()
         pool.close()  # workers finish and close their stores (an interrupted walk terminates them)
         pool.join()
+
+
+def _context() -> Any:
+    """A fork server where the system has one, else "spawn". The fork server is a fresh
+    interpreter, not a copy of this process; it imports the recorder modules this process
+    has (the CLI, when the parent is the ``recorder`` command) once, so the workers forked
+    from it start at once instead of each importing them again (each child re-runs the
+    parent's main script, and the CLI's import is a second or so)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(sorted(name for name in sys.modules if name.split(".")[0] == "recorder"))
+    return context
 
 
 _store: Any = None  # the worker's own store, opened once by _open_store
