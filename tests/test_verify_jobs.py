@@ -89,6 +89,8 @@ def test_an_intact_archive_verifies_in_workers_with_exit_status_zero(tmp_path):
     one, two = verify(target, "--jobs", "1"), verify(target, "--jobs", "2")
     assert one.exit_code == two.exit_code == 0 and one.stdout == two.stdout
     assert one.stdout.endswith(": 0 failed\n") and one.stdout.count("\nok      ") == 119
+    with open_store(target) as store, pytest.raises(walk.WorkerFailed, match="could not open"):
+        list(walk.checked_streams(store, str(tmp_path / "no-such-folder" / "x.sqlite3"), 120, 2))
 
 
 def test_a_range_read_is_the_part_of_the_ordered_scan_between_its_bounds(archive):

@@ -125,11 +125,21 @@ def _open_store(target: str) -> None:
 
     global _store
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _store = open_store(target)
+    try:
+        _store = open_store(target)
+    except Exception as error:  # a pool restarts a worker whose start fails, for ever: fail each range instead
+        _store = WorkerFailed(f"a verifying worker could not open {target}: {error}")
+        return
     Finalize(_store, _store.close, exitpriority=10)
 
 
+class WorkerFailed(RuntimeError):
+    """A worker could not open the database; raised in the parent by the range it was given."""
+
+
 def _check_range(after: str, last: str) -> list[Checked]:
+    if isinstance(_store, WorkerFailed):
+        raise _store
     return [check_stream(stream_id, stored) for stream_id, stored in _store.read_stream_range(after, last)]
 
 
