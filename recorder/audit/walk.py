@@ -9,8 +9,8 @@ table (``store.ids_in_events``, ids only), cuts them into contiguous ranges of a
 own store on the same database (a SQLite file or a ``postgresql://`` URL), reads its range
 in one query (``store.read_stream_range``) and sends back each stream's report line.
 Results are taken in the order the ranges were handed out, so the report is line for
-line what one process prints, and at most ``IN_FLIGHT_PER_JOB`` ranges per worker are
-handed out ahead of the one printed (memory stays bounded however large the archive).
+line what one process prints, and at most ``IN_FLIGHT_PER_JOB`` ranges per worker are in
+flight (memory stays bounded however large the archive).
 Workers are never forked from the parent, which holds open database connections and
 maybe threads that a forked child would inherit half-used: they come from a fork server
 (a fresh interpreter) where the system has one, else from "spawn".
@@ -30,7 +30,7 @@ from typing import Any
 CHUNK_MAX = 250  # streams per range at most: a range's rows are read in one query
 CHUNK_MIN = 50  # streams per range at least: a smaller archive is not worth starting workers for
 CHUNKS_PER_JOB = 8  # ranges per worker, so that no worker is left alone with a long tail
-IN_FLIGHT_PER_JOB = 2  # ranges handed to each worker ahead of the one being printed
+IN_FLIGHT_PER_JOB = 2  # ranges handed out and not yet printed, per worker
 
 # A stream's report line, how many events it holds, and whether it verified.
 Checked = tuple[str, int, bool]
