@@ -94,11 +94,29 @@ class AdminClient(FlaskClient):
         return super().open(*args, headers=headers, **kwargs)
 
 
+MADE_APPS: list = []
+
+
 def make_app(database, **config):
     """The app as tests use it: an admin token configured, its client sending it."""
     app = create_app({"TESTING": True, "DATABASE": str(database), "ADMIN_TOKEN": ADMIN_TOKEN, **config})
     app.test_client_class = AdminClient
+    MADE_APPS.append(app)
     return app
+
+
+@pytest.fixture(autouse=True)
+def close_the_apps_a_test_made():
+    """Every app a test (or its function-scoped fixtures) made has its store closed when the
+    test ends. A store left to the garbage collector closes whenever it runs: a PostgreSQL
+    pool then closes in one of its own threads, which cannot join itself (an error that
+    lands on whichever test is running). Apps of wider-scoped fixtures are made before
+    this fixture starts, and stay open for the tests that share them."""
+    first = len(MADE_APPS)
+    yield
+    made, MADE_APPS[first:] = MADE_APPS[first:], []
+    for app in made:
+        app.extensions["recorder"].store.close()
 
 
 @pytest.fixture(scope="session")

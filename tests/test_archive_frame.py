@@ -2,6 +2,7 @@
 an archive cut at any byte is refused whole, naming why (recorder/archive/frame.py)."""
 
 import json
+import tracemalloc
 
 import pytest
 from click.testing import CliRunner
@@ -9,8 +10,10 @@ from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recorder.archive.frame import NDJSON_HEADER, NOTATION_HEADER
+from recorder.archive.frame import NDJSON_HEADER, NOTATION_HEADER, check_ndjson_frame, ndjson_lines, without_frame
+from recorder.archive.ndjson import read_logs
 from recorder.archive.transfer import Archive
+from recorder.cli.archive import file_lines
 from recorder.cli.main import main
 from recorder.errors import NotationError
 from recorder.store import GAME, SQLiteEventStore
@@ -143,3 +146,62 @@ def test_recorder_import_refuses_a_cut_file_and_stores_nothing(tmp_path, exports
 def test_hand_written_notation_needs_no_frame():
     reports = list(memory_archive().import_notation(TWO_GAMES, "hand.mn"))
     assert [r.status for r in reports] == ["imported", "imported"]
+
+
+# -- A file read a line at a time (recorder import) -------------------------------------------
+
+
+@settings(derandomize=True, max_examples=100, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(["a", "{", '"', " ", "\n", "\r", "\u2028", "\u0085", "é"])))
+def test_a_file_read_a_line_at_a_time_gives_the_lines_of_its_whole_text(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("lines") / "archive.ndjson"
+    path.write_text(text, encoding="utf-8", newline="")
+    with open(path, encoding="utf-8") as handle:  # universal newlines, as the whole-text read
+        whole = handle.read()
+    assert list(file_lines(str(path))) == whole.split("\n")
+
+
+def streamed(path: str) -> list[str]:
+    framed, _ = check_ndjson_frame(file_lines(path), path)
+    return list(without_frame(file_lines(path), framed))
+
+
+def test_a_file_checked_a_line_at_a_time_is_refused_or_read_as_its_whole_text(tmp_path, exports):
+    """Every cut next to a line break: the same refusal, or the same lines, as the whole text."""
+    text = exports["ndjson"]
+    path = tmp_path / "cut.ndjson"
+    cuts = {0, 1, len(text)} | {i + d for i, c in enumerate(text) if c == "\n" for d in (-1, 0, 1, 2)}
+    for cut in sorted(c for c in cuts if 0 <= c <= len(text)):
+        path.write_text(text[:cut], encoding="utf-8")
+        try:
+            expected: object = [line for line in ndjson_lines(text[:cut], str(path)) if line]
+        except NotationError as error:
+            expected = error.detail
+        try:
+            found: object = [line for line in streamed(str(path)) if line]
+        except NotationError as error:
+            found = error.detail
+        assert found == expected, cut
+
+
+def test_reading_an_ndjson_file_holds_one_game_not_the_file(tmp_path, exports):
+    """Peak memory while every game of a file is read: the same for 60 games and 600."""
+    body = exports["ndjson"].split("\n")[1:-2]
+    first_id = json.loads(body[0])["game_id"]
+    game = [line for line in body if json.loads(line)["game_id"] == first_id]
+
+    def peak(games: int) -> int:
+        path = tmp_path / f"{games}.ndjson"
+        with open(path, "w", encoding="utf-8") as handle:
+            for number in range(games):
+                handle.writelines(line.replace(first_id, f"{first_id[:-6]}{number:06d}") + "\n" for line in game)
+        tracemalloc.start()
+        framed, _ = check_ndjson_frame(file_lines(str(path)), str(path))
+        logs = sum(1 for _ in read_logs(without_frame(file_lines(str(path)), framed), str(path)))
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert logs == games
+        return top
+
+    small, large = peak(60), peak(600)
+    assert large < 1.5 * small and large < (tmp_path / "600.ndjson").stat().st_size / 10

@@ -6,13 +6,10 @@ No timing is asserted: figures are printed by the command, never checked here.
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from werkzeug.serving import make_server
 
-from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
 from recorder.bench import Plan, parse_sections
 from recorder.bench.engine import count_laps, measure
 from recorder.bench.loadgen import Budget, LeanConnection, Tally, record_games, run_clients
@@ -125,28 +122,6 @@ def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_s
     ]
     again = archive.measure(40, seed=3, cache=tmp_path)
     assert again.build_seconds is None and (again.games, again.events) == (first.games, first.events)
-
-
-def test_the_archive_bench_cuts_an_export_into_complete_archives(tmp_path):
-    from recorder.archive.transfer import Archive
-    from recorder.bench.archive import split_archive
-    from recorder.store import SQLiteEventStore
-
-    source = tmp_path / "source.sqlite3"
-    runner = CliRunner()
-    assert runner.invoke(main, ["demo", "--db", str(source)]).exit_code == 0
-    with SQLiteEventStore(str(source)) as store:
-        archive = Archive(store)
-        whole = "".join(archive.ndjson_archive(archive.select()))
-        logs = ["".join(archive.export_ndjson([game_id])) for game_id in archive.select()]
-    (tmp_path / "whole.ndjson").write_text(whole)
-    parts = split_archive(str(tmp_path / "whole.ndjson"), str(tmp_path), games=4)
-    assert len(parts) == -(-len(logs) // 4)
-    for number, part in enumerate(parts):
-        chosen = logs[number * 4 : number * 4 + 4]
-        events = sum(log.count("\n") for log in chosen)
-        expected = NDJSON_HEADER + "".join(chosen) + ndjson_terminator(len(chosen), events)
-        assert Path(part).read_bytes().decode("utf-8") == expected
 
 
 STEPS = ("build", "export", "import", "verify", "pages", "searches", "disk")

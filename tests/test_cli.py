@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from recorder.cli.main import main
@@ -135,3 +136,25 @@ def test_serve_open_says_so_at_start_and_takes_anonymous_games(tmp_path):
         process.terminate()
         process.wait(timeout=10)
         output.close()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["verify"], ["verify", "--projections"], ["rebuild"], ["replay", "no-such-game"], ["token", "list"]],
+    ids=" ".join,
+)
+def test_every_command_closes_the_store_it_opened_however_it_ends(tmp_path, monkeypatch, command):
+    """A store left open would be closed by the garbage collector, at any time: a PostgreSQL
+    pool then closes in one of its own threads, which cannot join itself."""
+    from recorder.store import backends
+
+    opened = []
+
+    def open_store(path):
+        opened.append(real_open(path))
+        return opened[-1]
+
+    real_open = backends.open_store
+    monkeypatch.setattr(backends, "open_store", open_store)
+    CliRunner().invoke(main, [*command, "--db", str(tmp_path / "records.sqlite3")])
+    assert opened and all(store._closed for store in opened)

@@ -50,6 +50,31 @@ def test_compiled_and_pure_engines_give_identical_games_of_every_variant(compile
     assert fast["digests"] == pure["digests"]
 
 
+ASSIGN = """
+from recorder.rules.qelat import Qelat
+state = Qelat({}).start(None)
+try:
+    state.holes = ()
+except AttributeError:
+    print("refused")
+"""
+
+
+def test_a_compiled_state_refuses_an_assignment_to_any_field(compiled):
+    result = run_python(["-c", ASSIGN], ROOT, "compiled")
+    assert result.returncode == 0 and result.stdout == "refused\n", result.stderr
+
+
+def test_the_type_check_refuses_an_assignment_to_a_state_field(tmp_path):
+    """In the pure modules a field could be set: mypy (run on the project by the test suite) refuses it."""
+    probe = tmp_path / "assign.py"
+    probe.write_text("from recorder.rules.state import State\n\n\ndef f(state: State) -> None:\n    state.holes = ()\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", str(probe)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 1 and 'Cannot assign to final attribute "holes"' in result.stdout, result.stdout
+
+
 PROBE = "import recorder.engine as e, recorder.rules.qelat as q; print(e.current().kind, q.__file__)"
 
 

@@ -83,23 +83,58 @@ def ndjson_lines(text: str, source: str) -> list[str]:
     ``str.splitlines`` would split and JSON writes raw.
     """
     lines = text.split("\n")
-    if text and NDJSON_HEADER.startswith(text):
+    framed, _ = check_ndjson_frame(lines, source)
+    return ["", *lines[1:-2], ""] if framed else lines
+
+
+def check_ndjson_frame(lines: Iterable[str], source: str) -> tuple[bool, int]:
+    """Whether an NDJSON text is framed, and how many events (non-blank lines between the
+    frame's two) it holds; NotationError when it is framed and cut short. ``lines`` are
+    the text's lines as ``text.split("\n")`` gives them, read once and never all held:
+    a file of any size is checked a line at a time (``recorder import``)."""
+    lines = iter(lines)
+    first = next(lines, "")
+    if first != NDJSON_HEADER[:-1]:
+        if first and NDJSON_HEADER.startswith(first) and next(lines, None) is None:
+            raise _cut(source, "the archive is cut short inside its first line")
+        return False, (1 if first.strip() else 0) + sum(1 for line in lines if line.strip())
+    tail: list[str] = []  # the last two lines read: a line that leaves it is one of the body's
+    body = _Counts()
+    for line in lines:
+        tail.append(line)
+        if len(tail) > 2:
+            body.add(tail.pop(0))
+    if not tail or tail == [""]:
         raise _cut(source, "the archive is cut short inside its first line")
-    if not text.startswith(NDJSON_HEADER):
-        return lines
-    if len(lines) < 3 or lines[-1] != "":
+    if len(tail) < 2 or tail[-1] != "":
         raise _cut(source, "the archive is cut short: its last line is missing or incomplete")
-    stated = _stated_counts(lines[-2])
+    stated = _stated_counts(tail[0])
     if stated is None:
         raise _cut(source, "the archive is cut short: it does not end with its end_of_archive line")
-    found = _counts(lines[1:-2])
-    if stated != found:
+    if stated != (body.games, body.events):
         raise _cut(
             source,
             f"the archive's last line states {stated[0]} games and {stated[1]} events,"
-            f" it holds {found[0]} and {found[1]}",
+            f" it holds {body.games} and {body.events}",
         )
-    return ["", *lines[1:-2], ""]
+    return True, body.events
+
+
+def without_frame(lines: Iterable[str], framed: bool) -> Iterator[str]:
+    """The lines of a text ``check_ndjson_frame`` passed, its frame's blanked (line numbers
+    stay those of the file), one at a time."""
+    if not framed:
+        yield from lines
+        return
+    lines = iter(lines)
+    next(lines)
+    yield ""
+    tail: list[str] = []
+    for line in lines:
+        tail.append(line)
+        if len(tail) > 2:
+            yield tail.pop(0)
+    yield ""  # the terminator
 
 
 def _stated_counts(line: str) -> tuple[int, int] | None:
@@ -117,17 +152,21 @@ def _stated_counts(line: str) -> tuple[int, int] | None:
     return counts["games"], counts["events"]
 
 
-def _counts(body: list[str]) -> tuple[int, int]:
-    """(games, events): events are the non-blank lines, games the runs of one game id
-    (a canonical line starts with its game id, so no line need be decoded)."""
-    games, events, current = 0, 0, None
-    for line in body:
+class _Counts:
+    """(games, events) of a body read a line at a time: events are the non-blank lines,
+    games the runs of one game id (a canonical line starts with its game id, so no line
+    need be decoded)."""
+
+    def __init__(self) -> None:
+        self.games, self.events = 0, 0
+        self.current: str | None = None
+
+    def add(self, line: str) -> None:
         if not line.strip():
-            continue
-        events += 1
+            return
+        self.events += 1
         found = _GAME_ID.match(line)
-        game_id = found.group(1) if found else current
-        if game_id != current or games == 0:
-            games += 1
-            current = game_id
-    return games, events
+        game_id = found.group(1) if found else self.current
+        if game_id != self.current or self.games == 0:
+            self.games += 1
+            self.current = game_id

@@ -21,7 +21,7 @@ from recorder.core.game import Game, history, start_game
 from recorder.core.redecide import redecide_folded
 from recorder.errors import RecorderError
 from recorder.rules import rules_for
-from recorder.rules.state import State, state_to_json
+from recorder.rules.state import FIELDS, state_to_json
 
 from .trace import trace_event
 
@@ -110,7 +110,7 @@ def _illegal(seq: int, event: Event, error: RecorderError) -> dict:
     return {"seq": seq, "type": event.type, "payload": event.payload(), "title": error.title, "detail": error.detail}
 
 
-_COMPARED_FIELDS = [i for i, name in enumerate(State._fields) if name not in IGNORED]
+_COMPARED_FIELDS = [name for name in FIELDS if name not in IGNORED]
 
 
 def _same_state(recorded: Game, what_if: Game, memo: dict) -> bool:
@@ -119,7 +119,7 @@ def _same_state(recorded: Game, what_if: Game, memo: dict) -> bool:
     Building the view per event and side cost most of a what-if. Equal state values give
     equal views but for what the rules add: the legal moves and GEN-35's adjudication."""
     a, b = recorded.state, what_if.state
-    if a != b and any(a[i] != b[i] for i in _COMPARED_FIELDS):
+    if a != b and any(getattr(a, name) != getattr(b, name) for name in _COMPARED_FIELDS):
         return False  # the views may still agree: ``position`` decides
     return _rules_view(recorded, 0, memo) == _rules_view(what_if, 1, memo)
 

@@ -10,8 +10,7 @@ kept in a cache folder under a name made of N, the seed and a digest of the corp
 a second run with the same N and seed reuses it (``cache=None`` builds in the run's
 temporary folder instead). Then, each timed and printed as soon as measured: the NDJSON
 export of the whole archive to one file; its import into a fresh database through
-``recorder import``'s path (the export split into parts of ``PART_GAMES`` games, each a
-complete framed archive, so the importer's memory stays bounded); the verification of
+``recorder import``'s path (the one file, read a line at a time); the verification of
 every stream (``recorder verify``'s walk, in a worker process per CPU); pages of 50 games
 of a player and of an event by keyset pagination; position searches of keys from the
 position index; the database's size on disk per 1,000 games.
@@ -36,7 +35,7 @@ PLAYERS = [f"Player {number:03d}" for number in range(200)]
 EVENTS = [f"Open {number:02d}" for number in range(50)]
 RANDOM_GAMES = 3  # seeded random games per variant, beside the fixture games
 RANDOM_MAX_EVENTS = 200
-PART_GAMES = 2_000  # games per imported file: what the importer holds in memory at once
+PART_GAMES = 2_000  # games per notation file of the build (a notation file is read whole)
 ADJUDICATED_DRAW = {"type": "result", "kind": "adjudication", "winner": None}  # no sowing can end (GEN-35)
 CACHE_VERSION = 1  # raise when the way the source is built changes
 _NAME_TAGS = re.compile(r'^\[(South|North|Event|Round) "[^\n]*"\]\n', re.MULTILINE)
@@ -217,9 +216,8 @@ class Measurement:
             self.done("build")
             target, dump = os.path.join(folder, "t.sqlite3"), os.path.join(folder, "a.ndjson")
             self._export(source, dump)
-            parts = split_archive(dump, folder)
+            self._import_and_read(target, [dump])
             os.remove(dump)
-            self._import_and_read(target, parts)
             figures.bytes_on_disk = sum(
                 os.path.getsize(target + suffix) for suffix in ("", "-wal") if os.path.exists(target + suffix)
             )
@@ -277,40 +275,6 @@ def _events_of(store) -> int:
     from recorder.store import GamesList
 
     return sum(store.version(game_id) for game_id in GamesList(store).iter_ids())
-
-
-def split_archive(path: str, folder: str, games: int = PART_GAMES) -> list[str]:
-    """An NDJSON export cut into complete archives of ``games`` games each (framed, their
-    terminators stating their own counts), read and written a line at a time."""
-    from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
-
-    parts: list[str] = []
-    out, current, in_part, events = None, None, 0, 0
-
-    def close() -> None:
-        if out is not None:
-            out.write(ndjson_terminator(in_part, events))
-            out.close()
-
-    with open(path, encoding="utf-8", newline="\n") as source:
-        if source.readline() != NDJSON_HEADER:
-            raise ValueError(f"{path} is not a framed NDJSON export")
-        for line in source:
-            game_id = line[: line.find(",")]  # '{"game_id":"…"': canonical lines start with it
-            if game_id.startswith('{"end_of_archive"'):
-                break
-            if game_id != current:
-                current = game_id
-                if out is None or in_part == games:
-                    close()
-                    parts.append(os.path.join(folder, f"part-{len(parts):04d}.ndjson"))
-                    out, in_part, events = open(parts[-1], "w", encoding="utf-8"), 0, 0
-                    out.write(NDJSON_HEADER)
-                in_part += 1
-            events += 1
-            out.write(line)  # type: ignore[union-attr]
-    close()
-    return parts
 
 
 def _timed(work) -> float:

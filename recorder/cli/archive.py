@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from recorder.api.archive import schema_check
-from recorder.archive.frame import ndjson_lines
+from recorder.archive.frame import check_ndjson_frame, ndjson_lines, without_frame
 from recorder.archive.ndjson import read_logs
 from recorder.archive.transfer import Archive, GameReport, notation_games
 from recorder.core.commands import DATE_FORMS, is_date
@@ -46,47 +46,69 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
     counts, refused = {"imported": 0, "exists": 0, "events": 0}, []
     for path in paths:
         try:
-            with click.open_file(path, encoding="utf-8") as handle:
-                text = handle.read()
+            games, total, size, take = _games_of(archive, path, fmt)
+            if not total:
+                refused.append(GameReport(0, "refused", error={"detail": f"{path}: the file holds no game"}))
+                continue
+            with click.progressbar(length=total, label=path, file=sys.stderr) as bar:
+                _import_batches(archive, _progress(games, bar, size), take, counts, refused)
         except (OSError, UnicodeDecodeError) as error:
             click.echo(f"{path}: cannot read: {error}", err=True)
             refused.append(GameReport(0, "refused", error={"detail": f"{path}: cannot read"}))
-            continue
-        try:
-            games, total, size, take = _games_of(archive, text, path, fmt)
         except NotationError as error:  # an archive cut short: none of its games is stored
             refused.append(GameReport(0, "refused", error={"detail": error.detail}))
-            continue
-        if not total:
-            refused.append(GameReport(0, "refused", error={"detail": f"{path}: the file holds no game"}))
-            continue
-        with click.progressbar(length=total, label=path, file=sys.stderr) as bar:
-            remaining = _progress(games, bar, size)
-            while True:
-                with archive.store.batch():  # one commit per batch, not per game
-                    reports = _take_for(remaining, take, BATCH_SECONDS)
-                for report in reports:
-                    if report.status in ("imported", "exists"):
-                        counts[report.status] += 1
-                        counts["events"] += report.events if report.status == "imported" else 0
-                    else:
-                        refused.append(report)
-                if not reports:
-                    break
     return counts, refused
 
 
-def _games_of(archive: Archive, text: str, path: str, fmt: str) -> tuple[Iterator, int, Callable, Callable]:
-    """A file's games, how much they hold, the size of each, and how one is imported. An
-    NDJSON file is read a game at a time (memory holds one game's events, not the
-    archive's) and counted in events, its non-blank lines; a notation file in games.
-    NotationError for an archive cut short, before anything is read into games."""
+def _import_batches(archive: Archive, games: Iterator, take: Callable, counts: dict, refused: list) -> None:
+    while True:
+        with archive.store.batch():  # one commit per batch, not per game
+            reports = _take_for(games, take, BATCH_SECONDS)
+        for report in reports:
+            if report.status in ("imported", "exists"):
+                counts[report.status] += 1
+                counts["events"] += report.events if report.status == "imported" else 0
+            else:
+                refused.append(report)
+        if not reports:
+            return
+
+
+def _games_of(archive: Archive, path: str, fmt: str) -> tuple[Iterator, int, Callable, Callable]:
+    """A file's games, how much they hold, the size of each, and how one is imported.
+    NotationError for an archive cut short, before anything is read into games.
+
+    An NDJSON file is read twice, a line at a time: once to check its frame and count its
+    events (the non-blank lines, the progress bar's unit), then a game at a time as the
+    games are imported. Memory holds one game's events, whatever the size of the file.
+    A notation file (and standard input) is read whole, and counted in games."""
+    if _is_ndjson(path, fmt) and path != "-":
+        framed, events = check_ndjson_frame(file_lines(path), path)
+        return read_logs(without_frame(file_lines(path), framed), path), events, _log_size, archive.import_log
+    with click.open_file(path, encoding="utf-8") as handle:
+        text = handle.read()
     if _is_ndjson(path, fmt):
         lines = ndjson_lines(text, path)
         events = sum(1 for line in lines if line.strip())
-        return read_logs(lines, path), events, lambda log: len(log.events), archive.import_log
+        return read_logs(lines, path), events, _log_size, archive.import_log
     parsed = notation_games(text, path)
     return iter(parsed), len(parsed), lambda game: 1, archive.import_parsed
+
+
+def _log_size(log: Any) -> int:
+    return len(log.events)
+
+
+def file_lines(path: str) -> Iterator[str]:
+    """A file's lines as ``text.split("\n")`` gives them (each without its newline, and an
+    empty last one after a final newline), read one at a time. Newlines are read as
+    ``open`` reads them (universal newlines), as the whole-text read does."""
+    with open(path, encoding="utf-8") as handle:
+        line = ""
+        for line in handle:
+            yield line.removesuffix("\n")
+        if line == "" or line.endswith("\n"):
+            yield ""
 
 
 def _progress(games: Iterable[Any], bar, size: Callable[[Any], int]) -> Iterator[Any]:

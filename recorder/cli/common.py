@@ -16,10 +16,17 @@ DB_OPTION = click.option(
 
 
 def make_recorder(db: str | None):
+    """The service on ``db``; its store is closed when the command ends, however it ends
+    (``sys.exit`` included): a PostgreSQL pool left open would be closed by the garbage
+    collector in one of its own threads, which cannot join itself."""
     from recorder.service import Recorder
     from recorder.store.backends import open_store
 
-    return Recorder(open_store(database_path(db)))
+    store = open_store(database_path(db))
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(store.close)
+    return Recorder(store)
 
 
 def pace(events: int, seconds: float) -> str:
