@@ -11,9 +11,9 @@ a second run with the same N and seed reuses it (``cache=None`` builds in the ru
 temporary folder instead). Then, each timed and printed as soon as measured: the NDJSON
 export of the whole archive to one file; its import into a fresh database through
 ``recorder import``'s path (the one file, read a line at a time); the verification of
-every game (``recorder verify``'s check); pages of 50 games of a player and of an event by
-keyset pagination; position searches of keys from the position index; the database's
-size on disk per 1,000 games.
+every stream (``recorder verify``'s walk, in a worker process per CPU); pages of 50 games
+of a player and of an event by keyset pagination; position searches of keys from the
+position index; the database's size on disk per 1,000 games.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ class ArchiveFigures:
     search_ms: list[float] = field(default_factory=list)
     bytes_on_disk: int = 0
     build_seconds: float | None = None  # None: the source came from the cache
+    verify_processes: int = 1  # how many processes the verification ran in
 
     def per_second(self, step: str, of: str = "events") -> float:
         return (self.events if of == "events" else self.games) / self.seconds[step]
@@ -235,7 +236,6 @@ class Measurement:
     def _import_and_read(self, target: str, parts: list[str]) -> None:
         from recorder.api.archive import schema_check
         from recorder.archive.transfer import Archive
-        from recorder.audit.verify import verify_record
         from recorder.cli.archive import import_files
         from recorder.service import Recorder
         from recorder.store import SQLiteEventStore
@@ -246,13 +246,29 @@ class Measurement:
             figures.seconds["import"] = _timed(lambda: import_files(archive, parts))
             self.done("import")
             recorder = Recorder(store)
-            # recorder verify's walk: every stream, in one ordered scan, a batch of streams per query
-            figures.seconds["verify"] = _timed(lambda: [verify_record(g, events) for g, events in store.read_streams()])
+            figures.seconds["verify"], figures.verify_processes = _verify(store, target)
             self.done("verify")
             figures.page_ms = _pages(recorder)
             self.done("pages")
             figures.search_ms = _searches(recorder)
             self.done("searches")
+
+
+def _verify(store, target: str) -> tuple[float, int]:
+    """``recorder verify``'s walk with its default jobs: every stream in the events table,
+    ranges of streams verified in worker processes (recorder/audit/walk.py). Returns the
+    seconds, the start of the workers included, and how many processes it ran in."""
+    from recorder.audit.walk import checked_streams, default_jobs, processes_for
+
+    streams, jobs = sum(1 for _ in store.ids_in_events()), default_jobs()
+    failed = 0
+    started = time.perf_counter()
+    for checked in checked_streams(store, target, streams, jobs):
+        failed += sum(not ok for _, _, ok in checked)
+    seconds = time.perf_counter() - started
+    if failed:
+        raise RuntimeError(f"{failed} streams of the imported archive did not verify")
+    return seconds, processes_for(streams, jobs)
 
 
 def _events_of(store) -> int:

@@ -254,6 +254,12 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
 
         return line
 
+    def verify_line(figures) -> None:
+        rate, processes = figures.per_second("verify"), figures.verify_processes
+        ran = f"({processes} process{'es' * (processes != 1)})"
+        met = verdict(rate >= VERIFY_TARGET_EVENTS)
+        echo(f"  verify         {rate:>9,.0f} events/s {ran}  target ≥ {VERIFY_TARGET_EVENTS:,} events/s  {met}")
+
     def timings_line(label: str, attribute: str) -> Callable:
         def line(figures) -> None:
             timings = getattr(figures, attribute)
@@ -273,7 +279,7 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
         "build": built,
         "export": exported,
         "import": rate_line("import", IMPORT_TARGET_EVENTS),
-        "verify": rate_line("verify", VERIFY_TARGET_EVENTS),
+        "verify": verify_line,
         "pages": timings_line("page by player or event", "page_ms"),
         "searches": timings_line("position search", "search_ms"),
         "disk": disk,

@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
 
 import click
 
 from recorder.app import database_path
+from recorder.audit.walk import printable
 from recorder.errors import RecorderError
 
 from .common import pace
@@ -78,18 +80,26 @@ def _value(value) -> str:
     is_flag=True,
     help="Instead: check the games list and caches against the events (recorder rebuild).",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes verifying a whole archive (default: the CPUs available; 1: in this process).",
+)
 @DB
 @KEY
-def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, db, key):
+def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: int | None, db, key):
     """Recompute hash chains and replay every event with full validation (no GAME: every
-    stream in the events table, games and tournaments alike).
+    stream in the events table, games and tournaments alike, in --jobs worker processes).
 
     Exits with status 1 when any record, or the checkpoint, fails. Ids and details are
-    printed escaped, so no stored text can forge a line of this report.
+    printed escaped, so no stored text can forge a line of this report. The report is
+    the same, line for line, whatever the number of jobs.
     """
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
+    from recorder.audit.walk import Checked, check_stream, checked_streams, default_jobs
 
     recorder = _recorder(db)
     failed = False
@@ -107,18 +117,23 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, db, ke
     tally = {"streams": 0, "events": 0, "failed": 0}
     store = recorder.store
     count = len(game_ids) or sum(1 for _ in store.ids_in_events())
-    # A whole archive is read in one ordered scan, a batch of streams per query; named ids one by one.
-    streams = ((stream_id, store.read(stream_id)) for stream_id in game_ids) if game_ids else store.read_streams()
+    # A whole archive is read in ranges of streams, a query per range, verified in worker
+    # processes (recorder/audit/walk.py); named ids one by one, here.
+    checked: Iterator[list[Checked]]
+    if game_ids:
+        checked = ([check_stream(stream_id, store.read(stream_id))] for stream_id in game_ids)
+    else:
+        checked = checked_streams(store, database_path(db), count, jobs or default_jobs())
     started = time.perf_counter()
     with click.progressbar(length=count, label="verifying", file=sys.stderr) as bar:  # stderr: stdout stays the report
-        for stream_id, stored in streams:
-            report = _verify_stream(stream_id, stored)
-            tally["streams"] += 1
-            tally["events"] += len(stored)
-            tally["failed"] += not report["ok"]
-            failed |= not report["ok"]
-            click.echo(_verify_line(report))
-            bar.update(1)
+        for streams in checked:
+            for line, events, ok in streams:
+                tally["streams"] += 1
+                tally["events"] += events
+                tally["failed"] += not ok
+                failed |= not ok
+                click.echo(line)
+            bar.update(len(streams))
     click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
     click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
     sys.exit(1 if failed else 0)
@@ -134,46 +149,6 @@ def _verify_projections(db) -> None:
         mismatches += 1
     click.echo(f"projections: {mismatches} mismatch{'es' * (mismatches != 1)}; run recorder rebuild to repair")
     sys.exit(1 if mismatches else 0)
-
-
-def _verify_stream(stream_id: str, stored: list) -> dict:
-    """A game's or a tournament's report, from its events as read from the events table."""
-    from recorder.audit.verify import verify_record, verify_tournament
-    from recorder.core import ids
-
-    if not stored:
-        return {"game_id": stream_id, "ok": False, "missing": True, "detail": "no such stream"}
-    if stored[0].type == "tournament_created":
-        return verify_tournament(stream_id, stored)
-    report = verify_record(stream_id, stored)
-    if report["ok"] and not ids.is_game_id(stream_id):
-        report = {**report, "ok": False, "detail": "the id is not a game id (docs/security.md)"}
-    return report
-
-
-def _verify_line(report: dict) -> str:
-    stream = printable(report["game_id"])
-    if report.get("missing"):
-        return f"{'MISSING':<8}{stream}: {printable(report['detail'])}"
-    if not report["ok"]:
-        return f"{'BROKEN':<8}{stream}: {printable(report['detail'])}"
-    result = f"  {report['result']}" if report["result"] else ""
-    return f"{'ok':<8}{stream}: {report['version']} events, head {report['head_hash'][:16]}{result}"
-
-
-def printable(text: object) -> str:
-    """Text for one line of a report: control characters, line and paragraph separators
-    and backslashes escaped (as in a Python literal), so stored text cannot start a
-    line or move the cursor."""
-    out = []
-    for char in str(text):
-        if char == "\\":
-            out.append("\\\\")
-        elif char.isprintable() and char not in "\u2028\u2029":
-            out.append(char)
-        else:
-            out.append(char.encode("unicode_escape").decode("ascii"))
-    return "".join(out)
 
 
 @click.command()

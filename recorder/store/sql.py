@@ -327,15 +327,19 @@ class SqlStreams:
         verify`` over a whole archive). Memory holds one batch."""
         after = ""
         while True:
-            db = self._db()
-            ids = db.execute(_STREAM_IDS_AFTER, (after, batch)).fetchall()
+            ids = self._db().execute(_STREAM_IDS_AFTER, (after, batch)).fetchall()
             if not ids:
                 return
             last = ids[-1][0]
-            rows = db.execute(_STREAMS_BETWEEN, (after, last)).fetchall()
-            for stream_id, group in groupby(rows, key=itemgetter(0)):
-                yield stream_id, [_event_from_row(row) for row in group]
+            yield from self.read_stream_range(after, last)
             after = last
+
+    def read_stream_range(self, after: str, last: str) -> Iterator[tuple[str, list[StoredEvent]]]:
+        """The streams with ``after < id <= last`` and their events, in id order, in one
+        query (a worker of ``recorder verify --jobs`` reads its range of streams so)."""
+        rows = self._db().execute(_STREAMS_BETWEEN, (after, last)).fetchall()
+        for stream_id, group in groupby(rows, key=itemgetter(0)):
+            yield stream_id, [_event_from_row(row) for row in group]
 
     def event_texts(self, stream_ids: Iterable[str]) -> Iterator[StreamText]:
         """One query per batch of streams, each stream's lines joined by the database (one
