@@ -127,6 +127,8 @@ class State:
         self.rounds = rounds
 
     def values(self) -> tuple[Any, ...]:
+        """The fields in ``FIELDS``' order, which ``__init__``, equality, hashing and
+        ``_replace`` share: keep the four together."""
         return (
             self.holes,
             self.owners,
