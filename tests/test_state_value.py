@@ -2,6 +2,8 @@
 reads, equality, hashing and copies; copies change only what they name. Every value is of
 its field's type, so the compiled class (which checks them) takes them as the pure one does."""
 
+from typing import Any
+
 import pytest
 
 from recorder.rules.board import Player
@@ -9,7 +11,7 @@ from recorder.rules.state import FIELDS, Outcome, RoundRecord, State
 
 S, N = Player.SOUTH, Player.NORTH
 # Two values of each field's type, different from each other (not positions of any game).
-ONE = {
+ONE: dict[str, Any] = {
     "holes": (1, 2),
     "owners": (S, N),
     "specials": (None, S),
@@ -28,7 +30,7 @@ ONE = {
     "score": (11, 12),
     "rounds": (RoundRecord(1, S, (6, 6)),),
 }
-OTHER = {
+OTHER: dict[str, Any] = {
     "holes": (2, 1),
     "owners": (N, S),
     "specials": (N, None),
