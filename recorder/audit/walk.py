@@ -13,7 +13,9 @@ line what one process prints, and at most ``IN_FLIGHT_PER_JOB`` ranges per worke
 flight (memory stays bounded however large the archive).
 Workers are never forked from the parent, which holds open database connections and
 maybe threads that a forked child would inherit half-used: they come from a fork server
-(a fresh interpreter) where the system has one, else from "spawn".
+(a fresh interpreter) where the system has one, else from "spawn". As always with those,
+a script that walks with more than one job keeps its work under
+``if __name__ == "__main__":`` (each worker imports the script; the ``recorder`` command does).
 """
 
 from __future__ import annotations
