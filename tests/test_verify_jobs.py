@@ -117,3 +117,17 @@ def test_a_small_archive_is_verified_in_process_and_a_large_one_in_every_job():
     assert walk.processes_for(10 * walk.CHUNK_MIN, 1) == 1
     assert walk.processes_for(100_000, 4) == 4
     assert walk.chunk_size(100_000, 4) == walk.CHUNK_MAX
+
+
+def test_workers_that_cannot_open_the_database_end_the_report_with_one_line_saying_so(archive, monkeypatch):
+    """The lines printed so far stand; the rest is named as not verified, with exit 1 and no traceback."""
+
+    def first_range_then_failed(store, target, streams, jobs):
+        yield [("ok      g0000: 24 events", 24, True)]
+        raise walk.WorkerFailed(f"a verifying worker could not open {target}: gone")
+
+    monkeypatch.setattr(walk, "checked_streams", first_range_then_failed)
+    result = verify(archive, "--jobs", "2")
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # sys.exit(1), not a traceback
+    assert result.stdout == "ok      g0000: 24 events\n"
+    assert result.stderr.endswith("gone; the streams after the last line printed were not verified\n")

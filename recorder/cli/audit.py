@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import click
 
 from recorder.app import database_path
-from recorder.audit.walk import printable
+from recorder.audit.walk import Checked, WorkerFailed, printable
 from recorder.errors import RecorderError
 
 from .common import pace
@@ -99,7 +99,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.walk import Checked, check_stream, checked_streams, default_jobs
+    from recorder.audit.walk import check_stream, checked_streams, default_jobs
 
     recorder = _recorder(db)
     failed = False
@@ -125,7 +125,20 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     else:
         checked = checked_streams(store, database_path(db), count, jobs or default_jobs())
     started = time.perf_counter()
-    with click.progressbar(length=count, label="verifying", file=sys.stderr) as bar:  # stderr: stdout stays the report
+    try:
+        failed |= _print_reports(checked, count, tally)
+    except WorkerFailed as error:  # the report so far stands; the rest was not verified
+        _fail(f"{error}; the streams after the last line printed were not verified")
+    click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
+    click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
+    sys.exit(1 if failed else 0)
+
+
+def _print_reports(checked: Iterator[list[Checked]], count: int, tally: dict) -> bool:
+    """Print each stream's report line as it comes, with a progress bar (stderr: stdout
+    stays the report) and the tally; whether any stream failed."""
+    failed = False
+    with click.progressbar(length=count, label="verifying", file=sys.stderr) as bar:
         for streams in checked:
             for line, events, ok in streams:
                 tally["streams"] += 1
@@ -134,9 +147,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
                 failed |= not ok
                 click.echo(line)
             bar.update(len(streams))
-    click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
-    click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
-    sys.exit(1 if failed else 0)
+    return failed
 
 
 def _verify_projections(db) -> None:
