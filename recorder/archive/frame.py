@@ -121,8 +121,8 @@ def check_ndjson_frame(lines: Iterable[str], source: str) -> tuple[bool, int]:
 
 
 def without_frame(lines: Iterable[str], framed: bool) -> Iterator[str]:
-    """The lines of a text ``check_ndjson_frame`` passed, its frame's blanked (line numbers
-    stay those of the file), one at a time."""
+    """The lines of a text ``check_ndjson_frame`` passed, one at a time, with the frame's
+    two lines blanked (so line numbers stay those of the file)."""
     if not framed:
         yield from lines
         return
