@@ -42,7 +42,8 @@ def event_hash(prev_hash: str, record: dict[str, Any]) -> str:
     return hashlib.sha256((prev_hash + canonical_json(record)).encode("utf-8")).hexdigest()
 
 
-_quote = json.encoder.encode_basestring  # what json.dumps uses for a str
+# A str as JSON text, as json.dumps(ensure_ascii=False) writes it (record_text, the store's lines).
+json_string = json.encoder.encode_basestring
 
 
 def record_text(event: Any, payload_text: str) -> str | None:
@@ -58,10 +59,11 @@ def record_text(event: Any, payload_text: str) -> str | None:
         and (recorded_by is None or type(recorded_by) is str)
     ):
         return None
-    by = "null" if recorded_by is None else _quote(recorded_by)
+    quote = json_string
+    by = "null" if recorded_by is None else quote(recorded_by)
     return (
-        f'{{"game_id":{_quote(event.game_id)},"payload":{payload_text},"recorded_at":{_quote(event.recorded_at)},'
-        f'"recorded_by":{by},"seq":{event.seq},"type":{_quote(event.type)}}}'
+        f'{{"game_id":{quote(event.game_id)},"payload":{payload_text},"recorded_at":{quote(event.recorded_at)},'
+        f'"recorded_by":{by},"seq":{event.seq},"type":{quote(event.type)}}}'
     )
 
 

@@ -4,11 +4,10 @@ are chained and written as lines."""
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import groupby
+from itertools import groupby, islice
 from operator import itemgetter
 from typing import Any
 
@@ -346,7 +345,7 @@ class SqlStreams:
         row per stream, not per event): the cost per stream stays the same however many
         the export holds, and only a batch's texts are in memory at once."""
         ids = iter(stream_ids)
-        while batch := list(itertools.islice(ids, TEXTS_BATCH)):
+        while batch := list(islice(ids, TEXTS_BATCH)):
             texts = {row[0]: StreamText(*row) for row in self._texts_of(batch)}
             yield from (texts[stream_id] for stream_id in batch if stream_id in texts)
 
@@ -389,15 +388,12 @@ def _chained(
 
 def _line(event: StoredEvent, payload_text: str) -> str:
     """The event's canonical JSON (keys in sorted order), as an NDJSON archive writes it:
-    built around the payload's canonical text instead of serialising the payload again.
-    ``encode_basestring`` is what ``json.dumps(..., ensure_ascii=False)`` uses for a str."""
-    quote = _quote
+    built around the payload's canonical text instead of serialising the payload again
+    (``chain.json_string`` quotes each text as ``json.dumps`` would)."""
+    quote = chain.json_string
     recorded_by = "null" if event.recorded_by is None else quote(event.recorded_by)
     return (
         f'{{"game_id":{quote(event.game_id)},"hash":{quote(event.hash)},"payload":{payload_text},'
         f'"prev_hash":{quote(event.prev_hash)},"recorded_at":{quote(event.recorded_at)},'
         f'"recorded_by":{recorded_by},"seq":{int(event.seq)},"type":{quote(event.type)}}}'
     )
-
-
-_quote = json.encoder.encode_basestring  # type: ignore[attr-defined]
