@@ -73,6 +73,7 @@ class Cursor(fields.Field):
     URL-safe text. Anything else a client sends is invalid (422), never a 500."""
 
     MAX_LENGTH = 512
+    INVALID = "Not a cursor: send the 'next' value of the previous page."
 
     def _serialize(self, value, attr, obj, **kwargs):
         if value is None:
@@ -82,13 +83,13 @@ class Cursor(fields.Field):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, str) or not 0 < len(value) <= self.MAX_LENGTH:
-            raise ValidationError("Not a cursor: send the 'next' value of the previous page.")
+            raise ValidationError(self.INVALID)
         try:
             decoded = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
         except (binascii.Error, ValueError):
             decoded = None
         if not (isinstance(decoded, list) and len(decoded) == 2 and all(isinstance(part, str) for part in decoded)):
-            raise ValidationError("Not a cursor: send the 'next' value of the previous page.")
+            raise ValidationError(self.INVALID)
         for part in decoded:  # a time and a game id: text no stored row holds is no cursor (NUL breaks PostgreSQL)
             NO_CONTROLS(part)
         return decoded[0], decoded[1]

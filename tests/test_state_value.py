@@ -11,44 +11,27 @@ from recorder.rules.state import FIELDS, Outcome, RoundRecord, State
 
 S, N = Player.SOUTH, Player.NORTH
 # Two values of each field's type, different from each other (not positions of any game).
-ONE: dict[str, Any] = {
-    "holes": (1, 2),
-    "owners": (S, N),
-    "specials": (None, S),
-    "stores": (3, 4),
-    "to_move": S,
-    "first_turn_of_round": True,
-    "first_turn_pending": (S,),
-    "awaiting": "lot",
-    "no_return": 5,
-    "round": 6,
-    "round_over": True,
-    "takings": (7, 8),
-    "hole_counts": (9, 10),
-    "game_over": True,
-    "outcome": Outcome(None, "agreement"),
-    "score": (11, 12),
-    "rounds": (RoundRecord(1, S, (6, 6)),),
-}
-OTHER: dict[str, Any] = {
-    "holes": (2, 1),
-    "owners": (N, S),
-    "specials": (N, None),
-    "stores": (4, 3),
-    "to_move": N,
-    "first_turn_of_round": False,
-    "first_turn_pending": (),
-    "awaiting": "next_round",
-    "no_return": 7,
-    "round": 8,
-    "round_over": False,
-    "takings": (8, 7),
-    "hole_counts": (10, 9),
-    "game_over": False,
-    "outcome": Outcome(S, "score"),
-    "score": (12, 11),
-    "rounds": (),
-}
+VALUES: list[tuple[str, Any, Any]] = [
+    ("holes", (1, 2), (2, 1)),
+    ("owners", (S, N), (N, S)),
+    ("specials", (None, S), (N, None)),
+    ("stores", (3, 4), (4, 3)),
+    ("to_move", S, N),
+    ("first_turn_of_round", True, False),
+    ("first_turn_pending", (S,), ()),
+    ("awaiting", "lot", "next_round"),
+    ("no_return", 5, 7),
+    ("round", 6, 8),
+    ("round_over", True, False),
+    ("takings", (7, 8), (8, 7)),
+    ("hole_counts", (9, 10), (10, 9)),
+    ("game_over", True, False),
+    ("outcome", Outcome(None, "agreement"), Outcome(S, "score")),
+    ("score", (11, 12), (12, 11)),
+    ("rounds", (RoundRecord(1, S, (6, 6)),), ()),
+]
+ONE = {name: value for name, value, _ in VALUES}
+OTHER = {name: value for name, _, value in VALUES}
 
 
 def one() -> State:

@@ -233,7 +233,7 @@ class Measurement:
             self.figures.seconds["export"] = _timed(lambda: out.writelines(archive.ndjson_archive(archive.select())))
         self.done("export")
 
-    def _import_and_read(self, target: str, parts: list[str]) -> None:
+    def _import_and_read(self, target: str, files: list[str]) -> None:
         from recorder.api.archive import schema_check
         from recorder.archive.transfer import Archive
         from recorder.cli.archive import import_files
@@ -243,7 +243,7 @@ class Measurement:
         figures = self.figures
         with SQLiteEventStore(target) as store:
             archive = Archive(store, recorded_by="bench", check_command=schema_check, restore=True)
-            figures.seconds["import"] = _timed(lambda: import_files(archive, parts))
+            figures.seconds["import"] = _timed(lambda: import_files(archive, files))
             self.done("import")
             recorder = Recorder(store)
             figures.seconds["verify"], figures.verify_processes = _verify(store, target)
