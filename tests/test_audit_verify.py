@@ -68,6 +68,22 @@ def test_an_event_byte_changed_behind_the_services_back_is_caught_and_named(app,
     assert report["detail"].startswith("event 3: ")
 
 
+def test_a_payload_stored_in_another_json_spelling_still_verifies_by_its_content(app, api, client):
+    """The chain covers the payload's canonical JSON, not the stored spelling: the stored
+    text is hashed first (it is canonical when the service wrote it), and a text that
+    is not is encoded again before the chain is called broken."""
+    game = finished_game(api)
+    behind_the_services_back(
+        app, "UPDATE events SET payload = replace(payload, ',', ' , ') WHERE game_id = ? AND seq = 3", (game,)
+    )
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        (payload,) = conn.execute("SELECT payload FROM events WHERE game_id = ? AND seq = 3", (game,)).fetchone()
+    conn.close()
+    assert payload == '{"hole":"a2" , "player":"north"}'  # the premise: the stored bytes differ
+    assert verify(client, game)["ok"] is True
+    assert run(app, "verify", game).exit_code == 0
+
+
 def test_a_rechained_forgery_is_caught_by_the_replay(app, api, client):
     """Rewrite a move and recompute every hash after it: the chain holds, full validation does not."""
     game = finished_game(api)

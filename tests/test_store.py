@@ -671,7 +671,7 @@ def test_a_database_of_the_previous_release_is_migrated_on_open(tmp_path):
         conn.executescript(PREVIOUS_RELEASE_SCHEMA)
         conn.executemany(
             "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(*dataclasses.astuple(e)[:3], chain.canonical_json(e.payload), *dataclasses.astuple(e)[4:]) for e in rows],
+            [(e.game_id, e.seq, e.type, chain.canonical_json(e.payload), *dataclasses.astuple(e)[4:8]) for e in rows],
         )
         conn.commit()
     with SQLiteEventStore(path) as store:

@@ -102,9 +102,23 @@ def checked_links(events: Iterable[Any]) -> tuple[int | None, list[str]]:
     for event in events:
         if event.seq != prev_seq + 1 or event.prev_hash != prev_hash:
             return int(event.seq), texts
-        text = canonical_json(event.payload)
-        if stored_hash(event, text) != event.hash:
+        text = _hashed_text(event)
+        if text is None:
             return int(event.seq), texts
         texts.append(text)
         prev_seq, prev_hash = event.seq, event.hash
     return None, texts
+
+
+def _hashed_text(event: Any) -> str | None:
+    """The payload's canonical text when the event's hash recomputes from it, else None.
+
+    An event read from a store carries the text it stored (``payload_text``): the very
+    bytes that were hashed, so when they give the stored hash the payload need not be
+    encoded again (a verification's commonest step). Any other text, or none, is
+    checked by encoding the payload, exactly as before stored texts were kept."""
+    stored: str | None = getattr(event, "payload_text", None)
+    if stored is not None and stored_hash(event, stored) == event.hash:
+        return stored
+    text = canonical_json(event.payload)
+    return text if text != stored and stored_hash(event, text) == event.hash else None

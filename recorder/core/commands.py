@@ -31,7 +31,7 @@ from .events import (
     RoundStarted,
     Sowed,
 )
-from .game import Game, apply_event, apply_move, initial_state
+from .game import Game, apply_event, initial_state
 
 Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by the schemas
 
@@ -89,8 +89,7 @@ def execute(game: Game, command: Command) -> tuple[list[Event], Game]:
     Deciding a sowing means playing it (only playing it shows that it ends, GEN-16), so
     the state it gives is carried into the fold instead of being computed again."""
     if command["type"] == "sow":
-        _require_allowed(game, "sow")
-        sowed, state = _sow(game, command)
+        sowed, state = sowing(game, command["hole"], command.get("player"))
         return [sowed], apply_event(game, sowed, game.version + 1, after=state)
     events = decide(game, command)
     after = game
@@ -107,22 +106,26 @@ def _require_allowed(game: Game, kind: str) -> None:
 
 def decide_sow(game: Game, command: Command) -> list[Event]:
     """GEN-21: the hole must be legal for the player to move, and the sowing must end (GEN-16)."""
-    return [_sow(game, command)[0]]
+    return [sowing(game, command["hole"], command.get("player"))[0]]
 
 
-def _sow(game: Game, command: Command) -> tuple[Sowed, State]:
-    """The checks of ``decide_sow``, and the state the sowing gives."""
+def sowing(game: Game, hole: str, player: str | None) -> tuple[Sowed, State]:
+    """Every check of a sow command (``decide_sow``), and the state the sowing gives.
+
+    Takes the command's two fields rather than the command, so that re-deciding a stored
+    sowing (``redecide``), most of any record, builds no command to check it."""
+    _require_allowed(game, "sow")
     rules, state = game.rules, game.state
-    hole = command["hole"]
-    if hole not in rules.board.index:
+    index = rules.board.index.get(hole)
+    if index is None:
         raise _illegal(game, rules.board.unknown_hole(hole))
     mover = mover_of(state).json
-    if command.get("player") not in (None, mover):
-        raise _illegal(game, f"{mover} is to move, not {command['player']} (GEN-21)")
-    if rules.board.hole(hole) not in rules.legal_moves(state):
+    if player not in (None, mover):
+        raise _illegal(game, f"{mover} is to move, not {player} (GEN-21)")
+    if index not in rules.legal_moves(state):
         raise _illegal(game, f"{mover} may not sow {hole} now")
-    event = Sowed(hole=hole, player=mover)
-    return event, apply_move(rules, state, event)  # raises EndlessSowing past the lap cap (GEN-16, GEN-35)
+    # The lap cap raises EndlessSowing here (GEN-16, GEN-35).
+    return Sowed(hole=rules.board.name_of(index), player=mover), rules.play(state, index)
 
 
 def decide_race(game: Game, command: Command) -> list[Event]:

@@ -108,7 +108,13 @@ def redecide_folded(game: Game, event: Event, seq: int) -> Game:
     """``redecide`` and the fold in one step: the game after ``event`` (stored as ``seq``).
 
     Deciding a sowing plays it, so the state it gave is folded instead of being played a
-    second time (``commands.execute``): verification and what-if replays sow once."""
+    second time (``commands.execute``): verification and what-if replays sow once. A
+    sowing is checked by ``commands.sowing`` straight from its fields, as its command
+    would be."""
+    if type(event) is Sowed:
+        sowed, state = commands.sowing(game, event.hole, event.player)
+        _require_same([sowed], event)
+        return apply_event(game, event, seq, after=state)
     decided, after = commands.execute(game, command_for(event))
     _require_same(decided, event)
     return after if after.version == seq else apply_event(game, event, seq)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import abc
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,6 +54,10 @@ class StoredEvent:
     recorded_by: str | None
     prev_hash: str
     hash: str
+    # The payload's text as the store holds it (canonical JSON, the bytes the hash covers),
+    # when the event was read from a store: the chain check hashes it without encoding the
+    # payload again. Not part of the event: never compared, shown or exported.
+    payload_text: str | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (a deep copy, so callers cannot alter the event)."""

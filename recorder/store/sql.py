@@ -169,7 +169,7 @@ def _savepoint(db: Database) -> Iterator[Database]:
 
 def _event_from_row(row: tuple) -> StoredEvent:
     game_id, seq, type_, payload, recorded_at, recorded_by, prev_hash, hash_ = row
-    return StoredEvent(game_id, seq, type_, json.loads(payload), recorded_at, recorded_by, prev_hash, hash_)
+    return StoredEvent(game_id, seq, type_, json.loads(payload), recorded_at, recorded_by, prev_hash, hash_, payload)
 
 
 _STREAM_IDS_AFTER = "SELECT DISTINCT game_id FROM events WHERE game_id > ? ORDER BY game_id LIMIT ?"
