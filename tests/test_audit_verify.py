@@ -28,7 +28,7 @@ def finished_game(api) -> str:
 def behind_the_services_back(app, sql: str, params=()) -> None:
     """Change the events table through a plain connection, with the immutability triggers dropped."""
     with sqlite3.connect(app.config["DATABASE"]) as conn:
-        for trigger in ("events_no_update", "events_no_delete", "events_append_only"):
+        for trigger in ("events_no_update", "events_no_delete", "events_extend_chain"):
             conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
         conn.execute(sql, params)
     conn.close()

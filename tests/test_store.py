@@ -321,6 +321,11 @@ def test_first_broken_link_finds_an_event_edited_behind_the_stores_back(sqlite_s
         " FROM events WHERE seq = 2",
         "INSERT INTO events SELECT game_id, 3, type, payload, recorded_at, recorded_by, prev_hash, hash, line"
         " FROM events WHERE seq = 2",
+        # The last event replaced by another with the same (true) link, and a second genesis.
+        "INSERT OR REPLACE INTO events SELECT game_id, seq, type, '{}', recorded_at, recorded_by, prev_hash, hash,"
+        " line FROM events WHERE seq = 2",
+        f"INSERT OR REPLACE INTO events SELECT game_id, 1, type, '{{}}', recorded_at, recorded_by, '{chain.GENESIS}',"
+        " hash, line FROM events WHERE seq = 2",
         "UPDATE events SET line = NULL",
     ],
 )
@@ -771,3 +776,27 @@ def test_a_payload_that_is_not_json_is_refused_as_json_loads_refuses_it(text):
     with pytest.raises(json.JSONDecodeError) as plain:
         json.loads(text)
     assert str(quick.value) == str(plain.value)
+
+
+OLD_APPEND_TRIGGER = f"""
+CREATE TRIGGER events_append_only BEFORE INSERT ON events
+WHEN NEW.seq IS NOT COALESCE((SELECT MAX(seq) FROM events WHERE game_id = NEW.game_id), 0) + 1
+  OR NEW.prev_hash IS NOT COALESCE(
+       (SELECT hash FROM events WHERE game_id = NEW.game_id AND seq = NEW.seq - 1), '{chain.GENESIS}')
+BEGIN SELECT RAISE(ABORT, 'events are immutable: append only, extending the hash chain'); END;
+"""
+
+
+def test_a_file_with_the_older_two_seek_append_trigger_gets_the_one_seek_trigger_on_open(tmp_path):
+    path = str(tmp_path / "older.sqlite3")
+    with SQLiteEventStore(path) as store:
+        store.append("g", 0, moves(1))
+    with raw_connection(path) as conn:
+        conn.execute("DROP TRIGGER events_extend_chain")
+        conn.executescript(OLD_APPEND_TRIGGER)
+    with SQLiteEventStore(path) as store:
+        store.append("g", 1, moves(2))
+        with raw_connection(path) as conn:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        assert "events_append_only" not in names and "events_extend_chain" in names
+        assert chain.first_broken_link(store.read("g")) is None

@@ -33,7 +33,7 @@ def tamper(target: str, sql: str, params: tuple) -> None:
             conn.execute(sql.replace("?", "%s"), params)
         return
     with contextlib.closing(sqlite3.connect(target, isolation_level=None)) as conn:
-        for trigger in ("events_no_update", "events_no_delete", "events_append_only"):
+        for trigger in ("events_no_update", "events_no_delete", "events_extend_chain"):
             conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
         conn.execute(sql, params)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from .interface import GAME, TOURNAMENT
-from .sql import _TRIGGERS
+from .sql import _REPLACED_TRIGGERS, _TRIGGERS
 
 # The games projection's columns a caller may set (created_at/updated_at are kept by it).
 SUMMARY_COLUMNS = (
@@ -53,6 +53,8 @@ def create_schema(db: Database) -> None:
     _create_games(db)
     _create_caches(db)
     _create_token_table(db)
+    for name in _REPLACED_TRIGGERS:
+        db.execute(f"DROP TRIGGER IF EXISTS {name}")
     db.executescript(_TRIGGERS)
 
 

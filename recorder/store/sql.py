@@ -86,14 +86,20 @@ CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
 
 -- INSERT OR REPLACE deletes without firing DELETE triggers (recursive_triggers is
--- off on plain connections), so inserts must also extend the chain exactly.
-CREATE TRIGGER IF NOT EXISTS events_append_only BEFORE INSERT ON events
-WHEN NEW.seq IS NOT COALESCE((SELECT MAX(seq) FROM events WHERE game_id = NEW.game_id), 0) + 1
-  OR NEW.prev_hash IS NOT COALESCE(
-       (SELECT hash FROM events WHERE game_id = NEW.game_id AND seq = NEW.seq - 1),
-       '{chain.GENESIS}')
+-- off on plain connections), so inserts must also extend the chain exactly: the game's
+-- last event (one seek down the primary key) must be the one before, its hash the new
+-- prev_hash; a game with no event yet takes seq 1 after the genesis hash.
+CREATE TRIGGER IF NOT EXISTS events_extend_chain BEFORE INSERT ON events
+WHEN NEW.prev_hash IS NOT COALESCE(
+       (SELECT CASE WHEN seq = NEW.seq - 1 THEN hash END
+          FROM events WHERE game_id = NEW.game_id ORDER BY seq DESC LIMIT 1),
+       CASE WHEN NEW.seq = 1 AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = NEW.game_id)
+         THEN '{chain.GENESIS}' END)
 BEGIN SELECT RAISE(ABORT, 'events are immutable: append only, extending the hash chain'); END;
 """
+# The check before events_extend_chain, which took two seeks per insert (the last seq, then
+# the previous hash); create_schema drops it from older files.
+_REPLACED_TRIGGERS = ("events_append_only",)
 
 
 _EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash"
