@@ -38,7 +38,7 @@ from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.rules.position_text import reached
 from recorder.service import stored_pairs, summary_of
-from recorder.store import EventStore, GamesList, NewEvent, ProjectionWrite
+from recorder.store import CheckedChain, EventStore, GamesList, NewEvent, ProjectionWrite
 from recorder.store.caches import NotationCache, PositionIndex
 from recorder.tournaments import is_tournament_id
 
@@ -140,6 +140,7 @@ class Archive:
         self.authorize = authorize
         self.check_command = OncePerShape(check_command)  # the schemas' verdict on a sowing is asked once
         self.fill_cache = fill_cache
+        self.check_log = LogCheck(self.check_command, self.events_per_game, restore, recorded_by, authorize)
 
     # -- Import -----------------------------------------------------------------------
 
@@ -170,7 +171,7 @@ class Archive:
                 0,
                 [NewEvent(e.type, e.payload()) for e in events],
                 recorded_by=recorded_by,
-                projection=self._projections(list(history(game_id, enumerate(events, start=1)))),
+                projection=self._projections(*projected(list(history(game_id, enumerate(events, start=1))))),
             )
         except VersionConflict:
             return self._exists(parsed, game_id, events, players)
@@ -206,56 +207,34 @@ class Archive:
             yield self.import_log(event_log)
 
     def import_log(self, event_log: EventLog) -> GameReport:
-        index, game_id = event_log.index, event_log.game_id
-        try:
-            problem = ids.game_id_problem(game_id)
-            if problem is not None or game_id is None:
-                raise event_log.fail(event_log.line_of(1), 1, problem or "no game id", "a game id")
-            check_game_events(len(event_log.events), self.events_per_game, game=event_log.index)
-            folds: list[Game] = []
-            game = verify_log(event_log, self.check_command, folds)
-            assert game_id is not None  # verify_log refuses a log without its game id
-            if is_tournament_id(game_id):
-                raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
-            recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
-            if self.restore:  # the admin's restore keeps the log as it was, hashes and all
-                self.store.append(game_id, 0, event_log.checked(), projection=self._projections(folds))
-            else:
-                self._append_as_claims(event_log, folds, recorded_by)
-        except VersionConflict:
-            error = event_log.fail(event_log.line_of(1), 1, f"a game {game_id!r} exists already", "a new game id")
-            return GameReport(index, "refused", game_id, error=error_json(error))
-        except RecorderError as error:
-            return GameReport(index, "refused", game_id, error=error_json(error))
-        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
-            return _internal(index, {}, error, game_id)
-        return GameReport(index, "imported", game_id, len(event_log.events), _setup_players(game))
+        """One game's log checked (``check_log``), then stored (``store_checked``)."""
+        checked = self.check_log(event_log)
+        return checked if isinstance(checked, GameReport) else self.store_checked(checked)
 
-    def _projections(self, folds: list[Game], setup: GameCreated | None = None) -> ProjectionWrite:
-        """The games list row and the positions index of an imported game, from the game
-        after each of its events (``folds``); ``setup`` replaces the log's own."""
-        last = folds[-1] if setup is None else replace(folds[-1], setup=setup)
-        writes = (self.games.write(summary_of(last)), self.positions.write(reached(folds)))
+    def store_checked(self, checked: CheckedLog) -> GameReport:
+        """A checked log appended in one store append at version 0, its projections with it."""
+        try:
+            projection = self._projections(checked.summary, checked.positions)
+            by = checked.recorded_by
+            self.store.append(checked.game_id, 0, checked.events, recorded_by=by, projection=projection)
+        except VersionConflict:
+            error = checked.fail(f"a game {checked.game_id!r} exists already", "a new game id")
+            return GameReport(checked.index, "refused", checked.game_id, error=error_json(error))
+        except RecorderError as error:
+            return GameReport(checked.index, "refused", checked.game_id, error=error_json(error))
+        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
+            return _internal(checked.index, {}, error, checked.game_id)
+        return GameReport(checked.index, "imported", checked.game_id, len(checked.events), checked.players)
+
+    def _projections(self, summary: dict, positions: list[tuple[int, str]]) -> ProjectionWrite:
+        """The games list row and the positions index of an imported game."""
+        writes = (self.games.write(summary), self.positions.write(positions))
 
         def write(tx, stored) -> None:
             for projection in writes:
                 projection(tx, stored)
 
         return write
-
-    def _append_as_claims(self, event_log: EventLog, folds: list[Game], recorded_by: str) -> None:
-        """Anyone but the admin: the events are recorded now, by the importer; what the
-        log said about who recorded them and when is kept in the setup's metadata,
-        labelled as claims (docs/security.md)."""
-        setup = with_claims(folds[-1].setup, event_log)
-        events = [setup, *(event_from_record(e.type, e.payload) for e in event_log.events[1:])]
-        self.store.append(
-            event_log.game_id or "",
-            0,
-            [NewEvent(e.type, e.payload()) for e in events],
-            recorded_by=recorded_by,
-            projection=self._projections(folds, setup),
-        )
 
     # -- Export -----------------------------------------------------------------------
 
@@ -365,3 +344,81 @@ def _internal(index: int, players: dict, error: Exception, game_id: str | None =
     log.exception("unexpected error while importing game %s", index)
     problem = NotationError(f"game {index} could not be checked: {type(error).__name__}")
     return GameReport(index, "refused", game_id, players=players, error=error_json(problem))
+
+
+@dataclass
+class CheckedLog:
+    """A game's NDJSON log once every check passed: what its append stores, and the
+    rows of its projections. Made by ``LogCheck``, stored by ``Archive.store_checked``."""
+
+    index: int
+    source: str
+    game_id: str
+    first_line: int
+    events: CheckedChain | list[NewEvent]
+    recorded_by: str | None
+    summary: dict
+    positions: list[tuple[int, str]]
+    players: dict
+
+    def fail(self, detail: str, expected: str) -> NotationError:
+        return EventLog(self.index, self.source, self.game_id).fail(self.first_line, 1, detail, expected)
+
+
+@dataclass(frozen=True)
+class LogCheck:
+    """The part of an NDJSON import that needs no store: a game's log checked (its chain,
+    then every event re-decided) and made ready to append, or refused with a report. It
+    holds only what it was given, so ``recorder import`` can run it in other processes
+    while its own process stores what they checked (recorder/archive/parallel.py)."""
+
+    check_command: Callable[[dict], dict]
+    events_per_game: int
+    restore: bool
+    recorded_by: str | None
+    authorize: Authorize = _anyone
+
+    def __call__(self, event_log: EventLog) -> CheckedLog | GameReport:
+        index, game_id = event_log.index, event_log.game_id
+        try:
+            return self._checked(event_log)
+        except RecorderError as error:
+            return GameReport(index, "refused", game_id, error=error_json(error))
+        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
+            return _internal(index, {}, error, game_id)
+
+    def _checked(self, event_log: EventLog) -> CheckedLog:
+        game_id = event_log.game_id
+        problem = ids.game_id_problem(game_id)
+        if problem is not None or game_id is None:
+            raise event_log.fail(event_log.line_of(1), 1, problem or "no game id", "a game id")
+        check_game_events(len(event_log.events), self.events_per_game, game=event_log.index)
+        folds: list[Game] = []
+        game = verify_log(event_log, self.check_command, folds)
+        if is_tournament_id(game_id):
+            raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
+        recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
+        events: CheckedChain | list[NewEvent]
+        if self.restore:  # the admin's restore keeps the log as it was, hashes and all
+            events, by = event_log.checked(), None
+        else:
+            setup = with_claims(folds[-1].setup, event_log)
+            events, by = _as_claims(event_log, setup), recorded_by
+            folds[-1] = replace(folds[-1], setup=setup)
+        summary, positions = projected(folds)
+        first_line, players = event_log.line_of(1), _setup_players(game)
+        source = event_log.source
+        return CheckedLog(event_log.index, source, game_id, first_line, events, by, summary, positions, players)
+
+
+def projected(folds: list[Game]) -> tuple[dict, list[tuple[int, str]]]:
+    """A game's row in the games list and its positions, from the game after each event."""
+    return summary_of(folds[-1]), reached(folds)
+
+
+def _as_claims(event_log: EventLog, setup: GameCreated) -> list[NewEvent]:
+    """Anyone but the admin: the events are recorded now, by the importer; what the log
+    said about who recorded them and when is kept in the setup's metadata, labelled as
+    claims (docs/security.md)."""
+    events = [setup, *(event_from_record(e.type, e.payload) for e in event_log.events[1:])]
+    return [NewEvent(e.type, e.payload()) for e in events]
