@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
+from recorder import workers
 from recorder.audit import walk
 from recorder.bench.exports import recorded_templates
 from recorder.cli.main import main
@@ -73,8 +74,8 @@ def test_verify_with_two_jobs_prints_byte_for_byte_what_one_job_prints(archive):
 
 
 def test_verify_defaults_to_the_cpus_available_and_refuses_zero_jobs(archive, monkeypatch):
-    monkeypatch.setattr(walk.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
-    assert walk.default_jobs() == 3
+    monkeypatch.setattr(workers.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert workers.default_jobs() == 3
     refused = verify(archive, "--jobs", "0")
     assert refused.exit_code == 2 and "--jobs" in refused.stderr
 

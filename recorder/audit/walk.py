@@ -10,26 +10,18 @@ own store on the same database (a SQLite file or a ``postgresql://`` URL), reads
 in one query (``store.read_stream_range``) and sends back each stream's report line.
 Results are taken in the order the ranges were handed out, so the report is line for
 line what one process prints, and at most ``IN_FLIGHT_PER_JOB`` ranges per worker are in
-flight (memory stays bounded however large the archive).
-Workers are never forked from the parent, which holds open database connections and
-maybe threads that a forked child would inherit half-used: they come from a fork server
-(a fresh interpreter) where the system has one, else from "spawn". As always with those,
-a script that walks with more than one job keeps its work under
-``if __name__ == "__main__":`` (each worker imports the script; the ``recorder`` command does).
+flight (memory stays bounded however large the archive). How workers are started, and
+what that asks of a script that walks with more than one job: recorder/workers.py.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
-import multiprocessing
-import os
 import signal
-import sys
-from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+from recorder.workers import collector_paused, in_order, worker_context
 
 CHUNK_MAX = 250  # streams per range at most: a range's rows are read in one query
 CHUNK_MIN = 50  # streams per range at least: a smaller archive is not worth starting workers for
@@ -38,13 +30,6 @@ IN_FLIGHT_PER_JOB = 2  # ranges handed out and not yet printed, per worker
 
 # A stream's report line, how many events it holds, and whether it verified.
 Checked = tuple[str, int, bool]
-
-
-def default_jobs() -> int:
-    """The CPUs this process may run on (its affinity mask where the system has one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def chunk_size(streams: int, jobs: int) -> int:
@@ -63,22 +48,6 @@ def check_stream(stream_id: str, stored: list) -> Checked:
     with collector_paused():
         report = stream_report(stream_id, stored)
     return report_line(report), len(stored), bool(report["ok"])
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while a stream or a range is checked. A check makes
-    several objects per event and frees them all by reference counting, yet each few
-    hundred allocations would start a collection over every object alive (a range holds
-    thousands of rows): a fifth of a worker's time. Any cycle made meanwhile (a refused
-    event's traceback) is collected once the collector is back on."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def checked_streams(store: Any, target: str, streams: int, jobs: int) -> Iterator[list[Checked]]:
@@ -108,30 +77,10 @@ def id_ranges(ids: Iterable[str], size: int) -> Iterator[tuple[str, str]]:
 
 def _in_workers(target: str, ranges: Iterator[tuple[str, str]], processes: int) -> Iterator[list[Checked]]:
     """Each range checked in one of ``processes`` spawned workers, results in range order."""
-    context = _context()
-    with context.Pool(processes, initializer=_open_store, initargs=(target,)) as pool:
-        pending: deque = deque()
-        for bounds in ranges:
-            pending.append(pool.apply_async(_check_range, bounds))
-            if len(pending) >= processes * IN_FLIGHT_PER_JOB:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+    with worker_context().Pool(processes, initializer=_open_store, initargs=(target,)) as pool:
+        yield from in_order(pool, _check_range, ranges, processes * IN_FLIGHT_PER_JOB)
         pool.close()  # workers finish and close their stores (an interrupted walk terminates them)
         pool.join()
-
-
-def _context() -> Any:
-    """A fork server where the system has one, else "spawn". The fork server is a fresh
-    interpreter, not a copy of this process; it imports the recorder modules this process
-    has (the CLI, when the parent is the ``recorder`` command) once, so the workers forked
-    from it start at once instead of each importing them again (each child re-runs the
-    parent's main script, and the CLI's import is a second or so)."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(sorted(name for name in sys.modules if name.split(".")[0] == "recorder"))
-    return context
 
 
 _store: Any = None  # the worker's own store, opened once by _open_store
@@ -158,7 +107,8 @@ class WorkerFailed(RuntimeError):
     """A worker could not open the database; raised in the parent by the range it was given."""
 
 
-def _check_range(after: str, last: str) -> list[Checked]:
+def _check_range(bounds: tuple[str, str]) -> list[Checked]:
+    after, last = bounds
     if isinstance(_store, WorkerFailed):
         raise _store
     with collector_paused():

@@ -258,7 +258,8 @@ def _verify(store, target: str) -> tuple[float, int]:
     """``recorder verify``'s walk with its default jobs: every stream in the events table,
     ranges of streams verified in worker processes (recorder/audit/walk.py). Returns the
     seconds, the start of the workers included, and how many processes it ran in."""
-    from recorder.audit.walk import checked_streams, default_jobs, processes_for
+    from recorder.audit.walk import checked_streams, processes_for
+    from recorder.workers import default_jobs
 
     streams, jobs = sum(1 for _ in store.ids_in_events()), default_jobs()
     failed = 0

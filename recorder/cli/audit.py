@@ -99,7 +99,8 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.walk import check_stream, checked_streams, default_jobs
+    from recorder.audit.walk import check_stream, checked_streams
+    from recorder.workers import default_jobs
 
     recorder = _recorder(db)
     failed = False
