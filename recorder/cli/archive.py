@@ -16,12 +16,14 @@ from typing import Any
 import click
 
 from recorder.api.archive import schema_check
+from recorder.archive import parallel
 from recorder.archive.frame import check_ndjson_frame, ndjson_lines, without_frame
 from recorder.archive.ndjson import read_logs
-from recorder.archive.transfer import Archive, GameReport, notation_games
+from recorder.archive.transfer import Archive, CheckedLog, GameReport, notation_games
 from recorder.core.commands import DATE_FORMS, is_date
 from recorder.errors import NotationError
 from recorder.rules import VARIANTS
+from recorder.workers import collector_paused, default_jobs
 
 from .common import DB_OPTION, make_recorder, pace
 
@@ -40,13 +42,15 @@ def _is_ndjson(path: str, fmt: str) -> bool:
     return fmt == "ndjson" or (fmt == "auto" and path.lower().endswith(NDJSON_SUFFIXES))
 
 
-def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> tuple[dict, list[GameReport]]:
+def import_files(
+    archive: Archive, paths: Iterable[str], fmt: str = "auto", jobs: int = 1
+) -> tuple[dict, list[GameReport]]:
     """Import every game of every file with a progress bar; (counts by status and of the
-    events imported, refusals)."""
+    events imported, refusals). NDJSON logs are checked in ``jobs`` worker processes."""
     counts, refused = {"imported": 0, "exists": 0, "events": 0}, []
     for path in paths:
         try:
-            games, total, size, take = _games_of(archive, path, fmt)
+            games, total, size, take = _games_of(archive, path, fmt, jobs)
             if not total:
                 refused.append(GameReport(0, "refused", error={"detail": f"{path}: the file holds no game"}))
                 continue
@@ -62,7 +66,7 @@ def import_files(archive: Archive, paths: Iterable[str], fmt: str = "auto") -> t
 
 def _import_batches(archive: Archive, games: Iterator, take: Callable, counts: dict, refused: list) -> None:
     while True:
-        with archive.store.batch():  # one commit per batch, not per game
+        with archive.store.batch(), collector_paused():  # one commit per batch, not per game
             reports = _take_for(games, take, BATCH_SECONDS)
         for report in reports:
             if report.status in ("imported", "exists"):
@@ -74,17 +78,22 @@ def _import_batches(archive: Archive, games: Iterator, take: Callable, counts: d
             return
 
 
-def _games_of(archive: Archive, path: str, fmt: str) -> tuple[Iterator, int, Callable, Callable]:
+def _games_of(archive: Archive, path: str, fmt: str, jobs: int = 1) -> tuple[Iterator, int, Callable, Callable]:
     """A file's games, how much they hold, the size of each, and how one is imported.
     NotationError for an archive cut short, before anything is read into games.
 
     An NDJSON file is read twice, a line at a time: once to check its frame and count its
     events (the non-blank lines, the progress bar's unit), then a game at a time as the
-    games are imported. Memory holds one game's events, whatever the size of the file.
-    A notation file (and standard input) is read whole, and counted in games."""
+    games are imported, checked in ``jobs`` worker processes when it holds enough events
+    (recorder/archive/parallel.py). Memory holds a few games' events per worker, whatever
+    the size of the file. A notation file (and standard input) is read whole, and
+    counted in games."""
     if _is_ndjson(path, fmt) and path != "-":
         framed, events = check_ndjson_frame(file_lines(path), path)
-        return read_logs(without_frame(file_lines(path), framed), path), events, _log_size, archive.import_log
+        logs = read_logs(without_frame(file_lines(path), framed), path)
+        if jobs > 1 and events >= parallel.MIN_EVENTS:
+            return parallel.checked_logs(archive.check_log, logs, jobs), events, _checked_size, _stored(archive)
+        return logs, events, _log_size, archive.import_log
     with click.open_file(path, encoding="utf-8") as handle:
         text = handle.read()
     if _is_ndjson(path, fmt):
@@ -97,6 +106,15 @@ def _games_of(archive: Archive, path: str, fmt: str) -> tuple[Iterator, int, Cal
 
 def _log_size(log: Any) -> int:
     return len(log.events)
+
+
+def _checked_size(checked: CheckedLog | GameReport) -> int:
+    return len(checked.events) if isinstance(checked, CheckedLog) else 0
+
+
+def _stored(archive: Archive) -> Callable[[CheckedLog | GameReport], GameReport]:
+    """A checked log stored (a refusal passes through as it is)."""
+    return lambda checked: checked if isinstance(checked, GameReport) else archive.store_checked(checked)
 
 
 def file_lines(path: str) -> Iterator[str]:
@@ -151,8 +169,14 @@ def _report(counts: dict, refused: list[GameReport]) -> None:
     show_default=True,
     help="auto: .ndjson/.jsonl files are NDJSON event logs, anything else notation.",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes checking NDJSON logs (default: the CPUs available; 1: in this process).",
+)
 @DB_OPTION
-def import_command(files: tuple[str, ...], fmt: str, db: str | None):
+def import_command(files: tuple[str, ...], fmt: str, jobs: int | None, db: str | None):
     """Import games from notation files (*.mn) or NDJSON event logs, each one checked
     through the same commands as live recording; a refused game stores nothing."""
     recorder = make_recorder(db)
@@ -160,7 +184,7 @@ def import_command(files: tuple[str, ...], fmt: str, db: str | None):
         # The command line works on the database file: its owner restores, as the admin does.
         archive = Archive(recorder.store, recorded_by="command line", check_command=schema_check, restore=True)
         started = time.perf_counter()
-        counts, refused = import_files(archive, files, fmt)
+        counts, refused = import_files(archive, files, fmt, jobs or default_jobs())
         seconds = time.perf_counter() - started
     finally:
         recorder.store.close()

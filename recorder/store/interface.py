@@ -99,6 +99,10 @@ class CheckedChain(tuple):
         checked.texts = tuple(texts)
         return checked
 
+    def __getnewargs__(self) -> tuple[tuple[StoredEvent, ...], tuple[str, ...]]:  # type: ignore[override]
+        """What ``__new__`` takes, so that a checked chain pickles (``recorder import --jobs``)."""
+        return tuple(self), self.texts
+
 
 @dataclass(frozen=True)
 class Idempotency:

@@ -1,0 +1,88 @@
+"""``recorder import --jobs``: NDJSON logs checked in worker processes, stored by the
+command's own process, with exactly the outcome of an import in one process."""
+
+import contextlib
+import pickle
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from recorder.archive import parallel
+from recorder.archive.ndjson import read_logs
+from recorder.archive.transfer import Archive
+from recorder.bench.exports import recorded_templates
+from recorder.cli.main import main
+from recorder.store import SQLiteEventStore
+
+GAMES = 60  # copies of the fixture games: several tasks per worker
+TAMPERED, TAKEN = 31, 12  # a game whose log was edited; a game already stored in the target
+
+
+def game_id(number: int) -> str:
+    return f"g{number:04d}"
+
+
+@pytest.fixture(scope="module")
+def archive_file(tmp_path_factory):
+    """An NDJSON export of ``GAMES`` games, one of them edited after it was exported."""
+    folder = tmp_path_factory.mktemp("import-jobs")
+    templates = recorded_templates(str(folder))
+    with SQLiteEventStore(str(folder / "source.sqlite3")) as store:
+        with store.batch():
+            for number in range(GAMES):
+                store.append(game_id(number), 0, templates[number % len(templates)][0], recorded_by="arbiter")
+        text = "".join(Archive(store).ndjson_archive(game_id(n) for n in range(GAMES)))
+    marker = f'"game_id":"{game_id(TAMPERED)}"'
+    lines = text.split("\n")
+    edited = [i for i, line in enumerate(lines) if marker in line and '"seq":3,' in line]
+    assert len(edited) == 1  # the premise: the tampered game's third event is one line
+    lines[edited[0]] = lines[edited[0]].replace('"recorded_by":"arbiter"', '"recorded_by":"mallory"')
+    path = folder / "archive.ndjson"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def imported(tmp_path, archive_file, jobs: int):
+    """The command's outcome, and what it stored: every line, position and games list row
+    (but game TAKEN's lines and row, stored beforehand, at another time)."""
+    tmp_path.mkdir()
+    target = str(tmp_path / f"jobs-{jobs}.sqlite3")
+    with SQLiteEventStore(target) as store:
+        store.append(game_id(TAKEN), 0, recorded_templates(str(tmp_path))[0][0], recorded_by="arbiter")
+    result = CliRunner().invoke(main, ["import", "--jobs", str(jobs), "--db", target, str(archive_file)])
+    with SQLiteEventStore(target) as store:
+        lines = [store.event_lines(game_id(n)) for n in range(GAMES) if n != TAKEN]
+    with contextlib.closing(sqlite3.connect(target)) as conn:
+        positions = conn.execute("SELECT position, game_id, seq FROM positions ORDER BY 1, 2, 3").fetchall()
+        games = conn.execute("SELECT * FROM games WHERE game_id != ? ORDER BY 1", (game_id(TAKEN),)).fetchall()
+    return result, lines, positions, games
+
+
+def test_an_import_with_two_jobs_stores_and_reports_what_one_job_does(tmp_path, archive_file, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_EVENTS", 1)  # the file is small: have it checked in workers all the same
+    started = []
+    monkeypatch.setattr(parallel, "_tasks", lambda logs, real=parallel._tasks: started.append(1) or real(logs))
+    one = imported(tmp_path / "one", archive_file, 1)
+    assert not started  # one job: checked in this process
+    two = imported(tmp_path / "two", archive_file, 2)
+    assert started  # two jobs: checked in workers
+    assert one[0].exit_code == two[0].exit_code == 1
+    refusals = [line for line in two[0].stderr.splitlines() if line.startswith("refused")]
+    assert refusals == [line for line in one[0].stderr.splitlines() if line.startswith("refused")]
+    assert len(refusals) == 2 and f"{game_id(TAKEN)}" in refusals[0] and "exists already" in refusals[0]
+    assert f"game {TAMPERED + 1} ({game_id(TAMPERED)})" in refusals[1] and "hash chain breaks at event 3" in refusals[1]
+    assert f"imported {GAMES - 2} games, refused 2" in two[0].stdout
+    assert two[1:] == one[1:]  # the same events, positions and games list, byte for byte
+    assert two[1][TAMPERED - 1] == [] and len(two[2]) > GAMES * 20 and len(two[3]) == GAMES - 2
+
+
+def test_a_checked_log_crosses_to_the_storing_process_intact(archive_file):
+    """What a worker sends back (the chain it checked, with each payload's text) unpickles
+    to the same chain, so the store need not hash it again."""
+    with SQLiteEventStore(str(archive_file.with_suffix(".sqlite3"))) as store:
+        check = Archive(store, recorded_by="command line", restore=True).check_log
+    lines = [line for line in archive_file.read_text(encoding="utf-8").split("\n") if '"game_id"' in line]
+    checked = check(next(read_logs(lines)))
+    copy = pickle.loads(pickle.dumps(checked))
+    assert copy == checked and type(copy.events) is type(checked.events) and copy.events.texts == checked.events.texts
