@@ -1,6 +1,7 @@
 """Position text (recorder/rules/position_text.py) and position search over the index of
 every position reached (``GET /api/positions``, ``recorder search``)."""
 
+import contextlib
 import sqlite3
 
 import pytest
@@ -206,3 +207,59 @@ def test_every_state_the_api_returns_carries_its_position_text(api):
     described = position_json(rules_for("qelat", {}), state["position_text"])
     assert (described["holes"], described["to_move"]) == (state["holes"], state["to_move"])
     assert state["to_move"] == "north"  # QEL: the players alternate after a sowing that ends the turn
+
+
+def exported_corpus(recorder: Recorder, path) -> None:
+    """The corpus as an NDJSON archive file (what ``recorder import`` takes)."""
+    from recorder.archive.transfer import Archive
+
+    archive = Archive(recorder.store)
+    path.write_text("".join(archive.ndjson_archive(archive.select())), encoding="utf-8")
+
+
+def indexed_rows(path: str) -> list:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return conn.execute("SELECT position, game_id, seq FROM positions ORDER BY 1, 2, 3").fetchall()
+
+
+def test_a_bulk_import_queues_positions_and_indexes_them_all_at_its_end(indexed, tmp_path):
+    """``recorder import`` indexes in key order at its end: the index is then row for row
+    what recording the games live wrote, and nothing is left queued."""
+    recorder, ids = indexed
+    exported_corpus(recorder, tmp_path / "corpus.ndjson")
+    target = str(tmp_path / "imported.sqlite3")
+    result = CliRunner().invoke(main, ["import", "--db", target, str(tmp_path / "corpus.ndjson")])
+    assert result.exit_code == 0 and "indexing positions" in result.stderr
+    assert indexed_rows(target) == indexed_rows(recorder.store.path)
+    with SQLiteEventStore(target) as store:
+        assert not Recorder(store).positions.pending()
+
+
+def test_queued_positions_are_found_reported_and_indexed_by_the_next_import_or_a_rebuild(indexed, tmp_path):
+    """An import stopped before its end leaves positions queued: a search still finds them,
+    ``verify --projections`` says they wait, and the next import (or a rebuild) indexes them."""
+    from recorder.archive.ndjson import read_logs
+    from recorder.archive.transfer import Archive
+
+    recorder, ids = indexed
+    exported_corpus(recorder, tmp_path / "corpus.ndjson")
+    lines = [line for line in (tmp_path / "corpus.ndjson").read_text().split("\n") if '"game_id"' in line]
+    target = str(tmp_path / "stopped.sqlite3")
+    with SQLiteEventStore(target) as store:
+        stopped = Archive(store, recorded_by="command line", restore=True, positions_later=True)
+        assert all(stopped.import_log(log).status == "imported" for log in read_logs(lines))  # and no index_positions
+        queued = Recorder(store)
+        assert queued.positions.pending() and indexed_rows(target) == []
+        assert occurrences(queued, QELAT_START) == occurrences(recorder, QELAT_START)
+    checked = CliRunner().invoke(main, ["verify", "--projections", "--db", target])
+    assert checked.exit_code == 1 and "positions wait to be indexed" in checked.output
+    again = CliRunner().invoke(main, ["import", "--db", target, str(tmp_path / "corpus.ndjson")])
+    assert "exists already" in again.stderr and "indexing positions" in again.stderr  # the leftovers
+    assert indexed_rows(target) == indexed_rows(recorder.store.path)
+    assert CliRunner().invoke(main, ["verify", "--projections", "--db", target]).exit_code == 0
+    with SQLiteEventStore(target) as store:
+        with contextlib.closing(sqlite3.connect(target)) as conn, conn:  # queued again, as by a stopped import
+            conn.execute("INSERT INTO positions_pending SELECT position, game_id, seq FROM positions")
+        rebuild(Recorder(store))
+        assert not Recorder(store).positions.pending()
+    assert indexed_rows(target) == indexed_rows(recorder.store.path)

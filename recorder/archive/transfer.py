@@ -119,6 +119,7 @@ class Archive:
         restore: bool = False,
         limits: ImportLimits | None = None,
         fill_cache: bool = False,
+        positions_later: bool = False,
     ):
         """``check_command`` passes each command through the HTTP boundary's schema first
         (the API and CLI give ``api.archive.schema_check``, so imported commands meet
@@ -128,7 +129,9 @@ class Archive:
         file) keeps an NDJSON log verbatim, its recorded_by and recorded_at included;
         otherwise those are only claims, kept in the game's metadata. ``limits`` (the API's)
         are checked on the whole body before anything is stored; without them (the CLI)
-        each game is still held to the ceiling on events per game."""
+        each game is still held to the ceiling on events per game. ``positions_later`` (the
+        command line's bulk import) queues the positions of the games it stores, to be
+        indexed all at once by ``index_positions``."""
         self.store = store
         self.restore = restore
         self.limits = limits
@@ -140,6 +143,7 @@ class Archive:
         self.authorize = authorize
         self.check_command = OncePerShape(check_command)  # the schemas' verdict on a sowing is asked once
         self.fill_cache = fill_cache
+        self.positions_later = positions_later
         self.check_log = LogCheck(self.check_command, self.events_per_game, restore, recorded_by, authorize)
 
     # -- Import -----------------------------------------------------------------------
@@ -228,13 +232,18 @@ class Archive:
 
     def _projections(self, summary: dict, positions: list[tuple[int, str]]) -> ProjectionWrite:
         """The games list row and the positions index of an imported game."""
-        writes = (self.games.write(summary), self.positions.write(positions))
+        index = self.positions.write_pending if self.positions_later else self.positions.write
+        writes = (self.games.write(summary), index(positions))
 
         def write(tx, stored) -> None:
             for projection in writes:
                 projection(tx, stored)
 
         return write
+
+    def index_positions(self, progress: Callable[[int], None] = lambda n: None) -> int:
+        """Index the positions queued by imports (``positions_later``); how many were queued."""
+        return self.positions.index_pending(progress)
 
     # -- Export -----------------------------------------------------------------------
 

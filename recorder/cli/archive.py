@@ -150,6 +150,14 @@ def _take_for(games: Iterator, take: Callable, seconds: float) -> list[GameRepor
     return reports
 
 
+def index_positions(archive: Archive) -> None:
+    """The positions an import queued (and any an earlier one left), indexed in key order."""
+    pending = archive.positions.count_pending()
+    if pending:
+        with click.progressbar(length=pending, label="indexing positions", file=sys.stderr) as bar:
+            archive.index_positions(bar.update)
+
+
 def _report(counts: dict, refused: list[GameReport]) -> None:
     for report in refused:
         click.echo(f"refused: {(report.error or {}).get('detail')}", err=True)
@@ -182,9 +190,12 @@ def import_command(files: tuple[str, ...], fmt: str, jobs: int | None, db: str |
     recorder = make_recorder(db)
     try:
         # The command line works on the database file: its owner restores, as the admin does.
-        archive = Archive(recorder.store, recorded_by="command line", check_command=schema_check, restore=True)
+        archive = Archive(
+            recorder.store, recorded_by="command line", check_command=schema_check, restore=True, positions_later=True
+        )
         started = time.perf_counter()
         counts, refused = import_files(archive, files, fmt, jobs or default_jobs())
+        index_positions(archive)
         seconds = time.perf_counter() - started
     finally:
         recorder.store.close()

@@ -9,7 +9,7 @@ game from its events, as it always could).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sqlite_utils import Database
 
@@ -57,22 +57,86 @@ class NotationCache:
 class PositionIndex:
     """Every position each game reached: (key, game_id, seq), the key being the position
     text's first six fields (recorder/rules/position_text.py). Written in the append's
-    transaction, so a search never misses a committed event."""
+    transaction, so a search never misses a committed event.
+
+    A bulk import into a SQLite file (``recorder import``) writes its games' positions
+    to ``positions_pending`` instead, a plain heap kept in no order, and indexes them all
+    at its end (``index_pending``) in key order. Kept in order one event at a time, the
+    index would take a random page of a large B-tree per event, and each batch would
+    write most of those pages again: most of a large import's time. Until the pending
+    rows are indexed (or if an import stopped before), searches read them too."""
 
     def __init__(self, store: SQLiteEventStore):
         self.store = store
+        self.defers = isinstance(store, SQLiteEventStore)  # PostgreSQL indexes as it goes
 
     def _db(self) -> Database:
         return self.store._db()
 
     def write(self, rows: list[tuple[int, str]]) -> ProjectionWrite:
         """What an append runs in its transaction: index the positions after its events."""
+        return self._writer(_INSERT_POSITION, rows)
 
+    def write_pending(self, rows: list[tuple[int, str]]) -> ProjectionWrite:
+        """A bulk import's append: queue the positions, to be indexed by ``index_pending``."""
+        return self._writer(_QUEUE_POSITION if self.defers else _INSERT_POSITION, rows)
+
+    @staticmethod
+    def _writer(statement: str, rows: list[tuple[int, str]]) -> ProjectionWrite:
         def insert(db: Database, events: tuple[StoredEvent, ...]) -> None:
             game_id = events[0].game_id
-            db.conn.executemany(_INSERT_POSITION, [(key, game_id, seq) for seq, key in rows])
+            db.conn.executemany(statement, [(key, game_id, seq) for seq, key in rows])
 
         return insert
+
+    def pending(self) -> bool:
+        """Whether positions wait to be indexed (an import is under way, or stopped before its end)."""
+        return self.defers and self._db().execute("SELECT 1 FROM positions_pending LIMIT 1").fetchone() is not None
+
+    def count_pending(self) -> int:
+        (count,) = self._db().execute("SELECT count(*) FROM positions_pending").fetchone() if self.defers else (0,)
+        return int(count)
+
+    def index_pending(self, progress: Callable[[int], None] = lambda n: None) -> int:
+        """Index every pending position in key order, ``PENDING_CHUNK`` rows per transaction
+        (live recording waits for one chunk at most); returns how many were pending.
+
+        The rows are first copied in key order into this connection's temporary database,
+        which takes no write lock; each chunk is then a run of neighbouring keys, so the
+        index's pages are each written about once, however large it is. The queue is
+        emptied only at the end: a search meanwhile reads both (duplicates removed), and
+        an interrupted run is simply run again (INSERT OR IGNORE)."""
+        if not self.pending():
+            return 0
+        db = self._db()
+        (last,) = db.execute("SELECT MAX(rowid) FROM positions_pending").fetchone()
+        db.execute("DROP TABLE IF EXISTS temp.sorted_positions")
+        db.execute(
+            "CREATE TEMP TABLE sorted_positions AS SELECT position, game_id, seq FROM positions_pending"
+            " WHERE rowid <= ? ORDER BY position, game_id, seq",
+            (last,),
+        )
+        (count,) = db.execute("SELECT MAX(rowid) FROM temp.sorted_positions").fetchone()
+        for start in range(1, count + 1, PENDING_CHUNK):
+            end = min(start + PENDING_CHUNK - 1, count)
+            with _write_transaction(db):
+                db.execute(
+                    "INSERT OR IGNORE INTO positions (position, game_id, seq) SELECT position, game_id, seq"
+                    " FROM temp.sorted_positions WHERE rowid BETWEEN ? AND ?",
+                    (start, end),
+                )
+            progress(end - start + 1)
+        with _write_transaction(db):
+            db.execute("DELETE FROM positions_pending WHERE rowid <= ?", (last,))
+        db.execute("DROP TABLE temp.sorted_positions")
+        return count
+
+    def drop_pending(self) -> None:
+        """Forget the queue (``recorder rebuild`` indexes every game from its events)."""
+        if self.defers:
+            db = self._db()
+            with _write_transaction(db):
+                db.execute("DELETE FROM positions_pending")
 
     def replace(self, games: list[tuple[str, list[tuple[int, str]]]]) -> None:
         """Rewrite the rows of each ``(game_id, [(seq, key)])`` in one transaction (rebuild)."""
@@ -83,14 +147,18 @@ class PositionIndex:
                 db.conn.executemany(_INSERT_POSITION, [(key, game_id, seq) for seq, key in rows])
 
     def of_game(self, game_id: str) -> list[tuple[int, str]]:
+        """The indexed positions of a game (pending ones aside: ``pending`` says if there are any)."""
         rows = self._db().execute("SELECT seq, position FROM positions WHERE game_id = ? ORDER BY seq", (game_id,))
         return [(seq, key) for seq, key in rows.fetchall()]
 
     def find(self, key: str, *, limit: int = 100) -> list[tuple[str, int]]:
         """(game_id, seq) of every occurrence, in game id then event order, at most ``limit``."""
-        rows = self._db().execute(
-            "SELECT game_id, seq FROM positions WHERE position = ? ORDER BY game_id, seq LIMIT ?", (key, limit)
-        )
+        query = "SELECT game_id, seq FROM positions WHERE position = ?"
+        params: tuple = (key,)
+        if self.pending():  # a scan of the queue: only while an import is under way (or was stopped)
+            query += " UNION SELECT game_id, seq FROM positions_pending WHERE position = ?"
+            params += (key,)
+        rows = self._db().execute(query + " ORDER BY game_id, seq LIMIT ?", (*params, limit))
         return [(game_id, seq) for game_id, seq in rows.fetchall()]
 
     def keys(self, *, limit: int = 100) -> list[str]:
@@ -104,4 +172,6 @@ class PositionIndex:
             db.execute("DELETE FROM positions WHERE game_id NOT IN (SELECT stream_id FROM streams)")
 
 
+PENDING_CHUNK = 200_000  # positions indexed per transaction by index_pending
 _INSERT_POSITION = "INSERT OR IGNORE INTO positions (position, game_id, seq) VALUES (?, ?, ?)"
+_QUEUE_POSITION = "INSERT INTO positions_pending (position, game_id, seq) VALUES (?, ?, ?)"

@@ -13,7 +13,8 @@ transaction: a database created by an earlier release is migrated in place.
   migration reads that prefix once, here, and never again.
 - ``idempotency_keys``: which request stored which events.
 - ``games``, ``notations``, ``positions``: projections (recorder/store/games_list.py,
-  recorder/store/caches.py), derived from the events and rebuilt by ``recorder rebuild``.
+  recorder/store/caches.py), derived from the events and rebuilt by ``recorder rebuild``;
+  ``positions_pending``: a bulk import's positions until it indexes them.
 - ``access_tokens``: digests of the access tokens (recorder/store/tokens.py), records
   beside the events. A database from before recorder tokens keeps its arbiter tokens:
   they are copied from the old ``tokens`` table when this one is created.
@@ -134,6 +135,11 @@ def _create_caches(db: Database) -> None:
         " PRIMARY KEY (position, game_id, seq)) WITHOUT ROWID"
     )
     db.execute("CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game_id)")
+    # A bulk import's positions, queued in no order until it indexes them (caches.PositionIndex).
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS positions_pending"
+        " (position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL)"
+    )
 
 
 def _create_token_table(db: Database) -> None:
