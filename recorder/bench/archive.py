@@ -112,22 +112,19 @@ def copies(templates: list[str], games: int, seed: int) -> Iterator[str]:
 def build_source(path: str, folder: str, games: int, seed: int = 2026, echo: Echo = _quiet) -> None:
     """The source archive at ``path``: ``games`` copies imported by ``recorder import``'s
     code, a part of ``PART_GAMES`` at a time, with a line of progress after each part."""
-    from recorder.api.archive import schema_check
-    from recorder.archive.transfer import Archive
-    from recorder.cli.archive import import_files
+    from recorder.cli.archive import import_into
     from recorder.store import SQLiteEventStore
 
     templates = [notation for _, _, notation in recorded_templates(folder)] + random_templates(folder, seed)
     started, done = time.perf_counter(), 0
     texts = copies(templates, games, seed)
     with SQLiteEventStore(path) as store:
-        archive = Archive(store, recorded_by="bench", check_command=schema_check, restore=True)
         while done < games:
             part = os.path.join(folder, "part.mn")
             count = min(PART_GAMES, games - done)
             with open(part, "w", encoding="utf-8") as out:
                 out.write("\n".join(next(texts) for _ in range(count)))
-            counts, refused = import_files(archive, [part])
+            counts, refused = import_into(store, [part], recorded_by="bench")
             if refused or counts["imported"] != count:
                 raise RuntimeError(f"building the source archive: {counts}, refused {len(refused)}")
             done += count
@@ -234,16 +231,16 @@ class Measurement:
         self.done("export")
 
     def _import_and_read(self, target: str, files: list[str]) -> None:
-        from recorder.api.archive import schema_check
-        from recorder.archive.transfer import Archive
-        from recorder.cli.archive import import_files
+        from recorder.cli.archive import import_into
         from recorder.service import Recorder
         from recorder.store import SQLiteEventStore
+        from recorder.workers import default_jobs
 
         figures = self.figures
         with SQLiteEventStore(target) as store:
-            archive = Archive(store, recorded_by="bench", check_command=schema_check, restore=True)
-            figures.seconds["import"] = _timed(lambda: import_files(archive, files))
+            figures.seconds["import"] = _timed(
+                lambda: import_into(store, files, jobs=default_jobs(), recorded_by="bench")
+            )
             self.done("import")
             recorder = Recorder(store)
             figures.seconds["verify"], figures.verify_processes = _verify(store, target)

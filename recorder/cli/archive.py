@@ -23,6 +23,7 @@ from recorder.archive.transfer import Archive, CheckedLog, GameReport, notation_
 from recorder.core.commands import DATE_FORMS, is_date
 from recorder.errors import NotationError
 from recorder.rules import VARIANTS
+from recorder.store import EventStore
 from recorder.workers import collector_paused, default_jobs
 
 from .common import DB_OPTION, make_recorder, pace
@@ -40,6 +41,17 @@ def _date(ctx, param, value: str | None) -> str | None:
 
 def _is_ndjson(path: str, fmt: str) -> bool:
     return fmt == "ndjson" or (fmt == "auto" and path.lower().endswith(NDJSON_SUFFIXES))
+
+
+def import_into(
+    store: EventStore, paths: Iterable[str], fmt: str = "auto", jobs: int = 1, recorded_by: str = "command line"
+) -> tuple[dict, list[GameReport]]:
+    """``recorder import``'s work on a database: the files imported as the database file's
+    owner (who restores, as the admin does), their positions indexed at the end."""
+    archive = Archive(store, recorded_by=recorded_by, check_command=schema_check, restore=True, positions_later=True)
+    imported = import_files(archive, paths, fmt, jobs)
+    index_positions(archive)
+    return imported
 
 
 def import_files(
@@ -190,12 +202,8 @@ def import_command(files: tuple[str, ...], fmt: str, jobs: int | None, db: str |
     recorder = make_recorder(db)
     try:
         # The command line works on the database file: its owner restores, as the admin does.
-        archive = Archive(
-            recorder.store, recorded_by="command line", check_command=schema_check, restore=True, positions_later=True
-        )
         started = time.perf_counter()
-        counts, refused = import_files(archive, files, fmt, jobs or default_jobs())
-        index_positions(archive)
+        counts, refused = import_into(recorder.store, files, fmt, jobs or default_jobs())
         seconds = time.perf_counter() - started
     finally:
         recorder.store.close()
@@ -272,9 +280,7 @@ def demo(fixtures: str, db: str | None):
     paths = sorted(str(path) for path in Path(fixtures).glob("*.mn"))
     recorder = make_recorder(db)
     try:
-        counts, refused = import_files(
-            Archive(recorder.store, recorded_by="demo", check_command=schema_check, restore=True), paths
-        )
+        counts, refused = import_into(recorder.store, paths, recorded_by="demo")
     finally:
         recorder.store.close()
     if counts["imported"] == 0 and counts["exists"] and not refused:
