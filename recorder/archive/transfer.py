@@ -5,7 +5,9 @@ Import checks each game completely in memory first: the notation through
 an NDJSON log through ``ndjson.verify_log`` (hash chain, then every event re-decided).
 Only then are all of the game's events appended in ONE store append at expected version
 0, so a refused game stores nothing and the others are unaffected. Each game gets a
-``GameReport`` saying what was imported or why it was refused.
+``GameReport`` saying what was imported or why it was refused. An NDJSON log's checks
+(``LogCheck``) need no store, so ``recorder import`` runs them in worker processes
+(recorder/archive/parallel.py) and stores what they pass (``Archive.store_checked``).
 
 A game read from the notation is stored under an id derived from its content
 (``content_id``), so importing the same record again finds it there and reports it as
