@@ -101,9 +101,14 @@ def apply_event(game: Game, event: Event, seq: int, *, after: State | None = Non
     if isinstance(event, MovesRetracted):
         return _retract(game, event.count, seq)
     if event.type in MOVE_TYPES:
-        state = after if after is not None else apply_move(game.rules, game.state, event)
-        return Game(game.game_id, game.setup, game.rules, state, seq, game.moves.push(seq, event, state))
+        return after_move(game, event, seq, after if after is not None else apply_move(game.rules, game.state, event))
     raise TypeError(f"unexpected event {event!r}")
+
+
+def after_move(game: Game, move: Event, seq: int, state: State) -> Game:
+    """The game after a move (``MOVE_TYPES``) whose resulting state is known: the reducer's
+    step for a move, which re-deciding a sowing calls straight away (``redecide``)."""
+    return Game(game.game_id, game.setup, game.rules, state, seq, game.moves.push(seq, move, state))
 
 
 def _retract(game: Game, count: int, seq: int) -> Game:

@@ -26,7 +26,7 @@ from .events import (
     RoundStarted,
     Sowed,
 )
-from .game import Game, apply_event
+from .game import Game, after_move, apply_event
 
 # Stored event type -> the command type that records it.
 COMMAND_TYPES = {
@@ -113,8 +113,9 @@ def redecide_folded(game: Game, event: Event, seq: int) -> Game:
     would be."""
     if type(event) is Sowed:
         sowed, state = commands.sowing(game, event.hole, event.player)
-        _require_same([sowed], event)
-        return apply_event(game, event, seq, after=state)
+        if sowed != event:
+            _require_same([sowed], event)  # raises, naming both
+        return after_move(game, event, seq, state)
     decided, after = commands.execute(game, command_for(event))
     _require_same(decided, event)
     return after if after.version == seq else apply_event(game, event, seq)
