@@ -36,7 +36,7 @@ from recorder.store import (
     StoredEvent,
 )
 from recorder.store.notify import wait_for_append
-from recorder.store.sql import TEXTS_BATCH, _json_value
+from recorder.store.sql import TEXTS_BATCH
 
 
 def sqlite_backend(tmp_path) -> EventStore:
@@ -766,13 +766,13 @@ def test_a_checked_chain_is_stored_exactly_as_given(store):
 @pytest.mark.parametrize("text", ['{"hole":"a2","player":"north"}', ' {"a": [1, 2]} ', "[]", '"\\u2028"', "1e3"])
 def test_a_stored_payload_is_read_as_json_loads_reads_it(text):
     """The quick read of a stored payload (canonical text) agrees with json.loads on any text."""
-    assert _json_value(text) == json.loads(text)
+    assert chain.parse_json(text) == json.loads(text)
 
 
 @pytest.mark.parametrize("text", ["", "{", '{"a":1} x', "{'a':1}"])
 def test_a_payload_that_is_not_json_is_refused_as_json_loads_refuses_it(text):
     with pytest.raises(json.JSONDecodeError) as quick:
-        _json_value(text)
+        chain.parse_json(text)
     with pytest.raises(json.JSONDecodeError) as plain:
         json.loads(text)
     assert str(quick.value) == str(plain.value)

@@ -11,7 +11,6 @@ out identical. A refusal is a NotationError naming the source, game, line and co
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -112,7 +111,7 @@ def read_logs(lines: Iterable[str], source: str = "<ndjson>") -> Iterator[EventL
 
 def _event(text: str) -> StoredEvent:
     try:
-        record = json.loads(text)
+        record = chain.parse_json(text)
     except ValueError as error:
         raise _BadLine(getattr(error, "colno", 1), f"not JSON: {getattr(error, 'msg', error)}") from None
     except RecursionError:

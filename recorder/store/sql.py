@@ -175,21 +175,9 @@ def _savepoint(db: Database) -> Iterator[Database]:
 
 def _event_from_row(row: tuple) -> StoredEvent:
     game_id, seq, type_, payload, recorded_at, recorded_by, prev_hash, hash_ = row
-    return StoredEvent(game_id, seq, type_, _json_value(payload), recorded_at, recorded_by, prev_hash, hash_, payload)
-
-
-_DECODER = json.JSONDecoder()
-
-
-def _json_value(text: str) -> Any:
-    """``json.loads(text)`` for a stored payload, three times faster: the stored text is
-    canonical (no whitespace around it), which ``raw_decode`` reads without ``loads``'
-    two whitespace scans; any other text goes through ``loads``, its errors included."""
-    try:
-        value, end = _DECODER.raw_decode(text)
-    except ValueError:
-        return json.loads(text)
-    return value if end == len(text) else json.loads(text)
+    return StoredEvent(
+        game_id, seq, type_, chain.parse_json(payload), recorded_at, recorded_by, prev_hash, hash_, payload
+    )
 
 
 _STREAM_IDS_AFTER = "SELECT DISTINCT game_id FROM events WHERE game_id > ? ORDER BY game_id LIMIT ?"
