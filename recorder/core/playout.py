@@ -9,7 +9,8 @@ every legal sowing is endless there is no move (GEN-35: the game needs adjudicat
 A result is never chosen here: callers that want results, notes or retractions add them.
 
 The same ``random.Random`` seed always gives the same game. ``random_sowing`` is the
-sowing step alone, on hole indices, for the bench's tight loop.
+sowing step alone, on hole indices, for the bench's tight loop: it lives in the rules
+package (recorder/rules/playout.py), compiled with the engine.
 """
 
 from __future__ import annotations
@@ -17,14 +18,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from recorder.errors import EndlessSowing
-from recorder.rules.base import Rules, Trace
+from recorder.rules.base import Rules
 from recorder.rules.board import PLAYERS
+from recorder.rules.playout import random_sowing
 from recorder.rules.state import State
 from recorder.rules.values import OPENING_CHOICES
 
 from .events import Event, LotDrawn, OpeningPlayed, RaceRecorded, RoundStarted, Sowed
 from .game import apply_move
+
+__all__ = ["random_allocation", "random_decision", "random_move", "random_play", "random_race_board", "random_sowing"]
 
 
 def random_race_board(rules: Rules, rng: random.Random) -> dict[str, int]:
@@ -58,23 +61,6 @@ def random_decision(rules: Rules, state: State, rng: random.Random, *, allocatio
         first = rng.choice(PLAYERS).json
         return RoundStarted(first, random_allocation(rules, state, rng) if rng.random() < allocations else None)
     raise ValueError(f"no random choice for the decision {awaiting!r}")
-
-
-def random_sowing(
-    rules: Rules, state: State, rng: random.Random, trace: Trace | None = None
-) -> tuple[int, State] | None:
-    """A random legal sowing and the state after it; None when every one is endless (GEN-16)."""
-    moves = rules.legal_moves(state)
-    while moves:
-        # A uniform pick at a fraction of random.choice's cost: the bench's loop runs this.
-        hole = moves[int(rng.random() * len(moves))]
-        try:
-            return hole, rules.play(state, hole, trace)
-        except EndlessSowing:
-            moves = tuple(m for m in moves if m != hole)
-            if trace is not None:
-                trace.clear()
-    return None
 
 
 def random_move(
