@@ -259,7 +259,7 @@ def test_queued_positions_are_found_reported_and_indexed_by_the_next_import_or_a
     assert CliRunner().invoke(main, ["verify", "--projections", "--db", target]).exit_code == 0
     with SQLiteEventStore(target) as store:
         with contextlib.closing(sqlite3.connect(target)) as conn, conn:  # queued again, as by a stopped import
-            conn.execute("INSERT INTO positions_pending SELECT position, game_id, seq FROM positions")
+            conn.execute("INSERT INTO positions_pending (position, game_id, seq) SELECT * FROM positions")
         rebuild(Recorder(store))
         assert not Recorder(store).positions.pending()
     assert indexed_rows(target) == indexed_rows(recorder.store.path)

@@ -109,11 +109,11 @@ class PositionIndex:
         if not self.pending():
             return 0
         db = self._db()
-        (last,) = db.execute("SELECT MAX(rowid) FROM positions_pending").fetchone()
+        (last,) = db.execute("SELECT MAX(id) FROM positions_pending").fetchone()
         db.execute("DROP TABLE IF EXISTS temp.sorted_positions")
         db.execute(
             "CREATE TEMP TABLE sorted_positions AS SELECT position, game_id, seq FROM positions_pending"
-            " WHERE rowid <= ? ORDER BY position, game_id, seq",
+            " WHERE id <= ? ORDER BY position, game_id, seq",
             (last,),
         )
         (count,) = db.execute("SELECT MAX(rowid) FROM temp.sorted_positions").fetchone()
@@ -127,7 +127,7 @@ class PositionIndex:
                 )
             progress(end - start + 1)
         with _write_transaction(db):
-            db.execute("DELETE FROM positions_pending WHERE rowid <= ?", (last,))
+            db.execute("DELETE FROM positions_pending WHERE id <= ?", (last,))
         db.execute("DROP TABLE temp.sorted_positions")
         return count
 

@@ -135,10 +135,12 @@ def _create_caches(db: Database) -> None:
         " PRIMARY KEY (position, game_id, seq)) WITHOUT ROWID"
     )
     db.execute("CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game_id)")
-    # A bulk import's positions, queued in no order until it indexes them (caches.PositionIndex).
+    # A bulk import's positions, queued in no order until it indexes them (caches.PositionIndex);
+    # AUTOINCREMENT: an id is never given twice, so indexing "the rows up to id N" never
+    # takes in a row queued later by another import after the top rows were removed.
     db.execute(
-        "CREATE TABLE IF NOT EXISTS positions_pending"
-        " (position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL)"
+        "CREATE TABLE IF NOT EXISTS positions_pending (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        " position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL)"
     )
 
 
