@@ -62,6 +62,7 @@ def rebuild(recorder: Recorder, progress: Callable[[int], None] = lambda n: None
     """Rewrite the games list, the notation cache and the position index from the events;
     returns the number of games."""
     notations, total = NotationCache(recorder.store), 0  # type: ignore[arg-type]
+    queued = recorder.positions.last_pending()  # of games stored before now: rewritten below
     for ids in game_ids(recorder):
         derived = [derive(game_id, recorder.store.read(game_id)) for game_id in ids]
         recorder.games.replace([(d.game_id, d.summary) for d in derived])
@@ -72,7 +73,7 @@ def rebuild(recorder: Recorder, progress: Callable[[int], None] = lambda n: None
     recorder.games.drop_orphans()
     notations.drop_orphans()
     recorder.positions.drop_orphans()
-    recorder.positions.drop_pending()  # every game's positions were just written from its events
+    recorder.positions.drop_pending(queued)
     return total
 
 

@@ -263,3 +263,24 @@ def test_queued_positions_are_found_reported_and_indexed_by_the_next_import_or_a
         rebuild(Recorder(store))
         assert not Recorder(store).positions.pending()
     assert indexed_rows(target) == indexed_rows(recorder.store.path)
+
+
+def test_a_rebuild_leaves_positions_queued_after_it_began_for_their_import(indexed, monkeypatch):
+    """A row queued while the rebuild runs (an import under way) is not the rebuild's to drop."""
+    import recorder.projections as projections
+
+    recorder, ids = indexed
+    real = projections.game_ids
+
+    def queue_meanwhile(recorder_):
+        for batch in real(recorder_):
+            yield batch
+            with contextlib.closing(sqlite3.connect(recorder.store.path)) as conn, conn:
+                conn.execute("INSERT INTO positions_pending (position, game_id, seq) VALUES ('k', 'later', 1)")
+
+    monkeypatch.setattr(projections, "game_ids", queue_meanwhile)
+    with contextlib.closing(sqlite3.connect(recorder.store.path)) as conn, conn:
+        conn.execute("INSERT INTO positions_pending (position, game_id, seq) VALUES ('k', 'before', 1)")
+    rebuild(recorder)
+    with contextlib.closing(sqlite3.connect(recorder.store.path)) as conn:
+        assert conn.execute("SELECT game_id FROM positions_pending").fetchall() == [("later",)]

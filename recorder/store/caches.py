@@ -106,10 +106,10 @@ class PositionIndex:
         index's pages are each written about once, however large it is. The queue is
         emptied only at the end: a search meanwhile reads both (duplicates removed), and
         an interrupted run is simply run again (INSERT OR IGNORE)."""
-        if not self.pending():
+        last = self.last_pending()
+        if not last or not self.pending():
             return 0
         db = self._db()
-        (last,) = db.execute("SELECT MAX(id) FROM positions_pending").fetchone()
         db.execute("DROP TABLE IF EXISTS temp.sorted_positions")
         db.execute(
             "CREATE TEMP TABLE sorted_positions AS SELECT position, game_id, seq FROM positions_pending"
@@ -131,12 +131,19 @@ class PositionIndex:
         db.execute("DROP TABLE temp.sorted_positions")
         return count
 
-    def drop_pending(self) -> None:
-        """Forget the queue (``recorder rebuild`` indexes every game from its events)."""
+    def last_pending(self) -> int:
+        """The id of the last row queued so far (0: none)."""
+        (last,) = self._db().execute("SELECT MAX(id) FROM positions_pending").fetchone() if self.defers else (0,)
+        return int(last or 0)
+
+    def drop_pending(self, last: int) -> None:
+        """Forget the queue up to id ``last``: ``recorder rebuild`` wrote the positions of
+        every game stored before it began, those rows' games among them. A row queued
+        since, by an import still under way, stays for that import to index."""
         if self.defers:
             db = self._db()
             with _write_transaction(db):
-                db.execute("DELETE FROM positions_pending")
+                db.execute("DELETE FROM positions_pending WHERE id <= ?", (last,))
 
     def replace(self, games: list[tuple[str, list[tuple[int, str]]]]) -> None:
         """Rewrite the rows of each ``(game_id, [(seq, key)])`` in one transaction (rebuild)."""
