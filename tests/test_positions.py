@@ -247,7 +247,7 @@ def test_queued_positions_are_found_reported_and_indexed_by_the_next_import_or_a
     target = str(tmp_path / "stopped.sqlite3")
     with SQLiteEventStore(target) as store:
         stopped = Archive(store, recorded_by="command line", restore=True, positions_later=True)
-        assert all(stopped.import_log(log).status == "imported" for log in read_logs(lines))  # and no index_positions
+        assert all(stopped.import_log(log).status == "imported" for log in read_logs(lines))  # and nothing indexed
         queued = Recorder(store)
         assert queued.positions.pending() and indexed_rows(target) == []
         assert occurrences(queued, QELAT_START) == occurrences(recorder, QELAT_START)

@@ -133,7 +133,7 @@ class Archive:
         are checked on the whole body before anything is stored; without them (the CLI)
         each game is still held to the ceiling on events per game. ``positions_later`` (the
         command line's bulk import) queues the positions of the games it stores, to be
-        indexed all at once by ``index_positions``."""
+        indexed all at once by ``self.positions.index_pending``."""
         self.store = store
         self.restore = restore
         self.limits = limits
@@ -242,10 +242,6 @@ class Archive:
                 projection(tx, stored)
 
         return write
-
-    def index_positions(self, progress: Callable[[int], None] = lambda n: None) -> int:
-        """Index the positions queued by imports (``positions_later``); how many were queued."""
-        return self.positions.index_pending(progress)
 
     # -- Export -----------------------------------------------------------------------
 

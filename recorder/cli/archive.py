@@ -167,7 +167,7 @@ def index_positions(archive: Archive) -> None:
     pending = archive.positions.count_pending()
     if pending:
         with click.progressbar(length=pending, label="indexing positions", file=sys.stderr) as bar:
-            archive.index_positions(bar.update)
+            archive.positions.index_pending(bar.update)
 
 
 def _report(counts: dict, refused: list[GameReport]) -> None:

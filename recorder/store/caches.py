@@ -91,7 +91,7 @@ class PositionIndex:
 
     def pending(self) -> bool:
         """Whether positions wait to be indexed (an import is under way, or stopped before its end)."""
-        return self.defers and self._db().execute("SELECT 1 FROM positions_pending LIMIT 1").fetchone() is not None
+        return self.last_pending() > 0
 
     def count_pending(self) -> int:
         (count,) = self._db().execute("SELECT count(*) FROM positions_pending").fetchone() if self.defers else (0,)
@@ -107,7 +107,7 @@ class PositionIndex:
         emptied only at the end: a search meanwhile reads both (duplicates removed), and
         an interrupted run is simply run again (INSERT OR IGNORE)."""
         last = self.last_pending()
-        if not last or not self.pending():
+        if not last:
             return 0
         db = self._db()
         db.execute("DROP TABLE IF EXISTS temp.sorted_positions")
