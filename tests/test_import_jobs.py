@@ -86,3 +86,19 @@ def test_a_checked_log_crosses_to_the_storing_process_intact(archive_file):
     checked = check(next(read_logs(lines)))
     copy = pickle.loads(pickle.dumps(checked))
     assert copy == checked and type(copy.events) is type(checked.events) and copy.events.texts == checked.events.texts
+
+
+def test_a_log_goes_to_a_worker_as_text_and_a_broken_line_spoils_the_game_it_names(archive_file):
+    """Lines are grouped by the game each names, unread; a log is read where it is checked.
+    A line cut short after its game id spoils that game's log, not the one before it."""
+    lines = [line for line in archive_file.read_text(encoding="utf-8").split("\n") if '"game_id"' in line]
+    first, second = game_id(1), game_id(2)
+    firsts = [line for line in lines if line.startswith(f'{{"game_id":"{first}"')]
+    seconds = [line for line in lines if line.startswith(f'{{"game_id":"{second}"')]
+    broken = seconds[0][: seconds[0].index(',"payload"')]  # its game id, then nothing it can be read as
+    logs = list(read_logs([*firsts, broken, *seconds[1:]], "cut.ndjson"))
+    assert [log.game_id for log in logs] == [first, second]
+    assert all(log.raw for log in logs)  # nothing read yet: what a worker is sent is the text
+    assert logs[0].error is None and len(logs[0].events) == len(firsts)
+    assert logs[1].error is not None and f"line {len(firsts) + 1}, column" in logs[1].error.detail
+    assert len(logs[1].events) == len(seconds) - 1

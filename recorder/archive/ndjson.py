@@ -43,15 +43,44 @@ def write_events(events: Iterable[StoredEvent]) -> str:
 
 @dataclass
 class EventLog:
-    """One game's lines of an NDJSON archive, as read (not yet verified)."""
+    """One game's lines of an NDJSON archive, as read (not yet verified). Its lines are
+    grouped by the game each one names (``read_logs``) and read into events only when
+    first asked for (``events``, ``error``): ``recorder import --jobs`` hands a log to a
+    worker process as its text, and the worker reads it."""
 
     index: int
     source: str
     game_id: str | None = None
-    events: list[StoredEvent] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)
-    error: NotationError | None = None
+    raw: list[tuple[int, str]] = field(default_factory=list)  # (line number, text), not yet read
+    lines: list[int] = field(default_factory=list)  # the line number of each event
     texts: list[str] = field(default_factory=list)  # each payload's canonical text, once the chain is checked
+    _events: list[StoredEvent] = field(default_factory=list)
+    _error: NotationError | None = None
+
+    @property
+    def events(self) -> list[StoredEvent]:
+        self._read()
+        return self._events
+
+    @property
+    def error(self) -> NotationError | None:
+        """The first line that is not a stored event of this game, as a refusal."""
+        self._read()
+        return self._error
+
+    def _read(self) -> None:
+        """Each raw line read into an event, once; a line that is not one spoils the log."""
+        for number, text in self.raw:
+            try:
+                event = _event(text)
+                if event.game_id != self.game_id:  # only a line naming its game twice gets here
+                    raise _BadLine(1, "a line names one game", "an object with exactly " + ", ".join(FIELDS))
+            except _BadLine as bad:
+                self._error = self._error or self.fail(number, bad.column, bad.detail, bad.expected)
+                continue
+            self._events.append(event)
+            self.lines.append(number)
+        self.raw = []
 
     def checked(self) -> CheckedChain:
         """The events, once ``verify_log`` has passed them, as a chain the store need not hash again."""
@@ -70,6 +99,7 @@ class EventLog:
         )
 
     def line_of(self, seq: int) -> int:
+        self._read()
         return self.lines[min(max(seq - 1, 0), len(self.lines) - 1)]
 
 
@@ -80,33 +110,43 @@ class _BadLine(Exception):
 
 
 def read_logs(lines: Iterable[str], source: str = "<ndjson>") -> Iterator[EventLog]:
-    """Consecutive lines with the same game id make one log; a line that is not a
-    stored event spoils the log it falls in (the game being read)."""
+    """Consecutive lines that name the same game make one log; a line that names no game
+    (not a JSON object with a game id) falls in the log being read, and spoils it. Lines
+    are only grouped here; each log reads its lines when its events are first asked for."""
     log: EventLog | None = None
     index = 0
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
-        try:
-            event = _event(text)
-        except _BadLine as bad:
-            if log is None:
-                index += 1
-                log = EventLog(index, source)
-            log.error = log.error or log.fail(number, bad.column, bad.detail, bad.expected)
-            continue
+        game_id = named_game(text)
         if log is not None and log.game_id is None:
-            log.game_id = event.game_id  # a log spoilt by its first line: this is its game
-        elif log is not None and event.game_id != log.game_id:
+            log.game_id = game_id  # a log spoilt by its first line: this is its game
+        elif log is not None and game_id is not None and game_id != log.game_id:
             yield log
             log = None
         if log is None:
             index += 1
-            log = EventLog(index, source, event.game_id)
-        log.events.append(event)
-        log.lines.append(number)
+            log = EventLog(index, source, game_id)
+        log.raw.append((number, text))
     if log is not None:
         yield log
+
+
+_EXPORTED_START = '{"game_id":"'  # how every line an export writes begins (keys in sorted order)
+
+
+def named_game(text: str) -> str | None:
+    """The game id a line names: read from its start when it begins as an export's line
+    does (the id has no escapes), else from the whole line read; None when it names none."""
+    if text.startswith(_EXPORTED_START):
+        end = text.find('"', len(_EXPORTED_START))
+        game_id = text[len(_EXPORTED_START) : end]
+        if end > len(_EXPORTED_START) and "\\" not in game_id:
+            return game_id
+    try:
+        return _event(text).game_id
+    except _BadLine:
+        return None
 
 
 def _event(text: str) -> StoredEvent:
