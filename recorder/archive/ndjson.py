@@ -51,7 +51,7 @@ class EventLog:
     index: int
     source: str
     game_id: str | None = None
-    raw: list[tuple[int, str]] = field(default_factory=list)  # (line number, text), not yet read
+    raw: list[tuple[int, str | StoredEvent]] = field(default_factory=list)  # (line number, text or event read)
     lines: list[int] = field(default_factory=list)  # the line number of each event
     texts: list[str] = field(default_factory=list)  # each payload's canonical text, once the chain is checked
     _events: list[StoredEvent] = field(default_factory=list)
@@ -70,9 +70,9 @@ class EventLog:
 
     def _read(self) -> None:
         """Each raw line read into an event, once; a line that is not one spoils the log."""
-        for number, text in self.raw:
+        for number, line in self.raw:
             try:
-                event = _event(text)
+                event = line if isinstance(line, StoredEvent) else _event(line)
                 if event.game_id != self.game_id:  # only a line naming its game twice gets here
                     raise _BadLine(1, "a line names one game", "an object with exactly " + ", ".join(FIELDS))
             except _BadLine as bad:
@@ -118,7 +118,7 @@ def read_logs(lines: Iterable[str], source: str = "<ndjson>") -> Iterator[EventL
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
-        game_id = named_game(text)
+        game_id, event = _named_game(text)
         if log is not None and log.game_id is None:
             log.game_id = game_id  # a log spoilt by its first line: this is its game
         elif log is not None and game_id is not None and game_id != log.game_id:
@@ -127,7 +127,7 @@ def read_logs(lines: Iterable[str], source: str = "<ndjson>") -> Iterator[EventL
         if log is None:
             index += 1
             log = EventLog(index, source, game_id)
-        log.raw.append((number, text))
+        log.raw.append((number, event or text))  # a line read whole here is not read again
     if log is not None:
         yield log
 
@@ -135,18 +135,20 @@ def read_logs(lines: Iterable[str], source: str = "<ndjson>") -> Iterator[EventL
 _EXPORTED_START = '{"game_id":"'  # how every line an export writes begins (keys in sorted order)
 
 
-def named_game(text: str) -> str | None:
+def _named_game(text: str) -> tuple[str | None, StoredEvent | None]:
     """The game id a line names: read from its start when it begins as an export's line
-    does (the id has no escapes), else from the whole line read; None when it names none."""
+    does (the id has no escapes), else from the whole line read (the event too, then);
+    None when it names none."""
     if text.startswith(_EXPORTED_START):
         end = text.find('"', len(_EXPORTED_START))
         game_id = text[len(_EXPORTED_START) : end]
         if end > len(_EXPORTED_START) and "\\" not in game_id:
-            return game_id
+            return game_id, None
     try:
-        return _event(text).game_id
+        event = _event(text)
     except _BadLine:
-        return None
+        return None, None
+    return event.game_id, event
 
 
 def _event(text: str) -> StoredEvent:
