@@ -97,7 +97,8 @@ def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
 
     figures = measure(14)  # one copy of each fixture game
     assert figures.games == 14 and figures.events > 14 * 50
-    assert set(figures.seconds) == {"export", "import", "verify"} and all(s > 0 for s in figures.seconds.values())
+    assert set(figures.seconds) == {"read source", "export", "import", "verify"}
+    assert all(s > 0 for s in figures.seconds.values()) and figures.source_bytes > 0
     assert len(figures.search_ms) == 200 and figures.page_ms and figures.bytes_on_disk > 0
     assert figures.verify_processes == 1  # 14 streams: fewer than one range, verified in process
 
@@ -111,10 +112,10 @@ def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_s
     assert lines[0] == "  building the source archive: 40 of 40 games" + lines[0][lines[0].index(" (") :]
     assert lines[1:] == [
         "build []",
-        "export ['export']",
-        "import ['export', 'import']",
-        "verify ['export', 'import', 'verify']",
-        *(f"{name} ['export', 'import', 'verify']" for name in ("pages", "searches", "disk")),
+        "export ['export', 'read source']",
+        "import ['export', 'import', 'read source']",
+        "verify ['export', 'import', 'read source', 'verify']",
+        *(f"{name} ['export', 'import', 'read source', 'verify']" for name in ("pages", "searches", "disk")),
     ]
     assert first.build_seconds is not None
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith("-writer.lock")) == [
@@ -131,14 +132,16 @@ def test_the_archive_section_prints_each_figure_beside_its_target():
     from recorder.bench.archive import ArchiveFigures
     from recorder.bench.report import archive_lines
 
-    figures = ArchiveFigures(2_000, 250_000, {"export": 0.25, "import": 5.0, "verify": 1.0}, [1.0, 60.0], [2.0])
-    figures.bytes_on_disk, figures.verify_processes = 2 * 2**20, 2
+    seconds = {"read source": 0.5, "export": 0.25, "import": 5.0, "verify": 1.0}
+    figures = ArchiveFigures(2_000, 250_000, seconds, [1.0, 60.0], [2.0])
+    figures.bytes_on_disk, figures.verify_processes, figures.source_bytes = 2 * 2**20, 2, 100 * 2**20
     lines: list[str] = []
     for report in archive_lines(lines.append).values():
         report(figures)
     assert "(from the cache)" in lines[0]
     assert "8,000 games/s  target ≥ 5,000 games/s  MET" in lines[1]
-    assert "50,000 events/s  target ≥ 60,000 events/s  MISSED" in lines[2]
-    assert "250,000 events/s (2 processes)  target ≥ 100,000 events/s  MET" in lines[3]
-    assert "p99 60.0 ms over 2  target ≤ 50 ms  MISSED" in lines[4] and "p99 2.0 ms over 1" in lines[5]
-    assert lines[6].endswith("1.0 MiB per 1,000 games (no target)")
+    assert "the source's 100 MiB read through first, in 0.5 s at 200 MiB/s" in lines[2]
+    assert "50,000 events/s  target ≥ 60,000 events/s  MISSED" in lines[3]
+    assert "250,000 events/s (2 processes)  target ≥ 100,000 events/s  MET" in lines[4]
+    assert "p99 60.0 ms over 2  target ≤ 50 ms  MISSED" in lines[5] and "p99 2.0 ms over 1" in lines[6]
+    assert lines[7].endswith("1.0 MiB per 1,000 games (no target)")

@@ -246,6 +246,11 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
         rate = figures.per_second("export", "games")
         met = verdict(rate >= EXPORT_TARGET_PER_SECOND)
         echo(f"  export NDJSON  {rate:>9,.0f} games/s  target ≥ {EXPORT_TARGET_PER_SECOND:,} games/s  {met}")
+        mib, seconds = figures.source_bytes / 2**20, figures.seconds["read source"]
+        echo(
+            f"    (the source's {mib:,.0f} MiB read through first, in {seconds:.1f} s at {mib / seconds:,.0f} MiB/s:"
+            " the export is timed on pages in the OS cache, a first read from disk is the disk's pace)"
+        )
 
     def rate_line(step: str, target: int) -> Callable:
         def line(figures) -> None:
