@@ -9,6 +9,7 @@ from conftest import FIXTURES, bearer, make_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from recorder.api.archive import schema_check
 from recorder.archive.ndjson import write_events
 from recorder.archive.transfer import Archive
 from recorder.cli.main import main
@@ -227,6 +228,34 @@ def test_a_forged_or_altered_ndjson_log_is_refused(ndjson_log, forge, detail):
     archive = fresh()
     (report,) = archive.import_ndjson(lines_of(events), "log.ndjson")
     assert report.status == "refused" and detail in report.error["detail"], report.error
+    assert list(archive.select()) == []
+
+
+def sown_as(es: list[dict], seq: int, **fields) -> list[dict]:
+    """The log with event ``seq`` (a sowing) given other payload fields, its chain recomputed."""
+    return rehash([{**e, "payload": {**e["payload"], **fields}} if e["seq"] == seq else e for e in es])
+
+
+@pytest.mark.parametrize(
+    "forge, with_schemas, detail",
+    [
+        (lambda es: sown_as(es, 2, hole=["a1"]), True, "hole: ['Not a valid string.']"),
+        (lambda es: sown_as(es, 2, player={}), True, "player: ['Not a valid string.']"),
+        (lambda es: sown_as(es, 4, player=1), True, "player: ['Not a valid string.']"),
+        (lambda es: sown_as(es, 4, hole="z9"), True, "event 4: hole: "),
+        # Without the schemas (the library's default), the sowing's own checks refuse them.
+        (lambda es: sown_as(es, 2, hole=["a1"]), False, "event 2: "),
+        (lambda es: sown_as(es, 4, player=1), False, "event 4: north is to move, not 1 (GEN-21)"),
+    ],
+)
+def test_gen_21_a_forged_sowing_of_any_json_type_is_refused_by_name(ndjson_log, forge, with_schemas, detail):
+    events = forge(first_game(ndjson_log))
+    assert events[1]["type"] == events[3]["type"] == "sowed"
+    check = {"check_command": schema_check} if with_schemas else {}
+    archive = Archive(SQLiteEventStore(":memory:"), recorded_by="test", restore=True, **check)
+    (report,) = archive.import_ndjson(lines_of(events), "log.ndjson")
+    assert report.status == "refused" and detail in report.error["detail"], report.error
+    assert "could not be checked" not in report.error["detail"]
     assert list(archive.select()) == []
 
 

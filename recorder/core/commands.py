@@ -117,7 +117,7 @@ def sowing(game: Game, hole: str, player: str | None) -> tuple[Sowed, State]:
     rules, state = game.rules, game.state
     if state.game_over or state.awaiting:  # else both checks pass: no call for most sowings
         _require_allowed(game, "sow")
-    index = rules.board.index.get(hole)
+    index = rules.board.index.get(hole) if type(hole) is str else None  # a record's hole may be any JSON value
     if index is None:
         raise _illegal(game, rules.board.unknown_hole(hole))
     mover = mover_of(state).json
