@@ -714,6 +714,17 @@ def test_a_batch_left_by_an_exception_stores_none_of_its_appends(sqlite_store):
     assert not sqlite_store.exists("a") and sqlite_store.stream_type("a") is None
 
 
+def test_a_batch_keeps_its_savepoints_journals_in_memory_and_then_sets_the_setting_back(sqlite_store):
+    temp_store = lambda: sqlite_store._db().execute("PRAGMA temp_store").fetchone()[0]  # noqa: E731
+    with sqlite_store.batch():
+        assert temp_store() == 2  # MEMORY: no temporary file per savepoint's journal
+        sqlite_store.append("a", 0, moves(1))
+    assert temp_store() == 0  # DEFAULT again: the position index's sort spills to a file
+    with pytest.raises(RuntimeError), sqlite_store.batch():
+        raise RuntimeError("the import was interrupted")
+    assert temp_store() == 0 and sqlite_store.version("a") == 1
+
+
 def test_games_list_ids_filter_by_event(store, listed):
     add_game(store, "a", event="Asmara Open")
     add_game(store, "b", event="Keren Cup")
