@@ -257,7 +257,7 @@ def _check_sowing(event: Sowed, check_command: Callable[[dict], dict], sowings: 
     if key in sowings:
         return
     check_command(command_for(event))
-    if key is not None:  # two texts: the same texts, the same verdict (any other value is checked each time)
+    if key is not None:  # two texts are remembered; a value of any other type is checked every time
         sowings.add(key)
 
 
