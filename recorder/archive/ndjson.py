@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from recorder.core import chain
-from recorder.core.commands import decide_create, execute, sowing
-from recorder.core.events import Event, GameCreated, Sowed, event_from_record
-from recorder.core.game import Game, after_move, apply_event, start_game
+from recorder.core.commands import decide_create, execute, executed_sowing
+from recorder.core.events import GameCreated, Sowed, event_from_record
+from recorder.core.game import Game, apply_event, start_game
 from recorder.core.redecide import command_for, setup_body
 from recorder.errors import NotationError, RecorderError
 from recorder.notation.reader import check_setup_fields
@@ -231,12 +231,10 @@ def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command, sow
         raise _fail_at(log, stored, f"{stored.type} is not an event with this payload", "a recorded event") from None
     if isinstance(event, GameCreated):
         raise _fail_at(log, stored, "a game has one setup", "a move, decision or note")
-    decided: list[Event]
     try:
         if type(event) is Sowed:  # most of a record: decided from its fields, played once
             _check_sowing(event, check_command, sowings)
-            sowed, state = sowing(game, event.hole, event.player)
-            decided, after = [sowed], after_move(game, sowed, game.version + 1, state)
+            decided, after = executed_sowing(game, event.hole, event.player)
         else:
             decided, after = execute(game, check_command(command_for(event)))
     except RecorderError as error:
@@ -251,8 +249,8 @@ def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command, sow
 def _check_sowing(event: Sowed, check_command: Callable[[dict], dict], sowings: set[tuple]) -> None:
     """A stored sowing's command through ``check_command``, once per hole and player in a
     log (``sowings``: those that passed): the schemas' verdict on a sow command depends on
-    those two texts alone, and they load it unchanged, so ``commands.sowing`` decides it
-    from the event's own fields exactly as ``commands.execute`` would from the command."""
+    those two texts alone, and they load it unchanged, so the sowing is then executed from
+    the event's own fields (``commands.executed_sowing``, ``execute``'s own step)."""
     key = (event.hole, event.player) if type(event.hole) is str and type(event.player) is str else None
     if key in sowings:
         return

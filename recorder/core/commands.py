@@ -89,13 +89,18 @@ def execute(game: Game, command: Command) -> tuple[list[Event], Game]:
     Deciding a sowing means playing it (only playing it shows that it ends, GEN-16), so
     the state it gives is carried into the fold instead of being computed again."""
     if command["type"] == "sow":
-        sowed, state = sowing(game, command["hole"], command.get("player"))
-        return [sowed], apply_event(game, sowed, game.version + 1, after=state)
+        return executed_sowing(game, command["hole"], command.get("player"))
     events = decide(game, command)
     after = game
     for offset, event in enumerate(events, start=1):
         after = apply_event(after, event, game.version + offset)
     return events, after
+
+
+def executed_sowing(game: Game, hole: str, player: str | None) -> tuple[list[Event], Game]:
+    """``execute`` of a sow command from its two fields: the sowing decided, its state folded."""
+    sowed, state = sowing(game, hole, player)
+    return [sowed], apply_event(game, sowed, game.version + 1, after=state)
 
 
 def _require_allowed(game: Game, kind: str) -> None:

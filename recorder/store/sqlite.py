@@ -55,8 +55,8 @@ def _savepoint_journals_in_memory(db: Database) -> Iterator[None]:
     changes into that savepoint's journal, a temporary file once it passes 64 KiB: a
     7,682-game import wrote 2 million pages to such files (its storing process spent
     12 s in the kernel, 4.4 s with them in memory). A savepoint's journal holds one
-    append's pages and is dropped when it is released. The setting may change only outside a
-    transaction, and is set back after the batch: the position index's sort
+    append's pages and is dropped when it is released. The setting may change only
+    outside a transaction, and is set back after the batch: the position index's sort
     (``PositionIndex.index_pending``) still spills to a file, so its memory stays flat."""
     if db.conn.in_transaction:  # a batch inside a transaction: left as it is
         yield
