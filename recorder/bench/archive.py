@@ -15,11 +15,14 @@ is timed and printed beside it); its import into a fresh database through
 ``recorder import``'s path (the one file, read a line at a time); the verification of
 every stream (``recorder verify``'s walk, in a worker process per CPU); pages of 50 games
 of a player and of an event by keyset pagination; position searches of keys from the
-position index; the database's size on disk per 1,000 games.
+position index; the storing floor: the imported rows copied into a fresh database by
+SQL alone, no line read and no event checked (``store_floor``), the most an import could
+reach on this machine with this schema; the database's size on disk per 1,000 games.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
@@ -40,6 +43,7 @@ RANDOM_MAX_EVENTS = 200
 PART_GAMES = 2_000  # games per notation file of the build (a notation file is read whole)
 ADJUDICATED_DRAW = {"type": "result", "kind": "adjudication", "winner": None}  # no sowing can end (GEN-35)
 CACHE_VERSION = 1  # raise when the way the source is built changes
+FLOOR_BATCH_GAMES = 160  # games per transaction of the storing floor: about an import batch's 0.2 s
 _NAME_TAGS = re.compile(r'^\[(South|North|Event|Round) "[^\n]*"\]\n', re.MULTILINE)
 
 Echo = Callable[[str], None]
@@ -189,7 +193,7 @@ def measure(
 ) -> ArchiveFigures:
     """Every step on an archive of ``games`` games. ``echo`` gets a line of progress while
     the source is built; ``steps[name]`` (build, export, import, verify, pages, searches,
-    disk) is called with the figures as soon as that step is measured."""
+    store floor, disk) is called with the figures as soon as that step is measured."""
     return Measurement(games, seed, cache, echo, steps or {}).run()
 
 
@@ -218,6 +222,7 @@ class Measurement:
             self._export(source, dump)
             self._import_and_read(target, [dump])
             os.remove(dump)
+            self._store_floor(target, os.path.join(folder, "floor.sqlite3"))
             figures.bytes_on_disk = sum(
                 os.path.getsize(target + suffix) for suffix in ("", "-wal") if os.path.exists(target + suffix)
             )
@@ -253,6 +258,62 @@ class Measurement:
             self.done("pages")
             figures.search_ms = _searches(recorder)
             self.done("searches")
+
+    def _store_floor(self, target: str, floor: str) -> None:
+        self.figures.seconds["store floor"] = store_floor(target, floor)
+        for suffix in ("", "-wal", "-shm", "-writer.lock"):
+            if os.path.exists(floor + suffix):
+                os.remove(floor + suffix)
+        self.done("store floor")
+
+
+def store_floor(source: str, floor: str) -> float:
+    """Seconds to store ``source``'s games again in the fresh database ``floor`` by SQL
+    alone: each batch of ``FLOOR_BATCH_GAMES`` games' streams, events, games list rows and
+    positions copied by ``INSERT … SELECT`` in one transaction, through the same schema and
+    append-only trigger, with the batch's settings an import's batch has; then the queued
+    positions indexed by ``PositionIndex.index_pending``, as an import's are. No line is
+    read and no event checked, so this is what SQLite alone needs to store what an import
+    stores: the import's ceiling on this machine (the bare loop beside the export's figure
+    plays the same part)."""
+    from recorder.store.caches import PositionIndex
+    from recorder.store.sql import _write_transaction
+    from recorder.store.sqlite import SQLiteEventStore, _bulk_pragmas, _savepoint_journals_in_memory
+
+    with contextlib.closing(SQLiteEventStore(floor)) as store:
+        db = store._db()
+        db.execute("ATTACH DATABASE ? AS source", (source,))
+        ids = [row[0] for row in db.execute("SELECT stream_id FROM source.streams ORDER BY rowid")]
+        _bulk_pragmas(db)
+        started = time.perf_counter()
+        for first in range(0, len(ids), FLOOR_BATCH_GAMES):
+            batch = ids[first : first + FLOOR_BATCH_GAMES]
+            with _savepoint_journals_in_memory(db), _write_transaction(db):
+                _copy_rows(db, batch)
+        PositionIndex(store).index_pending()
+        seconds = time.perf_counter() - started
+        copied, expected = (
+            db.execute(f"SELECT count(*) FROM {schema}.events").fetchone()[0] for schema in ("main", "source")
+        )
+        if copied != expected:
+            raise RuntimeError(f"the storing floor copied {copied} events of {expected}")
+        db.execute("DETACH DATABASE source")
+    return seconds
+
+
+_FLOOR_COPIES = (
+    "INSERT INTO streams SELECT * FROM source.streams WHERE stream_id IN ({})",
+    "INSERT INTO events SELECT * FROM source.events WHERE game_id IN ({}) ORDER BY game_id, seq",
+    "INSERT INTO games SELECT * FROM source.games WHERE game_id IN ({})",
+    "INSERT INTO positions_pending (position, game_id, seq)"
+    " SELECT position, game_id, seq FROM source.positions WHERE game_id IN ({})",
+)
+
+
+def _copy_rows(db, batch: list[str]) -> None:
+    marks = ", ".join("?" * len(batch))
+    for statement in _FLOOR_COPIES:
+        db.execute(statement.format(marks), batch)
 
 
 def _read_through(path: str, chunk: int = 8 << 20) -> tuple[int, float]:

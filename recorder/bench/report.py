@@ -276,6 +276,14 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
 
         return line
 
+    def store_floor(figures) -> None:
+        rate = figures.per_second("store floor")
+        below = rate < IMPORT_TARGET_EVENTS
+        echo(
+            f"  store floor    {rate:>9,.0f} events/s  (the imported rows stored again by SQL alone, no line read"
+            f" and no event checked: the most an import can reach here{', below its target' if below else ''})"
+        )
+
     def disk(figures) -> None:
         per_thousand = figures.bytes_on_disk / figures.games * 1000 / 2**20
         echo(f"  database on disk: {per_thousand:.1f} MiB per 1,000 games (no target)")
@@ -287,5 +295,6 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
         "verify": verify_line,
         "pages": timings_line("page by player or event", "page_ms"),
         "searches": timings_line("position search", "search_ms"),
+        "store floor": store_floor,
         "disk": disk,
     }
