@@ -301,10 +301,13 @@ def store_floor(source: str, floor: str) -> float:
     return seconds
 
 
+_FLOOR_EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash, line"
 _FLOOR_COPIES = (
-    "INSERT INTO streams SELECT * FROM source.streams WHERE stream_id IN ({})",
-    "INSERT INTO events SELECT * FROM source.events WHERE game_id IN ({}) ORDER BY game_id, seq",
-    "INSERT INTO games SELECT * FROM source.games WHERE game_id IN ({})",
+    "INSERT INTO streams (stream_id, stream_type, created_at)"
+    " SELECT stream_id, stream_type, created_at FROM source.streams WHERE stream_id IN ({})",
+    f"INSERT INTO events ({_FLOOR_EVENT_COLUMNS}) SELECT {_FLOOR_EVENT_COLUMNS} FROM source.events"
+    " WHERE game_id IN ({}) ORDER BY game_id, seq",
+    "INSERT INTO games SELECT * FROM source.games WHERE game_id IN ({})",  # both made by create_schema
     "INSERT INTO positions_pending (position, game_id, seq)"
     " SELECT position, game_id, seq FROM source.positions WHERE game_id IN ({})",
 )
