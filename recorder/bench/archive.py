@@ -9,9 +9,10 @@ are the same record) and imported by ``recorder import``'s own code, a part of
 kept in a cache folder under a name made of N, the seed and a digest of the corpus, so
 a second run with the same N and seed reuses it (``cache=None`` builds in the run's
 temporary folder instead). Then, each timed and printed as soon as measured: the NDJSON
-export of the whole archive to one file, once the source file has been read through (so
-the export's own pace is timed, not the disk's first read of a cached source; that read
-is timed and printed beside it); its import into a fresh database through
+export of the whole archive to one file, written as ``recorder export --output`` writes
+it, once the source file has been read through (so the export's own pace is timed, not
+the disk's first read of a cached source; that read is timed and printed beside it);
+its import into a fresh database through
 ``recorder import``'s path (the one file, read a line at a time); the verification of
 every stream (``recorder verify``'s walk, in a worker process per CPU); pages of 50 games
 of a player and of an event by keyset pagination; position searches of keys from the
@@ -231,12 +232,14 @@ class Measurement:
 
     def _export(self, source: str, dump: str) -> None:
         from recorder.archive.transfer import Archive
+        from recorder.cli.export_file import write_export
         from recorder.store import SQLiteEventStore
 
         self.figures.source_bytes, self.figures.seconds["read source"] = _read_through(source)
-        with SQLiteEventStore(source) as store, open(dump, "w", encoding="utf-8") as out:
+        with SQLiteEventStore(source) as store:
             archive = Archive(store)
-            self.figures.seconds["export"] = _timed(lambda: out.writelines(archive.ndjson_archive(archive.select())))
+            chunks = archive.ndjson_archive(archive.select())  # a generator: the work starts in the timing
+            self.figures.seconds["export"] = _timed(lambda: write_export(dump, chunks))
         self.done("export")
 
     def _import_and_read(self, target: str, files: list[str]) -> None:

@@ -4,7 +4,8 @@ The corpus is the project's own complete recorded games (``fixtures/games/*.json
 five variants, about 120 events each), recorded once through the service, then copied
 under new game ids into a fresh database (one store append per game, 500 per commit) until it holds N
 games. Each export runs in a fresh child process, as ``recorder export`` would: it
-selects the ids in batches and streams every game to a file through ``Archive``; the
+selects the ids in batches and streams every game through ``Archive`` to a file written
+as ``recorder export --output`` writes one (recorder/cli/export_file.py); the
 child reports the seconds spent and its peak resident memory (``peak_kib``), so the
 parent's own memory never counts. The notation cache is filled as ``recorder rebuild``
 fills it (each template's text written once: a copy under another id has the same text).
@@ -142,6 +143,7 @@ def export_in_child(path: str, fmt: str, output: str, games: int, events: int) -
 def child_main(path: str, fmt: str, output: str) -> None:
     """In the child: export every game of ``path`` to ``output``; print what it cost."""
     from recorder.archive.transfer import Archive
+    from recorder.cli.export_file import write_export
     from recorder.store import SQLiteEventStore
 
     store = SQLiteEventStore(path)
@@ -155,14 +157,12 @@ def child_main(path: str, fmt: str, output: str) -> None:
             yield game_id
 
     started = time.perf_counter()
-    with open(output, "w", encoding="utf-8") as out:
-        ids = counting(archive.select())
-        if fmt == REFERENCE:
-            chunks = bare_loop(store, ids)
-        else:
-            chunks = archive.ndjson_archive(ids) if fmt == "ndjson" else archive.notation_archive(ids)
-        for chunk in chunks:
-            out.write(chunk)
+    ids = counting(archive.select())
+    if fmt == REFERENCE:
+        chunks = bare_loop(store, ids)
+    else:
+        chunks = archive.ndjson_archive(ids) if fmt == "ndjson" else archive.notation_archive(ids)
+    write_export(output, chunks)  # as recorder export --output writes a file
     seconds = time.perf_counter() - started
     store.close()
     peak = peak_kib()

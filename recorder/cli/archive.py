@@ -27,6 +27,7 @@ from recorder.store import EventStore
 from recorder.workers import collector_paused, default_jobs
 
 from .common import DB_OPTION, make_recorder, pace
+from .export_file import write_export
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
@@ -243,17 +244,13 @@ def export_command(output: str, fmt: str, full_history: bool, db: str | None, **
     archive = Archive(recorder.store, fill_cache=True)  # the next export reads what this one wrote
     try:
         total = sum(1 for _ in archive.select(**filters))
-        with (
-            click.open_file(output, "w", encoding="utf-8") as out,
-            click.progressbar(length=total, label="exporting", file=sys.stderr) as bar,
-        ):
+        with click.progressbar(length=total, label="exporting", file=sys.stderr) as bar:
             ids = _counted(archive.select(**filters), bar)
             if _is_ndjson(output, fmt):
                 chunks = archive.ndjson_archive(ids)
             else:
                 chunks = archive.notation_archive(ids, full_history=full_history)
-            for chunk in chunks:
-                out.write(chunk)
+            write_export(output, chunks)  # a file past the page cache (recorder/cli/export_file.py)
     finally:
         recorder.store.close()
     click.echo(f"exported {total} game{'s' * (total != 1)}", err=True)
