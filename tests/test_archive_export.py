@@ -219,3 +219,6 @@ def test_recorder_export_filters_and_writes_ndjson_by_suffix(tmp_path):
     assert out.read_text().startswith('{"archive":"mancala-recorder"}\n{"game_id":')
     bad = runner.invoke(main, ["export", "--db", db, "--date-from", "soon"])
     assert bad.exit_code == 2 and "YYYY" in bad.output
+    nowhere = tmp_path / "no such folder" / "out.ndjson"
+    unwritable = runner.invoke(main, ["export", "--db", db, "-o", str(nowhere)])
+    assert unwritable.exit_code == 1 and f"cannot write {nowhere}: No such file or directory" in unwritable.output

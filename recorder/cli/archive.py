@@ -250,7 +250,10 @@ def export_command(output: str, fmt: str, full_history: bool, db: str | None, **
                 chunks = archive.ndjson_archive(ids)
             else:
                 chunks = archive.notation_archive(ids, full_history=full_history)
-            write_export(output, chunks)  # a file past the page cache (recorder/cli/export_file.py)
+            try:
+                write_export(output, chunks)  # a file past the page cache (recorder/cli/export_file.py)
+            except OSError as error:
+                raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from None
     finally:
         recorder.store.close()
     click.echo(f"exported {total} game{'s' * (total != 1)}", err=True)
