@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from recorder.store.sql import _EVENT_COLUMNS
+
 from .exports import FIXTURES, recorded_templates
 
 PLAYERS = [f"Player {number:03d}" for number in range(200)]
@@ -264,7 +266,7 @@ class Measurement:
 
     def _store_floor(self, target: str, floor: str) -> None:
         self.figures.seconds["store floor"] = store_floor(target, floor)
-        for suffix in ("", "-wal", "-shm", "-writer.lock"):
+        for suffix in ("", "-wal", "-shm", "-writer.lock"):  # now: at full size it is as large as the target
             if os.path.exists(floor + suffix):
                 os.remove(floor + suffix)
         self.done("store floor")
@@ -280,19 +282,16 @@ def store_floor(source: str, floor: str) -> float:
     stores: the import's ceiling on this machine (the bare loop beside the export's figure
     plays the same part)."""
     from recorder.store.caches import PositionIndex
-    from recorder.store.sql import _write_transaction
-    from recorder.store.sqlite import SQLiteEventStore, _bulk_pragmas, _savepoint_journals_in_memory
+    from recorder.store.sqlite import SQLiteEventStore
 
     with contextlib.closing(SQLiteEventStore(floor)) as store:
         db = store._db()
         db.execute("ATTACH DATABASE ? AS source", (source,))
         ids = [row[0] for row in db.execute("SELECT stream_id FROM source.streams ORDER BY rowid")]
-        _bulk_pragmas(db)
         started = time.perf_counter()
         for first in range(0, len(ids), FLOOR_BATCH_GAMES):
-            batch = ids[first : first + FLOOR_BATCH_GAMES]
-            with _savepoint_journals_in_memory(db), _write_transaction(db):
-                _copy_rows(db, batch)
+            with store.batch():  # an import batch's transaction and settings
+                _copy_rows(db, ids[first : first + FLOOR_BATCH_GAMES])
         PositionIndex(store).index_pending()
         seconds = time.perf_counter() - started
         copied, expected = (
@@ -304,7 +303,7 @@ def store_floor(source: str, floor: str) -> float:
     return seconds
 
 
-_FLOOR_EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash, line"
+_FLOOR_EVENT_COLUMNS = f"{_EVENT_COLUMNS}, line"
 _FLOOR_COPIES = (
     "INSERT INTO streams (stream_id, stream_type, created_at)"
     " SELECT stream_id, stream_type, created_at FROM source.streams WHERE stream_id IN ({})",

@@ -31,6 +31,7 @@ import click
 
 ALIGNMENT = 4096  # O_DIRECT writes whole blocks from aligned memory: 4 KiB suits 512-byte and 4 KiB devices
 BUFFER = 1 << 20  # bytes per write (a multiple of ALIGNMENT): as fast as larger writes here; two are held
+_O_DIRECT = getattr(os, "O_DIRECT", 0)  # 0 where the system has no such flag
 
 
 def write_export(path: str, chunks: Iterable[str]) -> None:
@@ -50,11 +51,10 @@ def open_export(path: str) -> contextlib.AbstractContextManager[Any]:
 
 def _open_direct(path: str) -> int | None:
     """The file opened for direct writes, truncated; None where direct writes do not apply."""
-    direct = getattr(os, "O_DIRECT", 0)
-    if path == "-" or not direct or not _regular_or_new(path):
+    if path == "-" or not _O_DIRECT or not _regular_or_new(path):
         return None
     try:
-        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | direct, 0o666)
+        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | _O_DIRECT, 0o666)
     except OSError as error:
         if error.errno == errno.EINVAL:  # the file system has no direct I/O
             return None
@@ -152,8 +152,7 @@ def _write_all(fd: int, buffer: mmap.mmap | bytes, size: int) -> None:
 def _stop_direct(fd: int) -> bool:
     """Turn ``O_DIRECT`` off for ``fd``; whether it was on."""
     flags = fcntl.fcntl(fd, fcntl.F_GETFL)
-    direct = getattr(os, "O_DIRECT", 0)
-    if not flags & direct:
+    if not flags & _O_DIRECT:
         return False
-    fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~direct)
+    fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~_O_DIRECT)
     return True
