@@ -284,3 +284,52 @@ def test_a_rebuild_leaves_positions_queued_after_it_began_for_their_import(index
     rebuild(recorder)
     with contextlib.closing(sqlite3.connect(recorder.store.path)) as conn:
         assert conn.execute("SELECT game_id FROM positions_pending").fetchall() == [("later",)]
+
+
+def by_game_index_exists(path: str) -> bool:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        query = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'positions_by_game'"
+        return conn.execute(query).fetchone()[0] == 1
+
+
+def queue(path: str, rows: list[tuple[str, str, int]]) -> None:
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.executemany("INSERT INTO positions_pending (position, game_id, seq) VALUES (?, ?, ?)", rows)
+
+
+def index_pending_watching_by_game(store: SQLiteEventStore) -> list[bool]:
+    """Whether ``positions_by_game`` existed as each chunk was indexed, then after the run."""
+    seen: list[bool] = []
+    Recorder(store).positions.index_pending(lambda n: seen.append(by_game_index_exists(store.path)))
+    return [*seen, by_game_index_exists(store.path)]
+
+
+def test_a_queue_as_large_as_the_index_is_indexed_without_the_by_game_index_then_creates_it(tmp_path):
+    """Kept up row by row in key order, the by-game index takes a random page per row; a
+    bulk load (the queue at least the index's size) creates it once, sorted, at its end."""
+    path = str(tmp_path / "bulk.sqlite3")
+    with SQLiteEventStore(path) as store:
+        queue(path, [(f"k{n % 7}", f"g{n // 3}", n % 3 + 1) for n in range(30)])
+        assert index_pending_watching_by_game(store) == [False, True]
+        assert indexed_rows(path) == sorted((f"k{n % 7}", f"g{n // 3}", n % 3 + 1) for n in range(30))
+        assert Recorder(store).positions.of_game("g4") == [(1, "k5"), (2, "k6"), (3, "k0")]
+
+
+def test_a_queue_smaller_than_the_index_keeps_the_by_game_index_throughout(tmp_path):
+    """A small import into a large index must not rebuild the whole index, nor count it."""
+    path = str(tmp_path / "small.sqlite3")
+    with SQLiteEventStore(path) as store:
+        queue(path, [(f"k{n}", "old", n) for n in range(1, 11)])
+        Recorder(store).positions.index_pending()
+        queue(path, [(f"k{n}", "new", n) for n in range(1, 10)])
+        assert index_pending_watching_by_game(store) == [True, True]
+        assert len(indexed_rows(path)) == 19
+
+
+def test_a_by_game_index_left_dropped_by_a_stopped_import_is_created_at_the_next_open(tmp_path):
+    path = str(tmp_path / "stopped.sqlite3")
+    SQLiteEventStore(path).close()
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute("DROP INDEX positions_by_game")  # as index_pending leaves it when stopped mid-way
+    SQLiteEventStore(path).close()
+    assert by_game_index_exists(path)

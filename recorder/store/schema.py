@@ -43,6 +43,11 @@ SUMMARY_COLUMNS = (
     "metadata",
 )
 
+# The position index's second B-tree: a game's rows, for a rebuild's rewrite and a check.
+# ``PositionIndex.index_pending`` may drop it for a large bulk import and create it again
+# at its end; an import stopped in between leaves it for the next open to create.
+POSITIONS_BY_GAME = "CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game_id)"
+
 _LEGACY_TOURNAMENT_PREFIX = "t-"  # how files from before the streams table told streams apart
 
 
@@ -134,7 +139,7 @@ def _create_caches(db: Database) -> None:
         "CREATE TABLE IF NOT EXISTS positions (position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
         " PRIMARY KEY (position, game_id, seq)) WITHOUT ROWID"
     )
-    db.execute("CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game_id)")
+    db.execute(POSITIONS_BY_GAME)
     # A bulk import's positions, queued in no order until it indexes them (caches.PositionIndex);
     # AUTOINCREMENT: an id is never given twice, so indexing "the rows up to id N" never
     # takes in a row queued later by another import after the top rows were removed.
