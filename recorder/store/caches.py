@@ -152,7 +152,7 @@ class PositionIndex:
     def _by_game_rebuilt(db: Database, rebuild: bool) -> Iterator[None]:
         """With ``rebuild``, ``positions_by_game`` is dropped for the duration and created
         again after it, in one transaction: live writers wait for that creation (about
-        2 s per million positions here) and, while it is missing, a rebuild's rewrite of a
+        1.4 s per million positions here) and, while it is missing, a rebuild's rewrite of a
         game and ``verify --projections`` scan the index. An import stopped in between
         leaves it to be created by the next open of the file (``create_schema``)."""
         if rebuild:
