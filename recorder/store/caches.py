@@ -113,7 +113,7 @@ class PositionIndex:
         up row by row, each row takes a random page of it and each chunk's commit writes
         most of its pages again. So when the queue holds at least as many rows as the
         index (an import into a new file, or one that doubles the index) it is dropped
-        first and created again at the end, in one sorted pass (``_by_game_rebuilt``)."""
+        first and created again at the end, in one sorted pass (``_by_game_created_after``)."""
         last = self.last_pending()
         if not last:
             return 0
@@ -125,7 +125,7 @@ class PositionIndex:
             (last,),
         )
         (count,) = db.execute("SELECT MAX(rowid) FROM temp.sorted_positions").fetchone()
-        with self._by_game_rebuilt(db, self._indexed_at_most(count) <= count):
+        with self._by_game_created_after(db, self._indexed_at_most(count) <= count):
             for start in range(1, count + 1, PENDING_CHUNK):
                 end = min(start + PENDING_CHUNK - 1, count)
                 with _write_transaction(db):
@@ -149,17 +149,18 @@ class PositionIndex:
 
     @staticmethod
     @contextlib.contextmanager
-    def _by_game_rebuilt(db: Database, rebuild: bool) -> Iterator[None]:
-        """With ``rebuild``, ``positions_by_game`` is dropped for the duration and created
+    def _by_game_created_after(db: Database, bulk: bool) -> Iterator[None]:
+        """With ``bulk``, ``positions_by_game`` is dropped for the duration and created
         again after it, in one transaction: live writers wait for that creation (about
         1.4 s per million positions here) and, while it is missing, a rebuild's rewrite of a
-        game and ``verify --projections`` scan the index. An import stopped in between
-        leaves it to be created by the next open of the file (``create_schema``)."""
-        if rebuild:
+        game reads the whole index (``verify --projections`` compares no game's positions
+        while any are queued). An import stopped in between leaves it to be created by the
+        next open of the file (``create_schema``)."""
+        if bulk:
             with _write_transaction(db):
                 db.execute("DROP INDEX IF EXISTS positions_by_game")
         yield
-        if rebuild:
+        if bulk:
             with _write_transaction(db):
                 db.execute(POSITIONS_BY_GAME)
 
