@@ -223,8 +223,11 @@ def test_qelat_game_recorded_by_clicking_holes_then_reviewed_ply_by_ply(web, pag
     assert board(page) == shown_by_api(web, api_state(web, game_id, 1), 1, latest=False)
 
     # The explanation of the sowing shown, from its trace: each step with its rule id.
-    page.click("#step-slider")  # focus stays on the page, off the slider
+    page.click("#step-slider")  # focus stays on the page, off the slider (shown where it was clicked)
+    page.wait_for_selector("#trace li[data-step=lifted]")  # that sowing shown: the start has no steps
+    clicked_at = board(page)["at"]
     page.click("#step-next")
+    page.wait_for_function(f"() => document.querySelector('.board').dataset.at !== '{clicked_at}'")
     page.wait_for_selector("#trace li[data-step=lifted]")
     assert page.text_content("#trace li[data-step=lifted] .rule") == "GEN-11"
     svg = page.get_attribute("#download-svg a", "href")
