@@ -108,3 +108,13 @@ def test_a_failed_write_is_raised_and_the_file_closed(tmp_path):
 def test_a_buffer_of_part_blocks_is_refused():
     with pytest.raises(ValueError, match="multiple of 4096"):
         DirectFile(-1, ALIGNMENT + 1)
+
+
+def test_without_fcntl_a_refused_direct_write_is_raised_not_retried(tmp_path, monkeypatch):
+    """Off POSIX there is no O_DIRECT to turn off: _stop_direct says so, and the caller raises."""
+    monkeypatch.setattr(export_file, "fcntl", None)
+    fd = os.open(tmp_path / "out", os.O_WRONLY | os.O_CREAT)
+    try:
+        assert export_file._stop_direct(fd) is False
+    finally:
+        os.close(fd)

@@ -266,7 +266,7 @@ class Measurement:
 
     def _store_floor(self, target: str, floor: str) -> None:
         self.figures.seconds["store floor"] = store_floor(target, floor)
-        for suffix in ("", "-wal", "-shm", "-writer.lock"):  # now: at full size it is as large as the target
+        for suffix in ("", "-wal", "-shm", "-writer.lock"):  # at once: at full size it takes as much disk as the target
             if os.path.exists(floor + suffix):
                 os.remove(floor + suffix)
         self.done("store floor")

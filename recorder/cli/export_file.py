@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import mmap
 import os
 import stat
@@ -28,6 +27,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import click
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: there is no O_DIRECT either, so every file goes through the cache
+    fcntl = None  # type: ignore[assignment]  # the module or None: _stop_direct tests it
 
 ALIGNMENT = 4096  # O_DIRECT writes whole blocks from aligned memory: 4 KiB suits 512-byte and 4 KiB devices
 BUFFER = 1 << 20  # bytes per write (a multiple of ALIGNMENT): as fast as larger writes here; two are held
@@ -151,6 +155,8 @@ def _write_all(fd: int, buffer: mmap.mmap | bytes, size: int) -> None:
 
 def _stop_direct(fd: int) -> bool:
     """Turn ``O_DIRECT`` off for ``fd``; whether it was on."""
+    if fcntl is None or not _O_DIRECT:
+        return False
     flags = fcntl.fcntl(fd, fcntl.F_GETFL)
     if not flags & _O_DIRECT:
         return False
