@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import inspect
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -811,3 +812,59 @@ def test_a_file_with_the_older_two_seek_append_trigger_gets_the_one_seek_trigger
             names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
         assert "events_append_only" not in names and "events_extend_chain" in names
         assert chain.first_broken_link(store.read("g")) is None
+
+
+# -- Reading ahead of a walk over every stream (recorder verify) ---------------------------
+
+
+def _advice_recorded(monkeypatch) -> list[tuple[int, int, int]]:
+    from recorder.store import sqlite as sqlite_module
+
+    calls: list[tuple[int, int, int]] = []
+    monkeypatch.setattr(
+        sqlite_module.os,
+        "posix_fadvise",
+        lambda fd, offset, length, advice: calls.append((offset, length, advice)),
+        raising=False,
+    )
+    monkeypatch.setattr(sqlite_module.os, "POSIX_FADV_WILLNEED", 3, raising=False)
+    return calls
+
+
+def test_sqlite_store_asks_for_its_whole_file_to_be_read_ahead_when_it_fits_in_half_the_memory(
+    sqlite_store, monkeypatch
+):
+    from recorder.store import sqlite as sqlite_module
+
+    sqlite_store.append("g1", 0, [NewEvent("annotated", {"text": "x"})], recorded_by="arbiter")
+    calls = _advice_recorded(monkeypatch)
+    size = os.path.getsize(sqlite_store.path)
+    monkeypatch.setattr(sqlite_module, "available_memory", lambda: 2 * size)
+    assert sqlite_store.read_ahead() is True
+    assert calls == [(0, size, 3)]  # from the first byte to the last, as one hint
+
+
+def test_sqlite_store_does_not_read_ahead_a_file_larger_than_half_the_memory(sqlite_store, monkeypatch):
+    from recorder.store import sqlite as sqlite_module
+
+    calls = _advice_recorded(monkeypatch)
+    monkeypatch.setattr(sqlite_module, "available_memory", lambda: 2 * os.path.getsize(sqlite_store.path) - 1)
+    assert sqlite_store.read_ahead() is False and calls == []
+
+
+def test_sqlite_store_does_not_read_ahead_where_the_system_cannot_say_or_be_told(sqlite_store, monkeypatch, tmp_path):
+    from recorder.store import sqlite as sqlite_module
+
+    available_memory = sqlite_module.available_memory
+    calls = _advice_recorded(monkeypatch)
+    monkeypatch.setattr(sqlite_module, "available_memory", lambda: None)
+    assert sqlite_store.read_ahead() is False
+    monkeypatch.setattr(sqlite_module, "available_memory", lambda: 1 << 40)
+    monkeypatch.delattr(sqlite_module.os, "posix_fadvise")
+    assert sqlite_store.read_ahead() is False and calls == []
+    # No /proc/meminfo (another system), or one without the figure: nothing is known.
+    assert available_memory(str(tmp_path / "missing")) is None
+    (tmp_path / "meminfo").write_text("MemTotal:       24000000 kB\n")
+    assert available_memory(str(tmp_path / "meminfo")) is None
+    (tmp_path / "meminfo").write_text("MemTotal:       24000000 kB\nMemAvailable:   1000 kB\n")
+    assert available_memory(str(tmp_path / "meminfo")) == 1000 * 1024

@@ -261,3 +261,8 @@ def test_the_append_bench_runs_against_postgres(postgres_url):
     assert figures.tally.requests > 0 and figures.refused == 0
     with PostgresEventStore(postgres_url) as store:
         assert store.stream_ids("game")  # the games were recorded in PostgreSQL
+
+
+def test_the_postgres_store_asks_for_nothing_to_be_read_ahead_of_a_walk(store):
+    """The server keeps its own cache; ``recorder verify`` walks it as it is."""
+    assert store.read_ahead() is False

@@ -339,6 +339,7 @@ def _verify(store, target: str) -> tuple[float, int]:
     from recorder.audit.walk import checked_streams, processes_for
     from recorder.workers import default_jobs
 
+    store.read_ahead()  # as recorder verify does before it walks
     streams, jobs = sum(1 for _ in store.ids_in_events()), default_jobs()
     failed = 0
     started = time.perf_counter()

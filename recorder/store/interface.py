@@ -206,6 +206,12 @@ class EventStore(abc.ABC):
         verification walks: no table beside the events can hide a stream from it)."""
         raise NotImplementedError
 
+    def read_ahead(self) -> bool:
+        """Ask for the whole store to be read into memory ahead of a walk over every
+        stream (``recorder verify``), if the backend can; whether it asked. A hint:
+        nothing waits for it. A server backend keeps its own cache: nothing to ask."""
+        return False
+
     def read_streams(self, batch: int = 500) -> Iterator[tuple[str, list[StoredEvent]]]:
         """Every stream in the events table with its events, in id order (what ``recorder
         verify`` walks); SQL backends read a batch of streams per query."""
