@@ -12,7 +12,7 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -36,7 +36,7 @@ T = TypeVar("T")
 class Recorded:
     """What an append produced: the stored events and the game after them."""
 
-    events: tuple[StoredEvent, ...]
+    events: Sequence[StoredEvent]
     game: Game
     replayed: bool = False
 

@@ -5,6 +5,7 @@ in one ordered scan."""
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import pytest
 from marshmallow import ValidationError
@@ -151,6 +152,46 @@ def test_a_checked_chain_of_another_stream_is_refused(store):
 def test_a_checked_chain_needs_one_text_per_event(store):
     with pytest.raises(ValueError):
         CheckedChain(stored_log(store), [])
+
+
+def test_a_checked_chain_crosses_to_the_storing_process_as_its_rows_alone(store):
+    """``recorder import --jobs``: the pickle holds the rows the store inserts (columns,
+    payload text, stored line), no StoredEvent and no payload dict, and reads back as
+    the same events."""
+    events = stored_log(store)
+    checked = CheckedChain(events, chain.checked_links(events)[1])
+    data = pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL)
+    assert b"StoredEvent" not in data
+    back = pickle.loads(data)
+    assert back == checked and list(back) == events and back[-1] == events[-1] and back[1:3] == tuple(events[1:3])
+    assert back.texts == tuple(chain.checked_links(events)[1])
+    assert [row[8] for row in back.rows] == store.event_lines("g")  # each line as an export writes it
+
+
+def test_a_checked_chain_refuses_what_an_append_refuses_when_it_is_made(store):
+    """The store's door checks a checked chain's links only: its events' fields are
+    checked when it is made, as ``append`` checks any other events'."""
+    events = stored_log(store)
+    texts = chain.checked_links(events)[1]
+    for bad, error in (
+        (dataclasses.replace(events[1], payload=["f1"]), TypeError),
+        (dataclasses.replace(events[1], type=""), ValueError),
+        (NewEvent("sowed", {"hole": "f1"}), TypeError),
+    ):
+        with pytest.raises(error):
+            CheckedChain([events[0], bad, *events[2:]], texts)
+
+
+def test_a_checked_chain_appended_after_other_events_is_hashed_again(store, tmp_path):
+    """Only a chain that starts a stream skips the hashes (they were checked when it was
+    made); after other events each of its hashes is computed again."""
+    events = stored_log(store, "g")
+    tampered = [*events[:3], dataclasses.replace(events[3], payload={"hole": "f6"})]
+    with SQLiteEventStore(str(tmp_path / "fresh.sqlite3")) as fresh:
+        fresh.append("g", 0, events[:3])
+        with pytest.raises(ChainBroken, match="hash"):
+            fresh.append("g", 3, CheckedChain(tampered[3:], [chain.canonical_json(tampered[3].payload)]))
+        assert fresh.version("g") == 3
 
 
 def test_import_and_verify_on_the_command_line_report_their_pace(tmp_path):

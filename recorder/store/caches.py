@@ -10,7 +10,7 @@ game from its events, as it always could).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from sqlite_utils import Database
 
@@ -85,7 +85,7 @@ class PositionIndex:
 
     @staticmethod
     def _writer(statement: str, rows: list[tuple[int, str]]) -> ProjectionWrite:
-        def insert(db: Database, events: tuple[StoredEvent, ...]) -> None:
+        def insert(db: Database, events: Sequence[StoredEvent]) -> None:
             game_id = events[0].game_id
             db.conn.executemany(statement, [(key, game_id, seq) for seq, key in rows])
 

@@ -9,7 +9,7 @@ recording service writes it in the same transaction as the append (``GamesList.w
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from sqlite_utils import Database
 
@@ -34,7 +34,7 @@ class GamesList:
         """What an append runs in its transaction to bring the game's row up to date."""
         row = _summary_row(summary)  # validated before the append takes the write lock
 
-        def upsert(db: Database, events: tuple[StoredEvent, ...]) -> None:
+        def upsert(db: Database, events: Sequence[StoredEvent]) -> None:
             # updated_at is the last event's time, so a rebuilt row is the same row.
             self._upsert_summary(db, events[0].game_id, row, events[-1].recorded_at)
 

@@ -39,12 +39,13 @@ from .interface import (
     ProjectionWrite,
     StoredEvent,
     _verify_next_events,
+    event_rows,
     utc_now,
 )
 from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
-from .sql import _EVENT_COLUMNS, SqlStreams, _chained, _line, _write_transaction
+from .sql import _EVENT_COLUMNS, SqlStreams, _chained, _write_transaction
 
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
@@ -195,7 +196,7 @@ class PostgresEventStore(SqlStreams, EventStore):
                 head = self._head(handle, stream_id, expected_version, stream_type)
                 now = utc_now()  # inside the stream's lock, so recorded_at never goes backwards
                 if verbatim:
-                    stored: tuple[StoredEvent, ...] = batch
+                    stored: Sequence[StoredEvent] = batch
                     _verify_next_events(stream_id, head, stored, texts)
                 else:
                     stored = _chained(stream_id, head, batch, texts, now, recorded_by)
@@ -217,7 +218,7 @@ class PostgresEventStore(SqlStreams, EventStore):
         return AppendResult(stored, replayed=False)
 
     @staticmethod
-    def _insert(handle: PgHandle, stream_type: str, stored: tuple[StoredEvent, ...], texts: list[str]) -> None:
+    def _insert(handle: PgHandle, stream_type: str, stored: Sequence[StoredEvent], texts: list[str]) -> None:
         first = stored[0]
         if first.seq == 1:
             handle.execute(
@@ -225,13 +226,7 @@ class PostgresEventStore(SqlStreams, EventStore):
                 (first.game_id, stream_type, first.recorded_at),
             )
         with handle.raw.cursor() as cursor:
-            cursor.executemany(
-                _INSERT_EVENT,
-                [
-                    (e.game_id, e.seq, e.type, text, e.recorded_at, e.recorded_by, e.prev_hash, e.hash, _line(e, text))
-                    for e, text in zip(stored, texts)
-                ],
-            )
+            cursor.executemany(_INSERT_EVENT, event_rows(stored, texts))
 
     # ---------------------------------------------------------------- reads
 

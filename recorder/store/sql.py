@@ -228,16 +228,14 @@ class SqlStreams:
         batch: Any = events if isinstance(events, CheckedChain) else tuple(events)
         _check_append(stream_id, expected_version, batch, stream_type)
         if isinstance(batch, CheckedChain):
-            texts = list(batch.texts)
-        else:
-            texts = [chain.canonical_json(e.payload) for e in batch]
-        return batch, isinstance(batch[0], StoredEvent), texts
+            return batch, True, list(batch.texts)
+        return batch, isinstance(batch[0], StoredEvent), [chain.canonical_json(e.payload) for e in batch]
 
     @staticmethod
     def _after_insert(
         db: Any,
         stream_id: str,
-        stored: tuple[StoredEvent, ...],
+        stored: Sequence[StoredEvent],
         idempotency: Idempotency | None,
         projection: ProjectionWrite | None,
         now: str,
@@ -395,16 +393,3 @@ def _chained(
         stored.append(StoredEvent(**record, prev_hash=prev_hash, hash=digest))
         prev_hash = digest
     return tuple(stored)
-
-
-def _line(event: StoredEvent, payload_text: str) -> str:
-    """The event's canonical JSON (keys in sorted order), as an NDJSON archive writes it:
-    built around the payload's canonical text instead of serialising the payload again
-    (``chain.json_string`` quotes each text as ``json.dumps`` would)."""
-    quote = chain.json_string
-    recorded_by = "null" if event.recorded_by is None else quote(event.recorded_by)
-    return (
-        f'{{"game_id":{quote(event.game_id)},"hash":{quote(event.hash)},"payload":{payload_text},'
-        f'"prev_hash":{quote(event.prev_hash)},"recorded_at":{quote(event.recorded_at)},'
-        f'"recorded_by":{recorded_by},"seq":{int(event.seq)},"type":{quote(event.type)}}}'
-    )

@@ -19,6 +19,7 @@ from .interface import (
     ProjectionWrite,
     StoredEvent,
     _verify_next_events,
+    event_rows,
     utc_now,
 )
 from .schema import create_schema
@@ -29,7 +30,6 @@ from .sql import (
     LockedDatabase,
     SqlStreams,
     _chained,
-    _line,
     _write_transaction,
 )
 from .writer_lock import writer_lock_for
@@ -201,7 +201,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
             head = self._head(db, stream_id, expected_version, stream_type)
             now = utc_now()  # inside the lock, so recorded_at never goes backwards
             if verbatim:
-                stored: tuple[StoredEvent, ...] = batch
+                stored: Sequence[StoredEvent] = batch
                 _verify_next_events(stream_id, head, stored, texts)
             else:
                 stored = _chained(stream_id, head, batch, texts, now, recorded_by)
@@ -210,7 +210,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
         return AppendResult(stored, replayed=False)
 
     @staticmethod
-    def _insert(db: Database, stream_type: str, stored: tuple[StoredEvent, ...], texts: list[str]) -> None:
+    def _insert(db: Database, stream_type: str, stored: Sequence[StoredEvent], texts: list[str]) -> None:
         """Insert chained events (and the stream's row with its first event); the one
         INSERT both recorded and archived events go through."""
         first = stored[0]
@@ -219,13 +219,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
                 "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
                 (first.game_id, stream_type, first.recorded_at),
             )
-        db.conn.executemany(
-            _INSERT_EVENT,
-            [
-                (e.game_id, e.seq, e.type, text, e.recorded_at, e.recorded_by, e.prev_hash, e.hash, _line(e, text))
-                for e, text in zip(stored, texts)
-            ],
-        )
+        db.conn.executemany(_INSERT_EVENT, event_rows(stored, texts))
 
     def read_ahead(self) -> bool:
         """The database file handed to the operating system to read into its cache, in

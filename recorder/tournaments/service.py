@@ -9,7 +9,7 @@ by the store's expected-version check.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from recorder.errors import AlreadyExists, NotFound, VersionConflict
@@ -26,7 +26,7 @@ from .standings import Standing, crosstable, is_finished, standings
 
 @dataclass(frozen=True)
 class Written:
-    events: tuple[StoredEvent, ...]
+    events: Sequence[StoredEvent]
     tournament: Tournament
     replayed: bool = False
 
