@@ -229,7 +229,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
         over the file, so on a cold cache it waits on one small read after another (a
         10 GB archive of 100,000 games verified at 88,900 events/s, and at 122,600 with
         the file in memory). Asked to read ahead, the system reads the file in order, at
-        the disk's sequential pace, while the walk starts (108,600). Only when the file
+        the disk's sequential pace, while the walk starts (111,800). Only when the file
         takes at most half the memory available: a larger one would push out the pages
         read first before the walk reached them, and other processes' pages too."""
         advise, will_need = getattr(os, "posix_fadvise", None), getattr(os, "POSIX_FADV_WILLNEED", None)
