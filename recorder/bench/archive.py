@@ -336,11 +336,10 @@ def _verify(store, target: str) -> tuple[float, int]:
     """``recorder verify``'s walk with its default jobs: every stream in the events table,
     ranges of streams verified in worker processes (recorder/audit/walk.py). Returns the
     seconds, the start of the workers included, and how many processes it ran in."""
-    from recorder.audit.walk import checked_streams, processes_for
+    from recorder.audit.walk import checked_streams, processes_for, streams_to_walk
     from recorder.workers import default_jobs
 
-    store.read_ahead()  # as recorder verify does before it walks
-    streams, jobs = sum(1 for _ in store.ids_in_events()), default_jobs()
+    streams, jobs = streams_to_walk(store), default_jobs()
     failed = 0
     started = time.perf_counter()
     for checked in checked_streams(store, target, streams, jobs):

@@ -99,7 +99,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.walk import check_stream, checked_streams
+    from recorder.audit.walk import check_stream, checked_streams, streams_to_walk
     from recorder.workers import default_jobs
 
     recorder = _recorder(db)
@@ -117,9 +117,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
             sys.exit(1 if failed else 0)
     tally = {"streams": 0, "events": 0, "failed": 0}
     store = recorder.store
-    if not game_ids:  # the walk reads the whole file: asked for at once, it comes in file order
-        store.read_ahead()
-    count = len(game_ids) or sum(1 for _ in store.ids_in_events())
+    count = len(game_ids) or streams_to_walk(store)
     # A whole archive is read in ranges of streams, a query per range, verified in worker
     # processes (recorder/audit/walk.py); named ids one by one, here.
     checked: Iterator[list[Checked]]
