@@ -2,6 +2,7 @@
 an archive cut at any byte is refused whole, naming why (recorder/archive/frame.py)."""
 
 import json
+import re
 import tracemalloc
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from recorder.archive.frame import NDJSON_HEADER, NOTATION_HEADER, check_ndjson_frame, ndjson_lines, without_frame
 from recorder.archive.ndjson import read_logs
 from recorder.archive.transfer import Archive
-from recorder.cli.archive import file_lines
+from recorder.cli.archive import file_blocks, file_lines
 from recorder.cli.main import main
 from recorder.errors import NotationError
 from recorder.store import GAME, SQLiteEventStore
@@ -162,7 +163,7 @@ def test_a_file_read_a_line_at_a_time_gives_the_lines_of_its_whole_text(tmp_path
 
 
 def streamed(path: str) -> list[str]:
-    framed, _ = check_ndjson_frame(file_lines(path), path)
+    framed, _ = check_ndjson_frame(file_blocks(path, size=7), path)
     return list(without_frame(file_lines(path), framed))
 
 
@@ -196,7 +197,7 @@ def test_reading_an_ndjson_file_holds_one_game_not_the_file(tmp_path, exports):
             for number in range(games):
                 handle.writelines(line.replace(first_id, f"{first_id[:-6]}{number:06d}") + "\n" for line in game)
         tracemalloc.start()
-        framed, _ = check_ndjson_frame(file_lines(str(path)), str(path))
+        framed, _ = check_ndjson_frame(file_blocks(str(path)), str(path))
         logs = sum(1 for _ in read_logs(without_frame(file_lines(str(path)), framed), str(path)))
         _, top = tracemalloc.get_traced_memory()
         tracemalloc.stop()
@@ -205,3 +206,95 @@ def test_reading_an_ndjson_file_holds_one_game_not_the_file(tmp_path, exports):
 
     small, large = peak(60), peak(600)
     assert large < 1.5 * small and large < (tmp_path / "600.ndjson").stat().st_size / 10
+
+
+# -- The frame checked in blocks: the counts a line at a time give ---------------------------------
+
+
+def frame_a_line_at_a_time(text: str) -> tuple[bool, int]:
+    """The frame's check written the plain way, one line at a time: what the check in
+    blocks must give for every text, cut anywhere."""
+    lines = text.split("\n")
+    first, after = lines[0], lines[1:]
+    if first != NDJSON_HEADER[:-1]:
+        if first and NDJSON_HEADER.startswith(first) and not after:
+            raise NotationError("cut inside the first line")
+        return False, sum(1 for line in lines if line.strip())
+    body, tail = after[:-2], after[-2:]
+    if len(tail) < 2 or tail[-1] != "":
+        raise NotationError("cut")
+    try:
+        stated = json.loads(tail[0])["end_of_archive"]
+    except (ValueError, KeyError, TypeError):
+        raise NotationError("no terminator") from None
+    games, events = counts_a_line_at_a_time(body)
+    if (stated["games"], stated["events"]) != (games, events):
+        raise NotationError("other counts")
+    return True, events
+
+
+def counts_a_line_at_a_time(body: list[str]) -> tuple[int, int]:
+    """(games, events): the non-blank lines, and the runs of one game id among them (a
+    line naming no game belongs to the game before it, or starts the first)."""
+    games, events, current = 0, 0, None
+    for line in body:
+        if not line.strip():
+            continue
+        events += 1
+        found = re.match(r'\{"game_id":("(?:[^"\\]|\\.)*")', line)
+        game_id = found.group(1) if found else current
+        if game_id != current or games == 0:
+            games, current = games + 1, game_id
+    return games, events
+
+
+LINE_PIECES = [
+    '{"game_id":"a","seq":1}',
+    '{"game_id":"a","seq":2}',
+    '{"game_id":"b"}',
+    '{"game_id":"a\\"b"}',  # an escaped quote inside the id
+    r'{"game_id":"a\\"}',  # an escaped backslash ending the id
+    '{"game_id":"c',  # no closing quote: names no game
+    '{"seq":3}',  # names no game: belongs to the game before it
+    "",
+    " \t",
+    "\u2028",  # whitespace to str.strip(), not a line break
+    "\u0085x",
+    "é",
+]
+
+
+def framed_text(pieces: list[str], stated: tuple[int, int] | None, header: bool, end: bool) -> str:
+    """The pieces as lines, framed or not; the terminator states ``stated``, or (None) the true counts."""
+    stated = stated or counts_a_line_at_a_time(pieces)
+    terminator = json.dumps({"end_of_archive": {"events": stated[1], "games": stated[0]}})
+    return (NDJSON_HEADER if header else "") + "".join(p + "\n" for p in pieces) + (terminator + "\n" if end else "")
+
+
+def outcome(check, text: str) -> object:
+    try:
+        return check(text)
+    except NotationError:
+        return "refused"
+
+
+@settings(derandomize=True, max_examples=400, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from(LINE_PIECES), max_size=12),
+    stated=st.none() | st.tuples(st.integers(0, 6), st.integers(0, 12)),
+    header=st.booleans(),
+    end=st.booleans(),
+    cut=st.none() | st.integers(0, 400),
+    block=st.integers(1, 9),
+)
+def test_a_frame_checked_in_blocks_counts_as_line_by_line(pieces, stated, header, end, cut, block):
+    """Any text, cut anywhere, read in blocks of any size: the same verdict and event count
+    as the plain line-by-line check (the games and events of every line, blank lines,
+    whitespace other than a newline, lines naming no game)."""
+    text = framed_text(pieces, stated, header, end)
+    text = text if cut is None else text[: len(text) - cut % (len(text) + 1)]  # cut anywhere
+
+    def in_blocks(whole: str) -> tuple[bool, int]:
+        return check_ndjson_frame([whole[i : i + block] for i in range(0, len(whole), block)], "f")
+
+    assert outcome(in_blocks, text) == outcome(frame_a_line_at_a_time, text)

@@ -32,6 +32,7 @@ from .export_file import write_export
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
 BATCH_SECONDS = 0.2
+BLOCK_CHARS = 1 << 16  # characters of a file read at once while its frame is checked
 
 
 def _date(ctx, param, value: str | None) -> str | None:
@@ -95,14 +96,14 @@ def _games_of(archive: Archive, path: str, fmt: str, jobs: int = 1) -> tuple[Ite
     """A file's games, how much they hold, the size of each, and how one is imported.
     NotationError for an archive cut short, before anything is read into games.
 
-    An NDJSON file is read twice, a line at a time: once to check its frame and count its
+    An NDJSON file is read twice: a block at a time to check its frame and count its
     events (the non-blank lines, the progress bar's unit), then a game at a time as the
     games are imported, checked in ``jobs`` worker processes when it holds enough events
     (recorder/archive/parallel.py). Memory holds a few games' events per worker, whatever
     the size of the file. A notation file (and standard input) is read whole, and
     counted in games."""
     if _is_ndjson(path, fmt) and path != "-":
-        framed, events = check_ndjson_frame(file_lines(path), path)
+        framed, events = check_ndjson_frame(file_blocks(path), path)
         logs = read_logs(without_frame(file_lines(path), framed), path)
         if jobs > 1 and events >= parallel.MIN_EVENTS:
             return parallel.checked_logs(archive.check_log, logs, jobs), events, _checked_size, _stored(archive)
@@ -128,6 +129,14 @@ def _checked_size(checked: CheckedLog | GameReport) -> int:
 def _stored(archive: Archive) -> Callable[[CheckedLog | GameReport], GameReport]:
     """A checked log stored (a refusal passes through as it is)."""
     return lambda checked: checked if isinstance(checked, GameReport) else archive.store_checked(checked)
+
+
+def file_blocks(path: str, size: int = BLOCK_CHARS) -> Iterator[str]:
+    """A file's text in consecutive blocks of ``size`` characters, newlines read as
+    ``open`` reads them (universal newlines), as ``file_lines`` reads them."""
+    with open(path, encoding="utf-8") as handle:
+        while block := handle.read(size):
+            yield block
 
 
 def file_lines(path: str) -> Iterator[str]:
