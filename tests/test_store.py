@@ -15,6 +15,7 @@ import hashlib
 import inspect
 import json
 import os
+import pickle
 import sqlite3
 import threading
 import time
@@ -497,6 +498,23 @@ def test_stored_event_is_frozen(store):
     assert isinstance(event, StoredEvent)
     with pytest.raises(dataclasses.FrozenInstanceError):
         event.seq = 2
+
+
+def test_an_event_read_back_is_the_event_its_fields_make(store):
+    """Events read from the store (and from an archive's line) are made without the
+    dataclass's __init__: each is still the event __init__ makes of its fields, frozen,
+    with its payload text, and pickles as one."""
+    store.append("g", 0, [NewEvent("sow", {"pit": 3, "note": "é"}), NewEvent("note", {})], recorded_by="alice")
+    for event in store.read("g"):
+        fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(StoredEvent)}
+        made = StoredEvent(**fields)
+        assert event == made and repr(event) == repr(made) and vars(event) == vars(made)
+        assert event.payload_text == chain.canonical_json(event.payload)
+        assert pickle.loads(pickle.dumps(event)) == event
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            event.seq = 2
+    record = store.read("g")[0].to_dict()
+    assert StoredEvent.of_record(record) == StoredEvent(**record) and StoredEvent.of_record(record).payload_text is None
 
 
 # ---- stream types: games and tournaments share the store

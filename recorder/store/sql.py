@@ -25,6 +25,7 @@ from .interface import (
     StreamText,
     _check_append,
     _check_page,
+    event_of_row,
 )
 from .writer_lock import WriterLock
 
@@ -173,13 +174,6 @@ def _savepoint(db: Database) -> Iterator[Database]:
     db.execute("RELEASE append")
 
 
-def _event_from_row(row: tuple) -> StoredEvent:
-    game_id, seq, type_, payload, recorded_at, recorded_by, prev_hash, hash_ = row
-    return StoredEvent(
-        game_id, seq, type_, chain.parse_json(payload), recorded_at, recorded_by, prev_hash, hash_, payload
-    )
-
-
 _STREAM_IDS_AFTER = "SELECT DISTINCT game_id FROM events WHERE game_id > ? ORDER BY game_id LIMIT ?"
 _STREAMS_BETWEEN = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id > ? AND game_id <= ? ORDER BY game_id, seq"
 
@@ -295,7 +289,7 @@ class SqlStreams:
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        return [_event_from_row(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
+        return [event_of_row(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
 
     def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         return self._select(self._db(), stream_id, after, upto)
@@ -316,7 +310,7 @@ class SqlStreams:
             " WHERE s.stream_type = ? ORDER BY s.created_at DESC, s.stream_id DESC LIMIT ? OFFSET ?",
             (stream_type, limit, offset),
         )
-        return [_event_from_row(r) for r in rows.fetchall()]
+        return [event_of_row(r) for r in rows.fetchall()]
 
     def stream_ids(self, stream_type: str, *, after: str | None = None, limit: int = 1000) -> list[str]:
         _check_page(limit=limit)
@@ -347,7 +341,7 @@ class SqlStreams:
         query (a worker of ``recorder verify --jobs`` reads its range of streams so)."""
         rows = self._db().execute(_STREAMS_BETWEEN, (after, last)).fetchall()
         for stream_id, group in groupby(rows, key=itemgetter(0)):
-            yield stream_id, [_event_from_row(row) for row in group]
+            yield stream_id, [event_of_row(row) for row in group]
 
     def event_texts(self, stream_ids: Iterable[str]) -> Iterator[StreamText]:
         """One query per batch of streams, each stream's lines joined by the database (one
