@@ -154,12 +154,13 @@ def test_hand_written_notation_needs_no_frame():
 
 @settings(derandomize=True, max_examples=100, deadline=None)
 @given(text=st.text(alphabet=st.sampled_from(["a", "{", '"', " ", "\n", "\r", "\u2028", "\u0085", "é"])))
-def test_a_file_read_a_line_at_a_time_gives_the_lines_of_its_whole_text(tmp_path_factory, text):
+def test_a_file_read_a_line_or_a_block_at_a_time_gives_its_whole_text(tmp_path_factory, text):
     path = tmp_path_factory.mktemp("lines") / "archive.ndjson"
     path.write_text(text, encoding="utf-8", newline="")
     with open(path, encoding="utf-8") as handle:  # universal newlines, as the whole-text read
         whole = handle.read()
     assert list(file_lines(str(path))) == whole.split("\n")
+    assert "".join(file_blocks(str(path), size=3)) == whole  # the frame's pass reads it in blocks
 
 
 def streamed(path: str) -> list[str]:

@@ -13,7 +13,8 @@ export of the whole archive to one file, written as ``recorder export --output``
 it, once the source file has been read through (so the export's own pace is timed, not
 the disk's first read of a cached source; that read is timed and printed beside it);
 its import into a fresh database through
-``recorder import``'s path (the one file, read a line at a time); the verification of
+``recorder import``'s path (the one file, its frame checked a block at a time, then its
+games read a line at a time); the verification of
 every stream (``recorder verify``'s walk, in a worker process per CPU); pages of 50 games
 of a player and of an event by keyset pagination; position searches of keys from the
 position index; the storing floor: the imported rows copied into a fresh database by
