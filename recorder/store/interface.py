@@ -65,10 +65,11 @@ class StoredEvent:
     @classmethod
     def of_record(cls, record: dict[str, Any], payload_text: str | None = None) -> StoredEvent:
         """``StoredEvent(**record, payload_text=payload_text)`` for a record that holds
-        exactly the eight fields, each of its type (a row read from the store, a line the
-        archive reader checked): made without the frozen dataclass's ``__init__``, which
-        sets each field through ``object.__setattr__`` in turn: reading an archive's line
-        (parsed and checked) took 4.6 µs with it, 3.3 µs without."""
+        exactly the eight fields, each of its type (an archive's line the reader checked;
+        a row read from the store is made so by ``event_of_row``): made without the frozen
+        dataclass's ``__init__``, which sets each field through ``object.__setattr__`` in
+        turn: reading an archive's line (parsed and checked) took 4.6 µs with it, 3.3 µs
+        without."""
         return cls._of_fields({**record, "payload_text": payload_text})
 
     @classmethod
