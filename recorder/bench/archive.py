@@ -280,8 +280,7 @@ def store_floor(source: str, floor: str) -> float:
     append-only trigger, with the batch's settings an import's batch has; then the queued
     positions indexed by ``PositionIndex.index_pending``, as an import's are. No line is
     read and no event checked, so this is what SQLite alone needs to store what an import
-    stores: the import's ceiling on this machine (the bare loop beside the export's figure
-    plays the same part)."""
+    stores: the import's ceiling on this machine."""
     from recorder.store.caches import PositionIndex
     from recorder.store.sqlite import SQLiteEventStore
 
