@@ -1,7 +1,8 @@
 """Selus of Eritrea (rules/selus.md, SEL-1..SEL-19).
 
 - 3×6 board, 3 seeds a hole, a store each; default ownership in a single game and in
-  round 1 (SEL-1, SEL-2). The ayemi are South ``a1`` and North ``f3`` (SEL-3).
+  round 1 (SEL-1, SEL-2). The ayemi are South ``a1`` and North ``f3`` (SEL-3). The first
+  player is recorded at setup and, for later rounds, in ``next_round`` (SEL-4).
 - Relay sowing along the one 18-hole track from any owned, non-empty, non-wegue hole
   (SEL-5, SEL-6). A lap ends in a wegue (SEL-9), an empty hole (kwah), a hole of 3 that
   becomes the mover's wegue (SEL-7c), or else relays.
@@ -109,7 +110,8 @@ class Selus(MatchRules):
         if before == 0 and self.leave_seed:
             s.note("seed_stayed", "SEL-9b", hole=name, why="empty wegue")
             return END_TURN
-        # SEL-9c: capture the last seed, plus one more if H held any.
+        # SEL-9c: capture the last seed, plus one more if H held any (GEN-36: a capture may
+        # take seeds out of a wegue, though no sowing ever lifts one).
         taken = 2 if before else 1
         s.holes[hole] -= taken
         s.stores[mover] += taken

@@ -154,7 +154,8 @@ class Tuz(MatchRules):
         return RELAY  # TUZ-8e
 
     def _take_from_tuz(self, s: Sowing, hole: Hole, before: int) -> Land:
-        """TUZ-8a, TUZ-A5: the last seed and one more if there is one; the tuz stays."""
+        """TUZ-8a, TUZ-A5: the last seed and one more if there is one; the tuz stays (GEN-36:
+        a capture may take seeds out of a tuz, though no sowing ever lifts one)."""
         taken = 2 if before else 1
         s.holes[hole] -= taken
         s.stores[s.mover] += taken
