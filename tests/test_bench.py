@@ -97,10 +97,11 @@ def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
 
     figures = measure(14)  # one copy of each fixture game
     assert figures.games == 14 and figures.events > 14 * 50
-    assert set(figures.seconds) == {"read source", "export", "import", "verify", "store floor"}
+    assert set(figures.seconds) == {"read source", "export", "import", "verify", "check ceiling", "store floor"}
     assert all(s > 0 for s in figures.seconds.values()) and figures.source_bytes > 0
     assert len(figures.search_ms) == 200 and figures.page_ms and figures.bytes_on_disk > 0
     assert figures.verify_processes == 1  # 14 streams: fewer than one range, verified in process
+    assert figures.check_processes == 1  # fewer events than are worth starting workers for
 
 
 def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_source(tmp_path):
@@ -116,7 +117,11 @@ def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_s
         "import ['export', 'import', 'read source']",
         "verify ['export', 'import', 'read source', 'verify']",
         *(f"{name} ['export', 'import', 'read source', 'verify']" for name in ("pages", "searches")),
-        *(f"{name} ['export', 'import', 'read source', 'store floor', 'verify']" for name in ("store floor", "disk")),
+        "check ceiling ['check ceiling', 'export', 'import', 'read source', 'verify']",
+        *(
+            f"{name} ['check ceiling', 'export', 'import', 'read source', 'store floor', 'verify']"
+            for name in ("store floor", "disk")
+        ),
     ]
     assert first.build_seconds is not None
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith("-writer.lock")) == [
@@ -126,16 +131,24 @@ def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_s
     assert again.build_seconds is None and (again.games, again.events) == (first.games, first.events)
 
 
-STEPS = ("build", "export", "import", "verify", "pages", "searches", "store floor", "disk")
+STEPS = ("build", "export", "import", "verify", "pages", "searches", "check ceiling", "store floor", "disk")
 
 
 def test_the_archive_section_prints_each_figure_beside_its_target():
     from recorder.bench.archive import ArchiveFigures
     from recorder.bench.report import archive_lines
 
-    seconds = {"read source": 0.5, "export": 0.25, "import": 5.0, "verify": 1.0, "store floor": 2.5}
+    seconds = {
+        "read source": 0.5,
+        "export": 0.25,
+        "import": 5.0,
+        "verify": 1.0,
+        "check ceiling": 5.0,
+        "store floor": 2.5,
+    }
     figures = ArchiveFigures(2_000, 250_000, seconds, [1.0, 60.0], [2.0])
     figures.bytes_on_disk, figures.verify_processes, figures.source_bytes = 2 * 2**20, 2, 100 * 2**20
+    figures.check_processes = 2
     lines: list[str] = []
     for report in archive_lines(lines.append).values():
         report(figures)
@@ -145,9 +158,11 @@ def test_the_archive_section_prints_each_figure_beside_its_target():
     assert "50,000 events/s  target ≥ 60,000 events/s  MISSED" in lines[3]
     assert "250,000 events/s (2 processes)  target ≥ 100,000 events/s  MET" in lines[4]
     assert "p99 60.0 ms over 2  target ≤ 50 ms  MISSED" in lines[5] and "p99 2.0 ms over 1" in lines[6]
-    assert "store floor      100,000 events/s  (the imported rows stored again by SQL alone" in lines[7]
-    assert not lines[7].endswith("below its target)")
-    assert lines[8].endswith("1.0 MiB per 1,000 games (no target)")
+    assert "check ceiling     50,000 events/s  (the exported file read and every game checked" in lines[7]
+    assert "in 2 worker processes, nothing stored" in lines[7] and lines[7].endswith(", below its target)")
+    assert "store floor      100,000 events/s  (the imported rows stored again by SQL alone" in lines[8]
+    assert not lines[8].endswith("below its target)")
+    assert lines[9].endswith("1.0 MiB per 1,000 games (no target)")
     figures.seconds["store floor"] = 5.0  # 50,000 events/s
     archive_lines(lines.append)["store floor"](figures)
-    assert lines[9].endswith("the most an import can reach here, below its target)")
+    assert lines[10].endswith("the most an import can reach here, below its target)")

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from recorder.archive import parallel
 from recorder.archive.ndjson import read_logs
 from recorder.archive.transfer import Archive
+from recorder.bench.archive import check_ceiling
 from recorder.bench.exports import recorded_templates
 from recorder.cli.main import main
 from recorder.store import SQLiteEventStore
@@ -102,3 +103,18 @@ def test_a_log_goes_to_a_worker_as_text_and_a_broken_line_spoils_the_game_it_nam
     assert logs[0].error is None and len(logs[0].events) == len(firsts)
     assert logs[1].error is not None and f"line {len(firsts) + 1}, column" in logs[1].error.detail
     assert len(logs[1].events) == len(seconds) - 1
+
+
+def test_the_bench_check_ceiling_checks_a_file_as_the_import_does_and_stores_nothing(
+    tmp_path, archive_file, monkeypatch
+):
+    monkeypatch.setattr(parallel, "MIN_EVENTS", 1)  # the file is small: have it checked in workers all the same
+    clean = tmp_path / "clean.ndjson"
+    clean.write_text(archive_file.read_text().replace('"recorded_by":"mallory"', '"recorded_by":"arbiter"'))
+    with SQLiteEventStore(str(tmp_path / "unread.sqlite3")) as store:
+        seconds, processes = check_ceiling(store, str(clean), 2)
+        assert seconds > 0 and processes == 2
+        assert check_ceiling(store, str(clean), 1)[1] == 1  # one job: checked in this process
+        with pytest.raises(RuntimeError, match="the check refused 1 of the exported archive's games"):
+            check_ceiling(store, str(archive_file), 2)  # the tampered game, as the import refuses it
+        assert store.version(game_id(0)) == 0  # nothing stored

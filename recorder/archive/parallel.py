@@ -27,6 +27,11 @@ MIN_EVENTS = 5_000  # a smaller file is checked in this process: not worth start
 _check: LogCheck | None = None  # the worker's checker, given once by _start
 
 
+def worth_workers(jobs: int, events: int) -> bool:
+    """Whether a file of ``events`` events is checked in ``jobs`` workers (else in this process)."""
+    return jobs > 1 and events >= MIN_EVENTS
+
+
 def checked_logs(check: LogCheck, logs: Iterable[EventLog], jobs: int) -> Iterator[CheckedLog | GameReport]:
     """Each log checked by ``check`` in one of ``jobs`` workers, in the order of ``logs``."""
     with worker_context().Pool(jobs, initializer=_start, initargs=(check,)) as pool:

@@ -17,9 +17,12 @@ its import into a fresh database through
 games read a line at a time); the verification of
 every stream (``recorder verify``'s walk, in a worker process per CPU); pages of 50 games
 of a player and of an event by keyset pagination; position searches of keys from the
-position index; the storing floor: the imported rows copied into a fresh database by
-SQL alone, no line read and no event checked (``store_floor``), the most an import could
-reach on this machine with this schema; the database's size on disk per 1,000 games.
+position index; the check ceiling: the exported file read and every game checked as the
+import checks it, in its worker processes, nothing stored (``check_ceiling``); the storing
+floor: the imported rows copied into a fresh database by SQL alone, no line read and no
+event checked (``store_floor``). An import does both, the check and the storing, so each
+is the most an import could reach on this machine with this code; the database's size
+on disk per 1,000 games.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ class ArchiveFigures:
     source_bytes: int = 0  # the source file's size, read through before the export
     build_seconds: float | None = None  # None: the source came from the cache
     verify_processes: int = 1  # how many processes the verification ran in
+    check_processes: int = 1  # how many worker processes checked the file for the check ceiling
 
     def per_second(self, step: str, of: str = "events") -> float:
         return (self.events if of == "events" else self.games) / self.seconds[step]
@@ -225,6 +229,7 @@ class Measurement:
             target, dump = os.path.join(folder, "t.sqlite3"), os.path.join(folder, "a.ndjson")
             self._export(source, dump)
             self._import_and_read(target, [dump])
+            self._check_ceiling(target, dump)
             os.remove(dump)
             self._store_floor(target, os.path.join(folder, "floor.sqlite3"))
             figures.bytes_on_disk = sum(
@@ -265,12 +270,45 @@ class Measurement:
             figures.search_ms = _searches(recorder)
             self.done("searches")
 
+    def _check_ceiling(self, target: str, dump: str) -> None:
+        from recorder.store import SQLiteEventStore
+        from recorder.workers import default_jobs
+
+        with SQLiteEventStore(target) as store:  # the check reads nothing from it
+            seconds, processes = check_ceiling(store, dump, default_jobs())
+        self.figures.seconds["check ceiling"], self.figures.check_processes = seconds, processes
+        self.done("check ceiling")
+
     def _store_floor(self, target: str, floor: str) -> None:
         self.figures.seconds["store floor"] = store_floor(target, floor)
         for suffix in ("", "-wal", "-shm", "-writer.lock"):  # at once: at full size it takes as much disk as the target
             if os.path.exists(floor + suffix):
                 os.remove(floor + suffix)
         self.done("store floor")
+
+
+def check_ceiling(store, path: str, jobs: int) -> tuple[float, int]:
+    """Seconds to check the NDJSON file ``path`` as ``recorder import`` checks it, storing
+    nothing, and how many worker processes checked it: its frame read in blocks, its
+    games read and grouped, each game's chain and events checked (in ``jobs`` workers when
+    the import would use them) and taken back in file order. An import does this and
+    stores what it checked: this and the storing floor are the two halves that bound its
+    pace. The workers' start is timed, as an import's is. ``store``
+    only makes the importing archive: nothing is read from it or written to it."""
+    from recorder.archive import parallel
+    from recorder.archive.transfer import GameReport
+    from recorder.cli.archive import importing_archive, ndjson_file_logs
+
+    check = importing_archive(store, "bench").check_log
+    started = time.perf_counter()
+    logs, events = ndjson_file_logs(path)
+    in_workers = parallel.worth_workers(jobs, events)
+    checked = parallel.checked_logs(check, logs, jobs) if in_workers else map(check, logs)
+    refused = sum(isinstance(game, GameReport) for game in checked)
+    seconds = time.perf_counter() - started
+    if refused:
+        raise RuntimeError(f"the check refused {refused} of the exported archive's games")
+    return seconds, jobs if in_workers else 1
 
 
 def store_floor(source: str, floor: str) -> float:

@@ -276,12 +276,21 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
 
         return line
 
+    def check_ceiling(figures) -> None:
+        rate, processes = figures.per_second("check ceiling"), figures.check_processes
+        below = ", below its target" if rate < IMPORT_TARGET_EVENTS else ""
+        echo(
+            f"  check ceiling  {rate:>9,.0f} events/s  (the exported file read and every game checked as the"
+            f" import checks it, in {processes} worker process{'es' * (processes != 1)}, nothing stored:"
+            f" the most an import can reach here{below})"
+        )
+
     def store_floor(figures) -> None:
         rate = figures.per_second("store floor")
-        below = rate < IMPORT_TARGET_EVENTS
+        below = ", below its target" if rate < IMPORT_TARGET_EVENTS else ""
         echo(
             f"  store floor    {rate:>9,.0f} events/s  (the imported rows stored again by SQL alone, no line read"
-            f" and no event checked: the most an import can reach here{', below its target' if below else ''})"
+            f" and no event checked: the most an import can reach here{below})"
         )
 
     def disk(figures) -> None:
@@ -295,6 +304,7 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
         "verify": verify_line,
         "pages": timings_line("page by player or event", "page_ms"),
         "searches": timings_line("position search", "search_ms"),
+        "check ceiling": check_ceiling,
         "store floor": store_floor,
         "disk": disk,
     }

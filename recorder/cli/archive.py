@@ -18,7 +18,7 @@ import click
 from recorder.api.archive import schema_check
 from recorder.archive import parallel
 from recorder.archive.frame import check_ndjson_frame, ndjson_lines, without_frame
-from recorder.archive.ndjson import read_logs
+from recorder.archive.ndjson import EventLog, read_logs
 from recorder.archive.transfer import Archive, CheckedLog, GameReport, notation_games
 from recorder.core.commands import DATE_FORMS, is_date
 from recorder.errors import NotationError
@@ -50,10 +50,24 @@ def import_into(
 ) -> tuple[dict, list[GameReport]]:
     """``recorder import``'s work on a database: the files imported as the database file's
     owner (who restores, as the admin does), their positions indexed at the end."""
-    archive = Archive(store, recorded_by=recorded_by, check_command=schema_check, restore=True, positions_later=True)
+    archive = importing_archive(store, recorded_by)
     imported = import_files(archive, paths, fmt, jobs)
     index_positions(archive)
     return imported
+
+
+def importing_archive(store: EventStore, recorded_by: str) -> Archive:
+    """The archive ``recorder import`` imports through: the database file's owner restores
+    (the logs' own ids, times and hashes kept), and positions are indexed at the end."""
+    return Archive(store, recorded_by=recorded_by, check_command=schema_check, restore=True, positions_later=True)
+
+
+def ndjson_file_logs(path: str) -> tuple[Iterator[EventLog], int]:
+    """An NDJSON file's game logs as ``recorder import`` reads them, and how many events it
+    holds: its frame checked first, a block at a time (NotationError for an archive cut
+    short, before any log is read), then its logs read a line at a time."""
+    framed, events = check_ndjson_frame(file_blocks(path), path)
+    return read_logs(without_frame(file_lines(path), framed), path), events
 
 
 def import_files(
@@ -103,9 +117,8 @@ def _games_of(archive: Archive, path: str, fmt: str, jobs: int = 1) -> tuple[Ite
     the size of the file. A notation file (and standard input) is read whole, and
     counted in games."""
     if _is_ndjson(path, fmt) and path != "-":
-        framed, events = check_ndjson_frame(file_blocks(path), path)
-        logs = read_logs(without_frame(file_lines(path), framed), path)
-        if jobs > 1 and events >= parallel.MIN_EVENTS:
+        logs, events = ndjson_file_logs(path)
+        if parallel.worth_workers(jobs, events):
             return parallel.checked_logs(archive.check_log, logs, jobs), events, _checked_size, _stored(archive)
         return logs, events, _log_size, archive.import_log
     with click.open_file(path, encoding="utf-8") as handle:
