@@ -201,7 +201,8 @@ def measure(
 ) -> ArchiveFigures:
     """Every step on an archive of ``games`` games. ``echo`` gets a line of progress while
     the source is built; ``steps[name]`` (build, export, import, verify, pages, searches,
-    store floor, disk) is called with the figures as soon as that step is measured."""
+    check ceiling, store floor, disk) is called with the figures as soon as that step is
+    measured."""
     return Measurement(games, seed, cache, echo, steps or {}).run()
 
 
@@ -293,8 +294,8 @@ def check_ceiling(store, path: str, jobs: int) -> tuple[float, int]:
     games read and grouped, each game's chain and events checked (in ``jobs`` workers when
     the import would use them) and taken back in file order. An import does this and
     stores what it checked: this and the storing floor are the two halves that bound its
-    pace. The workers' start is timed, as an import's is. ``store``
-    only makes the importing archive: nothing is read from it or written to it."""
+    pace. The workers' start is timed, as an import's is. ``store`` only makes the
+    importing archive: nothing is read from it or written to it."""
     from recorder.archive import parallel
     from recorder.archive.transfer import GameReport
     from recorder.cli.archive import importing_archive, ndjson_file_logs
@@ -318,7 +319,7 @@ def store_floor(source: str, floor: str) -> float:
     append-only trigger, with the batch's settings an import's batch has; then the queued
     positions indexed by ``PositionIndex.index_pending``, as an import's are. No line is
     read and no event checked, so this is what SQLite alone needs to store what an import
-    stores: the import's ceiling on this machine."""
+    stores: with the check ceiling, what bounds an import's pace on this machine."""
     from recorder.store.caches import PositionIndex
     from recorder.store.sqlite import SQLiteEventStore
 
