@@ -229,7 +229,8 @@ def archive(plan: Plan, echo: Echo) -> None:
     cache = archive_bench.cache_folder()
     echo(
         f"archive: {plan.archive_games:,} games (fixture and seeded random games under seeded names, imported),"
-        f" exported, imported, verified, listed, searched; built sources kept in {cache}"
+        f" exported, imported, verified, listed, searched, then checked with nothing stored and stored with nothing"
+        f" checked (the import's two ceilings); built sources kept in {cache}"
     )
     archive_bench.measure(plan.archive_games, cache=cache, echo=echo, steps=archive_lines(echo))
 
