@@ -15,6 +15,7 @@ QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player
 TUZ = {"variant": "tuz", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 GABATA = {"variant": "gabata", "south": "Abeba", "north": "Berhane"}
 TOO_BIG = 2 * 1024 * 1024  # twice MAX_CONTENT_LENGTH
+FOURS = "4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1"  # a Qelat position text after its first count
 
 
 @pytest.fixture
@@ -80,6 +81,17 @@ CREATE_BODIES = [
     pytest.param(422, {**QELAT, "options": {"mazagebh_no_return": "yes"}}, None, id="gen_31_option of the wrong type"),
     pytest.param(422, {**GABATA, "first_player": "south"}, None, id="gen_30_gabata names no first player"),
     pytest.param(422, {**QELAT, "first_player": None, "position": {"holes": {"z9": 4}}}, None, id="gen_42_no hole z9"),
+    # str.isdigit holds for "²", which int() refuses; int() refuses 5,000 digits too
+    pytest.param(422, {**QELAT, "first_player": None, "position": f"²,{FOURS}"}, None, id="gen_42_a count of ²"),
+    pytest.param(
+        422, {**QELAT, "first_player": None, "position": f"{'4' * 5000},{FOURS}"}, None, id="gen_42_5000 digits"
+    ),
+    pytest.param(
+        422, {**QELAT, "first_player": None, "position": "4,4,4,4,4,4/4,4,4,4,4,4 - - ²-0 S 1"}, None, id="store ²"
+    ),
+    pytest.param(
+        422, {**QELAT, "first_player": None, "position": "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S ²"}, None, id="round ²"
+    ),
 ]
 
 
@@ -110,6 +122,10 @@ COMMANDS = [
     pytest.param(409, "qelat", {"type": "sow", "hole": "c2", "expected_version": 1}, None, None, id="stale version"),
     pytest.param(409, "qelat", {"type": "sow", "hole": "c2"}, None, {"If-Match": '"1"'}, id="stale if-match"),
     pytest.param(422, "qelat", {"type": "sow", "hole": "c2"}, None, {"If-Match": "abc"}, id="if-match not an etag"),
+    pytest.param(422, "qelat", {"type": "sow", "hole": "c2"}, None, {"If-Match": '"²"'}, id="if-match of a ²"),
+    pytest.param(
+        422, "qelat", {"type": "sow", "hole": "c2"}, None, {"If-Match": f'"{"9" * 5000}"'}, id="if-match 5000 9s"
+    ),
     pytest.param(422, "qelat", {"type": "lot", "winner": "south"}, None, None, id="gen_22_qelat has no lot"),
     pytest.param(422, "qelat", {"type": "opening", "choice": "tuz"}, None, None, id="gen_25_no opening in qelat"),
     pytest.param(422, "qelat", {"type": "retract", "count": 5, "reason": "x"}, None, None, id="retract too many"),
@@ -147,6 +163,7 @@ QUERIES = [
     pytest.param(404, "/api/games/{qelat}/state?at=999", id="state after an event not recorded"),
     pytest.param(404, "/api/games/no-such-game", id="unknown game"),
     pytest.param(404, "/api/games/no-such-game/events", id="unknown game's events"),
+    pytest.param(422, "/api/games/{qelat}/live?last_event_id=%C2%B2", id="live from event ²"),
 ]
 
 
@@ -168,3 +185,55 @@ def test_after_all_refusals_the_games_still_take_their_legal_commands(api, games
     """Refusals leave nothing behind that would block the next good command."""
     assert api.command(games["qelat"], type="sow", hole="c2", expected_version=2)["version"] == 3
     assert api.command(games["tuz"], type="opening", choice="tuz")["version"] == 2
+
+
+NOTATION = '[South "A"]\n[North "B"]\n[Result "*"]\n[Variant "{variant}"]\n{first}\n1. {moves} *\n'
+POSTS = [
+    pytest.param(422, "/api/games/{qelat}/claims", {"position": "4,4,4,0,5,5/4,4,4,4,5,5 - - ²-0 N 1"}, id="claim ²"),
+    pytest.param(
+        422,
+        "/api/games/{qelat}/verify",
+        {"checkpoint": "mancala-checkpoint/1 game={qelat} version=² result=none head=abc key=k sig=AAAA"},
+        id="checkpoint version ²",
+    ),
+]
+
+
+@pytest.mark.parametrize("status, url, body", POSTS)
+def test_numbers_written_with_other_digits_are_4xx_problems(app, client, games, status, url, body):
+    before = snapshot(app)
+    body = {key: value.format(**games) for key, value in body.items()}
+    assert_problem(send(client, "POST", url.format(**games), body), status)
+    assert snapshot(app) == before
+
+
+IMPORTS = [
+    pytest.param(
+        NOTATION.format(variant="qelat", first='[FirstPlayer "south"]', moves='S d1 {retract ² "x"}'), id="retract ²"
+    ),
+    pytest.param(NOTATION.format(variant="tuz", first='[FirstPlayer "south"]', moves="{round ² south}"), id="round ²"),
+    pytest.param(NOTATION.format(variant="gabata", first="", moves="{race south a1=²}"), id="race count ²"),
+    pytest.param(
+        "; mancala-recorder archive\n"
+        + NOTATION.format(variant="qelat", first='[FirstPlayer "south"]', moves="S d1")
+        + "; end of archive: "
+        + "9" * 5000
+        + " games\n",
+        id="an archive stating 5000 digits of games",
+    ),
+]
+
+
+@pytest.mark.parametrize("text", IMPORTS)
+def test_an_import_with_numbers_in_other_digits_is_refused_whole(app, client, games, text):
+    before = snapshot(app)
+    response = client.post("/api/import", data=text.encode(), content_type="text/x-mancala-notation")
+    assert response.status_code == 422, response.get_data(as_text=True)[:500]
+    assert "could not be checked" not in response.get_data(as_text=True)  # a refusal, not an accident
+    assert snapshot(app) == before
+
+
+def test_a_tournament_board_numbered_in_other_digits_is_sent_as_its_text():
+    from recorder.api.live import number
+
+    assert number("12") == 12 and number("²") == "²" and number("9" * 5000) == "9" * 5000 and number(None) is None

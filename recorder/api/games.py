@@ -14,6 +14,7 @@ from recorder.core.game import Game
 from recorder.errors import InvalidRecord, NotFound
 from recorder.rules.position_text import position_text
 from recorder.rules.state import state_to_json
+from recorder.rules.values import is_whole_number
 from recorder.service import Recorder, fingerprint
 from recorder.store import Idempotency
 from schemas import (
@@ -133,7 +134,7 @@ def expected_version(from_body: int | None) -> int | None:
     if not header or header.strip() == "*":
         return from_body
     tag = header.strip().removeprefix("W/").strip('"')
-    if not tag.isdigit():
+    if not is_whole_number(tag):
         raise InvalidRecord(f'If-Match must be the game\'s ETag, such as "3", not {header}', field="If-Match")
     if from_body is not None and from_body != int(tag):
         raise InvalidRecord("If-Match and expected_version disagree", field="expected_version")

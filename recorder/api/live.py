@@ -33,6 +33,7 @@ from flask import Blueprint, Flask, Response, current_app, json, request
 from schemas import event_schema
 
 from ..errors import InvalidRecord, NotFound, UnknownGame
+from ..rules.values import is_whole_number
 from ..store import GamesList
 from ..store.notify import wait_for_append
 from ..tournaments import is_tournament_id
@@ -82,7 +83,7 @@ def last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or len(raw) > 18:
+    if not is_whole_number(raw):
         raise InvalidRecord("Last-Event-ID must be a whole number, as this stream sent it", field="Last-Event-ID")
     return int(raw)
 
@@ -190,7 +191,7 @@ def boards(store, tournament_id: str) -> dict[str, dict]:
 
 def number(value) -> int | None:
     """The projection keeps round and board as text; a tournament's are whole numbers."""
-    return int(value) if isinstance(value, str) and value.isdigit() else value
+    return int(value) if isinstance(value, str) and is_whole_number(value) else value
 
 
 def board_message(store, row: dict) -> dict:

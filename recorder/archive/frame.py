@@ -34,7 +34,7 @@ from recorder.errors import NotationError
 
 NOTATION_HEADER = "; mancala-recorder archive\n"
 NDJSON_HEADER = canonical_json({"archive": "mancala-recorder"}) + "\n"
-_NOTATION_END = re.compile(r"\n; end of archive: (?P<games>\d+) games?\n\Z")
+_NOTATION_END = re.compile(r"\n; end of archive: (?P<games>[0-9]{1,18}) games?\n\Z")  # int() reads it
 
 
 def notation_terminator(games: int) -> str:

@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from recorder.core.chain import canonical_json
 from recorder.errors import InvalidRecord, NotFound, RecordBroken
+from recorder.rules.values import is_whole_number
 
 from .verify import verify_record
 
@@ -152,7 +153,7 @@ def parse_checkpoint(text: str) -> dict:
     fields = dict(word.partition("=")[::2] for word in words[1:])
     if sorted(fields) != sorted(TEXT_FIELDS) or len(words) != len(TEXT_FIELDS) + 1:
         raise InvalidRecord(f"a checkpoint has exactly the fields {', '.join(TEXT_FIELDS)}", field="checkpoint")
-    if not fields["version"].isdigit():
+    if not is_whole_number(fields["version"]):
         raise InvalidRecord("the checkpoint's version is not a number", field="checkpoint")
     return {
         "game_id": fields["game"],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from recorder.rules.values import OPENING_CHOICES
+from recorder.rules.values import OPENING_CHOICES, is_whole_number
 
 HOLE = re.compile(r"[a-f][1-9]")
 WINNER_WORDS = {"south": "south", "north": "north", "draw": None}
@@ -50,7 +50,7 @@ class _Args:
 
     def number(self, expected: str) -> int:
         offset, value = self._next(expected)
-        if not isinstance(value, Word) or not value.isdigit() or len(value) > 9:
+        if not isinstance(value, Word) or not is_whole_number(value, 9):
             raise Syntax(offset, f"{{{self.keyword} ...}} expected {expected}, found {value!r}", expected)
         return int(value)
 
@@ -81,7 +81,7 @@ def _race(args: _Args):
     winner, holes = _player_word(args, "the winner: south or north"), {}
     for offset, item in args.remaining():
         hole, _, count = str(item).partition("=")
-        if not isinstance(item, Word) or not HOLE.fullmatch(hole) or not count.isdigit() or len(count) > 9:
+        if not isinstance(item, Word) or not HOLE.fullmatch(hole) or not is_whole_number(count, 9):
             raise Syntax(offset, f"{{race ...}} expected hole=count, found {item!r}", "hole=count such as a1=3")
         if hole in holes:
             raise Syntax(offset, f"{{race ...}} names {hole} twice", "each hole once")

@@ -26,6 +26,7 @@ from recorder.errors import InvalidRecord
 from .base import Rules
 from .board import PLAYERS, Player
 from .state import State
+from .values import is_whole_number
 
 SIDES = {Player.SOUTH: "S", Player.NORTH: "N"}
 PLAYER_OF = {"S": "south", "N": "north"}
@@ -107,7 +108,7 @@ def _holes(rules: Rules, text: str) -> dict[str, int]:
     if len(rows) != rules.board.rows:
         raise _bad(f"{rules.name} has {rules.board.rows} rows of holes, separated by '/'")
     counts = [count for row in rows for count in row.split(",")]
-    if len(counts) != rules.board.size or not all(count.isdigit() for count in counts):
+    if len(counts) != rules.board.size or not all(is_whole_number(count) for count in counts):
         raise _bad(f"each row holds 6 counts separated by commas ({rules.board.size} holes)")
     return {name: int(count) for name, count in zip(rules.board.holes, counts)}
 
@@ -126,7 +127,7 @@ def _marks(text: str, what: str) -> list[tuple[str, str]]:
 
 def _stores(text: str) -> dict[str, int]:
     south, _, north = text.partition("-")
-    if not (south.isdigit() and north.isdigit()):
+    if not (is_whole_number(south) and is_whole_number(north)):
         raise _bad(f"stores are written south-north, e.g. 10-6, not {text!r}")
     return {"south": int(south), "north": int(north)}
 
@@ -140,7 +141,7 @@ def _side(text: str) -> str | None:
 
 
 def _round(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    if not is_whole_number(text) or int(text) < 1:
         raise _bad(f"the round is a number from 1, not {text!r}")
     return int(text)
 

@@ -14,6 +14,16 @@ from typing import Final, Literal, TypeAlias, get_args
 
 PlayerName: TypeAlias = Literal["south", "north"]
 
+WHOLE_NUMBER_DIGITS: Final = 18  # at most: the number fits a 64-bit integer, as the store keeps one
+
+
+def is_whole_number(text: str, most: int = WHOLE_NUMBER_DIGITS) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits, 1 to ``most`` of them: what ``int``
+    then reads without fail. ``str.isdigit`` alone is not that test: it holds for "²" and
+    other digits ``int`` refuses, and ``int`` refuses more than 4,300 digits."""
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
 # GEN-3, GEN-4: a1..f3 on the 3×6 board, a1..f2 on the 2×6 board, row by row.
 _Row1: TypeAlias = Literal["a1", "b1", "c1", "d1", "e1", "f1"]
 _Row2: TypeAlias = Literal["a2", "b2", "c2", "d2", "e2", "f2"]
