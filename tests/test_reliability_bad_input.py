@@ -237,3 +237,13 @@ def test_a_tournament_board_numbered_in_other_digits_is_sent_as_its_text():
     from recorder.api.live import number
 
     assert number("12") == 12 and number("²") == "²" and number("9" * 5000) == "9" * 5000 and number(None) is None
+
+
+@pytest.mark.parametrize("line", ["{}", "null", "[]", "1e400", '{"game_id":"abc"}'])
+def test_an_ndjson_body_of_one_line_that_is_no_event_is_refused_at_that_line(app, client, games, line):
+    before = snapshot(app)
+    response = client.post("/api/import", data=line.encode(), content_type="application/x-ndjson")
+    assert response.status_code == 422, response.get_data(as_text=True)[:500]
+    detail = response.get_data(as_text=True)
+    assert "line 1, column" in detail and "could not be checked" not in detail  # a refusal, not an accident
+    assert snapshot(app) == before

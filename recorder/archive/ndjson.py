@@ -52,6 +52,7 @@ class EventLog:
     source: str
     game_id: str | None = None
     raw: list[tuple[int, str | StoredEvent]] = field(default_factory=list)  # (line number, text or event read)
+    first_line: int = 1  # the line number of the log's first line, whatever it holds
     lines: list[int] = field(default_factory=list)  # the line number of each event
     texts: list[str] = field(default_factory=list)  # each payload's canonical text, once the chain is checked
     _events: list[StoredEvent] = field(default_factory=list)
@@ -99,7 +100,11 @@ class EventLog:
         )
 
     def line_of(self, seq: int) -> int:
+        """The line of the event ``seq``: the nearest event's line, or the log's first line
+        when none of its lines is an event."""
         self._read()
+        if not self.lines:
+            return self.first_line
         return self.lines[min(max(seq - 1, 0), len(self.lines) - 1)]
 
 
@@ -126,7 +131,7 @@ def read_logs(lines: Iterable[str], source: str = "<ndjson>") -> Iterator[EventL
             log = None
         if log is None:
             index += 1
-            log = EventLog(index, source, game_id)
+            log = EventLog(index, source, game_id, first_line=number)
         log.raw.append((number, event or text))  # a line read whole here is not read again
     if log is not None:
         yield log
