@@ -247,3 +247,25 @@ def test_an_ndjson_body_of_one_line_that_is_no_event_is_refused_at_that_line(app
     detail = response.get_data(as_text=True)
     assert "line 1, column" in detail and "could not be checked" not in detail  # a refusal, not an accident
     assert snapshot(app) == before
+
+
+def test_an_ndjson_log_holding_a_lone_surrogate_is_refused_at_its_line(app, client, games):
+    exported = client.get("/api/export?variant=qelat&history=full", headers={"Accept": "application/x-ndjson"})
+    lines = exported.get_data(as_text=True).replace('"south":"Abeba"', '"south":"\\ud800"', 1)
+    assert "\\ud800" in lines  # the premise: the escape of a lone surrogate, valid JSON
+    before = snapshot(app)
+    response = client.post("/api/import", data=lines.encode(), content_type="application/x-ndjson")
+    assert response.status_code == 422, response.get_data(as_text=True)[:500]
+    detail = response.get_data(as_text=True)
+    assert "lone surrogate" in detail and "could not be checked" not in detail
+    assert snapshot(app) == before
+
+
+def test_a_notation_string_holding_a_lone_surrogate_is_refused_where_it_stands(app, client, games):
+    text = NOTATION.format(variant="qelat", first='[FirstPlayer "south"]', moves='S d1 {retract 1 "\\ud800"}')
+    before = snapshot(app)
+    response = client.post("/api/import", data=text.encode(), content_type="text/x-mancala-notation")
+    assert response.status_code == 422, response.get_data(as_text=True)[:500]
+    detail = response.get_data(as_text=True)
+    assert "lone surrogate" in detail and "could not be checked" not in detail
+    assert snapshot(app) == before

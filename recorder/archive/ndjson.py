@@ -200,7 +200,10 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list
     (if given) receives the game after each event, so callers need not fold again."""
     if log.error is not None:
         raise log.error
-    broken, log.texts = chain.checked_links(log.events)
+    try:
+        broken, log.texts = chain.checked_links(log.events)
+    except UnicodeEncodeError:  # hashed as UTF-8: a lone surrogate's escape (\ud800) reads, but is no UTF-8
+        raise _unencodable(log) from None
     if broken is not None:
         raise log.fail(log.line_of(broken), 1, f"the hash chain breaks at event {broken}", "an unaltered log")
     first = log.events[0]
@@ -214,6 +217,20 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list
         game = _redecide(log, game, stored, check_command, sowings)
         kept.append(game)
     return game
+
+
+def _unencodable(log: EventLog) -> NotationError:
+    """The refusal of a log one of whose events holds text that UTF-8 cannot hold, at that event's line."""
+    seq = next((seq for seq, event in enumerate(log.events, start=1) if not _encodes(event)), 1)
+    return log.fail(log.line_of(seq), 1, "a lone surrogate (such as \\ud800) is not text UTF-8 can hold")
+
+
+def _encodes(event: StoredEvent) -> bool:
+    try:
+        chain.canonical_json(event.to_dict()).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _setup(log: EventLog, stored: StoredEvent) -> GameCreated:

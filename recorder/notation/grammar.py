@@ -224,12 +224,16 @@ def _json_value(doc: _Text, offset: int, expected: str) -> tuple[Any, int]:
     if not doc.text[offset : offset + 1] or doc.text[offset] not in '"{0123456789':
         raise Syntax(offset, "expected a quoted string", expected)
     try:
-        return _JSON.raw_decode(doc.text, offset)
+        value, end = _JSON.raw_decode(doc.text, offset)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")  # a lone surrogate's escape reads, but is no UTF-8
+    except UnicodeEncodeError:
+        raise Syntax(offset, "a lone surrogate (such as \\ud800) is not text UTF-8 can hold", expected) from None
     except ValueError as error:
         message = str(getattr(error, "msg", error)).removesuffix(" at")
         raise Syntax(getattr(error, "pos", offset), f"malformed JSON: {message}", expected) from None
     except RecursionError:
         raise Syntax(offset, "JSON nested too deeply", expected) from None
+    return value, end
 
 
 def _parse_token(doc: _Text, offset: int) -> tuple[Token, int]:
