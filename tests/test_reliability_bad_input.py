@@ -269,3 +269,14 @@ def test_a_notation_string_holding_a_lone_surrogate_is_refused_where_it_stands(a
     detail = response.get_data(as_text=True)
     assert "lone surrogate" in detail and "could not be checked" not in detail
     assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("tag", ["[Round 9223372036854775808]", "[Board 99999999999999999999999]"])
+def test_a_round_or_board_number_past_the_stores_integers_is_refused_by_name(app, client, games, tag):
+    text = tag + "\n" + NOTATION.format(variant="qelat", first='[FirstPlayer "south"]', moves="S d1")
+    before = snapshot(app)
+    response = client.post("/api/import", data=text.encode(), content_type="text/x-mancala-notation")
+    assert response.status_code == 422, response.get_data(as_text=True)[:500]
+    detail = response.get_data(as_text=True)
+    assert "a whole number from 0 to 9223372036854775807" in detail and "could not be checked" not in detail
+    assert snapshot(app) == before

@@ -102,15 +102,23 @@ def setup_body(parsed: ParsedGame) -> dict:
     return body
 
 
+_LARGEST_STORED = 2**63 - 1  # SQLite's and PostgreSQL's largest integer
+
+
 def check_setup_fields(body: dict) -> None:
     """The limits ``POST /api/games`` puts on a setup's names and metadata (GEN-31):
     names of 1 to 200 characters, an ISO date, a player for ``first_player``. Round and
-    board may also be integers ≥ 0, as a tournament's games carry them."""
+    board may also be whole numbers from 0 to 2**63 - 1 (what the store's integers hold), as a
+    tournament's games carry them."""
     if not isinstance(body.get("variant"), str) or not isinstance(body.get("options", {}), dict):
         raise InvalidRecord("variant is a variant id and options an object of option values", field="variant")
     for field in ("south", "north", "event", "site", "round", "tournament_id", "board"):
         value = body.get(field)
-        if field in ("round", "board") and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        if field in ("round", "board") and isinstance(value, int) and not isinstance(value, bool):
+            if not 0 <= value <= _LARGEST_STORED:
+                raise InvalidRecord(
+                    f"{field} must be a whole number from 0 to {_LARGEST_STORED}, or a name", field=field
+                )
             continue
         if (value is not None or field in ("south", "north")) and not _is_name(value):
             raise InvalidRecord(f"{field} must be 1 to 200 characters, no control characters", field=field)
