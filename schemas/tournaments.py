@@ -1,5 +1,9 @@
 """Schemas for tournaments: what organisers and arbiters send, and what everyone reads."""
 
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.tournaments import BOARD_RESULTS, FORMATS, TIEBREAKS
@@ -8,7 +12,20 @@ from .fields import Int64, StrictInteger, player
 from .fields import name as text
 from .games import VARIANT_NAMES
 
-DATE = validate.Regexp(r"^\d{4}-\d{2}-\d{2}\Z", error="a date is YYYY-MM-DD")
+
+def calendar_day(value: str) -> None:
+    """A date written YYYY-MM-DD that is a day of the calendar (2026-02-30 is none)."""
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise ValidationError("a date is YYYY-MM-DD, a day of the calendar") from None
+
+
+# The pattern first (the OpenAPI document shows it), then the calendar.
+DATE: list[Callable[[str], Any]] = [
+    validate.Regexp(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", error="a date is YYYY-MM-DD"),
+    calendar_day,
+]
 POINTS = (0, 0.5, 1)
 
 

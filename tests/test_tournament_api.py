@@ -45,6 +45,9 @@ def event_count(client, tournament_id):
             "end_date": "2026-12-01",
         },
         {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "surprise": True},  # unknown field
+        {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "start_date": "2020-99-99"},  # no such day
+        {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "end_date": "2026-02-30"},  # no such day
+        {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "start_date": "2026-W01-1"},  # not YYYY-MM-DD
     ],
 )
 def test_invalid_tournaments_are_422_and_store_nothing(client, body):
