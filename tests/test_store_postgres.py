@@ -167,10 +167,15 @@ def test_the_service_records_lists_and_verifies_games_on_postgres(postgres_url):
 
 def test_checkpoints_on_postgres_sign_with_the_key_file_every_app_server_shares(postgres_url, tmp_path, monkeypatch):
     from recorder.audit.checkpoints import key_path
+    from recorder.errors import Unavailable
 
     monkeypatch.delenv("RECORDER_KEY_FILE", raising=False)
-    with pytest.raises(ValueError, match="RECORDER_KEY_FILE"):
+    with pytest.raises(Unavailable, match="RECORDER_KEY_FILE"):
         key_path(postgres_url)
+    client = make_app(postgres_url).test_client()  # a server set up without it says so: 503, not 500
+    game = client.post("/api/games", json={"variant": "qelat", "south": "A", "north": "B", "first_player": "south"})
+    response = client.get(f"/api/games/{game.get_json()['id']}/checkpoint")
+    assert response.status_code == 503 and "RECORDER_KEY_FILE" in response.get_json()["detail"]
     monkeypatch.setenv("RECORDER_KEY_FILE", str(tmp_path / "hall.ed25519"))
     assert key_path(postgres_url) == str(tmp_path / "hall.ed25519")
 

@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from recorder.core.chain import canonical_json
-from recorder.errors import InvalidRecord, NotFound, RecordBroken
+from recorder.errors import InvalidRecord, NotFound, RecordBroken, Unavailable
 from recorder.rules.values import is_whole_number
 
 from .verify import verify_record
@@ -45,7 +45,7 @@ def key_path(database: str, configured: str | None = None) -> str:
     path = configured or os.environ.get("RECORDER_KEY_FILE")
     if path is None and database.startswith(("postgresql://", "postgres://")):
         # No file to sit beside, and every app server must sign with the same key.
-        raise ValueError("with a PostgreSQL database set RECORDER_KEY_FILE (the same key file on every app server)")
+        raise Unavailable("checkpoints on PostgreSQL need RECORDER_KEY_FILE (the same key file on every app server)")
     return path or f"{database}.ed25519"
 
 
