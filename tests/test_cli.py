@@ -55,6 +55,32 @@ def test_replay_of_an_unknown_game_fails_clearly(tmp_path):
     assert result.exit_code == 1 and "no game 'nope'" in result.output
 
 
+@pytest.mark.parametrize("at", ["99999999999999999999", "9223372036854775808", "0"])
+def test_replay_at_an_event_number_no_store_holds_is_a_usage_error(tmp_path, at):
+    result = CliRunner().invoke(main, ["replay", "nope", "--at", at, "--db", str(tmp_path / "x.sqlite3")])
+    assert result.exit_code == 2 and "--at" in result.output and not isinstance(result.exception, OverflowError)
+
+
+@pytest.mark.parametrize("where", ["no such folder/x.sqlite3", "a folder", "not a database"])
+def test_a_database_that_cannot_be_opened_is_named_not_a_traceback(tmp_path, where):
+    (tmp_path / "a folder").mkdir()
+    (tmp_path / "not a database").write_text("plain text, not SQLite\n" * 100)
+    db = str(tmp_path / where)
+    result = CliRunner().invoke(main, ["replay", "nope", "--db", db])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert f"cannot open the database {db}" in result.output
+
+
+@pytest.mark.parametrize("key", ["a folder", "not a key"])
+def test_a_signing_key_that_cannot_be_used_is_named_not_a_traceback(tmp_path, key):
+    (tmp_path / "a folder").mkdir()
+    (tmp_path / "not a key").write_text("plain text, not a PEM key\n")
+    path = str(tmp_path / key)
+    result = CliRunner().invoke(main, ["public-key", "--key", path, "--db", str(tmp_path / "x.sqlite3")])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert f"cannot use the signing key {path}" in result.output
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -34,7 +34,11 @@ def _recorder(db):
 def _signing_key(db, key):
     from recorder.audit.checkpoints import SigningKey, key_path
 
-    return SigningKey.load_or_create(key_path(database_path(db), key))
+    path = key_path(database_path(db), key)
+    try:
+        return SigningKey.load_or_create(path)
+    except (OSError, ValueError) as error:  # a folder, a file that is not a PEM key
+        _fail(f"cannot use the signing key {path}: {error}")
 
 
 def _fail(message: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from recorder.app import database_path
@@ -19,10 +21,15 @@ def make_recorder(db: str | None):
     """The service on ``db``; its store is closed when the command ends, however it ends
     (``sys.exit`` included): a PostgreSQL pool left open would be closed by the garbage
     collector in one of its own threads, which cannot join itself."""
+    from recorder.errors import Unavailable
     from recorder.service import Recorder
     from recorder.store.backends import open_store
 
-    store = open_store(database_path(db))
+    try:
+        store = open_store(database_path(db))
+    except Unavailable as error:  # a database that cannot be opened: named, not a traceback
+        click.echo(f"error: {error.detail}", err=True)
+        sys.exit(1)
     context = click.get_current_context(silent=True)
     if context is not None:
         context.call_on_close(store.close)

@@ -70,7 +70,9 @@ def init_db(db: str | None, app_role: str | None):
 
 @main.command()
 @click.argument("game_id")
-@click.option("--at", type=int, default=None, help="Show the board after event N (default: latest).")
+@click.option(
+    "--at", type=click.IntRange(1, 2**63 - 1), default=None, help="Show the board after event N (default: latest)."
+)
 @DB_OPTION
 def replay(game_id: str, at: int | None, db: str | None):
     """Print a game's board as text after any event."""

@@ -6,6 +6,10 @@ file explicitly (``recorder copy --from sqlite:records.sqlite3``).
 
 from __future__ import annotations
 
+import sqlite3
+
+from recorder.errors import Unavailable
+
 from .interface import EventStore
 
 SQLITE_PREFIX = "sqlite:"
@@ -32,4 +36,7 @@ def open_store(target: str) -> EventStore:
         return PostgresEventStore(target)
     from .sqlite import SQLiteEventStore
 
-    return SQLiteEventStore(sqlite_path(target))
+    try:
+        return SQLiteEventStore(sqlite_path(target))
+    except (OSError, sqlite3.Error) as error:  # no such folder, a folder, a file that is not SQLite
+        raise Unavailable(f"cannot open the database {target}: {error}") from None
