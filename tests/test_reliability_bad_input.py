@@ -224,13 +224,21 @@ IMPORTS = [
 ]
 
 
+def refused_import(app, client, text: str, content_type: str = "text/x-mancala-notation") -> str:
+    """What the service answers an import it refuses whole (422, nothing stored), checked
+    to be a refusal by name, not the import's catch-all for an unexpected error."""
+    before = snapshot(app)
+    response = client.post("/api/import", data=text.encode(), content_type=content_type)
+    answer = response.get_data(as_text=True)
+    assert response.status_code == 422, answer[:500]
+    assert "could not be checked" not in answer  # a refusal, not an accident
+    assert snapshot(app) == before
+    return answer
+
+
 @pytest.mark.parametrize("text", IMPORTS)
 def test_an_import_with_numbers_in_other_digits_is_refused_whole(app, client, games, text):
-    before = snapshot(app)
-    response = client.post("/api/import", data=text.encode(), content_type="text/x-mancala-notation")
-    assert response.status_code == 422, response.get_data(as_text=True)[:500]
-    assert "could not be checked" not in response.get_data(as_text=True)  # a refusal, not an accident
-    assert snapshot(app) == before
+    refused_import(app, client, text)
 
 
 def test_a_tournament_board_numbered_in_other_digits_is_sent_as_its_text():
@@ -241,42 +249,22 @@ def test_a_tournament_board_numbered_in_other_digits_is_sent_as_its_text():
 
 @pytest.mark.parametrize("line", ["{}", "null", "[]", "1e400", '{"game_id":"abc"}'])
 def test_an_ndjson_body_of_one_line_that_is_no_event_is_refused_at_that_line(app, client, games, line):
-    before = snapshot(app)
-    response = client.post("/api/import", data=line.encode(), content_type="application/x-ndjson")
-    assert response.status_code == 422, response.get_data(as_text=True)[:500]
-    detail = response.get_data(as_text=True)
-    assert "line 1, column" in detail and "could not be checked" not in detail  # a refusal, not an accident
-    assert snapshot(app) == before
+    assert "line 1, column" in refused_import(app, client, line, "application/x-ndjson")
 
 
 def test_an_ndjson_log_holding_a_lone_surrogate_is_refused_at_its_line(app, client, games):
     exported = client.get("/api/export?variant=qelat&history=full", headers={"Accept": "application/x-ndjson"})
     lines = exported.get_data(as_text=True).replace('"south":"Abeba"', '"south":"\\ud800"', 1)
     assert "\\ud800" in lines  # the premise: the escape of a lone surrogate, valid JSON
-    before = snapshot(app)
-    response = client.post("/api/import", data=lines.encode(), content_type="application/x-ndjson")
-    assert response.status_code == 422, response.get_data(as_text=True)[:500]
-    detail = response.get_data(as_text=True)
-    assert "lone surrogate" in detail and "could not be checked" not in detail
-    assert snapshot(app) == before
+    assert "lone surrogate" in refused_import(app, client, lines, "application/x-ndjson")
 
 
 def test_a_notation_string_holding_a_lone_surrogate_is_refused_where_it_stands(app, client, games):
     text = NOTATION.format(variant="qelat", first='[FirstPlayer "south"]', moves='S d1 {retract 1 "\\ud800"}')
-    before = snapshot(app)
-    response = client.post("/api/import", data=text.encode(), content_type="text/x-mancala-notation")
-    assert response.status_code == 422, response.get_data(as_text=True)[:500]
-    detail = response.get_data(as_text=True)
-    assert "lone surrogate" in detail and "could not be checked" not in detail
-    assert snapshot(app) == before
+    assert "lone surrogate" in refused_import(app, client, text)
 
 
 @pytest.mark.parametrize("tag", ["[Round 9223372036854775808]", "[Board 99999999999999999999999]"])
 def test_a_round_or_board_number_past_the_stores_integers_is_refused_by_name(app, client, games, tag):
     text = tag + "\n" + NOTATION.format(variant="qelat", first='[FirstPlayer "south"]', moves="S d1")
-    before = snapshot(app)
-    response = client.post("/api/import", data=text.encode(), content_type="text/x-mancala-notation")
-    assert response.status_code == 422, response.get_data(as_text=True)[:500]
-    detail = response.get_data(as_text=True)
-    assert "a whole number from 0 to 9223372036854775807" in detail and "could not be checked" not in detail
-    assert snapshot(app) == before
+    assert "a whole number from 0 to 9223372036854775807" in refused_import(app, client, text)
