@@ -81,6 +81,14 @@ def test_a_signing_key_that_cannot_be_used_is_named_not_a_traceback(tmp_path, ke
     assert f"cannot use the signing key {path}" in result.output
 
 
+@pytest.mark.parametrize("command", [["replay", "\udcff\udcfe"], ["tournament", "add-player", "t-x", "\udcff"]])
+def test_an_argument_that_is_not_utf8_text_is_refused_before_any_command_runs(tmp_path, command):
+    # The shell's $'\xff\xfe' reaches Python as the lone surrogates \udcff\udcfe (surrogateescape).
+    result = CliRunner().invoke(main, [*command, "--db", str(tmp_path / "x.sqlite3")])
+    assert result.exit_code == 2 and "an argument is not UTF-8 text: b'\\xff" in result.output
+    assert not (tmp_path / "x.sqlite3").exists()  # refused before any database was opened
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

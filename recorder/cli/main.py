@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -14,7 +17,24 @@ from . import archive, audit, backends, engine, tokens, tournaments
 from .common import DB_OPTION, make_recorder
 
 
-@click.group()
+class _TextArguments(click.Group):
+    """The ``recorder`` group, refusing an argument that is not text before any command
+    runs: bytes that are not UTF-8 (the shell's ``$'\\xff'``) reach Python as lone
+    surrogates, which no record can hold and no database can look up."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **options: Any) -> Any:
+        for argument in sys.argv[1:] if args is None else args:
+            if _SURROGATE.search(argument):
+                shown = argument.encode("utf-8", "surrogateescape")
+                click.echo(f"error: an argument is not UTF-8 text: {shown!r}", err=True)
+                sys.exit(2)
+        return super().main(args, *rest, **options)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@click.group(cls=_TextArguments)
 def main():
     """Record and audit Horn-of-Africa mancala games."""
 
