@@ -8,12 +8,9 @@ from marshmallow import ValidationError, fields, validate
 
 from recorder.core.commands import DATE_FORMS, DATE_PATTERN
 from recorder.rules.board import not_a_hole
-from recorder.rules.values import HOLE_NAMES
+from recorder.rules.values import HOLE_NAMES, MAX_STORED_INT
 
 PLAYERS = ("south", "north")
-# The largest integer the store can hold (SQLite INTEGER): larger counts, offsets or event
-# numbers are refused as invalid (422) instead of overflowing into a 500 (fuzzing).
-MAX_STORED_INT = 2**63 - 1
 
 
 class Int64(fields.Integer):

@@ -12,6 +12,7 @@ import click
 from recorder.app import create_app, database_path
 from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
+from recorder.rules.values import MAX_STORED_INT
 
 from . import archive, audit, backends, engine, tokens, tournaments
 from .common import DB_OPTION, make_recorder
@@ -91,7 +92,7 @@ def init_db(db: str | None, app_role: str | None):
 @main.command()
 @click.argument("game_id")
 @click.option(
-    "--at", type=click.IntRange(1, 2**63 - 1), default=None, help="Show the board after event N (default: latest)."
+    "--at", type=click.IntRange(1, MAX_STORED_INT), default=None, help="Show the board after event N (default: latest)."
 )
 @DB_OPTION
 def replay(game_id: str, at: int | None, db: str | None):

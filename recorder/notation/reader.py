@@ -19,6 +19,7 @@ from recorder.core.events import Event, GameCreated
 from recorder.core.game import Game
 from recorder.errors import InvalidRecord, NotationError, RecorderError
 from recorder.rules import find_variant
+from recorder.rules.values import MAX_STORED_INT
 
 from .grammar import ParsedGame, Tag, Token
 from .turns import Line
@@ -102,9 +103,6 @@ def setup_body(parsed: ParsedGame) -> dict:
     return body
 
 
-_LARGEST_STORED = 2**63 - 1  # SQLite's and PostgreSQL's largest integer
-
-
 def check_setup_fields(body: dict) -> None:
     """The limits ``POST /api/games`` puts on a setup's names and metadata (GEN-31):
     names of 1 to 200 characters, an ISO date, a player for ``first_player``. Round and
@@ -115,9 +113,9 @@ def check_setup_fields(body: dict) -> None:
     for field in ("south", "north", "event", "site", "round", "tournament_id", "board"):
         value = body.get(field)
         if field in ("round", "board") and isinstance(value, int) and not isinstance(value, bool):
-            if not 0 <= value <= _LARGEST_STORED:
+            if not 0 <= value <= MAX_STORED_INT:
                 raise InvalidRecord(
-                    f"{field} must be a whole number from 0 to {_LARGEST_STORED}, or a name", field=field
+                    f"{field} must be a whole number from 0 to {MAX_STORED_INT}, or a name", field=field
                 )
             continue
         if (value is not None or field in ("south", "north")) and not _is_name(value):

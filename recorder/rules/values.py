@@ -14,7 +14,10 @@ from typing import Final, Literal, TypeAlias, get_args
 
 PlayerName: TypeAlias = Literal["south", "north"]
 
-WHOLE_NUMBER_DIGITS: Final = 18  # at most: the number fits a 64-bit integer, as the store keeps one
+# The largest integer the store can hold (SQLite's INTEGER, PostgreSQL's bigint): a larger
+# count, offset, event number, round or board is refused (4xx), never left to overflow (5xx).
+MAX_STORED_INT: Final = 2**63 - 1
+WHOLE_NUMBER_DIGITS: Final = 18  # at most: any such number is below MAX_STORED_INT
 
 
 def is_whole_number(text: str, most: int = WHOLE_NUMBER_DIGITS) -> bool:
