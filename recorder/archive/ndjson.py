@@ -20,6 +20,7 @@ from recorder.core.events import GameCreated, Sowed, event_from_record
 from recorder.core.game import Game, apply_event, start_game
 from recorder.core.redecide import command_for, setup_body
 from recorder.errors import NotationError, RecorderError
+from recorder.notation.grammar import LONE_SURROGATE
 from recorder.notation.reader import check_setup_fields
 from recorder.store import CheckedChain, StoredEvent
 
@@ -222,7 +223,7 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list
 def _unencodable(log: EventLog) -> NotationError:
     """The refusal of a log one of whose events holds text that UTF-8 cannot hold, at that event's line."""
     seq = next((seq for seq, event in enumerate(log.events, start=1) if not _encodes(event)), 1)
-    return log.fail(log.line_of(seq), 1, "a lone surrogate (such as \\ud800) is not text UTF-8 can hold")
+    return log.fail(log.line_of(seq), 1, LONE_SURROGATE)
 
 
 def _encodes(event: StoredEvent) -> bool:

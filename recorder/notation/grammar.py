@@ -43,6 +43,8 @@ _WORD = re.compile(r"[^\s\[\]{};]+")
 _TURN = re.compile(r"(\d{1,9})\.")
 _ITEM = re.compile(r'[^\s{}"]+')
 _JSON = json.JSONDecoder()
+# Why a string escaping half a surrogate pair is refused (here, and in an NDJSON log's events).
+LONE_SURROGATE = "a lone surrogate (such as \\ud800) is not text UTF-8 can hold"
 
 
 @dataclass(frozen=True)
@@ -227,7 +229,7 @@ def _json_value(doc: _Text, offset: int, expected: str) -> tuple[Any, int]:
         value, end = _JSON.raw_decode(doc.text, offset)
         json.dumps(value, ensure_ascii=False).encode("utf-8")  # a lone surrogate's escape reads, but is no UTF-8
     except UnicodeEncodeError:
-        raise Syntax(offset, "a lone surrogate (such as \\ud800) is not text UTF-8 can hold", expected) from None
+        raise Syntax(offset, LONE_SURROGATE, expected) from None
     except ValueError as error:
         message = str(getattr(error, "msg", error)).removesuffix(" at")
         raise Syntax(getattr(error, "pos", offset), f"malformed JSON: {message}", expected) from None
