@@ -136,6 +136,8 @@ def endpoints(game: Game) -> list[Endpoint]:
     """Every per-game read, at the far end of the log where the "at" ones cost most."""
     last = game.version
     claim = {"holes": dict(zip(game.rules.board.holes, game.state.holes))}  # stood thousands of times
+    # A well-formed checkpoint no key signed: the whole record is verified, then the signature refused.
+    checkpoint = f"mancala-checkpoint/1 game={game.game_id} version={last} result=none head={'0' * 64} key=k sig=AAAA"
     return [
         Endpoint("state?at=N", "GET", f"/state?at={last - 1}"),
         Endpoint("events", "GET", "/events"),
@@ -143,6 +145,7 @@ def endpoints(game: Game) -> list[Endpoint]:
         Endpoint("notation", "GET", "/notation"),
         Endpoint("notation?history=full", "GET", "/notation?history=full"),
         Endpoint("verify", "GET", "/verify"),
+        Endpoint("verify a checkpoint", "POST", "/verify", {"checkpoint": checkpoint}),
         Endpoint("trace", "GET", f"/events/{last}/trace"),
         Endpoint("board.svg?at=N", "GET", f"/board.svg?at={last - 1}"),
         Endpoint("what-if", "POST", "/what-if", {"options": {"weak_wegues": True}}),
