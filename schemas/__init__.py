@@ -1,4 +1,5 @@
-"""Marshmallow schemas: the HTTP boundary, and nothing else."""
+"""Marshmallow schemas: the HTTP boundary (and the command line's tournament writes,
+which take what the API takes), and nothing else."""
 
 from .commands import COMMAND_SCHEMAS, load_command
 from .games import (

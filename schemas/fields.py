@@ -3,6 +3,7 @@
 import base64
 import binascii
 import json
+from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
@@ -90,3 +91,15 @@ class Cursor(fields.Field):
         for part in decoded:  # a time and a game id: text no stored row holds is no cursor (NUL breaks PostgreSQL)
             NO_CONTROLS(part)
         return decoded[0], decoded[1]
+
+
+def first_fault(messages: Any) -> tuple[str, str]:
+    """The first field marshmallow refused and its first leaf message, from its nested
+    messages (a refusal is told in one line: the API's detail, the command line's error)."""
+    if not isinstance(messages, dict):
+        messages = {"_schema": messages}
+    field = next(iter(messages), "_schema")
+    leaf = messages.get(field, "")
+    while isinstance(leaf, dict | list) and leaf:
+        leaf = next(iter(leaf.values())) if isinstance(leaf, dict) else leaf[0]
+    return str(field), str(leaf)

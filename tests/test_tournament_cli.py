@@ -1,5 +1,6 @@
 """``recorder tournament ...``: the command line over the same database as the API."""
 
+import pytest
 from click.testing import CliRunner
 
 from recorder.cli.main import main
@@ -78,3 +79,53 @@ def test_cli_refusals_are_one_line_errors(tmp_path):
     )
     assert result.exit_code == 1 and "needs its number of rounds" in result.output
     run(db, "standings", "t-000000000000", ok=False)
+
+
+def _swiss(db):
+    return run(db, "create", "--name", "X", "--variant", "qelat", "--format", "swiss", "--rounds", "3")
+
+
+SWISS = ["create", "--name", "X", "--variant", "qelat", "--format", "swiss"]
+
+
+@pytest.mark.parametrize(
+    ("args", "fault"),
+    [
+        ([*SWISS, "--rounds", "500"], "rounds"),
+        ([*SWISS[:2], "", *SWISS[3:], "--rounds", "3"], "name"),
+        ([*SWISS, "--rounds", "3", "--bye-points", "7"], "bye_points"),
+        ([*SWISS, "--rounds", "3", "--tiebreak", "luck"], "tiebreaks"),
+        ([*SWISS, "--rounds", "3", "--site", "x" * 201], "site"),
+    ],
+)
+def test_cli_create_is_held_to_what_the_api_accepts(tmp_path, args, fault):
+    """The command line writes the same events as the API, so it takes only what the
+    API's schema takes: a refusal names the field, and nothing is stored."""
+    db = tmp_path / "cli.sqlite3"
+    result = CliRunner().invoke(main, ["tournament", *args, "--db", str(db)])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(f"error: {fault}: ") and result.output.count("\n") == 1
+    assert run(db, "list") == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "fault"),
+    [
+        (["add-player", "{tid}", "Abeba", "--rating", "-3"], "rating"),
+        (["add-player", "{tid}", ""], "name"),
+        (["withdraw", "{tid}", "1", "--reason", "x" * 2001], "reason"),
+        (["tiebreaks", "{tid}", "luck"], "tiebreaks"),
+        (["pair", "{tid}", "--board", "0-1"], "boards"),
+        (["pair", "{tid}", "--board", "1-2", "--bye", "3:2"], "byes"),
+    ],
+)
+def test_cli_writes_to_a_tournament_are_held_to_what_the_api_accepts(tmp_path, args, fault):
+    db = tmp_path / "cli.sqlite3"
+    tid = _swiss(db)
+    for name in ("Abeba", "Berhane", "Chaltu"):
+        run(db, "add-player", tid, name)
+    before = run(db, "show", tid)
+    result = CliRunner().invoke(main, ["tournament", *(a.format(tid=tid) for a in args), "--db", str(db)])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(f"error: {fault}") and result.output.count("\n") == 1
+    assert run(db, "show", tid) == before

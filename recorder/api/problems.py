@@ -10,6 +10,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 
 from recorder import errors
 from recorder.store.unavailable import OperationalError, as_unavailable
+from schemas.fields import first_fault
 
 STATUS = {
     errors.InvalidRecord: 422,
@@ -65,13 +66,6 @@ def load_query(schema: Schema) -> dict:
         raise InvalidQuery(messages) from None
 
 
-def _first_message(messages: Any) -> str:
-    """The first leaf message of marshmallow's nested messages."""
-    while isinstance(messages, dict | list) and messages:
-        messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
-    return str(messages)
-
-
 def status_of(error: errors.RecorderError) -> int:
     for cls in type(error).__mro__:
         if cls in STATUS:
@@ -115,14 +109,14 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ValidationError)
     def invalid_body(error: ValidationError):
         messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
-        field = next(iter(messages))
-        detail = f"the request body does not match its schema: {field}: {_first_message(messages[field])}"
+        field, message = first_fault(messages)
+        detail = f"the request body does not match its schema: {field}: {message}"
         return problem(422, "Invalid body", detail, "invalid-body", errors=messages)
 
     @app.errorhandler(InvalidQuery)
     def invalid_query(error: InvalidQuery):
         names = sorted(error.messages)
-        detail = f"query parameter {names[0]!r} is not valid: {_first_message(error.messages[names[0]])}"
+        detail = f"query parameter {names[0]!r} is not valid: {first_fault({names[0]: error.messages[names[0]]})[1]}"
         return problem(422, "Invalid query", detail, "invalid-query", parameters=names, errors=error.messages)
 
     @app.errorhandler(MalformedJson)

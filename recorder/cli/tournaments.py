@@ -11,10 +11,13 @@ import json
 import sys
 
 import click
+from marshmallow import Schema, ValidationError
 
 from recorder.auth.service import Authenticator
 from recorder.errors import RecorderError
 from recorder.rules import VARIANTS
+from schemas import tournaments as bodies
+from schemas.fields import first_fault
 
 DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
 BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
@@ -35,6 +38,17 @@ def _run(action):
         return action()
     except RecorderError as error:
         click.echo(f"error: {error.detail}", err=True)
+        sys.exit(1)
+
+
+def _loaded(schema: Schema, body: dict) -> dict:
+    """The body as the API's schema loads it: the command line writes the same events, so
+    it takes only what the API takes; a refusal names the field, exit status 1."""
+    try:
+        return schema.load(body)
+    except ValidationError as error:
+        field, message = first_fault(error.messages)
+        click.echo(f"error: {field}: {message}", err=True)
         sys.exit(1)
 
 
@@ -89,6 +103,7 @@ def create(name, variant, format_, rounds, options, tiebreaks, bye_points, site,
         "start_date": start_date,
         "end_date": end_date,
     }
+    body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
     click.echo(written.tournament.tournament_id)
 
@@ -110,7 +125,7 @@ def list_tournaments(db):
 @BY
 def add_player(tournament_id, name, federation, rating, db, by):
     """Register a player (a late entry after round 1 in a Swiss) and print his number."""
-    body = {"name": name, "federation": federation, "rating": rating}
+    body = _loaded(bodies.player_create_schema, {"name": name, "federation": federation, "rating": rating})
     written = _run(lambda: _service(db).register(tournament_id, body, recorded_by=by))
     click.echo(written.events[-1].payload["number"])
 
@@ -123,7 +138,8 @@ def add_player(tournament_id, name, federation, rating, db, by):
 @BY
 def withdraw(tournament_id, number, reason, db, by):
     """Withdraw a player from every round not yet paired."""
-    _run(lambda: _service(db).withdraw(tournament_id, number, {"reason": reason}, recorded_by=by))
+    body = _loaded(bodies.withdrawal_schema, {"reason": reason})
+    _run(lambda: _service(db).withdraw(tournament_id, number, body, recorded_by=by))
     click.echo(f"player {number} withdrawn")
 
 
@@ -134,7 +150,8 @@ def withdraw(tournament_id, number, reason, db, by):
 @BY
 def tiebreaks(tournament_id, names, db, by):
     """Choose the order of tiebreaks (before round 1)."""
-    _run(lambda: _service(db).choose_tiebreaks(tournament_id, {"tiebreaks": list(names)}, recorded_by=by))
+    body = _loaded(bodies.tiebreaks_schema, {"tiebreaks": list(names)})
+    _run(lambda: _service(db).choose_tiebreaks(tournament_id, body, recorded_by=by))
     click.echo(" > ".join(names))
 
 
@@ -159,8 +176,9 @@ def _manual(boards: tuple[str, ...], byes: tuple[str, ...]) -> dict:
 @BY
 def pair(tournament_id, boards, byes, db, by):
     """Pair the next round (by the format, or the boards given) and print it."""
+    body = _loaded(bodies.pair_schema, _manual(boards, byes))
     service = _service(db)
-    written = _run(lambda: service.pair(tournament_id, _manual(boards, byes), recorded_by=by))
+    written = _run(lambda: service.pair(tournament_id, body, recorded_by=by))
     t = written.tournament
     rnd = t.rounds[-1]
     click.echo(f"round {rnd.number} ({rnd.method})")
@@ -179,7 +197,7 @@ def pair(tournament_id, boards, byes, db, by):
 @BY
 def start_game(tournament_id, round_number, board, first_player, db, by):
     """Create the game of a board and print its id."""
-    body = {"first_player": first_player} if first_player else {}
+    body = _loaded(bodies.board_game_schema, {"first_player": first_player} if first_player else {})
     recorded = _run(lambda: _service(db).start_game(tournament_id, round_number, board, body, recorded_by=by))
     click.echo(recorded.game.game_id)
 
@@ -193,7 +211,8 @@ def start_game(tournament_id, round_number, board, first_player, db, by):
 @BY
 def forfeit(tournament_id, round_number, board, result, db, by):
     """Record a forfeit on a board where no game was started."""
-    _run(lambda: _service(db).record_forfeit(tournament_id, round_number, board, {"result": result}, recorded_by=by))
+    body = _loaded(bodies.board_result_schema, {"result": result})
+    _run(lambda: _service(db).record_forfeit(tournament_id, round_number, board, body, recorded_by=by))
     click.echo(f"round {round_number} board {board}: {result} by forfeit")
 
 
