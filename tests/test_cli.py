@@ -71,6 +71,24 @@ def test_a_database_that_cannot_be_opened_is_named_not_a_traceback(tmp_path, whe
     assert f"cannot open the database {db}" in result.output
 
 
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # closed when the block ends: a connection is refused
+
+
+def test_a_postgresql_server_that_cannot_be_reached_is_named_at_once_not_a_traceback():
+    """Before, the pool retried for 30 s and the command ended in a PoolTimeout traceback.
+    The reason is told; the URL's password is not."""
+    url = f"postgresql://arbiter:s3cret@127.0.0.1:{_closed_port()}/records"
+    started = time.monotonic()
+    result = CliRunner().invoke(main, ["verify", "--db", url])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert time.monotonic() - started < 15  # generous: a refused connection is told at once
+    assert "cannot reach the PostgreSQL server" in result.output and "refused" in result.output
+    assert "s3cret" not in result.output and result.output.count("\n") == 1
+
+
 @pytest.mark.parametrize("key", ["a folder", "not a key"])
 def test_a_signing_key_that_cannot_be_used_is_named_not_a_traceback(tmp_path, key):
     (tmp_path / "a folder").mkdir()

@@ -7,6 +7,7 @@ server started by tests/conftest.py and are skipped, with the reason, without on
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 
@@ -18,7 +19,7 @@ from conftest import make_app
 from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
 from recorder.cli import main
 from recorder.core import chain
-from recorder.errors import VersionConflict
+from recorder.errors import Unavailable, VersionConflict
 from recorder.service import Recorder
 from recorder.store import NewEvent
 from recorder.store.pg_schema import LATEST, MIGRATIONS
@@ -163,6 +164,36 @@ def test_the_service_records_lists_and_verifies_games_on_postgres(postgres_url):
         result = CliRunner().invoke(main, [*command, "--db", postgres_url])
         assert result.exit_code == 0, (command, result.output)
     assert "verified 1 streams, 7 events: 0 failed" in result.output
+
+
+def test_a_request_that_finds_no_free_connection_is_told_to_retry_not_a_500(postgres_url, monkeypatch):
+    """The pool waits 30 s for a connection, then raises PoolTimeout: the server went away,
+    or every connection is busy. The request is told to retry later (503 with
+    Retry-After), as when SQLite is locked; nothing was written."""
+    from psycopg_pool import ConnectionPool, PoolTimeout
+
+    app = make_app(postgres_url)
+    client = app.test_client()
+    game_id = client.post("/api/games", json=QELAT).get_json()["id"]
+
+    def no_connection(pool, timeout=None):
+        raise PoolTimeout("couldn't get a connection after 30.00 sec")
+
+    monkeypatch.setattr(ConnectionPool, "getconn", no_connection)
+    replies = []
+    request = threading.Thread(target=lambda: replies.append(client.get(f"/api/games/{game_id}/state")))
+    request.start()  # a thread of its own: this thread's connection is kept, a new one is asked for
+    request.join()
+    assert replies[0].status_code == 503 and replies[0].headers["Retry-After"] == "5"
+    assert replies[0].get_json()["detail"].startswith("no connection to the PostgreSQL server is free")
+
+
+def test_opening_a_store_on_a_server_that_refuses_names_the_reason():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(Unavailable, match="cannot reach the PostgreSQL server: .*refused"):
+        PostgresEventStore(f"postgresql://arbiter:s3cret@127.0.0.1:{port}/records")
 
 
 def test_checkpoints_on_postgres_sign_with_the_key_file_every_app_server_shares(postgres_url, tmp_path, monkeypatch):

@@ -26,9 +26,9 @@ import threading
 from collections.abc import Iterator, Sequence
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
-from recorder.errors import VersionConflict
+from recorder.errors import Unavailable, VersionConflict
 
 from .interface import (
     GAME,
@@ -47,6 +47,21 @@ from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
 from .sql import _EVENT_COLUMNS, SqlStreams, _chained, _write_transaction
 
+# How long opening the store waits for the server before it says it cannot reach it.
+CONNECT_TIMEOUT_SECONDS = 10
+
+
+def _require_reachable(url: str) -> None:
+    """One connection made at once, so that a server that is down, a wrong password or an
+    unknown database is told with its reason (the pool would retry for 30 s and say only
+    that it timed out). psycopg's message names the host and port, never the password."""
+    try:
+        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_SECONDS).close()
+    except psycopg.Error as error:
+        reason = " ".join(str(error).split())
+        raise Unavailable(f"cannot reach the PostgreSQL server: {reason}", retry_after=5) from None
+
+
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
 
@@ -64,6 +79,7 @@ class PostgresEventStore(SqlStreams, EventStore):
         self.path = url  # what the CLI prints as "the database"
         self._max_connections = max_connections
         self._closed = False
+        _require_reachable(url)
         self._start_process()
         if migrate_schema:
             self.init_schema()
@@ -119,7 +135,12 @@ class PostgresEventStore(SqlStreams, EventStore):
                 raise RuntimeError("the event store is closed")
             self._return_dead_threads_connections()
             pool = self._pool_here()
-        handle = PgHandle(pool.getconn())
+        try:
+            handle = PgHandle(pool.getconn())
+        except PoolTimeout:  # the server went away, or every connection is busy: try later (503)
+            raise Unavailable(
+                "no connection to the PostgreSQL server is free; nothing was written", retry_after=5
+            ) from None
         with self._lock:
             self._handles.append((threading.current_thread(), handle))
         self._local.handle = handle
