@@ -7,6 +7,7 @@ retractions follow it; and the states the fold steps back to are the states a fo
 of the remaining moves from the start gives.
 """
 
+import dataclasses
 import random
 
 import pytest
@@ -15,7 +16,7 @@ from support.playouts import random_record
 from recorder.bench import cost
 from recorder.core import game as fold
 from recorder.core.events import MOVE_TYPES, Sowed
-from recorder.core.game import apply_move, history, initial_state, replay
+from recorder.core.game import Game, apply_move, history, initial_state, replay
 from recorder.core.moves import Moves
 from recorder.service import stored_pairs
 from recorder.store import SQLiteEventStore
@@ -63,6 +64,20 @@ def test_stepping_back_gives_the_state_a_fold_of_the_remaining_moves_gives(varia
         for _, move in folded.moves:
             state = apply_move(folded.rules, state, move)
         assert state == folded.state, f"event {folded.version}"
+
+
+def test_a_game_the_fold_makes_is_the_game_its_fields_make():
+    """The fold makes a game per event by ``Game.folded``, its fields set at once rather
+    than through the frozen dataclass's ``__init__``: each is still the game ``Game(...)``
+    makes of the same fields, equal, with the same repr and attributes, and frozen.
+    Notes and retractions included (they make games too)."""
+    record = random_record("qelat", seed=16, max_events=120, retractions=0.2, notes=0.2)
+    pairs = [(1, record.game.setup), *_events(record)]
+    for folded in history("check", pairs):
+        made = Game(**{f.name: getattr(folded, f.name) for f in dataclasses.fields(Game)})
+        assert folded == made and repr(folded) == repr(made) and vars(folded) == vars(made)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            folded.version = 0
 
 
 def _events(record):
