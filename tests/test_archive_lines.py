@@ -35,7 +35,7 @@ def _read(line: str) -> StoredEvent | str:
         return f"refused: {bad.detail}"
 
 
-# Ways a line can differ from the store's own writing while still being JSON.
+# Ways a line can differ from the store's own writing: white space, escapes, key order (and one not JSON).
 RESPELLINGS = [
     lambda line: line,
     lambda line: line.replace(",", ", ", 1),  # white space

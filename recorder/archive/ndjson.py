@@ -188,7 +188,7 @@ _FIELD_TYPES = tuple(FIELDS.items())
 
 # A JSON string that reads as the text between its quotes and that json.dumps(ensure_ascii=False)
 # writes back unchanged: no quote, backslash, control character or lone surrogate in it.
-# FIELDS' texts may not be empty (but recorded_by, and what a payload holds).
+# The texts of FIELDS may not be empty; recorded_by and the payload's texts may.
 _PLAIN = r'[^"\\\x00-\x1f\ud800-\udfff]'
 _TEXT, _ANY_TEXT = f'"({_PLAIN}+)"', f'"({_PLAIN}*)"'
 # A sowing's line exactly as the store writes it (``store.stored_line``: keys sorted, no
@@ -207,11 +207,10 @@ def canonical_sowing(text: str) -> StoredEvent | None:
     """The sowing a line holds when it is written exactly as the store writes one, else None.
 
     Most of an archive's lines are such sowings. One pattern reads them in under half the
-    time JSON takes (1.7 against 3.7 µs a line, measured), and it gives the payload's
-    canonical text as well: the line's own
-    bytes are canonical, so the hash check need not encode the payload again to test them
-    (``chain.checked_links``). The event is the one ``read_event`` reads from the same line
-    (tests/test_archive_frame.py holds them to it)."""
+    time JSON takes (1.7 against 3.7 µs a line, measured), and gives the payload's
+    canonical text as well: the line's own bytes are canonical, so the hash check need not
+    encode the payload again to learn that (``chain.checked_links``). The event is the one
+    ``read_event`` reads from the same line (tests/test_archive_lines.py holds them to it)."""
     match = _CANONICAL_SOWING.match(text)
     if match is None:
         return None
