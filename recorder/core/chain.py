@@ -129,7 +129,9 @@ def _hashed_text(event: Any) -> str | None:
 
     An event read from a store carries the text it stored (``payload_text``): the very
     bytes that were hashed, so when they give the stored hash the payload need not be
-    encoded again (a verification's commonest step). Any other text, or none, is
+    encoded again (a verification's commonest step). So does an archive's sowing written
+    as the store writes it (``archive.ndjson.canonical_sowing``), whose text is canonical
+    by the pattern that read it (an import's commonest line). Any other text, or none, is
     checked by encoding the payload, exactly as before stored texts were kept."""
     stored: str | None = getattr(event, "payload_text", None)
     if stored is not None and stored_hash(event, stored) == event.hash:
