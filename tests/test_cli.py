@@ -71,6 +71,15 @@ def test_a_database_that_cannot_be_opened_is_named_not_a_traceback(tmp_path, whe
     assert f"cannot open the database {db}" in result.output
 
 
+@pytest.mark.parametrize("where", ["a folder", "postgresql"])
+def test_serve_on_a_database_that_cannot_be_opened_says_so_in_one_line(tmp_path, where):
+    (tmp_path / "a folder").mkdir()
+    db = str(tmp_path / where) if where != "postgresql" else f"postgresql://a:s3cret@127.0.0.1:{_closed_port()}/r"
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--db", db])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert result.output.startswith("error: cannot ") and result.output.count("\n") == 1
+
+
 def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

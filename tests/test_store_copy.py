@@ -75,6 +75,25 @@ def test_copy_goes_back_from_postgres_to_sqlite(tmp_path, postgres_url):
         assert all(returned.event_lines(i) == original.event_lines(i) for i in ids)
 
 
+@pytest.mark.parametrize("side", ["from", "to"])
+def test_copy_names_a_database_that_cannot_be_opened_in_one_line(tmp_path, side):
+    source = str(tmp_path / "records.sqlite3")
+    record_games(source, 1)
+    (tmp_path / "a folder").mkdir()
+    broken = f"sqlite:{tmp_path / 'a folder'}"
+    ends = (
+        {"from": broken, "to": f"sqlite:{tmp_path / 'copy.sqlite3'}"}
+        if side == "from"
+        else {
+            "from": f"sqlite:{source}",
+            "to": broken,
+        }
+    )
+    result = CliRunner().invoke(main, ["copy", "--from", ends["from"], "--to", ends["to"]])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert result.output.startswith("error: cannot open the database ") and result.output.count("\n") == 1
+
+
 def test_backup_copies_the_file_with_what_is_only_in_the_wal(tmp_path):
     path, copy = str(tmp_path / "records.sqlite3"), str(tmp_path / "backup.sqlite3")
     ids = record_games(path, 3)

@@ -8,7 +8,7 @@ import click
 
 from recorder.app import database_path
 
-from .common import DB_OPTION
+from .common import DB_OPTION, opened
 
 
 @click.command()
@@ -39,7 +39,12 @@ def copy(source: str, target: str):
     from recorder.store.backends import open_store
     from recorder.store.copy import TargetNotEmpty, all_streams, copy_streams, differences
 
-    origin, destination = open_store(source), open_store(target)
+    origin = opened(lambda: open_store(source))
+    try:
+        destination = opened(lambda: open_store(target))
+    except SystemExit:
+        origin.close()
+        raise
     try:
         streams = sum(1 for _ in all_streams(origin))
         with click.progressbar(length=streams, label="copying", file=sys.stderr) as bar:

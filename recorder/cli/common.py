@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 import click
 
 from recorder.app import database_path
+
+T = TypeVar("T")
 
 DB_OPTION = click.option(
     "--db",
@@ -17,19 +21,27 @@ DB_OPTION = click.option(
 )
 
 
+def opened(open_database: Callable[[], T]) -> T:
+    """What ``open_database`` opens; a database that cannot be opened (no such folder, not
+    SQLite, a PostgreSQL server that cannot be reached) is one line and exit status 1,
+    not a traceback."""
+    from recorder.errors import Unavailable
+
+    try:
+        return open_database()
+    except Unavailable as error:
+        click.echo(f"error: {error.detail}", err=True)
+        sys.exit(1)
+
+
 def make_recorder(db: str | None):
     """The service on ``db``; its store is closed when the command ends, however it ends
     (``sys.exit`` included): a PostgreSQL pool left open would be closed by the garbage
     collector in one of its own threads, which cannot join itself."""
-    from recorder.errors import Unavailable
     from recorder.service import Recorder
     from recorder.store.backends import open_store
 
-    try:
-        store = open_store(database_path(db))
-    except Unavailable as error:  # a database that cannot be opened: named, not a traceback
-        click.echo(f"error: {error.detail}", err=True)
-        sys.exit(1)
+    store = opened(lambda: open_store(database_path(db)))
     context = click.get_current_context(silent=True)
     if context is not None:
         context.call_on_close(store.close)

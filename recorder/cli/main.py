@@ -15,7 +15,7 @@ from recorder.render.text import board_text
 from recorder.rules.values import MAX_STORED_INT
 
 from . import archive, audit, backends, engine, tokens, tournaments
-from .common import DB_OPTION, make_recorder
+from .common import DB_OPTION, make_recorder, opened
 
 
 class _TextArguments(click.Group):
@@ -59,7 +59,7 @@ def serve(host: str, port: int, open_mode: bool, db: str | None):
     """
     from recorder.auth.service import token_file
 
-    app = create_app({"DATABASE": database_path(db), "OPEN": open_mode})
+    app = opened(lambda: create_app({"DATABASE": database_path(db), "OPEN": open_mode}))
     token = app.extensions["auth"].first_run_token(app.config["DATABASE"])
     click.echo(f"recording into {app.config['DATABASE']}")
     if token is not None:
