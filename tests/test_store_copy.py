@@ -116,3 +116,21 @@ def test_backup_never_overwrites_and_needs_a_source(tmp_path, existing):
     source = path if existing else str(tmp_path / "missing.sqlite3")
     result = CliRunner().invoke(main, ["backup", str(copy), "--db", source])
     assert result.exit_code == 1 and copy.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("fault", ["source a folder", "source not SQLite", "destination in no folder"])
+def test_backup_names_what_it_cannot_copy_in_one_line_and_leaves_no_partial_copy(tmp_path, fault):
+    path, copy = tmp_path / "records.sqlite3", tmp_path / "backup.sqlite3"
+    record_games(str(path), 1)
+    if fault == "source a folder":
+        path = tmp_path / "a folder"
+        path.mkdir()
+    elif fault == "source not SQLite":
+        path = tmp_path / "notes.txt"
+        path.write_text("plain text, not SQLite\n" * 100)
+    else:
+        copy = tmp_path / "no such folder" / "backup.sqlite3"
+    result = CliRunner().invoke(main, ["backup", str(copy), "--db", str(path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert result.output.startswith("Error: cannot back up ") and result.output.count("\n") == 1
+    assert not copy.exists()

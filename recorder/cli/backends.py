@@ -16,6 +16,7 @@ from .common import DB_OPTION, opened
 @DB_OPTION
 def backup(destination: str, db: str | None):
     """Copy the SQLite database to DESTINATION while the service runs (SQLite's online backup API)."""
+    from recorder.errors import Unavailable
     from recorder.store.backends import is_postgres, sqlite_path
     from recorder.store.backup import backup_sqlite
 
@@ -26,6 +27,8 @@ def backup(destination: str, db: str | None):
         events = backup_sqlite(sqlite_path(source), destination)
     except (FileExistsError, FileNotFoundError) as error:
         raise click.ClickException(str(error)) from error
+    except Unavailable as error:  # a folder, a file that is not SQLite, a destination in no folder
+        raise click.ClickException(error.detail) from None
     click.echo(f"backed up {events} event{'s' * (events != 1)} to {destination}")
 
 
