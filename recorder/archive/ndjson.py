@@ -215,7 +215,7 @@ def canonical_sowing(text: str) -> StoredEvent | None:
     if match is None:
         return None
     game_id, hash_, payload_text, hole, player, prev_hash, recorded_at, recorded_by, seq = match.groups()
-    return StoredEvent._of_fields(
+    return StoredEvent.of_fields(
         {
             "game_id": game_id,
             "seq": int(seq),

@@ -30,6 +30,7 @@ from .events import (
     RoundStarted,
     Sowed,
 )
+from .frozen import made_at_once
 from .moves import Moves
 
 
@@ -46,19 +47,12 @@ class Game:
 
     @classmethod
     def folded(cls, game_id: str, setup: GameCreated, rules: Rules, state: State, version: int, moves: Moves) -> Game:
-        """``Game(...)``, made as the fold makes one per event: its fields set at once, not
-        one by one through ``object.__setattr__`` as a frozen dataclass's ``__init__``
-        does (0.36 µs instead of 1.26 a game, measured)."""
-        game = _new_object(cls)
-        _set_attribute(
-            game,
-            "__dict__",
+        """``Game(...)``, made as the fold makes one per event: its fields set at once
+        (``core.frozen``)."""
+        return made_at_once(
+            cls,
             {"game_id": game_id, "setup": setup, "rules": rules, "state": state, "version": version, "moves": moves},
         )
-        return game
-
-
-_new_object, _set_attribute = object.__new__, object.__setattr__
 
 
 def initial_state(rules: Rules, setup: GameCreated) -> State:
