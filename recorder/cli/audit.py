@@ -17,7 +17,7 @@ from recorder.app import database_path
 from recorder.audit.walk import Checked, WorkerFailed, printable
 from recorder.errors import RecorderError
 
-from .common import pace
+from .common import fail, pace
 
 DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
 KEY = click.option(
@@ -38,12 +38,7 @@ def _signing_key(db, key):
     try:
         return SigningKey.load_or_create(path)
     except (OSError, ValueError) as error:  # a folder, a file that is not a PEM key
-        _fail(f"cannot use the signing key {path}: {error}")
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
+        fail(f"cannot use the signing key {path}: {error}")
 
 
 @click.command()
@@ -58,7 +53,7 @@ def trace(game_id: str, seq: int, as_json: bool, db):
     try:
         explained = explain(game_id, _recorder(db).events(game_id), seq)
     except RecorderError as error:
-        _fail(error.detail)
+        fail(error.detail)
     if as_json:
         click.echo(json.dumps(explained, indent=2, ensure_ascii=False))
         return
@@ -113,7 +108,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
             checkpoint = parse_checkpoint(checkpoint_text)
             result = check(_signing_key(db, key), checkpoint, recorder.events(checkpoint["game_id"]))
         except RecorderError as error:
-            _fail(error.detail)
+            fail(error.detail)
         verdict = "valid" if result["valid"] else "REFUSED"
         click.echo(f"{verdict:<8}checkpoint {printable(checkpoint['game_id'])}: {printable(result['detail'])}")
         failed = not result["valid"]
@@ -133,7 +128,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     try:
         failed |= _print_reports(checked, count, tally)
     except WorkerFailed as error:  # the report so far stands; the rest was not verified
-        _fail(f"{error}; the streams after the last line printed were not verified")
+        fail(f"{error}; the streams after the last line printed were not verified")
     click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
     click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
     sys.exit(1 if failed else 0)
@@ -178,7 +173,7 @@ def checkpoint(game_id: str, db, key):
     try:
         click.echo(issue(_signing_key(db, key), game_id, _recorder(db).events(game_id))["text"])
     except RecorderError as error:
-        _fail(error.detail)
+        fail(error.detail)
 
 
 @click.command("public-key")
@@ -212,7 +207,7 @@ def what_if(game_id: str, options: tuple[str, ...], as_json: bool, db):
         else:
             click.echo(what_if_text(game_id, pairs, chosen), nl=False)
     except RecorderError as error:
-        _fail(error.detail)
+        fail(error.detail)
 
 
 def _option(text: str) -> tuple[str, object]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 import click
 
@@ -21,6 +21,13 @@ DB_OPTION = click.option(
 )
 
 
+def fail(message: str, status: int = 1) -> NoReturn:
+    """A command refused: one line on stderr, ``error: …``, and the exit status (1, or 2
+    for a usage error)."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(status)
+
+
 def opened(open_database: Callable[[], T]) -> T:
     """What ``open_database`` opens; a database that cannot be opened (no such folder, not
     SQLite, a PostgreSQL server that cannot be reached) is one line and exit status 1,
@@ -30,8 +37,7 @@ def opened(open_database: Callable[[], T]) -> T:
     try:
         return open_database()
     except Unavailable as error:
-        click.echo(f"error: {error.detail}", err=True)
-        sys.exit(1)
+        fail(error.detail)
 
 
 def make_recorder(db: str | None):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from recorder import engine as chosen
+
+from .common import fail
 
 
 @click.group()
@@ -24,8 +24,7 @@ def build(force: bool):
     try:
         build_engine(click.echo, force=force)
     except BuildFailed as error:
-        click.echo(f"error: {error}\nthe pure-Python engine stays in use", err=True)
-        sys.exit(1)
+        fail(f"{error}\nthe pure-Python engine stays in use")
 
 
 @engine.command()

@@ -15,7 +15,7 @@ from recorder.render.text import board_text
 from recorder.rules.values import MAX_STORED_INT
 
 from . import archive, audit, backends, engine, tokens, tournaments
-from .common import DB_OPTION, make_recorder, opened
+from .common import DB_OPTION, fail, make_recorder, opened
 
 
 class _TextArguments(click.Group):
@@ -27,8 +27,7 @@ class _TextArguments(click.Group):
         for argument in sys.argv[1:] if args is None else args:
             if _SURROGATE.search(argument):
                 shown = argument.encode("utf-8", "surrogateescape")
-                click.echo(f"error: an argument is not UTF-8 text: {shown!r}", err=True)
-                sys.exit(2)
+                fail(f"an argument is not UTF-8 text: {shown!r}", status=2)
         return super().main(args, *rest, **options)
 
 
@@ -103,8 +102,7 @@ def replay(game_id: str, at: int | None, db: str | None):
     try:
         game = recorder.game_at(game_id, at)
     except RecorderError as error:
-        click.echo(f"error: {error.detail}", err=True)
-        sys.exit(1)
+        fail(error.detail)
     click.echo(
         f"{game.setup.variant} {game_id}: {game.setup.south} (south) v {game.setup.north} (north), "
         f"after event {game.version}"
@@ -147,8 +145,7 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
     try:
         found = search_position(recorder, position, limit=limit)
     except RecorderError as error:
-        click.echo(f"error: {error.detail}", err=True)
-        sys.exit(2)
+        fail(error.detail, status=2)
     finally:
         recorder.store.close()
     if as_json:

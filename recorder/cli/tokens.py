@@ -7,23 +7,16 @@ A recorder token may create games outside tournaments and write the games it cre
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from recorder.auth.service import Authenticator
 from recorder.errors import RecorderError
 
-from .common import DB_OPTION, make_recorder
+from .common import DB_OPTION, fail, make_recorder
 
 
 def _auth(db: str | None) -> Authenticator:
     return Authenticator(make_recorder(db).store)
-
-
-def _fail(error: RecorderError) -> None:
-    click.echo(f"error: {error.detail}", err=True)
-    sys.exit(1)
 
 
 @click.group()
@@ -39,7 +32,7 @@ def issue(holder: str, db: str | None):
     try:
         row, secret = _auth(db).issue("recorder", holder)
     except RecorderError as error:
-        _fail(error)
+        fail(error.detail)
     click.echo(f"{row['token_id']} {secret}")
 
 
@@ -61,5 +54,5 @@ def revoke(token_id: str, db: str | None):
     try:
         row = _auth(db).revoke(token_id)
     except RecorderError as error:
-        _fail(error)
+        fail(error.detail)
     click.echo(f"{row['token_id']} revoked at {row['revoked_at']}")

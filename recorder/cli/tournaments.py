@@ -8,7 +8,6 @@ Registered on the ``recorder`` group by ``recorder/cli/main.py``.
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 from marshmallow import Schema, ValidationError
@@ -18,6 +17,8 @@ from recorder.errors import RecorderError
 from recorder.rules import VARIANTS
 from schemas import tournaments as bodies
 from schemas.fields import first_fault
+
+from .common import fail
 
 DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
 BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
@@ -37,8 +38,7 @@ def _run(action):
     try:
         return action()
     except RecorderError as error:
-        click.echo(f"error: {error.detail}", err=True)
-        sys.exit(1)
+        fail(error.detail)
 
 
 def _loaded(schema: Schema, body: dict) -> dict:
@@ -48,8 +48,7 @@ def _loaded(schema: Schema, body: dict) -> dict:
         return schema.load(body)
     except ValidationError as error:
         field, message = first_fault(error.messages)
-        click.echo(f"error: {field}: {message}", err=True)
-        sys.exit(1)
+        fail(f"{field}: {message}")
 
 
 def _option_value(text: str):
