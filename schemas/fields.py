@@ -94,12 +94,16 @@ class Cursor(fields.Field):
 
 
 def first_fault(messages: Any) -> tuple[str, str]:
-    """The first field marshmallow refused and its first leaf message, from its nested
-    messages (a refusal is told in one line: the API's detail, the command line's error)."""
+    """The first field marshmallow refused and its first message, from its nested messages
+    (a refusal is told in one line: the API's detail, the command line's error)."""
     if not isinstance(messages, dict):
         messages = {"_schema": messages}
     field = next(iter(messages), "_schema")
-    leaf = messages.get(field, "")
-    while isinstance(leaf, dict | list) and leaf:
-        leaf = next(iter(leaf.values())) if isinstance(leaf, dict) else leaf[0]
-    return str(field), str(leaf)
+    return str(field), first_message(messages.get(field, ""))
+
+
+def first_message(messages: Any) -> str:
+    """The first leaf message of marshmallow's nested messages."""
+    while isinstance(messages, dict | list) and messages:
+        messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
+    return str(messages)

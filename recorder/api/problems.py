@@ -10,7 +10,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 
 from recorder import errors
 from recorder.store.unavailable import OperationalError, as_unavailable
-from schemas.fields import first_fault
+from schemas.fields import first_fault, first_message
 
 STATUS = {
     errors.InvalidRecord: 422,
@@ -116,7 +116,7 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(InvalidQuery)
     def invalid_query(error: InvalidQuery):
         names = sorted(error.messages)
-        detail = f"query parameter {names[0]!r} is not valid: {first_fault({names[0]: error.messages[names[0]]})[1]}"
+        detail = f"query parameter {names[0]!r} is not valid: {first_message(error.messages[names[0]])}"
         return problem(422, "Invalid query", detail, "invalid-query", parameters=names, errors=error.messages)
 
     @app.errorhandler(MalformedJson)
