@@ -3,7 +3,6 @@
 import contextlib
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pg_server import free_port  # nothing listens there: a connection is refused
 
 from recorder.cli.main import main
 
@@ -74,22 +74,16 @@ def test_a_database_that_cannot_be_opened_is_named_not_a_traceback(tmp_path, whe
 @pytest.mark.parametrize("where", ["a folder", "postgresql"])
 def test_serve_on_a_database_that_cannot_be_opened_says_so_in_one_line(tmp_path, where):
     (tmp_path / "a folder").mkdir()
-    db = str(tmp_path / where) if where != "postgresql" else f"postgresql://a:s3cret@127.0.0.1:{_closed_port()}/r"
+    db = str(tmp_path / where) if where != "postgresql" else f"postgresql://a:s3cret@127.0.0.1:{free_port()}/r"
     result = CliRunner().invoke(main, ["serve", "--port", "0", "--db", db])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
     assert result.output.startswith("error: cannot ") and result.output.count("\n") == 1
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]  # closed when the block ends: a connection is refused
-
-
 def test_a_postgresql_server_that_cannot_be_reached_is_named_at_once_not_a_traceback():
     """Before, the pool retried for 30 s and the command ended in a PoolTimeout traceback.
     The reason is told; the URL's password is not."""
-    url = f"postgresql://arbiter:s3cret@127.0.0.1:{_closed_port()}/records"
+    url = f"postgresql://arbiter:s3cret@127.0.0.1:{free_port()}/records"
     started = time.monotonic()
     result = CliRunner().invoke(main, ["verify", "--db", url])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
@@ -114,12 +108,6 @@ def test_an_argument_that_is_not_utf8_text_is_refused_before_any_command_runs(tm
     result = CliRunner().invoke(main, [*command, "--db", str(tmp_path / "x.sqlite3")])
     assert result.exit_code == 2 and "an argument is not UTF-8 text: b'\\xff" in result.output
     assert not (tmp_path / "x.sqlite3").exists()  # refused before any database was opened
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_serve_answers_http_on_the_given_port_and_database(tmp_path):

@@ -7,7 +7,6 @@ server started by tests/conftest.py and are skipped, with the reason, without on
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 
@@ -15,6 +14,7 @@ import psycopg
 import pytest
 from click.testing import CliRunner
 from conftest import make_app
+from pg_server import free_port  # nothing listens there: a connection is refused
 
 from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
 from recorder.cli import main
@@ -189,11 +189,8 @@ def test_a_request_that_finds_no_free_connection_is_told_to_retry_not_a_500(post
 
 
 def test_opening_a_store_on_a_server_that_refuses_names_the_reason():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     with pytest.raises(Unavailable, match="cannot reach the PostgreSQL server: .*refused"):
-        PostgresEventStore(f"postgresql://arbiter:s3cret@127.0.0.1:{port}/records")
+        PostgresEventStore(f"postgresql://arbiter:s3cret@127.0.0.1:{free_port()}/records")
 
 
 def test_checkpoints_on_postgres_sign_with_the_key_file_every_app_server_shares(postgres_url, tmp_path, monkeypatch):
