@@ -5,6 +5,8 @@ No timing is asserted: figures are printed by the command, never checked here.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 
 import pytest
@@ -102,6 +104,8 @@ def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
     assert len(figures.search_ms) == 200 and figures.page_ms and figures.bytes_on_disk > 0
     assert figures.verify_processes == 1  # 14 streams: fewer than one range, verified in process
     assert figures.check_processes == 1  # fewer events than are worth starting workers for
+    if sys.platform.startswith("linux"):  # the machine's busy time, where the system counts it
+        assert set(figures.busy_seconds) == {"import", "check ceiling", "store floor"} and figures.cores >= 1
 
 
 def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_source(tmp_path):
@@ -166,3 +170,43 @@ def test_the_archive_section_prints_each_figure_beside_its_target():
     figures.seconds["store floor"] = 5.0  # 50,000 events/s
     archive_lines(lines.append)["store floor"](figures)
     assert lines[10].endswith("the most an import can reach here, below its target)")
+
+
+def test_the_machine_busy_time_is_read_from_the_system_counters(tmp_path):
+    """The import's CPU is every process's (its workers come from a fork server, so no
+    rusage of this process counts them): the machine's busy time, /proc/stat's first line
+    less its idle and iowait columns; None where the system keeps no such file."""
+    from recorder.bench.archive import machine_busy_seconds
+
+    stat = tmp_path / "stat"
+    stat.write_text("cpu  100 5 50 1000 20 3 2 7 40 0\ncpu0 50 2 25 500 10 1 1 3 20 0\n", encoding="ascii")
+    ticks = os.sysconf("SC_CLK_TCK")
+    assert machine_busy_seconds(str(stat)) == (100 + 5 + 50 + 3 + 2 + 7) / ticks  # guest time is in user already
+    stat.write_text("intr 5\n", encoding="ascii")
+    assert machine_busy_seconds(str(stat)) is None
+    assert machine_busy_seconds(str(tmp_path / "absent")) is None
+
+
+def test_the_archive_section_prints_the_cpu_an_event_costs_and_the_bound_of_both_halves():
+    """With the machine's busy time measured: the import's CPU per event and how busy the
+    cores were; each ceiling's CPU per event; and the pace the two halves together allow
+    on these cores, beside the import's target."""
+    from recorder.bench.archive import ArchiveFigures
+    from recorder.bench.report import archive_lines
+
+    seconds = {"import": 5.0, "check ceiling": 5.0, "store floor": 2.5}
+    figures = ArchiveFigures(2_000, 250_000, seconds, [1.0], [2.0])
+    figures.busy_seconds = {"import": 8.0, "check ceiling": 7.5, "store floor": 2.5}
+    figures.cores, figures.check_processes, figures.source_bytes = 2, 2, 2**20
+    lines: list[str] = []
+    reports = archive_lines(lines.append)
+    for step in ("import", "check ceiling", "store floor"):
+        reports[step](figures)
+    assert lines[0].startswith("  import") and "MISSED" in lines[0]
+    assert lines[1] == "    (32.0 µs of CPU per event, the machine's 2 cores 80 % busy)"
+    assert lines[2].startswith("  check ceiling") and lines[3] == "    (30.0 µs of CPU per event)"
+    assert lines[4].startswith("  store floor") and lines[5] == "    (10.0 µs of CPU per event)"
+    assert lines[6] == (
+        "  both halves       50,000 events/s  (30.0 + 10.0 µs of CPU per event on 2 cores never idle:"
+        " the most an import of this code can reach here, below its target)"
+    )

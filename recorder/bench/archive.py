@@ -68,9 +68,37 @@ class ArchiveFigures:
     build_seconds: float | None = None  # None: the source came from the cache
     verify_processes: int = 1  # how many processes the verification ran in
     check_processes: int = 1  # how many worker processes checked the file for the check ceiling
+    busy_seconds: dict[str, float] = field(default_factory=dict)  # the machine's busy time during a step
+    cores: int = 1  # the CPUs the import's processes may run on
+
+    def cpu_per_event(self, step: str) -> float | None:
+        """Seconds of CPU an event took in ``step``, every process counted; None unmeasured."""
+        busy = self.busy_seconds.get(step)
+        return None if busy is None else busy / self.events
 
     def per_second(self, step: str, of: str = "events") -> float:
         return (self.events if of == "events" else self.games) / self.seconds[step]
+
+
+PROC_STAT = "/proc/stat"
+_IDLE_COLUMNS = (3, 4)  # idle, iowait; guest and guest_nice (8, 9) are counted in user and nice already
+
+
+def machine_busy_seconds(stat: str = PROC_STAT) -> float | None:
+    """Seconds of CPU every process of the machine has used since it started (Linux's
+    ``/proc/stat``, its ``cpu`` line less its idle columns), or None where the system does
+    not say. An import's workers come from a fork server, not from this process, so no
+    rusage of this process counts them: the machine's busy time does (run on a quiet machine)."""
+    try:
+        with open(stat, encoding="ascii") as handle:
+            fields = handle.readline().split()
+        if not fields or fields[0] != "cpu":
+            return None
+        ticks = [int(value) for value in fields[1:9]]
+    except (OSError, ValueError):
+        return None
+    busy = sum(value for column, value in enumerate(ticks) if column not in _IDLE_COLUMNS)
+    return busy / os.sysconf("SC_CLK_TCK")
 
 
 def p99(values: list[float]) -> float:
@@ -239,6 +267,15 @@ class Measurement:
             self.done("disk")
         return figures
 
+    @contextlib.contextmanager
+    def _busy(self, step: str) -> Iterator[None]:
+        """The machine's busy time while ``step`` runs, kept where the system counts it."""
+        before = machine_busy_seconds()
+        yield
+        after = machine_busy_seconds()
+        if before is not None and after is not None:
+            self.figures.busy_seconds[step] = after - before
+
     def _export(self, source: str, dump: str) -> None:
         from recorder.archive.transfer import Archive
         from recorder.cli.export_file import write_export
@@ -258,10 +295,12 @@ class Measurement:
         from recorder.workers import default_jobs
 
         figures = self.figures
+        figures.cores = default_jobs()
         with SQLiteEventStore(target) as store:
-            figures.seconds["import"] = _timed(
-                lambda: import_into(store, files, jobs=default_jobs(), recorded_by="bench")
-            )
+            with self._busy("import"):
+                figures.seconds["import"] = _timed(
+                    lambda: import_into(store, files, jobs=default_jobs(), recorded_by="bench")
+                )
             self.done("import")
             recorder = Recorder(store)
             figures.seconds["verify"], figures.verify_processes = _verify(store, target)
@@ -275,13 +314,14 @@ class Measurement:
         from recorder.store import SQLiteEventStore
         from recorder.workers import default_jobs
 
-        with SQLiteEventStore(target) as store:  # the check reads nothing from it
+        with SQLiteEventStore(target) as store, self._busy("check ceiling"):  # the check reads nothing from it
             seconds, processes = check_ceiling(store, dump, default_jobs())
         self.figures.seconds["check ceiling"], self.figures.check_processes = seconds, processes
         self.done("check ceiling")
 
     def _store_floor(self, target: str, floor: str) -> None:
-        self.figures.seconds["store floor"] = store_floor(target, floor)
+        with self._busy("store floor"):
+            self.figures.seconds["store floor"] = store_floor(target, floor)
         for suffix in ("", "-wal", "-shm", "-writer.lock"):  # at once: at full size it takes as much disk as the target
             if os.path.exists(floor + suffix):
                 os.remove(floor + suffix)

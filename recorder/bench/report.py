@@ -277,6 +277,34 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
 
         return line
 
+    def cpu_line(step: str, report: Callable) -> Callable:
+        """The step's line, then the CPU each event took in it, where the machine counts it."""
+
+        def line(figures) -> None:
+            report(figures)
+            cpu = figures.cpu_per_event(step)
+            if cpu is None:
+                return
+            busy = ""
+            if step == "import":  # how near the import came to the bound: how much of the cores it used
+                used = 100 * figures.busy_seconds[step] / (figures.seconds[step] * figures.cores)
+                busy = f", the machine's {figures.cores} cores {used:.0f} % busy"
+            echo(f"    ({cpu * 1e6:.1f} µs of CPU per event{busy})")
+
+        return line
+
+    def both_halves(figures) -> None:
+        """What the check and the storing allow together: their CPU per event, on cores never idle."""
+        check, store = figures.cpu_per_event("check ceiling"), figures.cpu_per_event("store floor")
+        if check is None or store is None:
+            return
+        rate = figures.cores / (check + store)
+        below = ", below its target" if rate < IMPORT_TARGET_EVENTS else ""
+        echo(
+            f"  both halves    {rate:>9,.0f} events/s  ({check * 1e6:.1f} + {store * 1e6:.1f} µs of CPU per event"
+            f" on {figures.cores} cores never idle: the most an import of this code can reach here{below})"
+        )
+
     def check_ceiling(figures) -> None:
         rate, processes = figures.per_second("check ceiling"), figures.check_processes
         below = ", below its target" if rate < IMPORT_TARGET_EVENTS else ""
@@ -294,6 +322,10 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
             f" and no event checked: the most an import can reach here{below})"
         )
 
+    def floor_and_both_halves(figures) -> None:
+        cpu_line("store floor", store_floor)(figures)
+        both_halves(figures)
+
     def disk(figures) -> None:
         per_thousand = figures.bytes_on_disk / figures.games * 1000 / 2**20
         echo(f"  database on disk: {per_thousand:.1f} MiB per 1,000 games (no target)")
@@ -301,11 +333,11 @@ def archive_lines(echo: Echo) -> dict[str, Callable]:
     return {
         "build": built,
         "export": exported,
-        "import": rate_line("import", IMPORT_TARGET_EVENTS),
+        "import": cpu_line("import", rate_line("import", IMPORT_TARGET_EVENTS)),
         "verify": verify_line,
         "pages": timings_line("page by player or event", "page_ms"),
         "searches": timings_line("position search", "search_ms"),
-        "check ceiling": check_ceiling,
-        "store floor": store_floor,
+        "check ceiling": cpu_line("check ceiling", check_ceiling),
+        "store floor": floor_and_both_halves,
         "disk": disk,
     }
