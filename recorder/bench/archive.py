@@ -21,8 +21,10 @@ position index; the check ceiling: the exported file read and every game checked
 import checks it, in its worker processes, nothing stored (``check_ceiling``); the storing
 floor: the imported rows copied into a fresh database by SQL alone, no line read and no
 event checked (``store_floor``). An import does both, the check and the storing, so each
-is the most an import could reach on this machine with this code; the database's size
-on disk per 1,000 games.
+is the most an import could reach on this machine with this code; and since it does both
+on the same cores, the CPU each takes per event (the machine's busy time while it runs,
+``machine_busy_seconds``) bounds it too: the cores divided by their sum. Last, the
+database's size on disk per 1,000 games.
 """
 
 from __future__ import annotations
