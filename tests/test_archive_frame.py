@@ -299,3 +299,19 @@ def test_a_frame_checked_in_blocks_counts_as_line_by_line(pieces, stated, header
         return check_ndjson_frame([whole[i : i + block] for i in range(0, len(whole), block)], "f")
 
     assert outcome(in_blocks, text) == outcome(frame_a_line_at_a_time, text)
+
+
+@pytest.mark.parametrize("fmt", ["notation", "ndjson"])
+def test_a_byte_order_mark_that_an_editor_put_before_an_export_is_ignored(exports, fmt, tmp_path):
+    """A text editor saving an archive may put U+FEFF first (RFC 8259 lets a reader ignore
+    it): the text imports as the export did, through the API's reading and from a file,
+    and a file cut short with one is refused as one without it."""
+    marked = "\ufeff" + exports[fmt]
+    assert [r.status for r in import_text(memory_archive(), fmt, marked)] == ["imported", "imported"]
+    path = tmp_path / f"marked.{'ndjson' if fmt == 'ndjson' else 'mn'}"
+    path.write_text(marked, encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "t.sqlite3"), str(path)])
+    assert result.exit_code == 0 and "imported 2 games, refused 0" in result.stdout
+    path.write_text(marked[: len(marked) // 2], encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "cut.sqlite3"), str(path)])
+    assert result.exit_code == 1 and "the archive is cut short" in result.stderr

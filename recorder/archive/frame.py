@@ -80,8 +80,10 @@ def ndjson_lines(text: str, source: str) -> list[str]:
     lines are blanked, so line numbers stay those of the file).
 
     Lines are split at ``\n`` only: a name may hold U+2028, U+2029 or U+0085, which
-    ``str.splitlines`` would split and JSON writes raw.
+    ``str.splitlines`` would split and JSON writes raw. A byte order mark before the text
+    (an editor's) is ignored, as the notation's reader ignores it (RFC 8259 allows it).
     """
+    text = text.removeprefix("\ufeff")
     framed, _ = check_ndjson_frame([text], source)
     lines = text.split("\n")
     return ["", *lines[1:-2], ""] if framed else lines

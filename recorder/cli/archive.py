@@ -33,6 +33,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
 BATCH_SECONDS = 0.2
 BLOCK_CHARS = 1 << 16  # characters of a file read at once while its frame is checked
+FILE_ENCODING = "utf-8-sig"  # UTF-8, a byte order mark before the text (an editor's) dropped
 
 
 def _date(ctx, param, value: str | None) -> str | None:
@@ -146,8 +147,9 @@ def _stored(archive: Archive) -> Callable[[CheckedLog | GameReport], GameReport]
 
 def file_blocks(path: str, size: int = BLOCK_CHARS) -> Iterator[str]:
     """A file's text in consecutive blocks of ``size`` characters, newlines read as
-    ``open`` reads them (universal newlines), as ``file_lines`` reads them."""
-    with open(path, encoding="utf-8") as handle:
+    ``open`` reads them (universal newlines), as ``file_lines`` reads them; a byte order
+    mark before the text is dropped, as ``ndjson_lines`` drops it."""
+    with open(path, encoding=FILE_ENCODING) as handle:
         while block := handle.read(size):
             yield block
 
@@ -156,7 +158,7 @@ def file_lines(path: str) -> Iterator[str]:
     """A file's lines as ``text.split("\n")`` gives them (each without its newline, and an
     empty last one after a final newline), read one at a time. Newlines are read as
     ``open`` reads them (universal newlines), as the whole-text read does."""
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding=FILE_ENCODING) as handle:
         line = ""
         for line in handle:
             yield line.removesuffix("\n")
