@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from recorder.core.commands import DATE_FORMS, DATE_PATTERN
+from recorder.core.commands import DATE_FORMS, DATE_PATTERN, is_date
 from recorder.rules.board import not_a_hole
 from recorder.rules.values import HOLE_NAMES, MAX_STORED_INT
 
@@ -62,8 +62,14 @@ def hole(**kwargs) -> fields.String:
 
 
 def date(**kwargs) -> fields.String:
-    """A game's date as far as it is known (``recorder.core.commands.DATE_PATTERN``)."""
-    return fields.String(validate=validate.Regexp(f"^{DATE_PATTERN}\\Z", error=f"a date is {DATE_FORMS}"), **kwargs)
+    """A game's date as far as it is known, and a real one (``recorder.core.commands.is_date``);
+    the pattern is shown in the OpenAPI document."""
+    return fields.String(validate=_real_date, metadata={"pattern": f"^{DATE_PATTERN}$"}, **kwargs)
+
+
+def _real_date(value: str) -> None:
+    if not is_date(value):
+        raise ValidationError(f"a date is {DATE_FORMS}")
 
 
 class Cursor(fields.Field):

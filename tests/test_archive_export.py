@@ -217,8 +217,9 @@ def test_recorder_export_filters_and_writes_ndjson_by_suffix(tmp_path):
     out = tmp_path / "tuz.ndjson"
     assert runner.invoke(main, ["export", "--db", db, "--variant", "tuz", "-o", str(out)]).exit_code == 0
     assert out.read_text().startswith('{"archive":"mancala-recorder"}\n{"game_id":')
-    bad = runner.invoke(main, ["export", "--db", db, "--date-from", "soon"])
-    assert bad.exit_code == 2 and "YYYY" in bad.output
+    for bad_date in ("soon", "2026-13", "2026-02-30"):  # a filter no real date can meet is a typo, said so
+        bad = runner.invoke(main, ["export", "--db", db, "--date-from", bad_date])
+        assert bad.exit_code == 2 and "YYYY" in bad.output
     nowhere = tmp_path / "no such folder" / "out.ndjson"
     unwritable = runner.invoke(main, ["export", "--db", db, "-o", str(nowhere)])
     assert unwritable.exit_code == 1 and f"cannot write {nowhere}: No such file or directory" in unwritable.output

@@ -276,3 +276,41 @@ def test_a_log_that_no_longer_folds_is_still_listed_and_verify_names_the_event(a
     report = verify(client, game)
     assert report["first_broken_link"] == 5 and {p["check"] for p in report["problems"]} == {"chain", "replay"}
     assert client.get("/api/games/nope/verify").status_code == 404
+
+
+def test_a_game_stored_with_a_date_no_calendar_has_still_verifies(app, client, tmp_path):
+    """Dates are held to the calendar since a later release; a game stored before with
+    ``2026-13`` (stored here as that release stored it, straight through the store) is
+    not broken: verify re-decides its setup and moves, not its metadata. Its NDJSON log
+    is refused on import, as a new setup with that date is."""
+    from recorder.archive.transfer import Archive
+    from recorder.core.commands import decide_create
+    from recorder.store import NewEvent, SQLiteEventStore
+
+    setup = decide_create({"variant": "qelat", "south": "A", "north": "B", "first_player": "south", "date": "2026-13"})
+    assert setup.metadata == {"date": "2026-13"}  # the setup's own decision never looked at the date
+    with SQLiteEventStore(app.config["DATABASE"]) as store:
+        store.append("old_date", 0, [NewEvent(setup.type, setup.payload())], recorded_by="arbiter")
+        log = "".join(Archive(store).ndjson_archive(["old_date"]))
+    assert verify(client, "old_date")["ok"] is True
+    assert run(app, "verify", "old_date").exit_code == 0
+    with SQLiteEventStore(str(tmp_path / "other.sqlite3")) as other:
+        [report] = Archive(other, recorded_by="archivist", restore=True).import_ndjson_text(log)
+    assert report.status == "refused" and "date must be YYYY" in report.error["detail"]
+
+
+def test_a_stream_under_an_id_no_game_may_have_fails_verification_over_http_as_on_the_command_line(app, client):
+    """An id outside the game id pattern can only come from a write behind the service's
+    back (every route and import refuses it): both verifications say so, not only the
+    command line's walk."""
+    from recorder.core.commands import decide_create
+    from recorder.store import NewEvent, SQLiteEventStore
+
+    setup = decide_create({"variant": "qelat", "south": "A", "north": "B", "first_player": "south"})
+    with SQLiteEventStore(app.config["DATABASE"]) as store:
+        store.append("look-alike", 0, [NewEvent(setup.type, setup.payload())], recorded_by="arbiter")
+    report = verify(client, "look-alike")
+    assert report["ok"] is False and report["detail"] == "the id is not a game id (docs/security.md)"
+    assert report["chain_intact"] and report["replay_valid"]  # the events themselves are sound
+    walked = run(app, "verify", "look-alike")
+    assert walked.exit_code == 1 and "the id is not a game id" in walked.output

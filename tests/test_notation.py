@@ -183,6 +183,7 @@ def test_gen_23_tags_become_the_setup():
         ('[South "A"]\n[North "B"]\n[Result "*"]\n[Variant "qelat"]\n', 4, "first_player is required"),
         ('[South "A"]\n[North "B"]\n[Result "*"]\n[Variant "qelat"]\n[Annotator "C"]\n', 5, "unknown tag"),
         ('[South "A"]\n[North "B"]\n[Result "*"]\n[Variant "qelat"]\n[Date "22/11/2026"]\n', 5, "date"),
+        ('[South "A"]\n[North "B"]\n[Result "*"]\n[Variant "qelat"]\n[Date "2026-11-31"]\n', 5, "date"),
         ('[South ""]\n[North "B"]\n[Result "*"]\n[Variant "qelat"]\n[FirstPlayer "south"]\n', 1, "south must be"),
         ('[South "A"]\n[North "B"]\n[Result "*"]\n[Variant "qelat"]\n[Position "{}"]\n', 5, "JSON object"),
         ('[South "A"]\n[South "B"]\n', 2, "appears twice"),

@@ -20,18 +20,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from recorder.core import chain
+from recorder.core import chain, ids
 from recorder.core.events import GameCreated, event_from_record
 from recorder.core.game import Game, start_game
 from recorder.core.redecide import redecide_folded, redecide_setup
 from recorder.errors import InvalidRecord, RecorderError
 
+NOT_A_GAME_ID = "the id is not a game id (docs/security.md)"
+
 
 def verify_record(game_id: str, stored: Sequence[Any]) -> dict:
-    """The verification report of one game's stored events (``StoredEvent``-like objects)."""
+    """The verification report of one game's stored events (``StoredEvent``-like objects).
+    A sound record under an id no game may have (only a write behind the service's back
+    makes one) fails too: every verification, over HTTP or on the command line, says so."""
     replay_problem, game = replay_break(game_id, stored)
     result = game.state.result.name if game is not None and game.state.game_over else None
-    return _report(game_id, stored, chain_break(stored), replay_problem, result)
+    report = _report(game_id, stored, chain_break(stored), replay_problem, result)
+    if report["ok"] and not ids.is_game_id(game_id):
+        report = {**report, "ok": False, "detail": NOT_A_GAME_ID}
+    return report
 
 
 def _report(stream_id: str, stored: Sequence[Any], chain_problem, replay_problem, result: str | None) -> dict:

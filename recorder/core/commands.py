@@ -7,6 +7,7 @@ already checked; these functions check them against the rules and the game's sta
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
@@ -40,14 +41,23 @@ PLAYER_NAMES: tuple[PlayerName, PlayerName] = ("south", "north")
 # recorded it and when (recorder/archive/ndjson.py with_claims); POST /api/games cannot set it.
 METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board", "import_claims")
 # A game's date is known to the year, the month or the day. Every check of a date (the
-# HTTP schemas, the notation reader, the CLI's filters) uses this one pattern.
-DATE_PATTERN = r"\d{4}(-\d{2}(-\d{2})?)?"
-DATE_FORMS = "YYYY, YYYY-MM or YYYY-MM-DD"
+# HTTP schemas, the notation reader, the CLI's filters) is ``is_date``: this pattern (ASCII
+# digits: ``\d`` would take any script's), and a month and day the calendar has.
+DATE_PATTERN = r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?"
+DATE_FORMS = "YYYY, YYYY-MM or YYYY-MM-DD, a real date"
 _DATE = re.compile(DATE_PATTERN)
 
 
 def is_date(value: object) -> bool:
-    return isinstance(value, str) and _DATE.fullmatch(value) is not None
+    """A date as far as it is known, and a real one: not 2026-13, not 2026-02-30."""
+    if not isinstance(value, str) or _DATE.fullmatch(value) is None:
+        return False
+    year, month, day = (*(int(part) for part in value.split("-")), 1, 1)[:3]
+    try:
+        datetime.date(year, month, day)
+    except ValueError:  # month 00 or 13, day 00 or past the month's end, year 0000
+        return False
+    return True
 
 
 def decide_create(body: Command) -> GameCreated:
