@@ -51,7 +51,9 @@ def board_rows(text: str) -> dict:
 
 
 def test_replay_of_an_unknown_game_fails_clearly(tmp_path):
-    result = CliRunner().invoke(main, ["replay", "nope", "--db", str(tmp_path / "x.sqlite3")])
+    db = str(tmp_path / "x.sqlite3")
+    assert CliRunner().invoke(main, ["init-db", "--db", db]).exit_code == 0
+    result = CliRunner().invoke(main, ["replay", "nope", "--db", db])
     assert result.exit_code == 1 and "no game 'nope'" in result.output
 
 
@@ -204,6 +206,33 @@ def test_every_command_closes_the_store_it_opened_however_it_ends(tmp_path, monk
         return opened[-1]
 
     real_open = backends.open_store
+    db = str(tmp_path / "records.sqlite3")
+    assert CliRunner().invoke(main, ["init-db", "--db", db]).exit_code == 0  # reading commands open only what is there
     monkeypatch.setattr(backends, "open_store", open_store)
-    CliRunner().invoke(main, [*command, "--db", str(tmp_path / "records.sqlite3")])
+    CliRunner().invoke(main, [*command, "--db", db])
     assert opened and all(store._closed for store in opened)
+
+
+READING_COMMANDS = [
+    ["verify"],
+    ["verify", "some_game"],
+    ["export"],
+    ["search", "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1"],
+    ["replay", "some_game"],
+    ["rebuild"],
+    ["trace", "some_game", "1"],
+    ["checkpoint", "some_game"],
+    ["what-if", "some_game", "--option", "serial_capture=false"],
+]
+
+
+@pytest.mark.parametrize("command", READING_COMMANDS, ids=" ".join)
+def test_a_command_that_reads_a_database_that_is_not_there_says_so_and_creates_none(tmp_path, command):
+    """A mistyped --db made an empty database there, and `recorder verify` then reported
+    "0 failed" with exit status 0: an auditor's false assurance. A command that only reads
+    (or rebuilds what is there) refuses a SQLite file that does not exist."""
+    db = tmp_path / "recods.sqlite3"
+    result = CliRunner().invoke(main, [*command, "--db", str(db)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert f"error: cannot open the database {db}: no such file" in result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == []

@@ -264,7 +264,7 @@ def import_command(files: tuple[str, ...], fmt: str, jobs: int | None, db: str |
 @DB_OPTION
 def export_command(output: str, fmt: str, full_history: bool, db: str | None, **filters: str | None):
     """Export games, streamed one at a time, as notation or NDJSON event logs."""
-    recorder = make_recorder(db)
+    recorder = make_recorder(db, existing=True)
     archive = Archive(recorder.store, fill_cache=True)  # the next export reads what this one wrote
     try:
         total = sum(1 for _ in archive.select(**filters))

@@ -26,9 +26,10 @@ KEY = click.option(
 
 
 def _recorder(db):
+    """Every audit command reads what is stored: a database that is not there is refused."""
     from .common import make_recorder
 
-    return make_recorder(db)
+    return make_recorder(db, existing=True)
 
 
 def _signing_key(db, key):
@@ -171,7 +172,8 @@ def checkpoint(game_id: str, db, key):
     from recorder.audit.checkpoints import issue
 
     try:
-        click.echo(issue(_signing_key(db, key), game_id, _recorder(db).events(game_id))["text"])
+        events = _recorder(db).events(game_id)  # first: no key is made beside a database that is not there
+        click.echo(issue(_signing_key(db, key), game_id, events)["text"])
     except RecorderError as error:
         fail(error.detail)
 

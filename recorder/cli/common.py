@@ -40,14 +40,16 @@ def opened(open_database: Callable[[], T]) -> T:
         fail(error.detail)
 
 
-def make_recorder(db: str | None):
+def make_recorder(db: str | None, *, existing: bool = False):
     """The service on ``db``; its store is closed when the command ends, however it ends
     (``sys.exit`` included): a PostgreSQL pool left open would be closed by the garbage
-    collector in one of its own threads, which cannot join itself."""
+    collector in one of its own threads, which cannot join itself. ``existing``: a command
+    that only reads (or rebuilds) refuses a SQLite file that is not there, creating none."""
     from recorder.service import Recorder
-    from recorder.store.backends import open_store
+    from recorder.store import backends
 
-    store = opened(lambda: open_store(database_path(db)))
+    open_database = backends.open_existing_store if existing else backends.open_store
+    store = opened(lambda: open_database(database_path(db)))
     context = click.get_current_context(silent=True)
     if context is not None:
         context.call_on_close(store.close)

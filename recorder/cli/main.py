@@ -98,7 +98,7 @@ def replay(game_id: str, at: int | None, db: str | None):
     """Print a game's board as text after any event."""
     from recorder.errors import RecorderError
 
-    recorder = make_recorder(db)
+    recorder = make_recorder(db, existing=True)
     try:
         game = recorder.game_at(game_id, at)
     except RecorderError as error:
@@ -119,7 +119,7 @@ def rebuild(db: str | None):
     from recorder.projections import game_ids
     from recorder.projections import rebuild as rebuild_projections
 
-    recorder = make_recorder(db)
+    recorder = make_recorder(db, existing=True)
     try:
         total = sum(len(ids) for ids in game_ids(recorder, 5000))
         with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
@@ -141,7 +141,7 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
     from recorder.errors import RecorderError
     from recorder.projections import search as search_position
 
-    recorder = make_recorder(db)
+    recorder = make_recorder(db, existing=True)
     try:
         found = search_position(recorder, position, limit=limit)
     except RecorderError as error:

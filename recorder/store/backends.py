@@ -6,6 +6,7 @@ file explicitly (``recorder copy --from sqlite:records.sqlite3``).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 from recorder.errors import Unavailable
@@ -13,6 +14,7 @@ from recorder.errors import Unavailable
 from .interface import EventStore
 
 SQLITE_PREFIX = "sqlite:"
+MEMORY = ":memory:"  # SQLite's database in memory, never a file
 
 
 def is_postgres(target: str) -> bool:
@@ -40,3 +42,13 @@ def open_store(target: str) -> EventStore:
         return SQLiteEventStore(sqlite_path(target))
     except (OSError, sqlite3.Error) as error:  # no such folder, a folder, a file that is not SQLite
         raise Unavailable(f"cannot open the database {target}: {error}") from None
+
+
+def open_existing_store(target: str) -> EventStore:
+    """``open_store``, for a command that only reads what is there: a SQLite file that does
+    not exist is refused (Unavailable), not created empty. A mistyped ``--db`` made an
+    empty database, which ``recorder verify`` then passed with nothing failed."""
+    path = sqlite_path(target)
+    if not is_postgres(target) and path != MEMORY and not os.path.exists(path):
+        raise Unavailable(f"cannot open the database {target}: no such file (a command that only reads creates none)")
+    return open_store(target)
