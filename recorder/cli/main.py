@@ -41,7 +41,7 @@ def main():
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535))
 @click.option(
     "--open",
     "open_mode",
