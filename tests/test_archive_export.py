@@ -220,6 +220,9 @@ def test_recorder_export_filters_and_writes_ndjson_by_suffix(tmp_path):
     for bad_date in ("soon", "2026-13", "2026-02-30"):  # a filter no real date can meet is a typo, said so
         bad = runner.invoke(main, ["export", "--db", db, "--date-from", bad_date])
         assert bad.exit_code == 2 and "YYYY" in bad.output
+    for option, value in (("--player", ""), ("--tournament", "t-1\n"), ("--player", "x" * 201)):
+        bad = runner.invoke(main, ["export", "--db", db, option, value])  # GET /api/export refuses them too (422)
+        assert bad.exit_code == 2 and f"Invalid value for '{option}'" in bad.output, (option, bad.output)
     nowhere = tmp_path / "no such folder" / "out.ndjson"
     unwritable = runner.invoke(main, ["export", "--db", db, "-o", str(nowhere)])
     assert unwritable.exit_code == 1 and f"cannot write {nowhere}: No such file or directory" in unwritable.output

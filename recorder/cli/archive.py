@@ -14,17 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import click
+from marshmallow import ValidationError
 
 from recorder.api.archive import schema_check
 from recorder.archive import parallel
 from recorder.archive.frame import check_ndjson_frame, ndjson_lines, without_frame
 from recorder.archive.ndjson import EventLog, read_logs
 from recorder.archive.transfer import Archive, CheckedLog, GameReport, notation_games
-from recorder.core.commands import DATE_FORMS, is_date
 from recorder.errors import NotationError
 from recorder.rules import VARIANTS
 from recorder.store import EventStore
 from recorder.workers import collector_paused, default_jobs
+from schemas.archive import ExportQuerySchema
+from schemas.fields import first_message
 
 from .common import DB_OPTION, make_recorder, pace
 from .export_file import write_export
@@ -36,9 +38,15 @@ BLOCK_CHARS = 1 << 16  # characters of a file read at once while its frame is ch
 FILE_ENCODING = "utf-8-sig"  # UTF-8, a byte order mark before the text (an editor's) dropped
 
 
-def _date(ctx, param, value: str | None) -> str | None:
-    if value is not None and not is_date(value):
-        raise click.BadParameter(f"a date is {DATE_FORMS}")
+def _filter(ctx, param, value: str | None) -> str | None:
+    """A filter as GET /api/export takes it (``schemas.archive.ExportQuerySchema``): a
+    player or tournament as the API names them, a date of the calendar."""
+    if value is None:
+        return None
+    try:
+        ExportQuerySchema(only=(param.name,)).load({param.name: value})
+    except ValidationError as error:
+        raise click.BadParameter(first_message(error.messages)) from None
     return value
 
 
@@ -255,10 +263,10 @@ def import_command(files: tuple[str, ...], fmt: str, jobs: int | None, db: str |
     help="auto: NDJSON when the output ends in .ndjson or .jsonl, else notation.",
 )
 @click.option("--variant", type=click.Choice(sorted(VARIANTS)))
-@click.option("--player", help="Games where this player is South or North.")
-@click.option("--tournament", help="Games of this tournament id.")
-@click.option("--date-from", callback=_date, help="Games dated on or after (YYYY[-MM[-DD]]).")
-@click.option("--date-to", callback=_date, help="Games dated on or before.")
+@click.option("--player", callback=_filter, help="Games where this player is South or North.")
+@click.option("--tournament", callback=_filter, help="Games of this tournament id.")
+@click.option("--date-from", callback=_filter, help="Games dated on or after (YYYY[-MM[-DD]]).")
+@click.option("--date-to", callback=_filter, help="Games dated on or before.")
 @click.option("--result", type=click.Choice(["south_wins", "north_wins", "draw", "unfinished"]))
 @click.option("--full-history", is_flag=True, help="Notation: include retracted moves and the retractions.")
 @DB_OPTION
