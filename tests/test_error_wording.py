@@ -47,6 +47,14 @@ def test_a_bad_export_filter_is_named_as_a_query_parameter(client):
     assert response.status_code == 422 and "query parameter 'variant'" in response.get_json()["detail"]
 
 
+@pytest.mark.parametrize("query", ["fen=", "", "fen=4,4,4,4,4,4/4,4,4,4,4,4%20-%20-%200-0%20S%201&limit=0"])
+def test_a_bad_position_search_is_named_as_a_query_not_a_body(client, query):
+    """GET /api/positions has no body: its refusal names the parameter, as every query's does."""
+    problem = client.get(f"/api/positions?{query}").get_json()
+    assert problem["title"] == "Invalid query" and problem["detail"].startswith("query parameter '")
+    assert "body" not in problem["detail"] and problem["parameters"] in (["fen"], ["limit"])
+
+
 @pytest.mark.parametrize(
     ("options", "says"),
     [

@@ -7,20 +7,21 @@ Every game and event after which the given position stood, from the position ind
 from __future__ import annotations
 
 from apispec import APISpec
-from flask import Blueprint, request
+from flask import Blueprint
 
 from recorder.projections import search
 from schemas.positions import position_query_schema, position_search_schema
 
 from . import openapi
 from .games import recorder
+from .problems import load_query
 
 bp = Blueprint("positions", __name__, url_prefix="/api")
 
 
 @bp.get("/positions")
 def find_position():
-    query = position_query_schema.load(request.args.to_dict())
+    query = load_query(position_query_schema)
     return position_search_schema.dump(search(recorder(), query["fen"], limit=query["limit"]))
 
 
