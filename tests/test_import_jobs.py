@@ -55,9 +55,12 @@ def imported(tmp_path, archive_file, jobs: int):
     with SQLiteEventStore(target) as store:
         lines = [store.event_lines(game_id(n)) for n in range(GAMES) if n != TAKEN]
     with contextlib.closing(sqlite3.connect(target)) as conn:
-        positions = conn.execute("SELECT position, game_id, seq FROM positions ORDER BY 1, 2, 3").fetchall()
+        positions = conn.execute(
+            "SELECT key_high, key_low, game_id, seq FROM positions JOIN position_games USING (game) ORDER BY 1, 2, 3, 4"
+        ).fetchall()
         games = conn.execute("SELECT * FROM games WHERE game_id != ? ORDER BY 1", (game_id(TAKEN),)).fetchall()
-    return result, lines, positions, games
+        order = conn.execute("SELECT game_id FROM position_games ORDER BY game").fetchall()  # the order stored
+    return result, lines, positions, games, order
 
 
 def test_an_import_with_two_jobs_stores_and_reports_what_one_job_does(tmp_path, archive_file, monkeypatch):

@@ -13,6 +13,7 @@ from support.playouts import random_record
 from recorder.cli.main import main
 from recorder.core.commands import decide, decide_create
 from recorder.core.game import apply_event, start_game
+from recorder.core.position_digest import key_digest
 from recorder.errors import InvalidRecord
 from recorder.projections import rebuild, search
 from recorder.rules import VARIANTS, rules_for
@@ -20,6 +21,8 @@ from recorder.rules.position_text import key_of, position_json, position_text
 from recorder.rules.positions import position_from_json
 from recorder.service import Recorder
 from recorder.store import SQLiteEventStore
+from recorder.store.caches import game_number
+from recorder.store.sql import _write_transaction
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 # QEL-1: 2x6 holes of 4 seeds, no stores; QEL-3: South named to move first.
@@ -218,8 +221,13 @@ def exported_corpus(recorder: Recorder, path) -> None:
 
 
 def indexed_rows(path: str) -> list:
+    """The index's rows as (key digest, game id, seq): a game's number is the file's own."""
+    query = (
+        "SELECT key_high, key_low, game_id, seq FROM positions JOIN position_games USING (game)"
+        " ORDER BY key_high, key_low, game_id, seq"
+    )
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        return conn.execute("SELECT position, game_id, seq FROM positions ORDER BY 1, 2, 3").fetchall()
+        return [((high, low), game_id, seq) for high, low, game_id, seq in conn.execute(query).fetchall()]
 
 
 def test_a_bulk_import_queues_positions_and_indexes_them_all_at_its_end(indexed, tmp_path):
@@ -259,7 +267,7 @@ def test_queued_positions_are_found_reported_and_indexed_by_the_next_import_or_a
     assert CliRunner().invoke(main, ["verify", "--projections", "--db", target]).exit_code == 0
     with SQLiteEventStore(target) as store:
         with contextlib.closing(sqlite3.connect(target)) as conn, conn:  # queued again, as by a stopped import
-            conn.execute("INSERT INTO positions_pending (position, game_id, seq) SELECT * FROM positions")
+            conn.execute("INSERT INTO positions_pending (key_high, key_low, game, seq) SELECT * FROM positions")
         rebuild(Recorder(store))
         assert not Recorder(store).positions.pending()
     assert indexed_rows(target) == indexed_rows(recorder.store.path)
@@ -275,15 +283,14 @@ def test_a_rebuild_leaves_positions_queued_after_it_began_for_their_import(index
     def queue_meanwhile(recorder_):
         for batch in real(recorder_):
             yield batch
-            with contextlib.closing(sqlite3.connect(recorder.store.path)) as conn, conn:
-                conn.execute("INSERT INTO positions_pending (position, game_id, seq) VALUES ('k', 'later', 1)")
+            queue(recorder.store.path, [("k", "later", 1)])
 
     monkeypatch.setattr(projections, "game_ids", queue_meanwhile)
-    with contextlib.closing(sqlite3.connect(recorder.store.path)) as conn, conn:
-        conn.execute("INSERT INTO positions_pending (position, game_id, seq) VALUES ('k', 'before', 1)")
+    queue(recorder.store.path, [("k", "before", 1)])
     rebuild(recorder)
     with contextlib.closing(sqlite3.connect(recorder.store.path)) as conn:
-        assert conn.execute("SELECT game_id FROM positions_pending").fetchall() == [("later",)]
+        query = "SELECT game_id FROM positions_pending JOIN position_games USING (game)"
+        assert conn.execute(query).fetchall() == [("later",)]
 
 
 def by_game_index_exists(path: str) -> bool:
@@ -293,8 +300,14 @@ def by_game_index_exists(path: str) -> bool:
 
 
 def queue(path: str, rows: list[tuple[str, str, int]]) -> None:
-    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
-        conn.executemany("INSERT INTO positions_pending (position, game_id, seq) VALUES (?, ?, ?)", rows)
+    """Queue (key, game id, seq) rows as a bulk import queues them: digests and game numbers."""
+    with contextlib.closing(SQLiteEventStore(path)) as store:
+        db = store._db()
+        with _write_transaction(db):
+            numbered = [(*key_digest(key), game_number(db, game_id), seq) for key, game_id, seq in rows]
+            db.conn.executemany(
+                "INSERT INTO positions_pending (key_high, key_low, game, seq) VALUES (?, ?, ?, ?)", numbered
+            )
 
 
 def index_pending_watching_by_game(store: SQLiteEventStore) -> list[bool]:
@@ -311,8 +324,12 @@ def test_a_queue_as_large_as_the_index_is_indexed_without_the_by_game_index_then
     with SQLiteEventStore(path) as store:
         queue(path, [(f"k{n % 7}", f"g{n // 3}", n % 3 + 1) for n in range(30)])
         assert index_pending_watching_by_game(store) == [False, True]
-        assert indexed_rows(path) == sorted((f"k{n % 7}", f"g{n // 3}", n % 3 + 1) for n in range(30))
-        assert Recorder(store).positions.of_game("g4") == [(1, "k5"), (2, "k6"), (3, "k0")]
+        assert indexed_rows(path) == sorted((key_digest(f"k{n % 7}"), f"g{n // 3}", n % 3 + 1) for n in range(30))
+        assert Recorder(store).positions.of_game("g4") == [
+            (1, key_digest("k5")),
+            (2, key_digest("k6")),
+            (3, key_digest("k0")),
+        ]
 
 
 def test_a_queue_smaller_than_the_index_keeps_the_by_game_index_throughout(tmp_path):
@@ -335,3 +352,54 @@ def test_a_by_game_index_left_dropped_by_a_stopped_import_is_created_at_the_next
         conn.execute("DROP INDEX positions_by_game")  # as index_pending leaves it when stopped mid-way
     SQLiteEventStore(path).close()
     assert by_game_index_exists(path)
+
+
+def test_the_index_holds_each_key_as_the_first_128_bits_of_its_sha_256():
+    """Two signed 64-bit integers, high half first (docs/notation.md, "The position index")."""
+    import hashlib
+
+    digest = hashlib.sha256(QELAT_START.encode("utf-8")).digest()
+    assert key_digest(QELAT_START) == (
+        int.from_bytes(digest[:8], "big", signed=True),
+        int.from_bytes(digest[8:16], "big", signed=True),
+    )
+
+
+def test_a_file_whose_index_held_the_keys_texts_is_rewritten_as_digests_on_open(indexed, tmp_path):
+    """An index from before digests (each key's text and the game's id) answers the same
+    searches once the file is opened again; its queue keeps its rows, ids and sequence."""
+    recorder, ids = indexed
+    path = recorder.store.path
+    before = {text: occurrences(recorder, text) for text in (QELAT_START, "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 N 1")}
+    texts = {}  # each game's positions as the old index held them: (text, game id, seq)
+    for game_id in ids.values():
+        for game in recorder.history(game_id):
+            texts[(game_id, game.version)] = key_of(position_text(game.rules, game.state))
+    recorder.store.close()
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.executescript(
+            "DROP TABLE positions; DROP TABLE positions_pending; DROP TABLE position_games;"
+            "CREATE TABLE positions (position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+            " PRIMARY KEY (position, game_id, seq)) WITHOUT ROWID;"
+            "CREATE INDEX positions_by_game ON positions (game_id);"
+            "CREATE TABLE positions_pending (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL);"
+        )
+        conn.executemany(
+            "INSERT INTO positions VALUES (?, ?, ?)", [(key, game, seq) for (game, seq), key in texts.items()]
+        )
+        conn.execute("INSERT INTO positions_pending VALUES (7, 'queued key', ?, 1)", (ids["plain"],))
+        conn.execute("UPDATE sqlite_sequence SET seq = 9 WHERE name = 'positions_pending'")
+    with SQLiteEventStore(path) as store:
+        migrated = Recorder(store)
+        assert {text: occurrences(migrated, text) for text in before} == before
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            queued = (
+                "SELECT id, key_high, key_low, game_id, seq FROM positions_pending JOIN position_games USING (game)"
+            )
+            assert conn.execute(queued).fetchall() == [(7, *key_digest("queued key"), ids["plain"], 1)]
+            sequence = "SELECT seq FROM sqlite_sequence WHERE name = 'positions_pending'"
+            assert conn.execute(sequence).fetchall() == [(9,)]
+        assert migrated.positions.of_game(ids["plain"]) == [
+            (seq, key_digest(texts[(ids["plain"], seq)])) for seq in (1, 2)
+        ]

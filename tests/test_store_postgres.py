@@ -70,6 +70,8 @@ def test_an_application_role_may_read_and_append_but_not_change(postgres_server,
     with PostgresEventStore(as_app) as store:  # opens without DDL: the schema is current
         store.append("g", 0, moves(1, 2))
         assert store.version("g") == 2
+        game = Recorder(store).create_game(QELAT, recorded_by=BY).game  # its projections: a game's number too
+        assert Recorder(store).positions.of_game(game.game_id) != []
     with psycopg.connect(as_app, autocommit=True) as conn:
         for statement in ("UPDATE events SET type = 'x'", "DELETE FROM events", "TRUNCATE events"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
@@ -299,3 +301,33 @@ def test_the_append_bench_runs_against_postgres(postgres_url):
 def test_the_postgres_store_asks_for_nothing_to_be_read_ahead_of_a_walk(store):
     """The server keeps its own cache; ``recorder verify`` walks it as it is."""
     assert store.read_ahead() is False
+
+
+def test_migration_3_rewrites_an_index_of_key_texts_as_the_digests_the_service_computes(postgres_server, monkeypatch):
+    """A database whose position index held the keys' texts (migration 2) answers the same
+    searches once migration 3 has rewritten it as digests and game numbers: PostgreSQL's
+    SHA-256 in SQL gives the very integers ``key_digest`` gives."""
+    from recorder.core.position_digest import key_digest
+    from recorder.projections import search
+    from recorder.store import pg_schema
+
+    start = "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1"
+    other = "0,5,5,5,5,4/4,4,4,4,4,4 - - 0-0 N 1"
+    url = postgres_server.create_database()
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:2])
+    with psycopg.connect(url) as conn:
+        pg_schema.migrate(conn)
+        rows = [(start, "g1", 1), (start, "g2", 1), (other, "g2", 2), ("é ü", "g3", 4)]
+        conn.cursor().executemany("INSERT INTO positions (position, game_id, seq) VALUES (%s, %s, %s)", rows)
+        conn.commit()
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    with psycopg.connect(url) as conn:
+        assert pg_schema.migrate(conn) == [3]
+        query = "SELECT key_high, key_low, game_id, seq FROM positions JOIN position_games USING (game) ORDER BY 3, 4"
+        migrated = conn.execute(query).fetchall()
+    assert migrated == [(*key_digest(key), game_id, seq) for key, game_id, seq in sorted(rows, key=lambda r: r[1:])]
+    with PostgresEventStore(url) as store:
+        assert [(hit["game_id"], hit["seq"]) for hit in search(Recorder(store), start)["occurrences"]] == [
+            ("g1", 1),
+            ("g2", 1),
+        ]

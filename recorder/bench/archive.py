@@ -16,9 +16,10 @@ its import into a fresh database through
 ``recorder import``'s path (the one file, its frame checked a block at a time, then its
 games read a line at a time); the verification of
 every stream (``recorder verify``'s walk, in a worker process per CPU); pages of 50 games
-of a player and of an event by keyset pagination; position searches of keys from the
-position index; the check ceiling: the exported file read and every game checked as the
-import checks it, in its worker processes, nothing stored (``check_ceiling``); the storing
+of a player and of an event by keyset pagination; position searches of keys the first
+games of the list reached; the check ceiling: the exported file read and every game
+checked as the import checks it, in its worker processes, nothing stored
+(``check_ceiling``); the storing
 floor: the imported rows copied into a fresh database by SQL alone, no line read and no
 event checked (``store_floor``). An import does both, the check and the storing, so each
 is the most an import could reach on this machine with this code; and since it does both
@@ -391,15 +392,16 @@ _FLOOR_COPIES = (
     f"INSERT INTO events ({_FLOOR_EVENT_COLUMNS}) SELECT {_FLOOR_EVENT_COLUMNS} FROM source.events"
     " WHERE game_id IN ({}) ORDER BY game_id, seq",
     "INSERT INTO games SELECT * FROM source.games WHERE game_id IN ({})",  # both made by create_schema
-    "INSERT INTO positions_pending (position, game_id, seq)"
-    " SELECT position, game_id, seq FROM source.positions WHERE game_id IN ({})",
+    "INSERT INTO position_games (game, game_id) SELECT game, game_id FROM source.position_games WHERE game_id IN ({})",
+    "INSERT INTO positions_pending (key_high, key_low, game, seq) SELECT key_high, key_low, game, seq"
+    " FROM source.positions WHERE game IN (SELECT game FROM source.position_games WHERE game_id IN ({}))",
 )
 
 
 def _copy_rows(db, batch: list[str]) -> None:
     marks = ", ".join("?" * len(batch))
     for statement in _FLOOR_COPIES:
-        db.execute(statement.format(marks), batch)
+        db.execute(statement.format(marks), batch)  # the games' numbers kept: the target starts empty
 
 
 def _read_through(path: str, chunk: int = 8 << 20) -> tuple[int, float]:
@@ -464,10 +466,24 @@ def _searches(recorder, count: int = 200, seed: int = 7) -> list[float]:
     from recorder.projections import search
 
     rng = random.Random(seed)
-    keys = recorder.positions.keys(limit=5000)
+    keys = sorted(_reached_keys(recorder))
     timings = []
     for key in (rng.choice(keys) for _ in range(count if keys else 0)):
         started = time.perf_counter()
         search(recorder, key)
         timings.append((time.perf_counter() - started) * 1000)
     return timings
+
+
+def _reached_keys(recorder, limit: int = 5000) -> set[str]:
+    """Up to ``limit`` distinct position keys, from every position the first games of the
+    list reached (the index holds digests, not texts): start positions, reached by every
+    game of their variant, among them."""
+    from recorder.rules.position_text import position_key
+
+    keys: set[str] = set()
+    for game_id in recorder.games.iter_ids():
+        keys.update(position_key(game.rules, game.state) for game in recorder.history(game_id))
+        if len(keys) >= limit:
+            break
+    return keys

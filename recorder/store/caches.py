@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from sqlite_utils import Database
 
+from recorder.core.position_digest import key_digest
+
 from .interface import ProjectionWrite, StoredEvent
 from .schema import POSITIONS_BY_GAME
 from .sql import _write_transaction
@@ -56,10 +58,28 @@ class NotationCache:
             db.execute("DELETE FROM notations WHERE game_id NOT IN (SELECT stream_id FROM streams)")
 
 
+def game_number(db: Database, game_id: str) -> int:
+    """The number the position index knows ``game_id`` by, given on first use
+    (``position_games``): the index's rows hold a game as an integer, not its id."""
+    row = db.execute(_GAME_NUMBER, (game_id,)).fetchone()
+    if row is None:
+        db.execute("INSERT OR IGNORE INTO position_games (game_id) VALUES (?)", (game_id,))
+        row = db.execute(_GAME_NUMBER, (game_id,)).fetchone()
+    return int(row[0])
+
+
+_GAME_NUMBER = "SELECT game FROM position_games WHERE game_id = ?"
+
+
 class PositionIndex:
-    """Every position each game reached: (key, game_id, seq), the key being the position
-    text's first six fields (recorder/rules/position_text.py). Written in the append's
-    transaction, so a search never misses a committed event.
+    """Every position each game reached: (key digest, game, seq), the key being the
+    position text's first six fields (recorder/rules/position_text.py) and its digest
+    ``key_digest``: the SHA-256 of the key cut to 128 bits, as two integers. Each game is
+    held by its number (``game_number``), so a row is four integers: a bulk import sorts
+    and indexes them at a third of the cost of rows of texts (docs/decisions.md). Two
+    keys share a digest only by a collision in SHA-256's first 128 bits, the trust the
+    hash chain already rests on. Written in the append's transaction, so a search never
+    misses a committed event.
 
     A bulk import into a SQLite file (``recorder import``) writes its games' positions
     to ``positions_pending`` instead, a plain heap kept in no order, and indexes them all
@@ -85,9 +105,11 @@ class PositionIndex:
 
     @staticmethod
     def _writer(statement: str, rows: list[tuple[int, str]]) -> ProjectionWrite:
+        digests = [(seq, *key_digest(key)) for seq, key in rows]  # before the append takes the write lock
+
         def insert(db: Database, events: Sequence[StoredEvent]) -> None:
-            game_id = events[0].game_id
-            db.conn.executemany(statement, [(key, game_id, seq) for seq, key in rows])
+            game = game_number(db, events[0].game_id)
+            db.conn.executemany(statement, [(high, low, game, seq) for seq, high, low in digests])
 
         return insert
 
@@ -120,8 +142,8 @@ class PositionIndex:
         db = self._db()
         db.execute("DROP TABLE IF EXISTS temp.sorted_positions")
         db.execute(
-            "CREATE TEMP TABLE sorted_positions AS SELECT position, game_id, seq FROM positions_pending"
-            " WHERE id <= ? ORDER BY position, game_id, seq",
+            f"CREATE TEMP TABLE sorted_positions AS SELECT {_COLUMNS} FROM positions_pending"
+            f" WHERE id <= ? ORDER BY {_COLUMNS}",
             (last,),
         )
         (count,) = db.execute("SELECT MAX(rowid) FROM temp.sorted_positions").fetchone()
@@ -130,7 +152,7 @@ class PositionIndex:
                 end = min(start + PENDING_CHUNK - 1, count)
                 with _write_transaction(db):
                     db.execute(
-                        "INSERT OR IGNORE INTO positions (position, game_id, seq) SELECT position, game_id, seq"
+                        f"INSERT OR IGNORE INTO positions ({_COLUMNS}) SELECT {_COLUMNS}"
                         " FROM temp.sorted_positions WHERE rowid BETWEEN ? AND ?",
                         (start, end),
                     )
@@ -183,35 +205,49 @@ class PositionIndex:
         db = self._db()
         with _write_transaction(db):
             for game_id, rows in games:
-                db.execute("DELETE FROM positions WHERE game_id = ?", (game_id,))
-                db.conn.executemany(_INSERT_POSITION, [(key, game_id, seq) for seq, key in rows])
+                game = game_number(db, game_id)
+                db.execute("DELETE FROM positions WHERE game = ?", (game,))
+                digests = ((*key_digest(key), game, seq) for seq, key in rows)
+                db.conn.executemany(_INSERT_POSITION, list(digests))
 
-    def of_game(self, game_id: str) -> list[tuple[int, str]]:
-        """The indexed positions of a game (pending ones aside: ``pending`` says if there are any)."""
-        rows = self._db().execute("SELECT seq, position FROM positions WHERE game_id = ? ORDER BY seq", (game_id,))
-        return [(seq, key) for seq, key in rows.fetchall()]
+    def of_game(self, game_id: str) -> list[tuple[int, tuple[int, int]]]:
+        """The indexed positions of a game as (seq, key digest), in seq order (pending ones
+        aside: ``pending`` says if there are any)."""
+        query = (
+            "SELECT seq, key_high, key_low FROM positions"
+            " WHERE game = (SELECT game FROM position_games WHERE game_id = ?) ORDER BY seq"
+        )
+        rows = self._db().execute(query, (game_id,)).fetchall()
+        return [(seq, (high, low)) for seq, high, low in rows]
 
     def find(self, key: str, *, limit: int = 100) -> list[tuple[str, int]]:
-        """(game_id, seq) of every occurrence, in game id then event order, at most ``limit``."""
-        query = "SELECT game_id, seq FROM positions WHERE position = ?"
-        params: tuple = (key,)
+        """(game_id, seq) of every occurrence, at most ``limit``: games in the order the
+        index first met them (the order they were recorded or imported), then in event
+        order. The index's own order, so the first ``limit`` are read and no more,
+        however often the position occurred (a start position, in every game)."""
+        high, low = key_digest(key)
+        found = "SELECT game, seq FROM positions WHERE key_high = ? AND key_low = ?"
+        params: tuple = (high, low)
         if self.pending():  # a scan of the queue: only while an import is under way (or was stopped)
-            query += " UNION SELECT game_id, seq FROM positions_pending WHERE position = ?"
-            params += (key,)
-        rows = self._db().execute(query + " ORDER BY game_id, seq LIMIT ?", (*params, limit))
+            found += " UNION SELECT game, seq FROM positions_pending WHERE key_high = ? AND key_low = ?"
+            params += (high, low)
+        query = (
+            f"SELECT position_games.game_id, hits.seq FROM ({found} ORDER BY game, seq LIMIT ?) AS hits"
+            " JOIN position_games ON position_games.game = hits.game ORDER BY hits.game, hits.seq"
+        )
+        rows = self._db().execute(query, (*params, limit))
         return [(game_id, seq) for game_id, seq in rows.fetchall()]
 
-    def keys(self, *, limit: int = 100) -> list[str]:
-        """The first ``limit`` distinct position keys, in key order (the index's own order)."""
-        rows = self._db().execute("SELECT DISTINCT position FROM positions ORDER BY position LIMIT ?", (limit,))
-        return [key for (key,) in rows.fetchall()]
-
     def drop_orphans(self) -> None:
+        """Forget the rows of games that are no streams. Their numbers stay: a number is
+        given once, and a row queued for it meanwhile still names its game."""
         db = self._db()
         with _write_transaction(db):
-            db.execute("DELETE FROM positions WHERE game_id NOT IN (SELECT stream_id FROM streams)")
+            orphans = "SELECT game FROM position_games WHERE game_id NOT IN (SELECT stream_id FROM streams)"
+            db.execute(f"DELETE FROM positions WHERE game IN ({orphans})")
 
 
 PENDING_CHUNK = 200_000  # positions indexed per transaction by index_pending
-_INSERT_POSITION = "INSERT OR IGNORE INTO positions (position, game_id, seq) VALUES (?, ?, ?)"
-_QUEUE_POSITION = "INSERT INTO positions_pending (position, game_id, seq) VALUES (?, ?, ?)"
+_COLUMNS = "key_high, key_low, game, seq"  # the index's primary key, in its order
+_INSERT_POSITION = f"INSERT OR IGNORE INTO positions ({_COLUMNS}) VALUES (?, ?, ?, ?)"
+_QUEUE_POSITION = f"INSERT INTO positions_pending ({_COLUMNS}) VALUES (?, ?, ?, ?)"

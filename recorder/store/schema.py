@@ -14,7 +14,9 @@ transaction: a database created by an earlier release is migrated in place.
 - ``idempotency_keys``: which request stored which events.
 - ``games``, ``notations``, ``positions``: projections (recorder/store/games_list.py,
   recorder/store/caches.py), derived from the events and rebuilt by ``recorder rebuild``;
-  ``positions_pending``: a bulk import's positions until it indexes them.
+  ``position_games``: the numbers the position index gives games; ``positions_pending``:
+  a bulk import's positions until it indexes them. An index from before digests (the
+  keys' texts) is rewritten as digests on open (``_migrate_position_texts``).
 - ``access_tokens``: digests of the access tokens (recorder/store/tokens.py), records
   beside the events. A database from before recorder tokens keeps its arbiter tokens:
   they are copied from the old ``tokens`` table when this one is created.
@@ -46,7 +48,7 @@ SUMMARY_COLUMNS = (
 # The position index's second B-tree: a game's rows, for a rebuild's rewrite and a check.
 # ``PositionIndex.index_pending`` may drop it for a large bulk import and create it again
 # at its end; an import stopped in between leaves it for the next open to create.
-POSITIONS_BY_GAME = "CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game_id)"
+POSITIONS_BY_GAME = "CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game, seq)"
 
 _LEGACY_TOURNAMENT_PREFIX = "t-"  # how files from before the streams table told streams apart
 
@@ -135,18 +137,63 @@ def _create_caches(db: Database) -> None:
     db.execute(
         "CREATE TABLE IF NOT EXISTS notations (game_id TEXT PRIMARY KEY, version INTEGER NOT NULL, text TEXT NOT NULL)"
     )
+    if "position" in db.table("positions").columns_dict:  # a file whose index held the keys' texts
+        _migrate_position_texts(db)
+    _create_position_index(db)
+
+
+# The position index (recorder/store/caches.py, ``PositionIndex``): each position a game
+# reached as its key's digest (two integers) with the game's number and the event's seq.
+# ``position_games`` numbers the games: INTEGER PRIMARY KEY, so a number never changes.
+# ``positions_pending``: a bulk import's positions, queued in no order until it indexes
+# them; AUTOINCREMENT: an id is never given twice, so indexing "the rows up to id N" never
+# takes in a row queued later by another import after the top rows were removed.
+_POSITION_INDEX = (
+    "CREATE TABLE IF NOT EXISTS position_games (game INTEGER PRIMARY KEY, game_id TEXT NOT NULL UNIQUE)",
+    "CREATE TABLE IF NOT EXISTS positions (key_high INTEGER NOT NULL, key_low INTEGER NOT NULL,"
+    " game INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (key_high, key_low, game, seq)) WITHOUT ROWID",
+    POSITIONS_BY_GAME,
+    "CREATE TABLE IF NOT EXISTS positions_pending (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " key_high INTEGER NOT NULL, key_low INTEGER NOT NULL, game INTEGER NOT NULL, seq INTEGER NOT NULL)",
+)
+
+
+def _create_position_index(db: Database) -> None:
+    for statement in _POSITION_INDEX:
+        db.execute(statement)
+
+
+def _migrate_position_texts(db: Database) -> None:
+    """An index of the keys' texts (``positions (position, game_id, seq)`` and its queue)
+    rewritten as digests and game numbers, in the same transaction as the rest of the
+    schema: the index answers the same searches after the migration as before it."""
+    from recorder.core.position_digest import key_digest
+
+    db.conn.create_function("key_high", 1, lambda key: key_digest(key)[0], deterministic=True)
+    db.conn.create_function("key_low", 1, lambda key: key_digest(key)[1], deterministic=True)
+    db.execute("ALTER TABLE positions RENAME TO positions_of_texts")
+    db.execute("ALTER TABLE positions_pending RENAME TO positions_pending_of_texts")
+    db.execute("DROP INDEX IF EXISTS positions_by_game")
+    _create_position_index(db)
     db.execute(
-        "CREATE TABLE IF NOT EXISTS positions (position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
-        " PRIMARY KEY (position, game_id, seq)) WITHOUT ROWID"
+        "INSERT OR IGNORE INTO position_games (game_id) SELECT game_id FROM positions_of_texts"
+        " UNION SELECT game_id FROM positions_pending_of_texts ORDER BY 1"
     )
-    db.execute(POSITIONS_BY_GAME)
-    # A bulk import's positions, queued in no order until it indexes them (caches.PositionIndex);
-    # AUTOINCREMENT: an id is never given twice, so indexing "the rows up to id N" never
-    # takes in a row queued later by another import after the top rows were removed.
+    numbered = "JOIN position_games USING (game_id)"
     db.execute(
-        "CREATE TABLE IF NOT EXISTS positions_pending (id INTEGER PRIMARY KEY AUTOINCREMENT,"
-        " position TEXT NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL)"
+        "INSERT OR IGNORE INTO positions (key_high, key_low, game, seq) SELECT key_high(position),"
+        f" key_low(position), game, seq FROM positions_of_texts {numbered} ORDER BY 1, 2, 3, 4"
     )
+    db.execute(  # the queue's ids go on where they stood: AUTOINCREMENT never gives one twice
+        "INSERT INTO sqlite_sequence (name, seq) SELECT 'positions_pending', seq FROM sqlite_sequence"
+        " WHERE name = 'positions_pending_of_texts'"
+    )
+    db.execute(
+        "INSERT INTO positions_pending (id, key_high, key_low, game, seq) SELECT id, key_high(position),"
+        f" key_low(position), game, seq FROM positions_pending_of_texts {numbered} ORDER BY id"
+    )
+    db.execute("DROP TABLE positions_of_texts")
+    db.execute("DROP TABLE positions_pending_of_texts")
 
 
 def _create_token_table(db: Database) -> None:
