@@ -1,8 +1,7 @@
-"""``recorder import --jobs``: NDJSON logs checked in worker processes, stored by the
-command's own process, with exactly the outcome of an import in one process."""
+"""``recorder import --jobs``: NDJSON logs checked and stored by worker processes in turn,
+with exactly the outcome of an import in one process."""
 
 import contextlib
-import pickle
 import sqlite3
 
 import pytest
@@ -79,17 +78,22 @@ def test_an_import_with_two_jobs_stores_and_reports_what_one_job_does(tmp_path, 
     assert f"imported {GAMES - 2} games, refused 2" in two[0].stdout
     assert two[1:] == one[1:]  # the same events, positions and games list, byte for byte
     assert two[1][TAMPERED - 1] == [] and len(two[2]) > GAMES * 20 and len(two[3]) == GAMES - 2
+    stored = [game_id(n) for n in range(GAMES) if n not in (TAMPERED, TAKEN)]
+    assert [game for (game,) in two[4]] == stored  # in file order, whichever worker checked a game
 
 
-def test_a_checked_log_crosses_to_the_storing_process_intact(archive_file):
-    """What a worker sends back (the chain it checked, with each payload's text) unpickles
-    to the same chain, so the store need not hash it again."""
-    with SQLiteEventStore(str(archive_file.with_suffix(".sqlite3"))) as store:
-        check = Archive(store, recorded_by="command line", restore=True).check_log
-    lines = [line for line in archive_file.read_text(encoding="utf-8").split("\n") if '"game_id"' in line]
-    checked = check(next(read_logs(lines)))
-    copy = pickle.loads(pickle.dumps(checked))
-    assert copy == checked and type(copy.events) is type(checked.events) and copy.events.texts == checked.events.texts
+def test_a_worker_that_cannot_open_the_database_stops_the_import_with_the_reason(tmp_path, archive_file):
+    """A worker's failed start is raised by its first task (the pool would otherwise start
+    another worker in its place, and another, and the import would wait for ever)."""
+    from recorder.cli.archive import importing_archive, ndjson_file_logs
+    from recorder.errors import Unavailable
+
+    with SQLiteEventStore(str(tmp_path / "here.sqlite3")) as store:
+        settings = importing_archive(store, "command line").settings
+    job = parallel.ImportJob(str(tmp_path / "no such folder" / "there.sqlite3"), settings)
+    logs, _ = ndjson_file_logs(str(archive_file))
+    with pytest.raises(Unavailable, match="cannot open the database"):
+        list(parallel.imported_logs(job, logs, 2))
 
 
 def test_a_log_goes_to_a_worker_as_text_and_a_broken_line_spoils_the_game_it_names(archive_file):

@@ -5,7 +5,6 @@ in one ordered scan."""
 from __future__ import annotations
 
 import dataclasses
-import pickle
 
 import pytest
 from marshmallow import ValidationError
@@ -152,20 +151,6 @@ def test_a_checked_chain_of_another_stream_is_refused(store):
 def test_a_checked_chain_needs_one_text_per_event(store):
     with pytest.raises(ValueError):
         CheckedChain(stored_log(store), [])
-
-
-def test_a_checked_chain_crosses_to_the_storing_process_as_its_rows_alone(store):
-    """``recorder import --jobs``: the pickle holds the rows the store inserts (columns,
-    payload text, stored line), no StoredEvent and no payload dict, and reads back as
-    the same events."""
-    events = stored_log(store)
-    checked = CheckedChain(events, chain.checked_links(events)[1])
-    data = pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL)
-    assert b"StoredEvent" not in data
-    back = pickle.loads(data)
-    assert back == checked and list(back) == events and back[-1] == events[-1] and back[1:3] == tuple(events[1:3])
-    assert back.texts == tuple(chain.checked_links(events)[1])
-    assert [row[8] for row in back.rows] == store.event_lines("g")  # each line as an export writes it
 
 
 def test_a_checked_chain_refuses_what_an_append_refuses_when_it_is_made(store):

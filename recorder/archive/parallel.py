@@ -1,30 +1,36 @@
-"""``recorder import --jobs``: NDJSON game logs checked in worker processes, stored here.
+"""``recorder import --jobs``: NDJSON game logs checked and stored by worker processes, in turn.
 
-Checking a log (its hash chain, then every event re-decided: ``transfer.LogCheck``) is
-most of an import's work and needs no store; storing needs the write lock, which one
-process holds at a time. So this process reads the file and stores, and the workers
-check: logs go out in tasks of ``GAMES_PER_TASK`` games, at most ``IN_FLIGHT_PER_JOB``
-tasks per worker at once (memory stays bounded however large the file), and come back in
-file order, so the reports, the order in which games are stored and every refusal are
-what one process gives. How the workers start: recorder/workers.py.
+Checking a log (its hash chain, then every event re-decided: ``transfer.LogCheck``) needs
+no store; storing needs the write lock, which one process holds at a time. So this
+process only reads the file and groups its lines by game; each worker takes a task of
+logs (about ``TASK_EVENTS`` events), checks them, then waits for its turn and stores the
+task's checked games in one transaction on its own connection to the same database.
+Turns go in task order (``_Turns``), so games are stored in file order, one task after
+another, while the other worker checks its next task: what crosses between processes is
+the logs' lines going out and a few words of report per game coming back, never the
+checked rows (handing those to one storing process cost a third of the check).
+
+The reports, the order in which games are stored and every refusal are what one process
+gives (tests/test_import_jobs.py). With ``store=False`` the workers check and store
+nothing (the archive bench's check ceiling). How the workers start: recorder/workers.py.
 """
 
 from __future__ import annotations
 
 import signal
 from collections.abc import Iterable, Iterator
-from itertools import islice
+from dataclasses import dataclass
+from typing import Any
 
 from recorder.workers import collector_paused, in_order, worker_context
 
 from .ndjson import EventLog
-from .transfer import CheckedLog, GameReport, LogCheck
+from .transfer import Archive, GameReport
 
-GAMES_PER_TASK = 16  # a task's logs are pickled together: fewer, larger messages
-IN_FLIGHT_PER_JOB = 4
+TASK_EVENTS = 4_096  # a task holds whole games, at least this many events (the last one fewer)
+IN_FLIGHT_PER_JOB = 2  # tasks handed out per worker at once: memory stays bounded
 MIN_EVENTS = 5_000  # a smaller file is checked in this process: not worth starting workers for
-
-_check: LogCheck | None = None  # the worker's checker, given once by _start
+TURN_WAIT_SECONDS = 600.0  # a turn comes after one task of another worker; none in ten minutes: that worker died
 
 
 def worth_workers(jobs: int, events: int) -> bool:
@@ -32,29 +38,105 @@ def worth_workers(jobs: int, events: int) -> bool:
     return jobs > 1 and events >= MIN_EVENTS
 
 
-def checked_logs(check: LogCheck, logs: Iterable[EventLog], jobs: int) -> Iterator[CheckedLog | GameReport]:
-    """Each log checked by ``check`` in one of ``jobs`` workers, in the order of ``logs``."""
-    with worker_context().Pool(jobs, initializer=_start, initargs=(check,)) as pool:
-        for checked in in_order(pool, _check_task, _tasks(logs), jobs * IN_FLIGHT_PER_JOB):
-            yield from checked
+@dataclass(frozen=True)
+class ImportJob:
+    """What a worker needs to import as the command does: the database (a SQLite path or
+    a PostgreSQL URL, opened by each worker itself), the ``Archive``'s settings, and
+    whether to store what it checked."""
+
+    database: str
+    settings: dict[str, Any]
+    store: bool = True
+
+
+def imported_logs(job: ImportJob, logs: Iterable[EventLog], jobs: int) -> Iterator[GameReport]:
+    """Each log checked and stored (or refused) by one of ``jobs`` workers; the reports in
+    the order of ``logs``."""
+    context = worker_context()
+    turns = _Turns(context)
+    with context.Pool(jobs, initializer=_start, initargs=(job, turns)) as pool:
+        for reports in in_order(pool, _import_task, enumerate(_tasks(logs)), jobs * IN_FLIGHT_PER_JOB):
+            yield from reports
         pool.close()  # workers finish (an interrupted import terminates them)
         pool.join()
 
 
 def _tasks(logs: Iterable[EventLog]) -> Iterator[list[EventLog]]:
-    iterator = iter(logs)
-    while task := list(islice(iterator, GAMES_PER_TASK)):
+    """Consecutive logs, about ``TASK_EVENTS`` events a task (a log's lines, read or not)."""
+    task: list[EventLog] = []
+    events = 0
+    for log in logs:
+        task.append(log)
+        events += len(log.raw) or len(log.events)
+        if events >= TASK_EVENTS:
+            yield task
+            task, events = [], 0
+    if task:
         yield task
 
 
-def _start(check: LogCheck) -> None:
-    """A worker's start: Ctrl-C is left to the parent, which stops every worker."""
-    global _check
+class _Turns:
+    """Whose turn it is to store: task ``n`` stores once tasks ``0 … n-1`` have, so games
+    are stored in file order whichever worker checked them first."""
+
+    def __init__(self, context: Any):
+        self.next_task = context.Value("q", 0, lock=False)
+        self.changed = context.Condition()
+
+    def wait_for(self, task: int) -> None:
+        with self.changed:
+            if not self.changed.wait_for(lambda: self.next_task.value == task, TURN_WAIT_SECONDS):
+                raise RuntimeError(f"task {task} waited {TURN_WAIT_SECONDS:.0f} s for its turn to store")
+
+    def done(self, task: int) -> None:
+        with self.changed:
+            self.next_task.value = task + 1
+            self.changed.notify_all()
+
+
+@dataclass
+class _Worker:
+    job: ImportJob
+    turns: _Turns
+    archive: Archive | None
+    failed: Exception | None = None  # why the worker could not start: raised by its first task
+
+
+_worker: _Worker | None = None  # the worker's own, made once by _start
+
+
+def _start(job: ImportJob, turns: _Turns) -> None:
+    """A worker's start: its own connection to the database; Ctrl-C is left to the parent,
+    which stops every worker. A start that fails (the database cannot be opened) is not
+    raised here, where the pool would only start another worker in its place, and
+    another: the worker's first task raises it, and the import stops with it."""
+    from recorder.store.backends import open_store
+
+    global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _check = check
+    _worker = _Worker(job, turns, None)
+    try:
+        _worker.archive = Archive(open_store(job.database), **job.settings)
+    except Exception as error:
+        _worker.failed = error
 
 
-def _check_task(logs: list[EventLog]) -> list[CheckedLog | GameReport]:
-    assert _check is not None  # _start ran first
+def _import_task(numbered: tuple[int, list[EventLog]]) -> list[GameReport]:
+    """A task's logs checked, then (in its turn) stored in one transaction."""
+    assert _worker is not None  # _start ran first
+    if _worker.archive is None:
+        _worker.turns.wait_for(numbered[0])  # in turn, so no task after it waits for it in vain
+        _worker.turns.done(numbered[0])
+        raise _worker.failed or RuntimeError("the worker did not start")
+    number, logs = numbered
+    archive = _worker.archive
     with collector_paused():
-        return [_check(log) for log in logs]
+        checked = [archive.check_log(log) for log in logs]
+        if not _worker.job.store:
+            return [done if isinstance(done, GameReport) else done.checked() for done in checked]
+        _worker.turns.wait_for(number)
+        try:
+            with archive.store.batch():
+                return [done if isinstance(done, GameReport) else archive.store_checked(done) for done in checked]
+        finally:
+            _worker.turns.done(number)

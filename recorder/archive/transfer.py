@@ -63,7 +63,7 @@ class GameReport:
     """What happened to one game of an archive."""
 
     index: int
-    status: str  # "imported", "exists" (the same record is stored already) or "refused"
+    status: str  # "imported", "exists" (the same record is stored already), "refused"; "checked": not stored
     game_id: str | None = None
     events: int = 0
     players: dict = field(default_factory=dict)
@@ -135,6 +135,17 @@ class Archive:
         command line's bulk import) queues the positions of the games it stores, to be
         indexed all at once by ``self.positions.index_pending``."""
         self.store = store
+        # What makes another Archive like this one on another connection to the same
+        # database (``recorder import``'s workers: recorder/archive/parallel.py).
+        self.settings = {
+            "recorded_by": recorded_by,
+            "authorize": authorize,
+            "check_command": check_command,
+            "restore": restore,
+            "limits": limits,
+            "fill_cache": fill_cache,
+            "positions_later": positions_later,
+        }
         self.restore = restore
         self.limits = limits
         self.events_per_game = limits.events_per_game if limits is not None else events_per_game()
@@ -370,6 +381,10 @@ class CheckedLog:
 
     def fail(self, detail: str, expected: str) -> NotationError:
         return EventLog(self.index, self.source, self.game_id).fail(self.first_line, 1, detail, expected)
+
+    def checked(self) -> GameReport:
+        """The report of a log checked and not stored (the archive bench's check ceiling)."""
+        return GameReport(self.index, "checked", self.game_id, len(self.events), self.players)
 
 
 @dataclass(frozen=True)

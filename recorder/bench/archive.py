@@ -335,20 +335,25 @@ def check_ceiling(store, path: str, jobs: int) -> tuple[float, int]:
     """Seconds to check the NDJSON file ``path`` as ``recorder import`` checks it, storing
     nothing, and how many worker processes checked it: its frame read in blocks, its
     games read and grouped, each game's chain and events checked (in ``jobs`` workers when
-    the import would use them) and taken back in file order. An import does this and
-    stores what it checked: this and the storing floor are the two halves that bound its
-    pace. The workers' start is timed, as an import's is. ``store`` only makes the
-    importing archive: nothing is read from it or written to it."""
+    the import would use them, which then store nothing) and their reports taken back in
+    file order. An import does this and stores what it checked: this and the storing floor
+    are the two halves that bound its pace. The workers' start is timed, as an import's
+    is. ``store`` only makes the importing archive (the workers open its database, as an
+    import's do): nothing is read from it or written to it."""
     from recorder.archive import parallel
     from recorder.archive.transfer import GameReport
-    from recorder.cli.archive import importing_archive, ndjson_file_logs
+    from recorder.cli.archive import import_job, importing_archive, ndjson_file_logs
 
-    check = importing_archive(store, "bench").check_log
+    archive = importing_archive(store, "bench")
+    job = import_job(archive, store=False)
     started = time.perf_counter()
     logs, events = ndjson_file_logs(path)
-    in_workers = parallel.worth_workers(jobs, events)
-    checked = parallel.checked_logs(check, logs, jobs) if in_workers else map(check, logs)
-    refused = sum(isinstance(game, GameReport) for game in checked)
+    in_workers = job is not None and parallel.worth_workers(jobs, events)
+    if job is not None and in_workers:
+        reports = parallel.imported_logs(job, logs, jobs)
+    else:
+        reports = (done if isinstance(done, GameReport) else done.checked() for done in map(archive.check_log, logs))
+    refused = sum(report.status == "refused" for report in reports)
     seconds = time.perf_counter() - started
     if refused:
         raise RuntimeError(f"the check refused {refused} of the exported archive's games")

@@ -20,10 +20,11 @@ from recorder.api.archive import schema_check
 from recorder.archive import parallel
 from recorder.archive.frame import check_ndjson_frame, ndjson_lines, without_frame
 from recorder.archive.ndjson import EventLog, read_logs
-from recorder.archive.transfer import Archive, CheckedLog, GameReport, notation_games
+from recorder.archive.transfer import Archive, GameReport, notation_games
 from recorder.errors import NotationError
 from recorder.rules import VARIANTS
 from recorder.store import EventStore
+from recorder.store.backends import MEMORY
 from recorder.workers import collector_paused, default_jobs
 from schemas.archive import ExportQuerySchema
 from schemas.fields import first_message
@@ -71,6 +72,15 @@ def importing_archive(store: EventStore, recorded_by: str) -> Archive:
     return Archive(store, recorded_by=recorded_by, check_command=schema_check, restore=True, positions_later=True)
 
 
+def import_job(archive: Archive, store: bool = True) -> parallel.ImportJob | None:
+    """How ``archive``'s workers import (``store``) or only check: on their own connections
+    to its database, with its settings; None when no other process can open that database
+    (SQLite in memory)."""
+    if archive.store.path == MEMORY:
+        return None
+    return parallel.ImportJob(archive.store.path, archive.settings, store)
+
+
 def ndjson_file_logs(path: str) -> tuple[Iterator[EventLog], int]:
     """An NDJSON file's game logs as ``recorder import`` reads them, and how many events it
     holds: its frame checked first, a block at a time (NotationError for an archive cut
@@ -83,16 +93,17 @@ def import_files(
     archive: Archive, paths: Iterable[str], fmt: str = "auto", jobs: int = 1
 ) -> tuple[dict, list[GameReport]]:
     """Import every game of every file with a progress bar; (counts by status and of the
-    events imported, refusals). NDJSON logs are checked in ``jobs`` worker processes."""
+    events imported, refusals). NDJSON logs are checked and stored by ``jobs`` worker
+    processes (recorder/archive/parallel.py)."""
     counts, refused = {"imported": 0, "exists": 0, "events": 0}, []
     for path in paths:
         try:
-            games, total, size, take = _games_of(archive, path, fmt, jobs)
+            games, total, size, imported = _games_of(archive, path, fmt, jobs)
             if not total:
                 refused.append(GameReport(0, "refused", error={"detail": f"{path}: the file holds no game"}))
                 continue
             with click.progressbar(length=total, label=path, file=sys.stderr) as bar:
-                _import_batches(archive, _progress(games, bar, size), take, counts, refused)
+                _tally(imported(_progress(games, bar, size)), counts, refused)
         except (OSError, UnicodeDecodeError) as error:
             click.echo(f"{path}: cannot read: {error}", err=True)
             refused.append(GameReport(0, "refused", error={"detail": f"{path}: cannot read"}))
@@ -101,56 +112,65 @@ def import_files(
     return counts, refused
 
 
-def _import_batches(archive: Archive, games: Iterator, take: Callable, counts: dict, refused: list) -> None:
-    while True:
-        with archive.store.batch(), collector_paused():  # one commit per batch, not per game
-            reports = _take_for(games, take, BATCH_SECONDS)
-        for report in reports:
-            if report.status in ("imported", "exists"):
-                counts[report.status] += 1
-                counts["events"] += report.events if report.status == "imported" else 0
-            else:
-                refused.append(report)
-        if not reports:
-            return
+def _tally(reports: Iterable[GameReport], counts: dict, refused: list) -> None:
+    for report in reports:
+        if report.status in ("imported", "exists"):
+            counts[report.status] += 1
+            counts["events"] += report.events if report.status == "imported" else 0
+        else:
+            refused.append(report)
 
 
-def _games_of(archive: Archive, path: str, fmt: str, jobs: int = 1) -> tuple[Iterator, int, Callable, Callable]:
-    """A file's games, how much they hold, the size of each, and how one is imported.
+Imported = Callable[[Iterator[Any]], Iterator[GameReport]]
+
+
+def _in_batches(archive: Archive, take: Callable[[Any], GameReport]) -> Imported:
+    """Games imported here by ``take``, in batches of about ``BATCH_SECONDS``: one commit
+    per batch, not per game."""
+
+    def imported(games: Iterator[Any]) -> Iterator[GameReport]:
+        while True:
+            with archive.store.batch(), collector_paused():
+                reports = _take_for(games, take, BATCH_SECONDS)
+            if not reports:
+                return
+            yield from reports
+
+    return imported
+
+
+def _games_of(archive: Archive, path: str, fmt: str, jobs: int = 1) -> tuple[Iterator, int, Callable, Imported]:
+    """A file's games, how much they hold, the size of each, and how they are imported.
     NotationError for an archive cut short, before anything is read into games.
 
     An NDJSON file is read twice: a block at a time to check its frame and count its
     events (the non-blank lines, the progress bar's unit), then a game at a time as the
-    games are imported, checked in ``jobs`` worker processes when it holds enough events
-    (recorder/archive/parallel.py). Memory holds a few games' events per worker, whatever
-    the size of the file. A notation file (and standard input) is read whole, and
-    counted in games."""
+    games are imported, checked and stored by ``jobs`` worker processes when it holds
+    enough events (recorder/archive/parallel.py; the games then come as their reports).
+    Memory holds a few tasks' events per worker, whatever the size of the file. A
+    notation file (and standard input) is read whole, and counted in games."""
     if _is_ndjson(path, fmt) and path != "-":
         logs, events = ndjson_file_logs(path)
-        if parallel.worth_workers(jobs, events):
-            return parallel.checked_logs(archive.check_log, logs, jobs), events, _checked_size, _stored(archive)
-        return logs, events, _log_size, archive.import_log
+        job = import_job(archive)
+        if job is not None and parallel.worth_workers(jobs, events):
+            return parallel.imported_logs(job, logs, jobs), events, _report_size, iter
+        return logs, events, _log_size, _in_batches(archive, archive.import_log)
     with click.open_file(path, encoding="utf-8") as handle:
         text = handle.read()
     if _is_ndjson(path, fmt):
         lines = ndjson_lines(text, path)
         events = sum(1 for line in lines if line.strip())
-        return read_logs(lines, path), events, _log_size, archive.import_log
+        return read_logs(lines, path), events, _log_size, _in_batches(archive, archive.import_log)
     parsed = notation_games(text, path)
-    return iter(parsed), len(parsed), lambda game: 1, archive.import_parsed
+    return iter(parsed), len(parsed), lambda game: 1, _in_batches(archive, archive.import_parsed)
 
 
 def _log_size(log: Any) -> int:
     return len(log.events)
 
 
-def _checked_size(checked: CheckedLog | GameReport) -> int:
-    return len(checked.events) if isinstance(checked, CheckedLog) else 0
-
-
-def _stored(archive: Archive) -> Callable[[CheckedLog | GameReport], GameReport]:
-    """A checked log stored (a refusal passes through as it is)."""
-    return lambda checked: checked if isinstance(checked, GameReport) else archive.store_checked(checked)
+def _report_size(report: GameReport) -> int:
+    return report.events if report.status == "imported" else 0
 
 
 def file_blocks(path: str, size: int = BLOCK_CHARS) -> Iterator[str]:

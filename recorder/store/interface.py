@@ -111,11 +111,7 @@ class CheckedChain(Sequence[StoredEvent]):
     again or building a line; to any other backend, and to any reader, the chain is a
     sequence of StoredEvents, each made from its row when asked for, checked as always.
     The events' fields are checked when the chain is made (what ``_check_append`` checks
-    of a call's events), so the store's door checks only the links.
-
-    Pickled as its rows alone: ``recorder import --jobs`` hands every checked chain from a
-    worker to the storing process, where a row of strings unpickles in a fifth of the
-    time a StoredEvent with its payload does."""
+    of a call's events), so the store's door checks only the links."""
 
     __slots__ = ("rows",)
     rows: tuple[tuple[Any, ...], ...]
@@ -127,16 +123,6 @@ class CheckedChain(Sequence[StoredEvent]):
         if events and not all(isinstance(e, StoredEvent) for e in events):
             raise TypeError("a checked chain holds StoredEvents")
         self.rows = tuple(event_row(event, text) for event, text in zip(events, texts))
-
-    @classmethod
-    def of_rows(cls, rows: tuple[tuple[Any, ...], ...]) -> CheckedChain:
-        """The chain a pickle holds: its rows, made from checked events."""
-        checked = cls.__new__(cls)
-        checked.rows = rows
-        return checked
-
-    def __reduce__(self) -> tuple[Callable[..., CheckedChain], tuple[tuple[tuple[Any, ...], ...]]]:
-        return CheckedChain.of_rows, (self.rows,)
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -249,6 +235,8 @@ class EventStore(abc.ABC):
     store (recorder/store/games_list.py, caches.py), rebuilt from the events; access
     tokens are records beside it (recorder/store/tokens.py), never events.
     """
+
+    path: str  # where the store is, as ``backends.open_store`` opens it again: a SQLite file or a PostgreSQL URL
 
     @abc.abstractmethod
     def append(
