@@ -209,7 +209,8 @@ def canonical_sowing(text: str) -> StoredEvent | None:
     Most of an archive's lines are such sowings. One pattern reads them in under half the
     time JSON takes (1.7 against 3.7 µs a line, measured), and gives the payload's
     canonical text as well: the line's own bytes are canonical, so the hash check need not
-    encode the payload again to learn that (``chain.checked_links``). The event is the one
+    encode the payload again to learn that (``chain.checked_links``), and the line is the
+    one the store would write (``store.event_row`` keeps it). The event is the one
     ``read_event`` reads from the same line (tests/test_archive_lines.py holds them to it)."""
     match = _CANONICAL_SOWING.match(text)
     if match is None:
@@ -226,6 +227,7 @@ def canonical_sowing(text: str) -> StoredEvent | None:
             "prev_hash": prev_hash,
             "hash": hash_,
             "payload_text": payload_text,
+            "line": text,
         }
     )
 

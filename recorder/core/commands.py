@@ -31,6 +31,7 @@ from .events import (
     ResultRecorded,
     RoundStarted,
     Sowed,
+    shared_sowing,
 )
 from .game import Game, apply_event, initial_state
 
@@ -141,7 +142,7 @@ def sowing(game: Game, hole: str, player: str | None) -> tuple[Sowed, State]:
     if index not in rules.legal_moves(state):
         raise _illegal(game, f"{mover} may not sow {hole} now")
     # The lap cap raises EndlessSowing here (GEN-16, GEN-35).
-    return Sowed(hole=rules.board.name_of(index), player=mover), rules.play(state, index)
+    return shared_sowing(rules.board.name_of(index), mover), rules.play(state, index)
 
 
 def decide_race(game: Game, command: Command) -> list[Event]:

@@ -132,4 +132,26 @@ def setup_of(event: Event) -> GameCreated:
 
 
 def event_from_record(event_type: str, payload: dict[str, Any]) -> Event:
+    if event_type == Sowed.type and len(payload) == 2:  # most of a record: the sowing shared, if made before
+        hole, player = payload.get("hole"), payload.get("player")
+        if type(hole) is str and type(player) is str:
+            shared = _SOWINGS.get((hole, player))
+            if shared is not None:
+                return shared
     return EVENT_TYPES[event_type](**payload)
+
+
+def shared_sowing(hole: HoleName, player: PlayerName) -> Sowed:
+    """``Sowed(hole=hole, player=player)``, one instance per pair. Events are frozen values,
+    and re-deciding a record makes each of its sowings twice (read back from its payload,
+    then decided again): shared, the two are one object, made once and compared at once.
+    Only the rules' own hole names come here (``commands.sowing`` names the hole it
+    decided), so it holds a few dozen pairs; ``event_from_record`` only looks them up."""
+    key = (hole, player)
+    event = _SOWINGS.get(key)
+    if event is None:
+        event = _SOWINGS[key] = Sowed(hole=hole, player=player)
+    return event
+
+
+_SOWINGS: dict[tuple[str, str], Sowed] = {}
