@@ -194,3 +194,24 @@ def test_import_and_verify_on_the_command_line_report_their_pace(tmp_path):
     assert verified.exit_code == 0, verified.output
     assert "verified 1 streams" in verified.stdout and "events/s" in verified.stderr
     assert "events/s" not in verified.stdout  # stdout stays the report
+
+
+def test_a_batch_commits_without_waiting_for_the_disk_and_an_import_syncs_once_at_its_end(tmp_path, monkeypatch):
+    """``synchronous = NORMAL`` inside a batch only (the file stays whole whatever happens;
+    a crash loses whole batches), then every write of the connection syncs again; the
+    import makes its batches durable before it reports (``sync``)."""
+    from click.testing import CliRunner
+    from conftest import FIXTURES
+
+    from recorder.cli.main import main
+
+    db = str(tmp_path / "batches.sqlite3")
+    with SQLiteEventStore(db) as store:
+        connection = store._db()
+        with store.batch():
+            assert connection.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        assert connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    synced = []
+    monkeypatch.setattr(SQLiteEventStore, "sync", lambda self: synced.append(self.path))
+    imported = CliRunner().invoke(main, ["import", "--db", db, str(FIXTURES / "notation" / "qelat-default.mn")])
+    assert imported.exit_code == 0 and synced == [db]

@@ -63,6 +63,7 @@ def import_into(
     archive = importing_archive(store, recorded_by)
     imported = import_files(archive, paths, fmt, jobs)
     index_positions(archive)
+    store.sync()  # the batches committed without waiting for the disk: durable before the report
     return imported
 
 

@@ -316,8 +316,14 @@ class EventStore(abc.ABC):
                 yield StreamText(stream_id, len(lines), "\n".join(lines))
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
-        """Appends inside may share one transaction (bulk imports); each stays all-or-nothing."""
+        """Appends inside may share one transaction (bulk imports); each stays all-or-nothing.
+        A backend may commit a batch without waiting for the disk: ``sync`` then makes every
+        batch committed so far durable."""
         return contextlib.nullcontext()
+
+    def sync(self) -> None:
+        """Every batch committed so far made durable (a backend whose every commit is: nothing to do)."""
+        return None
 
     def ids_in_events(self) -> Iterator[str]:
         """Every stream id in the events table itself, games and tournaments alike (what

@@ -48,25 +48,37 @@ def _bulk_pragmas(db: Database) -> None:
 
 
 @contextlib.contextmanager
-def _savepoint_journals_in_memory(db: Database) -> Iterator[None]:
-    """A batch's savepoints keep their journals in memory (``temp_store``) while it lasts.
+def _batch_settings(db: Database) -> Iterator[None]:
+    """A batch's savepoints keep their journals in memory, and its commit does not wait for
+    the disk, while it lasts; both are set back after it.
 
     Each append in a batch is a savepoint, and SQLite copies every page an append first
     changes into that savepoint's journal, a temporary file once it passes 64 KiB: a
     7,682-game import wrote 2 million pages to such files (its storing process spent
     12 s in the kernel, 4.4 s with them in memory). A savepoint's journal holds one
-    append's pages and is dropped when it is released. The setting may change only
-    outside a transaction, and is set back after the batch: the position index's sort
-    (``PositionIndex.index_pending``) still spills to a file, so its memory stays flat."""
+    append's pages and is dropped when it is released (``temp_store``).
+
+    A batch commits with ``synchronous = NORMAL``: in WAL mode the commit is atomic and
+    the file stays whole whatever happens, but the log is synced at the next checkpoint,
+    not at each commit; what a crash loses is whole batches, which the import that wrote
+    them finds missing when it is run again. The import makes it all durable at its end
+    (``sync``) before it reports what it stored. (Measured on 3,000 games stored in batches,
+    alternating: 7.2 against 7.9 µs of CPU per event.)
+
+    Both settings may change only outside a transaction: the position index's sort
+    (``PositionIndex.index_pending``) still spills to a file, so its memory stays flat, and
+    every other write of the connection syncs at its commit, as always."""
     if db.conn.in_transaction:  # a batch inside a transaction: left as it is
         yield
         return
     db.execute("PRAGMA temp_store = MEMORY")
+    db.execute("PRAGMA synchronous = NORMAL")
     try:
         yield
     finally:
         if not db.conn.in_transaction:
             db.execute("PRAGMA temp_store = DEFAULT")
+            db.execute("PRAGMA synchronous = FULL")
 
 
 MEMINFO = "/proc/meminfo"
@@ -161,18 +173,24 @@ class SQLiteEventStore(SqlStreams, EventStore):
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         """Appends made inside share one write transaction (each its own savepoint, so a
-        refused one stores nothing): bulk imports pay one commit, one fsync, per batch.
-        Holds the write lock throughout: keep batches short (recorder import: ~0.2 s).
-        The connection then keeps a larger page cache and checkpoints less often
-        (``_bulk_pragmas``), and the savepoints' journals stay in memory."""
+        refused one stores nothing): bulk imports pay one commit per batch, which does not
+        wait for the disk (``sync`` does, once, at the import's end). Holds the write lock
+        throughout: keep batches short (recorder import: ~0.2 s). The connection then keeps
+        a larger page cache and checkpoints less often (``_bulk_pragmas``), and the
+        savepoints' journals stay in memory (``_batch_settings``)."""
         db = self._db()
         _bulk_pragmas(db)
-        with _savepoint_journals_in_memory(db), _write_transaction(db):
+        with _batch_settings(db), _write_transaction(db):
             db.in_batch = True  # type: ignore[attr-defined]
             try:
                 yield
             finally:
                 db.in_batch = False  # type: ignore[attr-defined]
+
+    def sync(self) -> None:
+        """What batches committed made durable: the write-ahead log synced (by a passive
+        checkpoint, which syncs it before copying any of it back, and waits for nobody)."""
+        self._db().execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def init_schema(self) -> None:
         """Create tables, indexes and triggers if missing and migrate older files (idempotent)."""
