@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from recorder.archive import parallel
+from recorder.archive import parallel, ranges
 from recorder.archive.ndjson import read_logs
 from recorder.archive.transfer import Archive
 from recorder.bench.archive import check_ceiling
@@ -62,14 +62,36 @@ def imported(tmp_path, archive_file, jobs: int):
     return result, lines, positions, games, order
 
 
-def test_an_import_with_two_jobs_stores_and_reports_what_one_job_does(tmp_path, archive_file, monkeypatch):
+def respelled(archive_file, tmp_path):
+    """The archive with one line of game 25 respelled (a space after its first colon): not
+    an export's spelling, so the file is plain up to that game's range, and read and
+    grouped by the command from there on."""
+    text = archive_file.read_text(encoding="utf-8")
+    line = f'{{"game_id":"{game_id(25)}","hash"'
+    assert line in text
+    path = tmp_path / "respelled.ndjson"
+    path.write_text(text.replace(line, line.replace(":", ": ", 1), 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("plain", [True, False], ids=["plain: ranges read by the workers", "read here"])
+def test_an_import_with_two_jobs_stores_and_reports_what_one_job_does(tmp_path, archive_file, monkeypatch, plain):
     monkeypatch.setattr(parallel, "MIN_EVENTS", 1)  # the file is small: have it checked in workers all the same
-    started = []
-    monkeypatch.setattr(parallel, "_tasks", lambda logs, real=parallel._tasks: started.append(1) or real(logs))
+    monkeypatch.setattr(ranges, "RANGE_BYTES", 20_000)  # a few games a range: many ranges
+    monkeypatch.setattr(parallel, "TASK_EVENTS", 200)  # and many tasks of logs
+    if not plain:
+        archive_file = respelled(archive_file, tmp_path)
+    started: list[str] = []  # the kinds of task handed to workers: ranges they read, or logs read here
+
+    def counted(job, tasks, jobs, real=parallel.imported):
+        return real(job, (started.append(type(task).__name__) or task for task in tasks), jobs)
+
+    monkeypatch.setattr(parallel, "imported", counted)
     one = imported(tmp_path / "one", archive_file, 1)
     assert not started  # one job: checked in this process
     two = imported(tmp_path / "two", archive_file, 2)
-    assert started  # two jobs: checked in workers
+    assert len(started) > 3 and started[0] == "FileRange"  # two jobs: checked in workers, in many tasks
+    assert set(started) == ({"FileRange"} if plain else {"FileRange", "list"})  # the rest: read here
     assert one[0].exit_code == two[0].exit_code == 1
     refusals = [line for line in two[0].stderr.splitlines() if line.startswith("refused")]
     assert refusals == [line for line in one[0].stderr.splitlines() if line.startswith("refused")]
@@ -93,7 +115,7 @@ def test_a_worker_that_cannot_open_the_database_stops_the_import_with_the_reason
     job = parallel.ImportJob(str(tmp_path / "no such folder" / "there.sqlite3"), settings)
     logs, _ = ndjson_file_logs(str(archive_file))
     with pytest.raises(Unavailable, match="cannot open the database"):
-        list(parallel.imported_logs(job, logs, 2))
+        list(parallel.imported(job, parallel.log_tasks(logs), 2))
 
 
 def test_a_log_goes_to_a_worker_as_text_and_a_broken_line_spoils_the_game_it_names(archive_file):

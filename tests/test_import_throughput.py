@@ -167,16 +167,34 @@ def test_a_checked_chain_refuses_what_an_append_refuses_when_it_is_made(store):
             CheckedChain([events[0], bad, *events[2:]], texts)
 
 
-def test_a_checked_chain_appended_after_other_events_is_hashed_again(store, tmp_path):
-    """Only a chain that starts a stream skips the hashes (they were checked when it was
-    made); after other events each of its hashes is computed again."""
+def test_a_checked_chain_starts_its_stream_and_only_an_empty_stream_takes_it(store, tmp_path):
+    """A checked chain skips the hashes at the store's door (they were checked when it was
+    made), so it starts its stream: one of later events is refused when it is made, and a
+    whole one appended to a stream that holds events is refused at the door."""
     events = stored_log(store, "g")
     tampered = [*events[:3], dataclasses.replace(events[3], payload={"hole": "f6"})]
+    with pytest.raises(ChainBroken, match="event 4 does not follow event 0"):
+        CheckedChain(tampered[3:], [chain.canonical_json(tampered[3].payload)])
     with SQLiteEventStore(str(tmp_path / "fresh.sqlite3")) as fresh:
         fresh.append("g", 0, events[:3])
-        with pytest.raises(ChainBroken, match="hash"):
-            fresh.append("g", 3, CheckedChain(tampered[3:], [chain.canonical_json(tampered[3].payload)]))
+        with pytest.raises(ChainBroken, match="event 1 does not follow event 3"):
+            fresh.append("g", 3, CheckedChain(events, chain.checked_links(events)[1]))
         assert fresh.version("g") == 3
+
+
+def test_a_checked_chain_checks_its_links_when_it_is_made(store):
+    """One stream, seq 1, 2, 3…, each prev_hash the hash before it, GENESIS first."""
+    events = stored_log(store, "g")
+    texts = chain.checked_links(events)[1]
+    broken = [
+        [*events[:2], events[3]],  # a gap
+        [events[0], dataclasses.replace(events[1], prev_hash=chain.GENESIS), *events[2:]],  # a broken link
+        [dataclasses.replace(events[0], prev_hash="f" * 64), *events[1:]],  # not after GENESIS
+        [events[0], dataclasses.replace(events[1], game_id="other"), *events[2:]],  # another stream's event
+    ]
+    for chained in broken:
+        with pytest.raises(ChainBroken):
+            CheckedChain(chained, texts[: len(chained)])
 
 
 def test_import_and_verify_on_the_command_line_report_their_pace(tmp_path):

@@ -116,13 +116,16 @@ class _BadLine(Exception):
         self.column, self.detail, self.expected = column, detail, expected
 
 
-def read_logs(lines: Iterable[str], source: str = "<ndjson>") -> Iterator[EventLog]:
+def read_logs(
+    lines: Iterable[str], source: str = "<ndjson>", *, first_line: int = 1, first_game: int = 1
+) -> Iterator[EventLog]:
     """Consecutive lines that name the same game make one log; a line that names no game
     (not a JSON object with a game id) falls in the log being read, and spoils it. Lines
-    are only grouped here; each log reads its lines when its events are first asked for."""
+    are only grouped here; each log reads its lines when its events are first asked for.
+    ``first_line`` and ``first_game`` number the first line and log (a part of a file)."""
     log: EventLog | None = None
-    index = 0
-    for number, text in enumerate(lines, start=1):
+    index = first_game - 1
+    for number, text in enumerate(lines, start=first_line):
         if not text.strip():
             continue
         game_id, event = _named_game(text)

@@ -1,14 +1,16 @@
 """``recorder import --jobs``: NDJSON game logs checked and stored by worker processes, in turn.
 
 Checking a log (its hash chain, then every event re-decided: ``transfer.LogCheck``) needs
-no store; storing needs the write lock, which one process holds at a time. So this
-process only reads the file and groups its lines by game; each worker takes a task of
-logs (about ``TASK_EVENTS`` events), checks them, then waits for its turn and stores the
-task's checked games in one transaction on its own connection to the same database.
-Turns go in task order (``_Turns``), so games are stored in file order, one task after
-another, while the other worker checks its next task: what crosses between processes is
-the logs' lines going out and a few words of report per game coming back, never the
-checked rows (handing those to one storing process cost a third of the check).
+no store; storing needs the write lock, which one process holds at a time. So each worker
+takes a task, reads its logs, checks them, then waits for its turn and stores the task's
+checked games in one transaction on its own connection to the same database. Turns go in
+task order (``_Turns``), so games are stored in file order, one task after another, while
+the other worker checks its next task. A task is a range of the file's bytes holding whole
+games (recorder/archive/ranges.py), which the worker reads itself, when the file is plain
+(an export's is); else this process reads the file and groups its lines by game, and a
+task is the lines of about ``TASK_EVENTS`` events' games. What crosses between processes
+is a range (or those lines) going out and a few words of report per game coming back,
+never the checked rows (handing those to one storing process cost a third of the check).
 
 The reports, the order in which games are stored and every refusal are what one process
 gives (tests/test_import_jobs.py). With ``store=False`` the workers check and store
@@ -24,11 +26,12 @@ from typing import Any
 
 from recorder.workers import collector_paused, in_order, worker_context
 
-from .ndjson import EventLog
+from .ndjson import EventLog, read_logs
+from .ranges import FileRange
 from .transfer import Archive, GameReport
 
 TASK_EVENTS = 4_096  # a task holds whole games, at least this many events (the last one fewer)
-IN_FLIGHT_PER_JOB = 2  # tasks handed out per worker at once: memory stays bounded
+IN_FLIGHT_PER_JOB = 3  # tasks handed out per worker at once: memory stays bounded
 MIN_EVENTS = 5_000  # a smaller file is checked in this process: not worth starting workers for
 TURN_WAIT_SECONDS = 600.0  # a turn comes after one task of another worker; none in ten minutes: that worker died
 
@@ -49,19 +52,36 @@ class ImportJob:
     store: bool = True
 
 
-def imported_logs(job: ImportJob, logs: Iterable[EventLog], jobs: int) -> Iterator[GameReport]:
-    """Each log checked and stored (or refused) by one of ``jobs`` workers; the reports in
-    the order of ``logs``."""
+Task = list[EventLog] | FileRange  # logs read here, or a range of the file a worker reads
+
+
+def imported(job: ImportJob, tasks: Iterable[Task], jobs: int) -> Iterator[GameReport]:
+    """The games of each task (a range of a plain file, ``ranges.plain_ranges``, or logs
+    read here, ``log_tasks``) checked and stored (or refused) by one of ``jobs`` workers;
+    the reports in task order."""
     context = worker_context()
     turns = _Turns(context)
     with context.Pool(jobs, initializer=_start, initargs=(job, turns)) as pool:
-        for reports in in_order(pool, _import_task, enumerate(_tasks(logs)), jobs * IN_FLIGHT_PER_JOB):
+        for reports in in_order(pool, _import_task, enumerate(tasks), jobs * IN_FLIGHT_PER_JOB):
             yield from reports
         pool.close()  # workers finish (an interrupted import terminates them)
         pool.join()
 
 
-def _tasks(logs: Iterable[EventLog]) -> Iterator[list[EventLog]]:
+def range_logs(piece: FileRange) -> Iterator[EventLog]:
+    """The logs of a range of a plain file, as ``read_logs`` reads them from the whole file
+    (their lines numbered, their games counted, as there): the file's text, read and split
+    as ``recorder import`` reads it (UTF-8, checked whole before any worker starts)."""
+    with open(piece.path, "rb") as handle:
+        handle.seek(piece.start)
+        text = handle.read(piece.end - piece.start).decode("utf-8")
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()  # what follows the range's last newline is the next range's
+    return read_logs(lines, piece.path, first_line=piece.first_line, first_game=piece.first_game)
+
+
+def log_tasks(logs: Iterable[EventLog]) -> Iterator[list[EventLog]]:
     """Consecutive logs, about ``TASK_EVENTS`` events a task (a log's lines, read or not)."""
     task: list[EventLog] = []
     events = 0
@@ -121,17 +141,18 @@ def _start(job: ImportJob, turns: _Turns) -> None:
         _worker.failed = error
 
 
-def _import_task(numbered: tuple[int, list[EventLog]]) -> list[GameReport]:
+def _import_task(numbered: tuple[int, Task]) -> list[GameReport]:
     """A task's logs checked, then (in its turn) stored in one transaction."""
     assert _worker is not None  # _start ran first
     if _worker.archive is None:
         _worker.turns.wait_for(numbered[0])  # in turn, so no task after it waits for it in vain
         _worker.turns.done(numbered[0])
         raise _worker.failed or RuntimeError("the worker did not start")
-    number, logs = numbered
+    number, task = numbered
+    logs = task if isinstance(task, list) else range_logs(task)
     archive = _worker.archive
     with collector_paused():
-        checked = [archive.check_log(log) for log in logs]
+        checked = [archive.prepared(log) for log in logs]
         if not _worker.job.store:
             return [done if isinstance(done, GameReport) else done.checked() for done in checked]
         _worker.turns.wait_for(number)

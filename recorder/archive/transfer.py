@@ -228,10 +228,26 @@ class Archive:
         checked = self.check_log(event_log)
         return checked if isinstance(checked, GameReport) else self.store_checked(checked)
 
+    def prepared(self, event_log: EventLog) -> CheckedLog | GameReport:
+        """A log checked (``check_log``) with its projections' rows made (the games list's
+        row, the positions' digests): what ``store_checked`` would do before its append,
+        done before it, where ``recorder import``'s workers have not yet waited for their
+        turn to store. A refusal if those rows cannot be made, as ``store_checked`` refuses."""
+        checked = self.check_log(event_log)
+        if isinstance(checked, GameReport):
+            return checked
+        try:
+            checked.projection = self._projections(checked.summary, checked.positions)
+        except RecorderError as error:
+            return GameReport(checked.index, "refused", checked.game_id, error=error_json(error))
+        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
+            return _internal(checked.index, {}, error, checked.game_id)
+        return checked
+
     def store_checked(self, checked: CheckedLog) -> GameReport:
         """A checked log appended in one store append at version 0, its projections with it."""
         try:
-            projection = self._projections(checked.summary, checked.positions)
+            projection = checked.projection or self._projections(checked.summary, checked.positions)
             by = checked.recorded_by
             self.store.append(checked.game_id, 0, checked.events, recorded_by=by, projection=projection)
         except VersionConflict:
@@ -378,6 +394,7 @@ class CheckedLog:
     summary: dict
     positions: list[tuple[int, str]]
     players: dict
+    projection: ProjectionWrite | None = None  # its projections' rows, made ahead (``Archive.prepared``)
 
     def fail(self, detail: str, expected: str) -> NotationError:
         return EventLog(self.index, self.source, self.game_id).fail(self.first_line, 1, detail, expected)

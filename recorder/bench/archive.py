@@ -342,17 +342,18 @@ def check_ceiling(store, path: str, jobs: int) -> tuple[float, int]:
     import's do): nothing is read from it or written to it."""
     from recorder.archive import parallel
     from recorder.archive.transfer import GameReport
-    from recorder.cli.archive import import_job, importing_archive, ndjson_file_logs
+    from recorder.cli.archive import file_logs, import_job, importing_archive, ndjson_frame, ndjson_worker_reports
 
     archive = importing_archive(store, "bench")
     job = import_job(archive, store=False)
     started = time.perf_counter()
-    logs, events = ndjson_file_logs(path)
+    framed, events = ndjson_frame(path)
     in_workers = job is not None and parallel.worth_workers(jobs, events)
     if job is not None and in_workers:
-        reports = parallel.imported_logs(job, logs, jobs)
+        reports = ndjson_worker_reports(job, path, framed, jobs)
     else:
-        reports = (done if isinstance(done, GameReport) else done.checked() for done in map(archive.check_log, logs))
+        checked = map(archive.check_log, file_logs(path, framed))
+        reports = (done if isinstance(done, GameReport) else done.checked() for done in checked)
     refused = sum(report.status == "refused" for report in reports)
     seconds = time.perf_counter() - started
     if refused:

@@ -7,19 +7,22 @@ and exits with status 1 if any game was refused; the other games are stored.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import click
 from marshmallow import ValidationError
 
 from recorder.api.archive import schema_check
-from recorder.archive import parallel
+from recorder.archive import parallel, ranges
 from recorder.archive.frame import check_ndjson_frame, ndjson_lines, without_frame
 from recorder.archive.ndjson import EventLog, read_logs
+from recorder.archive.ranges import FileRange
 from recorder.archive.transfer import Archive, GameReport, notation_games
 from recorder.errors import NotationError
 from recorder.rules import VARIANTS
@@ -37,6 +40,7 @@ NDJSON_SUFFIXES = (".ndjson", ".jsonl")
 BATCH_SECONDS = 0.2
 BLOCK_CHARS = 1 << 16  # characters of a file read at once while its frame is checked
 FILE_ENCODING = "utf-8-sig"  # UTF-8, a byte order mark before the text (an editor's) dropped
+TAIL_BYTES = 4096  # the end of a framed file read to find its last line (the terminator: far shorter)
 
 
 def _filter(ctx, param, value: str | None) -> str | None:
@@ -86,8 +90,60 @@ def ndjson_file_logs(path: str) -> tuple[Iterator[EventLog], int]:
     """An NDJSON file's game logs as ``recorder import`` reads them, and how many events it
     holds: its frame checked first, a block at a time (NotationError for an archive cut
     short, before any log is read), then its logs read a line at a time."""
-    framed, events = check_ndjson_frame(file_blocks(path), path)
-    return read_logs(without_frame(file_lines(path), framed), path), events
+    framed, events = ndjson_frame(path)
+    return file_logs(path, framed), events
+
+
+def file_logs(path: str, framed: bool) -> Iterator[EventLog]:
+    """An NDJSON file's game logs, its frame checked, read a line at a time."""
+    return read_logs(without_frame(file_lines(path), framed), path)
+
+
+def ndjson_frame(path: str) -> tuple[bool, int]:
+    """Whether an NDJSON file is framed, and how many events it holds: its frame checked a
+    block at a time (NotationError for an archive cut short, before any log is read)."""
+    return check_ndjson_frame(file_blocks(path), path)
+
+
+def ndjson_worker_reports(job: parallel.ImportJob, path: str, framed: bool, jobs: int) -> Iterator[GameReport]:
+    """An NDJSON file's games, its frame checked, imported (or only checked, as ``job``
+    says) by ``jobs`` workers (recorder/archive/parallel.py), in the tasks ``ndjson_tasks``
+    makes of it."""
+    return parallel.imported(job, ndjson_tasks(path, framed), jobs)
+
+
+def ndjson_tasks(path: str, framed: bool, range_bytes: int | None = None) -> Iterator[parallel.Task]:
+    """An NDJSON file's body (its frame left out) as workers' tasks: ranges of whole games of
+    about ``range_bytes``, which the workers read themselves, as long as the file is plain
+    (recorder/archive/ranges.py, an export's is); from the first range that is not, its
+    logs read and grouped here, line by line, about ``parallel.TASK_EVENTS`` a task."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as handle:
+        start, first_line, end = 0, 1, size
+        if framed:  # checked before: the first line, then the body, then the terminator and its newline
+            start, first_line = len(handle.readline()), 2
+            handle.seek(max(0, size - TAIL_BYTES))
+            tail = handle.read()
+            end = size - len(tail) + tail.rfind(b"\n", 0, len(tail) - 1) + 1
+        handle.seek(start)
+        block = range_bytes or ranges.RANGE_BYTES  # a range ends in the block that reaches its size
+        for task in ranges.plain_ranges(path, _byte_blocks(handle, end - start, block), start, first_line, block):
+            if isinstance(task, FileRange):
+                yield task
+            else:
+                yield from parallel.log_tasks(_rest_logs(path, framed, task))
+
+
+def _rest_logs(path: str, framed: bool, rest: ranges.Rest) -> Iterator[EventLog]:
+    """The logs of a file's lines from ``rest`` on, read as ``file_logs`` reads them all."""
+    lines = islice(without_frame(file_lines(path), framed), rest.first_line - 1, None)
+    return read_logs(lines, path, first_line=rest.first_line, first_game=rest.first_game)
+
+
+def _byte_blocks(handle: BinaryIO, length: int, size: int) -> Iterator[bytes]:
+    while length > 0 and (block := handle.read(min(size, length))):
+        length -= len(block)
+        yield block
 
 
 def import_files(
@@ -151,11 +207,11 @@ def _games_of(archive: Archive, path: str, fmt: str, jobs: int = 1) -> tuple[Ite
     Memory holds a few tasks' events per worker, whatever the size of the file. A
     notation file (and standard input) is read whole, and counted in games."""
     if _is_ndjson(path, fmt) and path != "-":
-        logs, events = ndjson_file_logs(path)
+        framed, events = ndjson_frame(path)
         job = import_job(archive)
         if job is not None and parallel.worth_workers(jobs, events):
-            return parallel.imported_logs(job, logs, jobs), events, _report_size, iter
-        return logs, events, _log_size, _in_batches(archive, archive.import_log)
+            return ndjson_worker_reports(job, path, framed, jobs), events, _report_size, iter
+        return file_logs(path, framed), events, _log_size, _in_batches(archive, archive.import_log)
     with click.open_file(path, encoding="utf-8") as handle:
         text = handle.read()
     if _is_ndjson(path, fmt):

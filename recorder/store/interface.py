@@ -106,18 +106,20 @@ def _json_copy(value: Any) -> Any:
 
 
 class CheckedChain(Sequence[StoredEvent]):
-    """One stream's ``StoredEvent``s from its first (seq 1, after GENESIS) whose every link
+    """One stream's ``StoredEvent``s from its first (seq 1, after GENESIS) whose every hash
     was checked (``chain.checked_links``), held as the rows the events table stores
     (``event_row``: the columns, each payload's canonical text and the event's stored line).
 
     A backend may insert the rows into an empty stream as they are, without hashing them
     again or building a line; to any other backend, and to any reader, the chain is a
     sequence of StoredEvents, each made from its row when asked for, checked as always.
-    The events' fields are checked when the chain is made (what ``_check_append`` checks
-    of a call's events), so the store's door checks only the links."""
+    The events' fields and links (one stream, seq 1, 2, 3…, each ``prev_hash`` the hash
+    before it, GENESIS first) are checked when the chain is made, where an import makes
+    it, before it waits for the write lock: the store's door then checks only that the
+    stream is the one appended to, and empty (``_verify_next_events``)."""
 
-    __slots__ = ("rows",)
-    rows: tuple[tuple[Any, ...], ...]
+    __slots__ = ("_rows",)
+    _rows: tuple[tuple[Any, ...], ...]
 
     def __init__(self, events: Sequence[StoredEvent], texts: Sequence[str]):
         if len(texts) != len(events):
@@ -125,19 +127,30 @@ class CheckedChain(Sequence[StoredEvent]):
         _check_events(events)
         if events and not all(isinstance(e, StoredEvent) for e in events):
             raise TypeError("a checked chain holds StoredEvents")
-        self.rows = tuple(event_row(event, text) for event, text in zip(events, texts))
+        self._rows = tuple(event_row(event, text) for event, text in zip(events, texts))
+        _check_links(self.links())
+
+    @property
+    def rows(self) -> tuple[tuple[Any, ...], ...]:
+        """The rows the events table stores, as the chain was made (read only)."""
+        return self._rows
+
+    @property
+    def stream_id(self) -> str | None:
+        """The stream the chain's events belong to (None for a chain of no event)."""
+        return self._rows[0][0] if self._rows else None
 
     @property
     def texts(self) -> tuple[str, ...]:
         """Each payload's canonical text, the bytes its hash covers."""
-        return tuple(row[3] for row in self.rows)
+        return tuple(row[3] for row in self._rows)
 
     def links(self) -> Iterator[tuple[str, int, str, str]]:
         """Each event's (stream id, seq, prev_hash, hash), read from its row."""
-        return ((row[0], row[1], row[6], row[7]) for row in self.rows)
+        return ((row[0], row[1], row[6], row[7]) for row in self._rows)
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self._rows)
 
     @overload
     def __getitem__(self, index: int) -> StoredEvent: ...
@@ -147,14 +160,14 @@ class CheckedChain(Sequence[StoredEvent]):
 
     def __getitem__(self, index: int | slice) -> StoredEvent | tuple[StoredEvent, ...]:
         if isinstance(index, slice):
-            return tuple(event_of_row(row) for row in self.rows[index])
-        return event_of_row(self.rows[index])
+            return tuple(event_of_row(row) for row in self._rows[index])
+        return event_of_row(self._rows[index])
 
     def __iter__(self) -> Iterator[StoredEvent]:
-        return (event_of_row(row) for row in self.rows)
+        return (event_of_row(row) for row in self._rows)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, CheckedChain) and other.rows == self.rows
+        return isinstance(other, CheckedChain) and other._rows == self._rows
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -397,22 +410,37 @@ def _verify_next_events(
     game_id: str, head: tuple[int, str], events: Sequence[StoredEvent], texts: Sequence[str] | None = None
 ) -> None:
     """ChainBroken unless ``events`` are exactly this game's next links after ``head``.
-    A ``CheckedChain`` appended to an empty stream had its hashes checked when it was
-    made: its stream and links are checked again from its rows, no event is made."""
-    rehash = not (isinstance(events, CheckedChain) and head == (0, chain.GENESIS))
-    links = (
-        events.links()
-        if isinstance(events, CheckedChain)
-        else ((e.game_id, e.seq, e.prev_hash, e.hash) for e in events)
-    )
+    A ``CheckedChain`` checked its hashes and links when it was made, from GENESIS: it is
+    this game's next links when it is this game's chain and the game has no event yet."""
+    if isinstance(events, CheckedChain):
+        if events.stream_id != game_id:
+            raise ChainBroken(f"event 1 belongs to game {events.stream_id!r}, not {game_id!r}", seq=1)
+        if head != (0, chain.GENESIS):
+            raise ChainBroken(f"event 1 does not follow event {head[0]} of the chain", seq=1)
+        return
     seq, prev_hash = head
-    for index, (stream_id, number, previous, digest) in enumerate(links):
-        if stream_id != game_id:
-            raise ChainBroken(f"event {number} belongs to game {stream_id!r}, not {game_id!r}", seq=number)
+    for index, event in enumerate(events):
+        number, previous, digest = event.seq, event.prev_hash, event.hash
+        if event.game_id != game_id:
+            raise ChainBroken(f"event {number} belongs to game {event.game_id!r}, not {game_id!r}", seq=number)
         if number != seq + 1 or previous != prev_hash:
             raise ChainBroken(f"event {number} does not follow event {seq} of the chain", seq=number)
-        if rehash and chain.stored_hash(events[index], texts[index] if texts is not None else None) != digest:
+        if chain.stored_hash(event, texts[index] if texts is not None else None) != digest:
             raise ChainBroken(f"event {number}'s hash does not match its content", seq=number)
+        seq, prev_hash = number, digest
+
+
+def _check_links(links: Iterable[tuple[str, int, str, str]]) -> None:
+    """ChainBroken unless the links (stream id, seq, prev_hash, hash) are one stream's
+    events from its first: seq 1, 2, 3…, each ``prev_hash`` the hash before it, GENESIS first."""
+    first: str | None = None
+    seq, prev_hash = 0, chain.GENESIS
+    for stream_id, number, previous, digest in links:
+        first = stream_id if first is None else first
+        if stream_id != first:
+            raise ChainBroken(f"event {number} belongs to game {stream_id!r}, not {first!r}", seq=number)
+        if number != seq + 1 or previous != prev_hash:
+            raise ChainBroken(f"event {number} does not follow event {seq} of the chain", seq=number)
         seq, prev_hash = number, digest
 
 

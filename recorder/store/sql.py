@@ -216,13 +216,13 @@ class SqlStreams:
         stream_type: str,
     ) -> tuple[Any, bool, list[str]]:
         """An append's work before the lock: the call checked, and each payload's canonical
-        text (a ``CheckedChain``'s, made when its links were checked). Returns the events
-        as a sequence, whether they are an archive's ``StoredEvent``s, and the texts."""
-        # A generator would be empty after validation; a checked chain is kept, texts and all.
+        text (none for a ``CheckedChain``, whose rows hold them). Returns the events as a
+        sequence, whether they are an archive's ``StoredEvent``s, and the texts."""
+        # A generator would be empty after validation; a checked chain is kept, rows and all.
         batch: Any = events if isinstance(events, CheckedChain) else tuple(events)
         _check_append(stream_id, expected_version, batch, stream_type)
         if isinstance(batch, CheckedChain):
-            return batch, True, list(batch.texts)
+            return batch, True, []
         return batch, isinstance(batch[0], StoredEvent), [chain.canonical_json(e.payload) for e in batch]
 
     @staticmethod
