@@ -886,3 +886,38 @@ def test_sqlite_store_does_not_read_ahead_where_the_system_cannot_say_or_be_told
     assert available_memory(str(tmp_path / "meminfo")) is None
     (tmp_path / "meminfo").write_text("MemTotal:       24000000 kB\nMemAvailable:   1000 kB\n")
     assert available_memory(str(tmp_path / "meminfo")) == 1000 * 1024
+
+
+@pytest.mark.parametrize("count", [1, 15, 16, 17, 40])
+def test_an_append_of_many_events_inserts_them_many_rows_a_statement_in_order(store, count):
+    """``sql.insert_rows``: 16 rows a statement, the rest in one; every row as one at a time gives."""
+    stored = store.append("g", 0, moves(*range(count))).events
+    assert [event.payload["pit"] for event in store.read("g")] == list(range(count))
+    assert chain.first_broken_link(store.read("g")) is None and store.version("g") == count == len(stored)
+
+
+def test_the_append_only_trigger_checks_every_row_of_a_statement_of_many(sqlite_store):
+    """A forged link in the middle of a statement of 16 rows fails that statement (the
+    trigger fires for each row, the rows before it in the statement included), and the
+    transaction stores nothing of the call."""
+    from recorder.store.sql import _EVENT_FIELDS, _INSERT_EVENTS, _write_transaction, insert_rows
+
+    sqlite_store.append("source", 0, moves(*range(40)))
+    rows = [tuple(row) for row in raw_rows(sqlite_store.path, "source")]
+    rows = [(("g",) + row[1:8] + (row[8].replace('"source"', '"g"', 1),)) for row in rows]
+    forged = list(rows)
+    forged[20] = forged[20][:6] + ("0" * 64,) + forged[20][7:]  # prev_hash: not event 20's hash
+    db = sqlite_store._db()
+    with pytest.raises(sqlite3.DatabaseError, match="events are immutable"):
+        with _write_transaction(db):
+            insert_rows(db.conn, _INSERT_EVENTS, _EVENT_FIELDS, forged)
+    assert sqlite_store.version("g") == 0
+    with _write_transaction(db):
+        insert_rows(db.conn, _INSERT_EVENTS, _EVENT_FIELDS, rows)  # the true chain goes in, under another name
+    assert sqlite_store.version("g") == 40
+
+
+def raw_rows(path: str, game_id: str) -> list:
+    with raw_connection(path) as conn:
+        query = "SELECT game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash, line FROM events"
+        return conn.execute(query + " WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()

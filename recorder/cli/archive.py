@@ -7,6 +7,7 @@ and exits with status 1 if any game was refused; the other games are stored.
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
 import time
@@ -38,7 +39,7 @@ from .export_file import write_export
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
 BATCH_SECONDS = 0.2
-BLOCK_CHARS = 1 << 16  # characters of a file read at once while its frame is checked
+BLOCK_BYTES = 1 << 16  # bytes of a file read at once while its frame is checked
 FILE_ENCODING = "utf-8-sig"  # UTF-8, a byte order mark before the text (an editor's) dropped
 TAIL_BYTES = 4096  # the end of a framed file read to find its last line (the terminator: far shorter)
 
@@ -230,13 +231,29 @@ def _report_size(report: GameReport) -> int:
     return report.events if report.status == "imported" else 0
 
 
-def file_blocks(path: str, size: int = BLOCK_CHARS) -> Iterator[str]:
-    """A file's text in consecutive blocks of ``size`` characters, newlines read as
+def file_blocks(path: str, size: int = BLOCK_BYTES) -> Iterator[str]:
+    """A file's text in consecutive blocks of ``size`` bytes decoded, newlines read as
     ``open`` reads them (universal newlines), as ``file_lines`` reads them; a byte order
-    mark before the text is dropped, as ``ndjson_lines`` drops it."""
-    with open(path, encoding=FILE_ENCODING) as handle:
+    mark before the text is dropped, as ``ndjson_lines`` drops it.
+
+    Read as bytes and decoded here: a text file's reading translates every newline as it
+    goes, which took 2.1 of the 2.5 s that reading a 4 GB archive took; here only a block
+    holding a carriage return is translated (an export holds none)."""
+    decode = codecs.getincrementaldecoder(FILE_ENCODING)().decode
+    held = ""  # a carriage return at a block's end: the next block may begin with its newline
+    with open(path, "rb") as handle:
         while block := handle.read(size):
-            yield block
+            text = held + decode(block)
+            held = ""
+            if "\r" in text:
+                if text.endswith("\r"):
+                    text, held = text[:-1], "\r"
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            if text:
+                yield text
+    text = held + decode(b"", final=True)
+    if text:
+        yield text.replace("\r", "\n")
 
 
 def file_lines(path: str) -> Iterator[str]:

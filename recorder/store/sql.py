@@ -4,9 +4,11 @@ are chained and written as lines."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain as concatenated
 from itertools import groupby, islice
 from operator import itemgetter
 from typing import Any
@@ -106,7 +108,35 @@ _REPLACED_TRIGGERS = ("events_append_only",)
 _EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash"
 
 
-_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT_EVENTS = f"INSERT INTO events ({_EVENT_COLUMNS}, line)"  # VALUES, a row or many: insert_rows
+_EVENT_FIELDS = 9
+
+# Rows inserted by one statement: each statement carries this many rows' values, the last
+# one of a call the rest. A statement of one row costs SQLite (and the sqlite3 module)
+# its whole step for each row: 3,000 games' events, the append-only trigger firing for
+# every row either way, took 9.0-11.5 µs per event a row at a time and 5.9-7.0 by 16 rows
+# (32: 6.1-7.5, 64: 6.3-7.6, 128: 8.6), alternated.
+ROWS_PER_INSERT = 16
+
+
+def insert_rows(connection: Any, insert: str, fields: int, rows: Sequence[Sequence[Any]]) -> None:
+    """``insert`` (``INSERT INTO table (columns)``, ``fields`` columns) of every row, in
+    order, ``ROWS_PER_INSERT`` rows a statement; a failing row fails its statement, so the
+    caller's transaction (or savepoint) is what makes the rows all or nothing, as always."""
+    size = ROWS_PER_INSERT
+    whole = len(rows) - len(rows) % size
+    if whole:
+        values = [list(concatenated.from_iterable(rows[i : i + size])) for i in range(0, whole, size)]
+        connection.executemany(f"{insert} VALUES {_placeholders(fields, size)}", values)
+    if whole < len(rows):
+        rest = list(concatenated.from_iterable(rows[whole:]))
+        connection.execute(f"{insert} VALUES {_placeholders(fields, len(rows) - whole)}", rest)
+
+
+@functools.lru_cache(maxsize=64)
+def _placeholders(fields: int, rows: int) -> str:
+    one = "(" + ", ".join("?" * fields) + ")"
+    return ", ".join([one] * rows)
 
 
 # An event as canonical JSON (keys sorted): the stored line, or for rows stored before lines

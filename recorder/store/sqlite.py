@@ -24,13 +24,15 @@ from .interface import (
 )
 from .schema import create_schema
 from .sql import (
+    _EVENT_FIELDS,
     _EVENT_LINE,
-    _INSERT_EVENT,
+    _INSERT_EVENTS,
     _STORED_LINES,
     LockedDatabase,
     SqlStreams,
     _chained,
     _write_transaction,
+    insert_rows,
 )
 from .writer_lock import writer_lock_for
 
@@ -237,7 +239,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
                 "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
                 (first.game_id, stream_type, first.recorded_at),
             )
-        db.conn.executemany(_INSERT_EVENT, event_rows(stored, texts))
+        insert_rows(db.conn, _INSERT_EVENTS, _EVENT_FIELDS, event_rows(stored, texts))
 
     def read_ahead(self) -> bool:
         """The database file handed to the operating system to read into its cache, in
