@@ -70,12 +70,13 @@ def test_a_line_the_pattern_reads_is_the_event_json_reads(
     read = _read(line)
     assert isinstance(read, StoredEvent), read
     assert fast == read and repr(fast) == repr(read)
-    read_from = ("payload_text", "line")  # what the reading kept of the line's text, not the event
+    read_from = ("payload_text", "line", "record_text")  # what the reading kept of the line's text, not the event
     assert {k: v for k, v in vars(fast).items() if k not in read_from} == {
         k: v for k, v in vars(read).items() if k not in read_from
     }
     assert fast.payload_text == chain.canonical_json(read.payload)
     assert stored_line(fast, fast.payload_text) == line == fast.line  # the line is what the store writes
+    assert fast.record_text == chain.record_text(fast, fast.payload_text)  # the text the hash covers
 
 
 @given(

@@ -131,10 +131,15 @@ def _hashed_text(event: Any) -> str | None:
     bytes that were hashed, so when they give the stored hash the payload need not be
     encoded again (a verification's commonest step). So does an archive's sowing written
     as the store writes it (``archive.ndjson.canonical_sowing``), whose text is canonical
-    by the pattern that read it (an import's commonest line). Any other text, or none, is
-    checked by encoding the payload, exactly as before stored texts were kept."""
+    by the pattern that read it (an import's commonest line), which also cut the record's
+    text from the line (``record_text``). Any other text, or none, is checked by encoding
+    the payload, exactly as before stored texts were kept."""
     stored: str | None = getattr(event, "payload_text", None)
-    if stored is not None and stored_hash(event, stored) == event.hash:
+    record: str | None = getattr(event, "record_text", None)
+    if stored is not None and record is not None:  # the record's text, cut from the line it was read from
+        if hashlib.sha256((event.prev_hash + record).encode("utf-8")).hexdigest() == event.hash:
+            return stored
+    elif stored is not None and stored_hash(event, stored) == event.hash:
         return stored
     text = canonical_json(event.payload)
     return text if text != stored and stored_hash(event, text) == event.hash else None

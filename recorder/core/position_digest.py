@@ -18,5 +18,7 @@ def key_digest(key: str) -> tuple[int, int]:
     """The SHA-256 of the key's UTF-8 text cut to its first 128 bits, read as two signed
     64-bit integers (big-endian), high half first. PostgreSQL's migration to digests
     computes the same in SQL (recorder/store/pg_schema.py)."""
+    high: int
+    low: int
     high, low = _TWO_INTEGERS.unpack_from(hashlib.sha256(key.encode("utf-8")).digest())
-    return int(high), int(low)
+    return high, low
