@@ -293,9 +293,9 @@ def test_a_rebuild_leaves_positions_queued_after_it_began_for_their_import(index
         assert conn.execute(query).fetchall() == [("later",)]
 
 
-def by_game_index_exists(path: str) -> bool:
+def by_key_index_exists(path: str) -> bool:
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        query = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'positions_by_game'"
+        query = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'positions_by_key'"
         return conn.execute(query).fetchone()[0] == 1
 
 
@@ -310,29 +310,30 @@ def queue(path: str, rows: list[tuple[str, str, int]]) -> None:
             )
 
 
-def index_pending_watching_by_game(store: SQLiteEventStore) -> list[bool]:
-    """Whether ``positions_by_game`` existed as each chunk was indexed, then after the run."""
+def index_pending_watching_by_key(store: SQLiteEventStore) -> list[bool]:
+    """Whether ``positions_by_key`` existed as each chunk was indexed, then after the run."""
     seen: list[bool] = []
-    Recorder(store).positions.index_pending(lambda n: seen.append(by_game_index_exists(store.path)))
-    return [*seen, by_game_index_exists(store.path)]
+    Recorder(store).positions.index_pending(lambda n: seen.append(by_key_index_exists(store.path)))
+    return [*seen, by_key_index_exists(store.path)]
 
 
-def test_a_queue_as_large_as_the_index_is_indexed_without_the_by_game_index_then_creates_it(tmp_path):
-    """Kept up row by row in key order, the by-game index takes a random page per row; a
-    bulk load (the queue at least the index's size) creates it once, sorted, at its end."""
+def test_a_queue_as_large_as_the_index_is_indexed_without_the_by_key_index_then_creates_it(tmp_path):
+    """The table is in game order, as the queue: its rows go to its end. Kept up row by row,
+    the key B-tree takes a random page per row; a bulk load (the queue at least the index's
+    size) creates it once, sorted, at its end. A search meanwhile still finds every row."""
     path = str(tmp_path / "bulk.sqlite3")
     with SQLiteEventStore(path) as store:
         queue(path, [(f"k{n % 7}", f"g{n // 3}", n % 3 + 1) for n in range(30)])
-        assert index_pending_watching_by_game(store) == [False, True]
+        found = []
+        index = Recorder(store).positions
+        index.index_pending(lambda n: found.append((by_key_index_exists(path), index.find("k5"))))
+        assert found == [(False, [("g1", 3), ("g4", 1), ("g6", 2), ("g8", 3)])]
+        assert by_key_index_exists(path)
         assert indexed_rows(path) == sorted((key_digest(f"k{n % 7}"), f"g{n // 3}", n % 3 + 1) for n in range(30))
-        assert Recorder(store).positions.of_game("g4") == [
-            (1, key_digest("k5")),
-            (2, key_digest("k6")),
-            (3, key_digest("k0")),
-        ]
+        assert index.of_game("g4") == [(1, key_digest("k5")), (2, key_digest("k6")), (3, key_digest("k0"))]
 
 
-def test_a_queue_smaller_than_the_index_keeps_the_by_game_index_throughout(tmp_path):
+def test_a_queue_smaller_than_the_index_keeps_the_by_key_index_throughout(tmp_path):
     """A small import into a large index leaves it as it is, and counts no more of it than
     it queued."""
     path = str(tmp_path / "small.sqlite3")
@@ -341,17 +342,30 @@ def test_a_queue_smaller_than_the_index_keeps_the_by_game_index_throughout(tmp_p
         Recorder(store).positions.index_pending()
         queue(path, [(f"k{n}", "new", n) for n in range(1, 10)])
         assert Recorder(store).positions._indexed_at_most(9) == 10  # of the 10 indexed: no more read
-        assert index_pending_watching_by_game(store) == [True, True]
+        assert index_pending_watching_by_key(store) == [True, True]
         assert len(indexed_rows(path)) == 19
 
 
-def test_a_by_game_index_left_dropped_by_a_stopped_import_is_created_at_the_next_open(tmp_path):
+def test_a_by_key_index_left_dropped_by_a_stopped_import_is_created_at_the_next_open(tmp_path):
     path = str(tmp_path / "stopped.sqlite3")
     SQLiteEventStore(path).close()
     with contextlib.closing(sqlite3.connect(path)) as conn, conn:
-        conn.execute("DROP INDEX positions_by_game")  # as index_pending leaves it when stopped mid-way
+        conn.execute("DROP INDEX positions_by_key")  # as index_pending leaves it when stopped mid-way
     SQLiteEventStore(path).close()
-    assert by_game_index_exists(path)
+    assert by_key_index_exists(path)
+
+
+def test_a_search_reads_the_key_b_tree_in_its_order_and_stops_at_its_limit(indexed):
+    """The index's own order (games as it met them, then seq): ``limit`` rows read, no sort."""
+    recorder, ids = indexed
+    with contextlib.closing(sqlite3.connect(recorder.store.path)) as conn:
+        plan = conn.execute(
+            "EXPLAIN QUERY PLAN SELECT game, seq FROM positions WHERE key_high = ? AND key_low = ?"
+            " ORDER BY game, seq LIMIT 3",
+            key_digest(QELAT_START),
+        ).fetchall()
+    assert any("positions_by_key" in row[-1] for row in plan)
+    assert not any("TEMP B-TREE" in row[-1] for row in plan)  # no sort
 
 
 def test_the_index_holds_each_key_as_the_first_128_bits_of_its_sha_256():

@@ -18,7 +18,7 @@ from sqlite_utils import Database
 from recorder.core.position_digest import key_digest
 
 from .interface import ProjectionWrite, StoredEvent
-from .schema import POSITIONS_BY_GAME
+from .schema import POSITIONS_BY_KEY
 from .sql import _write_transaction, insert_rows
 from .sqlite import SQLiteEventStore
 
@@ -73,14 +73,14 @@ _GAME_NUMBER = "SELECT game FROM position_games WHERE game_id = ?"
 
 
 class PositionIndex:
-    """Every position each game reached: (key digest, game, seq), the key being the
+    """Every position each game reached: (game, seq, key digest), the key being the
     position text's first six fields (recorder/rules/position_text.py) and its digest
     ``key_digest``: the SHA-256 of the key cut to 128 bits, as two integers. Each game is
-    held by its number (``game_number``), so a row is four integers: a bulk import sorts
-    and indexes them at a third of the cost of rows of texts (docs/decisions.md). Two
-    keys share a digest only by a collision in SHA-256's first 128 bits, the trust the
-    hash chain already rests on. Written in the append's transaction, so a search never
-    misses a committed event.
+    held by its number (``game_number``), so a row is four integers, kept in game order
+    (the table's key) and in key order (``positions_by_key``, what a search reads): a bulk
+    import indexes them at a fifth of the cost of rows of texts (docs/decisions.md). Two
+    keys share a digest only by a collision in SHA-256's first 128 bits (docs/notation.md).
+    Written in the append's transaction, so a search never misses a committed event.
 
     A bulk import into a SQLite file (``recorder import``) writes its games' positions
     to ``positions_pending`` instead, a plain heap kept in no order, and indexes them all
@@ -123,50 +123,41 @@ class PositionIndex:
         return int(count)
 
     def index_pending(self, progress: Callable[[int], None] = lambda n: None) -> int:
-        """Index every pending position in key order, ``PENDING_CHUNK`` rows per transaction
-        (live recording waits for one chunk at most); returns how many were pending.
+        """Index every pending position, ``PENDING_CHUNK`` rows per transaction (live
+        recording waits for one chunk at most); returns how many were pending.
 
-        The rows are first copied in key order into this connection's temporary database,
-        which takes no write lock; each chunk is then a run of neighbouring keys, so the
-        index's pages are each written about once, however large it is. The queue is
-        emptied only at the end: a search meanwhile reads both (duplicates removed), and
-        an interrupted run is simply run again (INSERT OR IGNORE).
-
-        The by-game B-tree (``positions_by_game``) is in game order, not key order: kept
-        up row by row, each row takes a random page of it and each chunk's commit writes
-        most of its pages again. So when the queue holds at least as many rows as the
-        index (an import into a new file, or one that doubles the index) it is dropped
-        first and created again at the end, in one sorted pass (``_by_game_created_after``)."""
+        The index's table is in game order (its key is the game's number, then the seq), as
+        the queue is: an import queues each game's rows as it stores the game, and numbers
+        the games as it meets them, so the queue's rows, read in the order they were queued,
+        go to the table's end, each page written once, with no sort. Its second B-tree
+        (``positions_by_key``, what a search reads) is in key order, where each row lands at
+        random: when the queue holds at least as many rows as the index (an import into a
+        new file, or one that doubles the index) it is dropped first and created again at
+        the end, in one sorted pass (``_by_key_created_after``). The queue is emptied only
+        at the end: a search meanwhile reads both (duplicates removed), and an interrupted
+        run is simply run again (INSERT OR IGNORE)."""
         last = self.last_pending()
         if not last:
             return 0
         db = self._db()
-        db.execute("DROP TABLE IF EXISTS temp.sorted_positions")
-        with _sorting_threads(db):
-            db.execute(
-                f"CREATE TEMP TABLE sorted_positions AS SELECT {_COLUMNS} FROM positions_pending"
-                f" WHERE id <= ? ORDER BY {_COLUMNS}",
-                (last,),
-            )
-            (count,) = db.execute("SELECT MAX(rowid) FROM temp.sorted_positions").fetchone()
-            with self._by_game_created_after(db, self._indexed_at_most(count) <= count):
-                for start in range(1, count + 1, PENDING_CHUNK):
-                    end = min(start + PENDING_CHUNK - 1, count)
-                    with _write_transaction(db):
-                        db.execute(
-                            f"INSERT OR IGNORE INTO positions ({_COLUMNS}) SELECT {_COLUMNS}"
-                            " FROM temp.sorted_positions WHERE rowid BETWEEN ? AND ?",
-                            (start, end),
-                        )
-                    progress(end - start + 1)
+        first, count = db.execute("SELECT MIN(id), count(*) FROM positions_pending WHERE id <= ?", (last,)).fetchone()
+        with _sorting_threads(db), self._by_key_created_after(db, self._indexed_at_most(count) <= count):
+            for start in range(first, last + 1, PENDING_CHUNK):
+                end = min(start + PENDING_CHUNK - 1, last)
+                with _write_transaction(db):
+                    moved = db.execute(
+                        f"INSERT OR IGNORE INTO positions ({_COLUMNS}) SELECT {_COLUMNS}"
+                        " FROM positions_pending WHERE id BETWEEN ? AND ? ORDER BY id",
+                        (start, end),
+                    )
+                progress(max(moved.rowcount, 0))
         with _write_transaction(db):
             (top,) = db.execute("SELECT MAX(id) FROM positions_pending").fetchone()
             if top == last:  # nothing queued since: the queue emptied whole, not row by row
                 db.execute("DELETE FROM positions_pending")
             else:
                 db.execute("DELETE FROM positions_pending WHERE id <= ?", (last,))
-        db.execute("DROP TABLE temp.sorted_positions")
-        return count
+        return int(count)
 
     def _indexed_at_most(self, limit: int) -> int:
         """The rows indexed, counted up to ``limit + 1`` at most: a small import into a
@@ -177,20 +168,19 @@ class PositionIndex:
 
     @staticmethod
     @contextlib.contextmanager
-    def _by_game_created_after(db: Database, bulk: bool) -> Iterator[None]:
-        """With ``bulk``, ``positions_by_game`` is dropped for the duration and created
-        again after it, in one transaction: live writers wait for that creation (about
-        1.4 s per million positions here) and, while it is missing, a rebuild's rewrite of a
-        game reads the whole index (``verify --projections`` compares no game's positions
-        while any are queued). An import stopped in between leaves it to be created by the
-        next open of the file (``create_schema``)."""
+    def _by_key_created_after(db: Database, bulk: bool) -> Iterator[None]:
+        """With ``bulk``, ``positions_by_key`` is dropped for the duration and created again
+        after it, in one transaction: live writers wait for that creation (about 0.4 s per
+        million positions here), and while it is missing a search reads the whole index
+        (as it reads the whole queue while an import is under way). An import stopped in
+        between leaves it to be created by the next open of the file (``create_schema``)."""
         if bulk:
             with _write_transaction(db):
-                db.execute("DROP INDEX IF EXISTS positions_by_game")
+                db.execute("DROP INDEX IF EXISTS positions_by_key")
         yield
         if bulk:
             with _write_transaction(db):
-                db.execute(POSITIONS_BY_GAME)
+                db.execute(POSITIONS_BY_KEY)
 
     def last_pending(self) -> int:
         """The id of the last row queued so far (0: none)."""

@@ -23,7 +23,7 @@ import psycopg
 from psycopg.pq import TransactionStatus
 
 # Primary keys of the tables a projection replaces rows of.
-_PRIMARY_KEYS = {"games": "game_id", "notations": "game_id", "positions": "key_high, key_low, game, seq"}
+_PRIMARY_KEYS = {"games": "game_id", "notations": "game_id", "positions": "game, seq"}
 _REPLACE = re.compile(r"^\s*INSERT OR REPLACE INTO (\w+) \(([^)]*)\)", re.IGNORECASE)
 _IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO ", re.IGNORECASE)
 

@@ -129,11 +129,11 @@ CREATE TABLE position_games (
 INSERT INTO position_games (game_id) SELECT DISTINCT game_id FROM positions ORDER BY 1;
 
 CREATE TABLE position_digests (
-  key_high bigint NOT NULL,
-  key_low bigint NOT NULL,
   game bigint NOT NULL,
   seq bigint NOT NULL,
-  PRIMARY KEY (key_high, key_low, game, seq)
+  key_high bigint NOT NULL,
+  key_low bigint NOT NULL,
+  PRIMARY KEY (game, seq)
 );
 INSERT INTO position_digests (key_high, key_low, game, seq)
   SELECT ('x' || encode(substring(digest FROM 1 FOR 8), 'hex'))::bit(64)::bigint,
@@ -144,7 +144,7 @@ INSERT INTO position_digests (key_high, key_low, game, seq)
   ON CONFLICT DO NOTHING;
 DROP TABLE positions;
 ALTER TABLE position_digests RENAME TO positions;
-CREATE INDEX positions_by_game ON positions (game, seq);
+CREATE INDEX positions_by_key ON positions (key_high, key_low, game, seq);
 """
 
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.

@@ -45,10 +45,10 @@ SUMMARY_COLUMNS = (
     "metadata",
 )
 
-# The position index's second B-tree: a game's rows, for a rebuild's rewrite and a check.
-# ``PositionIndex.index_pending`` may drop it for a large bulk import and create it again
-# at its end; an import stopped in between leaves it for the next open to create.
-POSITIONS_BY_GAME = "CREATE INDEX IF NOT EXISTS positions_by_game ON positions (game, seq)"
+# The position index's second B-tree, in key order: what a search reads (the table itself
+# is in game order). ``PositionIndex.index_pending`` may drop it for a large bulk import and
+# create it again at its end; an import stopped in between leaves it for the next open to create.
+POSITIONS_BY_KEY = "CREATE INDEX IF NOT EXISTS positions_by_key ON positions (key_high, key_low, game, seq)"
 
 _LEGACY_TOURNAMENT_PREFIX = "t-"  # how files from before the streams table told streams apart
 
@@ -143,16 +143,16 @@ def _create_caches(db: Database) -> None:
 
 
 # The position index (recorder/store/caches.py, ``PositionIndex``): each position a game
-# reached as its key's digest (two integers) with the game's number and the event's seq.
+# reached, by the game's number and the event's seq, with its key's digest (two integers).
 # ``position_games`` numbers the games: INTEGER PRIMARY KEY, so a number never changes.
 # ``positions_pending``: a bulk import's positions, queued in no order until it indexes
 # them; AUTOINCREMENT: an id is never given twice, so indexing "the rows up to id N" never
 # takes in a row queued later by another import after the top rows were removed.
 _POSITION_INDEX = (
     "CREATE TABLE IF NOT EXISTS position_games (game INTEGER PRIMARY KEY, game_id TEXT NOT NULL UNIQUE)",
-    "CREATE TABLE IF NOT EXISTS positions (key_high INTEGER NOT NULL, key_low INTEGER NOT NULL,"
-    " game INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (key_high, key_low, game, seq)) WITHOUT ROWID",
-    POSITIONS_BY_GAME,
+    "CREATE TABLE IF NOT EXISTS positions (game INTEGER NOT NULL, seq INTEGER NOT NULL,"
+    " key_high INTEGER NOT NULL, key_low INTEGER NOT NULL, PRIMARY KEY (game, seq)) WITHOUT ROWID",
+    POSITIONS_BY_KEY,
     "CREATE TABLE IF NOT EXISTS positions_pending (id INTEGER PRIMARY KEY AUTOINCREMENT,"
     " key_high INTEGER NOT NULL, key_low INTEGER NOT NULL, game INTEGER NOT NULL, seq INTEGER NOT NULL)",
 )
@@ -180,10 +180,12 @@ def _migrate_position_texts(db: Database) -> None:
         " UNION SELECT game_id FROM positions_pending_of_texts ORDER BY 1"
     )
     numbered = "JOIN position_games USING (game_id)"
+    db.execute("DROP INDEX positions_by_key")  # created again once its rows are in, in one sorted pass
     db.execute(
         "INSERT OR IGNORE INTO positions (key_high, key_low, game, seq) SELECT key_high(position),"
-        f" key_low(position), game, seq FROM positions_of_texts {numbered} ORDER BY 1, 2, 3, 4"
+        f" key_low(position), game, seq FROM positions_of_texts {numbered} ORDER BY game, seq"
     )
+    db.execute(POSITIONS_BY_KEY)
     db.execute(  # the queue's ids go on where they stood: AUTOINCREMENT never gives one twice
         "INSERT INTO sqlite_sequence (name, seq) SELECT 'positions_pending', seq FROM sqlite_sequence"
         " WHERE name = 'positions_pending_of_texts'"
