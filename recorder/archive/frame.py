@@ -219,10 +219,12 @@ class _Counts:
     def add_lines(self, text: str) -> None:
         """Count ``text``, whole lines each ending with a newline."""
         lines = "\n" + text
-        events = text.count("\n") - len(_BLANK_LINE.findall(lines))
+        count, ids = text.count("\n"), _LINE_GAME_ID.findall(lines)
+        events = (
+            count if len(ids) == count else count - len(_BLANK_LINE.findall(lines))
+        )  # each line a game's: none blank
         if not events:
             return
-        ids = _LINE_GAME_ID.findall(lines)
         if not self.events and not _LINE_GAME_ID.match("\n" + _first_non_blank(text)):
             self.games = 1  # a first line naming no game starts the first game
         if ids:

@@ -96,13 +96,15 @@ class _Ranges:
 
     def _range(self, start: int, text: bytes) -> FileRange:
         """The range of ``text``: whole lines, the body's last one maybe without its newline."""
-        lines = b"\n" + text + (b"" if text.endswith(b"\n") else b"\n")
-        count = lines.count(b"\n") - 1
+        newlines = text.count(b"\n")
+        whole = text.endswith(b"\n")
+        lines = b"\n" + text + (b"" if whole else b"\n")
         ids = _ID_LINE.findall(lines)
-        if b"\r" in text or len(ids) + len(_BLANK_LINE.findall(lines)) != count:
-            raise _NotPlain(start)
+        count = newlines + (not whole)
+        if b"\r" in text or (len(ids) != count and len(ids) + len(_BLANK_LINE.findall(lines)) != count):
+            raise _NotPlain(start)  # (every line a game's, none blank: no need to look for blank ones)
         found = FileRange(self.path, start, start + len(text), self.line, self.game, len(ids))
-        self.line += text.count(b"\n")
+        self.line += newlines
         self.game += sum(1 for _ in itertools.groupby(ids))
         return found
 
