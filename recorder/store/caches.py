@@ -170,7 +170,7 @@ class PositionIndex:
     @contextlib.contextmanager
     def _by_key_created_after(db: Database, bulk: bool) -> Iterator[None]:
         """With ``bulk``, ``positions_by_key`` is dropped for the duration and created again
-        after it, in one transaction: live writers wait for that creation (about 0.4 s per
+        after it, in one transaction: live writers wait for that creation (about 0.9 s per
         million positions here), and while it is missing a search reads the whole index
         (as it reads the whole queue while an import is under way). An import stopped in
         between leaves it to be created by the next open of the file (``create_schema``)."""
