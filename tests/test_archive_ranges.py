@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from recorder.archive import ranges
 from recorder.archive.frame import NDJSON_HEADER, without_frame
 from recorder.archive.ndjson import read_logs
 from recorder.archive.parallel import range_logs
@@ -108,3 +109,18 @@ def test_ranges_up_to_a_line_that_is_not_plain_then_logs_read_here(games, odd_at
         assert logs_seen(seen) == whole
     finally:
         os.remove(path)
+
+
+def test_a_game_longer_than_many_ranges_is_scanned_once(monkeypatch):
+    """A game spread over many blocks (one range until another game begins) is looked at
+    once: each block's new lines, not the whole game again at every block, which made the
+    cut quadratic in a game's length (an outsider's file could hold one huge game)."""
+    lines = [event_line("long", seq) for seq in range(1, 5_001)] + [event_line("next", 1)]
+    body = ("\n".join(lines) + "\n").encode("utf-8")
+    ids_read = []
+    real_id_at = ranges._id_at
+    monkeypatch.setattr(ranges, "_id_at", lambda text, line: ids_read.append(1) or real_id_at(text, line))
+    blocks = [body[at : at + 512] for at in range(0, len(body), 512)]  # ~580 blocks
+    found = list(ranges.plain_ranges("f", blocks, 0, 1, range_bytes=512))
+    assert [(piece.start, piece.events) for piece in found] == [(0, 5_000), (body.index(b'{"game_id":"next"'), 1)]
+    assert len(ids_read) <= 2 * len(lines)  # linear: 1.7 million before (every line read again at every block)

@@ -82,17 +82,19 @@ class _Ranges:
         self.line, self.game = first_line, 1
 
     def of(self, blocks: Iterable[bytes], start: int) -> Iterator[FileRange]:
-        pending = b""
+        pending = bytearray()
+        run = _Run(0, None)  # what is known of pending's first lines, so no line is looked at twice
         for block in blocks:
             pending += block
             if len(pending) < self.range_bytes:
                 continue
-            cut = _last_game_start(pending[: pending.rfind(b"\n") + 1])
+            cut, run = _last_game_start(pending, pending.rfind(b"\n") + 1, run)
             if cut:
-                yield self._range(start, pending[:cut])
-                pending, start = pending[cut:], start + cut
+                yield self._range(start, bytes(pending[:cut]))
+                del pending[:cut]
+                start += cut
         if pending:
-            yield self._range(start, pending)
+            yield self._range(start, bytes(pending))
 
     def _range(self, start: int, text: bytes) -> FileRange:
         """The range of ``text``: whole lines, the body's last one maybe without its newline."""
@@ -109,21 +111,44 @@ class _Ranges:
         return found
 
 
-def _last_game_start(text: bytes) -> int:
-    """Where the last game of ``text`` (whole lines) begins: the offset of the first line of
-    the last run of lines naming one game; 0 when they all name it (or none does)."""
-    lines = b"\n" + text
-    first = lines.rfind(_MARKER)
+@dataclass(frozen=True)
+class _Run:
+    """The first ``end`` bytes of the pending text are whole lines, and every one of them
+    that names a game names ``game`` (None: no line names one)."""
+
+    end: int
+    game: bytes | None
+
+
+def _last_game_start(text: bytearray, end: int, known: _Run) -> tuple[int, _Run]:
+    """Where the last game of ``text[:end]`` (whole lines) begins: the offset of the first
+    line of the last run of lines naming one game, 0 when they all name it (or none does);
+    and what is then known of the text left after the cut. Only the lines after
+    ``known.end`` are looked at: a game longer than many blocks is read once, not once a
+    block."""
+    first = _last_line_start(text, known.end, end)
     if first < 0:
-        return 0
-    game = _id_at(lines, first)
-    while (before := lines.rfind(_MARKER, 0, first)) >= 0:
-        if _id_at(lines, before) != game:
-            return first  # lines[first] is the newline before the run's first line: text[first] begins it
+        return 0, _Run(end, known.game)
+    game = _id_at(text, first)
+    while (before := _last_line_start(text, known.end, first)) >= 0:
+        if _id_at(text, before) != game:
+            return first, _Run(end - first, game)
         first = before
-    return 0
+    if known.game is None or known.game == game:
+        return 0, _Run(end, game)
+    return first, _Run(end - first, game)
 
 
-def _id_at(lines: bytes, marker: int) -> bytes:
-    start = marker + len(_MARKER)
-    return lines[start : lines.find(b'"', start)]
+def _last_line_start(text: bytearray, low: int, high: int) -> int:
+    """The offset of the last line beginning ``{"game_id":"`` at or after ``low`` and before
+    ``high``; -1 if none."""
+    # the marker is the newline before the line, then its start: a line at offset p has it at p - 1
+    newline = text.rfind(_MARKER, max(low - 1, 0), high - 2 + len(_MARKER)) if high > 0 else -1
+    if newline >= 0:
+        return newline + 1
+    return 0 if low == 0 and high > 0 and text.startswith(_MARKER[1:]) else -1
+
+
+def _id_at(text: bytearray, line: int) -> bytes:
+    start = line + len(_MARKER) - 1
+    return bytes(text[start : text.find(b'"', start)])
