@@ -233,3 +233,27 @@ def test_a_batch_commits_without_waiting_for_the_disk_and_an_import_syncs_once_a
     monkeypatch.setattr(SQLiteEventStore, "sync", lambda self: synced.append(self.path))
     imported = CliRunner().invoke(main, ["import", "--db", db, str(FIXTURES / "notation" / "qelat-default.mn")])
     assert imported.exit_code == 0 and synced == [db]
+
+
+def test_sync_syncs_the_write_ahead_log_itself_as_a_reader_may_hold_the_checkpoint_back(tmp_path, monkeypatch):
+    """A passive checkpoint syncs the log only when it can copy some of it back, and a
+    reader's open snapshot can stop it copying anything: ``sync`` syncs the log itself."""
+    import os
+    import sqlite3
+
+    db = str(tmp_path / "held.sqlite3")
+    synced: list[str] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or real_fsync(fd))
+    with SQLiteEventStore(db) as store:
+        stored_log(store, "g")
+        store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every frame so far copied back
+        reader = sqlite3.connect(db)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM events").fetchone()  # a snapshot from before the batch
+        with store.batch():
+            stored_log(store, "h")
+        synced.clear()
+        store.sync()
+        reader.close()
+    assert db + "-wal" in synced
