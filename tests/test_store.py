@@ -900,7 +900,7 @@ def test_the_append_only_trigger_checks_every_row_of_a_statement_of_many(sqlite_
     """A forged link in the middle of a statement of 16 rows fails that statement (the
     trigger fires for each row, the rows before it in the statement included), and the
     transaction stores nothing of the call."""
-    from recorder.store.sql import _EVENT_FIELDS, _INSERT_EVENTS, _write_transaction, insert_rows
+    from recorder.store.sql import _INSERT_EVENTS, _write_transaction, insert_rows
 
     sqlite_store.append("source", 0, moves(*range(40)))
     rows = [tuple(row) for row in raw_rows(sqlite_store.path, "source")]
@@ -910,10 +910,10 @@ def test_the_append_only_trigger_checks_every_row_of_a_statement_of_many(sqlite_
     db = sqlite_store._db()
     with pytest.raises(sqlite3.DatabaseError, match="events are immutable"):
         with _write_transaction(db):
-            insert_rows(db.conn, _INSERT_EVENTS, _EVENT_FIELDS, forged)
+            insert_rows(db.conn, _INSERT_EVENTS, forged)
     assert sqlite_store.version("g") == 0
     with _write_transaction(db):
-        insert_rows(db.conn, _INSERT_EVENTS, _EVENT_FIELDS, rows)  # the true chain goes in, under another name
+        insert_rows(db.conn, _INSERT_EVENTS, rows)  # the true chain goes in, under another name
     assert sqlite_store.version("g") == 40
 
 

@@ -192,10 +192,8 @@ class Archive:
             )
         except VersionConflict:
             return self._exists(parsed, game_id, events, players)
-        except RecorderError as error:
-            return GameReport(parsed.index, "refused", players=players, error=error_json(error))
-        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
-            return _internal(parsed.index, players, error)
+        except Exception as error:
+            return _refusal(parsed.index, error, players=players)
         return GameReport(parsed.index, "imported", game_id, len(events), players)
 
     def _exists(self, parsed: ParsedGame, game_id: str, events: list[Event], players: dict) -> GameReport:
@@ -238,10 +236,8 @@ class Archive:
             return checked
         try:
             checked.projection = self._projections(checked.summary, checked.positions)
-        except RecorderError as error:
-            return GameReport(checked.index, "refused", checked.game_id, error=error_json(error))
-        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
-            return _internal(checked.index, {}, error, checked.game_id)
+        except Exception as error:
+            return _refusal(checked.index, error, checked.game_id)
         return checked
 
     def store_checked(self, checked: CheckedLog) -> GameReport:
@@ -251,12 +247,13 @@ class Archive:
             by = checked.recorded_by
             self.store.append(checked.game_id, 0, checked.events, recorded_by=by, projection=projection)
         except VersionConflict:
-            error = checked.fail(f"a game {checked.game_id!r} exists already", "a new game id")
-            return GameReport(checked.index, "refused", checked.game_id, error=error_json(error))
-        except RecorderError as error:
-            return GameReport(checked.index, "refused", checked.game_id, error=error_json(error))
-        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
-            return _internal(checked.index, {}, error, checked.game_id)
+            return _refusal(
+                checked.index,
+                checked.fail(f"a game {checked.game_id!r} exists already", "a new game id"),
+                checked.game_id,
+            )
+        except Exception as error:
+            return _refusal(checked.index, error, checked.game_id)
         return GameReport(checked.index, "imported", checked.game_id, len(checked.events), checked.players)
 
     def _projections(self, summary: dict, positions: list[tuple[int, str]]) -> ProjectionWrite:
@@ -374,6 +371,14 @@ def _setup_players(game: Game) -> dict:
     return {"south": game.setup.south, "north": game.setup.north}
 
 
+def _refusal(index: int, error: Exception, game_id: str | None = None, players: dict | None = None) -> GameReport:
+    """Game ``index`` refused: for a RecorderError's reason, else as a game that could not
+    be checked (never a 500 for one bad game; the tests keep that case empty)."""
+    if isinstance(error, RecorderError):
+        return GameReport(index, "refused", game_id, players=players or {}, error=error_json(error))
+    return _internal(index, players or {}, error, game_id)
+
+
 def _internal(index: int, players: dict, error: Exception, game_id: str | None = None) -> GameReport:
     log.exception("unexpected error while importing game %s", index)
     problem = NotationError(f"game {index} could not be checked: {type(error).__name__}")
@@ -421,10 +426,8 @@ class LogCheck:
         index, game_id = event_log.index, event_log.game_id
         try:
             return self._checked(event_log)
-        except RecorderError as error:
-            return GameReport(index, "refused", game_id, error=error_json(error))
-        except Exception as error:  # never a 500 for one bad game; the tests keep this empty
-            return _internal(index, {}, error, game_id)
+        except Exception as error:
+            return _refusal(index, error, game_id)
 
     def _checked(self, event_log: EventLog) -> CheckedLog:
         game_id = event_log.game_id

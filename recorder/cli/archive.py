@@ -87,14 +87,6 @@ def import_job(archive: Archive, store: bool = True) -> parallel.ImportJob | Non
     return parallel.ImportJob(archive.store.path, archive.settings, store)
 
 
-def ndjson_file_logs(path: str) -> tuple[Iterator[EventLog], int]:
-    """An NDJSON file's game logs as ``recorder import`` reads them, and how many events it
-    holds: its frame checked first, a block at a time (NotationError for an archive cut
-    short, before any log is read), then its logs read a line at a time."""
-    framed, events = ndjson_frame(path)
-    return file_logs(path, framed), events
-
-
 def file_logs(path: str, framed: bool) -> Iterator[EventLog]:
     """An NDJSON file's game logs, its frame checked, read a line at a time."""
     return read_logs(without_frame(file_lines(path), framed), path)
@@ -201,10 +193,11 @@ def _games_of(archive: Archive, path: str, fmt: str, jobs: int = 1) -> tuple[Ite
     """A file's games, how much they hold, the size of each, and how they are imported.
     NotationError for an archive cut short, before anything is read into games.
 
-    An NDJSON file is read twice: a block at a time to check its frame and count its
-    events (the non-blank lines, the progress bar's unit), then a game at a time as the
-    games are imported, checked and stored by ``jobs`` worker processes when it holds
-    enough events (recorder/archive/parallel.py; the games then come as their reports).
+    An NDJSON file is read a block at a time to check its frame and count its events (the
+    non-blank lines, the progress bar's unit), then a game at a time as the games are
+    imported: checked and stored by ``jobs`` worker processes when it holds enough events,
+    in ranges the workers read themselves when the file is plain (``ndjson_tasks``;
+    recorder/archive/parallel.py; the games then come as their reports).
     Memory holds a few tasks' events per worker, whatever the size of the file. A
     notation file (and standard input) is read whole, and counted in games."""
     if _is_ndjson(path, fmt) and path != "-":

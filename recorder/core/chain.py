@@ -39,7 +39,12 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 
 def event_hash(prev_hash: str, record: dict[str, Any]) -> str:
     """SHA-256 hex of ``prev_hash + canonical_json(record)`` (UTF-8)."""
-    return hashlib.sha256((prev_hash + canonical_json(record)).encode("utf-8")).hexdigest()
+    return text_hash(prev_hash, canonical_json(record))
+
+
+def text_hash(prev_hash: str, record_text: str) -> str:
+    """``event_hash`` of a record already written as its canonical JSON text."""
+    return hashlib.sha256((prev_hash + record_text).encode("utf-8")).hexdigest()
 
 
 def parse_json(text: str) -> Any:
@@ -87,7 +92,7 @@ def stored_hash(event: Any, payload_text: str | None = None) -> str:
     text = record_text(event, payload_text if payload_text is not None else canonical_json(event.payload))
     if text is None:
         return event_hash(event.prev_hash, record_of(event))
-    return hashlib.sha256((event.prev_hash + text).encode("utf-8")).hexdigest()
+    return text_hash(event.prev_hash, text)
 
 
 def record_of(event: Any) -> dict[str, Any]:
@@ -137,7 +142,7 @@ def _hashed_text(event: Any) -> str | None:
     stored: str | None = getattr(event, "payload_text", None)
     record: str | None = getattr(event, "record_text", None)
     if stored is not None and record is not None:  # the record's text, cut from the line it was read from
-        if hashlib.sha256((event.prev_hash + record).encode("utf-8")).hexdigest() == event.hash:
+        if text_hash(event.prev_hash, record) == event.hash:
             return stored
     elif stored is not None and stored_hash(event, stored) == event.hash:
         return stored

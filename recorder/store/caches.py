@@ -10,12 +10,12 @@ game from its events, as it always could).
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from sqlite_utils import Database
 
 from recorder.core.position_digest import key_digest
+from recorder.workers import default_jobs
 
 from .interface import ProjectionWrite, StoredEvent
 from .schema import POSITIONS_BY_KEY
@@ -110,7 +110,7 @@ class PositionIndex:
 
         def insert(db: Database, events: Sequence[StoredEvent]) -> None:
             game = game_number(db, events[0].game_id)
-            insert_rows(db.conn, statement, 4, [(high, low, game, seq) for seq, high, low in digests])
+            insert_rows(db.conn, statement, [(high, low, game, seq) for seq, high, low in digests])
 
         return insert
 
@@ -203,7 +203,7 @@ class PositionIndex:
             for game_id, rows in games:
                 game = game_number(db, game_id)
                 db.execute("DELETE FROM positions WHERE game = ?", (game,))
-                insert_rows(db.conn, _INSERT_POSITION, 4, [(*key_digest(key), game, seq) for seq, key in rows])
+                insert_rows(db.conn, _INSERT_POSITION, [(*key_digest(key), game, seq) for seq, key in rows])
 
     def of_game(self, game_id: str) -> list[tuple[int, tuple[int, int]]]:
         """The indexed positions of a game as (seq, key digest), in seq order (pending ones
@@ -244,10 +244,10 @@ class PositionIndex:
 
 @contextlib.contextmanager
 def _sorting_threads(db: Database) -> Iterator[None]:
-    """SQLite's sorts (the queue's copy in key order, the by-game B-tree's creation) helped
-    by a thread per CPU while the pending positions are indexed: 13 million positions in
-    18.9 s against 22.5 s at 100,000 games, on two cores."""
-    db.execute(f"PRAGMA threads = {min(os.cpu_count() or 1, SORTING_THREADS)}")
+    """SQLite's sort (the key B-tree's creation) helped by a thread per CPU this process may
+    run on while the pending positions are indexed: 13 million positions in 18.9 s against
+    22.5 s at 100,000 games, on two cores (measured when that sort was a copy of the queue)."""
+    db.execute(f"PRAGMA threads = {min(default_jobs(), SORTING_THREADS)}")
     try:
         yield
     finally:
@@ -256,6 +256,6 @@ def _sorting_threads(db: Database) -> Iterator[None]:
 
 PENDING_CHUNK = 200_000  # positions indexed per transaction by index_pending
 SORTING_THREADS = 8  # the most SQLite's sorter takes (SQLITE_MAX_WORKER_THREADS)
-_COLUMNS = "key_high, key_low, game, seq"  # the index's primary key, in its order
+_COLUMNS = "key_high, key_low, game, seq"  # a row's columns, as the queue and the key B-tree hold them
 _INSERT_POSITION = f"INSERT OR IGNORE INTO positions ({_COLUMNS})"  # VALUES: insert_rows
 _QUEUE_POSITION = f"INSERT INTO positions_pending ({_COLUMNS})"

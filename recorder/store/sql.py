@@ -109,7 +109,6 @@ _EVENT_COLUMNS = "game_id, seq, type, payload, recorded_at, recorded_by, prev_ha
 
 
 _INSERT_EVENTS = f"INSERT INTO events ({_EVENT_COLUMNS}, line)"  # VALUES, a row or many: insert_rows
-_EVENT_FIELDS = 9
 
 # Rows inserted by one statement: each statement carries this many rows' values, the last
 # one of a call the rest. A statement of one row costs SQLite (and the sqlite3 module)
@@ -119,11 +118,13 @@ _EVENT_FIELDS = 9
 ROWS_PER_INSERT = 16
 
 
-def insert_rows(connection: Any, insert: str, fields: int, rows: Sequence[Sequence[Any]]) -> None:
-    """``insert`` (``INSERT INTO table (columns)``, ``fields`` columns) of every row, in
-    order, ``ROWS_PER_INSERT`` rows a statement; a failing row fails its statement, so the
-    caller's transaction (or savepoint) is what makes the rows all or nothing, as always."""
-    size = ROWS_PER_INSERT
+def insert_rows(connection: Any, insert: str, rows: Sequence[Sequence[Any]]) -> None:
+    """``insert`` (``INSERT INTO table (columns)``) of every row, each a value per column,
+    in order, ``ROWS_PER_INSERT`` rows a statement; a failing row fails its statement, so
+    the caller's transaction (or savepoint) is what makes the rows all or nothing, as always."""
+    if not rows:
+        return
+    size, fields = ROWS_PER_INSERT, len(rows[0])
     whole = len(rows) - len(rows) % size
     if whole:
         values = [list(concatenated.from_iterable(rows[i : i + size])) for i in range(0, whole, size)]

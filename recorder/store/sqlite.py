@@ -24,7 +24,6 @@ from .interface import (
 )
 from .schema import create_schema
 from .sql import (
-    _EVENT_FIELDS,
     _EVENT_LINE,
     _INSERT_EVENTS,
     _STORED_LINES,
@@ -249,7 +248,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
                 "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
                 (first.game_id, stream_type, first.recorded_at),
             )
-        insert_rows(db.conn, _INSERT_EVENTS, _EVENT_FIELDS, event_rows(stored, texts))
+        insert_rows(db.conn, _INSERT_EVENTS, event_rows(stored, texts))
 
     def read_ahead(self) -> bool:
         """The database file handed to the operating system to read into its cache, in
