@@ -83,3 +83,49 @@ def test_recorder_import_twice_says_the_games_existed_already(tmp_path):
     result = CliRunner().invoke(main, ["import", str(path), "--db", db])
     assert result.exit_code == 0
     assert "imported 0 games, refused 0; 2 games existed already (imported before), not stored again" in result.output
+
+
+def _record_live(api, vector: str, *, retract_after: int | None = None) -> str:
+    """A fixture game recorded move by move over the API: the live game's id is random."""
+    record = json.loads((FIXTURES / "games" / vector).read_text())
+    game_id = api.create(**record["setup"])["id"]
+    for number, command in enumerate(record["commands"], start=1):
+        api.command(game_id, **command)
+        if number == retract_after:
+            api.command(game_id, type="retract", count=1, reason="wrong hole read out")
+            api.command(game_id, **command)
+    return game_id
+
+
+def _export(client, query: str = "") -> str:
+    response = client.get(f"/api/export{query}", headers={"Accept": NOTATION_TYPE})
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_an_export_imported_back_finds_the_games_recorded_live(client, app, api):
+    live = _record_live(api, "qelat-default.json")
+    response = _import(client, _export(client))
+    report = response.get_json()
+    assert response.status_code == 200, report
+    assert (report["imported"], report["existing"], report["refused"]) == (0, 1, 0)
+    assert report["games"][0]["game_id"] == live and "exists already" in report["games"][0]["detail"]
+    assert _game_ids(app) == [live]
+
+
+def test_a_full_history_export_of_a_corrected_game_is_the_same_game(client, app, api):
+    live = _record_live(api, "tuz-plain-opening-seed0.json", retract_after=3)
+    report = _import(client, _export(client, "?history=full")).get_json()
+    assert (report["imported"], report["existing"]) == (0, 1)
+    assert report["games"][0]["game_id"] == live
+    assert _game_ids(app) == [live]
+
+
+def test_a_live_game_with_other_moves_is_not_taken_for_a_copy(client, app, api):
+    live = _record_live(api, "qelat-default.json")
+    text = _export(client)
+    moves = text.index("\n\n") + 2  # past the tags, where the move text begins
+    annotated = text[:moves] + '{"the clock was stopped"} ' + text[moves:]  # a comment is content
+    report = _import(client, annotated).get_json()
+    assert (report["imported"], report["existing"]) == (1, 0), report
+    assert report["games"][0]["game_id"] != live and len(_game_ids(app)) == 2

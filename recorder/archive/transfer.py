@@ -97,6 +97,7 @@ def _as_decided(command: dict) -> dict:
 
 
 CONTENT_ID_LENGTH = 16  # hex digits: 64 bits of the digest
+COPY_CANDIDATES = 32  # games that reached an imported game's last position, compared with it as copies
 
 
 def content_id(events: Iterable[Event]) -> str:
@@ -183,12 +184,17 @@ class Archive:
             recorded_by = self.authorize(None, read.setup) or self.recorded_by
             events = [read.setup, *read.events]
             game_id = content_id(events)
+            summary, positions = projected(list(history(game_id, enumerate(events, start=1))))
+            copy = None if self.store.version(game_id) else self._held_copy(read.setup, events, positions)
+            if copy is not None:
+                detail = f"a game {copy!r} exists already: the same game, stored before under its own id"
+                return GameReport(parsed.index, "exists", copy, len(events), players, detail=detail)
             self.store.append(
                 game_id,
                 0,
                 [NewEvent(e.type, e.payload()) for e in events],
                 recorded_by=recorded_by,
-                projection=self._projections(*projected(list(history(game_id, enumerate(events, start=1))))),
+                projection=self._projections(summary, positions),
             )
         except VersionConflict:
             return self._exists(parsed, game_id, events, players)
@@ -204,6 +210,23 @@ class Archive:
             return GameReport(parsed.index, "exists", game_id, len(events), players, detail=detail)
         error = NotationError(f"another game is stored under this game's content id {game_id!r}", game_id=game_id)
         return GameReport(parsed.index, "refused", game_id, players=players, error=error_json(error))
+
+    def _held_copy(self, setup: GameCreated, events: list[Event], positions: list[tuple[int, str]]) -> str | None:
+        """The id of a game held under another id (one recorded live has a random id) whose
+        effective record is this one's. The games that reached this game's last position
+        are the candidates, the first ``COPY_CANDIDATES`` of them; one with the same variant
+        and players whose notation text (the effective line) is this game's is this game."""
+        if not positions:
+            return None
+        text = None
+        for game_id, _ in self.positions.find(positions[-1][1], limit=COPY_CANDIDATES, pending=False):
+            row = self.games.row(game_id)
+            if row is None or (row["variant"], row["south"], row["north"]) != (setup.variant, setup.south, setup.north):
+                continue
+            text = text or write_game(list(enumerate(events, start=1)))
+            if next(self._effective_lines([game_id]), None) == text:
+                return game_id
+        return None
 
     def import_ndjson_text(self, text: str, source: str = "<ndjson>") -> Iterator[GameReport]:
         """Each game's log of an NDJSON text, verified then stored verbatim (or refused);

@@ -215,15 +215,16 @@ class PositionIndex:
         rows = self._db().execute(query, (game_id,)).fetchall()
         return [(seq, (high, low)) for seq, high, low in rows]
 
-    def find(self, key: str, *, limit: int = 100) -> list[tuple[str, int]]:
+    def find(self, key: str, *, limit: int = 100, pending: bool = True) -> list[tuple[str, int]]:
         """(game_id, seq) of every occurrence, at most ``limit``: games in the order the
         index first met them (the order they were recorded or imported), then in event
         order. The index's own order, so the first ``limit`` are read and no more,
-        however often the position occurred (a start position, in every game)."""
+        however often the position occurred (a start position, in every game). Without
+        ``pending``, only indexed rows are read (never a scan of an import's queue)."""
         high, low = key_digest(key)
         found = "SELECT game, seq FROM positions WHERE key_high = ? AND key_low = ?"
         params: tuple = (high, low)
-        if self.pending():  # a scan of the queue: only while an import is under way (or was stopped)
+        if pending and self.pending():  # a scan of the queue: only while an import is under way (or was stopped)
             found += " UNION SELECT game, seq FROM positions_pending WHERE key_high = ? AND key_low = ?"
             params += (high, low)
         query = (
