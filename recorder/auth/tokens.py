@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
@@ -45,6 +46,15 @@ def is_admin_token(presented: str, configured: str | None) -> bool:
 
 def matches_digest(presented: str, digest: str | None) -> bool:
     return bool(digest) and hmac.compare_digest(token_hash(presented), str(digest))
+
+
+_TOKEN_IN_TEXT = re.compile(r"(?i)(token=)[^&#\s]*|rt_[A-Za-z0-9_-]+")
+
+
+def without_tokens(text: str) -> str:
+    """``text`` (a request line, an address) with every token left out: the value of any
+    ``token=`` parameter and anything that looks like one of our tokens."""
+    return _TOKEN_IN_TEXT.sub(lambda found: (found.group(1) or "") + "[hidden]", text)
 
 
 def holder_problem(holder: object) -> str | None:

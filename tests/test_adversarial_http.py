@@ -1,0 +1,274 @@
+"""Attacks over HTTP that once worked (issue 35), kept as a standing suite: each test is
+one way in, tried the way an outsider would, on loopback where it needs a real server,
+and bounded in time.
+
+- HEAD requests to a live stream took its listener slot for good (docs/security.md,
+  *Live streams*);
+- a game's stored bytes had no ceiling (*The byte ceiling per game*);
+- DNS rebinding in open mode (*Host and Origin*);
+- the sign-in address's token kept by the service worker and printed by the access log
+  (*What the service worker keeps*);
+- a command's ``type`` that is no string gave a 500;
+- token holder names that imitate a reserved principal or break a line (*Holder names*).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import http.client
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from browser import LiveServer
+from conftest import ADMIN_TOKEN, bearer, make_app
+
+from recorder.bench.server import free_port
+
+pytestmark = pytest.mark.timeout(120)
+
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+ANONYMOUS = {"Authorization": ""}  # the admin client then sends no token
+
+
+def dump(app) -> list[str]:
+    """Everything stored: a full SQL dump of the database file."""
+    with contextlib.closing(sqlite3.connect(app.config["DATABASE"])) as conn:
+        return list(conn.iterdump())
+
+
+def create(client, headers=None) -> str:
+    response = client.post("/api/games", json=QELAT, headers=headers)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+# -- A real `recorder serve` on a free loopback port ------------------------------------------
+
+
+class Served:
+    """`recorder serve` as an operator starts it, its output kept for the tests to read."""
+
+    def __init__(self, folder, **env: str):
+        self.port = free_port()
+        self.output = folder / "serve.log"
+        command = [sys.executable, "-c", "from recorder.cli.main import main; main()", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(self.port), "--db", str(folder / "served.sqlite3")]
+        environment = {**os.environ, "RECORDER_ADMIN_TOKEN": ADMIN_TOKEN, **env}
+        with open(self.output, "w") as log:
+            self.process = subprocess.Popen(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            self._wait_until_ready()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_until_ready(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if self.request("GET", "/api/variants")[0] == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"recorder serve did not answer: {self.log()}")
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers=None) -> tuple[int, bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, b"" if method == "HEAD" else response.read()
+        finally:
+            connection.close()
+
+    def first_live_message(self, path: str) -> tuple[int, bytes]:
+        """The status of a live stream and its first bytes; the connection is then dropped."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            return response.status, response.read(64) if response.status == 200 else response.read()
+        finally:
+            connection.close()
+
+    def log(self) -> str:
+        return self.output.read_text(errors="replace")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    server = Served(tmp_path_factory.mktemp("serve"), RECORDER_LIVE_LISTENERS="2")
+    yield server
+    server.stop()
+
+
+def served_game(served: Served) -> str:
+    body = b'{"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}'
+    headers = {"Content-Type": "application/json", **bearer(ADMIN_TOKEN)}
+    status, answer = served.request("POST", "/api/games", body, headers)
+    assert status == 201, answer
+    import json
+
+    return json.loads(answer)["id"]
+
+
+def served_tournament(served: Served) -> str:
+    body = b'{"name": "Hall cup", "variant": "qelat", "format": "swiss", "rounds": 3}'
+    headers = {"Content-Type": "application/json", **bearer(ADMIN_TOKEN)}
+    status, answer = served.request("POST", "/api/tournaments", body, headers)
+    assert status == 201, answer
+    import json
+
+    return json.loads(answer)["id"]
+
+
+# -- 1. Live slots -------------------------------------------------------------------------
+
+
+def test_head_requests_to_live_streams_take_no_listener_slot(served):
+    game_id, tournament_id = served_game(served), served_tournament(served)
+    for _ in range(10):  # five times the slots this server has
+        assert served.request("HEAD", f"/api/games/{game_id}/live")[0] == 200
+        assert served.request("HEAD", f"/api/tournaments/{tournament_id}/live")[0] == 200
+    for path in (f"/api/games/{game_id}/live", f"/api/tournaments/{tournament_id}/live"):
+        status, first = served.first_live_message(path)
+        assert status == 200, first
+        assert first.startswith(b"retry: ")
+
+
+def opened_stream(app, path: str):
+    """A stream as a WSGI server holds it after the app answered: its body not yet read."""
+    from werkzeug.test import EnvironBuilder
+
+    statuses: list[str] = []
+    body = app(EnvironBuilder(path=path).get_environ(), lambda status, headers, exc_info=None: statuses.append(status))
+    return statuses, body
+
+
+def test_a_stream_never_read_frees_its_slot_when_closed_or_dropped(tmp_path):
+    app = make_app(tmp_path / "slots.sqlite3", LIVE_LISTENERS=1)
+    game_id = create(app.test_client())
+    listeners = app.extensions["live"]
+    statuses, closed = opened_stream(app, f"/api/games/{game_id}/live")
+    assert statuses == ["200 OK"] and listeners.open == 1
+    closed.close()  # the client went before a byte was sent
+    assert listeners.open == 0
+    statuses, dropped = opened_stream(app, f"/api/games/{game_id}/live")
+    assert statuses == ["200 OK"] and listeners.open == 1
+    del dropped  # neither read nor closed: the server lost it
+    gc.collect()
+    assert listeners.open == 0
+    statuses, read = opened_stream(app, f"/api/games/{game_id}/live")
+    assert statuses == ["200 OK"] and next(iter(read)).startswith(b"retry: ")
+    read.close()  # the client went in the middle of the stream
+    assert listeners.open == 0
+
+
+# -- 6. The sign-in token is never printed nor cached --------------------------------------
+
+
+def test_the_access_log_of_recorder_serve_never_prints_a_token(served):
+    token = "rt_" + "s3cret" * 7
+    assert served.request("GET", f"/?token={token}")[0] == 200
+    assert served.request("GET", f"/?lang=en&token={token}&x=1")[0] == 200
+    deadline = time.monotonic() + 5
+    while "lang=en" not in served.log() and time.monotonic() < deadline:
+        time.sleep(0.05)  # the log line is written after the answer
+    log = served.log()
+    assert "lang=en" in log, log  # the request was logged, only the token left out
+    assert token not in log and "s3cret" not in log
+
+
+# -- 7. A command whose type is no string ---------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["sow"], {"sow": 1}, 1, None, True])
+def test_a_command_type_that_is_no_string_is_422_naming_the_field(app, client, kind):
+    game_id = create(client)
+    before = dump(app)
+    response = client.post(f"/api/games/{game_id}/commands", json={"type": kind}, headers={"If-Match": '"1"'})
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert "type" in response.get_json()["errors"]
+    assert dump(app) == before
+
+
+ODD_VALUES: tuple[object, ...] = ([], {}, [[]], {"a": {}}, None, 1.5, True)
+
+
+def test_no_field_of_any_write_given_a_list_or_an_object_is_a_5xx(app, client):
+    game_id = create(client)
+    tournament = client.post(
+        "/api/tournaments", json={"name": "Cup", "variant": "qelat", "format": "swiss", "rounds": 3}
+    )
+    tournament_id = tournament.get_json()["id"]
+    writes = {
+        "/api/games": dict(QELAT, options={}, metadata={}),
+        f"/api/games/{game_id}/commands": {"type": "sow", "hole": "f1", "player": "south", "expected_version": 1},
+        "/api/tokens": {"holder": "Selam"},
+        "/api/tournaments": {"name": "Cup", "variant": "qelat", "format": "swiss", "rounds": 3},
+        f"/api/tournaments/{tournament_id}/players": {"name": "Abeba"},
+        f"/api/tournaments/{tournament_id}/tokens": {"holder": "Hagos"},
+        f"/api/games/{game_id}/claims": {"seq": 1, "position": {}},
+        f"/api/games/{game_id}/what-if": {"at": 1, "commands": []},
+    }
+    for path, body in writes.items():
+        for field in body:
+            for value in ODD_VALUES:
+                response = client.post(path, json={**body, field: value})
+                assert response.status_code < 500, (path, field, value, response.get_data(as_text=True))
+    for kind in ("sow", "race", "opening", "lot", "next_round", "result", "retract", "annotate"):
+        for value in ODD_VALUES:
+            for field in ("type", "hole", "player", "winner", "holes", "choice", "kind", "count", "text"):
+                body = {"type": kind, field: value} if field != "type" else {"type": value}
+                response = client.post(f"/api/games/{game_id}/commands", json=body, headers={"If-Match": '"1"'})
+                assert response.status_code < 500, (kind, field, value, response.get_data(as_text=True))
+
+
+# -- 6. The service worker keeps no token ----------------------------------------------------
+
+
+def test_the_service_worker_never_caches_the_sign_in_token(tmp_path):
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    from browser import CHROMIUM, launch_chromium
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed")
+    app = make_app(tmp_path / "sw.sqlite3")
+    with playwright_api.sync_playwright() as playwright, LiveServer(app) as server:
+        browser = launch_chromium(playwright)
+        try:
+            page = browser.new_context(base_url=server.url).new_page()
+            page.goto(f"/?token={ADMIN_TOKEN}")
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+            page.goto(f"/?token={ADMIN_TOKEN}")  # now through the worker
+            page.wait_for_function("localStorage.getItem('recorder.token') !== null")
+            page.wait_for_function("async () => (await (await caches.open('recorder-pages')).keys()).length > 0")
+            kept = page.evaluate(
+                """async () => {
+                  const seen = [];
+                  for (const name of await caches.keys()) {
+                    const cache = await caches.open(name);
+                    for (const request of await cache.keys()) {
+                      seen.push(request.url, (await cache.match(request)).url);
+                      for (const [header, value] of request.headers) seen.push(header + ': ' + value);
+                    }
+                  }
+                  return seen;
+                }"""
+            )
+        finally:
+            browser.close()
+    assert any(url.endswith("/") for url in kept), kept  # the home page is still kept for offline use
+    assert not any(ADMIN_TOKEN in entry or "token=" in entry for entry in kept), kept
