@@ -236,6 +236,62 @@ def test_no_field_of_any_write_given_a_list_or_an_object_is_a_5xx(app, client):
                 assert response.status_code < 500, (kind, field, value, response.get_data(as_text=True))
 
 
+# -- 12. Token holder names -------------------------------------------------------------------
+
+IMITATIONS = [
+    "\u202enimda",  # right-to-left override: shows as "admin"
+    "adm\u200bin",  # a zero-width space inside
+    "\u0430dmin",  # Cyrillic а
+    "Selam\u2028admin",  # a line separator: a second line reading "admin"
+    "Selam\u2029admin",  # a paragraph separator
+    "ad\u2066min\u2069",  # bidi isolates
+    "admin\ufeff",  # a zero-width no-break space
+    "ADMIN",
+    "\uff41\uff44\uff4d\uff49\uff4e",  # fullwidth letters: NFKC makes them "admin"
+    "\u0391dmin",  # Greek Α
+    "\u0430\u0501m\u0456n",  # Cyrillic а, ԁ, і
+    "adm1n",
+    "anonymous\u00a0(open mode)",  # a no-break space
+    "anonymous  (open mode)",
+    "\u0430nonymous (\u043epen mode)",
+    "Selam\u00adTesfay",  # a soft hyphen: invisible
+]
+
+
+@pytest.mark.parametrize("holder", IMITATIONS)
+def test_holder_names_that_imitate_a_principal_or_break_a_line_are_422(app, client, holder):
+    before = dump(app)
+    for path in ("/api/tokens",):
+        response = client.post(path, json={"holder": holder})
+        assert response.status_code == 422, (holder, response.get_json())
+        assert response.get_json()["field"] == "holder" or "holder" in response.get_json().get("errors", {})
+    assert dump(app) == before
+
+
+def test_holder_names_that_imitate_a_principal_are_refused_for_arbiters_and_on_the_command_line(app, client):
+    from recorder.cli.main import main
+
+    tournament = client.post(
+        "/api/tournaments", json={"name": "Cup", "variant": "qelat", "format": "swiss", "rounds": 3}
+    )
+    tournament_id = tournament.get_json()["id"]
+    response = client.post(f"/api/tournaments/{tournament_id}/tokens", json={"holder": "\u0430dmin"})
+    assert response.status_code == 422, response.get_json()
+    result = app.test_cli_runner().invoke(
+        main, ["token", "issue", "--holder", "adm\u200bin", "--db", app.config["DATABASE"]]
+    )
+    assert result.exit_code != 0 and "holder" in result.output
+
+
+@pytest.mark.parametrize(
+    "holder", ["Selam", "Abebe Bikila", "ሰላም ተስፋዬ", "Ἀλέξανδρος", "Мария", "José-María", "Admiral"]
+)
+def test_ordinary_names_in_any_script_still_hold_tokens(client, holder):
+    response = client.post("/api/tokens", json={"holder": holder})
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["holder"] == holder
+
+
 # -- 6. The service worker keeps no token ----------------------------------------------------
 
 
