@@ -292,6 +292,66 @@ def test_ordinary_names_in_any_script_still_hold_tokens(client, holder):
     assert response.get_json()["holder"] == holder
 
 
+# -- 5. Host and Origin ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def open_app(tmp_path):
+    return make_app(tmp_path / "open.sqlite3", OPEN=True)
+
+
+def test_a_write_under_a_foreign_host_is_refused_in_open_mode(open_app):
+    client = open_app.test_client()
+    before = dump(open_app)
+    rebound = {"Host": "attacker.example:8080", "Origin": "http://attacker.example:8080", **ANONYMOUS}
+    response = client.post("/api/games", json=QELAT, headers=rebound)
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    assert "attacker.example" in response.get_json()["detail"]
+    assert "RECORDER_ALLOWED_HOSTS" in response.get_json()["detail"]
+    assert client.get("/api/games", headers={"Host": "attacker.example"}).status_code == 400
+    assert client.get("/", headers={"Host": "attacker.example"}).status_code == 400
+    assert dump(open_app) == before
+
+
+def test_a_write_whose_origin_is_not_the_host_is_refused(open_app):
+    client = open_app.test_client()
+    before = dump(open_app)
+    for origin in ("http://attacker.example", "null", "http://127.0.0.1:9", "http://localhost.attacker.example"):
+        headers = {"Host": "127.0.0.1:5000", "Origin": origin, **ANONYMOUS}
+        response = client.post("/api/games", json=QELAT, headers=headers)
+        assert response.status_code == 403, (origin, response.get_data(as_text=True))
+        assert response.mimetype == "application/problem+json"
+    assert dump(open_app) == before
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["localhost", "localhost:5000", "127.0.0.1:5000", "[::1]:5000", "192.168.1.20:5000", "recorder.localhost"],
+)
+def test_loopback_names_and_addresses_are_served(open_app, host):
+    client = open_app.test_client()
+    origin = {"Origin": f"http://{host}"}
+    response = client.post("/api/games", json=QELAT, headers={"Host": host, **origin, **ANONYMOUS})
+    assert response.status_code == 201, response.get_data(as_text=True)
+
+
+def test_a_configured_public_host_name_is_served(tmp_path, monkeypatch):
+    monkeypatch.setenv("RECORDER_ALLOWED_HOSTS", "records.example.org, hall.lan")
+    app = make_app(tmp_path / "proxied.sqlite3")
+    client = app.test_client()
+    for host in ("records.example.org", "hall.lan:8000", "localhost"):
+        assert client.get("/api/games", headers={"Host": host}).status_code == 200, host
+    assert client.get("/api/games", headers={"Host": "example.org"}).status_code == 400
+    headers = {"Host": "records.example.org", "Origin": "https://records.example.org"}
+    assert client.post("/api/games", json=QELAT, headers=headers).status_code == 201
+
+
+def test_a_real_server_refuses_a_rebound_host(served):
+    status, body = served.request("GET", "/api/games", headers={"Host": "attacker.example:8080"})
+    assert status == 400 and b"RECORDER_ALLOWED_HOSTS" in body
+
+
 # -- 6. The service worker keeps no token ----------------------------------------------------
 
 
