@@ -352,6 +352,82 @@ def test_a_real_server_refuses_a_rebound_host(served):
     assert status == 400 and b"RECORDER_ALLOWED_HOSTS" in body
 
 
+# -- 4. Bytes per game ----------------------------------------------------------------------
+
+
+def annotate(client, game_id: str, version: int, text: str, headers=None):
+    return client.post(
+        f"/api/games/{game_id}/commands",
+        json={"type": "annotate", "text": text},
+        headers={"If-Match": f'"{version}"', **(headers or {})},
+    )
+
+
+def test_a_game_over_the_byte_ceiling_is_422_naming_it_and_stores_nothing(tmp_path):
+    app = make_app(tmp_path / "bytes.sqlite3", MAX_BYTES_PER_GAME=40_000)
+    client = app.test_client()
+    game_id = create(client)
+    note = "n" * 5000
+    version = 1
+    while (response := annotate(client, game_id, version, note)).status_code == 201:
+        version = response.get_json()["version"]
+        assert version < 20, "the ceiling never refused"
+    assert version == 8  # seven notes of ~5 KB fit under 40,000 bytes with the setup; the eighth does not
+    problem = response.get_json()
+    assert response.status_code == 422, problem
+    assert problem["limit"] == "bytes_per_game" and problem["maximum"] == 40_000 and problem["actual"] > 40_000
+    assert "MAX_BYTES_PER_GAME" in problem["detail"]
+    before = dump(app)
+    assert annotate(client, game_id, version, note).status_code == 422
+    assert dump(app) == before
+    anonymous = client.get(f"/api/games/{game_id}/events", headers=ANONYMOUS)
+    assert len(anonymous.get_data()) < 40_000 + version * 400  # the ceiling, and a bounded envelope per event
+
+
+def test_the_byte_ceiling_has_a_default_and_is_set_from_the_environment(tmp_path, monkeypatch):
+    from recorder import limits
+
+    app = make_app(tmp_path / "default.sqlite3")
+    assert app.config["MAX_BYTES_PER_GAME"] == limits.BYTES_PER_GAME == 4 * 1024 * 1024
+    monkeypatch.setenv("RECORDER_MAX_BYTES_PER_GAME", "12000")
+    app = make_app(tmp_path / "env.sqlite3")
+    client = app.test_client()
+    game_id = create(client)
+    assert annotate(client, game_id, 1, "n" * 5000).status_code == 201
+    assert annotate(client, game_id, 2, "n" * 5000).status_code == 201
+    refused = annotate(client, game_id, 3, "n" * 5000)
+    assert refused.status_code == 422 and refused.get_json()["limit"] == "bytes_per_game"
+
+
+def test_the_byte_ceiling_counts_what_another_worker_stored(tmp_path):
+    database = tmp_path / "two.sqlite3"
+    first = make_app(database, MAX_BYTES_PER_GAME=12_000).test_client()
+    second = make_app(database, MAX_BYTES_PER_GAME=12_000).test_client()
+    game_id = create(first)
+    assert annotate(first, game_id, 1, "n" * 5000).status_code == 201
+    assert annotate(second, game_id, 2, "n" * 5000).status_code == 201
+    assert annotate(first, game_id, 3, "n" * 5000).status_code == 422
+
+
+@pytest.mark.parametrize("kind", ["application/x-ndjson", "text/x-mancala-notation"])
+@pytest.mark.parametrize("who", ["admin", "recorder"])
+def test_an_import_over_the_byte_ceiling_is_refused(tmp_path, kind, who):
+    app = make_app(tmp_path / "import.sqlite3", MAX_BYTES_PER_GAME=12_000)
+    client = app.test_client()
+    source = make_app(tmp_path / "source.sqlite3").test_client()
+    game_id = create(source)
+    for version in range(1, 4):
+        assert annotate(source, game_id, version, "n" * 5000).status_code == 201
+    exported = source.get("/api/export", headers={"Accept": kind}).get_data()
+    headers = {} if who == "admin" else bearer(client.post("/api/tokens", json={"holder": "Selam"}).get_json()["token"])
+    before = client.get("/api/games").get_json()
+    response = client.post("/api/import", data=exported, content_type=kind, headers=headers)
+    games = response.get_json()["games"]
+    assert [game["status"] for game in games] == ["refused"], games
+    assert "(MAX_BYTES_PER_GAME)" in games[0]["error"]["detail"], games
+    assert client.get("/api/games").get_json() == before
+
+
 # -- 6. The service worker keeps no token ----------------------------------------------------
 
 
