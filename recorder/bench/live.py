@@ -45,7 +45,7 @@ class Listener(threading.Thread):
     def __init__(self, port: int, game_id: str):
         super().__init__(daemon=True)
         self.sock = socket.create_connection((HOST, port), timeout=10)
-        self.sock.sendall(f"GET /api/games/{game_id}/live HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        self.sock.sendall(f"GET /api/games/{game_id}/live HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
         self.arrivals: dict[int, float] = {}
         self.status = self.sock.recv(64).split(b" ")[1]
 
