@@ -97,7 +97,11 @@ def run(port: int, appends: int) -> LiveFigures:
     for number in range(appends):
         sent = time.perf_counter()
         reply = timed_call(
-            connection, append, "POST", f"/api/games/{game_id}/commands", {"type": "annotate", "text": f"n{number}"}
+            connection,
+            append,
+            "POST",
+            f"/api/games/{game_id}/commands",
+            {"type": "annotate", "text": f"n{number}", "expected_version": number + 1},
         )
         if reply is not None and reply.status == 201:
             recorded[reply.body["version"]] = sent
