@@ -347,6 +347,25 @@ def test_a_configured_public_host_name_is_served(tmp_path, monkeypatch):
     assert client.post("/api/games", json=QELAT, headers=headers).status_code == 201
 
 
+def test_recorder_serve_answers_to_the_name_it_is_given(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from flask import Flask
+
+    from recorder.cli.main import main
+
+    served_apps: list = []
+    monkeypatch.setattr(Flask, "run", lambda app, **options: served_apps.append(app))
+    monkeypatch.setenv("RECORDER_ADMIN_TOKEN", ADMIN_TOKEN)
+    arguments = ["serve", "--host", "Hall-Laptop.local", "--db", str(tmp_path / "named.sqlite3")]
+    assert CliRunner().invoke(main, arguments).exit_code == 0
+    client = served_apps[0].test_client()
+    try:
+        assert client.get("/api/games", headers={"Host": "hall-laptop.local:5000"}).status_code == 200
+        assert client.get("/api/games", headers={"Host": "other.local:5000"}).status_code == 400
+    finally:
+        served_apps[0].extensions["recorder"].store.close()
+
+
 def test_a_real_server_refuses_a_rebound_host(served):
     status, body = served.request("GET", "/api/games", headers={"Host": "attacker.example:8080"})
     assert status == 400 and b"RECORDER_ALLOWED_HOSTS" in body
@@ -431,7 +450,7 @@ def test_an_import_over_the_byte_ceiling_is_refused(tmp_path, kind, who):
 # -- 6. The service worker keeps no token ----------------------------------------------------
 
 
-def test_the_service_worker_never_caches_the_sign_in_token(tmp_path):
+def test_the_service_worker_never_caches_the_sign_in_token_and_pages_show_hidden_characters(tmp_path):
     playwright_api = pytest.importorskip("playwright.sync_api")
     from browser import CHROMIUM, launch_chromium
 
@@ -460,7 +479,11 @@ def test_the_service_worker_never_caches_the_sign_in_token(tmp_path):
                   return seen;
                 }"""
             )
+            shown = page.evaluate(
+                "async () => (await import('/web-static/js/site.js')).visible('\\u202enimda, Selam\\u2028admin')"
+            )
         finally:
             browser.close()
+    assert shown == "<U+202E>nimda, Selam<U+2028>admin"  # a page shows who recorded, never acts on it
     assert any(url.endswith("/") for url in kept), kept  # the home page is still kept for offline use
     assert not any(ADMIN_TOKEN in entry or "token=" in entry for entry in kept), kept

@@ -38,13 +38,15 @@ class ForeignOrigin(Forbidden):
     title = "Cross-origin write refused"
 
 
-def configured_hosts(value: str | None) -> tuple[str, ...]:
-    """``RECORDER_ALLOWED_HOSTS`` as lower-case names: ``records.example.org, .hall.lan``."""
-    return tuple(name.strip().lower() for name in (value or "").split(",") if name.strip())
+def configured_hosts(*also: str) -> tuple[str, ...]:
+    """``RECORDER_ALLOWED_HOSTS`` as lower-case names (``records.example.org, .hall.lan``),
+    and ``also`` (the name ``recorder serve --host`` was given)."""
+    names = [*os.environ.get("RECORDER_ALLOWED_HOSTS", "").split(","), *also]
+    return tuple(name.strip().lower() for name in names if name.strip())
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("ALLOWED_HOSTS", configured_hosts(os.environ.get("RECORDER_ALLOWED_HOSTS")))
+    app.config.setdefault("ALLOWED_HOSTS", configured_hosts())
     app.before_request(check_host_and_origin)
 
 
