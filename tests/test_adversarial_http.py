@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import http.client
+import json
 import os
 import sqlite3
 import subprocess
@@ -119,8 +120,6 @@ def served_game(served: Served) -> str:
     headers = {"Content-Type": "application/json", **bearer(ADMIN_TOKEN)}
     status, answer = served.request("POST", "/api/games", body, headers)
     assert status == 201, answer
-    import json
-
     return json.loads(answer)["id"]
 
 
@@ -129,8 +128,6 @@ def served_tournament(served: Served) -> str:
     headers = {"Content-Type": "application/json", **bearer(ADMIN_TOKEN)}
     status, answer = served.request("POST", "/api/tournaments", body, headers)
     assert status == 201, answer
-    import json
-
     return json.loads(answer)["id"]
 
 
@@ -146,6 +143,27 @@ def test_head_requests_to_live_streams_take_no_listener_slot(served):
         status, first = served.first_live_message(path)
         assert status == 200, first
         assert first.startswith(b"retry: ")
+
+
+def test_head_requests_take_no_listener_slot_under_gunicorn(tmp_path, monkeypatch):
+    from recorder.bench import server as gunicorn
+
+    monkeypatch.setenv("RECORDER_LIVE_LISTENERS", "2")
+    config = gunicorn.GunicornConfig(workers=1, threads=4, worker_class="gthread")
+    with gunicorn.served(str(tmp_path / "g.sqlite3"), config) as server:
+        connection = http.client.HTTPConnection(gunicorn.HOST, server.port, timeout=10)
+        admin = {"Content-Type": "application/json", "Authorization": f"Bearer {gunicorn.BENCH_TOKEN}"}
+        connection.request("POST", "/api/games", body=json.dumps(QELAT), headers=admin)
+        game_id = json.loads(connection.getresponse().read())["id"]
+        for _ in range(10):
+            connection.request("HEAD", f"/api/games/{game_id}/live")
+            head = connection.getresponse()
+            head.read()
+            assert head.status == 200
+        connection.request("GET", f"/api/games/{game_id}/live")
+        stream = connection.getresponse()
+        assert stream.status == 200 and stream.read(7) == b"retry: "
+        connection.close()
 
 
 def opened_stream(app, path: str):
