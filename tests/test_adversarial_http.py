@@ -384,6 +384,13 @@ def test_recorder_serve_answers_to_the_name_it_is_given(tmp_path, monkeypatch):
         served_apps[0].extensions["recorder"].store.close()
 
 
+@pytest.mark.parametrize("configured", ["hall.lan, .example.org", ("Hall.lan", ".example.org")])
+def test_public_host_names_in_the_app_config(tmp_path, configured):
+    client = make_app(tmp_path / "config.sqlite3", ALLOWED_HOSTS=configured).test_client()
+    for host, status in (("hall.lan", 200), ("records.example.org", 200), ("example.org", 400), ("lan", 400)):
+        assert client.get("/api/games", headers={"Host": host}).status_code == status, host
+
+
 def test_a_real_server_refuses_a_rebound_host(served):
     status, body = served.request("GET", "/api/games", headers={"Host": "attacker.example:8080"})
     assert status == 400 and b"RECORDER_ALLOWED_HOSTS" in body

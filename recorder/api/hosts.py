@@ -23,30 +23,28 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
 
-from recorder.errors import Forbidden, RecorderError
+from recorder.errors import ForeignHost, ForeignOrigin
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
 HOW = "name it in RECORDER_ALLOWED_HOSTS (comma separated) where the server starts"
 
 
-class ForeignHost(RecorderError):
-    title = "Host not served"
-
-
-class ForeignOrigin(Forbidden):
-    title = "Cross-origin write refused"
-
-
 def configured_hosts(*also: str) -> tuple[str, ...]:
     """``RECORDER_ALLOWED_HOSTS`` as lower-case names (``records.example.org, .hall.lan``),
     and ``also`` (the name ``recorder serve --host`` was given)."""
-    names = [*os.environ.get("RECORDER_ALLOWED_HOSTS", "").split(","), *also]
-    return tuple(name.strip().lower() for name in names if name.strip())
+    return host_names(os.environ.get("RECORDER_ALLOWED_HOSTS", ""), *also)
+
+
+def host_names(*values: str) -> tuple[str, ...]:
+    """Names given one by one or comma separated, in lower case."""
+    names = (name.strip().lower() for value in values for name in value.split(","))
+    return tuple(name for name in names if name)
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("ALLOWED_HOSTS", configured_hosts())
+    configured = app.config.get("ALLOWED_HOSTS", configured_hosts())
+    app.config["ALLOWED_HOSTS"] = host_names(configured) if isinstance(configured, str) else host_names(*configured)
     app.before_request(check_host_and_origin)
 
 
