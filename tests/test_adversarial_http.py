@@ -241,11 +241,30 @@ def test_no_field_of_any_write_given_a_list_or_an_object_is_a_5xx(app, client):
         f"/api/games/{game_id}/claims": {"seq": 1, "position": {}},
         f"/api/games/{game_id}/what-if": {"at": 1, "commands": []},
     }
+    manual = client.post("/api/tournaments", json={"name": "Open", "variant": "qelat", "format": "manual", "rounds": 2})
+    manual_id = manual.get_json()["id"]
+    for name in ("Abeba", "Berhane", "Chaltu"):
+        assert client.post(f"/api/tournaments/{manual_id}/players", json={"name": name}).status_code == 201
+    writes |= {
+        f"/api/tournaments/{manual_id}/rounds": {
+            "boards": [{"south": 1, "north": 2}],
+            "byes": [{"player": 3, "points": 1}],
+        },
+        f"/api/tournaments/{manual_id}/rounds/1/boards/1/game": {"first_player": "south", "date": "2026-11-27"},
+        f"/api/tournaments/{manual_id}/rounds/1/boards/1/result": {"result": "double_forfeit", "note": "late"},
+        f"/api/tournaments/{manual_id}/players/1/withdrawal": {"reason": "ill"},
+    }
     for path, body in writes.items():
         for field in body:
             for value in ODD_VALUES:
                 response = client.post(path, json={**body, field: value})
                 assert response.status_code < 500, (path, field, value, response.get_data(as_text=True))
+    for nested in ([{"south": [], "north": {}}], [{}], [[]], [None]):
+        response = client.post(f"/api/tournaments/{manual_id}/rounds", json={"boards": nested, "byes": nested})
+        assert response.status_code < 500, (nested, response.get_data(as_text=True))
+    for value in ODD_VALUES + ([[]], [{}]):
+        response = client.put(f"/api/tournaments/{manual_id}/tiebreaks", json={"tiebreaks": value})
+        assert response.status_code < 500, (value, response.get_data(as_text=True))
     for kind in ("sow", "race", "opening", "lot", "next_round", "result", "retract", "annotate"):
         for value in ODD_VALUES:
             for field in ("type", "hole", "player", "winner", "holes", "choice", "kind", "count", "text"):
