@@ -28,8 +28,10 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.config.from_mapping(
         # Limits that say no early (docs/deployment.md): $RECORDER_MAX_EVENTS_PER_GAME,
-        # $RECORDER_IMPORT_MAX_GAMES and $RECORDER_IMPORT_MAX_EVENTS, or these keys.
+        # $RECORDER_MAX_BYTES_PER_GAME, $RECORDER_IMPORT_MAX_GAMES and
+        # $RECORDER_IMPORT_MAX_EVENTS, or these keys.
         MAX_EVENTS_PER_GAME=limits.events_per_game(),
+        MAX_BYTES_PER_GAME=limits.bytes_per_game(),
         IMPORT_MAX_GAMES=limits.from_environment("IMPORT_MAX_GAMES", limits.IMPORT_GAMES),
         IMPORT_MAX_EVENTS=limits.from_environment("IMPORT_MAX_EVENTS", limits.IMPORT_EVENTS),
     )
@@ -43,7 +45,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .store.backends import open_store
 
     store = open_store(app.config["DATABASE"])
-    app.extensions["recorder"] = Recorder(store, max_events_per_game=app.config["MAX_EVENTS_PER_GAME"])
+    app.extensions["recorder"] = Recorder(
+        store,
+        max_events_per_game=app.config["MAX_EVENTS_PER_GAME"],
+        max_bytes_per_game=app.config["MAX_BYTES_PER_GAME"],
+    )
     api.init_app(app)
     from . import web  # the pages: HTML and JS over the same JSON API
 

@@ -74,6 +74,18 @@ class Forbidden(RecorderError):
     title = "Not allowed"
 
 
+class ForeignHost(RecorderError):
+    """A request under a host name this server does not answer to (DNS rebinding; recorder/api/hosts.py)."""
+
+    title = "Host not served"
+
+
+class ForeignOrigin(Forbidden):
+    """A write sent by a page of another origin."""
+
+    title = "Cross-origin write refused"
+
+
 class PreconditionRequired(RecorderError):
     """A command that names no version (RFC 6585): a sowing is never applied to a
     position its recorder did not see."""

@@ -12,6 +12,7 @@ file (``bench.plan.SERVED``), so the figures it prints are this configuration's.
 - ``timeout`` therefore only restarts a worker whose main loop hangs: gunicorn's 30 s.
 - ``graceful_timeout``: on a restart or reload, requests in flight (an export of a
   large archive) get two minutes to finish before the worker is stopped.
+- the access log's format: no query string and no referrer, which can carry a token.
 - the GIL switch interval: a thread that waits for the GIL (an append back from its
   fsync) waits up to this long while another thread computes; 1 ms instead of Python's
   5 ms keeps appends quick beside expensive reads in the same worker.
@@ -27,6 +28,9 @@ threads = 12  # live streams take at most 8 per worker (RECORDER_LIVE_LISTENERS)
 timeout = 30
 graceful_timeout = 120
 SWITCH_INTERVAL = 0.001  # seconds
+# The access log (off unless --access-logfile) names the path without its query and no
+# referrer: the sign-in address carries the admin token as ?token= (docs/security.md).
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
 
 
 def post_worker_init(worker) -> None:

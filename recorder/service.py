@@ -83,6 +83,24 @@ def _each_fold(game: Game, events: list[Event]) -> Iterator[Game]:
         yield game
 
 
+@dataclass(frozen=True)
+class Folded:
+    """A game's latest fold and the bytes its stored events hold (``limits.bytes_per_game``)."""
+
+    game: Game
+    size: int
+
+
+def stored_bytes(events: Sequence[StoredEvent]) -> int:
+    """The bytes the store holds for these events' payloads: their canonical JSON in UTF-8."""
+    return sum(len((e.payload_text or canonical_json(e.payload)).encode()) for e in events)
+
+
+def new_bytes(events: Sequence[Event]) -> int:
+    """The bytes new events' payloads will take once stored."""
+    return sum(len(canonical_json(e.payload()).encode()) for e in events)
+
+
 def _require_recorder(recorded_by: object) -> None:
     """Every stored event names who recorded it (docs/security.md)."""
     if not isinstance(recorded_by, str) or not recorded_by:
@@ -90,15 +108,24 @@ def _require_recorder(recorded_by: object) -> None:
 
 
 class Recorder:
-    def __init__(self, store: EventStore, games: GamesList | None = None, *, max_events_per_game: int | None = None):
+    def __init__(
+        self,
+        store: EventStore,
+        games: GamesList | None = None,
+        *,
+        max_events_per_game: int | None = None,
+        max_bytes_per_game: int | None = None,
+    ):
         """``games`` is the games list beside the store, written with each append; by
-        default the one on the SQLite store's own file. ``max_events_per_game``: the
-        ceiling (default $RECORDER_MAX_EVENTS_PER_GAME or 20,000)."""
+        default the one on the SQLite store's own file. ``max_events_per_game`` and
+        ``max_bytes_per_game``: the ceilings (default $RECORDER_MAX_EVENTS_PER_GAME or
+        20,000, $RECORDER_MAX_BYTES_PER_GAME or 4 MiB)."""
         self.store = store
         self.max_events_per_game = max_events_per_game or limits.events_per_game()
+        self.max_bytes_per_game = max_bytes_per_game or limits.bytes_per_game()
         self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
         self.positions = PositionIndex(store)  # type: ignore[arg-type]
-        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._lock = threading.Lock()
 
     def _refuse_other_streams(self, game_id: str) -> None:
@@ -110,21 +137,26 @@ class Recorder:
 
     def game(self, game_id: str) -> Game:
         """The latest fold of a game: the cached one, brought up to the stored version."""
+        return self._folded(game_id).game
+
+    def _folded(self, game_id: str) -> Folded:
         self._refuse_other_streams(game_id)
         version = self.store.version(game_id)
         if version == 0:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         cached = self._cached(game_id)
-        if cached is not None and cached.version == version:
+        if cached is not None and cached.game.version == version:
             return cached
-        if cached is not None and cached.version < version:
-            game = cached
-            for seq, event in stored_pairs(self.store.read(game_id, after=cached.version)):
+        if cached is not None and cached.game.version < version:
+            game, events = cached.game, self.store.read(game_id, after=cached.game.version)
+            for seq, event in stored_pairs(events):
                 game = apply_event(game, event, seq)
+            folded = Folded(game, cached.size + stored_bytes(events))
         else:
-            game = replay(game_id, stored_pairs(self.store.read(game_id)))
-        self._remember(game)
-        return game
+            events = self.store.read(game_id)
+            folded = Folded(replay(game_id, stored_pairs(events)), stored_bytes(events))
+        self._remember(folded)
+        return folded
 
     def setup_of(self, game_id: str) -> Event | None:
         """A game's setup event (immutable): from the state cache when the game is there,
@@ -132,7 +164,7 @@ class Recorder:
         such as the tournament guard use it instead of reading the store."""
         cached = self._cached(game_id)
         if cached is not None:
-            return cached.setup
+            return cached.game.setup
         if self.store.stream_type(game_id) != GAME:
             return None
         first = self.store.read(game_id, upto=1)
@@ -172,6 +204,8 @@ class Recorder:
         setup = commands.decide_create(body)
         game_id = body.get("game_id") or new_game_id()
         game = start_game(game_id, setup)
+        size = new_bytes([setup])
+        limits.check_game_bytes(size, self.max_bytes_per_game, game=game_id)
         result = self.store.append(
             game_id,
             0,
@@ -183,7 +217,7 @@ class Recorder:
         if result.replayed:
             # A concurrent request with the same key won: its game, not the id chosen here.
             return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
-        self._remember(game)
+        self._remember(Folded(game, size))
         return Recorded(result.events, game)
 
     def record(
@@ -210,14 +244,14 @@ class Recorder:
             return original
 
         def attempt() -> Recorded:
-            game = self.game(game_id)
-            if expected_version != game.version:
+            folded = self._folded(game_id)
+            if expected_version != folded.game.version:
                 raise VersionConflict(
-                    f"the game is at version {game.version}, not {expected_version}",
+                    f"the game is at version {folded.game.version}, not {expected_version}",
                     expected=expected_version,
-                    actual=game.version,
+                    actual=folded.game.version,
                 )
-            return self._append(game, command, recorded_by, idempotency)
+            return self._append(folded, command, recorded_by, idempotency)
 
         return append_retrying(attempt, lambda: self._replayed(game_id, idempotency), expected_version)
 
@@ -230,9 +264,12 @@ class Recorder:
             return None
         return Recorded(events, self.game_at(events[0].game_id, events[-1].seq), replayed=True)
 
-    def _append(self, game: Game, command: dict, recorded_by, idempotency) -> Recorded:
+    def _append(self, folded: Folded, command: dict, recorded_by, idempotency) -> Recorded:
+        game = folded.game
         events, after = commands.execute(game, command)
         limits.check_game_events(game.version + len(events), self.max_events_per_game, game=game.game_id)
+        size = folded.size + new_bytes(events)
+        limits.check_game_bytes(size, self.max_bytes_per_game, game=game.game_id)
         folds = [after] if len(events) == 1 else list(_each_fold(game, events))
         result = self.store.append(
             game.game_id,
@@ -244,7 +281,7 @@ class Recorder:
         )
         if result.replayed:
             return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
-        self._remember(after)
+        self._remember(Folded(after, size))
         return Recorded(result.events, after)
 
     def projections(self, after: Game, folds: list[Game]) -> ProjectionWrite:
@@ -260,19 +297,20 @@ class Recorder:
 
     # -- The cache (derived; dropping it loses nothing) -----------------------------
 
-    def _cached(self, game_id: str) -> Game | None:
+    def _cached(self, game_id: str) -> Folded | None:
         with self._lock:
-            game = self._cache.get(game_id)
-            if game is not None:
+            folded = self._cache.get(game_id)
+            if folded is not None:
                 self._cache.move_to_end(game_id)
-            return game
+            return folded
 
-    def _remember(self, game: Game) -> None:
+    def _remember(self, folded: Folded) -> None:
+        game_id = folded.game.game_id
         with self._lock:
-            current = self._cache.get(game.game_id)
-            if current is None or current.version <= game.version:
-                self._cache[game.game_id] = game
-                self._cache.move_to_end(game.game_id)
+            current = self._cache.get(game_id)
+            if current is None or current.game.version <= folded.game.version:
+                self._cache[game_id] = folded
+                self._cache.move_to_end(game_id)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
 

@@ -87,6 +87,6 @@ def load_command(data) -> dict:
     if not isinstance(data, dict):
         raise ValidationError({"_schema": ["a command is a JSON object"]})
     kind = data.get("type")
-    if kind not in COMMAND_SCHEMAS:
+    if not isinstance(kind, str) or kind not in COMMAND_SCHEMAS:  # a list or an object cannot be looked up
         raise ValidationError({"type": [f"must be one of: {', '.join(COMMAND_SCHEMAS)}"]})
     return COMMAND_SCHEMAS[kind].load(data)

@@ -204,7 +204,7 @@ def test_every_option_of_every_game_has_words_for_its_label_and_each_choice(clie
 def open_stream(port: int, path: str) -> tuple[socket.socket, bytes]:
     """A raw HTTP/1.1 request left open; returns the socket and the first bytes read."""
     sock = socket.create_connection((gunicorn.HOST, port), timeout=5)
-    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n".encode())
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {gunicorn.HOST}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
     return sock, sock.recv(4096)
 
 

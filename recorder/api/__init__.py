@@ -8,6 +8,7 @@ from . import (
     audit,  # traces, claims, what-if, verify, checkpoints, board.svg
     game_notation,  # one game's notation and move list, for the game page
     games,
+    hosts,  # Host and Origin checked before anything else (DNS rebinding)
     live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
     positions,  # position search over the position index
@@ -20,6 +21,7 @@ from . import (
 
 def init_app(app: Flask) -> None:
     problems.init_app(app)
+    hosts.init_app(app)
     access.init_app(app)
     app.register_blueprint(tokens.bp)
     for module in (variants, games, openapi):

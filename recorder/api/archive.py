@@ -66,7 +66,12 @@ def import_archive():
 def import_limits() -> ImportLimits:
     """What one import request may hold (app config; docs/deployment.md), counted before anything is stored."""
     config = current_app.config
-    return ImportLimits(config["IMPORT_MAX_GAMES"], config["IMPORT_MAX_EVENTS"], config["MAX_EVENTS_PER_GAME"])
+    return ImportLimits(
+        config["IMPORT_MAX_GAMES"],
+        config["IMPORT_MAX_EVENTS"],
+        config["MAX_EVENTS_PER_GAME"],
+        config["MAX_BYTES_PER_GAME"],
+    )
 
 
 def schema_check(command: dict) -> dict:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 
 from apispec import APISpec
@@ -89,8 +90,15 @@ def last_event_id() -> int | None:
 
 
 def stream(body: Iterator[str]) -> Response:
-    """Admit a listener or refuse with 503; the count is released when the stream ends."""
+    """Admit a listener or refuse with 503; the slot is held only while the stream runs.
+
+    A HEAD request gets the stream's headers and takes no slot: its body is never sent,
+    so a generator would never start and its ``finally`` never run. Any other stream's
+    slot goes back when the stream ends, when the server closes it (the client went,
+    before or after the first byte), or when it is dropped unclosed (``Admitted``)."""
     listeners: Listeners = current_app.extensions["live"]
+    if request.method == "HEAD":
+        return streaming(iter(()))
     if not listeners.admit():
         response = problem(
             503,
@@ -100,18 +108,46 @@ def stream(body: Iterator[str]) -> Response:
         )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+    return streaming(Admitted(listeners, body))
 
-    def released() -> Iterator[str]:
-        try:
-            yield f"retry: {RECONNECT_MS}\n\n"
-            yield from body
-        finally:
-            listeners.leave()
 
-    response = Response(released(), mimetype="text/event-stream")
+def streaming(body: Iterator[str]) -> Response:
+    response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
     return response
+
+
+class Admitted:
+    """A stream holding one listener slot, given back exactly once: at its end, at
+    ``close()`` (which every WSGI server calls, also when the client went or the body was
+    never read) or when the stream is garbage collected without either."""
+
+    def __init__(self, listeners: Listeners, body: Iterator[str]):
+        self._body = body
+        self._started = False
+        self._release = weakref.finalize(self, listeners.leave)
+
+    def __iter__(self) -> Admitted:
+        return self
+
+    def __next__(self) -> str:
+        if not self._started:
+            self._started = True
+            return f"retry: {RECONNECT_MS}\n\n"
+        try:
+            return next(self._body)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        try:
+            close = getattr(self._body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self._release()
 
 
 def ticks(wait: Callable[[float], object] = time.sleep) -> Iterator[bool]:

@@ -21,7 +21,8 @@ STATUS = {
     errors.VersionConflict: 409,
     errors.IdempotencyMismatch: 422,
     errors.Unauthorized: 401,
-    errors.Forbidden: 403,
+    errors.Forbidden: 403,  # ForeignOrigin included: a write from another origin
+    errors.ForeignHost: 400,  # a Host this server does not answer to (recorder/api/hosts.py)
     errors.AlreadyExists: 409,  # a board's game, a player's name (recorder/tournaments)
     errors.PreconditionRequired: 428,  # a command without If-Match (RFC 6585)
     errors.Unavailable: 503,  # with Retry-After

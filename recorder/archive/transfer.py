@@ -34,12 +34,20 @@ from recorder.core.chain import canonical_json
 from recorder.core.events import Event, GameCreated, event_from_record
 from recorder.core.game import Game, history
 from recorder.errors import NotationError, RecorderError, VersionConflict
-from recorder.limits import ImportLimits, check_game_events, events_per_game, notation_events
+from recorder.limits import (
+    BYTES_PER_GAME,
+    ImportLimits,
+    bytes_per_game,
+    check_game_bytes,
+    check_game_events,
+    events_per_game,
+    notation_events,
+)
 from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.rules.position_text import reached
-from recorder.service import stored_pairs, summary_of
+from recorder.service import new_bytes, stored_pairs, summary_of
 from recorder.store import CheckedChain, EventStore, GamesList, NewEvent, ProjectionWrite
 from recorder.store.caches import NotationCache, PositionIndex
 from recorder.tournaments import is_tournament_id
@@ -150,6 +158,7 @@ class Archive:
         self.restore = restore
         self.limits = limits
         self.events_per_game = limits.events_per_game if limits is not None else events_per_game()
+        self.bytes_per_game = limits.bytes_per_game if limits is not None else bytes_per_game()
         self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
         self.notations = NotationCache(store)  # type: ignore[arg-type]
         self.positions = PositionIndex(store)  # type: ignore[arg-type]
@@ -158,7 +167,9 @@ class Archive:
         self.check_command = OncePerShape(check_command)  # the schemas' verdict on a sowing is asked once
         self.fill_cache = fill_cache
         self.positions_later = positions_later
-        self.check_log = LogCheck(self.check_command, self.events_per_game, restore, recorded_by, authorize)
+        self.check_log = LogCheck(
+            self.check_command, self.events_per_game, restore, recorded_by, authorize, self.bytes_per_game
+        )
 
     # -- Import -----------------------------------------------------------------------
 
@@ -184,6 +195,7 @@ class Archive:
             recorded_by = self.authorize(None, read.setup) or self.recorded_by
             events = [read.setup, *read.events]
             game_id = content_id(events)
+            check_game_bytes(new_bytes(events), self.bytes_per_game, game=parsed.index)
             summary, positions = projected(list(history(game_id, enumerate(events, start=1))))
             copy = None if self.store.version(game_id) else self._held_copy(read.setup, events, positions)
             if copy is not None:
@@ -444,6 +456,7 @@ class LogCheck:
     restore: bool
     recorded_by: str | None
     authorize: Authorize = _anyone
+    bytes_per_game: int = BYTES_PER_GAME
 
     def __call__(self, event_log: EventLog) -> CheckedLog | GameReport:
         index, game_id = event_log.index, event_log.game_id
@@ -470,10 +483,17 @@ class LogCheck:
             setup = with_claims(folds[-1].setup, event_log)
             events, by = _as_claims(event_log, setup), recorded_by
             folds[-1] = replace(folds[-1], setup=setup)
+        check_game_bytes(_stored_size(events), self.bytes_per_game, game=event_log.index)
         summary, positions = projected(folds)
         first_line, players = event_log.line_of(1), _setup_players(game)
         source = event_log.source
         return CheckedLog(event_log.index, source, game_id, first_line, events, by, summary, positions, players)
+
+
+def _stored_size(events: CheckedChain | list[NewEvent]) -> int:
+    """The bytes a game's payloads take once stored (``limits.bytes_per_game``)."""
+    texts = events.texts if isinstance(events, CheckedChain) else (canonical_json(e.payload) for e in events)
+    return sum(len(text.encode()) for text in texts)
 
 
 def projected(folds: list[Game]) -> tuple[dict, list[tuple[int, str]]]:

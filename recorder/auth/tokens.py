@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
@@ -47,18 +48,56 @@ def matches_digest(presented: str, digest: str | None) -> bool:
     return bool(digest) and hmac.compare_digest(token_hash(presented), str(digest))
 
 
+_TOKEN_IN_TEXT = re.compile(r"(?i)(token=)[^&#\s]*|rt_[A-Za-z0-9_-]+")
+
+
+def without_tokens(text: str) -> str:
+    """``text`` (a request line, an address) with every token left out: the value of any
+    ``token=`` parameter and anything that looks like one of our tokens."""
+    return _TOKEN_IN_TEXT.sub(lambda found: (found.group(1) or "") + "[hidden]", text)
+
+
 def holder_problem(holder: object) -> str | None:
     """Why a name cannot hold a token (None when it can): it is written into every event
-    the holder records, so it is one printable line and not a reserved principal."""
+    the holder records, so it is one printable line, shows as what it is, and does not
+    pass for a reserved principal."""
     if not isinstance(holder, str) or not holder.strip():
         return "a holder is a non-empty name"
     if holder != holder.strip() or len(holder) > MAX_HOLDER:
         return f"a holder has no surrounding spaces and at most {MAX_HOLDER} characters"
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in holder):
-        return "a holder has no control characters"
-    if holder.casefold() in RESERVED_HOLDERS:
-        return f"{holder!r} is reserved"
+    hidden = next((c for c in holder if unicodedata.category(c) in HIDDEN or (c.isspace() and c != " ")), None)
+    if hidden is not None:
+        return (
+            f"a holder is one line of visible characters and plain spaces, without U+{ord(hidden):04X} "
+            f"({unicodedata.name(hidden, 'unnamed')}): no control, format (bidi, zero-width) or separator character"
+        )
+    if any(skeleton(holder) == skeleton(reserved) for reserved in RESERVED_HOLDERS):
+        return f"{ascii(holder)} is reserved or looks like a reserved principal ({', '.join(RESERVED_HOLDERS)})"
     return None
+
+
+# Characters a name must not hold: controls (Cc), format characters (Cf: bidi overrides
+# and isolates, zero-width spaces and joiners, the soft hyphen), surrogates, private-use
+# and unassigned code points, and line and paragraph separators.
+HIDDEN = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+
+# Latin look-alikes from Cyrillic and Greek (after NFKC and casefold), and the digits and
+# signs that pass for letters: a small part of Unicode's confusables (UTS #39), enough that
+# no name reads as a reserved principal.
+_LOOKALIKES = {
+    "a": "аα", "c": "сϲ", "d": "ԁ", "e": "еε", "h": "һ", "i": "іїιı1|!ӏl", "j": "ј", "k": "кκ",
+    "m": "мμ", "n": "пηոռ", "o": "оοσ0ө", "p": "рρ", "q": "ԛ", "r": "г", "s": "ѕ", "t": "тτ",
+    "u": "υս", "v": "νѵ", "w": "ԝѡω", "x": "хχ", "y": "уγ",
+}  # fmt: skip
+CONFUSABLES = str.maketrans({alike: latin for latin, alikes in _LOOKALIKES.items() for alike in alikes})
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like, roughly: NFKC, casefolded, look-alikes mapped to Latin,
+    marks and spaces dropped. Two names with one skeleton are taken for each other."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    plain = "".join(c for c in folded if not unicodedata.combining(c) and not c.isspace())
+    return plain.translate(CONFUSABLES)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ class Listener(threading.Thread):
     def __init__(self, port: int, game_id: str):
         super().__init__(daemon=True)
         self.sock = socket.create_connection((HOST, port), timeout=10)
-        self.sock.sendall(f"GET /api/games/{game_id}/live HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        self.sock.sendall(f"GET /api/games/{game_id}/live HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
         self.arrivals: dict[int, float] = {}
         self.status = self.sock.recv(64).split(b" ")[1]
 
@@ -97,7 +97,11 @@ def run(port: int, appends: int) -> LiveFigures:
     for number in range(appends):
         sent = time.perf_counter()
         reply = timed_call(
-            connection, append, "POST", f"/api/games/{game_id}/commands", {"type": "annotate", "text": f"n{number}"}
+            connection,
+            append,
+            "POST",
+            f"/api/games/{game_id}/commands",
+            {"type": "annotate", "text": f"n{number}", "expected_version": number + 1},
         )
         if reply is not None and reply.status == 201:
             recorded[reply.body["version"]] = sent

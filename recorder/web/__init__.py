@@ -35,6 +35,9 @@ CONTENT_SECURITY_POLICY = (
 def same_origin_only(response):
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    # The sign-in address carries a token (?token=) until the page takes it out: no
+    # request the page makes may pass it on as a Referer.
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
     return response
 
 

@@ -3,6 +3,7 @@
 // Strategy: network first for every same-origin GET (so an online page is always
 // current), the cached copy when the network fails or is too slow. Writes (POST) and
 // live streams (…/live) are never touched: the page queues writes itself (offline.js).
+// Nothing is kept under a token or with one: see cacheKey below.
 const VERSION = {{ version|tojson }};
 const ASSETS = {{ assets|tojson }};
 const STATIC_CACHE = `recorder-static-${VERSION}`;
@@ -36,17 +37,32 @@ async function networkFirst(request, url) {
   try {
     const response = await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
     if (response.ok && response.type === "basic") {
-      const copy = response.clone();
-      caches.open(url.pathname.startsWith("/web-static/") ? STATIC_CACHE : PAGE_CACHE).then((cache) => cache.put(request, copy));
+      const copy = await kept(response);
+      caches.open(url.pathname.startsWith("/web-static/") ? STATIC_CACHE : PAGE_CACHE).then((cache) => cache.put(cacheKey(url), copy));
     }
     return response;
   } catch (error) {
-    const cached = await caches.match(request);
+    const cached = await caches.match(cacheKey(url));
     if (cached) return cached;
     if (request.mode === "navigate") return offlinePage();
     return new Response(JSON.stringify({ title: "Offline", status: 503, detail: "the service cannot be reached and this was not saved on the device" }),
       { status: 503, headers: { "Content-Type": "application/problem+json" } });
   }
+}
+
+// Nothing kept may hold a token. The sign-in address carries one (/?token=…): it is kept
+// as the address without it, under a fresh request that carries none of the page's
+// headers (its Authorization), and as a fresh response that does not remember its address.
+function cacheKey(url) {
+  const key = new URL(url.href);
+  key.searchParams.delete("token");
+  return new Request(key.href);
+}
+
+async function kept(response) {
+  if (!new URL(response.url).searchParams.has("token")) return response.clone();
+  const { status, statusText, headers } = response;
+  return new Response(await response.clone().blob(), { status, statusText, headers });
 }
 
 function withTimeout(promise, ms) {

@@ -9,7 +9,7 @@
 import { Conflict, describeProblem, getJSON, Offline, sendCommand } from "./api.js";
 import * as queue from "./queue.js";
 import { commandText, MOVE_TYPES, moveText } from "./record.js";
-import { element } from "./site.js";
+import { element, visible } from "./site.js";
 
 const RETRY_MS = 4000;
 const byId = (id) => document.getElementById(id);
@@ -174,7 +174,7 @@ export class OfflineRecorder {
     byId("conflict-error").hidden = true;
     byId("conflict-base").textContent = String(conflict.base);
     byId("conflict-theirs").replaceChildren(...conflict.theirs.map((event) =>
-      element("li", { "data-seq": event.seq, text: `${moveText(event)}${event.recorded_by ? ` (${event.recorded_by})` : ""}` })));
+      element("li", { "data-seq": event.seq, text: `${moveText(event)}${event.recorded_by ? ` (${visible(event.recorded_by)})` : ""}` })));
     byId("conflict-mine").replaceChildren(...this.pending.map((entry) => element("li", { text: commandText(entry.command) })));
     const moves = conflict.theirs.filter((event) => MOVE_TYPES.has(event.type)).length;
     byId("replace-theirs").textContent = moves

@@ -65,6 +65,13 @@ export function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+// Who recorded an event, as a page may show it: a control, format (bidi, zero-width) or
+// line-breaking character is shown as its code point, never acted on (docs/security.md).
+export function visible(name) {
+  return String(name).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
+    (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+}
+
 export const PLAYER = { south: "South", north: "North" };
 
 // Keep fresh copies of these reads for an offline reload (the first visit is not yet
