@@ -151,3 +151,27 @@ def test_a_wrong_token_where_an_admin_token_is_configured_is_unknown(tmp_path):
     response = app.test_client().post("/api/tournaments", json=TOURNAMENT, headers={"Authorization": "Bearer x"})
     app.extensions["recorder"].store.close()
     assert response.status_code == 401 and response.get_json()["detail"] == "the bearer token is unknown or revoked"
+
+
+def test_gen_28_a_winner_that_is_no_player_says_null_is_a_draw(client):
+    game = _game(client)
+    body = {"type": "result", "kind": "agreement", "winner": "none"}
+    response = client.post(f"/api/games/{game}/commands", json=body, headers=SEEN)
+    assert response.status_code == 422
+    assert "Must be one of: south, north, or null for a draw." in response.get_json()["detail"]
+
+
+def test_gen_24_a_race_board_that_is_no_object_shows_the_shape_it_takes(client):
+    game = _game(client, {"variant": "gabata", "south": "Abeba", "north": "Berhane"})
+    body = {"type": "race", "winner": "south", "holes": [4, 4, 4]}
+    response = client.post(f"/api/games/{game}/commands", json=body, headers=SEEN)
+    assert response.status_code == 422
+    assert "naming every hole of the board (a1 ... f3)" in response.get_json()["detail"]
+    assert '{"a1": 4, "b1": 4, ..., "f3": 3}' in response.get_json()["detail"]
+
+
+def test_gen_24_the_openapi_document_shows_the_race_boards_shape(client):
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    race = next(schema for name, schema in schemas.items() if name.startswith("RaceCommand"))
+    example = race["properties"]["holes"]["example"]
+    assert list(example)[-1] == "f3" and len(example) == 18 and sum(example.values()) == 54
