@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from recorder.core.commands import DATE_FORMS, DATE_PATTERN, is_date
+from recorder.core.names import is_blank
 from recorder.rules.board import not_a_hole
 from recorder.rules.values import HOLE_NAMES, MAX_STORED_INT
 
@@ -48,8 +49,13 @@ NO_CONTROLS = validate.Regexp(
 )
 
 
+def _not_blank(value: str) -> None:
+    if is_blank(value):
+        raise ValidationError("must not be blank: spaces alone are no name")
+
+
 def name(**kwargs) -> fields.String:
-    return fields.String(validate=[validate.Length(min=1, max=200), NO_CONTROLS], **kwargs)
+    return fields.String(validate=[validate.Length(min=1, max=200), NO_CONTROLS, _not_blank], **kwargs)
 
 
 def _hole_name(value: str) -> None:

@@ -57,7 +57,7 @@ def test_a_tampered_games_list_is_reported_then_repaired_by_rebuild(db):
     assert verify(db).exit_code == 0
 
 
-GHOST = " ('ghost', 'qelat', 'a', 'b', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'x', 'x', NULL)"
+GHOST = " ('ghost', 'qelat', 'a', 'b', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'x', 'x', NULL, 'a', 'b')"
 
 
 def test_a_lost_games_list_is_rebuilt_with_the_same_rows(db):

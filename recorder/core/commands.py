@@ -34,6 +34,7 @@ from .events import (
     shared_sowing,
 )
 from .game import Game, apply_event, initial_state
+from .names import is_blank
 
 Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by the schemas
 
@@ -73,6 +74,9 @@ def decide_create(body: Command) -> GameCreated:
         raise InvalidRecord("a game from a position takes its player to move from it (GEN-42)", field="first_player")
     if rules.has_first_player and position is None and first is None:
         raise InvalidRecord("first_player is required (GEN-23)", field="first_player")
+    for seat in PLAYER_NAMES:  # the schema refuses these too; a notation file or the front door meets them here
+        if isinstance(body.get(seat), str) and is_blank(body[seat]):
+            raise InvalidRecord(f"{seat} must not be blank: spaces alone are no name", field=seat)
     setup = GameCreated(
         variant=rules.name,
         options=dict(rules.options),  # a copy: the cached rules' own dict must never be shared
