@@ -108,3 +108,19 @@ def test_player_key_and_display_width():
     assert player_key("Straße") == player_key("STRASSE")  # case folding, not lowering
     assert display_width("ሰላም ተስፋይ") == 8 and display_width("ሰላም\u135f") == 3 and display_width("王芳") == 4
     assert pad("王", 4) + "|" == "王  |" and pad("7", 3, right=True) == "  7"
+
+
+def test_a_tournament_refuses_a_second_player_of_the_same_name_case_and_spacing_aside(client):
+    created = client.post("/api/tournaments", json={"name": "Keren", "variant": "qelat", "format": "round_robin"})
+    url = f"/api/tournaments/{created.get_json()['id']}/players"
+    assert client.post(url, json={"name": "Selam Tesfay"}).status_code == 201
+    assert client.post(url, json={"name": " selam  TESFAY"}).status_code == 409
+
+
+def test_export_by_player_matches_as_the_games_list_does(tmp_path):
+    db = str(tmp_path / "e.sqlite3")
+    app = make_app(db)
+    app.test_client().post("/api/games", json=QELAT)
+    app.extensions["recorder"].store.close()
+    exported = CliRunner().invoke(main, ["export", "--db", db, "--player", "SELAM tesfay"])
+    assert exported.exit_code == 0 and '[South "Selam Tesfay"]' in exported.output
