@@ -124,3 +124,16 @@ def test_export_by_player_matches_as_the_games_list_does(tmp_path):
     app.extensions["recorder"].store.close()
     exported = CliRunner().invoke(main, ["export", "--db", db, "--player", "SELAM tesfay"])
     assert exported.exit_code == 0 and '[South "Selam Tesfay"]' in exported.output
+
+
+def test_rebuild_writes_the_player_keys_that_verify_expects_on_either_backend(database):
+    app = make_app(database)
+    app.test_client().post("/api/games", json={**QELAT, "south": "  Straße  Eins "})
+    app.extensions["recorder"].store.close()
+    assert CliRunner().invoke(main, ["rebuild", "--db", database]).exit_code == 0
+    verified = CliRunner().invoke(main, ["verify", "--projections", "--db", database])
+    assert verified.exit_code == 0 and "projections: 0 mismatches\n" in verified.output, verified.output
+    app = make_app(database)
+    found = app.test_client().get("/api/games?player=STRASSE eins").get_json()["games"]
+    assert [game["south"] for game in found] == ["  Straße  Eins "]
+    app.extensions["recorder"].store.close()
