@@ -9,8 +9,7 @@ from marshmallow import ValidationError, fields, validate
 
 from recorder.core.commands import DATE_FORMS, DATE_PATTERN, is_date
 from recorder.core.names import is_blank
-from recorder.rules.board import not_a_hole
-from recorder.rules.values import HOLE_NAMES, MAX_STORED_INT
+from recorder.rules.values import MAX_STORED_INT
 
 PLAYERS = ("south", "north")
 MAX_HOLE_NAME = 8  # longer than any hole name: echoed in a refusal, so kept short
@@ -60,7 +59,8 @@ def name(**kwargs) -> fields.String:
 
 def _hole_name(value: str) -> None:
     if len(value) > MAX_HOLE_NAME:
-        raise ValidationError(not_a_hole(value[:MAX_HOLE_NAME] + "…", "any board", HOLE_NAMES))
+        shown = json.dumps(value[:MAX_HOLE_NAME] + "…", ensure_ascii=False)
+        raise ValidationError(f"{shown} is not a hole (GEN-5): a hole is a letter and a row, such as c1")
 
 
 def hole(**kwargs) -> fields.String:

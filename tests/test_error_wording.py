@@ -101,7 +101,9 @@ def test_gen_5_an_invalid_hole_on_selus_lists_its_three_rows(client):
 def test_gen_5_a_long_hole_name_is_refused_without_echoing_it_whole(client):
     game = _game(client)
     response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "x" * 5000}, headers=SEEN)
-    assert response.status_code == 422 and len(response.get_json()["detail"]) < 300
+    detail = response.get_json()["detail"]
+    assert response.status_code == 422 and len(detail) < 200
+    assert detail.endswith('hole: "xxxxxxxx…" is not a hole (GEN-5): a hole is a letter and a row, such as c1')
 
 
 def test_gen_21_sowing_the_opponents_hole_says_whose_hole_it_is(client):
