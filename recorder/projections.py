@@ -25,8 +25,9 @@ from .core.position_digest import key_digest
 from .notation.writer import write_game
 from .rules.position_text import key_of, reached
 from .service import Recorder, stored_pairs, summary_of
-from .store import GAME, SUMMARY_COLUMNS, StoredEvent
+from .store import GAME, PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS, StoredEvent
 from .store.caches import NotationCache
+from .store.games_list import player_keys
 
 BATCH = 500
 
@@ -110,8 +111,8 @@ def _check_row(recorder: Recorder, derived: Derived, events: list[StoredEvent]) 
     if row is None:
         yield f"games list: {derived.game_id}: no row"
         return
-    expected = {**derived.summary, "created_at": events[0].recorded_at}
-    for column in (*SUMMARY_COLUMNS, "created_at"):
+    expected = {**derived.summary, **player_keys(derived.summary), "created_at": events[0].recorded_at}
+    for column in (*SUMMARY_COLUMNS, *PLAYER_KEY_COLUMNS, "created_at"):
         stored = json.loads(row[column]) if column == "metadata" and row[column] is not None else row[column]
         if stored != expected.get(column):
             yield f"games list: {derived.game_id}: {column} is {stored!r}, the events give {expected.get(column)!r}"

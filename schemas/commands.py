@@ -3,9 +3,16 @@
 from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.rules.base import RESULT_KINDS
-from recorder.rules.values import OPENING_CHOICES
+from recorder.rules.values import HOLE_NAMES, OPENING_CHOICES
 
-from .fields import StrictInteger, hole, player
+from .fields import PLAYERS, StrictInteger, hole, player
+
+RACE_HOLES = (
+    "An object naming every hole of the board (a1 ... f3) with the seeds it holds after the race, "
+    'in all 54: {"a1": 4, "b1": 4, ..., "f3": 3}.'
+)
+RACE_EXAMPLE = dict(zip(HOLE_NAMES, (4, 4, 4, 3, 2, 4, 2, 3, 1, 5, 4, 2, 3, 1, 5, 2, 2, 3), strict=True))
+DRAW_WINNER = "Must be one of: south, north, or null for a draw."
 
 
 class CommandSchema(Schema):
@@ -24,7 +31,13 @@ class RaceCommandSchema(CommandSchema):
     """GEN-24, GEN-37: the race's winner and the whole board after it (Gabata)."""
 
     winner = player(required=True)
-    holes = fields.Dict(keys=fields.String(), values=StrictInteger(validate=validate.Range(min=0)), required=True)
+    holes = fields.Dict(
+        keys=fields.String(),
+        values=StrictInteger(validate=validate.Range(min=0)),
+        required=True,
+        error_messages={"invalid": RACE_HOLES.replace("{", "{{").replace("}", "}}")},  # marshmallow formats it
+        metadata={"description": RACE_HOLES, "example": RACE_EXAMPLE},
+    )
 
 
 class OpeningCommandSchema(CommandSchema):
@@ -55,7 +68,12 @@ class ResultCommandSchema(CommandSchema):
     """GEN-28: ``winner`` is required, ``null`` for a draw."""
 
     kind = fields.String(required=True, validate=validate.OneOf(RESULT_KINDS))
-    winner = player(required=True, allow_none=True)
+    winner = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(PLAYERS, error=DRAW_WINNER),
+        metadata={"description": DRAW_WINNER},
+    )
     note = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 

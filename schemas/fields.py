@@ -8,10 +8,11 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from recorder.core.commands import DATE_FORMS, DATE_PATTERN, is_date
-from recorder.rules.board import not_a_hole
-from recorder.rules.values import HOLE_NAMES, MAX_STORED_INT
+from recorder.core.names import is_blank
+from recorder.rules.values import MAX_STORED_INT
 
 PLAYERS = ("south", "north")
+MAX_HOLE_NAME = 8  # longer than any hole name: echoed in a refusal, so kept short
 
 
 class Int64(fields.Integer):
@@ -47,17 +48,24 @@ NO_CONTROLS = validate.Regexp(
 )
 
 
+def _not_blank(value: str) -> None:
+    if is_blank(value):
+        raise ValidationError("must not be blank: spaces alone are no name")
+
+
 def name(**kwargs) -> fields.String:
-    return fields.String(validate=[validate.Length(min=1, max=200), NO_CONTROLS], **kwargs)
+    return fields.String(validate=[validate.Length(min=1, max=200), NO_CONTROLS, _not_blank], **kwargs)
 
 
 def _hole_name(value: str) -> None:
-    if value not in HOLE_NAMES:
-        raise ValidationError(not_a_hole(value, "any board (rows 1-2 on a 2x6 board)", HOLE_NAMES))
+    if len(value) > MAX_HOLE_NAME:
+        shown = json.dumps(value[:MAX_HOLE_NAME] + "…", ensure_ascii=False)
+        raise ValidationError(f"{shown} is not a hole (GEN-5): a hole is a letter and a row, such as c1")
 
 
 def hole(**kwargs) -> fields.String:
-    """A hole coordinate such as ``c1`` (GEN-5); the board it belongs to is checked later."""
+    """A hole coordinate such as ``c1`` (GEN-5). Which names are holes depends on the game's
+    board, so the game checks them and names only its own holes; here a name is only kept short."""
     return fields.String(validate=_hole_name, **kwargs)
 
 

@@ -284,6 +284,8 @@ def test_list_games_a_deep_page_by_cursor_costs_what_the_first_page_costs(app, c
             "variant": "qelat",
             "south": "Abeba",
             "north": "Berhane",
+            "south_key": "abeba",
+            "north_key": "berhane",
             "status": "in_progress",
             "created_at": f"2026-01-01T00:00:{n // 1000:02d}.{n % 1000:03d}000Z",
             "updated_at": "2026-01-01T00:00:00Z",

@@ -226,3 +226,18 @@ def test_recorder_export_filters_and_writes_ndjson_by_suffix(tmp_path):
     nowhere = tmp_path / "no such folder" / "out.ndjson"
     unwritable = runner.invoke(main, ["export", "--db", db, "-o", str(nowhere)])
     assert unwritable.exit_code == 1 and f"cannot write {nowhere}: No such file or directory" in unwritable.output
+
+
+def test_recorder_demo_suggests_serving_the_database_it_loaded(tmp_path):
+    db = str(tmp_path / "my games.sqlite3")
+    loaded = CliRunner().invoke(main, ["demo", "--db", db])
+    assert loaded.exit_code == 0, loaded.output
+    assert f"try: .venv/bin/recorder serve --db '{db}', then GET /api/games" in loaded.output
+
+
+def test_recorder_demo_names_the_database_of_recorder_db_and_hides_a_password(tmp_path, monkeypatch):
+    from recorder.cli.archive import _shown_database
+
+    monkeypatch.setenv("RECORDER_DB", str(tmp_path / "env.sqlite3"))
+    assert _shown_database(None) == str(tmp_path / "env.sqlite3")
+    assert _shown_database("postgresql://ari:s3cret@db:5432/rec") == "'postgresql://ari:…@db:5432/rec'"

@@ -242,7 +242,7 @@ def sown_as(es: list[dict], seq: int, **fields) -> list[dict]:
         (lambda es: sown_as(es, 2, hole=["a1"]), True, "hole: ['Not a valid string.']"),
         (lambda es: sown_as(es, 2, player={}), True, "player: ['Not a valid string.']"),
         (lambda es: sown_as(es, 4, player=1), True, "player: ['Not a valid string.']"),
-        (lambda es: sown_as(es, 4, hole="z9"), True, "event 4: hole: "),
+        (lambda es: sown_as(es, 4, hole="z9"), True, 'event 4: "z9" is not a hole of the 2x6 board (GEN-5)'),
         # Without the schemas (the library's default), the sowing's own checks refuse them.
         (lambda es: sown_as(es, 2, hole=["a1"]), False, "event 2: "),
         (lambda es: sown_as(es, 4, player=1), False, "event 4: north is to move, not 1 (GEN-21)"),

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from recorder import Game
 from recorder.app import create_app
+from recorder.errors import InvalidRecord, NotationError
+from recorder.notation.grammar import parse
 
 SEEN = {"If-Match": '"1"'}  # the version a new game is at
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
@@ -77,20 +82,52 @@ def test_gen_5_an_uppercase_hole_suggests_the_lowercase_name(client):
     assert '"A1" is not a hole' in detail and 'did you mean "a1"?' in detail
 
 
-def test_gen_5_an_invalid_hole_lists_the_valid_names(client):
+def test_gen_5_an_invalid_hole_lists_only_the_boards_holes(client):
+    """A 2x6 game's refusal names the 2x6 board and its 12 holes, never a3-f3 (Gabata's)."""
     game = _game(client)
     response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "z9"}, headers=SEEN)
     detail = response.get_json()["detail"]
-    assert response.status_code == 422 and '"z9" is not a hole' in detail
-    assert "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3" in detail and "did you mean" not in detail
+    assert response.status_code == 422 and '"z9" is not a hole of the 2x6 board (GEN-5)' in detail
+    assert detail.endswith("the holes are a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2") and "did you mean" not in detail
+    assert "a3" not in detail and "rows 1-2" not in detail
 
 
-def test_gen_5_a_hole_of_the_other_board_lists_this_boards_names(client):
+def test_gen_5_an_invalid_hole_on_selus_lists_its_three_rows(client):
+    game = _game(client, {**QELAT, "variant": "selus"})
+    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "z9"}, headers=SEEN)
+    assert response.get_json()["detail"].endswith("a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3")
+
+
+def test_gen_5_a_long_hole_name_is_refused_without_echoing_it_whole(client):
     game = _game(client)
-    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "c3"}, headers=SEEN)
+    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "x" * 5000}, headers=SEEN)
     detail = response.get_json()["detail"]
-    assert response.status_code == 422 and '"c3" is not a hole of the 2x6 board (GEN-5)' in detail
-    assert detail.endswith("the holes are a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2")
+    assert response.status_code == 422 and len(detail) < 200
+    assert detail.endswith('hole: "xxxxxxxx…" is not a hole (GEN-5): a hole is a letter and a row, such as c1')
+
+
+def test_gen_21_sowing_the_opponents_hole_says_whose_hole_it_is(client):
+    game = _game(client)
+    response = client.post(f"/api/games/{game}/commands", json={"type": "sow", "hole": "a2"}, headers=SEEN)
+    assert response.status_code == 422
+    assert response.get_json()["detail"] == "south may not sow a2 now: a2 is North's hole"
+
+
+def test_gen_38_an_allocation_naming_no_hole_of_the_board_lists_the_boards_holes():
+    game = Game("selus", first_player="south", options={"match": "rounds"})
+    rng = random.Random(7)  # a seeded random round of Selus, played to its count
+    while game.awaiting != "next_round":
+        game.sow(rng.choice(game.legal_moves()))
+    with pytest.raises(InvalidRecord) as refused:
+        game.play({"type": "next_round", "first_player": "south", "allocation": {"south": ["z9"], "north": []}})
+    assert str(refused.value).startswith('"z9" is not a hole of the 3x6 board (GEN-5); the holes are a1 b1')
+
+
+def test_notation_an_uppercase_hole_suggests_the_lowercase_name_as_the_api_does():
+    text = '[South "A"]\n[North "B"]\n[Result "*"]\n[Variant "qelat"]\n[FirstPlayer "south"]\n\n1. S F2 *\n'
+    (game,) = parse(text, "t.mn")
+    assert isinstance(game.error, NotationError)
+    assert "unexpected 'F2'; hole names are lowercase: did you mean \"f2\"?" in str(game.error)
 
 
 @pytest.fixture
@@ -116,3 +153,27 @@ def test_a_wrong_token_where_an_admin_token_is_configured_is_unknown(tmp_path):
     response = app.test_client().post("/api/tournaments", json=TOURNAMENT, headers={"Authorization": "Bearer x"})
     app.extensions["recorder"].store.close()
     assert response.status_code == 401 and response.get_json()["detail"] == "the bearer token is unknown or revoked"
+
+
+def test_gen_28_a_winner_that_is_no_player_says_null_is_a_draw(client):
+    game = _game(client)
+    body = {"type": "result", "kind": "agreement", "winner": "none"}
+    response = client.post(f"/api/games/{game}/commands", json=body, headers=SEEN)
+    assert response.status_code == 422
+    assert "Must be one of: south, north, or null for a draw." in response.get_json()["detail"]
+
+
+def test_gen_24_a_race_board_that_is_no_object_shows_the_shape_it_takes(client):
+    game = _game(client, {"variant": "gabata", "south": "Abeba", "north": "Berhane"})
+    body = {"type": "race", "winner": "south", "holes": [4, 4, 4]}
+    response = client.post(f"/api/games/{game}/commands", json=body, headers=SEEN)
+    assert response.status_code == 422
+    assert "naming every hole of the board (a1 ... f3)" in response.get_json()["detail"]
+    assert '{"a1": 4, "b1": 4, ..., "f3": 3}' in response.get_json()["detail"]
+
+
+def test_gen_24_the_openapi_document_shows_the_race_boards_shape(client):
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    race = next(schema for name, schema in schemas.items() if name.startswith("RaceCommand"))
+    example = race["properties"]["holes"]["example"]
+    assert list(example)[-1] == "f3" and len(example) == 18 and sum(example.values()) == 54

@@ -322,7 +322,7 @@ def test_migration_3_rewrites_an_index_of_key_texts_as_the_digests_the_service_c
         conn.commit()
     monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
     with psycopg.connect(url) as conn:
-        assert pg_schema.migrate(conn) == [3]
+        assert pg_schema.migrate(conn) == [3, 4]
         query = "SELECT key_high, key_low, game_id, seq FROM positions JOIN position_games USING (game) ORDER BY 3, 4"
         migrated = conn.execute(query).fetchall()
     assert migrated == [(*key_digest(key), game_id, seq) for key, game_id, seq in sorted(rows, key=lambda r: r[1:])]
@@ -331,3 +331,26 @@ def test_migration_3_rewrites_an_index_of_key_texts_as_the_digests_the_service_c
             ("g1", 1),
             ("g2", 1),
         ]
+
+
+def test_migration_4_gives_the_games_stored_before_it_their_players_search_keys(postgres_server, monkeypatch):
+    """A games list from before searches ignored case: migration 4 derives the keys in SQL,
+    and they are the keys ``player_key`` gives (a name in Ge'ez script included)."""
+    from recorder.core.names import player_key
+    from recorder.store import pg_schema
+
+    url = postgres_server.create_database()
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:3])
+    names = [("  Selam   TESFAY ", "Berhane"), ("ሰላም ተስፋይ", "Ärmi Çelik")]
+    with psycopg.connect(url) as conn:
+        pg_schema.migrate(conn)
+        conn.cursor().executemany(
+            "INSERT INTO games (game_id, south, north, created_at, updated_at) VALUES (%s, %s, %s, 'x', 'x')",
+            [(f"g{n}", south, north) for n, (south, north) in enumerate(names)],
+        )
+        conn.commit()
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    with psycopg.connect(url) as conn:
+        assert pg_schema.migrate(conn) == [4]
+        keys = conn.execute("SELECT south_key, north_key FROM games ORDER BY game_id").fetchall()
+    assert keys == [(player_key(south), player_key(north)) for south, north in names]

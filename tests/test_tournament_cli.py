@@ -4,6 +4,7 @@ import pytest
 from click.testing import CliRunner
 
 from recorder.cli.main import main
+from recorder.core.names import display_width
 from recorder.store import SQLiteEventStore
 
 
@@ -131,3 +132,31 @@ def test_cli_writes_to_a_tournament_are_held_to_what_the_api_accepts(tmp_path, a
     assert result.exit_code == 1, result.output
     assert result.output.startswith(f"error: {fault}") and result.output.count("\n") == 1
     assert _version(db, tid) == before == 4  # created, three players: nothing more stored
+
+
+# A name with a combining mark (U+135F, Ethiopic combining vowel length mark) is one column
+# narrower than its count of characters; a CJK name two columns wider per character.
+GEEZ_MARKED = "ሰላም\u135f ተስፋይ"
+WIDE = "王芳"
+
+
+def _starts_of_last_columns(line: str, count: int) -> list[int]:
+    """Where the last ``count`` cells of a line begin, in display columns."""
+    starts, end = [], len(line)
+    for cell in reversed(line.split()[-count:]):
+        end = line.rindex(cell, 0, end)
+        starts.append(display_width(line[:end]))
+    return starts
+
+
+def test_show_and_crosstable_line_up_columns_after_names_in_geez_and_wide_scripts(tmp_path):
+    db = tmp_path / "names.sqlite3"
+    tid = run(db, "create", "--name", "Mekelle Open", "--variant", "qelat", "--format", "round_robin")
+    for name, fed, rating in ((GEEZ_MARKED, "ETH", "1850"), (WIDE, "CHN", "1700"), ("Abeba", "ERI", "1600")):
+        run(db, "add-player", tid, name, "--federation", fed, "--rating", rating)
+    shown = run(db, "show", tid).splitlines()
+    rows = [next(line for line in shown if name in line) for name in (GEEZ_MARKED, WIDE, "Abeba")]
+    assert len({tuple(_starts_of_last_columns(row, 2)) for row in rows}) == 1, shown  # federation, rating
+    run(db, "pair", tid)
+    table = run(db, "crosstable", tid).splitlines()
+    assert len({_starts_of_last_columns(line, 1)[0] for line in [table[0], *table[2:]]}) == 1, table  # points

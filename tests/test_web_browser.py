@@ -504,3 +504,65 @@ def test_a_tournament_game_is_written_with_the_arbiters_token(web, page):
     page.click("#token-form button[type=submit]")
     click_hole(page, hole)
     assert web.client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["recorded_by"] == "Arbiter Tekle"
+
+
+def make_swiss_with_every_tiebreak(client) -> str:
+    """A Swiss event with four tiebreaks, long names (one in Ge'ez script) and round 1 paired."""
+    body = {
+        "name": "Adwa Swiss",
+        "variant": "qelat",
+        "format": "swiss",
+        "rounds": 5,
+        "tiebreaks": ["buchholz", "sonneborn_berger", "direct_encounter", "wins"],
+    }
+    tournament_id = client.post("/api/tournaments", headers=ADMIN, json=body).get_json()["id"]
+    names = ("Abrehet Gebremedhin", "ሰላም ተስፋይ ገብረሚካኤል", "Berhane Woldemichael", "Dawit Haileselassie")
+    for rating, name in enumerate(names):
+        player = {"name": name, "federation": "ERI", "rating": 1900 - rating}
+        assert client.post(f"/api/tournaments/{tournament_id}/players", headers=ADMIN, json=player).status_code == 201
+    assert client.post(f"/api/tournaments/{tournament_id}/rounds", headers=ADMIN, json={}).status_code == 201
+    return tournament_id
+
+
+TIEBREAK_TITLES = ["Buchholz", "Sonneborn-Berger", "Direct encounter", "Wins"]
+
+
+def test_tournament_tiebreak_headers_are_capitalised_like_points(web, page):
+    tournament_id = make_swiss_with_every_tiebreak(web.client)
+    page.goto(f"/tournaments/{tournament_id}")
+    page.wait_for_selector("#tournament-page[data-ready=true]")
+    assert page.locator("#standings thead th").all_inner_texts() == [
+        "Rank", "Player", "Fed.", "Rating", "Points", *TIEBREAK_TITLES
+    ]  # fmt: skip
+
+
+def test_tournament_standings_fit_a_phone_without_scrolling_and_keep_their_tiebreaks(web, page):
+    tournament_id = make_swiss_with_every_tiebreak(web.client)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/tournaments/{tournament_id}")
+    page.wait_for_selector("#tournament-page[data-ready=true]")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    scroller = page.locator("#standings").evaluate("t => [t.scrollWidth, t.parentElement.clientWidth]")
+    assert scroller[0] <= scroller[1], scroller  # the table needs no sideways scroll
+    headers = page.locator("#standings thead th").all()[-4:]
+    for header, title in zip(headers, TIEBREAK_TITLES):
+        box = header.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (title, box)
+        assert header.is_visible() and title in (header.get_attribute("title") or header.inner_text())
+    points = page.locator("#standings tbody tr:first-child td.points")
+    assert points.is_visible() and points.bounding_box()["x"] + points.bounding_box()["width"] <= PHONE["width"]
+    assert page.locator("#standings-legend").is_visible()  # the abbreviations in words
+    assert "S-B Sonneborn-Berger" in page.locator("#standings-legend").inner_text()
+
+
+def test_a_game_card_shows_the_day_the_game_was_played(web, page):
+    played = record(web.client, {**QELAT_SETUP, "event": "Asmara Open", "date": "2019-03-08"}, [])
+    undated = record(web.client, QELAT_SETUP, [])
+    page.goto("/")
+    page.wait_for_selector("body[data-ready=true]")
+    created = web.client.get(f"/api/games/{undated}").get_json()["created_at"][:10]
+    assert page.inner_text(f"#games [data-game='{played}'] .hint") == "Asmara Open · 2019-03-08"
+    assert page.inner_text(f"#games [data-game='{undated}'] .hint") == f"recorded {created}"
+
+
+QELAT_SETUP = {"variant": "qelat", "south": "Tsega", "north": "Yonas", "first_player": "south"}

@@ -101,7 +101,8 @@ def conflict(context, server, client) -> None:
     page.click(f".board [data-hole='{game['commands'][4]['hole']}']")
     page.wait_for_selector("#pending-list li")
     legal = client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"]
-    client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": legal[-1]})
+    version = client.get(f"/api/games/{game_id}").get_json()["version"]
+    client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": legal[-1], "expected_version": version})
     context.set_offline(False)
     page.wait_for_selector("#conflict:not([hidden])")
     yield_shot(page, "game-conflict")
@@ -120,12 +121,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": str(Path(folder) / "shots.sqlite3"), "ADMIN_TOKEN": ADMIN_TOKEN})
         client = app.test_client()
+        client.environ_base["HTTP_AUTHORIZATION"] = ADMIN["Authorization"]  # every write needs a token
         shots = pages(client)
         with LiveServer(app) as server, sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             for size in SIZES.values():
                 context = browser.new_context(viewport=size, device_scale_factor=1, has_touch=size["width"] < 600)
                 page = context.new_page()
+                page.goto(f"{server.url}/?token={ADMIN_TOKEN}")  # signed in, as the arbiter's device is
+                ready(page)
                 for name, path in shots.items():
                     page.goto(f"{server.url}{path}")
                     ready(page)

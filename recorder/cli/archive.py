@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import codecs
 import os
+import shlex
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO
+from urllib.parse import urlsplit, urlunsplit
 
 import click
 from marshmallow import ValidationError
 
 from recorder.api.archive import schema_check
+from recorder.app import database_path
 from recorder.archive import parallel, ranges
 from recorder.archive.frame import check_ndjson_frame, ndjson_lines, without_frame
 from recorder.archive.ndjson import EventLog, read_logs
@@ -406,9 +409,21 @@ def demo(fixtures: str, db: str | None):
         click.echo(f"nothing imported: the {_plural(counts['exists'], 'demo game')} are in the database already")
     else:
         _report(counts, refused)
-    click.echo("try: .venv/bin/recorder serve, then GET /api/games or GET /api/export")
+    click.echo(f"try: .venv/bin/recorder serve --db {_shown_database(db)}, then GET /api/games or GET /api/export")
     if refused:
         sys.exit(1)
+
+
+def _shown_database(db: str | None) -> str:
+    """The database a command used, as ``--db`` takes it, so that the ``serve`` it suggests
+    serves these games (a PostgreSQL URL's password is not printed)."""
+    path = database_path(db)
+    if "://" not in path:
+        return shlex.quote(path)
+    url = urlsplit(path)
+    if url.password is not None:
+        url = url._replace(netloc=url.netloc.replace(f":{url.password}@", ":…@", 1))
+    return shlex.quote(urlunsplit(url))
 
 
 COMMANDS = (import_command, export_command, demo)

@@ -159,7 +159,8 @@ def _verify_projections(db) -> None:
     for mismatch in check(_recorder(db)):
         click.echo(f"MISMATCH {mismatch}")
         mismatches += 1
-    click.echo(f"projections: {mismatches} mismatch{'es' * (mismatches != 1)}; run recorder rebuild to repair")
+    repair = "; run recorder rebuild to repair" if mismatches else ""
+    click.echo(f"projections: {mismatches} mismatch{'es' * (mismatches != 1)}{repair}")
     sys.exit(1 if mismatches else 0)
 
 

@@ -294,15 +294,15 @@ def tokens(tournament_id, db):
 @DB
 def show(tournament_id, db):
     """Print a tournament: its players, and each round's boards with game ids and results."""
+    from recorder.tournaments.render import entrants_text
+
     view = _run(lambda: _service(db).view(tournament_id))
     t = view.tournament
     click.echo(
         f"{t.name} ({t.tournament_id}): {t.variant} {t.format}, {view.status}, "
         f"rounds {len(t.rounds)}/{t.planned_rounds or '?'}"
     )
-    for e in t.entrants:
-        flags = " withdrawn" if e.withdrawn else ""
-        click.echo(f"  {e.number:>3}  {e.name}  {e.federation or ''}  {e.rating or ''}{flags}")
+    click.echo(entrants_text(t))
     for rnd in t.rounds:
         click.echo(f"round {rnd.number} ({rnd.method})")
         for b in rnd.boards:

@@ -34,6 +34,7 @@ from .events import (
     shared_sowing,
 )
 from .game import Game, apply_event, initial_state
+from .names import is_blank
 
 Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by the schemas
 
@@ -73,6 +74,9 @@ def decide_create(body: Command) -> GameCreated:
         raise InvalidRecord("a game from a position takes its player to move from it (GEN-42)", field="first_player")
     if rules.has_first_player and position is None and first is None:
         raise InvalidRecord("first_player is required (GEN-23)", field="first_player")
+    for seat in PLAYER_NAMES:  # the schema refuses these too; a notation file or the front door meets them here
+        if isinstance(body.get(seat), str) and is_blank(body[seat]):
+            raise InvalidRecord(f"{seat} must not be blank: spaces alone are no name", field=seat)
     setup = GameCreated(
         variant=rules.name,
         options=dict(rules.options),  # a copy: the cached rules' own dict must never be shared
@@ -140,9 +144,15 @@ def sowing(game: Game, hole: str, player: str | None) -> tuple[Sowed, State]:
     if player not in (None, mover):
         raise _illegal(game, f"{mover} is to move, not {player} (GEN-21)")
     if index not in rules.legal_moves(state):
-        raise _illegal(game, f"{mover} may not sow {hole} now")
+        raise _illegal(game, f"{mover} may not sow {hole} now{_whose_hole(state, index, hole)}")
     # The lap cap raises EndlessSowing here (GEN-16, GEN-35).
     return shared_sowing(rules.board.name_of(index), mover), rules.play(state, index)
+
+
+def _whose_hole(state: State, index: int, hole: str) -> str:
+    """Why a hole of the board is not the mover's to sow, when it is the opponent's (GEN-21)."""
+    owner = state.owners[index]
+    return "" if owner == state.to_move else f": {hole} is {owner.json.capitalize()}'s hole"
 
 
 def decide_race(game: Game, command: Command) -> list[Event]:
@@ -183,6 +193,9 @@ def _check_allocation(game: Game, allocation: Any) -> None:
     if not isinstance(allocation, dict) or set(allocation) != set(PLAYER_NAMES):
         raise InvalidRecord("allocation has exactly the keys south and north (GEN-38)", field="allocation")
     listed = [hole for player in PLAYER_NAMES for hole in allocation[player]]
+    for hole in listed:
+        if type(hole) is not str or hole not in game.rules.board.index:
+            raise InvalidRecord(game.rules.board.unknown_hole(hole), field="allocation")
     if sorted(listed) != sorted(names):
         raise InvalidRecord("the allocation must name every hole exactly once (GEN-38)", field="allocation")
     for index, player in enumerate(PLAYER_NAMES):

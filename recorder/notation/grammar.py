@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recorder.errors import NotationError
+from recorder.rules.board import lowercase_hint
+from recorder.rules.values import HOLE_NAMES
 
 from .decisions import HOLE, Syntax, Word, decision
 
@@ -257,7 +259,8 @@ def _parse_token(doc: _Text, offset: int) -> tuple[Token, int]:
         return Token("pass", None, line, column), end
     if word in RESULT_TOKENS:
         return Token("result", word, line, column), end
-    raise Syntax(offset, f"unexpected {word!r}", "a turn number such as 12., a hole such as c1, -- or a result")
+    hint = lowercase_hint(word, HOLE_NAMES)  # "F2": did you mean "f2"? (as the API says)
+    raise Syntax(offset, f"unexpected {word!r}{hint}", "a turn number such as 12., a hole such as c1, -- or a result")
 
 
 def _parse_turn(doc: _Text, word: str, end: int, line: int, column: int) -> tuple[Token, int]:

@@ -138,7 +138,11 @@ def lap(holes: list[int], successors: tuple[int, ...], start: int, seeds: int) -
 def not_a_hole(name: object, where: str, holes: tuple[str, ...]) -> str:
     """GEN-5 in words: what is wrong, the valid names, and "a1" for "A1" (names are lowercase)."""
     shown = json.dumps(name) if isinstance(name, str) else repr(name)
-    text = f"{shown} is not a hole of {where} (GEN-5)"
+    return f"{shown} is not a hole of {where} (GEN-5){lowercase_hint(name, holes)}; the holes are {' '.join(holes)}"
+
+
+def lowercase_hint(name: object, holes: tuple[str, ...]) -> str:
+    """'; ... did you mean "a1"?' for "A1" (hole names are lowercase, GEN-5), else ""."""
     if isinstance(name, str) and name != name.lower() and name.lower() in holes:
-        text += f'; hole names are lowercase: did you mean "{name.lower()}"?'
-    return f"{text}; the holes are {' '.join(holes)}"
+        return f'; hole names are lowercase: did you mean "{name.lower()}"?'
+    return ""

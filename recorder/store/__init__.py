@@ -34,7 +34,7 @@ from .interface import (
     StoredEvent,
     utc_now,
 )
-from .schema import SUMMARY_COLUMNS
+from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
 from .sqlite import SQLiteEventStore
 from .tokens import TokenTable
 
@@ -42,6 +42,7 @@ __all__ = [
     "GAME",
     "STREAM_TYPES",
     "SUMMARY_COLUMNS",
+    "PLAYER_KEY_COLUMNS",
     "TOURNAMENT",
     "AppendResult",
     "CheckedChain",

@@ -14,9 +14,10 @@ from collections.abc import Iterator, Sequence
 from sqlite_utils import Database
 
 from recorder.core import chain
+from recorder.core.names import player_key
 
 from .interface import GAME, ProjectionWrite, StoredEvent, _check_page
-from .schema import SUMMARY_COLUMNS
+from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
 from .sql import _game_filters, _where, _write_transaction
 from .sqlite import SQLiteEventStore
 
@@ -48,7 +49,7 @@ class GamesList:
         """
         if self._touch_unchanged_summary(db, game_id, row, now):
             return
-        columns = list(row)  # validated against SUMMARY_COLUMNS, safe to quote into SQL
+        columns = list(row)  # validated against SUMMARY_COLUMNS (and keys derived), safe to quote into SQL
         names = ", ".join(["game_id", *(f'"{c}"' for c in columns), "created_at", "updated_at"])
         values = ", ".join(
             ["?"] * (1 + len(columns))
@@ -98,7 +99,7 @@ class GamesList:
     @staticmethod
     def _replace_row(db: Database, game_id: str, row: dict) -> None:
         """The whole row, its times those of the game's first and last events."""
-        full = {column: row.get(column) for column in SUMMARY_COLUMNS}
+        full = {column: row.get(column) for column in (*SUMMARY_COLUMNS, *PLAYER_KEY_COLUMNS)}
         names = ", ".join(["game_id", *(f'"{c}"' for c in full), "created_at", "updated_at"])
         values = ", ".join(
             ["?"] * (1 + len(full))
@@ -201,4 +202,13 @@ def _summary_row(fields: dict) -> dict:
     row = dict(fields)
     if row.get("metadata") is not None:
         row["metadata"] = chain.canonical_json(row["metadata"])
-    return row
+    return {**row, **player_keys(row)}
+
+
+def player_keys(summary: dict) -> dict:
+    """The search keys of the names a summary holds (``PLAYER_KEY_COLUMNS``)."""
+    return {
+        f"{seat}_key": player_key(summary[seat]) if isinstance(summary[seat], str) else None
+        for seat in ("south", "north")
+        if seat in summary
+    }

@@ -147,11 +147,26 @@ ALTER TABLE position_digests RENAME TO positions;
 CREATE INDEX positions_by_key ON positions (key_high, key_low, game, seq);
 """
 
+# A search by player ignores case and spacing (``recorder.core.names.player_key``): the keys
+# of the rows stored before. PostgreSQL's lower() is Python's casefold() for every name but
+# a few (ß, ligatures): ``recorder verify --projections`` names such a row and ``recorder
+# rebuild`` writes its exact key.
+_PLAYER_KEYS = r"""
+ALTER TABLE games ADD COLUMN south_key text, ADD COLUMN north_key text;
+UPDATE games SET south_key = lower(btrim(regexp_replace(south, '\s+', ' ', 'g'))),
+                 north_key = lower(btrim(regexp_replace(north, '\s+', ' ', 'g')));
+DROP INDEX games_south;
+DROP INDEX games_north;
+CREATE INDEX games_south_key ON games (south_key);
+CREATE INDEX games_north_key ON games (north_key);
+"""
+
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
     (2, "projections: games list, notation cache, position index; tokens", _PROJECTIONS),
     (3, "position index: key digests and game numbers", _POSITION_DIGESTS),
+    (4, "games list: players' search keys", _PLAYER_KEYS),
 )
 LATEST = MIGRATIONS[-1][0]
 

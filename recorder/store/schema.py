@@ -45,6 +45,10 @@ SUMMARY_COLUMNS = (
     "metadata",
 )
 
+# What a search by player matches (``recorder.core.names.player_key`` of south and north):
+# derived by the games list from the two names, never set by a caller.
+PLAYER_KEY_COLUMNS = ("south_key", "north_key")
+
 # The position index's second B-tree, in key order: what a search reads (the table itself
 # is in game order). ``PositionIndex.index_pending`` may drop it for a large bulk import and
 # create it again at its end; an import stopped in between leaves it for the next open to create.
@@ -123,13 +127,30 @@ def _create_games(db: Database) -> None:
             "created_at": str,
             "updated_at": str,
             "metadata": str,
+            **{c: str for c in PLAYER_KEY_COLUMNS},
         },
         pk="game_id",
         not_null=["game_id", "created_at", "updated_at"],
         if_not_exists=True,
     )
-    for columns in (["variant"], ["south"], ["north"], ["tournament_id"], ["event"], ["created_at", "game_id"]):
+    if "south_key" not in games.columns_dict:
+        _add_player_keys(db)
+    for columns in (["variant"], ["south_key"], ["north_key"], ["tournament_id"], ["event"], ["created_at", "game_id"]):
         games.create_index(columns, if_not_exists=True)
+
+
+def _add_player_keys(db: Database) -> None:
+    """A games list from before searches by player ignored case: its keys, derived from the
+    names by the very function new rows use; the indexes of the exact names go (nothing
+    searches them now)."""
+    from recorder.core.names import player_key
+
+    db.conn.create_function("player_key", 1, lambda name: None if name is None else player_key(name))
+    for column in PLAYER_KEY_COLUMNS:
+        db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+    db.execute("UPDATE games SET south_key = player_key(south), north_key = player_key(north)")
+    db.execute("DROP INDEX IF EXISTS idx_games_south")
+    db.execute("DROP INDEX IF EXISTS idx_games_north")
 
 
 def _create_caches(db: Database) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from recorder.core import chain
+from recorder.core.names import player_key
 from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
 
 from .interface import (
@@ -48,8 +49,8 @@ def _game_filters(
         clauses.append("variant = ?")
         params.append(variant)
     if player is not None:
-        clauses.append("(south = ? OR north = ?)")
-        params += [player, player]
+        clauses.append("(south_key = ? OR north_key = ?)")  # case and spacing aside (player_key)
+        params += [player_key(player)] * 2
     if tournament is not None:
         clauses.append("tournament_id = ?")
         params.append(tournament)

@@ -8,6 +8,7 @@ from the games).
 
 from __future__ import annotations
 
+from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
@@ -89,7 +90,7 @@ def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
     name = body["name"].strip()
     if not name:
         raise InvalidRecord("a player needs a name", field="name")
-    if any(e.name.casefold() == name.casefold() for e in t.entrants):
+    if any(player_key(e.name) == player_key(name) for e in t.entrants):  # the games list's "same name"
         raise AlreadyExists(f"{name!r} is already registered", field="name")
     if t.rounds and t.is_round_robin:
         raise InvalidRecord("a round robin's players are fixed once round 1 is paired", field="name")

@@ -7,13 +7,25 @@ result: ``4s1`` beat the 4th placed player sitting south; ``bye+``; ``*`` not ye
 
 from __future__ import annotations
 
+from recorder.core.names import display_width, pad
+
 from .views import number
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)).rstrip() for line in [header, *rows]]
-    return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:]])
+def _table(header: list[str], rows: list[list]) -> str:
+    """Columns lined up by display width, not by count of characters (a name in Ge'ez
+    script with a combining mark, or in a wide script, is as wide as a terminal draws it)."""
+    widths = [max(display_width(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(pad(str(cell), w) for cell, w in zip(line, widths)).rstrip() for line in [header, *rows]]
+    return "\n".join([lines[0], "  ".join("-" * w for w in widths).rstrip(), *lines[1:]])
+
+
+def entrants_text(t) -> str:
+    """The players, numbered, in columns (``recorder tournament show``)."""
+    rows = [
+        [e.number, e.name, e.federation or "", e.rating or "", "withdrawn" if e.withdrawn else ""] for e in t.entrants
+    ]
+    return _table(["no", "name", "fed", "rating", ""], rows)
 
 
 def _value(value) -> str:

@@ -75,7 +75,14 @@ function gameCard(game) {
     element("a", { href: `/games/${encodeURIComponent(game.id)}` },
       element("strong", { text: `${game.south} – ${game.north}` }),
       element("span", { text: ` ${title} · ${result}` }),
-      element("span", { class: "hint", text: [meta.event, meta.round && `round ${meta.round}`, (game.created_at || "").slice(0, 10)].filter(Boolean).join(" · ") })));
+      element("span", { class: "hint", text: [meta.event, meta.round && `round ${meta.round}`, when(game)].filter(Boolean).join(" · ") })));
+}
+
+// The day the game was played, as recorded ("2026-11-22", "2026-11"); else the day its record began.
+function when(game) {
+  const played = game.metadata?.date;
+  if (played) return played;
+  return game.created_at ? `recorded ${game.created_at.slice(0, 10)}` : "";
 }
 
 function tournamentCard(tournament) {

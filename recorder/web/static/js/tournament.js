@@ -13,6 +13,24 @@ const byId = (name) => document.getElementById(name);
 
 const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: "0–0 (double forfeit)" };
 const label = (name) => name.replaceAll("_", " ");
+// Each tiebreak's title, capitalised as "Points" is, and the abbreviation a phone's
+// narrow table shows instead (the legend under it spells them out).
+const TIEBREAKS = {
+  buchholz: ["Buchholz", "Buch."],
+  sonneborn_berger: ["Sonneborn-Berger", "S-B"],
+  direct_encounter: ["Direct encounter", "DE"],
+  wins: ["Wins", "W"],
+  round_difference: ["Round difference", "RD"],
+  hole_difference: ["Hole difference", "HD"],
+};
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+const tiebreakNames = (name) => TIEBREAKS[name] || [capitalised(label(name)), capitalised(label(name))];
+
+// A heading that a phone shows abbreviated (CSS picks one of the two).
+function shortened(title, short, kind = "") {
+  return element("th", { scope: "col", class: `shortened ${kind}`.trim(), title },
+    element("span", { class: "long", text: title }), element("abbr", { class: "short", title, text: short }));
+}
 
 function gameLink(gameId, text, started) {
   if (!gameId || !started.has(gameId)) return element("span", { text });
@@ -20,7 +38,8 @@ function gameLink(gameId, text, started) {
 }
 
 function table(target, headings, rows) {
-  const head = element("tr", {}, ...headings.map((text) => element("th", { scope: "col", text })));
+  const cell = (heading) => (heading instanceof Node ? heading : element("th", { scope: "col", text: heading }));
+  const head = element("tr", {}, ...headings.map(cell));
   byId(target).replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
 }
 
@@ -39,11 +58,15 @@ function renderStandings(standings, players) {
   const rows = standings.standings.map((s) => element("tr", { "data-player": s.number },
     element("td", { text: String(s.rank) }),
     element("td", { text: `${s.name}${withdrawn.has(s.number) ? " (withdrawn)" : ""}` }),
-    element("td", { text: s.federation || "" }),
-    element("td", { text: s.rating ?? "" }),
+    element("td", { class: "wide-only", text: s.federation || "" }),
+    element("td", { class: "wide-only", text: s.rating ?? "" }),
     element("td", { class: "points", text: String(s.points) }),
     ...standings.tiebreaks.map((name) => element("td", { text: String(s.tiebreaks[name]) }))));
-  table("standings", ["Rank", "Player", "Fed.", "Rating", "Points", ...standings.tiebreaks.map(label)], rows);
+  const wideOnly = (text) => element("th", { scope: "col", class: "wide-only", text });
+  table("standings", [shortened("Rank", "#"), "Player", wideOnly("Fed."), wideOnly("Rating"), shortened("Points", "Pts"),
+    ...standings.tiebreaks.map((name) => shortened(...tiebreakNames(name), "tiebreak"))], rows);
+  const spelled = ([title, short]) => (short === title ? title : `${short} ${title}`);
+  byId("standings-legend").textContent = standings.tiebreaks.map((name) => spelled(tiebreakNames(name))).join(" · ");
 }
 
 // A round robin is the classic square (row against column, by place); a Swiss lists
