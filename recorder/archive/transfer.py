@@ -27,7 +27,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from recorder.core import ids
 from recorder.core.chain import canonical_json
@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 CACHE_BATCH = 200  # notation texts stored per transaction when an export fills the cache
 WRITE_CHUNK = 1 << 18  # characters an NDJSON export hands on at once (a write, an HTTP chunk)
 Authorize = Callable[[str | None, GameCreated], str | None]
+T = TypeVar("T")
 
 
 def _anyone(game_id: str | None, setup: GameCreated) -> str | None:  # the command line: the file's owner
@@ -166,9 +167,7 @@ class Archive:
         archive cut short is refused whole (NotationError) before anything is stored, and
         so is a request past the API's limits (LimitExceeded)."""
         self._require_recorder()
-        games = notation_games(text, source)
-        if self.limits is not None:
-            self.limits.check(notation_events(parsed.tokens) for parsed in games)
+        games = notation_games(text, source, self.limits)
         return (self.import_parsed(parsed) for parsed in games)
 
     def _require_recorder(self) -> None:
@@ -215,9 +214,9 @@ class Archive:
         refused); a request past the API's limits is refused whole before anything is stored."""
         self._require_recorder()
         logs: Iterable[EventLog] = read_logs(lines, source)
-        if self.limits is not None:  # counted before anything is stored
-            logs = list(logs)
-            self.limits.check(len(event_log.events) for event_log in logs)
+        if self.limits is not None:  # counted as they are read, before anything is stored
+            tally = Tally(self.limits)
+            logs = [tally.counted(event_log, len(event_log.events)) for event_log in logs]
         for event_log in logs:
             yield self.import_log(event_log)
 
@@ -343,11 +342,31 @@ class Archive:
                 yield events
 
 
-def notation_games(text: str, source: str) -> list[ParsedGame]:
-    """Every game of a notation text, once its frame (if any) is checked."""
-    games = list(parse(text, source))
+def notation_games(text: str, source: str, limits: ImportLimits | None = None) -> list[ParsedGame]:
+    """Every game of a notation text, once its frame (if any) is checked; with ``limits``
+    (the API's), counted as the parser yields them (``Tally``)."""
+    tally = Tally(limits)
+    games = [tally.counted(parsed, notation_events(parsed.tokens)) for parsed in parse(text, source)]
     check_notation(text, source, len(games))
     return games
+
+
+class Tally:
+    """An import's games counted as they are read, so a request past a limit is refused
+    (LimitExceeded) at the game that passes it, before the rest of the body is parsed:
+    its figures are those counted up to that game, not the whole body's."""
+
+    def __init__(self, limits: ImportLimits | None):
+        self.limits, self.counts, self.total = limits, list[int](), 0
+
+    def counted(self, game: T, events: int) -> T:
+        limits = self.limits
+        if limits is not None:
+            self.counts.append(events)
+            self.total += events
+            if len(self.counts) > limits.games or events > limits.events_per_game or self.total > limits.events:
+                limits.check(self.counts)  # the refusal, named as for a whole body
+        return game
 
 
 def summarise(reports: Iterable[GameReport]) -> dict:

@@ -1,0 +1,73 @@
+"""Attacks on the records themselves: what an import costs, who owns an imported game, and
+what verification catches (docs/security.md, "Imports: who owns the game" and "What
+verify checks").
+
+Each test is one attack from an adversarial review, run on loopback and bounded in time:
+it failed before the defence it pins was in place.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+
+import pytest
+from browser import LiveServer
+from conftest import ADMIN, make_app
+
+pytestmark = pytest.mark.timeout(60)
+
+NOTATION = "text/x-mancala-notation"
+MIB = 1024 * 1024
+
+
+def post(server: LiveServer, path: str, body: bytes, content_type: str, headers: dict | None = None):
+    """One request over a real socket: (status, decoded JSON body, seconds it took)."""
+    host, port = server.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    started = time.monotonic()
+    try:
+        connection.request("POST", path, body=body, headers={"Content-Type": content_type, **ADMIN, **(headers or {})})
+        response = connection.getresponse()
+        data = response.read()
+    finally:
+        connection.close()
+    return response.status, json.loads(data), time.monotonic() - started
+
+
+def filled(game: str, size: int = MIB) -> bytes:
+    """``game`` repeated to fill ``size`` bytes (the body limit), no more."""
+    encoded = game.encode("utf-8")
+    return encoded * (size // len(encoded))
+
+
+# -- 2. An import's cost: linear, and refused as soon as it passes a limit ---------------------
+
+BROKEN_GAMES = {
+    "an unexpected token": '[Variant "qelat"]\n@\n',
+    "a comment never closed": '[Variant "qelat"]\n{\n',
+    "a tag never closed": '[Variant "qelat"\n',
+}
+
+
+@pytest.mark.parametrize("game", BROKEN_GAMES.values(), ids=BROKEN_GAMES.keys())
+def test_a_mebibyte_of_broken_games_is_refused_at_the_game_limit_within_two_seconds(tmp_path, game):
+    body = filled(game)
+    assert MIB - len(game) < len(body) <= MIB
+    with LiveServer(make_app(tmp_path / "db.sqlite3")) as server:
+        status, problem, seconds = post(server, "/api/import", body, NOTATION)
+    assert status == 422 and problem["limit"] == "import_games", problem
+    assert problem["maximum"] == 1000
+    assert seconds <= 2.0, f"refused in {seconds:.2f} s"
+
+
+def test_one_game_of_a_mebibyte_of_tags_is_refused_within_two_seconds(tmp_path):
+    tags = "".join(f'[t{n:06d} "x"]\n' for n in range((MIB - 40) // 14))  # 14 bytes a tag
+    body = ('[Variant "qelat"]\n' + tags + "*\n").encode()
+    assert len(body) <= MIB
+    with LiveServer(make_app(tmp_path / "db.sqlite3")) as server:
+        status, problem, seconds = post(server, "/api/import", body, NOTATION)
+    assert status == 422 and problem["refused"] == 1, problem
+    assert "the South tag is missing" in problem["games"][0]["error"]["detail"]
+    assert seconds <= 2.0, f"refused in {seconds:.2f} s"
