@@ -14,7 +14,10 @@ import time
 
 import pytest
 from browser import LiveServer
+from click.testing import CliRunner
 from conftest import ADMIN, make_app
+
+from recorder.cli.main import main
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -71,3 +74,39 @@ def test_one_game_of_a_mebibyte_of_tags_is_refused_within_two_seconds(tmp_path):
     assert status == 422 and problem["refused"] == 1, problem
     assert "the South tag is missing" in problem["games"][0]["error"]["detail"]
     assert seconds <= 2.0, f"refused in {seconds:.2f} s"
+
+
+# -- 8, 9. What verify checks: projections, streams and each stream's head ---------------------
+
+
+def recorder_cli(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def tournament_database(path) -> tuple[str, str]:
+    """A fresh database with a tournament and one game started on its board 1 (round 1):
+    (the tournament's id, the board game's id)."""
+    db = str(path)
+
+    def run(*args: str) -> str:
+        result = recorder_cli("tournament", *args, "--db", db)
+        assert result.exit_code == 0, result.output
+        return result.output.strip()
+
+    tournament = run("create", "--name", "Dessie Open", "--variant", "qelat", "--format", "round_robin")
+    for name in ("Abeba", "Berhane"):
+        run("add-player", tournament, name)
+    run("pair", tournament)
+    return tournament, run("start-game", tournament, "1", "1")
+
+
+def test_a_fresh_database_with_a_tournament_game_verifies_clean_with_its_projections(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    _, game_id = tournament_database(db)
+    assert game_id.endswith("-r1-b1")
+    checked = recorder_cli("verify", "--projections", "--db", str(db))
+    assert checked.exit_code == 0, checked.output
+    assert "round is" not in checked.output
+    assert recorder_cli("rebuild", "--db", str(db)).exit_code == 0
+    again = recorder_cli("verify", "--projections", "--db", str(db))
+    assert again.exit_code == 0, again.output
