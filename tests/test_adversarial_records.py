@@ -8,14 +8,17 @@ it failed before the defence it pins was in place.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import shutil
+import sqlite3
 import time
 
 import pytest
 from browser import LiveServer
 from click.testing import CliRunner
-from conftest import ADMIN, make_app
+from conftest import ADMIN, FIXTURES, make_app
 
 from recorder.cli.main import main
 
@@ -110,3 +113,37 @@ def test_a_fresh_database_with_a_tournament_game_verifies_clean_with_its_project
     assert recorder_cli("rebuild", "--db", str(db)).exit_code == 0
     again = recorder_cli("verify", "--projections", "--db", str(db))
     assert again.exit_code == 0, again.output
+
+
+# -- 10. A read-only check mints no key ----------------------------------------------------------
+
+
+def finished_game_database(path) -> str:
+    """A database holding one finished game, imported from a fixture: the game's id."""
+    result = recorder_cli("import", "--db", str(path), str(FIXTURES / "notation" / "qelat-default.mn"))
+    assert result.exit_code == 0, result.output
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        (game_id,) = conn.execute("SELECT stream_id FROM streams").fetchone()
+    return game_id
+
+
+def test_checking_a_checkpoint_against_a_backup_without_its_key_mints_no_key_and_names_the_one_it_needs(tmp_path):
+    live, backup = tmp_path / "live.sqlite3", tmp_path / "backup" / "live.sqlite3"
+    game_id = finished_game_database(live)
+    signed = recorder_cli("checkpoint", game_id, "--db", str(live))
+    assert signed.exit_code == 0, signed.output
+    text = signed.output.strip()
+    key_id = text.split(" key=")[1].split()[0]
+    backup.parent.mkdir()
+    shutil.copy(live, backup)
+
+    checked = recorder_cli("verify", game_id, "--db", str(backup), "--checkpoint", text)
+    assert checked.exit_code != 0
+    assert not (tmp_path / "backup" / "live.sqlite3.ed25519").exists()
+    assert not [p.name for p in backup.parent.iterdir() if "ed25519" in p.name]
+    assert key_id in checked.output and "--key" in checked.output
+    assert "another key" not in checked.output and "not this service's key" not in checked.output
+
+    with_key = recorder_cli("verify", game_id, "--db", str(backup), "--checkpoint", text, "--key", f"{live}.ed25519")
+    assert with_key.exit_code == 0, with_key.output
+    assert with_key.output.startswith("valid")

@@ -42,6 +42,24 @@ def _signing_key(db, key):
         fail(f"cannot use the signing key {path}: {error}")
 
 
+def _checking_key(db, key, checkpoint: dict):
+    """The key a checkpoint is checked with: read, never made. A check changes nothing
+    beside the database: a new key there would only say the checkpoint is another key's."""
+    from recorder.audit.checkpoints import SigningKey, key_path
+
+    path = key_path(database_path(db), key)
+    try:
+        return SigningKey.load(path)
+    except FileNotFoundError:
+        fail(
+            f"no signing key at {printable(path)}: the checkpoint was signed with key"
+            f" {printable(checkpoint['key_id'])}; give that key's file with --key FILE (or $RECORDER_KEY_FILE)"
+            " to check it (recorder public-key --key FILE prints a file's key id); no key was made"
+        )
+    except (OSError, ValueError) as error:  # a folder, a file that is not a PEM key
+        fail(f"cannot use the signing key {printable(path)}: {error}")
+
+
 @click.command()
 @click.argument("game_id")
 @click.argument("seq", type=int)
@@ -107,7 +125,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     if checkpoint_text is not None:
         try:
             checkpoint = parse_checkpoint(checkpoint_text)
-            result = check(_signing_key(db, key), checkpoint, recorder.events(checkpoint["game_id"]))
+            result = check(_checking_key(db, key, checkpoint), checkpoint, recorder.events(checkpoint["game_id"]))
         except RecorderError as error:
             fail(error.detail)
         verdict = "valid" if result["valid"] else "REFUSED"
