@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from conftest import ADMIN, FIXTURES, make_app
 
 from recorder.cli.main import main
+from recorder.core import chain
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -147,3 +148,74 @@ def test_checking_a_checkpoint_against_a_backup_without_its_key_mints_no_key_and
     with_key = recorder_cli("verify", game_id, "--db", str(backup), "--checkpoint", text, "--key", f"{live}.ed25519")
     assert with_key.exit_code == 0, with_key.output
     assert with_key.output.startswith("valid")
+
+
+# -- 11. A restore keeps provenance only when it is provenance -----------------------------------
+
+
+def exported_log(client) -> list[dict]:
+    """A game recorded over the API (setup and one sowing), as its NDJSON export's events."""
+    created = client.post("/api/games", json=QELAT)
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    sow = {"type": "sow", "hole": "f1"}
+    sowed = client.post(f"/api/games/{game_id}/commands", json=sow, headers={"If-Match": '"1"'})
+    assert sowed.status_code == 201, sowed.get_json()
+    return client.get(f"/api/games/{game_id}/events").get_json()["events"]
+
+
+def rehashed(events: list[dict], **changes) -> str:
+    """The log with ``changes`` on its last event, its chain recomputed so that it verifies."""
+    previous, lines = chain.GENESIS, []
+    for number, event in enumerate(events, start=1):
+        record = {**event, **(changes if number == len(events) else {}), "prev_hash": previous}
+        record.pop("hash")
+        digest = chain.event_hash(previous, {k: record[k] for k in chain_fields})
+        lines.append(json.dumps({**record, "hash": digest}))
+        previous = digest
+    return "\n".join(lines) + "\n"
+
+
+chain_fields = ("game_id", "seq", "type", "payload", "recorded_at", "recorded_by")
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("recorded_by", None),
+        ("recorded_by", ""),
+        ("recorded_by", " admin"),
+        ("recorded_by", "Selam\nadmin"),
+        ("recorded_at", "9999-99-99"),
+        ("recorded_at", "not a time"),
+        ("recorded_at", "2026-02-30T10:00:00Z"),
+        ("recorded_at", "2026-01-01T10:00:00+03:00"),
+        ("recorded_at", "2026-01-01 10:00:00Z"),
+        ("recorded_at", "9999-12-31T23:59:59Z"),
+    ],
+)
+def test_a_restore_refuses_provenance_that_is_not_a_principal_and_a_utc_time_naming_line_and_field(
+    tmp_path, field, value
+):
+    app = make_app(tmp_path / "db.sqlite3")
+    client = app.test_client()
+    events = exported_log(client)
+    log = rehashed([{**e, "game_id": "f00d00000011"} for e in events], **{field: value})
+    response = client.post("/api/import", data=log, content_type="application/x-ndjson")
+    assert response.status_code == 422, response.get_json()
+    error = response.get_json()["games"][0]["error"]
+    assert error["line"] == len(events) and error["field"] == field, error
+    assert field in error["detail"]
+    assert client.get("/api/games/f00d00000011").status_code == 404
+
+
+def test_a_restore_keeps_provenance_that_is_a_principal_and_a_utc_time(tmp_path):
+    app = make_app(tmp_path / "db.sqlite3")
+    client = app.test_client()
+    events = exported_log(client)
+    log = rehashed([{**e, "game_id": "f00d00000012"} for e in events], recorded_at="2020-01-01T00:00:00Z")
+    response = client.post("/api/import", data=log, content_type="application/x-ndjson")
+    assert response.status_code == 201, response.get_json()
+    stored = client.get("/api/games/f00d00000012/events").get_json()["events"]
+    assert stored[-1]["recorded_at"] == "2020-01-01T00:00:00Z"

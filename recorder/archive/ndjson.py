@@ -12,8 +12,10 @@ out identical. A refusal is a NotationError naming the source, game, line and co
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 
 from recorder.core import chain
 from recorder.core.commands import decide_create, execute, sowing
@@ -256,6 +258,57 @@ def _plain(record: dict) -> bool:
         and type(texts[4]) is str
         and "" not in texts
     )
+
+
+# How the store writes a time (``store.interface``'s clock): UTC, with "Z" and up to
+# microseconds. A restore keeps its events' times, and lists sort newest first by them.
+_UTC_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?Z")
+TIME_EXAMPLE = "2026-05-01T09:30:00.000000Z"
+MAX_PRINCIPAL = 100  # a token holder's name at most (recorder/auth/tokens.py)
+CLOCK_SKEW = timedelta(days=1)  # how far ahead of this server's clock a restored time may be
+
+
+def check_provenance(log: EventLog, now: datetime | None = None) -> None:
+    """A log restored verbatim keeps who recorded each event and when, so each must be
+    that: ``recorded_by`` a principal's name (one printable line, no surrounding spaces),
+    ``recorded_at`` an RFC 3339 UTC time that exists and is not past ``now`` (plus a day
+    of clock skew). The first that is not is refused, at its line, naming the field."""
+    latest = (now or datetime.now(UTC)) + CLOCK_SKEW
+    for stored in log.events:
+        problem = _principal_problem(stored.recorded_by)
+        if problem is not None:
+            raise _provenance_refusal(log, stored, "recorded_by", problem, "a principal's name, such as admin")
+        problem = _time_problem(stored.recorded_at, latest)
+        if problem is not None:
+            raise _provenance_refusal(log, stored, "recorded_at", problem, f"a UTC time such as {TIME_EXAMPLE}")
+
+
+def _principal_problem(name: object) -> str | None:
+    if not isinstance(name, str) or not name:
+        return f"{name!r} names nobody"
+    if name != name.strip() or len(name) > MAX_PRINCIPAL:
+        return f"a principal's name has no surrounding spaces and at most {MAX_PRINCIPAL} characters"
+    if any(unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp") for char in name):
+        return "a principal's name is one line of printable characters"
+    return None
+
+
+def _time_problem(text: str, latest: datetime) -> str | None:
+    if _UTC_TIME.fullmatch(text) is None:
+        return f"{text!r} is not an RFC 3339 time in UTC (YYYY-MM-DDTHH:MM:SS[.ffffff]Z)"
+    try:
+        when = datetime.fromisoformat(text.removesuffix("Z") + "+00:00")
+    except ValueError:
+        return f"{text!r} is no time in the calendar"
+    if when > latest:
+        return f"{text!r} is later than this server's clock"
+    return None
+
+
+def _provenance_refusal(log: EventLog, stored: StoredEvent, field: str, problem: str, expected: str) -> NotationError:
+    error = _fail_at(log, stored, f"event {stored.seq}: {field}: {problem}", expected)
+    error.extra["field"] = field
+    return error
 
 
 def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list[Game] | None = None) -> Game:

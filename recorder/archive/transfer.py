@@ -45,7 +45,7 @@ from recorder.store.caches import NotationCache, PositionIndex
 from recorder.tournaments import is_tournament_id
 
 from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
-from .ndjson import EventLog, read_logs, verify_log, with_claims
+from .ndjson import EventLog, check_provenance, read_logs, verify_log, with_claims
 from .shapes import OncePerShape
 
 log = logging.getLogger(__name__)
@@ -461,6 +461,7 @@ class LogCheck:
         recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
         events: CheckedChain | list[NewEvent]
         if self.restore:  # the admin's restore keeps the log as it was, hashes and all
+            check_provenance(event_log)
             events, by = event_log.checked(), None
         else:
             setup = with_claims(folds[-1].setup, event_log)
