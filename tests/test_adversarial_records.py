@@ -22,6 +22,8 @@ from conftest import ADMIN, FIXTURES, make_app
 
 from recorder.cli.main import main
 from recorder.core import chain
+from recorder.service import Recorder
+from recorder.store import SQLiteEventStore
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -325,3 +327,69 @@ def test_a_record_imported_by_a_recorder_as_ndjson_is_the_one_the_admins_notatio
     found = importing(client, PUBLIC_RECORD, NOTATION)
     assert found.status_code == 200 and found.get_json()["games"][0]["status"] == "exists", found.get_json()
     assert annotate(client, game_id, selam).status_code == 403
+
+
+def sow_once(path, game_id: str) -> None:
+    """The game's first sowing, recorded by its tournament's arbiter."""
+    with SQLiteEventStore(str(path)) as store:
+        Recorder(store).record(game_id, {"type": "sow", "hole": "f1"}, expected_version=1, recorded_by="Arbiter")
+
+
+def without_triggers(path) -> sqlite3.Connection:
+    """A connection to a copy of the file whose immutability triggers were dropped: what
+    someone who holds the file can do (docs/security.md, out of scope but detected)."""
+    conn = sqlite3.connect(path)
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        conn.execute(f'DROP TRIGGER "{name}"')
+    return conn
+
+
+def tampered(tmp_path, change: str) -> tuple[str, str, str]:
+    """A copy of a database with a tournament, its board game (one sowing) and a game
+    imported from a fixture, changed behind the service's back: (path, board game, tournament)."""
+    db = tmp_path / "t.sqlite3"
+    tournament, board_game = tournament_database(db)
+    sow_once(db, board_game)
+    copy = tmp_path / "copy.sqlite3"
+    shutil.copy(db, copy)
+    with contextlib.closing(without_triggers(copy)) as conn, conn:
+        if change == "the game's rows":
+            conn.execute("DELETE FROM events WHERE game_id = ?", (board_game,))
+        elif change == "the tournament's rows":
+            conn.execute("DELETE FROM events WHERE game_id = ?", (tournament,))
+        elif change == "the game's last event":
+            conn.execute("DELETE FROM events WHERE game_id = ? AND seq = 2", (board_game,))
+        elif change == "the game's stream row":
+            conn.execute("DELETE FROM streams WHERE stream_id = ?", (board_game,))
+    return str(copy), board_game, tournament
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("the game's rows", "the streams table names it, the events table holds none of its events"),
+        ("the tournament's rows", "the streams table names it, the events table holds none of its events"),
+        ("the game's last event", "its recorded head is event 2"),
+        ("the game's stream row", "is not in the streams table"),
+    ],
+)
+def test_verify_holds_the_streams_and_each_recorded_head_against_the_events(tmp_path, change, message):
+    copy, board_game, tournament = tampered(tmp_path, change)
+    walked = recorder_cli("verify", "--db", copy, "--jobs", "1")
+    assert walked.exit_code == 1, walked.output
+    assert message in walked.output and "Traceback" not in walked.output
+    target = tournament if change == "the tournament's rows" else board_game
+    named = recorder_cli("verify", target, "--db", copy)
+    assert named.exit_code == 1 and message in named.output, named.output
+    projections = recorder_cli("verify", "--projections", "--db", copy)  # tournaments have no projection
+    assert projections.exit_code == (0 if change == "the tournament's rows" else 1), projections.output
+    assert projections.exception is None or isinstance(projections.exception, SystemExit)  # never a traceback
+
+
+def test_verify_of_an_untouched_database_checks_its_streams_and_heads_and_passes(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    _, board_game = tournament_database(db)
+    sow_once(db, board_game)
+    walked = recorder_cli("verify", "--db", str(db), "--jobs", "1")
+    assert walked.exit_code == 0, walked.output
+    assert "streams table: 2 streams, each head as recorded" in walked.output

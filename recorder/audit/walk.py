@@ -162,3 +162,56 @@ def printable(text: object) -> str:
         else:
             out.append(char.encode("unicode_escape").decode("ascii"))
     return "".join(out)
+
+
+# ------------------------------------------------------------------ the streams table and heads
+
+
+def stream_problems(store: Any, stream_ids: Iterable[str] | None = None) -> Iterator[str]:
+    """One report line for each disagreement between the streams table, each stream's
+    recorded head (the seq and hash of its last event, written by every append) and the
+    events: a stream whose events are gone, a stream whose last events are gone (the chain
+    that is left still links, so only the head tells), events of a stream the streams table
+    does not name. Every stream of the table, or only ``stream_ids``."""
+    if stream_ids is None:
+        heads = store.stream_heads()
+        orphans = (stream_id for stream_id in store.ids_in_events() if store.stream_type(stream_id) is None)
+    else:
+        named = list(stream_ids)
+        heads = [head for stream_id in named for head in store.stream_heads(stream_id) if not head.agrees]
+        orphans = (
+            stream_id for stream_id in named if store.stream_type(stream_id) is None and store.read(stream_id, upto=1)
+        )
+    for head in heads:
+        yield head_line(head)
+    for stream_id in orphans:
+        yield (
+            f"{'BROKEN':<8}{printable(stream_id)}: the stream is not in the streams table (its row was"
+            " deleted), though the events table holds its events"
+        )
+
+
+def head_line(head: Any) -> str:
+    """The report line of a stream whose recorded head disagrees with its events."""
+    stream = printable(head.stream_id)
+    kind = "tournament" if head.stream_type == "tournament" else "game"
+    if head.last_seq is None:
+        return (
+            f"{'MISSING':<8}{stream}: the streams table names it, the events table holds none of its events"
+            f" (the {kind}'s events were deleted)"
+        )
+    if head.head_seq is None:
+        return f"{'BROKEN':<8}{stream}: no head is recorded for it (its stream_heads row was deleted)"
+    if head.last_seq < head.head_seq:
+        return (
+            f"{'BROKEN':<8}{stream}: its recorded head is event {head.head_seq}, the events end at event"
+            f" {head.last_seq}: its last {head.head_seq - head.last_seq} event(s) were deleted"
+        )
+    if head.last_seq > head.head_seq:
+        return (
+            f"{'BROKEN':<8}{stream}: its recorded head is event {head.head_seq}, the events go on to event"
+            f" {head.last_seq}: events were added behind the service's back"
+        )
+    return (
+        f"{'BROKEN':<8}{stream}: event {head.last_seq} is not its recorded head (another hash): the event was replaced"
+    )

@@ -148,6 +148,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
         failed |= _print_reports(checked, count, tally)
     except WorkerFailed as error:  # the report so far stands; the rest was not verified
         fail(f"{error}; the streams after the last line printed were not verified")
+    failed |= _print_stream_problems(store, game_ids or None)
     click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
     click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
     sys.exit(1 if failed else 0)
@@ -167,6 +168,23 @@ def _print_reports(checked: Iterator[list[Checked]], count: int, tally: dict) ->
                 click.echo(line)
             bar.update(len(streams))
     return failed
+
+
+def _print_stream_problems(store, game_ids: tuple[str, ...] | None) -> bool:
+    """The streams table and each stream's recorded head held against the events
+    (``walk.stream_problems``): a line per disagreement, then one for the table; whether
+    any was found."""
+    from recorder.audit.walk import stream_problems
+
+    problems = 0
+    for line in stream_problems(store, game_ids):
+        click.echo(line)
+        problems += 1
+    if game_ids is None:
+        streams = store.stream_count()
+        verdict = f"{problems} disagree with the events" if problems else "each head as recorded"
+        click.echo(f"streams table: {streams} streams, {verdict}")
+    return problems > 0
 
 
 def _verify_projections(db) -> None:

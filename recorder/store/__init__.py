@@ -32,6 +32,7 @@ from .interface import (
     NewEvent,
     ProjectionWrite,
     StoredEvent,
+    StreamHead,
     utc_now,
 )
 from .schema import SUMMARY_COLUMNS
@@ -52,6 +53,7 @@ __all__ = [
     "ProjectionWrite",
     "SQLiteEventStore",
     "StoredEvent",
+    "StreamHead",
     "TokenTable",
     "utc_now",
 ]
