@@ -393,3 +393,14 @@ def test_verify_of_an_untouched_database_checks_its_streams_and_heads_and_passes
     walked = recorder_cli("verify", "--db", str(db), "--jobs", "1")
     assert walked.exit_code == 0, walked.output
     assert "streams table: 2 streams, each head as recorded" in walked.output
+
+
+def test_a_games_verify_over_http_holds_its_events_to_its_recorded_head(tmp_path):
+    copy, board_game, _ = tampered(tmp_path, "the game's last event")
+    client = make_app(copy).test_client()
+    report = client.get(f"/api/games/{board_game}/verify").get_json()
+    assert report["ok"] is False and report["version"] == 1
+    assert "its recorded head is event 2, the events end at event 1" in report["detail"]
+    (tmp_path / "intact").mkdir()
+    intact, game_id, _ = tampered(tmp_path / "intact", "nothing")
+    assert make_app(intact).test_client().get(f"/api/games/{game_id}/verify").get_json()["ok"] is True

@@ -193,25 +193,7 @@ def stream_problems(store: Any, stream_ids: Iterable[str] | None = None) -> Iter
 
 def head_line(head: Any) -> str:
     """The report line of a stream whose recorded head disagrees with its events."""
-    stream = printable(head.stream_id)
-    kind = "tournament" if head.stream_type == "tournament" else "game"
-    if head.last_seq is None:
-        return (
-            f"{'MISSING':<8}{stream}: the streams table names it, the events table holds none of its events"
-            f" (the {kind}'s events were deleted)"
-        )
-    if head.head_seq is None:
-        return f"{'BROKEN':<8}{stream}: no head is recorded for it (its stream_heads row was deleted)"
-    if head.last_seq < head.head_seq:
-        return (
-            f"{'BROKEN':<8}{stream}: its recorded head is event {head.head_seq}, the events end at event"
-            f" {head.last_seq}: its last {head.head_seq - head.last_seq} event(s) were deleted"
-        )
-    if head.last_seq > head.head_seq:
-        return (
-            f"{'BROKEN':<8}{stream}: its recorded head is event {head.head_seq}, the events go on to event"
-            f" {head.last_seq}: events were added behind the service's back"
-        )
-    return (
-        f"{'BROKEN':<8}{stream}: event {head.last_seq} is not its recorded head (another hash): the event was replaced"
-    )
+    from recorder.audit.verify import head_problem
+
+    label = "MISSING" if head.last_seq is None else "BROKEN"
+    return f"{label:<8}{printable(head.stream_id)}: {head_problem(head)}"
