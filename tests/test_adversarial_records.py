@@ -71,6 +71,16 @@ def test_a_mebibyte_of_broken_games_is_refused_at_the_game_limit_within_two_seco
     assert seconds <= 2.0, f"refused in {seconds:.2f} s"
 
 
+def test_a_mebibyte_of_broken_ndjson_logs_is_refused_at_the_game_limit_within_two_seconds(tmp_path):
+    lines = "".join(f'{{"game_id":"g{n:07d}","seq":1}}\n' for n in range(MIB // 31))  # 31 bytes a line
+    body = lines.encode()
+    assert MIB - 31 < len(body) <= MIB
+    with LiveServer(make_app(tmp_path / "db.sqlite3")) as server:
+        status, problem, seconds = post(server, "/api/import", body, "application/x-ndjson")
+    assert status == 422 and problem["limit"] == "import_games", problem
+    assert seconds <= 2.0, f"refused in {seconds:.2f} s"
+
+
 def test_one_game_of_a_mebibyte_of_tags_is_refused_in_linear_time(tmp_path):
     tags = "".join(f'[t{n:06d} "x"]\n' for n in range((MIB - 40) // 14))  # 14 bytes a tag
     body = ('[Variant "qelat"]\n' + tags + "*\n").encode()
