@@ -388,6 +388,7 @@ def test_verify_holds_the_streams_and_each_recorded_head_against_the_events(tmp_
     walked = recorder_cli("verify", "--db", copy, "--jobs", "1")
     assert walked.exit_code == 1, walked.output
     assert message in walked.output and "Traceback" not in walked.output
+    assert " 0 failed" not in walked.output and "1 disagree with the events" in walked.output
     target = tournament if change == "the tournament's rows" else board_game
     named = recorder_cli("verify", target, "--db", copy)
     assert named.exit_code == 1 and message in named.output, named.output

@@ -117,7 +117,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.walk import check_stream, checked_streams, streams_to_walk
+    from recorder.audit.walk import check_named, checked_streams, streams_to_walk
     from recorder.workers import default_jobs
 
     recorder = _recorder(db)
@@ -140,7 +140,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     # processes (recorder/audit/walk.py); named ids one by one, here.
     checked: Iterator[list[Checked]]
     if game_ids:
-        checked = ([check_stream(stream_id, store.read(stream_id))] for stream_id in game_ids)
+        checked = ([check_named(store, stream_id)] for stream_id in game_ids)
     else:
         checked = checked_streams(store, database_path(db), count, jobs or default_jobs())
     started = time.perf_counter()
@@ -148,7 +148,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
         failed |= _print_reports(checked, count, tally)
     except WorkerFailed as error:  # the report so far stands; the rest was not verified
         fail(f"{error}; the streams after the last line printed were not verified")
-    failed |= _print_stream_problems(store, game_ids or None)
+    failed |= _print_stream_problems(store, game_ids or None, tally)
     click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
     click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
     sys.exit(1 if failed else 0)
@@ -170,16 +170,19 @@ def _print_reports(checked: Iterator[list[Checked]], count: int, tally: dict) ->
     return failed
 
 
-def _print_stream_problems(store, game_ids: tuple[str, ...] | None) -> bool:
+def _print_stream_problems(store, game_ids: tuple[str, ...] | None, tally: dict) -> bool:
     """The streams table and each stream's recorded head held against the events
-    (``walk.stream_problems``): a line per disagreement, then one for the table; whether
-    any was found."""
+    (``walk.stream_problems``): a line per disagreement, counted as a failed stream (an
+    emptied one, which the walk did not see, as a stream too), then one for the table;
+    whether any was found."""
     from recorder.audit.walk import stream_problems
 
     problems = 0
     for line in stream_problems(store, game_ids):
         click.echo(line)
         problems += 1
+        tally["failed"] += 1
+        tally["streams"] += line.startswith("MISSING")
     if game_ids is None:
         streams = store.stream_count()
         verdict = f"{problems} disagree with the events" if problems else "each head as recorded"
