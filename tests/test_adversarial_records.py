@@ -166,6 +166,8 @@ def test_checking_a_checkpoint_against_a_backup_without_its_key_mints_no_key_and
 
 # -- 11. A restore keeps provenance only when it is provenance -----------------------------------
 
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+
 
 def exported_log(client) -> list[dict]:
     """A game recorded over the API (setup and one sowing), as its NDJSON export's events."""
@@ -184,14 +186,10 @@ def rehashed(events: list[dict], **changes) -> str:
     for number, event in enumerate(events, start=1):
         record = {**event, **(changes if number == len(events) else {}), "prev_hash": previous}
         record.pop("hash")
-        digest = chain.event_hash(previous, {k: record[k] for k in chain_fields})
+        digest = chain.event_hash(previous, {k: record[k] for k in chain.RECORD_FIELDS})
         lines.append(json.dumps({**record, "hash": digest}))
         previous = digest
     return "\n".join(lines) + "\n"
-
-
-chain_fields = ("game_id", "seq", "type", "payload", "recorded_at", "recorded_by")
-QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 
 
 @pytest.mark.parametrize(
@@ -207,6 +205,12 @@ QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player
         ("recorded_at", "2026-01-01T10:00:00+03:00"),
         ("recorded_at", "2026-01-01 10:00:00Z"),
         ("recorded_at", "9999-12-31T23:59:59Z"),
+        # in the very form the store writes, each wrong in one place
+        ("recorded_at", "2026-02-30T10:00:00.000000Z"),
+        ("recorded_at", "2026-01-01T24:00:00.000000Z"),
+        ("recorded_at", "2026-01-01T10:61:00.000000Z"),
+        ("recorded_at", "2026-01-01T10:00:60.000000Z"),
+        ("recorded_at", "9999-12-31T23:59:59.000000Z"),
     ],
 )
 def test_a_restore_refuses_provenance_that_is_not_a_principal_and_a_utc_time_naming_line_and_field(
