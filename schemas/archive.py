@@ -37,6 +37,7 @@ class ImportErrorSchema(Schema):
     line = StrictInteger(dump_only=True)
     column = StrictInteger(dump_only=True)
     expected = fields.String(dump_only=True)
+    field = fields.String(dump_only=True)  # the field at fault, when one is named (a restore's recorded_at)
 
 
 class GameReportSchema(Schema):

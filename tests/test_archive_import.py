@@ -182,10 +182,24 @@ def test_an_ndjson_log_is_imported_verbatim_with_its_ids_and_hashes(ndjson_log):
     assert ndjson_log == "".join(write_events(archive.store.read(r.game_id)) for r in reports)  # the reference format
 
 
-def test_an_ndjson_game_that_exists_already_is_refused(client, ndjson_log):
+def test_an_ndjson_log_stored_already_is_reported_existing_and_nothing_changes(client, app, ndjson_log):
+    before = stored_games(app)
     response = client.post("/api/import", data=ndjson_log, content_type="application/x-ndjson")
+    assert response.status_code == 200
+    games = response.get_json()["games"]
+    assert [game["status"] for game in games] == ["exists", "exists"]
+    assert all("the same log was stored before" in game["detail"] for game in games)
+    assert stored_games(app) == before
+
+
+def test_an_ndjson_log_whose_id_holds_another_game_is_refused(client, ndjson_log):
+    lines = [json.loads(line) for line in ndjson_log.splitlines()]
+    first = lines[0]["game_id"]
+    other = [{**line, "game_id": first} for line in lines if line["game_id"] != first]
+    log = "".join(line + "\n" for line in lines_of(rehash(other)))
+    response = client.post("/api/import", data=log, content_type="application/x-ndjson")
     assert response.status_code == 422
-    assert all("exists already" in game["error"]["detail"] for game in response.get_json()["games"])
+    assert "exists already" in response.get_json()["games"][0]["error"]["detail"]
 
 
 def rehash(events: list[dict]) -> list[dict]:

@@ -196,8 +196,9 @@ def test_a_checkpoint_does_not_vouch_for_a_changed_or_truncated_record(app, api,
     game = finished_game(api)
     text = checkpoint(client, game)["text"]
     behind_the_services_back(app, "DELETE FROM events WHERE game_id = ? AND seq = 4", (game,))
-    assert verify(client, game)["ok"] is True  # a shorter chain is still a chain...
-    refused = check(client, game, text)["checkpoint"]  # ...but not the one that was signed
+    shorter = verify(client, game)  # a shorter chain is still a chain, but not the recorded head...
+    assert shorter["ok"] is False and "its recorded head is event 4, the events end at event 3" in shorter["detail"]
+    refused = check(client, game, text)["checkpoint"]  # ...nor the one that was signed
     assert refused["valid"] is False and "holds 3 events, not 4" in refused["detail"]
 
 

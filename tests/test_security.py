@@ -197,13 +197,15 @@ def test_an_import_claiming_recorded_by_is_attributed_to_the_importer_with_its_c
     importer = issue(client, "Importer")
     response = client.post("/api/import", data=log, content_type="application/x-ndjson", headers=importer)
     assert response.status_code == 201, response.get_json()
-    stored = client.get("/api/games/f00d00000001/events").get_json()["events"]
+    game_id = response.get_json()["games"][0]["game_id"]  # a copy: the id its content gives (docs/security.md)
+    assert game_id != "f00d00000001" and client.get("/api/games/f00d00000001").status_code == 404
+    stored = client.get(f"/api/games/{game_id}/events").get_json()["events"]
     assert {e["recorded_by"] for e in stored} == {"Importer"}
     assert all(not e["recorded_at"].startswith("2020") for e in stored)
-    claims = client.get("/api/games/f00d00000001").get_json()["metadata"]["import_claims"]
+    claims = client.get(f"/api/games/{game_id}").get_json()["metadata"]["import_claims"]
     assert claims["recorded_by"] == ["Chief Arbiter"] and claims["recorded_at"][0].startswith("2020")
-    assert "claims" in claims["note"]
-    assert CliRunner().invoke(main, ["verify", "--db", app.config["DATABASE"], "f00d00000001"]).exit_code == 0
+    assert claims["game_id"] == "f00d00000001" and "claims" in claims["note"]
+    assert CliRunner().invoke(main, ["verify", "--db", app.config["DATABASE"], game_id]).exit_code == 0
 
 
 def test_the_admins_import_is_a_restore_kept_verbatim(client):

@@ -921,3 +921,34 @@ def raw_rows(path: str, game_id: str) -> list:
     with raw_connection(path) as conn:
         query = "SELECT game_id, seq, type, payload, recorded_at, recorded_by, prev_hash, hash, line FROM events"
         return conn.execute(query + " WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+
+
+def test_every_append_records_its_streams_head_and_a_head_only_moves_forward(store):
+    """Each stream's head (its last event's seq and hash) is written by the append that
+    moves it, so verification can hold the events against it (docs/security.md)."""
+    store.append("g", 0, moves(1, 2))
+    store.append("h", 0, moves(9))
+    store.append("g", 2, moves(3))
+    assert store.stream_heads() == []  # every head agrees with its events
+    (head,) = store.stream_heads("g")
+    assert (head.head_seq, head.head_hash, head.agrees) == (3, store.read("g")[-1].hash, True)
+    assert store.stream_count() == 2
+
+
+def test_a_file_from_before_stream_heads_gets_them_from_its_events_when_opened(tmp_path):
+    path = str(tmp_path / "old.sqlite3")
+    with SQLiteEventStore(path) as store:
+        store.append("g", 0, moves(1, 2))
+        store.append("h", 0, moves(9))
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("DROP TABLE stream_heads")  # its triggers go with it
+        with pytest.raises(sqlite3.OperationalError):
+            conn.execute("SELECT 1 FROM stream_heads")
+    with SQLiteEventStore(path) as store:
+        assert store.stream_heads() == []
+        assert [store.stream_heads(s)[0].head_seq for s in ("g", "h")] == [2, 1]
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        with pytest.raises(sqlite3.IntegrityError, match="only moves forward"):
+            conn.execute("UPDATE stream_heads SET head_seq = 1 WHERE stream_id = 'g'")
+        with pytest.raises(sqlite3.IntegrityError, match="kept"):
+            conn.execute("DELETE FROM stream_heads")

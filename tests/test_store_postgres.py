@@ -320,9 +320,9 @@ def test_migration_3_rewrites_an_index_of_key_texts_as_the_digests_the_service_c
         rows = [(start, "g1", 1), (start, "g2", 1), (other, "g2", 2), ("é ü", "g3", 4)]
         conn.cursor().executemany("INSERT INTO positions (position, game_id, seq) VALUES (%s, %s, %s)", rows)
         conn.commit()
-    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:3])
     with psycopg.connect(url) as conn:
-        assert pg_schema.migrate(conn) == [3, 4]
+        assert pg_schema.migrate(conn) == [3]
         query = "SELECT key_high, key_low, game_id, seq FROM positions JOIN position_games USING (game) ORDER BY 3, 4"
         migrated = conn.execute(query).fetchall()
     assert migrated == [(*key_digest(key), game_id, seq) for key, game_id, seq in sorted(rows, key=lambda r: r[1:])]
@@ -349,8 +349,30 @@ def test_migration_4_gives_the_games_stored_before_it_their_players_search_keys(
             [(f"g{n}", south, north) for n, (south, north) in enumerate(names)],
         )
         conn.commit()
-    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:4])
     with psycopg.connect(url) as conn:
         assert pg_schema.migrate(conn) == [4]
         keys = conn.execute("SELECT south_key, north_key FROM games ORDER BY game_id").fetchall()
     assert keys == [(player_key(south), player_key(north)) for south, north in names]
+
+
+def test_migration_5_reads_each_streams_head_from_its_events(postgres_url):
+    """A database from before stream heads gets each stream's last seq and hash, and then
+    every append moves its stream's head forward (docs/security.md, "What verify checks")."""
+    from recorder.store import pg_schema
+
+    with PostgresEventStore(postgres_url) as store:
+        store.append("g", 0, [NewEvent("a", {"n": 1}), NewEvent("b", {"n": 2})], recorded_by="test")
+        store.append("h", 0, [NewEvent("a", {"n": 3})], recorded_by="test")
+    with psycopg.connect(postgres_url) as conn:
+        conn.execute("DROP TABLE stream_heads")
+        conn.execute("DROP FUNCTION recorder_head_forward()")
+        conn.execute("DELETE FROM recorder_migrations WHERE version = 5")
+        conn.commit()
+        assert pg_schema.migrate(conn) == [5]
+    with PostgresEventStore(postgres_url) as store:
+        assert store.stream_heads() == []  # every head agrees with its events
+        (head,) = store.stream_heads("g")
+        assert (head.head_seq, head.head_hash) == (2, store.read("g")[-1].hash)
+        store.append("g", 2, [NewEvent("c", {"n": 4})], recorded_by="test")
+        assert store.stream_heads("g")[0].head_seq == 3 and store.stream_heads() == []

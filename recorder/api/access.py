@@ -16,6 +16,7 @@ import os
 from flask import Flask, current_app, g, request
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
+from recorder.archive.transfer import was_imported
 from recorder.auth.policy import Action, Resource, require
 from recorder.auth.service import Authenticator
 from recorder.auth.tokens import Principal
@@ -123,7 +124,8 @@ def game_resource(game_id: str, principal: Principal | None) -> Resource:
     metadata = first[0].payload.get("metadata") or {}
     # a board's id names its tournament even if a restored setup does not (as on import)
     tournament_id = metadata.get("tournament_id") or ids.tournament_of_board(game_id)
-    return Resource(tournament_id=tournament_id, created_by=first[0].recorded_by)
+    imported = was_imported(game_id, first[0].payload)  # nobody's own (docs/security.md, "Imports")
+    return Resource(tournament_id=tournament_id, created_by=first[0].recorded_by, imported=imported)
 
 
 def principal() -> Principal:

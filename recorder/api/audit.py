@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app
 
 from recorder.audit import checkpoints, claims, whatif
 from recorder.audit import trace as audit
-from recorder.audit.verify import verify_record
+from recorder.audit.verify import held_to_head, verify_record
 from recorder.core.events import event_from_record
 from recorder.errors import NotFound
 from recorder.render.svg import board_svg
@@ -82,7 +82,8 @@ def what_if(game_id: str):
 
 @bp.get("/games/<game_id>/verify")
 def verify(game_id: str):
-    return verify_report_schema.dump(verify_record(game_id, recorder().events(game_id)))
+    report = verify_record(game_id, recorder().events(game_id))
+    return verify_report_schema.dump(held_to_head(report, recorder().store.stream_heads(game_id)))
 
 
 @bp.post("/games/<game_id>/verify")
@@ -90,7 +91,7 @@ def verify_checkpoint(game_id: str):
     text = checkpoint_body_schema.load(json_body())["checkpoint"]
     claimed = checkpoints.parse_checkpoint(text)  # a text that is no checkpoint is refused before the key is read
     stored = recorder().events(game_id)
-    report = verify_record(game_id, stored)
+    report = held_to_head(verify_record(game_id, stored), recorder().store.stream_heads(game_id))
     report["checkpoint"] = checkpoints.check(signing_key(), claimed, stored)
     report["ok"] = report["ok"] and report["checkpoint"]["valid"]
     return verify_report_schema.dump(report)

@@ -12,8 +12,10 @@ out identical. A refusal is a NotationError naming the source, game, line and co
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 
 from recorder.core import chain
 from recorder.core.commands import decide_create, execute, sowing
@@ -258,6 +260,106 @@ def _plain(record: dict) -> bool:
     )
 
 
+# How the store writes a time (``store.interface``'s clock): UTC, with "Z" and up to
+# microseconds. A restore keeps its events' times, and lists sort newest first by them.
+_TIME = r"([0-9]{4}-[0-9]{2}-[0-9]{2})T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,6})?Z"
+_UTC_TIME = re.compile(_TIME)
+TIME_EXAMPLE = "2026-05-01T09:30:00.000000Z"
+MAX_PRINCIPAL = 100  # a token holder's name at most (recorder/auth/tokens.py)
+CLOCK_SKEW = timedelta(days=1)  # how far ahead of this server's clock a restored time may be
+
+
+def check_provenance(log: EventLog, now: datetime | None = None) -> None:
+    """A log restored verbatim keeps who recorded each event and when, so each must be
+    that: ``recorded_by`` a principal's name (one printable line, no surrounding spaces),
+    ``recorded_at`` an RFC 3339 UTC time that exists and is not past ``now`` (plus a day
+    of clock skew). The first that is not is refused, at its line, naming the field.
+
+    Part of every restore's check (``recorder import`` too), so a sound log is passed
+    whole: its distinct names and dates looked at once each, its times matched by one
+    pattern over them all and the latest held to the clock as text (the fixed-width form
+    sorts as time does); only a log that fails is gone through event by event."""
+    latest = ((now or datetime.now(UTC)) + CLOCK_SKEW).strftime("%Y-%m-%dT%H:%M:%S")
+    events = log.events
+    times = [event.recorded_at for event in events]
+    names = {event.recorded_by for event in events}
+    sound = (
+        all(_principal_problem(name) is None for name in names)
+        and _as_stored(times)
+        and all(_is_date(date) for date in {time[:10] for time in times})
+        and max(times, default="")[:19] <= latest
+    )
+    if not sound:
+        _first_unsound(log, latest)
+
+
+_DIGITS_AS_NINES = str.maketrans("0123456789", "9" * 10)
+_STORED_SHAPE = "9999-99-99T99:99:99.999999Z\n"  # how the store writes every time
+
+
+def _as_stored(times: list[str]) -> bool:
+    """Are these all times as the store writes them, each hour, minute and second in range?
+    (One pass of C over them all; any other form, RFC 3339 all the same, is left to the
+    event by event check.)"""
+    text = "\n".join(times) + "\n"
+    if text.translate(_DIGITS_AS_NINES) != _STORED_SHAPE * len(times):
+        return False
+    return _PAST_THE_CLOCK.search(text) is None and _PAST_THE_HOUR.search(text) is None
+
+
+# In text of that shape, an hour past 23, or a minute or second past 59 (each pattern
+# starts with a literal, which the engine looks for at C speed).
+_PAST_THE_CLOCK = re.compile(r"T(?:2[4-9]|[3-9][0-9])")
+_PAST_THE_HOUR = re.compile(r":[6-9]")
+
+
+def _first_unsound(log: EventLog, latest: str) -> None:
+    """The refusal of the first event whose recorded_by or recorded_at is not one."""
+    for stored in log.events:
+        problem = _principal_problem(stored.recorded_by)
+        if problem is not None:
+            raise _provenance_refusal(log, stored, "recorded_by", problem, "a principal's name, such as admin")
+        problem = _time_problem(stored.recorded_at, latest)
+        if problem is not None:
+            raise _provenance_refusal(log, stored, "recorded_at", problem, f"a UTC time such as {TIME_EXAMPLE}")
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.strptime(text, "%Y-%m-%d")
+    except ValueError:
+        return False
+    return True
+
+
+def _principal_problem(name: object) -> str | None:
+    if not isinstance(name, str) or not name:
+        return f"{name!r} names nobody"
+    if name != name.strip() or len(name) > MAX_PRINCIPAL:
+        return f"a principal's name has no surrounding spaces and at most {MAX_PRINCIPAL} characters"
+    if any(unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp") for char in name):
+        return "a principal's name is one line of printable characters"
+    return None
+
+
+def _time_problem(text: str, latest: str) -> str | None:
+    """Why ``text`` is no UTC time at or before ``latest`` (None when it is one)."""
+    shape = _UTC_TIME.fullmatch(text)
+    if shape is None:
+        return f"{text!r} is not an RFC 3339 time in UTC (YYYY-MM-DDTHH:MM:SS[.ffffff]Z)"
+    if not _is_date(shape.group(1)):
+        return f"{text!r} is no date in the calendar"
+    if text[:19] > latest:
+        return f"{text!r} is later than this server's clock"
+    return None
+
+
+def _provenance_refusal(log: EventLog, stored: StoredEvent, field: str, problem: str, expected: str) -> NotationError:
+    error = _fail_at(log, stored, f"event {stored.seq}: {field}: {problem}", expected)
+    error.extra["field"] = field
+    return error
+
+
 def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list[Game] | None = None) -> Game:
     """The game the log folds to, once its chain and every event are checked; ``folds``
     (if given) receives the game after each event, so callers need not fold again."""
@@ -376,6 +478,7 @@ def with_claims(setup: GameCreated, log: EventLog) -> GameCreated:
     events = log.events
     claims = {
         "note": "claims of an imported log, not checked: the events were recorded by the importer",
+        "game_id": log.game_id,
         "recorded_by": sorted({str(e.recorded_by) for e in events if e.recorded_by is not None}),
         "recorded_at": [events[0].recorded_at, events[-1].recorded_at],
         "head_hash": events[-1].hash,

@@ -11,7 +11,10 @@ Only then are all of the game's events appended in ONE store append at expected 
 
 A game read from the notation is stored under an id derived from its content
 (``content_id``), so importing the same record again finds it there and reports it as
-existing instead of storing a second copy (docs/notation.md, "Identity").
+existing instead of storing a second copy (docs/notation.md, "Identity"); so is an NDJSON
+log imported by anyone but the admin, a copy (``_copy_id``). Only the admin's restore
+keeps a log's id, and a restore of a log stored already reports it existing. A game
+created by an import is nobody's own (``was_imported``; docs/security.md, "Imports").
 
 Export streams: game ids come from the games list (``GamesList.iter_ids``) in batches; a
 notation export reads, writes and hands on each game before the next is read, an NDJSON
@@ -27,7 +30,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from recorder.core import ids
 from recorder.core.chain import canonical_json
@@ -53,13 +56,14 @@ from recorder.store.caches import NotationCache, PositionIndex
 from recorder.tournaments import is_tournament_id
 
 from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
-from .ndjson import EventLog, read_logs, verify_log, with_claims
+from .ndjson import EventLog, check_provenance, read_logs, verify_log, with_claims
 from .shapes import OncePerShape
 
 log = logging.getLogger(__name__)
 CACHE_BATCH = 200  # notation texts stored per transaction when an export fills the cache
 WRITE_CHUNK = 1 << 18  # characters an NDJSON export hands on at once (a write, an HTTP chunk)
 Authorize = Callable[[str | None, GameCreated], str | None]
+T = TypeVar("T")
 
 
 def _anyone(game_id: str | None, setup: GameCreated) -> str | None:  # the command line: the file's owner
@@ -112,8 +116,21 @@ def content_id(events: Iterable[Event]) -> str:
     """A game's identity from its content: the SHA-256 of its canonical record (the list of
     ``[type, payload]`` of its events, setup first, in canonical JSON), first 16 hex digits.
     Who imported it, and when, are not content: the same record always gets the same id."""
-    record = [[event.type, event.payload()] for event in events]
+    record = record_of((event.type, event.payload()) for event in events)
     return hashlib.sha256(canonical_json(record).encode("utf-8")).hexdigest()[:CONTENT_ID_LENGTH]
+
+
+def record_of(pairs: Iterable[tuple[str, dict]]) -> list[list]:
+    """A game's record: ``[type, payload]`` of each event, as JSON reads it back, without
+    the claims an import by anyone but the admin adds to the setup's metadata (who says
+    they recorded it, and when, are not content: ``ndjson.with_claims``)."""
+    record = []
+    for kind, payload in pairs:
+        if kind == GameCreated.type and "import_claims" in (payload.get("metadata") or {}):
+            metadata = {k: v for k, v in payload["metadata"].items() if k != "import_claims"}
+            payload = {**payload, "metadata": metadata}
+        record.append([kind, json.loads(canonical_json(payload))])
+    return record
 
 
 class Archive:
@@ -178,9 +195,7 @@ class Archive:
         archive cut short is refused whole (NotationError) before anything is stored, and
         so is a request past the API's limits (LimitExceeded)."""
         self._require_recorder()
-        games = notation_games(text, source)
-        if self.limits is not None:
-            self.limits.check(notation_events(parsed.tokens) for parsed in games)
+        games = notation_games(text, source, self.limits)
         return (self.import_parsed(parsed) for parsed in games)
 
     def _require_recorder(self) -> None:
@@ -215,9 +230,10 @@ class Archive:
         return GameReport(parsed.index, "imported", game_id, len(events), players)
 
     def _exists(self, parsed: ParsedGame, game_id: str, events: list[Event], players: dict) -> GameReport:
-        """The id is taken: by this very record (a repeat import), or, against all odds, by another."""
-        stored = [[e.type, e.payload] for e in self.store.read(game_id)]
-        if stored == [[e.type, json.loads(canonical_json(e.payload()))] for e in events]:
+        """The id is taken: by this very record (a repeat import, in either format, by
+        anyone), or, against all odds, by another. Either way nothing is stored or changed."""
+        stored = self.store.read(game_id)
+        if record_of((e.type, e.payload) for e in stored) == record_of((e.type, e.payload()) for e in events):
             detail = f"a game {game_id!r} exists already: the same record was imported before"
             return GameReport(parsed.index, "exists", game_id, len(events), players, detail=detail)
         error = NotationError(f"another game is stored under this game's content id {game_id!r}", game_id=game_id)
@@ -250,9 +266,9 @@ class Archive:
         refused); a request past the API's limits is refused whole before anything is stored."""
         self._require_recorder()
         logs: Iterable[EventLog] = read_logs(lines, source)
-        if self.limits is not None:  # counted before anything is stored
-            logs = list(logs)
-            self.limits.check(len(event_log.events) for event_log in logs)
+        if self.limits is not None:  # counted as they are read, before anything is stored
+            tally = Tally(self.limits)
+            logs = [tally.counted(event_log, len(event_log.events)) for event_log in logs]
         for event_log in logs:
             yield self.import_log(event_log)
 
@@ -282,14 +298,31 @@ class Archive:
             by = checked.recorded_by
             self.store.append(checked.game_id, 0, checked.events, recorded_by=by, projection=projection)
         except VersionConflict:
-            return _refusal(
-                checked.index,
-                checked.fail(f"a game {checked.game_id!r} exists already", "a new game id"),
-                checked.game_id,
-            )
+            return self._log_exists(checked)
         except Exception as error:
             return _refusal(checked.index, error, checked.game_id)
         return GameReport(checked.index, "imported", checked.game_id, len(checked.events), checked.players)
+
+    def _log_exists(self, checked: CheckedLog) -> GameReport:
+        """A log's game id is taken. By this very log (restored before: every hash the
+        same), or by a copy of the same record that an import stored (the events the same,
+        their recorder and times those of that import): then it exists, and nothing is
+        stored or changed. By another game, or another history of it: refused, "exists
+        already"."""
+        stored = self.store.read(checked.game_id)
+        report = GameReport(checked.index, "exists", checked.game_id, len(checked.events), checked.players)
+        if [e.hash for e in stored] == [getattr(e, "hash", None) for e in checked.events]:
+            report.detail = f"a game {checked.game_id!r} exists already: the same log was stored before"
+            return report
+        records = (record_of((e.type, e.payload) for e in events) for events in (stored, checked.events))
+        if was_imported(checked.game_id, stored[0].payload) and next(records) == next(records):
+            importer = printable_name(stored[0].recorded_by)
+            report.detail = (
+                f"a game {checked.game_id!r} exists already: the same record was imported before, by {importer}"
+            )
+            return report
+        refusal = checked.fail(f"a game {checked.game_id!r} exists already", "a new game id")
+        return _refusal(checked.index, refusal, checked.game_id)
 
     def _projections(self, summary: dict, positions: list[tuple[int, str]]) -> ProjectionWrite:
         """The games list row and the positions index of an imported game."""
@@ -378,11 +411,31 @@ class Archive:
                 yield events
 
 
-def notation_games(text: str, source: str) -> list[ParsedGame]:
-    """Every game of a notation text, once its frame (if any) is checked."""
-    games = list(parse(text, source))
+def notation_games(text: str, source: str, limits: ImportLimits | None = None) -> list[ParsedGame]:
+    """Every game of a notation text, once its frame (if any) is checked; with ``limits``
+    (the API's), counted as the parser yields them (``Tally``)."""
+    tally = Tally(limits)
+    games = [tally.counted(parsed, notation_events(parsed.tokens)) for parsed in parse(text, source)]
     check_notation(text, source, len(games))
     return games
+
+
+class Tally:
+    """An import's games counted as they are read, so a request past a limit is refused
+    (LimitExceeded) at the game that passes it, before the rest of the body is parsed:
+    its figures are those counted up to that game, not the whole body's."""
+
+    def __init__(self, limits: ImportLimits | None):
+        self.limits, self.counts, self.total = limits, list[int](), 0
+
+    def counted(self, game: T, events: int) -> T:
+        limits = self.limits
+        if limits is not None:
+            self.counts.append(events)
+            self.total += events
+            if len(self.counts) > limits.games or events > limits.events_per_game or self.total > limits.events:
+                limits.check(self.counts)  # the refusal, named as for a whole body
+        return game
 
 
 def summarise(reports: Iterable[GameReport]) -> dict:
@@ -478,11 +531,13 @@ class LogCheck:
         recorded_by = self.authorize(game_id, game.setup) or self.recorded_by or ""
         events: CheckedChain | list[NewEvent]
         if self.restore:  # the admin's restore keeps the log as it was, hashes and all
+            check_provenance(event_log)
             events, by = event_log.checked(), None
         else:
             setup = with_claims(folds[-1].setup, event_log)
             events, by = _as_claims(event_log, setup), recorded_by
             folds[-1] = replace(folds[-1], setup=setup)
+            game_id = _copy_id(game_id, event_log)
         check_game_bytes(_stored_size(events), self.bytes_per_game, game=event_log.index)
         summary, positions = projected(folds)
         first_line, players = event_log.line_of(1), _setup_players(game)
@@ -499,6 +554,28 @@ def _stored_size(events: CheckedChain | list[NewEvent]) -> int:
 def projected(folds: list[Game]) -> tuple[dict, list[tuple[int, str]]]:
     """A game's row in the games list and its positions, from the game after each event."""
     return summary_of(folds[-1]), reached(folds)
+
+
+def _copy_id(game_id: str, event_log: EventLog) -> str:
+    """The id of a log imported by anyone but the admin: a copy of a record made elsewhere,
+    stored under the id its content gives (``content_id``, as a notation import), so that
+    nobody but the admin chooses the id a game is stored under, and nobody takes the id
+    of a game the federation will restore. A board's game keeps its board id: only that
+    tournament's arbiter (or the admin) may import it (``api.archive.authorize_game``)."""
+    if ids.is_board_game_id(game_id):
+        return game_id
+    return content_id(event_from_record(e.type, e.payload) for e in event_log.events)
+
+
+def was_imported(game_id: str, setup_payload: dict) -> bool:
+    """Was this game created by an import? Under the id its content gives, or carrying the
+    claims an import by anyone but the admin keeps (docs/security.md, "Imports")."""
+    return ids.is_content_id(game_id) or "import_claims" in (setup_payload.get("metadata") or {})
+
+
+def printable_name(name: object) -> str:
+    """A recorder's name for a report's detail: quoted and escaped as a Python literal."""
+    return repr(str(name))
 
 
 def _as_claims(event_log: EventLog, setup: GameCreated) -> list[NewEvent]:

@@ -60,8 +60,14 @@ class SigningKey:
 
     @classmethod
     def load_or_create(cls, path: str) -> SigningKey:
+        """The key in ``path``, made there first when there is none (the service's own key)."""
         if not os.path.exists(path):
             _create_key_file(path)
+        return cls.load(path)
+
+    @classmethod
+    def load(cls, path: str) -> SigningKey:
+        """The key in ``path``; FileNotFoundError when there is none (a check makes no key)."""
         with open(path, "rb") as handle:
             key = serialization.load_pem_private_key(handle.read(), password=None)
         if not isinstance(key, Ed25519PrivateKey):

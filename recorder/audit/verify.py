@@ -41,6 +41,43 @@ def verify_record(game_id: str, stored: Sequence[Any]) -> dict:
     return report
 
 
+def held_to_head(report: dict, heads: Sequence[Any]) -> dict:
+    """A game's report held against its stream's recorded head (``store.stream_heads(id)``):
+    failed when its events end before or after the head, or not at its hash (the chain that
+    is left after its last events were deleted still links: only the head tells), or when
+    the streams table does not name it."""
+    if not report["ok"]:
+        return report
+    if not heads:
+        return {**report, "ok": False, "detail": "the stream is not in the streams table (its row was deleted)"}
+    problem = None if heads[0].agrees else head_problem(heads[0])
+    return report if problem is None else {**report, "ok": False, "detail": problem}
+
+
+def head_problem(head: Any) -> str | None:
+    """What is wrong with a stream's events against its recorded head (``StreamHead``), or None."""
+    kind = "tournament" if head.stream_type == "tournament" else "game"
+    if head.last_seq is None:
+        return (
+            f"the streams table names it, the events table holds none of its events (the {kind}'s events were deleted)"
+        )
+    if head.head_seq is None:
+        return "no head is recorded for it (its stream_heads row was deleted)"
+    if head.last_seq < head.head_seq:
+        return (
+            f"its recorded head is event {head.head_seq}, the events end at event {head.last_seq}:"
+            f" its last {head.head_seq - head.last_seq} event(s) were deleted"
+        )
+    if head.last_seq > head.head_seq:
+        return (
+            f"its recorded head is event {head.head_seq}, the events go on to event {head.last_seq}:"
+            " events were added behind the service's back"
+        )
+    if head.last_hash != head.head_hash:
+        return f"event {head.last_seq} is not its recorded head (another hash): the event was replaced"
+    return None
+
+
 def _report(stream_id: str, stored: Sequence[Any], chain_problem, replay_problem, result: str | None) -> dict:
     """A stream's verification report: its chain, its replay, and the first broken link."""
     problems = [p for p in (chain_problem, replay_problem) if p is not None]

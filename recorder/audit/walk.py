@@ -50,6 +50,17 @@ def check_stream(stream_id: str, stored: list) -> Checked:
     return report_line(report), len(stored), bool(report["ok"])
 
 
+def check_named(store: Any, stream_id: str) -> Checked:
+    """A stream named on the command line checked: like ``check_stream``, but one whose
+    events are all gone while the streams table names it is reported as such."""
+    stored = store.read(stream_id)
+    if not stored:
+        heads = store.stream_heads(stream_id)
+        if heads:
+            return head_line(heads[0]), 0, False
+    return check_stream(stream_id, stored)
+
+
 def streams_to_walk(store: Any) -> int:
     """How many streams the events table holds: what a walk over every stream checks.
     The store is first asked to read itself ahead (``read_ahead``): the walk reads every
@@ -162,3 +173,38 @@ def printable(text: object) -> str:
         else:
             out.append(char.encode("unicode_escape").decode("ascii"))
     return "".join(out)
+
+
+# ------------------------------------------------------------------ the streams table and heads
+
+
+def stream_problems(store: Any, stream_ids: Iterable[str] | None = None) -> Iterator[str]:
+    """One report line for each disagreement between the streams table, each stream's
+    recorded head (the seq and hash of its last event, written by every append) and the
+    events: a stream whose events are gone, a stream whose last events are gone (the chain
+    that is left still links, so only the head tells), events of a stream the streams table
+    does not name. Every stream of the table, or only ``stream_ids``."""
+    if stream_ids is None:
+        heads = store.stream_heads()
+        orphans = (stream_id for stream_id in store.ids_in_events() if store.stream_type(stream_id) is None)
+    else:
+        named = list(stream_ids)  # an emptied one was reported by ``check_named``
+        heads = [h for i in named for h in store.stream_heads(i) if not h.agrees and h.last_seq is not None]
+        orphans = (
+            stream_id for stream_id in named if store.stream_type(stream_id) is None and store.read(stream_id, upto=1)
+        )
+    for head in heads:
+        yield head_line(head)
+    for stream_id in orphans:
+        yield (
+            f"{'BROKEN':<8}{printable(stream_id)}: the stream is not in the streams table (its row was"
+            " deleted), though the events table holds its events"
+        )
+
+
+def head_line(head: Any) -> str:
+    """The report line of a stream whose recorded head disagrees with its events."""
+    from recorder.audit.verify import head_problem
+
+    label = "MISSING" if head.last_seq is None else "BROKEN"
+    return f"{label:<8}{printable(head.stream_id)}: {head_problem(head)}"

@@ -5,7 +5,8 @@ docs/security.md, this function and the access-matrix test describe the same thi
 
 - the admin may do everything;
 - an arbiter writes to one tournament: its players, rounds, boards, and the games on them;
-- a recorder creates games outside tournaments and writes the games it created;
+- a recorder creates games outside tournaments and writes the games it created, not a
+  game created by an import (its own import included: docs/security.md, "Imports");
 - the anonymous principal exists only with ``--open``: it writes games outside tournaments;
 - anyone holding a valid token may import (each game is then decided as a creation)
   and check a checkpoint.
@@ -38,6 +39,7 @@ class Resource:
 
     tournament_id: str | None = None
     created_by: str | None = None
+    imported: bool = False  # a game created by an import: an archive copy, nobody's own
 
 
 def allowed(principal: Principal | None, action: Action, resource: Resource) -> bool:
@@ -54,7 +56,7 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
     if action == "write_game":
         if principal.kind == "anonymous":
             return True
-        return principal.kind == "recorder" and resource.created_by == principal.holder
+        return principal.kind == "recorder" and not resource.imported and resource.created_by == principal.holder
     if action == "write_tournament":
         return principal.kind == "arbiter" and principal.tournament_id == resource.tournament_id
     return False
@@ -75,6 +77,8 @@ def require(principal: Principal | None, presented: bool, action: Action, resour
 def _refusal(principal: Principal, action: Action, resource: Resource) -> str:
     if resource.tournament_id is not None:
         return f"this token does not reach tournament {resource.tournament_id}"
+    if action == "write_game" and resource.imported:
+        return "this game was imported: an imported record is nobody's own, only the admin may write it"
     if action == "write_game":
         return f"{principal.holder} did not create this game; only its recorder or the admin may write it"
     return "only the admin token may do this"

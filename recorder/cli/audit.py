@@ -42,6 +42,24 @@ def _signing_key(db, key):
         fail(f"cannot use the signing key {path}: {error}")
 
 
+def _checking_key(db, key, checkpoint: dict):
+    """The key a checkpoint is checked with: read, never made. A check changes nothing
+    beside the database: a new key there would only say the checkpoint is another key's."""
+    from recorder.audit.checkpoints import SigningKey, key_path
+
+    path = key_path(database_path(db), key)
+    try:
+        return SigningKey.load(path)
+    except FileNotFoundError:
+        fail(
+            f"no signing key at {printable(path)}: the checkpoint was signed with key"
+            f" {printable(checkpoint['key_id'])}; give that key's file with --key FILE (or $RECORDER_KEY_FILE)"
+            " to check it (recorder public-key --key FILE prints a file's key id); no key was made"
+        )
+    except (OSError, ValueError) as error:  # a folder, a file that is not a PEM key
+        fail(f"cannot use the signing key {printable(path)}: {error}")
+
+
 @click.command()
 @click.argument("game_id")
 @click.argument("seq", type=int)
@@ -99,7 +117,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
-    from recorder.audit.walk import check_stream, checked_streams, streams_to_walk
+    from recorder.audit.walk import check_named, checked_streams, streams_to_walk
     from recorder.workers import default_jobs
 
     recorder = _recorder(db)
@@ -107,7 +125,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     if checkpoint_text is not None:
         try:
             checkpoint = parse_checkpoint(checkpoint_text)
-            result = check(_signing_key(db, key), checkpoint, recorder.events(checkpoint["game_id"]))
+            result = check(_checking_key(db, key, checkpoint), checkpoint, recorder.events(checkpoint["game_id"]))
         except RecorderError as error:
             fail(error.detail)
         verdict = "valid" if result["valid"] else "REFUSED"
@@ -122,7 +140,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     # processes (recorder/audit/walk.py); named ids one by one, here.
     checked: Iterator[list[Checked]]
     if game_ids:
-        checked = ([check_stream(stream_id, store.read(stream_id))] for stream_id in game_ids)
+        checked = ([check_named(store, stream_id)] for stream_id in game_ids)
     else:
         checked = checked_streams(store, database_path(db), count, jobs or default_jobs())
     started = time.perf_counter()
@@ -130,6 +148,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
         failed |= _print_reports(checked, count, tally)
     except WorkerFailed as error:  # the report so far stands; the rest was not verified
         fail(f"{error}; the streams after the last line printed were not verified")
+    failed |= _print_stream_problems(store, game_ids or None, tally)
     click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
     click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
     sys.exit(1 if failed else 0)
@@ -149,6 +168,26 @@ def _print_reports(checked: Iterator[list[Checked]], count: int, tally: dict) ->
                 click.echo(line)
             bar.update(len(streams))
     return failed
+
+
+def _print_stream_problems(store, game_ids: tuple[str, ...] | None, tally: dict) -> bool:
+    """The streams table and each stream's recorded head held against the events
+    (``walk.stream_problems``): a line per disagreement, counted as a failed stream (an
+    emptied one, which the walk did not see, as a stream too), then one for the table;
+    whether any was found."""
+    from recorder.audit.walk import stream_problems
+
+    problems = 0
+    for line in stream_problems(store, game_ids):
+        click.echo(line)
+        problems += 1
+        tally["failed"] += 1
+        tally["streams"] += line.startswith("MISSING")
+    if game_ids is None:
+        streams = store.stream_count()
+        verdict = f"{problems} disagree with the events" if problems else "each head as recorded"
+        click.echo(f"streams table: {streams} streams, {verdict}")
+    return problems > 0
 
 
 def _verify_projections(db) -> None:

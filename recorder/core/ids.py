@@ -4,7 +4,8 @@ Patterns are matched whole (``fullmatch``): a ``$`` would let a trailing newline
 and an id with a trailing space or newline, or a board id that only looks like one
 (``ABC-r01-b1``), would name a different stream than it appears to.
 
-- a game: lower-case letters, digits and ``_`` (the service mints 12 hex digits);
+- a game: lower-case letters, digits and ``_`` (the service mints 12 hex digits; an
+  import derives 16 from the game's content);
 - a tournament: ``t-`` and hex digits;
 - the game on a tournament's board: ``<tournament hex>-r<round>-b<board>``, numbers
   without leading zeros, so each board has exactly one id.
@@ -17,6 +18,9 @@ import re
 GAME_ID = re.compile(r"[0-9a-z_]{1,64}")
 TOURNAMENT_ID = re.compile(r"t-[0-9a-f]{1,64}")
 BOARD_GAME_ID = re.compile(r"(?P<tournament>[0-9a-f]{1,64})-r[1-9][0-9]{0,5}-b[1-9][0-9]{0,5}")
+# The id an import gives a game from its content (archive/transfer.py, ``content_id``):
+# 16 hex digits, where the service mints 12, so no game created over the API has one.
+CONTENT_ID = re.compile(r"[0-9a-f]{16}")
 
 
 def is_game_id(text: object) -> bool:
@@ -29,6 +33,11 @@ def is_board_game_id(text: object) -> bool:
 
 def is_tournament_id(text: object) -> bool:
     return isinstance(text, str) and TOURNAMENT_ID.fullmatch(text) is not None
+
+
+def is_content_id(text: object) -> bool:
+    """Is this the id an import derived from a game's content (not one the service minted)?"""
+    return isinstance(text, str) and CONTENT_ID.fullmatch(text) is not None
 
 
 def tournament_of_board(game_id: str) -> str | None:

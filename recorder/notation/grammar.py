@@ -44,6 +44,7 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _WORD = re.compile(r"[^\s\[\]{};]+")
 _TURN = re.compile(r"(\d{1,9})\.")
 _ITEM = re.compile(r'[^\s{}"]+')
+_NOT_SPACE = re.compile(r"\S")  # white space is what str.isspace and str.strip take
 _JSON = json.JSONDecoder()
 # Why a string escaping half a surrogate pair is refused (here, and in an NDJSON log's events).
 LONE_SURROGATE = "a lone surrogate (such as \\ud800) is not text UTF-8 can hold"
@@ -114,6 +115,16 @@ class _Text:
     def __init__(self, text: str):
         self.text = text.removeprefix("\ufeff")
         self.line_starts = [0] + [m.end() for m in re.finditer(r"\n", self.text)]
+        self._close = (len(self.text) + 1, -1)  # (searched from, found): the last search for }
+
+    def next_close(self, offset: int) -> int:
+        """The first ``}`` at or after ``offset`` (-1: none), remembered: games that each
+        open a comment and never close it would otherwise each search the rest of the text."""
+        searched_from, found = self._close
+        if not (searched_from <= offset and (found < 0 or found >= offset)):
+            found = self.text.find("}", offset)
+            self._close = (offset, found)
+        return found
 
     def where(self, offset: int) -> tuple[int, int]:
         low, high = 0, len(self.line_starts) - 1
@@ -173,30 +184,41 @@ def parse(text: str, source: str = "<text>") -> Iterator[ParsedGame]:
 def _resume(doc: _Text, offset: int) -> int:
     """Where parsing resumes after an error: the next game's first tag, that is the next
     line starting with ``[`` that does not follow a tag line (so a bad tag does not make
-    the rest of its own tag section look like another game)."""
-    if doc.text.startswith("[", offset):  # the next game's tags came before a result token
+    the rest of its own tag section look like another game). Each line from the error's
+    on is looked at once, and nothing is copied: the cost is the lines skipped, so an
+    import's broken games cost what they hold, not what follows them."""
+    text, starts = doc.text, doc.line_starts
+    if text.startswith("[", offset):  # the next game's tags came before a result token
         return offset
     line, _ = doc.where(offset)
-    after_tag = doc.text[doc.line_starts[line - 1] :].lstrip().startswith("[")
-    for start in doc.line_starts[line:]:
-        end = doc.text.find("\n", start)
-        text = doc.text[start:] if end < 0 else doc.text[start:end]
-        stripped = text.lstrip()
-        if not stripped:
+    after_tag = text.startswith("[", _not_space(text, starts[line - 1], len(text)))
+    for index in range(line, len(starts)):
+        start = starts[index]
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(text)
+        first = _not_space(text, start, end)
+        if first == end:
             continue
-        if stripped.startswith("[") and not after_tag:
-            return start + len(text) - len(stripped)
-        after_tag = stripped.startswith("[")
-    return len(doc.text)
+        if text.startswith("[", first) and not after_tag:
+            return first
+        after_tag = text.startswith("[", first)
+    return len(text)
+
+
+def _not_space(text: str, start: int, end: int) -> int:
+    """The first character from ``start`` before ``end`` that is not white space (else ``end``)."""
+    found = _NOT_SPACE.search(text, start, end)
+    return end if found is None else found.start()
 
 
 def _parse_game(doc: _Text, offset: int, game: ParsedGame) -> int:
     if doc.text[offset] != "[":
         raise Syntax(offset, "a game starts with its tags", 'a tag such as [Variant "qelat"]')
+    names: set[str] = set()  # a set, not the list: a game may hold as many tags as its text
     while offset < len(doc.text) and doc.text[offset] == "[":
         tag, offset = _parse_tag(doc, offset)
-        if game.tag(tag.name) is not None:
+        if tag.name in names:
             raise Syntax(offset - 1, f"the tag {tag.name} appears twice")
+        names.add(tag.name)
         game.tags.append(tag)
         offset = doc.skip_space(offset)
     while True:
@@ -285,7 +307,7 @@ def _parse_brace(doc: _Text, offset: int, line: int, column: int) -> tuple[Token
         if doc.text[close : close + 1] != "}":
             raise Syntax(close, "a quoted comment ends with }", "}")
         return Token("command", {"type": "annotate", "text": text}, line, column), close + 1
-    close = doc.text.find("}", offset)
+    close = doc.next_close(offset)
     if close < 0:
         raise Syntax(offset, "the comment is never closed", "}")
     return Token("command", {"type": "annotate", "text": doc.text[offset + 1 : close].strip()}, line, column), close + 1

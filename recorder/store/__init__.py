@@ -32,6 +32,7 @@ from .interface import (
     NewEvent,
     ProjectionWrite,
     StoredEvent,
+    StreamHead,
     utc_now,
 )
 from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
@@ -53,6 +54,7 @@ __all__ = [
     "ProjectionWrite",
     "SQLiteEventStore",
     "StoredEvent",
+    "StreamHead",
     "TokenTable",
     "utc_now",
 ]

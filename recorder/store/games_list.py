@@ -192,8 +192,20 @@ class GamesList:
             last = rows[-1]
 
 
+# A round or board is a name or a whole number (a tournament's games carry numbers); the
+# columns are text, so a number is stored as its decimal text, whichever backend stores it.
+NAME_OR_NUMBER_COLUMNS = ("round", "board")
+
+
+def as_stored(summary: dict) -> dict:
+    """A summary's columns as the games list stores them (what ``row`` reads back): what
+    ``recorder verify --projections`` compares a row with."""
+    return _summary_row(summary)
+
+
 def _summary_row(fields: dict) -> dict:
-    """Validate projection columns (names go into SQL, so only known ones) and encode metadata."""
+    """Validate projection columns (names go into SQL, so only known ones) and encode
+    metadata, and a round or board given as a number, as text."""
     if not isinstance(fields, dict):
         raise TypeError("summary must be a dict")
     unknown = sorted(set(fields) - set(SUMMARY_COLUMNS))
@@ -202,6 +214,9 @@ def _summary_row(fields: dict) -> dict:
     row = dict(fields)
     if row.get("metadata") is not None:
         row["metadata"] = chain.canonical_json(row["metadata"])
+    for column in NAME_OR_NUMBER_COLUMNS:
+        if type(row.get(column)) is int:
+            row[column] = str(row[column])
     return {**row, **player_keys(row)}
 
 

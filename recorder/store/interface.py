@@ -44,6 +44,23 @@ class NewEvent:
 
 
 @dataclass(frozen=True)
+class StreamHead:
+    """A stream of the streams table: its type, its recorded head (None: none recorded) and
+    its events' last seq and hash (None: the events table holds none of its events)."""
+
+    stream_id: str
+    stream_type: str
+    head_seq: int | None
+    head_hash: str | None
+    last_seq: int | None
+    last_hash: str | None
+
+    @property
+    def agrees(self) -> bool:
+        return self.last_seq is not None and (self.head_seq, self.head_hash) == (self.last_seq, self.last_hash)
+
+
+@dataclass(frozen=True)
 class StoredEvent:
     """An event as stored. ``payload`` is the JSON round-tripped dict that was hashed."""
 
@@ -351,6 +368,17 @@ class EventStore(abc.ABC):
     def ids_in_events(self) -> Iterator[str]:
         """Every stream id in the events table itself, games and tournaments alike (what
         verification walks: no table beside the events can hide a stream from it)."""
+        raise NotImplementedError
+
+    def stream_heads(self, stream_id: str | None = None) -> list[StreamHead]:
+        """Each stream of the streams table (or the one named) whose recorded head (the
+        seq and hash of its last event, written with every append) is not its events'
+        last, with both; a stream named that is in the streams table comes back whatever
+        its head. What ``recorder verify`` holds against the events (docs/security.md)."""
+        raise NotImplementedError
+
+    def stream_count(self) -> int:
+        """How many streams the streams table names."""
         raise NotImplementedError
 
     def read_ahead(self) -> bool:

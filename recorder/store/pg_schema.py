@@ -161,18 +161,47 @@ CREATE INDEX games_south_key ON games (south_key);
 CREATE INDEX games_north_key ON games (north_key);
 """
 
+# Each stream's head (its last event's seq and hash), recorded by every append
+# (``sql.UPSERT_HEAD``), read from the events for the streams already stored; it only
+# moves forward and is never removed (docs/security.md, "What verify checks").
+_STREAM_HEADS = """
+CREATE TABLE stream_heads (
+  stream_id text COLLATE "C" PRIMARY KEY REFERENCES streams (stream_id),
+  head_seq  bigint NOT NULL,
+  head_hash text NOT NULL
+);
+INSERT INTO stream_heads (stream_id, head_seq, head_hash)
+  SELECT DISTINCT ON (game_id) game_id, seq, hash FROM events ORDER BY game_id, seq DESC;
+CREATE FUNCTION recorder_head_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.stream_id <> OLD.stream_id OR NEW.head_seq <= OLD.head_seq THEN
+    RAISE EXCEPTION 'a stream head only moves forward' USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER stream_heads_forward BEFORE UPDATE ON stream_heads
+  FOR EACH ROW EXECUTE FUNCTION recorder_head_forward();
+CREATE TRIGGER stream_heads_no_delete BEFORE DELETE ON stream_heads
+  FOR EACH ROW EXECUTE FUNCTION recorder_refuse_change();
+CREATE TRIGGER stream_heads_no_truncate BEFORE TRUNCATE ON stream_heads
+  FOR EACH STATEMENT EXECUTE FUNCTION recorder_refuse_change();
+REVOKE DELETE, TRUNCATE ON stream_heads FROM PUBLIC;
+"""
+
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
     (2, "projections: games list, notation cache, position index; tokens", _PROJECTIONS),
     (3, "position index: key digests and game numbers", _POSITION_DIGESTS),
     (4, "games list: players' search keys", _PLAYER_KEYS),
+    (5, "stream heads", _STREAM_HEADS),
 )
 LATEST = MIGRATIONS[-1][0]
 
 # The tables an application role may only read and append to, and those it may rewrite
 # (projections, rebuilt by `recorder rebuild`; tokens, revoked by an update).
 APPEND_ONLY_TABLES = ("events", "streams", "idempotency_keys")
+FORWARD_ONLY_TABLES = ("stream_heads",)  # inserted and updated (triggers keep them moving forward), never deleted
 REWRITABLE_TABLES = ("games", "notations", "positions", "position_games", "access_tokens")
 
 
@@ -213,6 +242,9 @@ def grant_app_role(conn, role: str) -> None:
         for table in APPEND_ONLY_TABLES:
             cursor.execute(sql.SQL("GRANT SELECT, INSERT ON {} TO {}").format(sql.Identifier(table), name))
             cursor.execute(sql.SQL("REVOKE UPDATE, DELETE, TRUNCATE ON {} FROM {}").format(sql.Identifier(table), name))
+        for table in FORWARD_ONLY_TABLES:
+            cursor.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE ON {} TO {}").format(sql.Identifier(table), name))
+            cursor.execute(sql.SQL("REVOKE DELETE, TRUNCATE ON {} FROM {}").format(sql.Identifier(table), name))
         for table in REWRITABLE_TABLES:
             cursor.execute(
                 sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(sql.Identifier(table), name)

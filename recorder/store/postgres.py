@@ -45,7 +45,7 @@ from .interface import (
 from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
-from .sql import _EVENT_COLUMNS, SqlStreams, _chained, _write_transaction
+from .sql import _EVENT_COLUMNS, UPSERT_HEAD, SqlStreams, _chained, _write_transaction
 
 # How long opening the store waits for the server before it says it cannot reach it.
 CONNECT_TIMEOUT_SECONDS = 10
@@ -248,6 +248,8 @@ class PostgresEventStore(SqlStreams, EventStore):
             )
         with handle.raw.cursor() as cursor:
             cursor.executemany(_INSERT_EVENT, event_rows(stored, texts))
+        last = stored[-1]
+        handle.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
 
     # ---------------------------------------------------------------- reads
 

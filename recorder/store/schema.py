@@ -11,6 +11,10 @@ transaction: a database created by an earlier release is migrated in place.
 - ``streams``: one row per stream with its type (``game`` or ``tournament``), written by
   the first append. Older files knew a tournament only by its ``t-`` id prefix; the
   migration reads that prefix once, here, and never again.
+- ``stream_heads``: each stream's head (its last event's seq and hash), recorded by every
+  append in its transaction, moving only forward (triggers): ``recorder verify`` holds the
+  events against it, so deleted last events are found (docs/security.md). A file from
+  before it has the heads read from its events when it is opened.
 - ``idempotency_keys``: which request stored which events.
 - ``games``, ``notations``, ``positions``: projections (recorder/store/games_list.py,
   recorder/store/caches.py), derived from the events and rebuilt by ``recorder rebuild``;
@@ -61,6 +65,7 @@ def create_schema(db: Database) -> None:
     """Create what is missing and migrate older files; call inside a write transaction."""
     _create_events(db)
     _create_streams(db)
+    _create_stream_heads(db)
     _create_idempotency_keys(db)
     _create_games(db)
     _create_caches(db)
@@ -108,6 +113,34 @@ def _create_streams(db: Database) -> None:
             " FROM events WHERE seq = 1",
             (_LEGACY_TOURNAMENT_PREFIX, TOURNAMENT, GAME),
         )
+
+
+def _create_stream_heads(db: Database) -> None:
+    """Each stream's head: the seq and hash of its last event, recorded by every append
+    (``sql.UPSERT_HEAD``). A file from before it has them read from its events, once (one
+    pass down the events' key: SQLite takes a bare column beside MAX from the row it picked)."""
+    existed = db.table("stream_heads").exists()
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS stream_heads"
+        " (stream_id TEXT PRIMARY KEY, head_seq INTEGER NOT NULL, head_hash TEXT NOT NULL)"
+    )
+    if not existed:
+        db.execute(
+            "INSERT INTO stream_heads (stream_id, head_seq, head_hash)"
+            " SELECT game_id, MAX(seq), hash FROM events GROUP BY game_id"
+        )
+    for trigger in _HEAD_TRIGGERS:  # one statement each: a script would commit the transaction
+        db.execute(trigger)
+
+
+# A head only moves forward, and is never removed: an append takes it past its events.
+_HEAD_TRIGGERS = (
+    "CREATE TRIGGER IF NOT EXISTS stream_heads_forward BEFORE UPDATE ON stream_heads"
+    " WHEN NEW.head_seq <= OLD.head_seq OR NEW.stream_id IS NOT OLD.stream_id"
+    " BEGIN SELECT RAISE(ABORT, 'a stream head only moves forward'); END",
+    "CREATE TRIGGER IF NOT EXISTS stream_heads_no_delete BEFORE DELETE ON stream_heads"
+    " BEGIN SELECT RAISE(ABORT, 'stream heads are kept'); END",
+)
 
 
 def _create_idempotency_keys(db: Database) -> None:

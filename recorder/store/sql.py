@@ -25,6 +25,7 @@ from .interface import (
     NewEvent,
     ProjectionWrite,
     StoredEvent,
+    StreamHead,
     StreamText,
     _check_append,
     _check_page,
@@ -226,6 +227,25 @@ def ids_in_events(connection: Callable[[], Any]) -> Iterator[str]:
 
 _NEXT_STREAM_ID = "SELECT MIN(game_id) FROM events WHERE game_id > ?"
 
+# Each append records its stream's head, the seq and hash of its last event, in the same
+# transaction (``stream_heads``): what verification holds the events against, so a
+# stream's last events deleted behind the service's back are found, not only a broken link.
+UPSERT_HEAD = (
+    "INSERT INTO stream_heads (stream_id, head_seq, head_hash) VALUES (?, ?, ?)"
+    " ON CONFLICT (stream_id) DO UPDATE SET head_seq = excluded.head_seq, head_hash = excluded.head_hash"
+)
+# A stream, its recorded head and its events' last seq and hash (one seek each).
+_HEADS = (
+    "SELECT s.stream_id, s.stream_type, h.head_seq, h.head_hash, e.seq, e.hash FROM streams s"
+    " LEFT JOIN stream_heads h ON h.stream_id = s.stream_id"
+    " LEFT JOIN events e ON e.game_id = s.stream_id"
+    " AND e.seq = (SELECT MAX(seq) FROM events WHERE game_id = s.stream_id)"
+)
+_HEADS_DISAGREEING = (
+    _HEADS + " WHERE e.seq IS NULL OR h.head_seq IS NULL OR e.seq <> h.head_seq OR e.hash <> h.head_hash"
+    " ORDER BY s.stream_id"
+)
+
 
 class SqlStreams:
     """What both SQL backends do the same way: the append's head check and every read.
@@ -354,6 +374,16 @@ class SqlStreams:
 
     def ids_in_events(self) -> Iterator[str]:
         return ids_in_events(self._db)
+
+    def stream_heads(self, stream_id: str | None = None) -> list[StreamHead]:
+        if stream_id is None:
+            rows = self._db().execute(_HEADS_DISAGREEING).fetchall()
+        else:
+            rows = self._db().execute(_HEADS + " WHERE s.stream_id = ?", (stream_id,)).fetchall()
+        return [StreamHead(*row) for row in rows]
+
+    def stream_count(self) -> int:
+        return self._db().execute("SELECT COUNT(*) FROM streams").fetchone()[0]
 
     def read_streams(self, batch: int = 500) -> Iterator[tuple[str, list[StoredEvent]]]:
         """Every stream in the events table with its events, in id order: one ordered scan

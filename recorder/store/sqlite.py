@@ -27,6 +27,7 @@ from .sql import (
     _EVENT_LINE,
     _INSERT_EVENTS,
     _STORED_LINES,
+    UPSERT_HEAD,
     LockedDatabase,
     SqlStreams,
     _chained,
@@ -249,6 +250,8 @@ class SQLiteEventStore(SqlStreams, EventStore):
                 (first.game_id, stream_type, first.recorded_at),
             )
         insert_rows(db.conn, _INSERT_EVENTS, event_rows(stored, texts))
+        last = stored[-1]
+        db.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
 
     def read_ahead(self) -> bool:
         """The database file handed to the operating system to read into its cache, in
