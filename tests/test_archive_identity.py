@@ -7,7 +7,7 @@ import hashlib
 import json
 
 from click.testing import CliRunner
-from conftest import FIXTURES
+from conftest import FIXTURES, bearer
 
 from recorder.cli.main import main
 from recorder.store import GamesList, SQLiteEventStore
@@ -129,3 +129,26 @@ def test_a_live_game_with_other_moves_is_not_taken_for_a_copy(client, app, api):
     report = _import(client, annotated).get_json()
     assert (report["imported"], report["existing"]) == (1, 0), report
     assert report["games"][0]["game_id"] != live and len(_game_ids(app)) == 2
+
+
+def test_an_ndjson_export_imported_back_finds_the_games_recorded_live(client, app, api):
+    live = _record_live(api, "lahemay_walida-default.json")
+    exported = client.get("/api/export", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True)
+    response = client.post("/api/import", data=exported.encode(), content_type="application/x-ndjson")
+    report = response.get_json()
+    assert response.status_code == 200, report
+    assert (report["imported"], report["existing"], report["refused"]) == (0, 1, 0)
+    assert report["games"][0]["game_id"] == live
+    assert _game_ids(app) == [live]
+
+
+def test_a_recorder_importing_the_export_of_a_live_game_finds_it_too(client, app, api, anon):
+    live = _record_live(api, "qelat-default.json")
+    token = client.post("/api/tokens", json={"holder": "Selam"}).get_json()["token"]
+    for accept in (NOTATION_TYPE, "application/x-ndjson"):
+        exported = client.get("/api/export", headers={"Accept": accept}).get_data()
+        response = anon.post("/api/import", data=exported, content_type=accept, headers=bearer(token))
+        report = response.get_json()
+        assert (report["imported"], report["existing"]) == (0, 1), (accept, report)
+        assert report["games"][0]["game_id"] == live
+    assert _game_ids(app) == [live]

@@ -293,6 +293,9 @@ class Archive:
 
     def store_checked(self, checked: CheckedLog) -> GameReport:
         """A checked log appended in one store append at version 0, its projections with it."""
+        held = None if self.restore else self._held_under_its_own_id(checked)
+        if held is not None:
+            return held
         try:
             projection = checked.projection or self._projections(checked.summary, checked.positions)
             by = checked.recorded_by
@@ -302,6 +305,23 @@ class Archive:
         except Exception as error:
             return _refusal(checked.index, error, checked.game_id)
         return GameReport(checked.index, "imported", checked.game_id, len(checked.events), checked.players)
+
+    def _held_under_its_own_id(self, checked: CheckedLog) -> GameReport | None:
+        """A log imported by anyone but the admin is stored under its content id; but the
+        game may be held here under the id the log names (a game recorded live here,
+        exported, imported back). The same record under that id is this game: it exists."""
+        metadata = checked.events[0].payload.get("metadata") or {}
+        claimed = (metadata.get("import_claims") or {}).get("game_id")
+        if not isinstance(claimed, str) or claimed == checked.game_id:
+            return None
+        stored = self.store.read(claimed)
+        if not stored or record_of((e.type, e.payload) for e in stored) != record_of(
+            (e.type, e.payload) for e in checked.events
+        ):
+            return None
+        report = GameReport(checked.index, "exists", claimed, len(checked.events), checked.players)
+        report.detail = f"a game {claimed!r} exists already: the same game, stored before under its own id"
+        return report
 
     def _log_exists(self, checked: CheckedLog) -> GameReport:
         """A log's game id is taken. By this very log (restored before: every hash the
