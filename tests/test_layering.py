@@ -27,6 +27,8 @@ PURE_MODULES = [
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
     "recorder.tournaments",
     "recorder.bench.engine",
+    *(f"recorder.ratings.{name}" for name in ("glicko2",)),
+    "recorder.ratings",
 ]
 IO_LIBRARIES = {"flask", "werkzeug", "click", "sqlite3", "sqlite_utils", "marshmallow", "apispec", "fcntl"}
 RULES_MAY_IMPORT = {"__future__", "typing", "enum", "dataclasses", "functools", "json", "collections", "itertools"}
