@@ -28,6 +28,8 @@ PURE_MODULES = [
     "recorder.tournaments",
     "recorder.bench.engine",
     *(f"recorder.ratings.{name}" for name in ("glicko2",)),
+    *(f"recorder.players.{name}" for name in ("events", "fold", "decide")),
+    "recorder.players",
     "recorder.ratings",
 ]
 IO_LIBRARIES = {"flask", "werkzeug", "click", "sqlite3", "sqlite_utils", "marshmallow", "apispec", "fcntl"}

@@ -7,6 +7,9 @@ docs/security.md, this function and the access-matrix test describe the same thi
 - an arbiter writes to one tournament: its players, rounds, boards, and the games on them;
 - a recorder creates games outside tournaments and writes the games it created;
 - the anonymous principal exists only with ``--open``: it writes games outside tournaments;
+- the player registry: the admin and any arbiter register players; the admin, and an
+  arbiter of a tournament the player entered, rename him or change his affiliation;
+  merging (and withdrawing a merge) is the admin's alone;
 - anyone holding a valid token may import (each game is then decided as a creation)
   and check a checkpoint.
 """
@@ -28,6 +31,8 @@ Action = Literal[
     "create_tournament",
     "write_tournament",  # players, tiebreaks, rounds, board games and results
     "manage_tokens",  # issue, list, revoke any token
+    "register_player",  # POST /api/players
+    "write_player",  # a player's names and affiliation
     "admin",  # anything not named above: the admin only
 ]
 
@@ -38,6 +43,7 @@ class Resource:
 
     tournament_id: str | None = None
     created_by: str | None = None
+    tournaments: frozenset[str] = frozenset()  # a player's: the tournaments he entered
 
 
 def allowed(principal: Principal | None, action: Action, resource: Resource) -> bool:
@@ -57,6 +63,10 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         return principal.kind == "recorder" and resource.created_by == principal.holder
     if action == "write_tournament":
         return principal.kind == "arbiter" and principal.tournament_id == resource.tournament_id
+    if action == "register_player":
+        return principal.kind == "arbiter"
+    if action == "write_player":
+        return principal.kind == "arbiter" and principal.tournament_id in resource.tournaments
     return False
 
 
@@ -77,4 +87,6 @@ def _refusal(principal: Principal, action: Action, resource: Resource) -> str:
         return f"this token does not reach tournament {resource.tournament_id}"
     if action == "write_game":
         return f"{principal.holder} did not create this game; only its recorder or the admin may write it"
+    if action == "write_player":
+        return "an arbiter writes only to the players of his tournament; this player did not enter it"
     return "only the admin token may do this"
