@@ -1,0 +1,68 @@
+"""``recorder players`` and ``recorder ratings`` on a database file, and the linking of
+names already recorded (no hash chain changes)."""
+
+import sqlite3
+
+from click.testing import CliRunner
+
+from recorder.cli.main import main
+
+
+def run(db, *args, status=0):
+    result = CliRunner().invoke(main, [*args, "--db", str(db)])
+    assert result.exit_code == status, result.output
+    return result.output.strip()
+
+
+def events(db) -> list:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT game_id, seq, hash FROM events ORDER BY game_id, seq").fetchall()
+
+
+def test_register_search_rename_merge_and_unmerge(tmp_path):
+    db = tmp_path / "cli.sqlite3"
+    abeba = run(db, "players", "register", "--name", "Abeba Tesfaye", "--federation", "ERI", "--name-geez", "ኣበባ ተስፋይ")
+    assert abeba.startswith("p-")
+    refused = CliRunner().invoke(
+        main, ["players", "register", "--name", "abeba  tesfaye", "--federation", "ETH", "--db", str(db)]
+    )
+    assert refused.exit_code == 1 and f"candidate: {abeba}" in refused.output
+    bad = CliRunner().invoke(main, ["players", "register", "--name", "X", "--federation", "eth", "--db", str(db)])
+    assert bad.exit_code == 1 and "federation" in bad.output
+    other = run(db, "players", "register", "--name", "Abeba Tesfay", "--federation", "ERI")
+    assert abeba in run(db, "players", "search", "ተስፋይ")
+    run(db, "players", "rename", other, "--name", "Abeba Tesfai")
+    run(db, "players", "merge", other, abeba)
+    assert f"merged into {abeba}" in run(db, "players", "show", other)
+    run(db, "players", "unmerge", other)
+    assert "merged" not in run(db, "players", "show", other)
+
+
+def test_link_links_exact_names_lists_the_rest_and_changes_no_hash(tmp_path):
+    db = tmp_path / "link.sqlite3"
+    tid = run(
+        db, "tournament", "create", "--name", "Old Open", "--variant", "qelat", "--format", "round_robin", "--rated"
+    )
+    for name in ("Abeba  Tesfaye", "Berhane", "Chaltu Bekele"):
+        run(db, "tournament", "add-player", tid, name)
+    abeba = run(db, "players", "register", "--name", "Abeba Tesfaye", "--federation", "ERI")
+    run(db, "players", "register", "--name", "Chaltu Bekele", "--federation", "ETH")
+    run(db, "players", "register", "--name", "Chaltu Bekele", "--federation", "ERI", "--force")
+    before = events(db)
+    output = run(db, "players", "link")
+    assert f"LINKED   {tid} #1 Abeba  Tesfaye -> {abeba}" in output
+    assert f"UNLINKED {tid} #2 Berhane: no candidate" in output
+    assert f"UNLINKED {tid} #3 Chaltu Bekele: p-" in output  # two candidates: an arbiter decides
+    after = events(db)
+    assert set(before) <= set(after)  # nothing rewritten: every hash stands, one event added
+    assert len(after) == len(before) + 1
+    assert "LINKED" not in run(db, "players", "link").replace("UNLINKED", "")  # linked once only
+
+
+def test_ratings_rebuild_list_and_explain(tmp_path):
+    db = tmp_path / "ratings.sqlite3"
+    assert "rebuilt the rating lists: 0 entries" in run(db, "ratings", "rebuild")
+    header = run(db, "ratings", "list", "qelat", "--csv")
+    assert header == "rank,id,name,federation,rating,rd,games,provisional"
+    bad = CliRunner().invoke(main, ["ratings", "list", "qelat", "--period", "2026-13", "--db", str(db)])
+    assert bad.exit_code == 1 and "period" in bad.output
