@@ -178,6 +178,15 @@ class Ratings:
         return found
 
 
+def ranks(period: PeriodList) -> list[int]:
+    """Competition ranks ("1, 2, 2, 4"): players of exactly the same rating share one."""
+    found: list[int] = []
+    for index, entry in enumerate(period.entries):
+        same = index and entry.rating.rating == period.entries[index - 1].rating.rating
+        found.append(found[-1] if same else index + 1)
+    return found
+
+
 def rows_of(variant: str, period: PeriodList) -> list[dict]:
     """A list's rows as ``rating_lists`` stores them: full-precision values, the
     explanation as canonical JSON."""
@@ -194,5 +203,5 @@ def rows_of(variant: str, period: PeriodList) -> list[dict]:
             "provisional": int(entry.provisional),
             "explanation": chain.canonical_json(entry.explanation),
         }
-        for rank, entry in enumerate(period.entries, start=1)
+        for rank, entry in zip(ranks(period), period.entries)
     ]
