@@ -131,3 +131,18 @@ def test_a_player_page_shows_his_tournaments_games_and_ratings(app):
     assert game["status"] == "finished" and game["score"] in (0.0, 1.0) and game["opponent"] in NAMES
     (entry,) = record["ratings"]["qelat"]
     assert entry["period"] == this_month() and entry["games"] == 1
+
+
+def test_an_annotation_after_the_end_leaves_the_game_in_the_month_it_ended(app, monkeypatch):
+    client = app.test_client()
+    _, _, games = played_tournament(client, rated=True)
+    month = this_month()
+    later = next_month(month)
+    with sqlite3.connect(app.config["DATABASE"]) as db:  # the end recorded a month before: as if it were so
+        db.execute("DROP TRIGGER events_no_update")
+        db.execute("UPDATE events SET recorded_at = '2000-01-15T00:00:00.000000Z'")
+    monkeypatch.setattr("recorder.ratings.service.this_month", lambda: later)
+    note = {"type": "annotate", "text": "a comment after the end", "expected_version": 2}
+    ok(client.post(f"/api/games/{games[0]['id']}/commands", json=note))
+    listing = ok(client.get("/api/ratings/qelat", query_string={"period": "2000-01"}))
+    assert sum(e["games"] for e in listing["players"]) == 4  # both games, the annotated one too

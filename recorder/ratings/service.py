@@ -4,7 +4,7 @@ lists (``lists.rating_lists``), keep the published ones in ``rating_lists`` besi
 A game counts when it is finished, in a tournament created ``rated``, between two
 registry players (the tournament's entrants linked to the registry, or the ids the game
 names), each taken as the record that survives any merge. Its period is the month its
-result was recorded (the time of its last event, which is immutable). A period is
+result was recorded (the time of the event that ended it, which is immutable). A period is
 published once its month is over: its list is stored by ``rebuild`` and never changes
 unless the registry is corrected (a merge or a link rebuilds the lists, as if the record
 had always been right). The current month's list is computed when asked, from the last

@@ -236,22 +236,27 @@ class PlayerTables:
     def finished_games(
         self, variant: str, *, since: str | None = None, tournaments: list[str] | None = None
     ) -> list[tuple[str, str, str, str, str | None]]:
-        """(game id, tournament id, result, time of the last event, metadata text) of the
-        variant's finished tournament games: those of ``tournaments`` (by the games list's
-        tournament index), or those finished in the month ``since`` or later (by its
-        finished games' index)."""
-        columns = "SELECT game_id, tournament_id, result, updated_at, metadata FROM games"
+        """(game id, tournament id, result, time of the event that ended it, metadata text)
+        of the variant's finished tournament games: those of ``tournaments`` (by the games
+        list's tournament index), or those that ended in the month ``since`` or later (by
+        its finished games' index: a game ends at or before its last event). The event
+        that ended a game is its last one but annotations, which may follow the end."""
+        ended = (
+            "(SELECT e.recorded_at FROM events e WHERE e.game_id = g.game_id AND e.type != 'annotated'"
+            " ORDER BY e.seq DESC LIMIT 1)"
+        )
+        columns = f"SELECT g.game_id, g.tournament_id, g.result, {ended}, g.metadata FROM games g"
         if since is not None:
             rows = self._db().execute(
-                f"{columns} WHERE status = 'finished' AND updated_at >= ? AND variant = ?"
-                " AND tournament_id IS NOT NULL ORDER BY game_id",
+                f"{columns} WHERE g.status = 'finished' AND g.updated_at >= ? AND g.variant = ?"
+                " AND g.tournament_id IS NOT NULL ORDER BY g.game_id",
                 (since, variant),
             )
-            return [tuple(r) for r in rows.fetchall()]  # type: ignore[misc]
+            return [tuple(r) for r in rows.fetchall() if r[3] >= since]  # type: ignore[misc]
         found: list = []
         for tournament_id in tournaments or []:
             rows = self._db().execute(
-                f"{columns} WHERE tournament_id = ? AND status = 'finished' AND variant = ? ORDER BY game_id",
+                f"{columns} WHERE g.tournament_id = ? AND g.status = 'finished' AND g.variant = ? ORDER BY g.game_id",
                 (tournament_id, variant),
             )
             found += [tuple(r) for r in rows.fetchall()]
