@@ -69,10 +69,13 @@ def rating_lists(
     start: dict[str, Rating] | None = None,
     first_period: str | None = None,
     tau: float = DEFAULT_TAU,
+    memo: dict | None = None,
 ) -> list[PeriodList]:
     """The list of every month from the first game's (or ``first_period``) to
     ``last_period`` (or the last game's), each player starting from ``start`` (the
-    ratings as of the month before) or, at his first game, the default rating."""
+    ratings as of the month before) or, at his first game, the default rating.
+    ``memo`` (kept by the caller between calls) holds each player's entry by what it is
+    computed from, so asking again after one more result recomputes its two players only."""
     by_period: dict[str, list[RatedGame]] = defaultdict(list)
     for game in games:
         if game.south != game.north and game.result in SCORES:
@@ -84,13 +87,17 @@ def rating_lists(
         return []
     lists = []
     for period in months(first, last):
-        ratings, entries = _period(ratings, sorted(by_period.get(period, []), key=lambda g: g.game_id), tau)
+        ratings, entries = _period(ratings, sorted(by_period.get(period, []), key=lambda g: g.game_id), tau, memo)
         lists.append(PeriodList(period, entries))
     return lists
 
 
-def _period(before: dict[str, Rating], games: list[RatedGame], tau: float) -> tuple[dict[str, Rating], tuple]:
-    """Every player's rating after one period, and the period's ranked entries."""
+def _period(
+    before: dict[str, Rating], games: list[RatedGame], tau: float, memo: dict | None = None
+) -> tuple[dict[str, Rating], tuple]:
+    """Every player's rating after one period, and the period's ranked entries. A
+    player's entry depends only on his rating before the period and his games of it
+    (each opponent as he stood before it): that is its key in ``memo``."""
     ratings = dict(before)
     for game in games:
         for side in (game.south, game.north):
@@ -103,14 +110,27 @@ def _period(before: dict[str, Rating], games: list[RatedGame], tau: float) -> tu
     after: dict[str, Rating] = {}
     entries = []
     for player_id, rating in ratings.items():
-        mine = played.get(player_id, [])
-        results = [Result(ratings[opponent], score) for _, opponent, score in mine]
-        new = rate(rating, results, tau)
-        new = Rating(new.rating, min(new.rd, DEFAULT_RD), new.volatility)
-        after[player_id] = new
-        entries.append(Entry(player_id, new, len(mine), _explanation(rating, ratings, mine)))
+        mine = played.get(player_id, ())
+        key = (
+            (player_id, rating, tau, tuple((g.game_id, ratings[o], s) for g, o, s in mine))
+            if memo is not None
+            else None
+        )
+        entry = memo.get(key) if memo is not None else None
+        if entry is None:
+            entry = _entry(player_id, rating, ratings, mine, tau)
+            if memo is not None:
+                memo[key] = entry
+        after[player_id] = entry.rating
+        entries.append(entry)
     entries.sort(key=lambda e: (-e.rating.rating, e.player_id))
     return after, tuple(entries)
+
+
+def _entry(player_id: str, rating: Rating, ratings: dict[str, Rating], mine, tau: float) -> Entry:
+    new = rate(rating, [Result(ratings[opponent], score) for _, opponent, score in mine], tau)
+    new = Rating(new.rating, min(new.rd, DEFAULT_RD), new.volatility)
+    return Entry(player_id, new, len(mine), _explanation(rating, ratings, mine))
 
 
 def _explanation(rating: Rating, ratings: dict[str, Rating], mine: list) -> dict:

@@ -43,6 +43,11 @@ class Ratings:
         self.tables = PlayerTables(recorder.store)  # type: ignore[arg-type]
         self.month = month or (lambda: this_month())  # looked up when called: tests set the month
         self._boards: dict[tuple[str, int], dict[str, tuple[str | None, str | None]]] = {}
+        # This month's list is asked for often and changes by a result at a time: the last
+        # published ratings (by the stored list's fingerprint) and each player's entry
+        # (by what it is computed from) are kept between calls.
+        self._starts: dict[tuple[str, str], tuple[tuple, dict[str, Rating]]] = {}
+        self._memo: dict[str, dict] = {}
 
     # -- The games ------------------------------------------------------------------
 
@@ -140,16 +145,28 @@ class Ratings:
         first = None
         if periods:
             last = periods[-1]
-            start = {
-                r["player_id"]: Rating(r["rating"], r["rd"], r["volatility"])
-                for r in self.tables.list_rows(variant, last)
-            }
+            start = self._start(variant, last)
             first = next_period = next_month(last)
             games = self.rated_games(variant, since=next_period)
         else:
             games = self.rated_games(variant)
-        lists = rating_lists(games, month, start=start, first_period=first)
+        memo = self._memo.setdefault(variant, {})
+        if len(memo) > 4 * (len(start) + 2 * len(games)) + 1000:
+            memo.clear()  # entries of lists gone by (a new month, a rebuild)
+        lists = rating_lists(games, month, start=start, first_period=first, memo=memo)
         return lists[-1] if lists else PeriodList(month, ())
+
+    def _start(self, variant: str, period: str) -> dict[str, Rating]:
+        """The ratings of a stored list, read again only when the list changed."""
+        fingerprint = self.tables.list_fingerprint(variant, period)
+        cached = self._starts.get((variant, period))
+        if cached is not None and cached[0] == fingerprint:
+            return cached[1]
+        rows = self.tables.list_rows(variant, period)
+        start = {r["player_id"]: Rating(r["rating"], r["rd"], r["volatility"]) for r in rows}
+        self._starts = {key: value for key, value in self._starts.items() if key[0] != variant}
+        self._starts[(variant, period)] = (fingerprint, start)
+        return start
 
     def period(self, variant: str, period: str | None) -> tuple[list[dict], bool]:
         """A month's rows: the stored ones of a published month (True), else the list as

@@ -283,6 +283,19 @@ class PlayerTables:
         )
         return [dict(zip(RATING_COLUMNS, r)) for r in cursor.fetchall()]
 
+    def list_fingerprint(self, variant: str, period: str) -> tuple:
+        """What changes whenever a stored list does (a rebuild rewrites it): cheap to ask."""
+        row = (
+            self._db()
+            .execute(
+                "SELECT count(*), sum(rating), sum(rd), sum(volatility) FROM rating_lists"
+                " WHERE variant = ? AND period = ?",
+                (variant, period),
+            )
+            .fetchone()
+        )
+        return tuple(row)
+
     def player_rows(self, player_id: str) -> list[dict]:
         cursor = self._db().execute(
             f"SELECT {', '.join(RATING_COLUMNS)} FROM rating_lists WHERE player_id = ? ORDER BY variant, period",
