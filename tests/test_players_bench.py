@@ -26,4 +26,4 @@ def test_the_players_bench_rebuilds_lists_reflects_results_and_searches():
     figures = measure(200, 600, seed=3)
     assert figures.players == 200 and figures.games == 600 and figures.periods == 12
     assert figures.entries >= 200  # every player rated in the months after his first game
-    assert len(figures.reflect_ms) == 20 and len(figures.search_ms) == 500
+    assert len(figures.reflect_ms) == 50 and len(figures.search_ms) == 500

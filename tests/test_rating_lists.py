@@ -3,7 +3,7 @@
 import pytest
 
 from recorder.ratings.glicko2 import Rating, Result, idle, rate
-from recorder.ratings.lists import PROVISIONAL_RD, RatedGame, months, rating_lists
+from recorder.ratings.lists import PROVISIONAL_RD, SCORES, RatedGame, months, rating_lists
 
 
 def test_months_run_across_the_year_end():
@@ -46,3 +46,26 @@ def test_many_games_bring_the_deviation_under_the_provisional_threshold():
 
 def test_a_game_of_a_player_against_himself_counts_for_nothing():
     assert rating_lists([RatedGame("g1", "2026-01", "a", "a", "south_wins")]) == []
+
+
+def test_a_running_period_moved_a_result_at_a_time_is_the_periods_list():
+    import random
+
+    from recorder.ratings.lists import RunningPeriod
+
+    rng = random.Random(11)
+    players = [f"p{i}" for i in range(12)]
+    start = {p: Rating(rng.uniform(1300, 1800), rng.uniform(60, 300), 0.06) for p in players[:8]}
+    running = RunningPeriod("2026-05", start)
+    games: list[RatedGame] = []
+    for number in range(40):
+        south, north = rng.sample(players, 2)
+        games.append(RatedGame(f"g{number:02d}", "2026-05", south, north, rng.choice(list(SCORES))))
+        if number % 7 == 3:  # a result corrected, a game withdrawn
+            games[0] = RatedGame("g00", "2026-05", games[0].south, games[0].north, "draw")
+            games.pop(rng.randrange(len(games)))
+        running.update(games)
+        (expected,) = rating_lists(games, "2026-05", start=start, first_period="2026-05")
+        got = running.list()
+        assert got == expected
+        assert [e.explanation for e in got.entries] == [e.explanation for e in expected.entries]

@@ -157,7 +157,7 @@ def measure(players: int, games: int, seed: int = 2026, folder: str | None = Non
         start = time.perf_counter()
         entries = ratings.rebuild()
         rebuild = time.perf_counter() - start
-        reflect = [_new_result(recorder, ratings, events[0], ids, rng) for _ in range(20)]
+        reflect = [_new_result(recorder, ratings, events[0], ids, rng) for _ in range(50)]
         search = [_search(registry, rng) for _ in range(500)]
         store.close()
     return PlayersFigures(players, games, build, rebuild, entries, len(periods), reflect, search)

@@ -10,6 +10,7 @@ deviation, the expected and the actual score.
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -69,13 +70,10 @@ def rating_lists(
     start: dict[str, Rating] | None = None,
     first_period: str | None = None,
     tau: float = DEFAULT_TAU,
-    memo: dict | None = None,
 ) -> list[PeriodList]:
     """The list of every month from the first game's (or ``first_period``) to
     ``last_period`` (or the last game's), each player starting from ``start`` (the
-    ratings as of the month before) or, at his first game, the default rating.
-    ``memo`` (kept by the caller between calls) holds each player's entry by what it is
-    computed from, so asking again after one more result recomputes its two players only."""
+    ratings as of the month before) or, at his first game, the default rating."""
     by_period: dict[str, list[RatedGame]] = defaultdict(list)
     for game in games:
         if game.south != game.north and game.result in SCORES:
@@ -87,44 +85,82 @@ def rating_lists(
         return []
     lists = []
     for period in months(first, last):
-        ratings, entries = _period(ratings, sorted(by_period.get(period, []), key=lambda g: g.game_id), tau, memo)
+        ratings, entries = _period(ratings, sorted(by_period.get(period, []), key=lambda g: g.game_id), tau)
         lists.append(PeriodList(period, entries))
     return lists
 
 
-def _period(
-    before: dict[str, Rating], games: list[RatedGame], tau: float, memo: dict | None = None
-) -> tuple[dict[str, Rating], tuple]:
-    """Every player's rating after one period, and the period's ranked entries. A
-    player's entry depends only on his rating before the period and his games of it
-    (each opponent as he stood before it): that is its key in ``memo``."""
+def _period(before: dict[str, Rating], games: list[RatedGame], tau: float) -> tuple[dict[str, Rating], tuple]:
+    """Every player's rating after one period, and the period's ranked entries."""
     ratings = dict(before)
     for game in games:
         for side in (game.south, game.north):
             ratings.setdefault(side, Rating())
+    played = _played(games)
+    after: dict[str, Rating] = {}
+    entries = []
+    for player_id, rating in ratings.items():
+        entry = _entry(player_id, rating, ratings, played.get(player_id, []), tau)
+        after[player_id] = entry.rating
+        entries.append(entry)
+    entries.sort(key=_rank_key)
+    return after, tuple(entries)
+
+
+def _played(games: Iterable[RatedGame]) -> dict[str, list[tuple[RatedGame, str, float]]]:
+    """Each player's games of a period: (the game, the opponent, his score)."""
     played: dict[str, list[tuple[RatedGame, str, float]]] = defaultdict(list)
     for game in games:
         south_score, north_score = SCORES[game.result]
         played[game.south].append((game, game.north, south_score))
         played[game.north].append((game, game.south, north_score))
-    after: dict[str, Rating] = {}
-    entries = []
-    for player_id, rating in ratings.items():
-        mine = played.get(player_id, ())
-        key = (
-            (player_id, rating, tau, tuple((g.game_id, ratings[o], s) for g, o, s in mine))
-            if memo is not None
-            else None
-        )
-        entry = memo.get(key) if memo is not None else None
-        if entry is None:
-            entry = _entry(player_id, rating, ratings, mine, tau)
-            if memo is not None:
-                memo[key] = entry
-        after[player_id] = entry.rating
-        entries.append(entry)
-    entries.sort(key=lambda e: (-e.rating.rating, e.player_id))
-    return after, tuple(entries)
+    return played
+
+
+def _rank_key(entry: Entry) -> tuple[float, str]:
+    return -entry.rating.rating, entry.player_id
+
+
+class RunningPeriod:
+    """One period's list kept up to date a result at a time (this month's, asked for
+    after every result). A player's entry depends only on his rating before the period
+    and his games of it, each opponent as he stood before it: a new, changed or withdrawn
+    game changes its two players' entries and no other. ``list()`` is what
+    ``rating_lists`` gives for the period from the same ratings and games."""
+
+    def __init__(self, period: str, start: dict[str, Rating], tau: float = DEFAULT_TAU):
+        self.period, self.start, self.tau = period, start, tau
+        self.games: dict[str, RatedGame] = {}
+        self.entries: dict[str, Entry] = {}
+        self.ranked: list[tuple[float, str]] = []
+        for player_id, rating in start.items():
+            self.entries[player_id] = _entry(player_id, rating, start, [], tau)
+        self.ranked = sorted(_rank_key(e) for e in self.entries.values())
+
+    def update(self, games: Iterable[RatedGame]) -> None:
+        """Bring the list to these games of the period (all of them, as they now stand)."""
+        now = {g.game_id: g for g in games if g.south != g.north and g.result in SCORES and g.period == self.period}
+        changed = {gid for gid in now.keys() | self.games.keys() if now.get(gid) != self.games.get(gid)}
+        affected = {p for gid in changed for g in (now.get(gid), self.games.get(gid)) if g for p in (g.south, g.north)}
+        self.games = now
+        if not affected:
+            return
+        played = _played(g for g in sorted(now.values(), key=lambda g: g.game_id))
+        ratings = dict(self.start)
+        for game in now.values():
+            for side in (game.south, game.north):
+                ratings.setdefault(side, Rating())
+        for player_id in sorted(affected):
+            old = self.entries.pop(player_id, None)
+            if old is not None:
+                del self.ranked[bisect.bisect_left(self.ranked, _rank_key(old))]
+            if player_id in self.start or player_id in played:
+                entry = _entry(player_id, ratings[player_id], ratings, played.get(player_id, []), self.tau)
+                self.entries[player_id] = entry
+                bisect.insort(self.ranked, _rank_key(entry))
+
+    def list(self) -> PeriodList:
+        return PeriodList(self.period, tuple(self.entries[player_id] for _, player_id in self.ranked))
 
 
 def _entry(player_id: str, rating: Rating, ratings: dict[str, Rating], mine, tau: float) -> Entry:

@@ -21,10 +21,11 @@ from recorder.core import chain
 from recorder.rules import VARIANTS
 from recorder.service import Recorder
 from recorder.store import TOURNAMENT, PlayerTables
+from recorder.store.registry import list_digests
 from recorder.tournaments import board_game_id
 
 from .glicko2 import Rating
-from .lists import PeriodList, RatedGame, next_month, rating_lists
+from .lists import PeriodList, RatedGame, RunningPeriod, next_month, rating_lists
 
 
 def this_month() -> str:
@@ -44,10 +45,9 @@ class Ratings:
         self.month = month or (lambda: this_month())  # looked up when called: tests set the month
         self._boards: dict[tuple[str, int], dict[str, tuple[str | None, str | None]]] = {}
         # This month's list is asked for often and changes by a result at a time: the last
-        # published ratings (by the stored list's fingerprint) and each player's entry
-        # (by what it is computed from) are kept between calls.
-        self._starts: dict[tuple[str, str], tuple[tuple, dict[str, Rating]]] = {}
-        self._memo: dict[str, dict] = {}
+        # published ratings (by the stored list's digest) and the month's list are kept.
+        self._starts: dict[tuple[str, str], tuple[str | None, dict[str, Rating]]] = {}
+        self._running: dict[str, RunningPeriod] = {}
 
     # -- The games ------------------------------------------------------------------
 
@@ -130,7 +130,8 @@ class Ratings:
         problems = []
         for variant in VARIANTS:
             stored, expected = self.tables.list_rows(variant), self.rows(variant)
-            if stored != expected:
+            digests = {p: self.tables.list_fingerprint(variant, p) for p in {r["period"] for r in expected}}
+            if stored != expected or digests != list_digests(expected):
                 periods = sorted({r["period"] for r in stored} ^ {r["period"] for r in expected})
                 what = f" (periods {', '.join(periods)} stored or missing)" if periods else ""
                 problems.append(f"rating lists: {variant}: the stored lists differ from the events'{what}")
@@ -138,22 +139,21 @@ class Ratings:
 
     def current(self, variant: str) -> PeriodList:
         """This month's list so far: the last stored list's ratings, moved by the games
-        recorded since (every month since, when a rebuild is due)."""
+        recorded since. When that list is last month's (the lists are up to date), the
+        month's list is kept between calls and moved a result at a time
+        (``lists.RunningPeriod``); otherwise every month since is computed."""
         month = self.month()
-        periods = [p for p in self.tables.periods(variant) if p < month]
-        start: dict[str, Rating] = {}
-        first = None
-        if periods:
-            last = periods[-1]
-            start = self._start(variant, last)
-            first = next_period = next_month(last)
-            games = self.rated_games(variant, since=next_period)
-        else:
-            games = self.rated_games(variant)
-        memo = self._memo.setdefault(variant, {})
-        if len(memo) > 4 * (len(start) + 2 * len(games)) + 1000:
-            memo.clear()  # entries of lists gone by (a new month, a rebuild)
-        lists = rating_lists(games, month, start=start, first_period=first, memo=memo)
+        last = self.tables.last_period(variant, month)
+        start = self._start(variant, last) if last is not None else {}
+        games = self.rated_games(variant, since=next_month(last)) if last is not None else self.rated_games(variant)
+        if (last is None or next_month(last) == month) and all(g.period == month for g in games):
+            running = self._running.get(variant)
+            if running is None or running.period != month or running.start is not start:
+                running = self._running[variant] = RunningPeriod(month, start)
+            running.update(games)
+            return running.list()
+        first = next_month(last) if last is not None else None
+        lists = rating_lists(games, month, start=start, first_period=first)
         return lists[-1] if lists else PeriodList(month, ())
 
     def _start(self, variant: str, period: str) -> dict[str, Rating]:

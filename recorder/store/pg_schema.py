@@ -174,6 +174,10 @@ CREATE TABLE rating_lists (
   PRIMARY KEY (variant, period, player_id)
 );
 CREATE INDEX rating_lists_by_player ON rating_lists (player_id, variant, period);
+CREATE TABLE rating_list_digests (
+  variant text COLLATE "C" NOT NULL, period text COLLATE "C" NOT NULL, digest text NOT NULL,
+  PRIMARY KEY (variant, period)
+);
 CREATE INDEX games_finished ON games (updated_at) WHERE status = 'finished';
 """
 
@@ -199,6 +203,7 @@ REWRITABLE_TABLES = (
     "player_keys",
     "player_entries",
     "rating_lists",
+    "rating_list_digests",
 )
 
 

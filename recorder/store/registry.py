@@ -7,7 +7,9 @@
   (``players.word_keys``), in key order: a search is one range of that index;
 - ``player_entries``: which tournament entrant is which registry player (written with
   the tournament's events that say so);
-- ``rating_lists``: each published rating list (recorder/ratings/service.py).
+- ``rating_lists``: each published rating list (recorder/ratings/service.py), and
+  ``rating_list_digests`` a digest of each, which tells a reader that kept a list
+  whether it changed.
 
 All are derived from the events: the services write them in the append's transaction,
 ``recorder rebuild`` rewrites them and ``recorder verify --projections`` compares them.
@@ -15,6 +17,7 @@ All are derived from the events: the services write them in the append's transac
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
 
@@ -263,10 +266,18 @@ class PlayerTables:
         return found
 
     def replace_lists(self, variant: str, rows: list[dict]) -> None:
-        """The published lists of one game, all periods at once (a rebuild's one write)."""
+        """The published lists of one game, all periods at once (a rebuild's one write),
+        and each list's digest."""
+        digests = list_digests(rows)
         db = self._db()
         with _write_transaction(db):
             db.execute("DELETE FROM rating_lists WHERE variant = ?", (variant,))
+            db.execute("DELETE FROM rating_list_digests WHERE variant = ?", (variant,))
+            for period, digest in digests.items():
+                db.execute(
+                    "INSERT INTO rating_list_digests (variant, period, digest) VALUES (?, ?, ?)",
+                    (variant, period, digest),
+                )
             for row in rows:
                 db.execute(
                     f"INSERT INTO rating_lists ({', '.join(RATING_COLUMNS)})"
@@ -283,18 +294,24 @@ class PlayerTables:
         )
         return [dict(zip(RATING_COLUMNS, r)) for r in cursor.fetchall()]
 
-    def list_fingerprint(self, variant: str, period: str) -> tuple:
-        """What changes whenever a stored list does (a rebuild rewrites it): cheap to ask."""
+    def list_fingerprint(self, variant: str, period: str) -> str | None:
+        """The digest of a stored list's rows (written with them): one row to read, and
+        another whenever a rebuild changed the list."""
         row = (
             self._db()
-            .execute(
-                "SELECT count(*), sum(rating), sum(rd), sum(volatility) FROM rating_lists"
-                " WHERE variant = ? AND period = ?",
-                (variant, period),
-            )
+            .execute("SELECT digest FROM rating_list_digests WHERE variant = ? AND period = ?", (variant, period))
             .fetchone()
         )
-        return tuple(row)
+        return None if row is None else row[0]
+
+    def last_period(self, variant: str, before: str) -> str | None:
+        """The last stored month before ``before``: one seek down the primary key."""
+        row = (
+            self._db()
+            .execute("SELECT MAX(period) FROM rating_lists WHERE variant = ? AND period < ?", (variant, before))
+            .fetchone()
+        )
+        return row[0] if row else None
 
     def player_rows(self, player_id: str) -> list[dict]:
         cursor = self._db().execute(
@@ -308,3 +325,11 @@ class PlayerTables:
             "SELECT DISTINCT period FROM rating_lists WHERE variant = ? ORDER BY period", (variant,)
         )
         return [r[0] for r in rows.fetchall()]
+
+
+def list_digests(rows: Iterable[dict]) -> dict[str, str]:
+    """Each period's digest of its rows, in their order (what ``rating_list_digests`` holds)."""
+    digests: dict[str, hashlib._Hash] = {}
+    for row in rows:
+        digests.setdefault(row["period"], hashlib.sha256()).update(repr([row[c] for c in RATING_COLUMNS]).encode())
+    return {period: digest.hexdigest() for period, digest in digests.items()}

@@ -223,6 +223,8 @@ _REGISTRY = (
     " games INTEGER NOT NULL, provisional INTEGER NOT NULL, explanation TEXT NOT NULL,"
     " PRIMARY KEY (variant, period, player_id))",
     "CREATE INDEX IF NOT EXISTS rating_lists_by_player ON rating_lists (player_id, variant, period)",
+    "CREATE TABLE IF NOT EXISTS rating_list_digests (variant TEXT NOT NULL, period TEXT NOT NULL,"
+    " digest TEXT NOT NULL, PRIMARY KEY (variant, period))",
 )
 
 
