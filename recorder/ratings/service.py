@@ -14,6 +14,7 @@ published ratings and the month's games.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -48,6 +49,8 @@ class Ratings:
         # published ratings (by the stored list's digest) and the month's list are kept.
         self._starts: dict[tuple[str, str], tuple[str | None, dict[str, Rating]]] = {}
         self._running: dict[str, RunningPeriod] = {}
+        self._published: dict[str, str] = {}  # variant -> the month its lists were last brought up to
+        self._publishing = threading.Lock()
 
     # -- The games ------------------------------------------------------------------
 
@@ -120,10 +123,12 @@ class Ratings:
     def rebuild(self) -> int:
         """Store every published list of every game; returns how many rows."""
         total = 0
-        for variant in VARIANTS:
-            rows = self.rows(variant)
-            self.tables.replace_lists(variant, rows)
-            total += len(rows)
+        with self._publishing:
+            for variant in VARIANTS:
+                rows = self.rows(variant)
+                self.tables.replace_lists(variant, rows)
+                total += len(rows)
+                self._published[variant] = self.month()
         return total
 
     def check(self) -> list[str]:
@@ -143,6 +148,7 @@ class Ratings:
         month's list is kept between calls and moved a result at a time
         (``lists.RunningPeriod``); otherwise every month since is computed."""
         month = self.month()
+        self.publish_due(variant)
         last = self.tables.last_period(variant, month)
         start = self._start(variant, last) if last is not None else {}
         games = self.rated_games(variant, since=next_month(last)) if last is not None else self.rated_games(variant)
@@ -169,18 +175,27 @@ class Ratings:
         return start
 
     def period(self, variant: str, period: str | None) -> tuple[list[dict], bool]:
-        """A month's rows: the stored ones of a published month (True), else the list as
-        computed now (False: the current month, or a month not stored yet)."""
+        """A month's rows: the stored ones of a published month (True), or this month's
+        list as it stands (False). A month that is over and not stored has no list
+        (nothing was rated by its end); a read never computes every month again."""
         period = period or self.month()
         if period >= self.month():
             return rows_of(variant, self.current(variant)), False
-        stored = self.tables.list_rows(variant, period)
-        if stored:
-            return stored, True
-        for found in self.published_lists(variant):
-            if found.period == period:
-                return rows_of(variant, found), False
-        return [], False
+        self.publish_due(variant)
+        return self.tables.list_rows(variant, period), True
+
+    def publish_due(self, variant: str) -> None:
+        """Store the lists of the months that ended since the last stored one, once per
+        month and process: a read after a month's end publishes it (``recorder ratings
+        rebuild`` does the same for every game), so no read computes them again."""
+        month = self.month()
+        with self._publishing:
+            if self._published.get(variant) == month:
+                return
+            last = self.tables.last_period(variant, month)
+            if last != previous_month(month):
+                self.tables.replace_lists(variant, self.rows(variant))
+            self._published[variant] = month
 
     def history(self, player_id: str, variants: set[str]) -> dict[str, list[dict]]:
         """A player's published entries per game, oldest first, and this month's if he is
