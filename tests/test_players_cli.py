@@ -66,3 +66,15 @@ def test_ratings_rebuild_list_and_explain(tmp_path):
     assert header == "rank,id,name,federation,rating,rd,games,provisional"
     bad = CliRunner().invoke(main, ["ratings", "list", "qelat", "--period", "2026-13", "--db", str(db)])
     assert bad.exit_code == 1 and "period" in bad.output
+
+
+def test_verify_projections_checks_the_registry_and_rebuild_repairs_it(tmp_path):
+    db = tmp_path / "verify.sqlite3"
+    player = run(db, "players", "register", "--name", "Selam Haile", "--federation", "ETH")
+    assert "projections: 0 mismatches" in run(db, "verify", "--projections")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE players SET federation = 'ERI' WHERE player_id = ?", (player,))
+    result = CliRunner().invoke(main, ["verify", "--projections", "--db", str(db)])
+    assert result.exit_code == 1 and f"MISMATCH players: {player}" in result.output
+    run(db, "rebuild")
+    assert "projections: 0 mismatches" in run(db, "verify", "--projections")
