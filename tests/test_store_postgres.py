@@ -320,7 +320,7 @@ def test_migration_3_rewrites_an_index_of_key_texts_as_the_digests_the_service_c
         rows = [(start, "g1", 1), (start, "g2", 1), (other, "g2", 2), ("é ü", "g3", 4)]
         conn.cursor().executemany("INSERT INTO positions (position, game_id, seq) VALUES (%s, %s, %s)", rows)
         conn.commit()
-    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:3])
     with psycopg.connect(url) as conn:
         assert pg_schema.migrate(conn) == [3]
         query = "SELECT key_high, key_low, game_id, seq FROM positions JOIN position_games USING (game) ORDER BY 3, 4"
@@ -331,3 +331,24 @@ def test_migration_3_rewrites_an_index_of_key_texts_as_the_digests_the_service_c
             ("g1", 1),
             ("g2", 1),
         ]
+
+
+def test_migration_4_adds_the_player_registry_to_a_database_with_records(postgres_server, monkeypatch):
+    """A database of migration 3 with games and tournaments takes player streams and the
+    registry's tables once migration 4 has run; what was there is unchanged."""
+    from recorder.players.service import Players
+    from recorder.store import pg_schema
+
+    url = postgres_server.create_database()
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:3])
+    with PostgresEventStore(url) as store:
+        game = Recorder(store).create_game(QELAT, recorded_by="Arbiter").game.game_id
+        before = store.event_lines(game)
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    with psycopg.connect(url) as conn:
+        assert pg_schema.migrate(conn) == [4]
+    with PostgresEventStore(url) as store:
+        assert store.event_lines(game) == before
+        written = Players(Recorder(store)).register({"name": "Abeba", "federation": "ERI"}, recorded_by="admin")
+        assert store.stream_type(written.player.player_id) == "player"
+        assert [r["player_id"] for r in Players(Recorder(store)).search("abe")] == [written.player.player_id]
