@@ -146,3 +146,19 @@ def test_an_annotation_after_the_end_leaves_the_game_in_the_month_it_ended(app, 
     ok(client.post(f"/api/games/{games[0]['id']}/commands", json=note))
     listing = ok(client.get("/api/ratings/qelat", query_string={"period": "2000-01"}))
     assert sum(e["games"] for e in listing["players"]) == 4  # both games, the annotated one too
+
+
+def test_an_explanation_without_games_is_written_as_canonical_json_writes_it():
+    import random
+
+    from recorder.core import chain
+    from recorder.ratings.service import explanation_text
+
+    rng = random.Random(5)
+    for _ in range(200):
+        before = {"rating": round(rng.uniform(800, 2600), 2), "rd": round(rng.uniform(30, 350), 2)}
+        explanation = {"before": {**before, "volatility": round(rng.uniform(0.03, 0.09), 6)}, "games": []}
+        assert explanation_text(explanation) == chain.canonical_json(explanation)
+    assert explanation_text({"before": {"rating": 1500.0, "rd": 350.0, "volatility": 0.06}, "games": []}) == (
+        '{"before":{"rating":1500.0,"rd":350.0,"volatility":0.06},"games":[]}'
+    )

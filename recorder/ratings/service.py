@@ -13,9 +13,11 @@ published ratings and the month's games.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 from recorder.core import chain
@@ -27,6 +29,19 @@ from recorder.tournaments import board_game_id
 
 from .glicko2 import Rating
 from .lists import PeriodList, RatedGame, RunningPeriod, next_month, rating_lists
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a rebuild makes its millions of small objects
+    (none of them in a cycle): each collection would walk them all again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def this_month() -> str:
@@ -123,7 +138,7 @@ class Ratings:
     def rebuild(self) -> int:
         """Store every published list of every game; returns how many rows."""
         total = 0
-        with self._publishing:
+        with self._publishing, collection_paused():
             for variant in VARIANTS:
                 rows = self.rows(variant)
                 self.tables.replace_lists(variant, rows)
@@ -219,6 +234,18 @@ def ranks(period: PeriodList) -> list[int]:
     return found
 
 
+def explanation_text(explanation: dict) -> str:
+    """``chain.canonical_json`` of an explanation, written directly for a month without
+    games (most entries of a list): the same bytes, a tenth of the time."""
+    if explanation["games"]:
+        return chain.canonical_json(explanation)
+    before = explanation["before"]
+    return (
+        f'{{"before":{{"rating":{before["rating"]!r},"rd":{before["rd"]!r},'
+        f'"volatility":{before["volatility"]!r}}},"games":[]}}'
+    )
+
+
 def rows_of(variant: str, period: PeriodList) -> list[dict]:
     """A list's rows as ``rating_lists`` stores them: full-precision values, the
     explanation as canonical JSON."""
@@ -233,7 +260,7 @@ def rows_of(variant: str, period: PeriodList) -> list[dict]:
             "volatility": entry.rating.volatility,
             "games": entry.games,
             "provisional": int(entry.provisional),
-            "explanation": chain.canonical_json(entry.explanation),
+            "explanation": explanation_text(entry.explanation),
         }
         for rank, entry in zip(ranks(period), period.entries)
     ]

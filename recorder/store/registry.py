@@ -278,12 +278,11 @@ class PlayerTables:
                     "INSERT INTO rating_list_digests (variant, period, digest) VALUES (?, ?, ?)",
                     (variant, period, digest),
                 )
-            for row in rows:
-                db.execute(
-                    f"INSERT INTO rating_lists ({', '.join(RATING_COLUMNS)})"
-                    f" VALUES ({', '.join('?' * len(RATING_COLUMNS))})",
-                    [row[c] for c in RATING_COLUMNS],
-                )
+            marks = ", ".join("?" * len(RATING_COLUMNS))
+            db.conn.executemany(
+                f"INSERT INTO rating_lists ({', '.join(RATING_COLUMNS)}) VALUES ({marks})",
+                [[row[c] for c in RATING_COLUMNS] for row in rows],
+            )
 
     def list_rows(self, variant: str, period: str | None = None) -> list[dict]:
         clause, params = ("AND period = ?", [variant, period]) if period is not None else ("", [variant])
