@@ -162,3 +162,17 @@ def test_an_explanation_without_games_is_written_as_canonical_json_writes_it():
     assert explanation_text({"before": {"rating": 1500.0, "rd": 350.0, "volatility": 0.06}, "games": []}) == (
         '{"before":{"rating":1500.0,"rd":350.0,"volatility":0.06},"games":[]}'
     )
+
+
+def test_a_rated_tournament_seeds_a_registry_player_by_his_registry_rating(app):
+    client = app.test_client()
+    _, ids, _ = played_tournament(client, rated=True)
+    current = {e["id"]: e["rating"] for e in ok(client.get("/api/ratings/qelat"))["players"]}
+    body = {"name": "Next Open", "variant": "qelat", "format": "swiss", "rounds": 3, "rated": True}
+    tid = ok(client.post("/api/tournaments", json=body))["id"]
+    entered = ok(client.post(f"/api/tournaments/{tid}/players", json={"player_id": ids[0]}))
+    assert entered["rating"] == round(current[ids[0]])
+    given = ok(client.post(f"/api/tournaments/{tid}/players", json={"player_id": ids[1], "rating": 1234}))
+    assert given["rating"] == 1234  # a rating the arbiter gives is kept
+    unrated = ok(client.post("/api/tournaments", json={**body, "rated": False}))["id"]
+    assert ok(client.post(f"/api/tournaments/{unrated}/players", json={"player_id": ids[0]}))["rating"] is None

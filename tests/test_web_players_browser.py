@@ -138,3 +138,10 @@ def test_an_unknown_player_or_list_says_so(web, page):
     page.goto("/ratings/chess")
     page.wait_for_selector("#ratings-page[data-ready=error]")
     assert page.text_content("#ratings-title") == "There is no rating list for chess"
+
+
+def test_the_tournament_page_links_its_registry_players_to_their_pages(web, page):
+    page.goto(f"/tournaments/{web.tournament}")
+    page.wait_for_selector("#tournament-page[data-ready=true]")
+    linked = page.locator("#standings a[data-player-id]").evaluate_all("links => links.map(a => a.dataset.playerId)")
+    assert sorted(linked) == sorted(web.ids)

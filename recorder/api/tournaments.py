@@ -117,6 +117,17 @@ def register_player(tournament_id: str):
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
 
 
+def registry_rating(tournament_id: str, p) -> int | None:
+    """A rated tournament's entrant is seeded and paired by his registry rating of its
+    game as it stands at his entry (this month's list, rounded), when he has one."""
+    t = tournaments().tournament(tournament_id)
+    if not t.rated:
+        return None
+    current = current_app.extensions["ratings"].current(t.variant)
+    entry = next((e for e in current.entries if e.player_id == p.player_id), None)
+    return round(entry.rating.rating) if entry is not None else None
+
+
 def registry_entry(tournament_id: str, data: dict) -> dict:
     """An entry that picks a registry player (his name and federation unless given) or
     registers a new one first (once the tournament would take the entry: a refused entry
@@ -131,6 +142,7 @@ def registry_entry(tournament_id: str, data: dict) -> dict:
             "player_id": p.player_id,
             "name": data.get("name") or p.name,
             "federation": data.get("federation") or p.federation,
+            "rating": data.get("rating") if data.get("rating") is not None else registry_rating(tournament_id, p),
         }
     if not (data.get("name") or "").strip():
         raise InvalidRecord("a player needs a name, or the player_id of a registered player", field="name")
