@@ -285,3 +285,20 @@ def test_the_registry_works_alike_on_both_backends(database):
     recorder = client.application.extensions["recorder"]
     rebuild_registry(recorder)
     assert list(check_registry(recorder)) == []
+
+
+def test_a_game_linked_after_the_fact_shows_on_the_players_page(client):
+    a = register(client, **ABEBA)["id"]
+    body = {"variant": "qelat", "south": "Abeba", "north": "Guest", "first_player": "south"}
+    game = client.post("/api/games", json=body).get_json()["id"]
+    players = client.application.extensions["players"]
+    players.link_game(a, game, "south", recorded_by="admin")
+    (shown,) = client.get(f"/api/players/{a}").get_json()["games"]
+    assert (shown["game_id"], shown["side"], shown["opponent"], shown["status"]) == (
+        game,
+        "south",
+        "Guest",
+        "in_progress",
+    )
+    events = client.get(f"/api/players/{a}/events").get_json()["events"]
+    assert events[-1]["type"] == "game_linked" and events[-1]["payload"] == {"game_id": game, "side": "south"}

@@ -78,3 +78,46 @@ def test_verify_projections_checks_the_registry_and_rebuild_repairs_it(tmp_path)
     assert result.exit_code == 1 and f"MISMATCH players: {player}" in result.output
     run(db, "rebuild")
     assert "projections: 0 mismatches" in run(db, "verify", "--projections")
+
+
+def test_link_links_the_sides_of_games_outside_tournaments_by_events_on_the_players(tmp_path):
+    from recorder.players.service import Players
+    from recorder.service import Recorder
+    from recorder.store import SQLiteEventStore
+
+    db = tmp_path / "games.sqlite3"
+    with SQLiteEventStore(str(db)) as store:
+        game = (
+            Recorder(store)
+            .create_game(
+                {"variant": "qelat", "south": "Selam  Haile", "north": "Guest", "first_player": "south"},
+                recorded_by="r",
+            )
+            .game.game_id
+        )
+    selam = run(db, "players", "register", "--name", "Selam Haile", "--federation", "ETH")
+    guest = run(db, "players", "register", "--name", "Guest Player", "--federation", "ETH")
+    before = events(db)
+    output = run(db, "players", "link")
+    assert f"LINKED   {game} south Selam  Haile -> {selam}" in output
+    assert f"UNLINKED {game} north Guest: no candidate" in output
+    assert set(before) <= set(events(db)) and len(events(db)) == len(before) + 1
+    assert "LINKED   " not in run(db, "players", "link")  # linked once only
+    run(db, "players", "link-game", game, "north", guest)
+    refused = CliRunner().invoke(main, ["players", "link-game", game, "north", selam, "--db", str(db)])
+    assert refused.exit_code == 1 and "already" in refused.output
+    with SQLiteEventStore(str(db)) as store:
+        record = Players(Recorder(store)).tables.linked(selam)
+    assert record == [(game, "south")]
+    assert "projections: 0 mismatches" in run(db, "verify", "--projections")
+
+
+def test_link_entrant_is_an_arbiters_decision_between_candidates(tmp_path):
+    db = tmp_path / "entrant.sqlite3"
+    tid = run(db, "tournament", "create", "--name", "Old Open", "--variant", "qelat", "--format", "round_robin")
+    run(db, "tournament", "add-player", tid, "Chaltu Bekele")
+    first = run(db, "players", "register", "--name", "Chaltu Bekele", "--federation", "ETH")
+    run(db, "players", "register", "--name", "Chaltu Bekele", "--federation", "ERI", "--force")
+    assert f"UNLINKED {tid} #1 Chaltu Bekele" in run(db, "players", "link")
+    assert run(db, "players", "link-entrant", tid, "1", first) == f"{tid} #1 -> {first}"
+    assert "UNLINKED" not in run(db, "players", "link")

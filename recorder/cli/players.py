@@ -179,7 +179,8 @@ def link(dry_run, db, by):
     service = _players(db)
     linked, unlinked = _run(lambda: link_names(service.recorder, service, recorded_by=by, dry_run=dry_run))
     for done in linked:
-        click.echo(f"LINKED   {done.tournament_id} #{done.number} {done.name} -> {done.player_id}")
+        where = f"{done.where} #{done.number}" if done.number is not None else f"{done.where} {done.side}"
+        click.echo(f"LINKED   {where} {done.name} -> {done.player_id}")
     for left in unlinked:
         where = f"{left.where} #{left.number}" if left.number is not None else f"{left.where} {left.side}"
         candidates = ", ".join(left.candidates) or "no candidate"
@@ -188,6 +189,37 @@ def link(dry_run, db, by):
         _rebuild_ratings(service)
     verb = "would link" if dry_run else "linked"
     click.echo(f"{verb} {len(linked)}, left {len(unlinked)} for an arbiter to decide", err=True)
+
+
+@players.command("link-entrant")
+@click.argument("tournament_id")
+@click.argument("number", type=int)
+@click.argument("player_id")
+@DB
+@BY
+def link_entrant(tournament_id, number, player_id, db, by):
+    """An arbiter's decision: entrant NUMBER of TOURNAMENT_ID is registry player PLAYER_ID."""
+    from recorder.tournaments.service import Tournaments
+
+    service = _players(db)
+    survivor = _run(lambda: service.survivor(service.must_exist(player_id, field="player_id").player_id))
+    _run(lambda: Tournaments(service.recorder).link(tournament_id, number, survivor.player_id, recorded_by=by))
+    _rebuild_ratings(service)
+    click.echo(f"{tournament_id} #{number} -> {survivor.player_id}")
+
+
+@players.command("link-game")
+@click.argument("game_id")
+@click.argument("side", type=click.Choice(["south", "north"]))
+@click.argument("player_id")
+@DB
+@BY
+def link_game(game_id, side, player_id, db, by):
+    """An arbiter's decision: SIDE of GAME_ID (outside tournaments) is registry player PLAYER_ID."""
+    service = _players(db)
+    survivor = _run(lambda: service.survivor(service.must_exist(player_id, field="player_id").player_id))
+    _run(lambda: service.link_game(survivor.player_id, game_id, side, recorded_by=by))
+    click.echo(f"{game_id} {side} -> {survivor.player_id}")
 
 
 def _rebuild_ratings(service) -> None:

@@ -12,7 +12,7 @@ import re
 from recorder.errors import InvalidRecord
 
 from . import FEDERATION, is_player_id
-from .events import AffiliationChanged, MergeWithdrawn, PlayerMerged, PlayerRegistered, PlayerRenamed
+from .events import AffiliationChanged, GameLinked, MergeWithdrawn, PlayerMerged, PlayerRegistered, PlayerRenamed
 from .fold import Player
 
 EARLIEST_BIRTH_YEAR = 1880
@@ -116,6 +116,18 @@ def decide_withdraw_merge(p: Player, body: dict) -> list[MergeWithdrawn]:
     if not p.merged:
         raise InvalidRecord(f"{p.player_id} is not merged", field="player_id")
     return [MergeWithdrawn(reason=body.get("reason"))]
+
+
+def decide_link_game(p: Player, game_id: str, side: str, named: str | None, linked_to: str | None) -> list[GameLinked]:
+    """A game outside tournaments linked to this player: ``named`` is the registry id the
+    game's setup gives that side (None: none), ``linked_to`` the player it is linked to
+    already (None: nobody)."""
+    _not_merged(p)
+    if side not in ("south", "north"):
+        raise InvalidRecord("side is south or north", field="side")
+    if named is not None or linked_to is not None:
+        raise InvalidRecord(f"the {side} of {game_id} is registry player {named or linked_to} already", field="game_id")
+    return [GameLinked(game_id=game_id, side=side)]
 
 
 def _not_merged(p: Player) -> None:

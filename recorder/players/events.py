@@ -61,8 +61,19 @@ class MergeWithdrawn(PlayerEvent):
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class GameLinked(PlayerEvent):
+    """A game outside tournaments recorded before the registry: its ``side`` is this player
+    (the game's own events are never touched: ``recorder players link``)."""
+
+    type: ClassVar[str] = "game_linked"
+    game_id: str
+    side: str
+
+
 EVENT_TYPES: dict[str, type[PlayerEvent]] = {
-    cls.type: cls for cls in (PlayerRegistered, PlayerRenamed, AffiliationChanged, PlayerMerged, MergeWithdrawn)
+    cls.type: cls
+    for cls in (PlayerRegistered, PlayerRenamed, AffiliationChanged, PlayerMerged, MergeWithdrawn, GameLinked)
 }
 
 

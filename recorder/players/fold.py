@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from .events import AffiliationChanged, MergeWithdrawn, PlayerEvent, PlayerMerged, PlayerRegistered, PlayerRenamed
+from .events import (
+    AffiliationChanged,
+    GameLinked,
+    MergeWithdrawn,
+    PlayerEvent,
+    PlayerMerged,
+    PlayerRegistered,
+    PlayerRenamed,
+)
 
 
 @dataclass(frozen=True)
@@ -18,6 +26,7 @@ class Player:
     birth_year: int | None = None
     external_id: str | None = None
     merged_into: str | None = None  # the survivor's id while this record is merged
+    linked_games: tuple[tuple[str, str], ...] = ()  # (game id, side) of games linked after the fact
     version: int = 0
 
     @property
@@ -48,6 +57,8 @@ def apply(p: Player, event: PlayerEvent, seq: int) -> Player:
         return replace(p, merged_into=event.into, version=seq)
     if isinstance(event, MergeWithdrawn):
         return replace(p, merged_into=None, version=seq)
+    if isinstance(event, GameLinked):
+        return replace(p, linked_games=p.linked_games + ((event.game_id, event.side),), version=seq)
     raise TypeError(f"unexpected player event {event!r}")
 
 

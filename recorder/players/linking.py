@@ -35,10 +35,11 @@ class Unlinked:
 
 @dataclass(frozen=True)
 class Linked:
-    tournament_id: str
-    number: int
+    where: str  # a tournament id, or a game id
+    number: int | None  # the entrant's number; None for a game
     name: str
     player_id: str
+    side: str | None = None  # south or north, for a game
 
 
 def tournament_ids(recorder: Recorder) -> Iterator[str]:
@@ -73,19 +74,28 @@ def link_names(recorder: Recorder, players: Players, *, recorded_by: str, dry_ru
             else:
                 ids = [c["player_id"] for c in players.tables.same_names([search_key(entrant.name)])]
                 unlinked.append(Unlinked(tournament_id, entrant.number, None, entrant.name, ids))
-    unlinked += list(unnamed_games(recorder, players))
+    seated: dict[str, set[str]] = {}  # a game's players linked so far: one player is never both sides
+    for game_id, side, name, found in unnamed_games(recorder, players):
+        if len(found) == 1 and found[0] not in seated.get(game_id, set()):
+            if not dry_run:
+                players.link_game(found[0], game_id, side, recorded_by=recorded_by)
+            seated.setdefault(game_id, set()).add(found[0])
+            linked.append(Linked(game_id, None, name, found[0], side))
+        else:
+            unlinked.append(Unlinked(game_id, None, side, name, found))
     return linked, unlinked
 
 
-def unnamed_games(recorder: Recorder, players: Players) -> Iterator[Unlinked]:
-    """Games outside tournaments whose sides name no registry player, with the candidates."""
+def unnamed_games(recorder: Recorder, players: Players) -> Iterator[tuple[str, str, str, list[str]]]:
+    """(game id, side, name, candidates) of each side of a game outside tournaments that
+    names no registry player and is linked to none."""
     for game_id in recorder.games.iter_ids(oldest_first=True):
         row = recorder.games.row(game_id)
         if row is None or row["tournament_id"] is not None:
             continue
         meta = row["metadata"] or "{}"
         for side in ("south", "north"):
-            if f'"{side}_player"' in meta:
+            if f'"{side}_player"' in meta or players.tables.linked_to(game_id, side) is not None:
                 continue
             ids = [c["player_id"] for c in players.tables.same_names([search_key(row[side])])]
-            yield Unlinked(game_id, None, side, row[side], ids)
+            yield game_id, side, row[side], ids

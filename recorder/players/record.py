@@ -1,10 +1,12 @@
 """A player's record: every tournament he entered and every game he played, with results.
 
-Read from the registry's entries, the tournaments' folds and the games list; the records
-merged into a player count as his.
+Read from the registry's entries and linked games, the tournaments' folds and the games
+list; the records merged into a player count as his.
 """
 
 from __future__ import annotations
+
+import json
 
 from recorder.service import Recorder
 from recorder.tournaments import board_game_id
@@ -41,6 +43,15 @@ def player_record(recorder: Recorder, players: Players, player_id: str) -> dict:
                 opponent = t.seated(board.north if side == "south" else board.south)
                 game_id = board_game_id(tournament_id, rnd.number, board.board)
                 games.append(_game(recorder, game_id, side, opponent.name, opponent.player_id, tournament_id))
+    for linked_id in ids:
+        for game_id, side in players.tables.linked(linked_id):
+            row = recorder.games.row(game_id)
+            if row is None:
+                continue
+            other = "north" if side == "south" else "south"
+            meta = json.loads(row["metadata"]) if row["metadata"] else {}
+            other_id = meta.get(f"{other}_player") or players.tables.linked_to(game_id, other)
+            games.append(_game(recorder, game_id, side, row[other], other_id, None))
     for row in players.tables.games_naming(ids):
         meta_side = "south" if row["south_player"] in ids else "north"
         opponent = row["north" if meta_side == "south" else "south"]

@@ -127,7 +127,7 @@ class Players:
             stream_type=PLAYER,
             recorded_by=recorded_by,
             idempotency=idempotency,
-            projection=self.tables.write(row_of(p), keys_of(p)),
+            projection=self.tables.write(row_of(p), keys_of(p), p.linked_games),
         )
         return Written(result.events, self.player(result.events[0].game_id), result.replayed)
 
@@ -164,7 +164,7 @@ class Players:
                 stream_type=PLAYER,
                 recorded_by=recorded_by,
                 idempotency=idempotency,
-                projection=self.tables.write(row_of(after), keys_of(after)),
+                projection=self.tables.write(row_of(after), keys_of(after), after.linked_games),
             )
             return Written(result.events, self.player(player_id), result.replayed)
 
@@ -194,6 +194,22 @@ class Players:
 
         return self.execute(player_id, decide, **write)
 
+    def link_game(self, player_id: str, game_id: str, side: str, **write) -> Written:
+        """A game outside tournaments recorded before the registry: its ``side`` is this
+        player (an event on the player's stream; the game's own events stay as they are)."""
+        setup = self.recorder.setup_of(game_id)
+        if setup is None:
+            raise InvalidRecord(f"game_id names no game: {game_id!r}", field="game_id")
+        metadata = getattr(setup, "metadata", {}) or {}
+        if metadata.get("tournament_id"):
+            raise InvalidRecord(f"{game_id} is a tournament's game: link its entrant instead", field="game_id")
+
+        def decide(p: Player) -> list:
+            named = metadata.get(f"{side}_player")
+            return decisions.decide_link_game(p, game_id, side, named, self.tables.linked_to(game_id, side))
+
+        return self.execute(player_id, decide, **write)
+
     def withdraw_merge(self, player_id: str, body: dict, **write) -> Written:
         return self.execute(player_id, lambda p: decisions.decide_withdraw_merge(p, body), **write)
 
@@ -220,7 +236,7 @@ class Players:
             for player_id in ids[start : start + 500]:
                 events = self.store.read(player_id)
                 p = fold(player_id, events)
-                rows.append((row_of(p), keys_of(p), events[0].recorded_at, events[-1].recorded_at))
+                rows.append((row_of(p), keys_of(p), events[0].recorded_at, events[-1].recorded_at, p.linked_games))
             self.tables.replace(rows)
         self.tables.drop_orphans(set(ids))
         return len(ids)
@@ -238,6 +254,8 @@ class Players:
                 problems.append(f"players: {player_id}: the row differs from what its events give")
             elif self.tables.keys(player_id) != keys_of(p):
                 problems.append(f"players: {player_id}: the search keys differ from its names'")
+            elif self.tables.linked(player_id) != sorted(p.linked_games):
+                problems.append(f"players: {player_id}: the linked games differ from its events'")
         for orphan in sorted(set(self.tables.all_ids()) - set(ids)):
             problems.append(f"players: {orphan}: a row without a player")
         return problems

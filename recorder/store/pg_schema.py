@@ -167,6 +167,11 @@ CREATE TABLE player_entries (
   PRIMARY KEY (tournament_id, number)
 );
 CREATE INDEX player_entries_by_player ON player_entries (player_id);
+CREATE TABLE player_games (
+  game_id text COLLATE "C" NOT NULL, side text NOT NULL, player_id text COLLATE "C" NOT NULL,
+  PRIMARY KEY (game_id, side)
+);
+CREATE INDEX player_games_by_player ON player_games (player_id);
 CREATE TABLE rating_lists (
   variant text COLLATE "C" NOT NULL, period text COLLATE "C" NOT NULL, player_id text COLLATE "C" NOT NULL,
   rank bigint, rating double precision NOT NULL, rd double precision NOT NULL,
@@ -202,6 +207,7 @@ REWRITABLE_TABLES = (
     "players",
     "player_keys",
     "player_entries",
+    "player_games",
     "rating_lists",
     "rating_list_digests",
 )

@@ -6,7 +6,8 @@
 - ``player_keys``: the search key of each name from each of its words on
   (``players.word_keys``), in key order: a search is one range of that index;
 - ``player_entries``: which tournament entrant is which registry player (written with
-  the tournament's events that say so);
+  the tournament's events that say so); ``player_games``: which side of a game outside
+  tournaments is which player, linked after the fact (written with his ``game_linked``);
 - ``rating_lists``: each published rating list (recorder/ratings/service.py), and
   ``rating_list_digests`` a digest of each, which tells a reader that kept a list
   whether it changed.
@@ -68,16 +69,24 @@ class PlayerTables:
 
     # -- Players --------------------------------------------------------------------
 
-    def write(self, row: dict, keys: list[str]) -> ProjectionWrite:
-        """What a player's append runs in its transaction: his row and keys, as of it."""
+    def write(self, row: dict, keys: list[str], games: Sequence[tuple[str, str]] = ()) -> ProjectionWrite:
+        """What a player's append runs in its transaction: his row, keys and linked games, as of it."""
 
         def upsert(db: Database, events: Sequence[StoredEvent]) -> None:
             created = events[0].recorded_at if events[0].seq == 1 else None
-            self._put(db, row, keys, created, events[-1].recorded_at)
+            self._put(db, row, keys, created, events[-1].recorded_at, games)
 
         return upsert
 
-    def _put(self, db: Database, row: dict, keys: list[str], created_at: str | None, updated_at: str) -> None:
+    def _put(
+        self,
+        db: Database,
+        row: dict,
+        keys: list[str],
+        created_at: str | None,
+        updated_at: str,
+        games: Sequence[tuple[str, str]] = (),
+    ) -> None:
         player_id = row["player_id"]
         if created_at is None:
             found = db.execute("SELECT created_at FROM players WHERE player_id = ?", (player_id,)).fetchone()
@@ -91,13 +100,33 @@ class PlayerTables:
         db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,))
         for key in keys:
             db.execute("INSERT OR IGNORE INTO player_keys (key, player_id) VALUES (?, ?)", (key, player_id))
+        db.execute("DELETE FROM player_games WHERE player_id = ?", (player_id,))
+        for game_id, side in games:
+            db.execute(
+                "INSERT INTO player_games (game_id, side, player_id) VALUES (?, ?, ?)", (game_id, side, player_id)
+            )
 
-    def replace(self, rows: Iterable[tuple[dict, list[str], str, str]]) -> None:
-        """Rewrite each player's row and keys: ``(row, keys, created_at, updated_at)``."""
+    def replace(self, rows: Iterable[tuple[dict, list[str], str, str, Sequence[tuple[str, str]]]]) -> None:
+        """Rewrite each player's row, keys and linked games: ``(row, keys, created_at, updated_at, games)``."""
         db = self._db()
         with _write_transaction(db):
-            for row, keys, created_at, updated_at in rows:
-                self._put(db, row, keys, created_at, updated_at)
+            for row, keys, created_at, updated_at, games in rows:
+                self._put(db, row, keys, created_at, updated_at, games)
+
+    def linked(self, player_id: str) -> list[tuple[str, str]]:
+        """The (game id, side) of the games linked to this player, in game order."""
+        rows = self._db().execute(
+            "SELECT game_id, side FROM player_games WHERE player_id = ? ORDER BY game_id, side", (player_id,)
+        )
+        return [(r[0], r[1]) for r in rows.fetchall()]
+
+    def linked_to(self, game_id: str, side: str) -> str | None:
+        row = (
+            self._db()
+            .execute("SELECT player_id FROM player_games WHERE game_id = ? AND side = ?", (game_id, side))
+            .fetchone()
+        )
+        return None if row is None else row[0]
 
     def row(self, player_id: str) -> dict | None:
         cursor = self._db().execute(
@@ -165,6 +194,7 @@ class PlayerTables:
             for player_id in set(self.all_ids()) - player_ids:
                 db.execute("DELETE FROM players WHERE player_id = ?", (player_id,))
                 db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,))
+                db.execute("DELETE FROM player_games WHERE player_id = ?", (player_id,))
 
     # -- Tournament entries ---------------------------------------------------------
 

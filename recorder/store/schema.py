@@ -218,6 +218,9 @@ _REGISTRY = (
     "CREATE TABLE IF NOT EXISTS player_entries (tournament_id TEXT NOT NULL, number INTEGER NOT NULL,"
     " player_id TEXT NOT NULL, PRIMARY KEY (tournament_id, number))",
     "CREATE INDEX IF NOT EXISTS player_entries_by_player ON player_entries (player_id)",
+    "CREATE TABLE IF NOT EXISTS player_games (game_id TEXT NOT NULL, side TEXT NOT NULL, player_id TEXT NOT NULL,"
+    " PRIMARY KEY (game_id, side))",
+    "CREATE INDEX IF NOT EXISTS player_games_by_player ON player_games (player_id)",
     "CREATE TABLE IF NOT EXISTS rating_lists (variant TEXT NOT NULL, period TEXT NOT NULL,"
     " player_id TEXT NOT NULL, rank INTEGER, rating REAL NOT NULL, rd REAL NOT NULL, volatility REAL NOT NULL,"
     " games INTEGER NOT NULL, provisional INTEGER NOT NULL, explanation TEXT NOT NULL,"
