@@ -121,3 +121,33 @@ def test_link_entrant_is_an_arbiters_decision_between_candidates(tmp_path):
     assert f"UNLINKED {tid} #1 Chaltu Bekele" in run(db, "players", "link")
     assert run(db, "players", "link-entrant", tid, "1", first) == f"{tid} #1 -> {first}"
     assert "UNLINKED" not in run(db, "players", "link")
+
+
+def test_ratings_list_and_explain_a_players_month(tmp_path):
+    from conftest import make_app
+
+    from recorder.ratings.glicko2 import Rating, Result, rate
+
+    db = tmp_path / "explain.sqlite3"
+    client = make_app(db).test_client()
+    ids = [
+        client.post("/api/players", json={"name": name, "federation": "ETH"}).get_json()["id"]
+        for name in ("Abeba Tesfaye", "Berhane Kidane")
+    ]
+    body = {"name": "Open", "variant": "qelat", "format": "round_robin", "rated": True}
+    tid = client.post("/api/tournaments", json=body).get_json()["id"]
+    for player_id in ids:
+        client.post(f"/api/tournaments/{tid}/players", json={"player_id": player_id})
+    client.post(f"/api/tournaments/{tid}/rounds", json={})
+    game = client.post(f"/api/tournaments/{tid}/rounds/1/boards/1/game", json={}).get_json()
+    result = {"type": "result", "kind": "resignation", "winner": "south", "expected_version": 1}
+    assert client.post(f"/api/games/{game['id']}/commands", json=result).status_code == 201
+    winner = game["metadata"]["south_player"]
+    listing = [line for line in run(db, "ratings", "list", "qelat").splitlines() if not line.startswith("(")]
+    assert listing[0].split()[:2] == ["1", winner]
+    explained = run(db, "ratings", "explain", "qelat", winner).splitlines()
+    assert explained[0] == "before: 1500.00 (RD 350.00, volatility 0.060000)"
+    assert explained[1].startswith(f"  {game['id']}: v {game['metadata']['north_player']} 1500.00 (RD 350.00)")
+    assert explained[1].endswith("expected 0.5000  scored 1")
+    after = rate(Rating(), [Result(Rating(), 1)])  # the formula Glickman's example pins (tests/test_glicko2.py)
+    assert explained[2].startswith(f"after:  {after.rating:.2f} (RD {after.rd:.2f}")
