@@ -27,7 +27,7 @@ PURE_MODULES = [
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
     "recorder.tournaments",
     "recorder.bench.engine",
-    *(f"recorder.ratings.{name}" for name in ("glicko2",)),
+    *(f"recorder.ratings.{name}" for name in ("glicko2", "lists")),
     *(f"recorder.players.{name}" for name in ("events", "fold", "decide")),
     "recorder.players",
     "recorder.ratings",

@@ -69,9 +69,11 @@ def names(count: int, rng: random.Random) -> list[tuple[str, str | None]]:
     """Seeded (Latin, Ge'ez or None) names: first and family names, a middle initial past
     the combinations (so a search finds many players by one prefix, as it would)."""
     found = []
+    pairs = len(FIRST) * len(FAMILY)
     for index in range(count):
         first, family = FIRST[index % len(FIRST)], FAMILY[(index // len(FIRST)) % len(FAMILY)]
-        middle = "" if index < len(FIRST) * len(FAMILY) else f" {chr(65 + index // (len(FIRST) * len(FAMILY)) % 26)}."
+        cycle = index // pairs  # the 601st player on is "Abeba B. Alemu", then "C.", ...
+        middle = f" {chr(ord('A') + cycle % 26)}." if cycle else ""
         geez = GEEZ.get(first) if rng.random() < 0.2 else None
         found.append((f"{first}{middle} {family}", geez))
     return found
