@@ -66,6 +66,7 @@ class Ratings:
         self._running: dict[str, RunningPeriod] = {}
         self._published: dict[str, str] = {}  # variant -> the month its lists were last brought up to
         self._publishing = threading.Lock()
+        self._running_lock = threading.Lock()
 
     # -- The games ------------------------------------------------------------------
 
@@ -168,11 +169,12 @@ class Ratings:
         start = self._start(variant, last) if last is not None else {}
         games = self.rated_games(variant, since=next_month(last)) if last is not None else self.rated_games(variant)
         if (last is None or next_month(last) == month) and all(g.period == month for g in games):
-            running = self._running.get(variant)
-            if running is None or running.period != month or running.start is not start:
-                running = self._running[variant] = RunningPeriod(month, start)
-            running.update(games)
-            return running.list()
+            with self._running_lock:  # requests in threads share the month's list
+                running = self._running.get(variant)
+                if running is None or running.period != month or running.start is not start:
+                    running = self._running[variant] = RunningPeriod(month, start)
+                running.update(games)
+                return running.list()
         first = next_month(last) if last is not None else None
         lists = rating_lists(games, month, start=start, first_period=first)
         return lists[-1] if lists else PeriodList(month, ())
