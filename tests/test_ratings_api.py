@@ -176,3 +176,30 @@ def test_a_rated_tournament_seeds_a_registry_player_by_his_registry_rating(app):
     assert given["rating"] == 1234  # a rating the arbiter gives is kept
     unrated = ok(client.post("/api/tournaments", json={**body, "rated": False}))["id"]
     assert ok(client.post(f"/api/tournaments/{unrated}/players", json={"player_id": ids[0]}))["rating"] is None
+
+
+def test_this_months_list_asked_for_from_many_threads_is_the_whole_computation(app):
+    import threading
+
+    from recorder.ratings.service import Ratings
+
+    client = app.test_client()
+    played_tournament(client, rated=True)
+    ratings = app.extensions["ratings"]
+    failures: list[BaseException] = []
+
+    def ask() -> None:
+        try:
+            for _ in range(20):
+                ratings.current("qelat")
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    played_tournament(client, rated=True)  # more results while they ask
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert ratings.current("qelat") == Ratings(app.extensions["recorder"]).current("qelat")
