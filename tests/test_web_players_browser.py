@@ -85,6 +85,16 @@ def test_the_player_page_shows_names_affiliation_ratings_tournaments_and_games(w
     )
     assert page.locator("[data-variant=qelat] svg.rating-chart circle").count() == len(record["ratings"]["qelat"])
     assert page.text_content("#player-tournaments").startswith("Asmara Rated Open")
+    page.click("[data-variant=qelat] details.why summary")
+    why = page.locator("[data-variant=qelat] details.why tbody tr")
+    assert why.count() == len(latest["explanation"]["games"]) == 2
+    for index, game in enumerate(latest["explanation"]["games"]):
+        cells = why.nth(index).locator("td").all_text_contents()
+        assert cells[1:] == [
+            f"{game['opponent_rating']:.0f} ± {game['opponent_rd']:.0f}",
+            f"{game['expected']:.2f}",
+            f"{game['score']:g}",
+        ]
     shown = page.locator("#player-games tbody tr").evaluate_all("rows => rows.map(r => r.dataset.game)")
     assert shown == [g["game_id"] for g in record["games"]] and len(shown) == 2
     assert fits_the_width(page)

@@ -86,6 +86,7 @@ def record_of(player_id: str) -> dict:
                 "rd": round(r["rd"], 2),
                 "games": r["games"],
                 "provisional": bool(r["provisional"]),
+                "explanation": json.loads(r["explanation"]),
             }
             for r in rows
         ]

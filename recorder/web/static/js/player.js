@@ -56,7 +56,26 @@ function renderHeader(p) {
   }
 }
 
-function renderRatings(ratings, variants) {
+// Why the latest month's rating is what it is: each game with the opponent's rating and
+// deviation before the month, the expected score and the actual one (as `recorder ratings explain`).
+function explain(entry, names) {
+  const games = entry.explanation.games;
+  const before = entry.explanation.before;
+  const summary = element("summary", { text: `Why ${entry.rating.toFixed(0)} in ${entry.period}` });
+  const start = element("p", { text: `Before the month: ${before.rating.toFixed(0)} ± ${before.rd.toFixed(0)}.` });
+  if (!games.length) return element("details", { class: "why" }, summary, start,
+    element("p", { text: "No game this month: only the deviation grew." }));
+  const head = element("tr", {}, ...["Opponent", "His rating", "Expected", "Scored"].map((text) => element("th", { scope: "col", text })));
+  const rows = games.map((g) => element("tr", { "data-game": g.game_id },
+    element("td", {}, element("a", { href: `/players/${encodeURIComponent(g.opponent)}`, text: names.get(g.opponent) || g.opponent })),
+    element("td", { text: `${g.opponent_rating.toFixed(0)} ± ${g.opponent_rd.toFixed(0)}` }),
+    element("td", { text: g.expected.toFixed(2) }),
+    element("td", { text: String(g.score) })));
+  return element("details", { class: "why" }, summary, start,
+    element("div", { class: "scroll" }, element("table", { class: "table" }, element("thead", {}, head), element("tbody", {}, ...rows))));
+}
+
+function renderRatings(ratings, variants, names) {
   const titles = Object.fromEntries(variants.map((v) => [v.name, v.title]));
   const blocks = Object.entries(ratings).map(([variant, history]) => {
     const last = history[history.length - 1];
@@ -64,7 +83,7 @@ function renderRatings(ratings, variants) {
       element("h3", {}, element("a", { href: `/ratings/${variant}`, text: titles[variant] || variant })),
       element("p", { class: "rating-now", text: `${last.rating.toFixed(0)} ± ${last.rd.toFixed(0)}`
         + `${last.provisional ? " (provisional)" : ""} · rank ${last.rank} in ${last.period}` }),
-      chart(history));
+      chart(history), explain(last, names));
   });
   byId("player-ratings").replaceChildren(...(blocks.length ? blocks
     : [element("p", { class: "hint", text: "No rated game yet." })]));
@@ -93,7 +112,8 @@ async function init() {
   const [{ data: p }, { data: variants }] = await Promise.all([
     getJSON(`/api/players/${encodeURIComponent(id)}`), getJSON("/api/variants")]);
   renderHeader(p);
-  renderRatings(p.ratings, variants.variants);
+  const names = new Map(p.games.filter((g) => g.opponent_id).map((g) => [g.opponent_id, g.opponent]));
+  renderRatings(p.ratings, variants.variants, names);
   renderTournaments(p.tournaments);
   renderGames(p.games);
   page.dataset.ready = "true";
