@@ -5,6 +5,8 @@
   ``write_game`` writes it, at the version it was written for;
 - the position index (recorder/store/caches.py): the key of every position each game
   reached (recorder/rules/position_text.py), for ``recorder search``;
+- the player registry (recorder/store/registry.py): each player's row and search keys,
+  which tournament entrant is which player, and the rating lists (recorder/ratings);
 - each event's stored line (``events.line``): its canonical JSON, the bytes an NDJSON
   export writes (not rebuildable, since events are immutable, but checked).
 
@@ -77,7 +79,19 @@ def rebuild(recorder: Recorder, progress: Callable[[int], None] = lambda n: None
     notations.drop_orphans()
     recorder.positions.drop_orphans()
     recorder.positions.drop_pending(queued)
+    rebuild_registry(recorder)
     return total
+
+
+def rebuild_registry(recorder: Recorder) -> None:
+    """The registry's rows, its tournament entries and the rating lists, from the events."""
+    from .players.service import Players
+    from .ratings.service import Ratings
+    from .tournaments.service import Tournaments
+
+    Players(recorder).rebuild()
+    Tournaments(recorder).rebuild_entries()
+    Ratings(recorder).rebuild()
 
 
 def check(recorder: Recorder, progress: Callable[[int], None] = lambda n: None) -> Iterator[str]:
@@ -103,6 +117,17 @@ def check(recorder: Recorder, progress: Callable[[int], None] = lambda n: None) 
     for ids in game_ids(recorder):
         listed.difference_update(ids)
     yield from (f"games list: {game_id}: a row without a game" for game_id in sorted(listed))
+    yield from check_registry(recorder)
+
+
+def check_registry(recorder: Recorder) -> Iterator[str]:
+    from .players.service import Players
+    from .ratings.service import Ratings
+    from .tournaments.service import Tournaments
+
+    yield from Players(recorder).check()
+    yield from Tournaments(recorder).check_entries()
+    yield from Ratings(recorder).check()
 
 
 def digests(positions: list[tuple[int, str]]) -> list[tuple[int, tuple[int, int]]]:

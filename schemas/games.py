@@ -33,6 +33,9 @@ class GameCreateSchema(Schema):
     site = name(allow_none=True)
     date = date(allow_none=True)
     round = name(allow_none=True)
+    # The registry players (docs/players.md) a game outside tournaments may name.
+    south_player = fields.String(allow_none=True, validate=validate.Regexp(r"^p-[0-9a-f]{1,64}\Z"))
+    north_player = fields.String(allow_none=True, validate=validate.Regexp(r"^p-[0-9a-f]{1,64}\Z"))
 
 
 class GameSchema(Schema):

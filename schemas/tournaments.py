@@ -55,14 +55,23 @@ class TournamentCreateSchema(Schema):
     site = text(allow_none=True)
     start_date = fields.String(allow_none=True, validate=DATE)
     end_date = fields.String(allow_none=True, validate=DATE)
+    rated = fields.Boolean(load_default=False)  # its finished games count in the rating lists
 
 
 class PlayerCreateSchema(Schema):
-    """POST /api/tournaments/{id}/players: a registration, or a late entry in a Swiss."""
+    """POST /api/tournaments/{id}/players: a registration, or a late entry in a Swiss.
+    ``player_id`` picks a registry player (his name and federation by default);
+    ``register`` registers a new one first (docs/players.md), ``force`` as there."""
 
-    name = text(required=True)
+    name = text()
     federation = text(allow_none=True)
     rating = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=4000))
+    player_id = fields.String(validate=validate.Regexp(r"^p-[0-9a-f]{1,64}\Z"))
+    register = fields.Boolean(load_default=False)
+    force = fields.Boolean(load_default=False)
+    name_geez = text(allow_none=True)
+    club = text(allow_none=True)
+    birth_year = StrictInteger(allow_none=True)
 
 
 class WithdrawalSchema(Schema):
@@ -124,6 +133,7 @@ class EntrantSchema(Schema):
     entered_round = StrictInteger(dump_only=True)
     withdrawn = fields.Boolean(dump_only=True)
     withdrawn_after = StrictInteger(dump_only=True, allow_none=True)
+    player_id = fields.String(dump_only=True, allow_none=True)  # the registry player
 
 
 class RoundSchema(Schema):
@@ -146,6 +156,7 @@ class TournamentSchema(Schema):
     rounds_planned = StrictInteger(dump_only=True, allow_none=True)
     tiebreaks = fields.List(fields.String(), dump_only=True)
     bye_points = fields.Raw(dump_only=True)
+    rated = fields.Boolean(dump_only=True)
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)

@@ -34,6 +34,11 @@ MAY = {
     ("delete", "/api/tokens/{token_id}"): {"admin"},
     ("post", "/api/tournaments/{tournament_id}/tokens"): {"admin"},
     ("delete", "/api/tournaments/{tournament_id}/tokens/{token_id}"): {"admin"},
+    ("post", "/api/players"): {"arbiter_other", "arbiter", "admin"},  # any arbiter registers
+    ("post", "/api/players/{player_id}/name"): {"arbiter", "admin"},  # the player entered T
+    ("post", "/api/players/{player_id}/affiliation"): {"arbiter", "admin"},
+    ("post", "/api/players/{player_id}/merge"): {"admin"},
+    ("post", "/api/players/{player_id}/merge/withdrawal"): {"admin"},
 }
 TOURNAMENT_WRITE = {"arbiter", "admin"}  # every other write under /api/tournaments/{tournament_id}
 
@@ -47,14 +52,17 @@ def may(method: str, path: str) -> set[str]:
 
 class World:
     """Tournament T (paired, its board 1 game started), tournament U, a game G recorded by
-    "recorder", and a token of each kind."""
+    "recorder", registry player P (entered in T) and Q, and a token of each kind."""
 
     def __init__(self, client):
         self.client = client
         create = {"name": "T", "variant": "qelat", "format": "round_robin"}
         self.t = self.ok(client.post("/api/tournaments", json=create))["id"]
         self.u = self.ok(client.post("/api/tournaments", json={**create, "name": "U"}))["id"]
-        for name in ("P1", "P2", "P3", "P4"):
+        self.player = self.ok(client.post("/api/players", json={"name": "Registry P", "federation": "ETH"}))["id"]
+        self.other_player = self.ok(client.post("/api/players", json={"name": "Registry Q", "federation": "ETH"}))["id"]
+        self.ok(client.post(f"/api/tournaments/{self.t}/players", json={"player_id": self.player}))
+        for name in ("P2", "P3", "P4"):
             self.ok(client.post(f"/api/tournaments/{self.t}/players", json={"name": name}))
         self.ok(client.post(f"/api/tournaments/{self.t}/rounds", json={}))
         self.ok(client.post(f"/api/tournaments/{self.t}/rounds/1/boards/1/game", json={}))
@@ -90,6 +98,7 @@ class World:
             "round_number": "1",
             "board": "2",
             "number": "1",
+            "player_id": self.player,
             "token_id": self.victims["tournament" if "tournaments" in path else "recorder"],
         }
         return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
@@ -100,6 +109,8 @@ class World:
         kwargs: dict[str, object]
         if path == "/api/import":
             kwargs = {"data": NOTATION, "content_type": "text/x-mancala-notation"}
+        elif path == "/api/players/{player_id}/merge":
+            kwargs = {"json": {"into": self.other_player}}
         else:
             kwargs = {"json": BODIES.get(path, {})}
         return self.client.open(self.url(path), method=method.upper(), headers=headers, **kwargs)
@@ -110,6 +121,9 @@ BODIES = {
     "/api/games/{game_id}/commands": {"type": "sow", "hole": "f1"},
     "/api/tokens": {"holder": "New"},
     "/api/tournaments": {"name": "New", "variant": "qelat", "format": "swiss", "rounds": 3},
+    "/api/players": {"name": "New Player", "federation": "ETH"},
+    "/api/players/{player_id}/name": {"name": "Renamed P"},
+    "/api/players/{player_id}/affiliation": {"federation": "ERI"},
 }
 
 

@@ -27,6 +27,10 @@ PURE_MODULES = [
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
     "recorder.tournaments",
     "recorder.bench.engine",
+    *(f"recorder.ratings.{name}" for name in ("glicko2", "lists")),
+    *(f"recorder.players.{name}" for name in ("events", "fold", "decide")),
+    "recorder.players",
+    "recorder.ratings",
 ]
 IO_LIBRARIES = {"flask", "werkzeug", "click", "sqlite3", "sqlite_utils", "marshmallow", "apispec", "fcntl"}
 RULES_MAY_IMPORT = {"__future__", "typing", "enum", "dataclasses", "functools", "json", "collections", "itertools"}

@@ -376,3 +376,24 @@ def test_migration_5_reads_each_streams_head_from_its_events(postgres_url):
         assert (head.head_seq, head.head_hash) == (2, store.read("g")[-1].hash)
         store.append("g", 2, [NewEvent("c", {"n": 4})], recorded_by="test")
         assert store.stream_heads("g")[0].head_seq == 3 and store.stream_heads() == []
+
+
+def test_migration_6_adds_the_player_registry_to_a_database_with_records(postgres_server, monkeypatch):
+    """A database of migration 5 with games and tournaments takes player streams and the
+    registry's tables once migration 6 has run; what was there is unchanged."""
+    from recorder.players.service import Players
+    from recorder.store import pg_schema
+
+    url = postgres_server.create_database()
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:5])
+    with PostgresEventStore(url) as store:
+        game = Recorder(store).create_game(QELAT, recorded_by="Arbiter").game.game_id
+        before = store.event_lines(game)
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    with psycopg.connect(url) as conn:
+        assert pg_schema.migrate(conn) == [6]
+    with PostgresEventStore(url) as store:
+        assert store.event_lines(game) == before
+        written = Players(Recorder(store)).register({"name": "Abeba", "federation": "ERI"}, recorded_by="admin")
+        assert store.stream_type(written.player.player_id) == "player"
+        assert [r["player_id"] for r in Players(Recorder(store)).search("abe")] == [written.player.player_id]

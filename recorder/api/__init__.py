@@ -11,8 +11,10 @@ from . import (
     hosts,  # Host and Origin checked before anything else (DNS rebinding)
     live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
+    players,  # the player registry
     positions,  # position search over the position index
     problems,
+    ratings,  # the rating lists (Glicko-2 over months)
     tokens,  # recorder tokens
     tournaments,  # tournaments, pairings, standings, tokens
     variants,
@@ -28,6 +30,8 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(module.bp)
     app.register_blueprint(audit.bp)
     tournaments.init_app(app)
+    players.init_app(app)
+    ratings.init_app(app)
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)
     live.init_app(app)

@@ -40,6 +40,10 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.list_tokens": ("manage_tokens", "tournament"),
     "tournaments.issue_token": ("manage_tokens", "tournament"),
     "tournaments.revoke_token": ("manage_tokens", "tournament"),
+    "players.register_player": ("register_player", None),
+    "players.rename_player": ("write_player", "player"),
+    "players.change_affiliation": ("write_player", "player"),
+    # players.merge_player and players.withdraw_merge: unlisted, so the admin's alone
     "tokens.list_tokens": ("manage_tokens", None),
     "tokens.issue_token": ("manage_tokens", None),
     "tokens.revoke_token": ("manage_tokens", None),
@@ -111,7 +115,15 @@ def _resource(scope: str | None, principal: Principal | None) -> Resource:
         return Resource(tournament_id=args.get("tournament_id"))
     if scope == "game":
         return game_resource(args.get("game_id", ""), principal)
+    if scope == "player":
+        return player_resource(args.get("player_id", ""))
     return Resource()
+
+
+def player_resource(player_id: str) -> Resource:
+    """The tournaments a player entered (the registry's entries): whose arbiters may write him."""
+    entries = current_app.extensions["players"].tables.tournaments_of([player_id])
+    return Resource(tournaments=frozenset(tournament for tournament, _ in entries))
 
 
 def game_resource(game_id: str, principal: Principal | None) -> Resource:

@@ -82,6 +82,9 @@ def with_etag(payload: dict, game: Game, status: int = 200, **headers) -> Respon
 def create_game():
     body = json_body()
     data = game_create_schema.load(body)
+    for side in ("south_player", "north_player"):
+        if data.get(side) is not None:
+            current_app.extensions["players"].must_exist(data[side], field=side)
     recorded = recorder().create_game(data, recorded_by=recorded_by(), idempotency=idempotency(body))
     game = recorded.game
     location = url_for("games.get_game", game_id=game.game_id)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, Response, current_app, json, url_for
 
+from recorder.errors import InvalidRecord
 from recorder.tournaments import views
+from recorder.tournaments.decide import decide_register
 from recorder.tournaments.service import Tournaments
 from schemas.tournaments import (
     board_game_schema,
@@ -109,9 +111,46 @@ def get_tournament_events(tournament_id: str):
 @bp.post("/<tournament_id>/players")
 def register_player(tournament_id: str):
     raw = body()
-    written = tournaments().register(tournament_id, player_create_schema.load(raw), **write_options(raw))
+    data = registry_entry(tournament_id, player_create_schema.load(raw))
+    written = tournaments().register(tournament_id, data, **write_options(raw))
     entrant = written.tournament.entrants[written.events[-1].payload["number"] - 1]
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
+
+
+def registry_rating(tournament_id: str, p) -> int | None:
+    """A rated tournament's entrant is seeded and paired by his registry rating of its
+    game as it stands at his entry (this month's list, rounded), when he has one."""
+    t = tournaments().tournament(tournament_id)
+    if not t.rated:
+        return None
+    current = current_app.extensions["ratings"].current(t.variant)
+    entry = next((e for e in current.entries if e.player_id == p.player_id), None)
+    return round(entry.rating.rating) if entry is not None else None
+
+
+def registry_entry(tournament_id: str, data: dict) -> dict:
+    """An entry that picks a registry player (his name and federation unless given) or
+    registers a new one first (once the tournament would take the entry: a refused entry
+    registers nobody)."""
+    registry = current_app.extensions["players"]
+    register, force = data.pop("register"), data.pop("force")
+    details = {k: data.pop(k) for k in ("name_geez", "club", "birth_year") if k in data}
+    if data.get("player_id") is not None:
+        p = registry.survivor(registry.must_exist(data["player_id"], field="player_id").player_id)
+        return {
+            **data,
+            "player_id": p.player_id,
+            "name": data.get("name") or p.name,
+            "federation": data.get("federation") or p.federation,
+            "rating": data.get("rating") if data.get("rating") is not None else registry_rating(tournament_id, p),
+        }
+    if not (data.get("name") or "").strip():
+        raise InvalidRecord("a player needs a name, or the player_id of a registered player", field="name")
+    if not register:
+        return data
+    decide_register(tournaments().tournament(tournament_id), data)  # refused here: nothing registered
+    written = registry.register({**data, **details}, recorded_by=recorded_by(), force=force)
+    return {**data, "player_id": written.player.player_id}
 
 
 @bp.post("/<tournament_id>/players/<int:number>/withdrawal")

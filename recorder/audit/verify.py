@@ -160,3 +160,17 @@ def verify_tournament(tournament_id: str, stored: Sequence[Any]) -> dict:
     except Exception as error:  # a corrupt record must be reported, never crash the check
         fold_problem = _problem(len(stored), f"the tournament does not fold: {type(error).__name__}: {error}")
     return _report(tournament_id, stored, chain_problem, fold_problem, None)
+
+
+def verify_player(player_id: str, stored: Sequence[Any]) -> dict:
+    """A player stream's report, as a tournament's: its hash chain, then its fold."""
+    from recorder.players.events import event_from_record as player_event
+    from recorder.players.fold import replay as fold_player
+
+    chain_problem = chain_break(stored)
+    fold_problem = None
+    try:
+        fold_player(player_id, ((e.seq, player_event(e.type, e.payload)) for e in stored))
+    except Exception as error:  # a corrupt record must be reported, never crash the check
+        fold_problem = _problem(len(stored), f"the player does not fold: {type(error).__name__}: {error}")
+    return _report(player_id, stored, chain_problem, fold_problem, None)

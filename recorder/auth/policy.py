@@ -8,6 +8,9 @@ docs/security.md, this function and the access-matrix test describe the same thi
 - a recorder creates games outside tournaments and writes the games it created, not a
   game created by an import (its own import included: docs/security.md, "Imports");
 - the anonymous principal exists only with ``--open``: it writes games outside tournaments;
+- the player registry: the admin and any arbiter register players; the admin, and an
+  arbiter of a tournament the player entered, rename him or change his affiliation;
+  merging (and withdrawing a merge) is the admin's alone;
 - anyone holding a valid token may import (each game is then decided as a creation)
   and check a checkpoint.
 """
@@ -29,6 +32,8 @@ Action = Literal[
     "create_tournament",
     "write_tournament",  # players, tiebreaks, rounds, board games and results
     "manage_tokens",  # issue, list, revoke any token
+    "register_player",  # POST /api/players
+    "write_player",  # a player's names and affiliation
     "admin",  # anything not named above: the admin only
 ]
 
@@ -40,6 +45,7 @@ class Resource:
     tournament_id: str | None = None
     created_by: str | None = None
     imported: bool = False  # a game created by an import: an archive copy, nobody's own
+    tournaments: frozenset[str] = frozenset()  # a player's: the tournaments he entered
 
 
 def allowed(principal: Principal | None, action: Action, resource: Resource) -> bool:
@@ -59,6 +65,10 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         return principal.kind == "recorder" and not resource.imported and resource.created_by == principal.holder
     if action == "write_tournament":
         return principal.kind == "arbiter" and principal.tournament_id == resource.tournament_id
+    if action == "register_player":
+        return principal.kind == "arbiter"
+    if action == "write_player":
+        return principal.kind == "arbiter" and principal.tournament_id in resource.tournaments
     return False
 
 
@@ -81,4 +91,6 @@ def _refusal(principal: Principal, action: Action, resource: Resource) -> str:
         return "this game was imported: an imported record is nobody's own, only the admin may write it"
     if action == "write_game":
         return f"{principal.holder} did not create this game; only its recorder or the admin may write it"
+    if action == "write_player":
+        return "an arbiter writes only to the players of his tournament; this player did not enter it"
     return "only the admin token may do this"

@@ -8,8 +8,10 @@ round by the Dutch system at 16, 100 and 500 players) and ``cost`` (every per-ga
 endpoint on a 12,151-event game with 6,000 retractions vs a plain 1,500-event game, and
 appends to other games while four expensive reads run) and ``live`` (how soon a recorded
 move reaches open live streams under gthread workers, and what they cost an append) and
-``archive`` (100,000 games exported, imported, verified, listed and searched by position;
-not run by default). Every run uses fixed seeds, fresh
+``players`` (10,000 registry players and 100,000 rated games: the rating lists
+rebuilt, a new result in this month's list, player searches) and ``archive`` (100,000
+games exported, imported, verified, listed and searched by position; not run by
+default). Every run uses fixed seeds, fresh
 temporary databases and loopback only, and is bounded in time and in requests.
 Figures are printed, never asserted: the tests pin behaviour, this pins speed.
 """

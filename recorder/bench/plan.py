@@ -8,7 +8,7 @@ from recorder import gunicorn_conf as conf
 
 from .server import GunicornConfig
 
-SECTIONS = ("engine", "api", "read", "export", "cost", "pairing", "live", "archive")
+SECTIONS = ("engine", "api", "read", "export", "cost", "pairing", "live", "players", "archive")
 DEFAULT_SECTIONS = SECTIONS[:-1]  # the archive section takes hours: only when asked for
 
 # Targets: engine laps per second, append throughput and latency, read and export ratios.
@@ -25,6 +25,9 @@ PAIRING_TARGETS_MS = {16: None, 100: 50.0, 500: 2_000.0}  # per Swiss round, by 
 IMPORT_TARGET_EVENTS = 60_000  # validated import, events per second
 VERIFY_TARGET_EVENTS = 100_000
 PAGE_TARGET_P99_MS = 50.0  # a page of a player's games, and a position search
+RATINGS_REBUILD_TARGET_SECONDS = 20.0  # every published list of 10,000 players and 100,000 rated games
+RATINGS_REFLECT_TARGET_MS = 100.0  # a new result in this month's list
+PLAYER_SEARCH_TARGET_P99_MS = 50.0  # a search of 10,000 players
 
 COST_TARGET_SECONDS = 0.5  # each per-game endpoint on the 12,151-event game with 6,000 retractions
 COST_TARGET_RATIO = 3.0  # its time per event / a plain 1,500-event game's
@@ -57,11 +60,12 @@ class Plan:
     live_appends: int
     archive_games: int
     postgres: str | None = None  # a scratch PostgreSQL database: the api section runs on it too
+    players: tuple[int, int] = (10_000, 100_000)  # the players section's registry and rated games
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:
         if quick:
-            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 1, 3, 20, 200)
+            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 1, 3, 20, 200, players=(1_000, 5_000))
         return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), 3, 9, 100, 100_000)
 
 

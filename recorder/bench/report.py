@@ -19,6 +19,9 @@ from .plan import (
     LIVE_TARGET_MS,
     PAGE_TARGET_P99_MS,
     PAIRING_TARGETS_MS,
+    PLAYER_SEARCH_TARGET_P99_MS,
+    RATINGS_REBUILD_TARGET_SECONDS,
+    RATINGS_REFLECT_TARGET_MS,
     READ_TARGET_RATIO,
     SERVED,
     VERIFY_TARGET_EVENTS,
@@ -221,6 +224,33 @@ def live(plan: Plan, echo: Echo) -> None:
         f"({len(delays):,} deliveries, {figures.missed} missed)  target ≤ {LIVE_TARGET_MS:,} ms  {verdict(met)}"
     )
     echo(f"  beyond the bound: {figures.refused} of {figures.extra} extra listeners refused with 503")
+
+
+def players(plan: Plan, echo: Echo) -> None:
+    from . import players as bench_players
+
+    count, games = plan.players
+    echo(
+        f"players: {count:,} registry players, {games:,} rated {bench_players.VARIANT} games over 12 months "
+        f"(registered, tournaments created, games restored from NDJSON: the real paths) ({machine()})"
+    )
+    f = bench_players.measure(count, games)
+    echo(f"  built in {f.build_seconds:,.1f} s")
+    met = f.rebuild_seconds <= RATINGS_REBUILD_TARGET_SECONDS
+    echo(
+        f"  rating lists rebuilt: {f.rebuild_seconds:,.2f} s ({f.periods} months, {f.entries:,} entries)"
+        f"  target ≤ {RATINGS_REBUILD_TARGET_SECONDS:g} s  {verdict(met)}"
+    )
+    slowest = max(f.reflect_ms)
+    echo(
+        f"  a new result in this month's list: p99 {f.reflect_p99_ms:,.1f} ms (median "
+        f"{sorted(f.reflect_ms)[len(f.reflect_ms) // 2]:,.1f}, slowest {slowest:,.1f}) of {len(f.reflect_ms)}"
+        f"  target ≤ {RATINGS_REFLECT_TARGET_MS:g} ms  {verdict(slowest <= RATINGS_REFLECT_TARGET_MS)}"
+    )
+    echo(
+        f"  player search: p99 {f.search_p99_ms:,.2f} ms of {len(f.search_ms)} (a prefix, either script)"
+        f"  target ≤ {PLAYER_SEARCH_TARGET_P99_MS:g} ms  {verdict(f.search_p99_ms <= PLAYER_SEARCH_TARGET_P99_MS)}"
+    )
 
 
 def archive(plan: Plan, echo: Echo) -> None:

@@ -16,7 +16,7 @@ from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
 from recorder.rules.values import MAX_STORED_INT
 
-from . import archive, audit, backends, engine, tokens, tournaments
+from . import archive, audit, backends, engine, players, tokens, tournaments
 from .common import DB_OPTION, fail, make_recorder, opened
 
 
@@ -182,6 +182,8 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
 for _command in (
     *audit.COMMANDS,
     tournaments.tournament,
+    players.players,
+    players.ratings,
     tokens.token,
     *archive.COMMANDS,
     *backends.COMMANDS,

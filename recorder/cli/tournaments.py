@@ -86,9 +86,10 @@ def tournament():
 @click.option("--site", default=None)
 @click.option("--start", "start_date", default=None, help="YYYY-MM-DD")
 @click.option("--end", "end_date", default=None, help="YYYY-MM-DD")
+@click.option("--rated", is_flag=True, help="Its finished games count in the rating lists (docs/players.md).")
 @DB
 @BY
-def create(name, variant, format_, rounds, options, tiebreaks, bye_points, site, start_date, end_date, db, by):
+def create(name, variant, format_, rounds, options, tiebreaks, bye_points, site, start_date, end_date, rated, db, by):
     """Create a tournament and print its id."""
     body = {
         "name": name,
@@ -101,6 +102,7 @@ def create(name, variant, format_, rounds, options, tiebreaks, bye_points, site,
         "site": site,
         "start_date": start_date,
         "end_date": end_date,
+        "rated": rated,
     }
     body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
@@ -120,12 +122,22 @@ def list_tournaments(db):
 @click.argument("name")
 @click.option("--federation", default=None)
 @click.option("--rating", type=int, default=None)
+@click.option("--player-id", default=None, help="The registry player he is (recorder players search).")
 @DB
 @BY
-def add_player(tournament_id, name, federation, rating, db, by):
+def add_player(tournament_id, name, federation, rating, player_id, db, by):
     """Register a player (a late entry after round 1 in a Swiss) and print his number."""
-    body = _loaded(bodies.player_create_schema, {"name": name, "federation": federation, "rating": rating})
-    written = _run(lambda: _service(db).register(tournament_id, body, recorded_by=by))
+    body = {"name": name, "federation": federation, "rating": rating}
+    body = _loaded(bodies.player_create_schema, {**body, **({"player_id": player_id} if player_id else {})})
+    service = _service(db)
+    if player_id is not None:
+        from recorder.players.service import Players
+
+        registry = Players(service.recorder)
+        body["player_id"] = _run(
+            lambda: registry.survivor(registry.must_exist(player_id, field="player_id").player_id)
+        ).player_id
+    written = _run(lambda: service.register(tournament_id, body, recorded_by=by))
     click.echo(written.events[-1].payload["number"])
 
 

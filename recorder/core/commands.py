@@ -41,7 +41,18 @@ Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by
 PLAYER_NAMES: tuple[PlayerName, PlayerName] = ("south", "north")
 # import_claims: what an NDJSON log imported by anyone but the admin said about who
 # recorded it and when (recorder/archive/ndjson.py with_claims); POST /api/games cannot set it.
-METADATA_FIELDS = ("event", "site", "date", "round", "tournament_id", "board", "import_claims")
+# south_player, north_player: the registry players (recorder/players) the game names.
+METADATA_FIELDS = (
+    "event",
+    "site",
+    "date",
+    "round",
+    "tournament_id",
+    "board",
+    "south_player",
+    "north_player",
+    "import_claims",
+)
 # A game's date is known to the year, the month or the day. Every check of a date (the
 # HTTP schemas, the notation reader, the CLI's filters) is ``is_date``: this pattern (ASCII
 # digits: ``\d`` would take any script's), and a month and day the calendar has.

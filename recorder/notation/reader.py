@@ -110,7 +110,7 @@ def check_setup_fields(body: dict) -> None:
     tournament's games carry them."""
     if not isinstance(body.get("variant"), str) or not isinstance(body.get("options", {}), dict):
         raise InvalidRecord("variant is a variant id and options an object of option values", field="variant")
-    for field in ("south", "north", "event", "site", "round", "tournament_id", "board"):
+    for field in ("south", "north", "event", "site", "round", "tournament_id", "board", "south_player", "north_player"):
         value = body.get(field)
         if field in ("round", "board") and isinstance(value, int) and not isinstance(value, bool):
             if not 0 <= value <= MAX_STORED_INT:

@@ -34,7 +34,12 @@ from .turns import Line, Step
 
 WIDTH = 79  # movetext lines are wrapped before this column, as in PGN
 METADATA_TAGS = (("Event", "event"), ("Site", "site"), ("Date", "date"), ("Round", "round"))
-LATE_METADATA_TAGS = (("Tournament", "tournament_id"), ("Board", "board"))
+LATE_METADATA_TAGS = (
+    ("Tournament", "tournament_id"),
+    ("Board", "board"),
+    ("SouthPlayer", "south_player"),  # registry ids (recorder/players), when the game names them
+    ("NorthPlayer", "north_player"),
+)
 SIDE_LETTERS = {"south": "S", "north": "N"}
 
 

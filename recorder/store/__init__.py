@@ -11,7 +11,7 @@ Guarantees every backend gives:
   it carries;
 - an idempotent retry returns the originally stored events and stores nothing;
 - each event links to the previous one by hash (see recorder.core.chain);
-- each stream has a type (``game`` or ``tournament``) fixed by its first append.
+- each stream has a type (``game``, ``tournament`` or ``player``) fixed by its first append.
 
 Beside the store, on the same file: the games list (games_list.py) and the notation and
 position caches (caches.py), projections derived from the events and rebuilt by
@@ -23,6 +23,7 @@ touches SQLite.
 from .games_list import GamesList
 from .interface import (
     GAME,
+    PLAYER,
     STREAM_TYPES,
     TOURNAMENT,
     AppendResult,
@@ -35,12 +36,14 @@ from .interface import (
     StreamHead,
     utc_now,
 )
+from .registry import PlayerTables
 from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
 from .sqlite import SQLiteEventStore
 from .tokens import TokenTable
 
 __all__ = [
     "GAME",
+    "PLAYER",
     "STREAM_TYPES",
     "SUMMARY_COLUMNS",
     "PLAYER_KEY_COLUMNS",
@@ -51,6 +54,7 @@ __all__ = [
     "GamesList",
     "Idempotency",
     "NewEvent",
+    "PlayerTables",
     "ProjectionWrite",
     "SQLiteEventStore",
     "StoredEvent",

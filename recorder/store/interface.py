@@ -18,8 +18,8 @@ from recorder.core.frozen import made_at_once
 from recorder.errors import ChainBroken
 
 # Stream types: what a stream is, fixed by its first append.
-GAME, TOURNAMENT = "game", "tournament"
-STREAM_TYPES = (GAME, TOURNAMENT)
+GAME, TOURNAMENT, PLAYER = "game", "tournament", "player"
+STREAM_TYPES = (GAME, TOURNAMENT, PLAYER)
 
 # What a projection beside the store writes in the same transaction as an append (e.g.
 # the games list's row): it gets the backend's transaction handle and the stored events.

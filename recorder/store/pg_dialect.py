@@ -23,7 +23,13 @@ import psycopg
 from psycopg.pq import TransactionStatus
 
 # Primary keys of the tables a projection replaces rows of.
-_PRIMARY_KEYS = {"games": "game_id", "notations": "game_id", "positions": "game, seq"}
+_PRIMARY_KEYS = {
+    "games": "game_id",
+    "notations": "game_id",
+    "positions": "game, seq",
+    "players": "player_id",
+    "player_entries": "tournament_id, number",
+}
 _REPLACE = re.compile(r"^\s*INSERT OR REPLACE INTO (\w+) \(([^)]*)\)", re.IGNORECASE)
 _IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO ", re.IGNORECASE)
 

@@ -188,6 +188,45 @@ CREATE TRIGGER stream_heads_no_truncate BEFORE TRUNCATE ON stream_heads
 REVOKE DELETE, TRUNCATE ON stream_heads FROM PUBLIC;
 """
 
+# The player registry (recorder/store/registry.py): a third stream type and its projections.
+_REGISTRY = """
+ALTER TABLE streams DROP CONSTRAINT streams_stream_type_check;
+ALTER TABLE streams ADD CONSTRAINT streams_stream_type_check CHECK (stream_type IN ('game', 'tournament', 'player'));
+CREATE TABLE players (
+  player_id text COLLATE "C" PRIMARY KEY, name text NOT NULL, name_geez text, federation text NOT NULL,
+  club text, birth_year bigint, external_id text, merged_into text COLLATE "C", version bigint NOT NULL,
+  name_key text COLLATE "C" NOT NULL, geez_key text COLLATE "C", created_at text NOT NULL, updated_at text NOT NULL
+);
+CREATE INDEX players_by_name_key ON players (name_key);
+CREATE INDEX players_by_geez_key ON players (geez_key);
+CREATE TABLE player_keys (
+  key text COLLATE "C" NOT NULL, player_id text COLLATE "C" NOT NULL, PRIMARY KEY (key, player_id)
+);
+CREATE INDEX player_keys_by_player ON player_keys (player_id);
+CREATE TABLE player_entries (
+  tournament_id text COLLATE "C" NOT NULL, number bigint NOT NULL, player_id text COLLATE "C" NOT NULL,
+  PRIMARY KEY (tournament_id, number)
+);
+CREATE INDEX player_entries_by_player ON player_entries (player_id);
+CREATE TABLE player_games (
+  game_id text COLLATE "C" NOT NULL, side text NOT NULL, player_id text COLLATE "C" NOT NULL,
+  PRIMARY KEY (game_id, side)
+);
+CREATE INDEX player_games_by_player ON player_games (player_id);
+CREATE TABLE rating_lists (
+  variant text COLLATE "C" NOT NULL, period text COLLATE "C" NOT NULL, player_id text COLLATE "C" NOT NULL,
+  rank bigint, rating double precision NOT NULL, rd double precision NOT NULL,
+  volatility double precision NOT NULL, games bigint NOT NULL, provisional bigint NOT NULL, explanation text NOT NULL,
+  PRIMARY KEY (variant, period, player_id)
+);
+CREATE INDEX rating_lists_by_player ON rating_lists (player_id, variant, period);
+CREATE TABLE rating_list_digests (
+  variant text COLLATE "C" NOT NULL, period text COLLATE "C" NOT NULL, digest text NOT NULL,
+  PRIMARY KEY (variant, period)
+);
+CREATE INDEX games_finished ON games (updated_at) WHERE status = 'finished';
+"""
+
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
@@ -195,6 +234,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (3, "position index: key digests and game numbers", _POSITION_DIGESTS),
     (4, "games list: players' search keys", _PLAYER_KEYS),
     (5, "stream heads", _STREAM_HEADS),
+    (6, "player registry: player streams, players, search keys, entries, rating lists", _REGISTRY),
 )
 LATEST = MIGRATIONS[-1][0]
 
@@ -202,7 +242,19 @@ LATEST = MIGRATIONS[-1][0]
 # (projections, rebuilt by `recorder rebuild`; tokens, revoked by an update).
 APPEND_ONLY_TABLES = ("events", "streams", "idempotency_keys")
 FORWARD_ONLY_TABLES = ("stream_heads",)  # inserted and updated (triggers keep them moving forward), never deleted
-REWRITABLE_TABLES = ("games", "notations", "positions", "position_games", "access_tokens")
+REWRITABLE_TABLES = (
+    "games",
+    "notations",
+    "positions",
+    "position_games",
+    "access_tokens",
+    "players",
+    "player_keys",
+    "player_entries",
+    "player_games",
+    "rating_lists",
+    "rating_list_digests",
+)
 
 
 def applied_version(cursor) -> int:

@@ -8,7 +8,7 @@ transaction: a database created by an earlier release is migrated in place.
   holds each event's canonical JSON (``chain.canonical_json(event.to_dict())``), the
   very text an NDJSON archive writes; rows from before it existed have NULL there and
   are rendered by SQL (``sql.EVENT_LINE``) to the same bytes.
-- ``streams``: one row per stream with its type (``game`` or ``tournament``), written by
+- ``streams``: one row per stream with its type (``game``, ``tournament`` or ``player``), written by
   the first append. Older files knew a tournament only by its ``t-`` id prefix; the
   migration reads that prefix once, here, and never again.
 - ``stream_heads``: each stream's head (its last event's seq and hash), recorded by every
@@ -21,6 +21,8 @@ transaction: a database created by an earlier release is migrated in place.
   ``position_games``: the numbers the position index gives games; ``positions_pending``:
   a bulk import's positions until it indexes them. An index from before digests (the
   keys' texts) is rewritten as digests on open (``_migrate_position_texts``).
+- ``players``, ``player_keys``, ``player_entries``, ``rating_lists``: the player
+  registry's projections (recorder/store/registry.py), rebuilt like the games list.
 - ``access_tokens``: digests of the access tokens (recorder/store/tokens.py), records
   beside the events. A database from before recorder tokens keeps its arbiter tokens:
   they are copied from the old ``tokens`` table when this one is created.
@@ -70,6 +72,7 @@ def create_schema(db: Database) -> None:
     _create_games(db)
     _create_caches(db)
     _create_token_table(db)
+    _create_registry(db)
     for name in _REPLACED_TRIGGERS:
         db.execute(f"DROP TRIGGER IF EXISTS {name}")
     db.executescript(_TRIGGERS)
@@ -170,6 +173,9 @@ def _create_games(db: Database) -> None:
         _add_player_keys(db)
     for columns in (["variant"], ["south_key"], ["north_key"], ["tournament_id"], ["event"], ["created_at", "game_id"]):
         games.create_index(columns, if_not_exists=True)
+    # The finished games by the time of their last event (the month a rating list counts a
+    # result in): partial, so appends to games in progress never write to it.
+    db.execute("CREATE INDEX IF NOT EXISTS games_finished ON games (updated_at) WHERE status = 'finished'")
 
 
 def _add_player_keys(db: Database) -> None:
@@ -250,6 +256,38 @@ def _migrate_position_texts(db: Database) -> None:
     )
     db.execute("DROP TABLE positions_of_texts")
     db.execute("DROP TABLE positions_pending_of_texts")
+
+
+# The player registry's projections (recorder/store/registry.py).
+_REGISTRY = (
+    "CREATE TABLE IF NOT EXISTS players (player_id TEXT PRIMARY KEY, name TEXT NOT NULL, name_geez TEXT,"
+    " federation TEXT NOT NULL, club TEXT, birth_year INTEGER, external_id TEXT, merged_into TEXT,"
+    " version INTEGER NOT NULL, name_key TEXT NOT NULL, geez_key TEXT, created_at TEXT NOT NULL,"
+    " updated_at TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS players_by_name_key ON players (name_key)",
+    "CREATE INDEX IF NOT EXISTS players_by_geez_key ON players (geez_key)",
+    "CREATE TABLE IF NOT EXISTS player_keys (key TEXT NOT NULL, player_id TEXT NOT NULL,"
+    " PRIMARY KEY (key, player_id)) WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS player_keys_by_player ON player_keys (player_id)",
+    "CREATE TABLE IF NOT EXISTS player_entries (tournament_id TEXT NOT NULL, number INTEGER NOT NULL,"
+    " player_id TEXT NOT NULL, PRIMARY KEY (tournament_id, number))",
+    "CREATE INDEX IF NOT EXISTS player_entries_by_player ON player_entries (player_id)",
+    "CREATE TABLE IF NOT EXISTS player_games (game_id TEXT NOT NULL, side TEXT NOT NULL, player_id TEXT NOT NULL,"
+    " PRIMARY KEY (game_id, side))",
+    "CREATE INDEX IF NOT EXISTS player_games_by_player ON player_games (player_id)",
+    "CREATE TABLE IF NOT EXISTS rating_lists (variant TEXT NOT NULL, period TEXT NOT NULL,"
+    " player_id TEXT NOT NULL, rank INTEGER, rating REAL NOT NULL, rd REAL NOT NULL, volatility REAL NOT NULL,"
+    " games INTEGER NOT NULL, provisional INTEGER NOT NULL, explanation TEXT NOT NULL,"
+    " PRIMARY KEY (variant, period, player_id))",
+    "CREATE INDEX IF NOT EXISTS rating_lists_by_player ON rating_lists (player_id, variant, period)",
+    "CREATE TABLE IF NOT EXISTS rating_list_digests (variant TEXT NOT NULL, period TEXT NOT NULL,"
+    " digest TEXT NOT NULL, PRIMARY KEY (variant, period))",
+)
+
+
+def _create_registry(db: Database) -> None:
+    for statement in _REGISTRY:
+        db.execute(statement)
 
 
 def _create_token_table(db: Database) -> None:

@@ -16,6 +16,7 @@ from . import BOARD_RESULTS, FORMATS, TIEBREAKS
 from .dutch import pair_swiss
 from .events import (
     BoardResultRecorded,
+    EntrantLinked,
     PlayerRegistered,
     PlayerWithdrew,
     RoundPaired,
@@ -75,6 +76,7 @@ def decide_create(body: dict) -> TournamentCreated:
         site=body.get("site"),
         start_date=start,
         end_date=end,
+        rated=bool(body.get("rated", False)),
     )
 
 
@@ -86,8 +88,12 @@ def decide_tiebreaks(t: Tournament, body: dict) -> list[TiebreaksChosen]:
 
 
 def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
-    """A new entrant; after round 1 only in a Swiss or manual event (a late entry)."""
-    name = body["name"].strip()
+    """A new entrant; after round 1 only in a Swiss or manual event (a late entry).
+    ``player_id``: the registry player he is (the service found him; his name by default)."""
+    player_id = body.get("player_id")
+    if player_id is not None and any(e.player_id == player_id for e in t.entrants):
+        raise AlreadyExists(f"registry player {player_id} is already entered", field="player_id")
+    name = (body.get("name") or "").strip()
     if not name:
         raise InvalidRecord("a player needs a name", field="name")
     if any(player_key(e.name) == player_key(name) for e in t.entrants):  # the games list's "same name"
@@ -96,7 +102,17 @@ def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
         raise InvalidRecord("a round robin's players are fixed once round 1 is paired", field="name")
     if t.planned_rounds and t.rounds and len(t.rounds) >= t.planned_rounds:
         raise InvalidRecord("every round is paired; it is too late to enter", field="name")
-    return [PlayerRegistered(len(t.entrants) + 1, name, body.get("federation"), body.get("rating"))]
+    return [PlayerRegistered(len(t.entrants) + 1, name, body.get("federation"), body.get("rating"), player_id)]
+
+
+def decide_link(t: Tournament, number: int, player_id: str) -> list[EntrantLinked]:
+    """An entrant named by his name alone linked to his registry record."""
+    entrant = _entrant(t, number)
+    if entrant.player_id is not None:
+        raise AlreadyExists(f"{entrant.name} is registry player {entrant.player_id} already", field="number")
+    if any(e.player_id == player_id for e in t.entrants):
+        raise AlreadyExists(f"registry player {player_id} is already entered", field="player_id")
+    return [EntrantLinked(number=number, player_id=player_id)]
 
 
 def decide_withdraw(t: Tournament, number: int, body: dict) -> list[PlayerWithdrew]:
@@ -128,11 +144,14 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
     first = body.get("first_player")
     if rules.has_first_player and first is None:
         first = "south"
+    south, north = t.seated(b.south), t.seated(b.north)
     setup = {
         "variant": t.variant,
         "options": dict(t.options),
-        "south": t.seated(b.south).name,
-        "north": t.seated(b.north).name,
+        "south": south.name,
+        "north": north.name,
+        "south_player": south.player_id,
+        "north_player": north.player_id,
         "first_player": first,
         "event": t.name,
         "site": t.site,

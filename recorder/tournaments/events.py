@@ -33,6 +33,7 @@ class TournamentCreated(TournamentEvent):
     site: str | None = None
     start_date: str | None = None
     end_date: str | None = None
+    rated: bool = False  # its finished games count in the registry's rating lists
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class PlayerRegistered(TournamentEvent):
     name: str
     federation: str | None = None
     rating: int | None = None
+    player_id: str | None = None  # the registry player, when the entry names one
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,26 @@ class BoardResultRecorded(TournamentEvent):
     note: str | None = None
 
 
+@dataclass(frozen=True)
+class EntrantLinked(TournamentEvent):
+    """An entrant named by his name alone is this registry player (``recorder players link``)."""
+
+    type: ClassVar[str] = "entrant_linked"
+    number: int
+    player_id: str
+
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.type: cls
-    for cls in (TournamentCreated, TiebreaksChosen, PlayerRegistered, PlayerWithdrew, RoundPaired, BoardResultRecorded)
+    for cls in (
+        TournamentCreated,
+        TiebreaksChosen,
+        PlayerRegistered,
+        PlayerWithdrew,
+        RoundPaired,
+        BoardResultRecorded,
+        EntrantLinked,
+    )
 }
 
 

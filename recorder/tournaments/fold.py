@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from .events import (
     BoardResultRecorded,
+    EntrantLinked,
     PlayerRegistered,
     PlayerWithdrew,
     RoundPaired,
@@ -30,6 +31,7 @@ class Entrant:
     rating: int | None
     entered_round: int
     withdrawn_after: int | None = None  # the last round paired before he withdrew
+    player_id: str | None = None  # the registry player, once the entry names one
 
     @property
     def withdrawn(self) -> bool:
@@ -91,6 +93,7 @@ class Tournament:
     site: str | None = None
     start_date: str | None = None
     end_date: str | None = None
+    rated: bool = False
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -143,6 +146,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         site=event.site,
         start_date=event.start_date,
         end_date=event.end_date,
+        rated=event.rated,
         version=1,
     )
 
@@ -152,8 +156,18 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
     if isinstance(event, TiebreaksChosen):
         return replace(t, tiebreaks=tuple(event.tiebreaks), version=seq)
     if isinstance(event, PlayerRegistered):
-        entrant = Entrant(event.number, event.name, event.federation, event.rating, entered_round=t.next_round)
+        entrant = Entrant(
+            event.number,
+            event.name,
+            event.federation,
+            event.rating,
+            entered_round=t.next_round,
+            player_id=event.player_id,
+        )
         return replace(t, entrants=t.entrants + (entrant,), version=seq)
+    if isinstance(event, EntrantLinked):
+        entrants = tuple(replace(e, player_id=event.player_id) if e.number == event.number else e for e in t.entrants)
+        return replace(t, entrants=entrants, version=seq)
     if isinstance(event, PlayerWithdrew):
         entrants = tuple(
             replace(e, withdrawn_after=len(t.rounds)) if e.number == event.number else e for e in t.entrants

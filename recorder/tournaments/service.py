@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from recorder.errors import AlreadyExists, NotFound, VersionConflict
 from recorder.service import Recorded, Recorder, append_retrying
-from recorder.store import TOURNAMENT, Idempotency, NewEvent, StoredEvent
+from recorder.store import TOURNAMENT, Idempotency, NewEvent, PlayerTables, ProjectionWrite, StoredEvent
 
 from . import board_game_id, new_tournament_id
 from . import decide as decisions
-from .events import event_from_record
+from .events import EntrantLinked, PlayerRegistered, event_from_record
 from .fold import Tournament, replay
 from .results import outcome_of_forfeit, outcome_of_state
 from .standings import Standing, crosstable, is_finished, standings
@@ -51,10 +51,16 @@ class View:
         return crosstable(self.tournament, self.outcomes)
 
 
+def entries_of(t: Tournament) -> list[tuple[int, str]]:
+    """(entrant number, registry player) of every entrant who names one."""
+    return [(e.number, e.player_id) for e in t.entrants if e.player_id is not None]
+
+
 class Tournaments:
     def __init__(self, recorder: Recorder):
         self.recorder = recorder
         self.store = recorder.store
+        self.entries = PlayerTables(recorder.store)  # type: ignore[arg-type]
 
     # -- Reading --------------------------------------------------------------------
 
@@ -146,10 +152,20 @@ class Tournaments:
                 stream_type=TOURNAMENT,
                 recorded_by=recorded_by,
                 idempotency=idempotency,
+                projection=self._entries_of(tournament_id, events),
             )
             return Written(result.events, self.tournament(tournament_id), result.replayed)
 
         return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
+
+    def _entries_of(self, tournament_id: str, events: list) -> ProjectionWrite | None:
+        """The registry's entries these events make (entrant number -> registry player)."""
+        entries = [
+            (e.number, e.player_id)
+            for e in events
+            if isinstance(e, (PlayerRegistered, EntrantLinked)) and e.player_id is not None
+        ]
+        return self.entries.write_entries(tournament_id, entries) if entries else None
 
     def _replayed(self, idempotency: Idempotency | None) -> Written | None:
         if idempotency is None:
@@ -161,6 +177,39 @@ class Tournaments:
 
     def register(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_register(t, body), **write)
+
+    def link(self, tournament_id: str, number: int, player_id: str, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_link(t, number, player_id), **write)
+
+    def rebuild_entries(self) -> list[str]:
+        """Rewrite the registry's entries of every tournament from its events; returns their ids."""
+        ids, after = [], None
+        while batch := self.store.stream_ids(TOURNAMENT, after=after, limit=1000):
+            ids += batch
+            after = batch[-1]
+        for tournament_id in ids:
+            self.entries.replace_entries(tournament_id, self._entries_or_none(tournament_id))
+        return ids
+
+    def _entries_or_none(self, tournament_id: str) -> list[tuple[int, str]]:
+        """The registry entries of a tournament; none for a stream that does not fold
+        (``recorder verify`` reports it: a rebuild goes on with the others)."""
+        try:
+            return entries_of(self.tournament(tournament_id))
+        except (TypeError, ValueError, KeyError):
+            return []
+
+    def check_entries(self) -> list[str]:
+        problems, ids, after = [], [], None
+        while batch := self.store.stream_ids(TOURNAMENT, after=after, limit=1000):
+            ids += batch
+            after = batch[-1]
+        for tournament_id in ids:
+            if self.entries.entries(tournament_id) != self._entries_or_none(tournament_id):
+                problems.append(f"player entries: {tournament_id}: the entries differ from its events'")
+        for orphan in sorted(set(self.entries.entered_tournaments()) - set(ids)):
+            problems.append(f"player entries: {orphan}: entries without a tournament")
+        return problems
 
     def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_withdraw(t, number, body), **write)

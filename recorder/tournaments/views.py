@@ -29,6 +29,7 @@ def entrant_json(e: Entrant) -> dict:
         "entered_round": e.entered_round,
         "withdrawn": e.withdrawn,
         "withdrawn_after": e.withdrawn_after,
+        "player_id": e.player_id,
     }
 
 
@@ -46,6 +47,7 @@ def tournament_json(view) -> dict:
         "rounds_planned": t.planned_rounds,
         "tiebreaks": list(t.tiebreaks),
         "bye_points": t.bye_points,
+        "rated": t.rated,
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],

@@ -68,6 +68,18 @@ def tournament_page(tournament_id: str):
     return render_template("tournament.html", tournament_id=tournament_id)
 
 
+@bp.get("/players/<player_id>")
+def player_page(player_id: str):
+    """A player: names, affiliation, ratings with their history, tournaments and games."""
+    return render_template("player.html", player_id=player_id)
+
+
+@bp.get("/ratings/<variant>")
+def ratings_page(variant: str):
+    """A game's rating list for a month, filtered by federation."""
+    return render_template("ratings.html", variant=variant)
+
+
 @bp.get("/tournaments/<tournament_id>/projector")
 def projector_page(tournament_id: str):
     """All boards of a round on one screen for the hall, live (?round=N, else the latest)."""

@@ -53,11 +53,18 @@ function renderHeader(t, variants) {
     label(t.status), rounds, `${t.players.length} players`].filter(Boolean).join(" · ");
 }
 
+// An entrant who is a registry player links to his page (docs/players.md).
+function playerName(players, number, name) {
+  const entrant = players.find((p) => p.number === number);
+  if (!entrant || !entrant.player_id) return name;
+  return element("a", { href: `/players/${encodeURIComponent(entrant.player_id)}`, "data-player-id": entrant.player_id, text: name });
+}
+
 function renderStandings(standings, players) {
   const withdrawn = new Set(players.filter((p) => p.withdrawn).map((p) => p.number));
   const rows = standings.standings.map((s) => element("tr", { "data-player": s.number },
     element("td", { text: String(s.rank) }),
-    element("td", { text: `${s.name}${withdrawn.has(s.number) ? " (withdrawn)" : ""}` }),
+    element("td", {}, playerName(players, s.number, s.name), withdrawn.has(s.number) ? " (withdrawn)" : ""),
     element("td", { class: "wide-only", text: s.federation || "" }),
     element("td", { class: "wide-only", text: s.rating ?? "" }),
     element("td", { class: "points", text: String(s.points) }),

@@ -1,0 +1,165 @@
+"""The player registry over HTTP: reads are public, writes need a bearer token.
+
+The admin registers, renames, changes affiliations and merges; an arbiter registers
+players and renames or re-affiliates the players of his tournament (recorder/auth/policy.py).
+A merged id keeps answering: its record names the survivor.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, Response, current_app, json, url_for
+
+from recorder.players.fold import Player
+from recorder.players.service import Players, candidate_json
+from schemas.players import (
+    affiliation_schema,
+    merge_schema,
+    player_create_schema,
+    player_list_schema,
+    player_query_schema,
+    player_schema,
+    reason_schema,
+    rename_schema,
+)
+
+from . import openapi
+from .access import recorded_by
+from .body import json_body
+from .games import expected_version, idempotency
+from .players_openapi import document_player_paths
+from .problems import load_query
+
+bp = Blueprint("players", __name__, url_prefix="/api/players")
+openapi.EXTENSIONS.append(document_player_paths)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["players"] = Players(app.extensions["recorder"])
+    app.register_blueprint(bp)
+
+
+def players() -> Players:
+    return current_app.extensions["players"]
+
+
+def summary_json(p: Player) -> dict:
+    return {
+        "id": p.player_id,
+        "name": p.name,
+        "name_geez": p.name_geez,
+        "federation": p.federation,
+        "club": p.club,
+        "birth_year": p.birth_year,
+    }
+
+
+def player_json(p: Player, *, full: bool = False) -> dict:
+    """A record as stored, and the survivor it points to when it is merged; ``full``
+    adds his tournaments, games and ratings (the survivor's, for a merged id)."""
+    survivor = players().survivor(p.player_id) if p.merged else None
+    found = {
+        **summary_json(p),
+        "external_id": p.external_id,
+        "merged_into": p.merged_into,
+        "survivor": summary_json(survivor) if survivor is not None else None,
+        "version": p.version,
+    }
+    if full:
+        found.update(record_of((survivor or p).player_id))
+    return found
+
+
+def record_of(player_id: str) -> dict:
+    """Every tournament and game of a player (and of the records merged into him), and his
+    rating history per game."""
+    from recorder.players.record import player_record
+
+    record = player_record(current_app.extensions["recorder"], players(), player_id)
+    played = {t["variant"] for t in record["tournaments"] if t["rated"]}
+    history = current_app.extensions["ratings"].history(player_id, played)
+    record["ratings"] = {
+        variant: [
+            {
+                "period": r["period"],
+                "rank": r["rank"],
+                "rating": round(r["rating"], 2),
+                "rd": round(r["rd"], 2),
+                "games": r["games"],
+                "provisional": bool(r["provisional"]),
+                "explanation": json.loads(r["explanation"]),
+            }
+            for r in rows
+        ]
+        for variant, rows in history.items()
+    }
+    return record
+
+
+def respond(payload: dict, version: int, status: int = 200, **headers) -> Response:
+    response = Response(json.dumps(payload), status=status, mimetype="application/json")
+    response.headers["ETag"] = f'"{version}"'
+    response.headers.update(headers)
+    return response
+
+
+def write_options(raw) -> dict:
+    return {"expected_version": expected_version(None), "recorded_by": recorded_by(), "idempotency": idempotency(raw)}
+
+
+@bp.get("")
+def search_players():
+    query = load_query(player_query_schema)
+    found = players().search(query["q"], limit=query["limit"])
+    return player_list_schema.dump({"players": [candidate_json(row) for row in found]})
+
+
+@bp.post("")
+def register_player():
+    raw = json_body()
+    data = player_create_schema.load(raw)
+    force = data.pop("force")
+    written = players().register(data, recorded_by=recorded_by(), idempotency=idempotency(raw), force=force)
+    p = written.player
+    location = url_for("players.get_player", player_id=p.player_id)
+    return respond(player_schema.dump(player_json(p)), p.version, 201, Location=location)
+
+
+@bp.get("/<player_id>")
+def get_player(player_id: str):
+    p = players().player(player_id)
+    return respond(player_schema.dump(player_json(p, full=True)), p.version)
+
+
+@bp.get("/<player_id>/events")
+def get_player_events(player_id: str):
+    return {"player_id": player_id, "events": [e.to_dict() for e in players().events(player_id)]}
+
+
+@bp.post("/<player_id>/name")
+def rename_player(player_id: str):
+    raw = json_body()
+    written = players().rename(player_id, rename_schema.load(raw), **write_options(raw))
+    return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
+
+
+@bp.post("/<player_id>/affiliation")
+def change_affiliation(player_id: str):
+    raw = json_body()
+    written = players().change_affiliation(player_id, affiliation_schema.load(raw), **write_options(raw))
+    return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
+
+
+@bp.post("/<player_id>/merge")
+def merge_player(player_id: str):
+    raw = json_body()
+    written = players().merge(player_id, merge_schema.load(raw), **write_options(raw))
+    current_app.extensions["ratings"].rebuild()  # the lists as if the record had always been one
+    return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
+
+
+@bp.post("/<player_id>/merge/withdrawal")
+def withdraw_merge(player_id: str):
+    raw = json_body(empty_is_object=True)
+    written = players().withdraw_merge(player_id, reason_schema.load(raw), **write_options(raw))
+    current_app.extensions["ratings"].rebuild()
+    return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)

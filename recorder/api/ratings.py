@@ -1,0 +1,103 @@
+"""Rating lists over HTTP (public): a game's list for a month as JSON or CSV.
+
+A month that is over answers with its published list (stored, immutable); the current
+month with the list as it stands now, marked ``published: false``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from flask import Blueprint, Flask, Response, current_app
+
+from recorder.errors import NotFound
+from recorder.ratings.lists import PROVISIONAL_RD
+from recorder.ratings.service import Ratings
+from recorder.rules import VARIANTS
+from schemas.players import rating_list_schema, rating_query_schema
+
+from .problems import load_query
+
+bp = Blueprint("ratings", __name__, url_prefix="/api/ratings")
+CSV_COLUMNS = (
+    "rank",
+    "id",
+    "name",
+    "name_geez",
+    "federation",
+    "club",
+    "rating",
+    "rd",
+    "volatility",
+    "games",
+    "provisional",
+)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["ratings"] = Ratings(app.extensions["recorder"])
+    app.register_blueprint(bp)
+
+
+def ratings() -> Ratings:
+    return current_app.extensions["ratings"]
+
+
+def entry_json(row: dict, player: dict | None) -> dict:
+    player = player or {}
+    return {
+        "rank": row["rank"],
+        "id": row["player_id"],
+        "name": player.get("name"),
+        "name_geez": player.get("name_geez"),
+        "federation": player.get("federation"),
+        "club": player.get("club"),
+        "rating": round(row["rating"], 2),
+        "rd": round(row["rd"], 2),
+        "volatility": round(row["volatility"], 6),
+        "games": row["games"],
+        "provisional": bool(row["provisional"]),
+        "explanation": json.loads(row["explanation"]),
+    }
+
+
+def rating_list(variant: str) -> dict:
+    if variant not in VARIANTS:
+        raise NotFound(f"no rating list for {variant!r}: the games are {', '.join(VARIANTS)}", variant=variant)
+    query = load_query(rating_query_schema)
+    service = ratings()
+    period = query.get("period") or service.month()
+    rows, published = service.period(variant, period)
+    players = service.tables.rows([r["player_id"] for r in rows])
+    entries = [entry_json(r, players.get(r["player_id"])) for r in rows]
+    if query.get("federation"):
+        entries = [e for e in entries if e["federation"] == query["federation"]]
+    return {
+        "variant": variant,
+        "period": period,
+        "published": published,
+        "provisional_above": PROVISIONAL_RD,
+        "periods": service.tables.periods(variant),
+        "players": entries,
+    }
+
+
+@bp.get("/<variant>")
+def get_rating_list(variant: str):
+    return rating_list_schema.dump(rating_list(variant))
+
+
+@bp.get("/<variant>.csv")
+def export_rating_list(variant: str):
+    listing = rating_list(variant)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for entry in listing["players"]:
+        writer.writerow([entry[c] for c in CSV_COLUMNS])
+    name = f"ratings-{variant}-{listing['period']}.csv"
+    return Response(
+        out.getvalue(), mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )

@@ -1,0 +1,285 @@
+"""The player service: decide on the latest fold, append with its version, keep the
+registry's rows (recorder/store/registry.py) in the same transaction. No Flask, no SQL.
+
+Writes go like tournaments': load (fold the player's stream) -> decide -> append at the
+version decided on, so a stale decision is a conflict, never a fork.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from recorder.errors import AlreadyExists, InvalidRecord, NotFound, VersionConflict
+from recorder.service import Recorder, append_retrying
+from recorder.store import PLAYER, Idempotency, NewEvent, PlayerTables, StoredEvent
+
+from . import decide as decisions
+from . import is_player_id, new_player_id, search_key, word_keys
+from .events import event_from_record
+from .fold import Player, apply, replay
+
+MAX_MERGE_CHAIN = 64  # merges point at records not merged when made; a chain is short
+
+
+@dataclass(frozen=True)
+class Written:
+    events: Sequence[StoredEvent]
+    player: Player
+    replayed: bool = False
+
+
+def row_of(p: Player) -> dict:
+    """The player's row in the registry table (recorder/store/registry.py)."""
+    return {
+        "player_id": p.player_id,
+        "name": p.name,
+        "name_geez": p.name_geez,
+        "federation": p.federation,
+        "club": p.club,
+        "birth_year": p.birth_year,
+        "external_id": p.external_id,
+        "merged_into": p.merged_into,
+        "version": p.version,
+        "name_key": search_key(p.name),
+        "geez_key": search_key(p.name_geez) if p.name_geez else None,
+    }
+
+
+def keys_of(p: Player) -> list[str]:
+    """The search keys of both names, from each word on."""
+    return sorted(set(word_keys(p.name)) | set(word_keys(p.name_geez or "")))
+
+
+def this_year() -> int:
+    return datetime.now(UTC).year
+
+
+class Players:
+    def __init__(self, recorder: Recorder, year: Callable[[], int] = this_year):
+        self.recorder = recorder
+        self.store = recorder.store
+        self.tables = PlayerTables(recorder.store)  # type: ignore[arg-type]
+        self.year = year
+
+    # -- Reading --------------------------------------------------------------------
+
+    def events(self, player_id: str) -> list[StoredEvent]:
+        is_player = is_player_id(player_id) and self.store.stream_type(player_id) == PLAYER
+        events = self.store.read(player_id) if is_player else []
+        if not events:
+            raise NotFound(f"no player {player_id!r}", player_id=player_id)
+        return events
+
+    def player(self, player_id: str) -> Player:
+        return fold(player_id, self.events(player_id))
+
+    def must_exist(self, player_id: str, *, field: str) -> Player:
+        """A player a write names: InvalidRecord naming ``field`` when there is none."""
+        try:
+            return self.player(player_id)
+        except NotFound:
+            raise InvalidRecord(f"{field} names no registered player: {player_id!r}", field=field) from None
+
+    def survivor(self, player_id: str) -> Player:
+        """The record a (possibly merged) id answers with: merges followed to the end."""
+        p = self.player(player_id)
+        for _ in range(MAX_MERGE_CHAIN):
+            if p.merged_into is None:
+                return p
+            p = self.player(p.merged_into)
+        raise NotFound(f"the merges of {player_id} do not end", player_id=player_id)
+
+    def search(self, text: str, *, limit: int = 20) -> list[dict]:
+        return self.tables.search(search_key(text), limit=limit)
+
+    def same_names(self, body: dict) -> list[dict]:
+        names = [body.get("name") or "", body.get("name_geez") or ""]
+        return self.tables.same_names([search_key(n) for n in names if n.strip()])
+
+    # -- Writing --------------------------------------------------------------------
+
+    def register(
+        self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None, force: bool = False
+    ) -> Written:
+        """A new record; refused (409 with the candidates) when a player not merged has a
+        name with the same search key, unless ``force`` confirms it is another person."""
+        original = self._replayed(idempotency)
+        if original is not None:
+            return original
+        event = decisions.decide_register(body, self.year())
+        if not force:
+            candidates = self.same_names(event.payload())
+            if candidates:
+                raise AlreadyExists(
+                    f"{len(candidates)} registered player(s) have this name:"
+                    " pick one, or send force to register another person",
+                    field="name",
+                    candidates=[candidate_json(c) for c in candidates],
+                )
+        player_id = new_player_id()
+        p = fold_new(player_id, event)
+        result = self.store.append(
+            player_id,
+            0,
+            [NewEvent(event.type, event.payload())],
+            stream_type=PLAYER,
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+            projection=self.tables.write(row_of(p), keys_of(p), p.linked_games),
+        )
+        return Written(result.events, self.player(result.events[0].game_id), result.replayed)
+
+    def execute(
+        self,
+        player_id: str,
+        decide: Callable[[Player], list],
+        *,
+        expected_version: int | None = None,
+        recorded_by: str,
+        idempotency: Idempotency | None = None,
+    ) -> Written:
+        original = self._replayed(idempotency)
+        if original is not None:
+            return original
+
+        def attempt() -> Written:
+            events_before = self.events(player_id)
+            p = fold(player_id, events_before)
+            if expected_version is not None and expected_version != p.version:
+                raise VersionConflict(
+                    f"the player is at version {p.version}, not {expected_version}",
+                    expected=expected_version,
+                    actual=p.version,
+                )
+            events = decide(p)
+            after = p
+            for offset, event in enumerate(events, start=1):
+                after = apply_one(after, event, p.version + offset)
+            result = self.store.append(
+                player_id,
+                p.version,
+                [NewEvent(e.type, e.payload()) for e in events],
+                stream_type=PLAYER,
+                recorded_by=recorded_by,
+                idempotency=idempotency,
+                projection=self.tables.write(row_of(after), keys_of(after), after.linked_games),
+            )
+            return Written(result.events, self.player(player_id), result.replayed)
+
+        return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
+
+    def _replayed(self, idempotency: Idempotency | None) -> Written | None:
+        if idempotency is None:
+            return None
+        events = self.store.replayed(None, idempotency)
+        if not events:
+            return None
+        return Written(events, self.player(events[0].game_id), replayed=True)
+
+    def rename(self, player_id: str, body: dict, **write) -> Written:
+        return self.execute(player_id, lambda p: decisions.decide_rename(p, body), **write)
+
+    def change_affiliation(self, player_id: str, body: dict, **write) -> Written:
+        return self.execute(player_id, lambda p: decisions.decide_affiliation(p, body), **write)
+
+    def merge(self, player_id: str, body: dict, **write) -> Written:
+        """``player_id`` (the duplicate) into ``body["into"]`` (the record that survives)."""
+        into_id = body.get("into")
+
+        def decide(p: Player) -> list:
+            into = self._found(into_id) if isinstance(into_id, str) and is_player_id(into_id) else None
+            return decisions.decide_merge(p, into, body)
+
+        return self.execute(player_id, decide, **write)
+
+    def link_game(self, player_id: str, game_id: str, side: str, **write) -> Written:
+        """A game outside tournaments recorded before the registry: its ``side`` is this
+        player (an event on the player's stream; the game's own events stay as they are)."""
+        setup = self.recorder.setup_of(game_id)
+        if setup is None:
+            raise InvalidRecord(f"game_id names no game: {game_id!r}", field="game_id")
+        metadata = getattr(setup, "metadata", {}) or {}
+        if metadata.get("tournament_id"):
+            raise InvalidRecord(f"{game_id} is a tournament's game: link its entrant instead", field="game_id")
+
+        def decide(p: Player) -> list:
+            named = metadata.get(f"{side}_player")
+            return decisions.decide_link_game(p, game_id, side, named, self.tables.linked_to(game_id, side))
+
+        return self.execute(player_id, decide, **write)
+
+    def withdraw_merge(self, player_id: str, body: dict, **write) -> Written:
+        return self.execute(player_id, lambda p: decisions.decide_withdraw_merge(p, body), **write)
+
+    def _found(self, player_id: str) -> Player | None:
+        try:
+            return self.player(player_id)
+        except NotFound:
+            return None
+
+    # -- Projections ----------------------------------------------------------------
+
+    def player_ids(self) -> list[str]:
+        ids, after = [], None
+        while batch := self.store.stream_ids(PLAYER, after=after, limit=1000):
+            ids += batch
+            after = batch[-1]
+        return ids
+
+    def rebuild(self) -> int:
+        """Rewrite every player's row and keys from his events; returns how many."""
+        ids = self.player_ids()
+        for start in range(0, len(ids), 500):
+            rows = []
+            for player_id in ids[start : start + 500]:
+                events = self.store.read(player_id)
+                p = fold(player_id, events)
+                rows.append((row_of(p), keys_of(p), events[0].recorded_at, events[-1].recorded_at, p.linked_games))
+            self.tables.replace(rows)
+        self.tables.drop_orphans(set(ids))
+        return len(ids)
+
+    def check(self) -> list[str]:
+        """One line per disagreement between the registry's rows and the events."""
+        problems = []
+        ids = self.player_ids()
+        for player_id in ids:
+            events = self.store.read(player_id)
+            p = fold(player_id, events)
+            expected = {**row_of(p), "created_at": events[0].recorded_at, "updated_at": events[-1].recorded_at}
+            stored = self.tables.row(player_id)
+            if stored != expected:
+                problems.append(f"players: {player_id}: the row differs from what its events give")
+            elif self.tables.keys(player_id) != keys_of(p):
+                problems.append(f"players: {player_id}: the search keys differ from its names'")
+            elif self.tables.linked(player_id) != sorted(p.linked_games):
+                problems.append(f"players: {player_id}: the linked games differ from its events'")
+        for orphan in sorted(set(self.tables.all_ids()) - set(ids)):
+            problems.append(f"players: {orphan}: a row without a player")
+        return problems
+
+
+def fold(player_id: str, events: Sequence[StoredEvent]) -> Player:
+    return replay(player_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
+
+
+def fold_new(player_id: str, event) -> Player:
+    return replay(player_id, [(1, event)])
+
+
+def apply_one(p: Player, event, seq: int) -> Player:
+    return apply(p, event, seq)
+
+
+def candidate_json(row: dict) -> dict:
+    """A registered player as a duplicate check or a search shows him."""
+    return {
+        "id": row["player_id"],
+        "name": row["name"],
+        "name_geez": row["name_geez"],
+        "federation": row["federation"],
+        "club": row["club"],
+        "birth_year": row["birth_year"],
+    }

@@ -1,0 +1,364 @@
+"""The player registry's projections beside the event store, on the store's own file.
+
+- ``players``: one row per player stream, his fold as of its last event, with the
+  search keys of his full names (``name_key``, ``geez_key``: a registration whose name
+  has the same key as another's asks for confirmation);
+- ``player_keys``: the search key of each name from each of its words on
+  (``players.word_keys``), in key order: a search is one range of that index;
+- ``player_entries``: which tournament entrant is which registry player (written with
+  the tournament's events that say so); ``player_games``: which side of a game outside
+  tournaments is which player, linked after the fact (written with his ``game_linked``);
+- ``rating_lists``: each published rating list (recorder/ratings/service.py), and
+  ``rating_list_digests`` a digest of each, which tells a reader that kept a list
+  whether it changed.
+
+All are derived from the events: the services write them in the append's transaction,
+``recorder rebuild`` rewrites them and ``recorder verify --projections`` compares them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+
+from sqlite_utils import Database
+
+from .interface import ProjectionWrite, StoredEvent
+from .sql import _write_transaction
+from .sqlite import SQLiteEventStore
+
+PLAYER_COLUMNS = (
+    "player_id",
+    "name",
+    "name_geez",
+    "federation",
+    "club",
+    "birth_year",
+    "external_id",
+    "merged_into",
+    "version",
+    "name_key",
+    "geez_key",
+    "created_at",
+    "updated_at",
+)
+RATING_COLUMNS = (
+    "variant",
+    "period",
+    "player_id",
+    "rank",
+    "rating",
+    "rd",
+    "volatility",
+    "games",
+    "provisional",
+    "explanation",
+)
+_LAST_CHARACTER = "\U0010ffff"  # above every key's characters: the end of a prefix's range
+
+
+class PlayerTables:
+    """The registry's rows on the store's file (SQLite, or PostgreSQL through its handle)."""
+
+    def __init__(self, store: SQLiteEventStore):
+        self.store = store
+
+    def _db(self) -> Database:
+        return self.store._db()
+
+    # -- Players --------------------------------------------------------------------
+
+    def write(self, row: dict, keys: list[str], games: Sequence[tuple[str, str]] = ()) -> ProjectionWrite:
+        """What a player's append runs in its transaction: his row, keys and linked games, as of it."""
+
+        def upsert(db: Database, events: Sequence[StoredEvent]) -> None:
+            created = events[0].recorded_at if events[0].seq == 1 else None
+            self._put(db, row, keys, created, events[-1].recorded_at, games)
+
+        return upsert
+
+    def _put(
+        self,
+        db: Database,
+        row: dict,
+        keys: list[str],
+        created_at: str | None,
+        updated_at: str,
+        games: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        player_id = row["player_id"]
+        if created_at is None:
+            found = db.execute("SELECT created_at FROM players WHERE player_id = ?", (player_id,)).fetchone()
+            created_at = found[0] if found else updated_at
+        full = {**row, "created_at": created_at, "updated_at": updated_at}
+        names = ", ".join(PLAYER_COLUMNS)
+        db.execute(
+            f"INSERT OR REPLACE INTO players ({names}) VALUES ({', '.join('?' * len(PLAYER_COLUMNS))})",
+            [full.get(c) for c in PLAYER_COLUMNS],
+        )
+        db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,))
+        for key in keys:
+            db.execute("INSERT OR IGNORE INTO player_keys (key, player_id) VALUES (?, ?)", (key, player_id))
+        db.execute("DELETE FROM player_games WHERE player_id = ?", (player_id,))
+        for game_id, side in games:
+            db.execute(
+                "INSERT INTO player_games (game_id, side, player_id) VALUES (?, ?, ?)", (game_id, side, player_id)
+            )
+
+    def replace(self, rows: Iterable[tuple[dict, list[str], str, str, Sequence[tuple[str, str]]]]) -> None:
+        """Rewrite each player's row, keys and linked games: ``(row, keys, created_at, updated_at, games)``."""
+        db = self._db()
+        with _write_transaction(db):
+            for row, keys, created_at, updated_at, games in rows:
+                self._put(db, row, keys, created_at, updated_at, games)
+
+    def linked(self, player_id: str) -> list[tuple[str, str]]:
+        """The (game id, side) of the games linked to this player, in game order."""
+        rows = self._db().execute(
+            "SELECT game_id, side FROM player_games WHERE player_id = ? ORDER BY game_id, side", (player_id,)
+        )
+        return [(r[0], r[1]) for r in rows.fetchall()]
+
+    def linked_to(self, game_id: str, side: str) -> str | None:
+        row = (
+            self._db()
+            .execute("SELECT player_id FROM player_games WHERE game_id = ? AND side = ?", (game_id, side))
+            .fetchone()
+        )
+        return None if row is None else row[0]
+
+    def row(self, player_id: str) -> dict | None:
+        cursor = self._db().execute(
+            f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE player_id = ?", (player_id,)
+        )
+        found = cursor.fetchone()
+        return None if found is None else dict(zip(PLAYER_COLUMNS, found))
+
+    def keys(self, player_id: str) -> list[str]:
+        rows = self._db().execute("SELECT key FROM player_keys WHERE player_id = ? ORDER BY key", (player_id,))
+        return [r[0] for r in rows.fetchall()]
+
+    def rows(self, player_ids: Sequence[str]) -> dict[str, dict]:
+        found: dict[str, dict] = {}
+        for start in range(0, len(player_ids), 500):
+            batch = list(player_ids[start : start + 500])
+            marks = ", ".join("?" * len(batch))
+            cursor = self._db().execute(
+                f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE player_id IN ({marks})", batch
+            )
+            found.update({r[0]: dict(zip(PLAYER_COLUMNS, r)) for r in cursor.fetchall()})
+        return found
+
+    def search(self, key: str, *, limit: int = 20) -> list[dict]:
+        """Players (not merged) with a name whose key, from one of its words on, begins
+        with ``key``: one range of the key index, then the rows by id."""
+        if not key:
+            return []
+        ids = self._db().execute(
+            "SELECT DISTINCT k.player_id FROM player_keys k JOIN players p ON p.player_id = k.player_id"
+            " WHERE k.key >= ? AND k.key < ? AND p.merged_into IS NULL LIMIT ?",
+            (key, key + _LAST_CHARACTER, limit),
+        )
+        found = self.rows([r[0] for r in ids.fetchall()])
+        return sorted(found.values(), key=lambda r: (r["name_key"], r["player_id"]))
+
+    def same_names(self, keys: Sequence[str]) -> list[dict]:
+        """Players (not merged) whose full Latin or Ge'ez name has one of these keys."""
+        wanted = [k for k in keys if k]
+        if not wanted:
+            return []
+        marks = ", ".join("?" * len(wanted))
+        cursor = self._db().execute(
+            f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE merged_into IS NULL"
+            f" AND (name_key IN ({marks}) OR geez_key IN ({marks})) ORDER BY name_key, player_id",
+            [*wanted, *wanted],
+        )
+        return [dict(zip(PLAYER_COLUMNS, r)) for r in cursor.fetchall()]
+
+    def merged(self) -> dict[str, str]:
+        """Every merged record's id -> the id it was merged into."""
+        rows = self._db().execute("SELECT player_id, merged_into FROM players WHERE merged_into IS NOT NULL")
+        return {r[0]: r[1] for r in rows.fetchall()}
+
+    def all_ids(self) -> list[str]:
+        return [r[0] for r in self._db().execute("SELECT player_id FROM players ORDER BY player_id").fetchall()]
+
+    def count(self) -> int:
+        return self._db().execute("SELECT count(*) FROM players").fetchone()[0]
+
+    def drop_orphans(self, player_ids: set[str]) -> None:
+        """Drop the rows of players that are not among ``player_ids`` (after a rebuild)."""
+        db = self._db()
+        with _write_transaction(db):
+            for player_id in set(self.all_ids()) - player_ids:
+                db.execute("DELETE FROM players WHERE player_id = ?", (player_id,))
+                db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,))
+                db.execute("DELETE FROM player_games WHERE player_id = ?", (player_id,))
+
+    # -- Tournament entries ---------------------------------------------------------
+
+    def write_entries(self, tournament_id: str, entries: list[tuple[int, str]]) -> ProjectionWrite:
+        """What a tournament's append runs in its transaction: entrant ``number`` is player ``id``."""
+
+        def put(db: Database, events: Sequence[StoredEvent]) -> None:
+            self._put_entries(db, tournament_id, entries)
+
+        return put
+
+    @staticmethod
+    def _put_entries(db: Database, tournament_id: str, entries: list[tuple[int, str]]) -> None:
+        for number, player_id in entries:
+            db.execute(
+                "INSERT OR REPLACE INTO player_entries (tournament_id, number, player_id) VALUES (?, ?, ?)",
+                (tournament_id, number, player_id),
+            )
+
+    def replace_entries(self, tournament_id: str, entries: list[tuple[int, str]]) -> None:
+        db = self._db()
+        with _write_transaction(db):
+            db.execute("DELETE FROM player_entries WHERE tournament_id = ?", (tournament_id,))
+            self._put_entries(db, tournament_id, entries)
+
+    def entries(self, tournament_id: str) -> list[tuple[int, str]]:
+        rows = self._db().execute(
+            "SELECT number, player_id FROM player_entries WHERE tournament_id = ? ORDER BY number", (tournament_id,)
+        )
+        return [(r[0], r[1]) for r in rows.fetchall()]
+
+    def tournaments_of(self, player_ids: Sequence[str]) -> list[tuple[str, int]]:
+        """(tournament id, entrant number) of every entry of these players."""
+        marks = ", ".join("?" * len(player_ids))
+        rows = self._db().execute(
+            f"SELECT tournament_id, number FROM player_entries WHERE player_id IN ({marks})"
+            " ORDER BY tournament_id, number",
+            list(player_ids),
+        )
+        return [(r[0], r[1]) for r in rows.fetchall()]
+
+    def entered_tournaments(self) -> list[str]:
+        rows = self._db().execute("SELECT DISTINCT tournament_id FROM player_entries ORDER BY tournament_id")
+        return [r[0] for r in rows.fetchall()]
+
+    def games_naming(self, player_ids: Sequence[str]) -> list[dict]:
+        """Games outside tournaments that name one of these registry players (their
+        metadata's ``south_player`` or ``north_player``)."""
+        found = []
+        for player_id in player_ids:
+            rows = self._db().execute(
+                "SELECT game_id, south, north, metadata FROM games WHERE tournament_id IS NULL AND metadata LIKE ?"
+                " ORDER BY created_at, game_id",
+                (f'%"{player_id}"%',),
+            )
+            for game_id, south, north, metadata in rows.fetchall():
+                meta = json.loads(metadata)
+                if player_id in (meta.get("south_player"), meta.get("north_player")):
+                    found.append(
+                        {
+                            "game_id": game_id,
+                            "south": south,
+                            "north": north,
+                            "south_player": meta.get("south_player"),
+                            "north_player": meta.get("north_player"),
+                        }
+                    )
+        return found
+
+    # -- Rating lists ---------------------------------------------------------------
+
+    def finished_games(
+        self, variant: str, *, since: str | None = None, tournaments: list[str] | None = None
+    ) -> list[tuple[str, str, str, str, str | None]]:
+        """(game id, tournament id, result, time of the event that ended it, metadata text)
+        of the variant's finished tournament games: those of ``tournaments`` (by the games
+        list's tournament index), or those that ended in the month ``since`` or later (by
+        its finished games' index: a game ends at or before its last event). The event
+        that ended a game is its last one but annotations, which may follow the end."""
+        ended = (
+            "(SELECT e.recorded_at FROM events e WHERE e.game_id = g.game_id AND e.type != 'annotated'"
+            " ORDER BY e.seq DESC LIMIT 1)"
+        )
+        columns = f"SELECT g.game_id, g.tournament_id, g.result, {ended}, g.metadata FROM games g"
+        if since is not None:
+            rows = self._db().execute(
+                f"{columns} WHERE g.status = 'finished' AND g.updated_at >= ? AND g.variant = ?"
+                " AND g.tournament_id IS NOT NULL ORDER BY g.game_id",
+                (since, variant),
+            )
+            return [tuple(r) for r in rows.fetchall() if r[3] >= since]  # type: ignore[misc]
+        found: list = []
+        for tournament_id in tournaments or []:
+            rows = self._db().execute(
+                f"{columns} WHERE g.tournament_id = ? AND g.status = 'finished' AND g.variant = ? ORDER BY g.game_id",
+                (tournament_id, variant),
+            )
+            found += [tuple(r) for r in rows.fetchall()]
+        return found
+
+    def replace_lists(self, variant: str, rows: list[dict]) -> None:
+        """The published lists of one game, all periods at once (a rebuild's one write),
+        and each list's digest."""
+        digests = list_digests(rows)
+        db = self._db()
+        with _write_transaction(db):
+            db.execute("DELETE FROM rating_lists WHERE variant = ?", (variant,))
+            db.execute("DELETE FROM rating_list_digests WHERE variant = ?", (variant,))
+            for period, digest in digests.items():
+                db.execute(
+                    "INSERT INTO rating_list_digests (variant, period, digest) VALUES (?, ?, ?)",
+                    (variant, period, digest),
+                )
+            marks = ", ".join("?" * len(RATING_COLUMNS))
+            db.conn.executemany(
+                f"INSERT INTO rating_lists ({', '.join(RATING_COLUMNS)}) VALUES ({marks})",
+                [[row[c] for c in RATING_COLUMNS] for row in rows],
+            )
+
+    def list_rows(self, variant: str, period: str | None = None) -> list[dict]:
+        clause, params = ("AND period = ?", [variant, period]) if period is not None else ("", [variant])
+        cursor = self._db().execute(
+            f"SELECT {', '.join(RATING_COLUMNS)} FROM rating_lists WHERE variant = ? {clause}"
+            " ORDER BY period, rank, player_id",
+            params,
+        )
+        return [dict(zip(RATING_COLUMNS, r)) for r in cursor.fetchall()]
+
+    def list_fingerprint(self, variant: str, period: str) -> str | None:
+        """The digest of a stored list's rows (written with them): one row to read, and
+        another whenever a rebuild changed the list."""
+        row = (
+            self._db()
+            .execute("SELECT digest FROM rating_list_digests WHERE variant = ? AND period = ?", (variant, period))
+            .fetchone()
+        )
+        return None if row is None else row[0]
+
+    def last_period(self, variant: str, before: str) -> str | None:
+        """The last stored month before ``before``: one seek down the primary key."""
+        row = (
+            self._db()
+            .execute("SELECT MAX(period) FROM rating_lists WHERE variant = ? AND period < ?", (variant, before))
+            .fetchone()
+        )
+        return row[0] if row else None
+
+    def player_rows(self, player_id: str) -> list[dict]:
+        cursor = self._db().execute(
+            f"SELECT {', '.join(RATING_COLUMNS)} FROM rating_lists WHERE player_id = ? ORDER BY variant, period",
+            (player_id,),
+        )
+        return [dict(zip(RATING_COLUMNS, r)) for r in cursor.fetchall()]
+
+    def periods(self, variant: str) -> list[str]:
+        rows = self._db().execute(
+            "SELECT DISTINCT period FROM rating_lists WHERE variant = ? ORDER BY period", (variant,)
+        )
+        return [r[0] for r in rows.fetchall()]
+
+
+def list_digests(rows: Iterable[dict]) -> dict[str, str]:
+    """Each period's digest of its rows, in their order (what ``rating_list_digests`` holds)."""
+    digests: dict[str, hashlib._Hash] = {}
+    for row in rows:
+        digests.setdefault(row["period"], hashlib.sha256()).update(repr([row[c] for c in RATING_COLUMNS]).encode())
+    return {period: digest.hexdigest() for period, digest in digests.items()}

@@ -1,0 +1,73 @@
+// The rating list of one game: rank, name, federation, rating, deviation, games and the
+// provisional marker, for a month (this month until it is over), filtered by federation.
+// Read-only, from GET /api/ratings/{game}?period=&federation= (and its .csv twin).
+import { describeProblem, getJSON } from "./api.js";
+import { element } from "./site.js";
+
+const page = document.getElementById("ratings-page");
+const variant = page.dataset.variant;
+const byId = (name) => document.getElementById(name);
+const params = new URLSearchParams(location.search);
+
+function query() {
+  const chosen = new URLSearchParams();
+  if (params.get("period")) chosen.set("period", params.get("period"));
+  if (params.get("federation")) chosen.set("federation", params.get("federation"));
+  return chosen.toString();
+}
+
+function options(select, values, chosen, label = (v) => v) {
+  const kept = select.querySelector("option[value='']");
+  select.replaceChildren(...(kept ? [kept] : []), ...values.map((value) =>
+    element("option", { value, text: label(value), selected: value === chosen })));
+}
+
+function render(list, title, federations) {
+  byId("ratings-title").textContent = `${title} rating list`;
+  document.title = `${title} rating list · Mancala records`;
+  byId("ratings-meta").textContent = `${list.period}${list.published ? " (published)" : " (this month so far, not yet published)"}`
+    + ` · ${list.players.length} players`;
+  byId("ratings-threshold").textContent = String(list.provisional_above);
+  const periods = [...new Set([...list.periods, list.period])].sort().reverse();
+  options(byId("ratings-period"), periods, list.period);
+  options(byId("ratings-federation"), federations, params.get("federation") || "");
+  const csv = query();
+  byId("ratings-csv").href = `/api/ratings/${encodeURIComponent(variant)}.csv${csv ? `?${csv}` : ""}`;
+  const head = element("tr", {}, ...["#", "Player", "Fed.", "Rating", "RD", "Games", ""].map((text) =>
+    element("th", { scope: "col", text })));
+  const rows = list.players.map((p) => element("tr", { "data-player": p.id, class: p.provisional ? "provisional" : null },
+    element("td", { text: String(p.rank) }),
+    element("td", {}, element("a", { href: `/players/${encodeURIComponent(p.id)}`, text: p.name || p.id }),
+      p.name_geez ? element("span", { class: "geez", lang: "ti", text: ` ${p.name_geez}` }) : null),
+    element("td", { text: p.federation || "" }),
+    element("td", { class: "points", text: p.rating.toFixed(0) }),
+    element("td", { text: p.rd.toFixed(0) }),
+    element("td", { text: String(p.games) }),
+    element("td", { class: "marker", title: p.provisional ? "provisional" : "", text: p.provisional ? "P" : "" })));
+  byId("ratings-list").replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
+}
+
+function navigate(name, value) {
+  if (value) params.set(name, value);
+  else params.delete(name);
+  location.search = params.toString();
+}
+
+async function init() {
+  const base = `/api/ratings/${encodeURIComponent(variant)}`;
+  const period = params.get("period") ? `?period=${encodeURIComponent(params.get("period"))}` : "";
+  const [{ data: list }, { data: all }, { data: variants }] = await Promise.all([
+    getJSON(`${base}?${query()}`), getJSON(`${base}${period}`), getJSON("/api/variants")]);
+  const found = variants.variants.find((v) => v.name === variant);
+  const federations = [...new Set(all.players.map((p) => p.federation).filter(Boolean))].sort();
+  render(list, found ? found.title : variant, federations);
+  byId("ratings-period").addEventListener("change", (event) => navigate("period", event.target.value));
+  byId("ratings-federation").addEventListener("change", (event) => navigate("federation", event.target.value));
+  page.dataset.ready = "true";
+}
+
+init().catch((error) => {
+  byId("ratings-title").textContent = error.status === 404 ? `There is no rating list for ${variant}` : "The list could not be loaded";
+  byId("ratings-meta").replaceChildren(element("span", { class: "error", text: describeProblem(error) }));
+  page.dataset.ready = "error";
+});

@@ -1,0 +1,157 @@
+"""The player page and the rating list in a real browser (Debian's Chromium, Playwright),
+on a phone and on a desktop. What a page shows is compared with the JSON API's answer
+for the same player or list."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from browser import CHROMIUM, LiveServer, launch_chromium
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
+    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
+
+from conftest import make_app  # noqa: E402
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+PLAYERS = [
+    {"name": "Abeba Tesfaye", "name_geez": "ኣበባ ተስፋይ", "federation": "ERI", "club": "Asmara MC", "birth_year": 1994},
+    {"name": "Berhane Kidane", "federation": "ERI"},
+    {"name": "Chaltu Bekele", "federation": "ETH", "club": "Adama"},
+    {"name": "Dawit Alemu", "federation": "ETH"},
+]
+
+
+def ok(response):
+    assert response.status_code in (200, 201), response.get_json()
+    return response.get_json()
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory):
+    app = make_app(str(tmp_path_factory.mktemp("web") / "players.sqlite3"))
+    client = app.test_client()
+    ids = [ok(client.post("/api/players", json=body))["id"] for body in PLAYERS]
+    body = {"name": "Asmara Rated Open", "variant": "qelat", "format": "round_robin", "rated": True}
+    tid = ok(client.post("/api/tournaments", json=body))["id"]
+    for player_id in ids:
+        ok(client.post(f"/api/tournaments/{tid}/players", json={"player_id": player_id}))
+    for round_number in (1, 2):
+        for board in ok(client.post(f"/api/tournaments/{tid}/rounds", json={}))["boards"]:
+            url = f"/api/tournaments/{tid}/rounds/{round_number}/boards/{board['board']}/game"
+            game = ok(client.post(url, json={}))
+            result = {"type": "result", "kind": "resignation", "winner": "south", "expected_version": 1}
+            ok(client.post(f"/api/games/{game['id']}/commands", json=result))
+    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
+        server.browser = launch_chromium(playwright)
+        server.client, server.ids, server.tournament = client, ids, tid
+        yield server
+        server.browser.close()
+    app.extensions["recorder"].store.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def page(web, request):
+    size = SIZES[request.param]
+    context = web.browser.new_context(viewport=size, base_url=web.url, has_touch=size["width"] < 600)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def fits_the_width(page) -> bool:
+    """Nothing wider than the screen but inside a scrolling box."""
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_the_player_page_shows_names_affiliation_ratings_tournaments_and_games(web, page):
+    player_id = web.ids[0]
+    record = web.client.get(f"/api/players/{player_id}").get_json()
+    page.goto(f"/players/{player_id}")
+    page.wait_for_selector("#player-page[data-ready=true]")
+    assert page.text_content("#player-name") == "Abeba Tesfaye"
+    assert page.text_content("#player-geez") == "ኣበባ ተስፋይ"
+    meta = page.text_content("#player-meta")
+    assert "ERI" in meta and "Asmara MC" in meta and "1994" in meta
+    (latest,) = record["ratings"]["qelat"]
+    assert page.text_content("[data-variant=qelat] .rating-now").startswith(
+        f"{latest['rating']:.0f} ± {latest['rd']:.0f}"
+    )
+    assert page.locator("[data-variant=qelat] svg.rating-chart circle").count() == len(record["ratings"]["qelat"])
+    assert page.text_content("#player-tournaments").startswith("Asmara Rated Open")
+    page.click("[data-variant=qelat] details.why summary")
+    why = page.locator("[data-variant=qelat] details.why tbody tr")
+    assert why.count() == len(latest["explanation"]["games"]) == 2
+    for index, game in enumerate(latest["explanation"]["games"]):
+        cells = why.nth(index).locator("td").all_text_contents()
+        assert cells[1:] == [
+            f"{game['opponent_rating']:.0f} ± {game['opponent_rd']:.0f}",
+            f"{game['expected']:.2f}",
+            f"{game['score']:g}",
+        ]
+    shown = page.locator("#player-games tbody tr").evaluate_all("rows => rows.map(r => r.dataset.game)")
+    assert shown == [g["game_id"] for g in record["games"]] and len(shown) == 2
+    assert fits_the_width(page)
+    opponent = record["games"][0]["opponent_id"]
+    page.click(f"#player-games a[href='/players/{opponent}']")
+    page.wait_for_selector("#player-page[data-ready=true]")
+    assert page.url.endswith(f"/players/{opponent}")
+
+
+def test_a_merged_record_names_its_survivor_on_its_page(web, page):
+    duplicate = ok(web.client.post("/api/players", json={"name": "Abeba Tesfay", "federation": "ERI", "force": True}))
+    ok(web.client.post(f"/api/players/{duplicate['id']}/merge", json={"into": web.ids[0]}))
+    page.goto(f"/players/{duplicate['id']}")
+    page.wait_for_selector("#player-page[data-ready=true]")
+    assert page.is_visible("#player-merged")
+    assert page.get_attribute("#player-merged a", "href") == f"/players/{web.ids[0]}"
+    ok(web.client.post(f"/api/players/{duplicate['id']}/merge/withdrawal", json={}))
+
+
+def test_the_rating_list_shows_rank_rating_deviation_games_and_the_provisional_marker(web, page):
+    listing = web.client.get("/api/ratings/qelat").get_json()
+    page.goto("/ratings/qelat")
+    page.wait_for_selector("#ratings-page[data-ready=true]")
+    assert page.text_content("#ratings-title") == "Qelat rating list"
+    rows = page.locator("#ratings-list tbody tr")
+    assert rows.count() == len(listing["players"]) == 4
+    for index, entry in enumerate(listing["players"]):
+        cells = rows.nth(index).locator("td").all_text_contents()
+        assert cells[0] == str(entry["rank"]) and cells[1].startswith(entry["name"])
+        assert cells[2:6] == [entry["federation"], f"{entry['rating']:.0f}", f"{entry['rd']:.0f}", str(entry["games"])]
+        assert cells[6] == ("P" if entry["provisional"] else "")
+    assert page.get_attribute("#ratings-csv", "href") == "/api/ratings/qelat.csv"
+    assert fits_the_width(page)
+
+
+def test_the_rating_list_filters_by_federation(web, page):
+    page.goto("/ratings/qelat")
+    page.wait_for_selector("#ratings-page[data-ready=true]")
+    page.select_option("#ratings-federation", "ETH")
+    page.wait_for_url("**federation=ETH**")
+    page.wait_for_selector("#ratings-page[data-ready=true]")
+    federations = page.locator("#ratings-list tbody td:nth-child(3)").all_text_contents()
+    assert federations == ["ETH", "ETH"]
+    assert page.get_attribute("#ratings-csv", "href") == "/api/ratings/qelat.csv?federation=ETH"
+
+
+def test_an_unknown_player_or_list_says_so(web, page):
+    page.goto("/players/p-000000000000")
+    page.wait_for_selector("#player-page[data-ready=error]")
+    assert page.text_content("#player-name") == "There is no player p-000000000000"
+    page.goto("/ratings/chess")
+    page.wait_for_selector("#ratings-page[data-ready=error]")
+    assert page.text_content("#ratings-title") == "There is no rating list for chess"
+
+
+def test_the_tournament_page_links_its_registry_players_to_their_pages(web, page):
+    page.goto(f"/tournaments/{web.tournament}")
+    page.wait_for_selector("#tournament-page[data-ready=true]")
+    linked = page.locator("#standings a[data-player-id]").evaluate_all("links => links.map(a => a.dataset.playerId)")
+    assert sorted(linked) == sorted(web.ids)
