@@ -12,6 +12,7 @@ file (``bench.plan.SERVED``), so the figures it prints are this configuration's.
 - ``timeout`` therefore only restarts a worker whose main loop hangs: gunicorn's 30 s.
 - ``graceful_timeout``: on a restart or reload, requests in flight (an export of a
   large archive) get two minutes to finish before the worker is stopped.
+- ``on_starting`` logs which rules engine the workers run (docs/engine.md).
 - the GIL switch interval: a thread that waits for the GIL (an append back from its
   fsync) waits up to this long while another thread computes; 1 ms instead of Python's
   5 ms keeps appends quick beside expensive reads in the same worker.
@@ -31,3 +32,11 @@ SWITCH_INTERVAL = 0.001  # seconds
 
 def post_worker_init(worker) -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+def on_starting(server) -> None:
+    """One line in the master's log: the rules engine the workers will run. gunicorn never
+    compiles it (each worker would): it runs the build a recorder command made, else the pure one."""
+    from recorder import engine
+
+    server.log.info("rules engine: %s", engine.current().describe())

@@ -56,9 +56,11 @@ def serve(host: str, port: int, open_mode: bool, db: str | None):
     With no RECORDER_ADMIN_TOKEN, the first start creates an admin token, keeps its digest in
     the database and the token in <database>.admin-token (mode 0600), and prints a sign-in address.
     """
+    from recorder import engine as chosen
     from recorder.auth.service import token_file
 
     app = opened(lambda: create_app({"DATABASE": database_path(db), "OPEN": open_mode}))
+    chosen.announce(click.echo)
     token = app.extensions["auth"].first_run_token(app.config["DATABASE"])
     click.echo(f"recording into {app.config['DATABASE']}")
     if token is not None:
