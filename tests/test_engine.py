@@ -238,13 +238,13 @@ def serve_until_up(cache: Path, tmp_path: Path, compiler: str | None = None) -> 
 
 def test_without_a_c_compiler_the_service_starts_on_the_pure_engine_and_says_so_in_one_line(tmp_path):
     printed = serve_until_up(tmp_path / "cache", tmp_path, compiler="false")
-    said = [line for line in lines_of(printed) if "engine" in line]
+    said = [line for line in lines_of(printed) if "rules engine" in line]
     assert len(said) == 1 and said[0].startswith(FALLBACK), printed
 
 
 def test_serve_names_the_compiled_engine_it_runs(compiled, tmp_path):
     printed = serve_until_up(compiled.parent, tmp_path)
-    assert [line for line in lines_of(printed) if "engine" in line] == [
+    assert [line for line in lines_of(printed) if "rules engine" in line] == [
         f"rules engine: compiled (mypyc build {compiled.name[:12]})"
     ]
 

@@ -54,7 +54,7 @@ def engine(plan: Plan, echo: Echo) -> None:
         pure = ""
         if ran.kind == "compiled":
             slow = measure_pure(name, plan.engine_seconds).laps_per_second
-            pure = f"  pure {slow:>9,.0f} ({figures.laps_per_second / slow:.1f}×)"
+            pure = f"  pure {slow:>9,.0f} laps/s ({figures.laps_per_second / slow:.1f}×)"
         target = ENGINE_TARGETS.get(name)
         goal = f"target ≥ {target:,} laps/s  {verdict(figures.laps_per_second >= target)}" if target else "no target"
         echo(
