@@ -22,6 +22,7 @@ from recorder.core.game import apply_move
 from recorder.core.playout import random_decision, random_sowing
 from recorder.rules.base import Trace
 from recorder.rules.board import PLAYERS
+from recorder.rules.playout import random_sowings
 
 MAX_SOWINGS_PER_GAME = 5_000  # a safety bound for long matches; random games end far sooner
 
@@ -55,13 +56,18 @@ def play_random_game(rules, rng: random.Random, on_sowing: Callable | None = Non
         if state.awaiting:
             state = apply_move(rules, state, random_decision(rules, state, rng))
             continue
-        trace: Trace | None = [] if on_sowing is not None else None
+        if on_sowing is None:  # the timed pass: the sowings up to the next decision in one compiled call
+            state, played, stuck = random_sowings(rules, state, rng, MAX_SOWINGS_PER_GAME - sowings)
+            sowings += played
+            if stuck:
+                break
+            continue
+        trace: Trace = []
         sown = random_sowing(rules, state, rng, trace)
         if sown is None:
             break  # no legal sowing, or every one is endless (GEN-16): nothing more to play
         state = sown[1]
-        if on_sowing is not None:
-            on_sowing(trace)
+        on_sowing(trace)
         sowings += 1
     return sowings
 
