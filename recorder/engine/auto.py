@@ -2,14 +2,13 @@
 
 The console script (recorder/__main__.py) calls ``ensure()`` before the command imports
 the rules. When ``RECORDER_ENGINE`` is ``auto`` and no build of the sources on disk
-exists, it compiles them once (a progress line, then where the build went;
-recorder/engine/build.py), then installs
-the build for this process; later starts find the build and say nothing. Without mypyc,
-the Python headers or a C compiler, it says so in one line and the pure modules run. A
-compile that fails anyway is remembered for these sources (``.failed-<digest>`` in the
-cache), so later starts do not spend its type check again; ``recorder engine build``
-tries again. ``import recorder`` and gunicorn never compile: they use the build that
-exists, else the pure modules.
+exists, it compiles them once (a progress line, then where the build went:
+recorder/engine/build.py) and installs the build for this process; later starts find
+the build and say nothing. Without mypyc, the Python headers or a C compiler, it says so
+in one line and the pure modules run. A compile that fails anyway is remembered for
+these sources (``.failed-<digest>`` in the cache), so later starts do not spend its type
+check again; ``recorder engine build`` tries again. ``import recorder`` and gunicorn
+never compile: they use the build that exists, else the pure modules.
 """
 
 from __future__ import annotations
