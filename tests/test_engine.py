@@ -302,3 +302,14 @@ def test_the_bench_measures_the_pure_engine_in_an_interpreter_of_its_own():
 
     figures = measure_pure("qelat", 0.2)
     assert figures.variant == "qelat" and figures.games >= 1 and figures.laps >= figures.sowings > 0
+
+
+def test_gunicorns_master_logs_the_engine_its_workers_will_run():
+    from types import SimpleNamespace
+
+    from recorder import gunicorn_conf
+
+    logged: list[str] = []
+    log = SimpleNamespace(info=lambda message, *args: logged.append(message % args))
+    gunicorn_conf.on_starting(SimpleNamespace(log=log))
+    assert logged == [f"rules engine: {engine.current().describe()}"]
