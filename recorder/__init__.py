@@ -13,14 +13,27 @@ The package is laid out by concern, pure layers at the bottom:
 - ``engine/``: which rules engine runs, pure or compiled by mypyc (docs/engine.md);
 - ``bench/``: the benchmark.
 
-Importing ``recorder`` loads no web framework and no database driver. Its one name is
-the engine's front door, ``Game`` (recorder/core/facade.py).
+Importing ``recorder`` loads no web framework and no database driver, and not yet the
+rules: the ``recorder`` command may build the compiled engine first (recorder/__main__.py).
+Its one name is the engine's front door, ``Game`` (recorder/core/facade.py), loaded on
+first use.
 """
+
+from typing import TYPE_CHECKING
 
 from recorder import engine
 
 engine.install()  # before anything imports the rules: compiled when a fresh build exists (docs/engine.md)
 
-from recorder.core.facade import Game  # noqa: E402
+if TYPE_CHECKING:
+    from recorder.core.facade import Game
 
 __all__ = ["Game"]
+
+
+def __getattr__(name: str) -> object:
+    if name == "Game":
+        from recorder.core.facade import Game
+
+        return Game
+    raise AttributeError(f"module 'recorder' has no attribute {name!r}")

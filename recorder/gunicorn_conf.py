@@ -13,6 +13,7 @@ file (``bench.plan.SERVED``), so the figures it prints are this configuration's.
 - ``graceful_timeout``: on a restart or reload, requests in flight (an export of a
   large archive) get two minutes to finish before the worker is stopped.
 - the access log's format: no query string and no referrer, which can carry a token.
+- ``on_starting`` logs which rules engine the workers run (docs/engine.md).
 - the GIL switch interval: a thread that waits for the GIL (an append back from its
   fsync) waits up to this long while another thread computes; 1 ms instead of Python's
   5 ms keeps appends quick beside expensive reads in the same worker.
@@ -35,3 +36,11 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(
 
 def post_worker_init(worker) -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+def on_starting(server) -> None:
+    """One line in the master's log: the rules engine the workers will run. gunicorn never
+    compiles it (each worker would): it runs the build a recorder command made, else the pure one."""
+    from recorder import engine
+
+    server.log.info("rules engine: %s", engine.current().describe())

@@ -36,6 +36,24 @@ def test_bench_counts_every_relay_as_a_lap():
     assert count_laps(Gabata({}), seed=2024, games=figures.games) == (figures.laps, figures.sowings)
 
 
+@pytest.mark.parametrize("variant", ["selus", "gabata", "qelat", "lahemay_walida", "tuz"])
+def test_the_timed_pass_plays_the_same_games_as_the_traced_one(variant):
+    """The timed pass sows up to each decision in one call (rules.playout.random_sowings); the
+    traced pass one sowing at a time: the same draws, so the same sowings and the same rng after."""
+    import random
+
+    from recorder.bench.engine import play_random_game
+    from recorder.rules import find_variant
+
+    rules = find_variant(variant)({})
+    for seed in range(3):
+        timed, traced = random.Random(seed), random.Random(seed)
+        traces: list[list] = []
+        sowings = play_random_game(rules, timed)
+        assert sowings == play_random_game(rules, traced, traces.append) == len(traces) > 0
+        assert timed.random() == traced.random()
+
+
 def test_bench_sections_are_checked():
     assert parse_sections("engine, read") == ("engine", "read")
     with pytest.raises(ValueError):

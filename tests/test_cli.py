@@ -116,6 +116,7 @@ def test_serve_answers_http_on_the_given_port_and_database(tmp_path):
     port, db = free_port(), tmp_path / "served.sqlite3"
     recorder = Path(sys.executable).with_name("recorder")
     env = {k: v for k, v in os.environ.items() if k not in ("RECORDER_ADMIN_TOKEN", "RECORDER_OPEN")}
+    env["RECORDER_ENGINE"] = "python"  # no first-start build of the engine here: tests/test_engine.py makes the one
     output = (tmp_path / "serve.out").open("w")
     process = subprocess.Popen(
         [str(recorder), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
@@ -170,6 +171,7 @@ def test_serve_open_says_so_at_start_and_takes_anonymous_games(tmp_path):
     port, db = free_port(), tmp_path / "open.sqlite3"
     recorder = Path(sys.executable).with_name("recorder")
     env = {k: v for k, v in os.environ.items() if k not in ("RECORDER_ADMIN_TOKEN", "RECORDER_OPEN")}
+    env["RECORDER_ENGINE"] = "python"  # no first-start build of the engine here: tests/test_engine.py makes the one
     output = (tmp_path / "serve.out").open("w")
     process = subprocess.Popen(
         [str(recorder), "serve", "--open", "--port", str(port), "--db", str(db)],

@@ -22,6 +22,7 @@ from recorder.core.game import apply_move
 from recorder.core.playout import random_decision, random_sowing
 from recorder.rules.base import Trace
 from recorder.rules.board import PLAYERS
+from recorder.rules.playout import random_sowings
 
 MAX_SOWINGS_PER_GAME = 5_000  # a safety bound for long matches; random games end far sooner
 
@@ -33,10 +34,15 @@ class EngineFigures:
     sowings: int
     laps: int
     seconds: float
+    cpu_seconds: float = 0.0  # this process's CPU time over the timed pass: a share below 1 is load, not code
 
     @property
     def laps_per_second(self) -> float:
         return self.laps / self.seconds
+
+    @property
+    def cpu_share(self) -> float:
+        return self.cpu_seconds / self.seconds
 
     @property
     def sowings_per_second(self) -> float:
@@ -55,13 +61,18 @@ def play_random_game(rules, rng: random.Random, on_sowing: Callable | None = Non
         if state.awaiting:
             state = apply_move(rules, state, random_decision(rules, state, rng))
             continue
-        trace: Trace | None = [] if on_sowing is not None else None
+        if on_sowing is None:  # the timed pass: the sowings up to the next decision in one compiled call
+            state, played, stuck = random_sowings(rules, state, rng, MAX_SOWINGS_PER_GAME - sowings)
+            sowings += played
+            if stuck:
+                break
+            continue
+        trace: Trace = []
         sown = random_sowing(rules, state, rng, trace)
         if sown is None:
             break  # no legal sowing, or every one is endless (GEN-16): nothing more to play
         state = sown[1]
-        if on_sowing is not None:
-            on_sowing(trace)
+        on_sowing(trace)
         sowings += 1
     return sowings
 
@@ -70,17 +81,17 @@ def measure(rules, *, seconds: float, seed: int = 2024, max_games: int = 1_000_0
     """Timed untraced playouts for about ``seconds``, then an untimed traced lap count."""
     rng = random.Random(seed)
     games = sowings = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     while games < max_games:
         sowings += play_random_game(rules, rng)
         games += 1
         if time.perf_counter() - started >= seconds:
             break
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     laps, counted = count_laps(rules, seed=seed, games=games)
     if counted != sowings:
         raise AssertionError(f"{rules.name}: the traced replay played {counted} sowings, the timed pass {sowings}")
-    return EngineFigures(rules.name, games, sowings, laps, elapsed)
+    return EngineFigures(rules.name, games, sowings, laps, elapsed, cpu)
 
 
 def count_laps(rules, *, seed: int, games: int) -> tuple[int, int]:

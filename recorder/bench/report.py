@@ -41,22 +41,30 @@ def engine(plan: Plan, echo: Echo) -> None:
     from recorder.rules import VARIANTS
 
     from . import engine as bench_engine
+    from .pure import measure_pure
 
     echo(
         f"engine: seeded random legal playouts, move generation included ({machine()}, "
         f"~{plan.engine_seconds:g} s per variant)"
     )
-    echo("  laps counted by replaying the same playout untimed with a trace (1 + relays per sowing)")
+    echo("  laps counted by replaying the same playout untimed with a trace (1 + relays per sowing);")
+    echo("  'of a core': the CPU this process had while timed (below 100 %, other load slowed the figure)")
     ran = current_engine()
-    hint = "; RECORDER_ENGINE=python measures the pure one" if ran.kind == "compiled" else ""
-    echo(f"  rules engine: {ran.describe()}{hint}")
+    echo(f"  rules engine: {ran.describe()}")
+    if ran.kind == "compiled":
+        echo("  pure: the same playouts right after, in a second interpreter on the pure modules")
     for name, rules_class in VARIANTS.items():
         figures = bench_engine.measure(rules_class({}), seconds=plan.engine_seconds)
+        pure = ""
+        if ran.kind == "compiled":
+            slow = measure_pure(name, plan.engine_seconds)
+            ratio = figures.laps_per_second / slow.laps_per_second
+            pure = f"  pure {slow.laps_per_second:>9,.0f} laps/s ({slow.cpu_share:.0%} of a core; {ratio:.1f}×)"
         target = ENGINE_TARGETS.get(name)
         goal = f"target ≥ {target:,} laps/s  {verdict(figures.laps_per_second >= target)}" if target else "no target"
         echo(
             f"  {name:15s} {figures.laps_per_second:>10,.0f} laps/s {figures.sowings_per_second:>10,.0f} sowings/s"
-            f"  ({figures.games} games, {figures.sowings:,} sowings)  {goal}"
+            f"  ({figures.games} games, {figures.sowings:,} sowings, {figures.cpu_share:.0%} of a core){pure}  {goal}"
         )
     for name in sorted(set(ENGINE_TARGETS) - set(VARIANTS)):
         echo(f"  {name:15s} not registered: no figure")

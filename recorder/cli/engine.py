@@ -17,12 +17,14 @@ def engine():
 @engine.command()
 @click.option("--force", is_flag=True, help="Compile again even when a build of these sources exists.")
 def build(force: bool):
-    """Compile the rules with mypyc into the virtualenv (needs mypy, gcc and the Python headers)."""
+    """Compile the rules with mypyc into the virtualenv (any first start does it too; needs gcc and Python.h)."""
+    from recorder.engine.auto import failure_marker
     from recorder.engine.build import BuildFailed
     from recorder.engine.build import build as build_engine
 
     try:
         build_engine(click.echo, force=force)
+        failure_marker().unlink(missing_ok=True)  # the automatic build may try these sources again
     except BuildFailed as error:
         fail(f"{error}\nthe pure-Python engine stays in use")
 

@@ -58,11 +58,13 @@ def serve(host: str, port: int, open_mode: bool, db: str | None):
     With no RECORDER_ADMIN_TOKEN, the first start creates an admin token, keeps its digest in
     the database and the token in <database>.admin-token (mode 0600), and prints a sign-in address.
     """
+    from recorder import engine as chosen
     from recorder.api.hosts import configured_hosts
     from recorder.auth.service import token_file
 
     config = {"DATABASE": database_path(db), "OPEN": open_mode, "ALLOWED_HOSTS": configured_hosts(host)}
     app = opened(lambda: create_app(config))
+    chosen.announce(click.echo)
     token = app.extensions["auth"].first_run_token(app.config["DATABASE"])
     click.echo(f"recording into {app.config['DATABASE']}")
     if token is not None:

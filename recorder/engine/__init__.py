@@ -1,9 +1,11 @@
 """Which rules engine runs: the pure-Python modules, or the same source compiled by mypyc.
 
-``recorder engine build`` (recorder/engine/build.py) compiles the hot rules modules
-(``COMPILED``) into a cache inside the virtualenv, one folder per digest of the sources
-it compiled: ``<sys.prefix>/lib/recorder-engine/<digest>/``. Nothing is ever written
-beside the ``.py`` files, so no build can shadow an edit of the rules.
+The first start of a ``recorder`` command (recorder/engine/auto.py), or ``recorder engine
+build`` (recorder/engine/build.py), compiles the hot rules modules (``COMPILED``) into a
+cache inside the virtualenv, one folder per digest of the sources it compiled:
+``<sys.prefix>/lib/recorder-engine/<digest>/`` (``RECORDER_ENGINE_CACHE`` names another
+folder). Nothing is ever written beside the ``.py`` files, so no build can shadow an
+edit of the rules.
 
 ``install()`` (called once by ``import recorder``) hashes the rules sources on disk now
 and puts a finder at the front of ``sys.meta_path`` only when a build of exactly those
@@ -22,6 +24,7 @@ import json
 import os
 import sys
 import sysconfig
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,8 +54,9 @@ _ENGINE = Engine("python", "not installed yet")
 
 
 def cache_root() -> Path:
-    """Builds live inside the virtualenv, never in the repository."""
-    return Path(sys.prefix) / "lib" / "recorder-engine"
+    """Builds live inside the virtualenv, never in the repository (or where RECORDER_ENGINE_CACHE says)."""
+    chosen = os.environ.get("RECORDER_ENGINE_CACHE")
+    return Path(chosen) if chosen else Path(sys.prefix) / "lib" / "recorder-engine"
 
 
 def source_files(rules_dir: Path = RULES_DIR) -> list[Path]:
@@ -117,7 +121,7 @@ def install() -> Engine:
             raise RuntimeError(
                 "RECORDER_ENGINE=compiled, but no build matches the rules sources: recorder engine build"
             )
-        _ENGINE = Engine("python", "no build of these sources: recorder engine build")
+        _ENGINE = Engine("python", "no build of these sources yet: any recorder command builds it")
         return _ENGINE
     sys.meta_path.insert(0, CompiledRules(folder))
     _ENGINE = Engine("compiled", f"mypyc build {folder.name[:12]}", folder)
@@ -126,3 +130,23 @@ def install() -> Engine:
 
 def current() -> Engine:
     return _ENGINE
+
+
+def explain(reason: str) -> Engine:
+    """Say why the pure modules run (the automatic build could not make a build)."""
+    global _ENGINE
+    if _ENGINE.kind == "python":
+        _ENGINE = Engine("python", reason)
+    return _ENGINE
+
+
+_announced = False
+
+
+def announce(echo: Callable[[str], None]) -> None:
+    """One line naming the engine this process runs, once per process: the automatic build's
+    fallback says it first, and then ``recorder serve`` does not say it again."""
+    global _announced
+    if not _announced:
+        _announced = True
+        echo(f"rules engine: {_ENGINE.describe()}")
