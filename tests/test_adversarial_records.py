@@ -396,7 +396,7 @@ def test_verify_holds_the_streams_and_each_recorded_head_against_the_events(tmp_
     target = tournament if change == "the tournament's rows" else board_game
     named = recorder_cli("verify", target, "--db", copy)
     assert named.exit_code == 1 and message in named.output, named.output
-    projections = recorder_cli("verify", "--projections", "--db", copy)  # tournaments have no projection
+    projections = recorder_cli("verify", "--projections", "--db", copy)  # no registry entrant: no projection row
     assert projections.exit_code == (0 if change == "the tournament's rows" else 1), projections.output
     assert projections.exception is None or isinstance(projections.exception, SystemExit)  # never a traceback
 

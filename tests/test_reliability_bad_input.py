@@ -258,7 +258,8 @@ def test_an_ndjson_body_of_one_line_that_is_no_event_is_refused_at_that_line(app
 
 def test_an_ndjson_log_holding_a_lone_surrogate_is_refused_at_its_line(app, client, games):
     exported = client.get("/api/export?variant=qelat&history=full", headers={"Accept": "application/x-ndjson"})
-    lines = exported.get_data(as_text=True).replace('"south":"Abeba"', '"south":"\\ud800"', 1)
+    # Every game's setup altered: a game of the export left as it is exists already here.
+    lines = exported.get_data(as_text=True).replace('"south":"Abeba"', '"south":"\\ud800"')
     assert "\\ud800" in lines  # the premise: the escape of a lone surrogate, valid JSON
     assert "lone surrogate" in refused_import(app, client, lines, "application/x-ndjson")
 

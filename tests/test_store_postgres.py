@@ -356,21 +356,24 @@ def test_migration_4_gives_the_games_stored_before_it_their_players_search_keys(
     assert keys == [(player_key(south), player_key(north)) for south, north in names]
 
 
-def test_migration_5_reads_each_streams_head_from_its_events(postgres_url):
+def test_migration_5_reads_each_streams_head_from_its_events(postgres_server, monkeypatch):
     """A database from before stream heads gets each stream's last seq and hash, and then
     every append moves its stream's head forward (docs/security.md, "What verify checks")."""
     from recorder.store import pg_schema
 
-    with PostgresEventStore(postgres_url) as store:
+    url = postgres_server.create_database()
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:5])
+    with PostgresEventStore(url) as store:
         store.append("g", 0, [NewEvent("a", {"n": 1}), NewEvent("b", {"n": 2})], recorded_by="test")
         store.append("h", 0, [NewEvent("a", {"n": 3})], recorded_by="test")
-    with psycopg.connect(postgres_url) as conn:
+    with psycopg.connect(url) as conn:
         conn.execute("DROP TABLE stream_heads")
         conn.execute("DROP FUNCTION recorder_head_forward()")
         conn.execute("DELETE FROM recorder_migrations WHERE version = 5")
         conn.commit()
         assert pg_schema.migrate(conn) == [5]
-    with PostgresEventStore(postgres_url) as store:
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    with PostgresEventStore(url) as store:
         assert store.stream_heads() == []  # every head agrees with its events
         (head,) = store.stream_heads("g")
         assert (head.head_seq, head.head_hash) == (2, store.read("g")[-1].hash)

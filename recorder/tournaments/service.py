@@ -192,11 +192,11 @@ class Tournaments:
         return ids
 
     def _entries_or_none(self, tournament_id: str) -> list[tuple[int, str]]:
-        """The registry entries of a tournament; none for a stream that does not fold
-        (``recorder verify`` reports it: a rebuild goes on with the others)."""
+        """The registry entries of a tournament; none for a stream that does not fold, or
+        whose events are gone (``recorder verify`` reports it: a rebuild goes on with the others)."""
         try:
             return entries_of(self.tournament(tournament_id))
-        except (TypeError, ValueError, KeyError):
+        except (TypeError, ValueError, KeyError, NotFound):
             return []
 
     def check_entries(self) -> list[str]:
