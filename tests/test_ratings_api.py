@@ -243,6 +243,7 @@ def test_a_result_corrected_after_its_month_leaves_its_list_and_is_applied_and_s
     january_list = list_of(client, "2026-01")
     assert january_list["published"] is True and january_list["corrections"] == []
     recorded_at(monkeypatch, "2026-02-10T10:00:00.000000Z")
+    assert list_of(client, "2026-02")["corrections"] == []  # this month's list kept, then corrected
     corrected = games[0]
     correct(client, corrected["id"], 2, "north")
     pairs = [(g["metadata"]["south_player"], g["metadata"]["north_player"]) for g in games]
@@ -374,3 +375,20 @@ def test_published_lists_never_change_when_corrections_come_later_and_rebuild_by
         published[now] = [row for row in table if row[1] == now]
         assert registry_lines(check(recorder)) == []
     assert any(list_of(client, period)["corrections"] for period in published)  # corrections were stated
+
+
+def test_a_file_from_before_result_changes_gets_each_finished_games_result_at_its_end(tmp_path):
+    from recorder.store import GameResults
+
+    path = tmp_path / "older.sqlite3"
+    app = make_app(path)
+    _, _, games = played_tournament(app.test_client(), rated=True)
+    results = GameResults(app.extensions["recorder"].store)
+    written = {g["id"]: results.of_game(g["id"]) for g in games}
+    app.extensions["recorder"].store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE game_results")
+    reopened = make_app(path)
+    results = GameResults(reopened.extensions["recorder"].store)
+    assert {g["id"]: results.of_game(g["id"]) for g in games} == written
+    assert all(len(rows) == 1 and rows[0][2] == "south_wins" for rows in written.values())
