@@ -5,6 +5,8 @@
   ``write_game`` writes it, at the version it was written for;
 - the position index (recorder/store/caches.py): the key of every position each game
   reached (recorder/rules/position_text.py), for ``recorder search``;
+- each game's result changes (``game_results``, recorder/store/registry.py): the event
+  that finished it, that made it unfinished again, that gave another result;
 - the player registry (recorder/store/registry.py): each player's row and search keys,
   which tournament entrant is which player, and the rating lists (recorder/ratings);
 - each event's stored line (``events.line``): its canonical JSON, the bytes an NDJSON
@@ -26,7 +28,7 @@ from .core.game import history
 from .core.position_digest import key_digest
 from .notation.writer import write_game
 from .rules.position_text import key_of, reached
-from .service import Recorder, stored_pairs, summary_of
+from .service import Recorder, result_changes, stored_pairs, summary_of
 from .store import GAME, PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS, StoredEvent
 from .store.caches import NotationCache
 from .store.games_list import as_stored
@@ -43,12 +45,14 @@ class Derived:
     summary: dict
     notation: str
     positions: list[tuple[int, str]]
+    results: list[tuple[int, str, str | None]]  # (seq, recorded_at, result) of each change of its result
 
 
 def derive(game_id: str, events: list[StoredEvent]) -> Derived:
     pairs = list(stored_pairs(events))
     folds = list(history(game_id, pairs))
-    return Derived(game_id, events[-1].seq, summary_of(folds[-1]), write_game(pairs), reached(folds))
+    results = [(events[i].seq, events[i].recorded_at, result) for i, result in result_changes(None, folds)]
+    return Derived(game_id, events[-1].seq, summary_of(folds[-1]), write_game(pairs), reached(folds), results)
 
 
 def game_ids(recorder: Recorder, batch: int = BATCH) -> Iterator[list[str]]:
@@ -73,11 +77,13 @@ def rebuild(recorder: Recorder, progress: Callable[[int], None] = lambda n: None
         recorder.games.replace([(d.game_id, d.summary) for d in derived])
         notations.put([(d.game_id, d.version, d.notation) for d in derived])
         recorder.positions.replace([(d.game_id, d.positions) for d in derived])
+        recorder.results.replace([(d.game_id, d.results) for d in derived])
         total += len(ids)
         progress(len(ids))
     recorder.games.drop_orphans()
     notations.drop_orphans()
     recorder.positions.drop_orphans()
+    recorder.results.drop_orphans()
     recorder.positions.drop_pending(queued)
     rebuild_registry(recorder)
     return total
@@ -111,6 +117,8 @@ def check(recorder: Recorder, progress: Callable[[int], None] = lambda n: None) 
             yield from _check_notation(notations, derived)
             if not pending and recorder.positions.of_game(game_id) != digests(derived.positions):
                 yield f"position index: {game_id}: the positions indexed differ from those its events reach"
+            if recorder.results.of_game(game_id) != derived.results:
+                yield f"game results: {game_id}: the result changes stored differ from its events'"
             yield from _check_lines(recorder, game_id, events)
         progress(len(ids))
     listed = set(recorder.games.iter_ids())

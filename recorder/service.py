@@ -23,7 +23,7 @@ from .core.events import Event, event_from_record
 from .core.game import Game, apply_event, history, replay, start_game
 from .errors import PreconditionRequired, UnknownGame, VersionConflict
 from .rules.position_text import reached
-from .store import GAME, EventStore, GamesList, Idempotency, NewEvent, ProjectionWrite, StoredEvent
+from .store import GAME, EventStore, GameResults, GamesList, Idempotency, NewEvent, ProjectionWrite, StoredEvent
 from .store.caches import PositionIndex
 
 CACHE_SIZE = 2048
@@ -125,6 +125,7 @@ class Recorder:
         self.max_bytes_per_game = max_bytes_per_game or limits.bytes_per_game()
         self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
         self.positions = PositionIndex(store)  # type: ignore[arg-type]
+        self.results = GameResults(store)  # type: ignore[arg-type]
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -212,7 +213,7 @@ class Recorder:
             [NewEvent(setup.type, setup.payload())],
             recorded_by=recorded_by,
             idempotency=idempotency,
-            projection=self.projections(game, [game]),
+            projection=self.projections(game, [game], None),
         )
         if result.replayed:
             # A concurrent request with the same key won: its game, not the id chosen here.
@@ -277,17 +278,22 @@ class Recorder:
             [NewEvent(e.type, e.payload()) for e in events],
             recorded_by=recorded_by,
             idempotency=idempotency,
-            projection=self.projections(after, folds),
+            projection=self.projections(after, folds, result_of(game)),
         )
         if result.replayed:
             return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
         self._remember(Folded(after, size))
         return Recorded(result.events, after)
 
-    def projections(self, after: Game, folds: list[Game]) -> ProjectionWrite:
+    def projections(self, after: Game, folds: list[Game], before: str | None) -> ProjectionWrite:
         """What an append writes beside its events, in its transaction: the game's row in
-        the games list and the positions after each new event (``folds``)."""
-        writes = (self.games.write(summary_of(after)), self.positions.write(reached(folds)))
+        the games list, the positions after each new event (``folds``) and the changes of
+        its result (``before``: the result before the append)."""
+        writes = (
+            self.games.write(summary_of(after)),
+            self.positions.write(reached(folds)),
+            self.results.write(result_changes(before, folds)),
+        )
 
         def write(tx, events) -> None:
             for projection in writes:
@@ -317,6 +323,23 @@ class Recorder:
     def drop_cache(self) -> None:
         with self._lock:
             self._cache.clear()
+
+
+def result_of(game: Game) -> str | None:
+    """The game's result, None while it is not finished."""
+    return game.state.result.name if game.state.game_over else None
+
+
+def result_changes(before: str | None, folds: Sequence[Game]) -> list[tuple[int, str | None]]:
+    """(index, result) of each game of ``folds`` (the game after each new event) whose
+    result differs from the one before it: the rows ``game_results`` gains."""
+    found = []
+    for index, game in enumerate(folds):
+        result = result_of(game)
+        if result != before:
+            found.append((index, result))
+            before = result
+    return found
 
 
 def summary_of(game: Game) -> dict:

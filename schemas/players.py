@@ -90,6 +90,7 @@ class RatingListSchema(Schema):
     provisional_above = fields.Float(dump_only=True)
     periods = fields.List(fields.String(), dump_only=True)
     players = fields.List(fields.Dict(), dump_only=True)
+    corrections = fields.List(fields.Dict(), dump_only=True)
 
 
 player_create_schema = PlayerCreateSchema()

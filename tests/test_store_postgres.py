@@ -369,7 +369,7 @@ def test_migration_5_reads_each_streams_head_from_its_events(postgres_server, mo
     with psycopg.connect(url) as conn:
         conn.execute("DROP TABLE stream_heads")
         conn.execute("DROP FUNCTION recorder_head_forward()")
-        conn.execute("DELETE FROM recorder_migrations WHERE version = 5")
+        conn.execute("DELETE FROM recorder_migrations WHERE version >= 5")
         conn.commit()
         assert pg_schema.migrate(conn) == [5]
     monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
@@ -392,7 +392,7 @@ def test_migration_6_adds_the_player_registry_to_a_database_with_records(postgre
     with PostgresEventStore(url) as store:
         game = Recorder(store).create_game(QELAT, recorded_by="Arbiter").game.game_id
         before = store.event_lines(game)
-    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:6])
     with psycopg.connect(url) as conn:
         assert pg_schema.migrate(conn) == [6]
     with PostgresEventStore(url) as store:
@@ -400,3 +400,82 @@ def test_migration_6_adds_the_player_registry_to_a_database_with_records(postgre
         written = Players(Recorder(store)).register({"name": "Abeba", "federation": "ERI"}, recorded_by="admin")
         assert store.stream_type(written.player.player_id) == "player"
         assert [r["player_id"] for r in Players(Recorder(store)).search("abe")] == [written.player.player_id]
+
+
+def test_migration_7_gives_each_finished_game_its_result_as_the_lists_read_it(postgres_server, monkeypatch):
+    """A database of migration 6 gets ``game_results``: each finished game's result at the
+    event that ended it (an annotation after the end aside), nothing for a game in play;
+    then every append that changes a result adds its row, and a rebuild agrees."""
+    from recorder.projections import check
+    from recorder.store import GameResults, pg_schema
+
+    url = postgres_server.create_database()
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:6])
+    result = {"type": "result", "kind": "resignation", "winner": "north"}
+    with PostgresEventStore(url) as store:
+        recorder = Recorder(store)
+        monkeypatch.setattr(recorder.results, "write", lambda changes: lambda db, events: None)  # no table yet
+        ended = recorder.create_game(QELAT, recorded_by=BY).game.game_id
+        recorder.record(ended, result, expected_version=1, recorded_by=BY)
+        recorder.record(ended, {"type": "annotate", "text": "well played"}, expected_version=2, recorded_by=BY)
+        playing = recorder.create_game(QELAT, recorded_by=BY).game.game_id
+        end = store.read(ended)[1]
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS)
+    with psycopg.connect(url) as conn:
+        assert pg_schema.migrate(conn) == [7]
+    with PostgresEventStore(url) as store:
+        results, recorder = GameResults(store), Recorder(store)  # type: ignore[arg-type]
+        assert results.of_game(ended) == [(2, end.recorded_at, "north_wins")] and results.of_game(playing) == []
+        retract = {"type": "retract", "count": 1, "reason": "the wrong side resigned"}
+        recorder.record(ended, retract, expected_version=3, recorded_by=BY)
+        recorder.record(ended, {**result, "winner": "south"}, expected_version=4, recorded_by=BY)
+        assert [(seq, won) for seq, _, won in results.of_game(ended)] == [
+            (2, "north_wins"),
+            (4, None),
+            (5, "south_wins"),
+        ]
+        assert [line for line in check(recorder) if line.startswith("game results")] == []
+
+
+def test_a_result_corrected_a_month_later_goes_in_the_next_list_on_postgres(postgres_url, monkeypatch):
+    """The rating lists read the result changes on PostgreSQL as on SQLite: January's list
+    stays as published, February's applies the correction and states it."""
+    from recorder.projections import check, rebuild
+
+    month = {"now": "2026-01"}
+    monkeypatch.setattr("recorder.ratings.service.this_month", lambda: month["now"])
+    monkeypatch.setattr("recorder.store.postgres.utc_now", lambda: "2026-01-15T10:00:00.000000Z")
+    app = make_app(postgres_url)
+    client = app.test_client()
+    ids = [
+        client.post("/api/players", json={"name": n, "federation": "ETH"}).get_json()["id"] for n in ("Abeba", "Dawit")
+    ]
+    tid = client.post(
+        "/api/tournaments", json={"name": "Open", "variant": "qelat", "format": "round_robin", "rated": True}
+    )
+    tid = tid.get_json()["id"]
+    for player_id in ids:
+        assert client.post(f"/api/tournaments/{tid}/players", json={"player_id": player_id}).status_code == 201
+    (board,) = client.post(f"/api/tournaments/{tid}/rounds", json={}).get_json()["boards"]
+    game = client.post(f"/api/tournaments/{tid}/rounds/1/boards/{board['board']}/game", json={}).get_json()["id"]
+    won = {"type": "result", "kind": "resignation", "winner": "south", "expected_version": 1}
+    assert client.post(f"/api/games/{game}/commands", json=won).status_code == 201
+    month["now"] = "2026-02"
+    recorder = app.extensions["recorder"]
+    rebuild(recorder)
+    january = client.get("/api/ratings/qelat?period=2026-01").get_json()
+    monkeypatch.setattr("recorder.store.postgres.utc_now", lambda: "2026-02-03T10:00:00.000000Z")
+    retract = {"type": "retract", "count": 1, "reason": "the wrong side resigned", "expected_version": 2}
+    assert client.post(f"/api/games/{game}/commands", json=retract).status_code == 201
+    lost = {**won, "winner": "north", "expected_version": 3}
+    assert client.post(f"/api/games/{game}/commands", json=lost).status_code == 201
+    month["now"] = "2026-03"
+    rebuild(recorder)
+    again = client.get("/api/ratings/qelat?period=2026-01").get_json()
+    assert (again["players"], again["corrections"]) == (january["players"], [])
+    february = client.get("/api/ratings/qelat?period=2026-02").get_json()
+    assert february["corrections"] == [
+        {"game_id": game, "period": "2026-01", "before": "south_wins", "after": "north_wins"}
+    ]
+    assert [e["id"] for e in february["players"]][0] != [e["id"] for e in january["players"]][0]
+    assert [line for line in check(recorder) if line.startswith(("rating lists", "game results"))] == []

@@ -155,3 +155,28 @@ def test_the_tournament_page_links_its_registry_players_to_their_pages(web, page
     page.wait_for_selector("#tournament-page[data-ready=true]")
     linked = page.locator("#standings a[data-player-id]").evaluate_all("links => links.map(a => a.dataset.playerId)")
     assert sorted(linked) == sorted(web.ids)
+
+
+def test_the_rating_list_states_the_corrections_it_applies(web, page, monkeypatch):
+    """A result of last month corrected this month: the list says so, each game linked.
+    (Last in the module: it records at a time a month ahead.)"""
+    from recorder.ratings.lists import next_month
+    from recorder.ratings.service import this_month
+
+    later = next_month(this_month())
+    monkeypatch.setattr("recorder.ratings.service.this_month", lambda: later)
+    monkeypatch.setattr("recorder.store.sqlite.utc_now", lambda: f"{later}-02T10:00:00.000000Z")
+    game_id = web.client.get(f"/api/players/{web.ids[0]}").get_json()["games"][0]["game_id"]
+    version = web.client.get(f"/api/games/{game_id}/state").get_json()["version"]
+    retract = {"type": "retract", "count": 1, "reason": "the wrong side resigned", "expected_version": version}
+    ok(web.client.post(f"/api/games/{game_id}/commands", json=retract))
+    result = {"type": "result", "kind": "resignation", "winner": "north", "expected_version": version + 1}
+    ok(web.client.post(f"/api/games/{game_id}/commands", json=result))
+    (correction,) = web.client.get("/api/ratings/qelat").get_json()["corrections"]
+    page.goto("/ratings/qelat")
+    page.wait_for_selector("#ratings-page[data-ready=true]")
+    assert page.is_visible("#ratings-corrections")
+    item = page.locator(f"#ratings-corrections-list li[data-game='{game_id}']")
+    assert item.text_content() == f"{game_id} ({correction['period']}): south_wins → north_wins"
+    assert item.locator("a").get_attribute("href") == f"/games/{game_id}"
+    assert fits_the_width(page)

@@ -113,7 +113,9 @@ def _rating_paths(spec: APISpec) -> None:
             "get": {
                 "summary": "A game's rating list for a month (Glicko-2; default: this month, not yet published)",
                 "description": "A month that is over answers with its published list; each entry explains its"
-                " change (the games, each opponent's rating and deviation, the expected and actual score).",
+                " change (the games, each opponent's rating and deviation, the expected and actual score);"
+                " `corrections` states each result of an earlier month's game corrected since the month"
+                " before and applied in this list (the game, its month, the result before and after).",
                 "parameters": query,
                 "responses": {**_reply(200, "Rating list", "RatingList"), **_problems(404, 422)},
             }
@@ -123,7 +125,8 @@ def _rating_paths(spec: APISpec) -> None:
         path="/api/ratings/{variant}.csv",
         operations={
             "get": {
-                "summary": "The same list as CSV (rank, id, names, federation, club, rating, rd, volatility, games)",
+                "summary": "The same list as CSV (rank, id, names, federation, club, rating, rd, volatility, games);"
+                " after a blank line, the corrections it applies (game_id, period, before, after)",
                 "parameters": query,
                 "responses": {
                     "200": {"description": "CSV", "content": {"text/csv": {"schema": {"type": "string"}}}},

@@ -21,6 +21,7 @@ from schemas.players import rating_list_schema, rating_query_schema
 from .problems import load_query
 
 bp = Blueprint("ratings", __name__, url_prefix="/api/ratings")
+CORRECTION_COLUMNS = ("game_id", "period", "before", "after")
 CSV_COLUMNS = (
     "rank",
     "id",
@@ -69,7 +70,7 @@ def rating_list(variant: str) -> dict:
     query = load_query(rating_query_schema)
     service = ratings()
     period = query.get("period") or service.month()
-    rows, published = service.period(variant, period)
+    rows, published, fixes = service.period(variant, period)
     players = service.tables.rows([r["player_id"] for r in rows])
     entries = [entry_json(r, players.get(r["player_id"])) for r in rows]
     if query.get("federation"):
@@ -81,7 +82,13 @@ def rating_list(variant: str) -> dict:
         "provisional_above": PROVISIONAL_RD,
         "periods": service.tables.periods(variant),
         "players": entries,
+        "corrections": [correction_json(c) for c in fixes],
     }
+
+
+def correction_json(row: dict) -> dict:
+    """A correction the list applies: the game, the month it counts in, its result before → after."""
+    return {"game_id": row["game_id"], "period": row["game_period"], "before": row["before"], "after": row["after"]}
 
 
 @bp.get("/<variant>")
@@ -97,6 +104,11 @@ def export_rating_list(variant: str):
     writer.writerow(CSV_COLUMNS)
     for entry in listing["players"]:
         writer.writerow([entry[c] for c in CSV_COLUMNS])
+    if listing["corrections"]:  # after a blank line: the corrections of earlier months' results it applies
+        writer.writerow([])
+        writer.writerow(CORRECTION_COLUMNS)
+        for correction in listing["corrections"]:
+            writer.writerow(["" if correction[c] is None else correction[c] for c in CORRECTION_COLUMNS])
     name = f"ratings-{variant}-{listing['period']}.csv"
     return Response(
         out.getvalue(), mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'}

@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -50,8 +50,8 @@ from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.rules.position_text import reached
-from recorder.service import new_bytes, stored_pairs, summary_of
-from recorder.store import CheckedChain, EventStore, GamesList, NewEvent, ProjectionWrite
+from recorder.service import new_bytes, result_changes, stored_pairs, summary_of
+from recorder.store import CheckedChain, EventStore, GameResults, GamesList, NewEvent, ProjectionWrite
 from recorder.store.caches import NotationCache, PositionIndex
 from recorder.tournaments import is_tournament_id
 
@@ -179,6 +179,7 @@ class Archive:
         self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
         self.notations = NotationCache(store)  # type: ignore[arg-type]
         self.positions = PositionIndex(store)  # type: ignore[arg-type]
+        self.results = GameResults(store)  # type: ignore[arg-type]
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = OncePerShape(check_command)  # the schemas' verdict on a sowing is asked once
@@ -211,7 +212,8 @@ class Archive:
             events = [read.setup, *read.events]
             game_id = content_id(events)
             check_game_bytes(new_bytes(events), self.bytes_per_game, game=parsed.index)
-            summary, positions = projected(list(history(game_id, enumerate(events, start=1))))
+            folds = list(history(game_id, enumerate(events, start=1)))
+            summary, positions = projected(folds)
             copy = None if self.store.version(game_id) else self._held_copy(read.setup, events, positions)
             if copy is not None:
                 detail = f"a game {copy!r} exists already: the same game, stored before under its own id"
@@ -221,7 +223,7 @@ class Archive:
                 0,
                 [NewEvent(e.type, e.payload()) for e in events],
                 recorded_by=recorded_by,
-                projection=self._projections(summary, positions),
+                projection=self._projections(summary, positions, result_changes(None, folds)),
             )
         except VersionConflict:
             return self._exists(parsed, game_id, events, players)
@@ -286,7 +288,7 @@ class Archive:
         if isinstance(checked, GameReport):
             return checked
         try:
-            checked.projection = self._projections(checked.summary, checked.positions)
+            checked.projection = self._projections(checked.summary, checked.positions, checked.results)
         except Exception as error:
             return _refusal(checked.index, error, checked.game_id)
         return checked
@@ -297,7 +299,7 @@ class Archive:
         if held is not None:
             return held
         try:
-            projection = checked.projection or self._projections(checked.summary, checked.positions)
+            projection = checked.projection or self._projections(checked.summary, checked.positions, checked.results)
             by = checked.recorded_by
             self.store.append(checked.game_id, 0, checked.events, recorded_by=by, projection=projection)
         except VersionConflict:
@@ -344,10 +346,12 @@ class Archive:
         refusal = checked.fail(f"a game {checked.game_id!r} exists already", "a new game id")
         return _refusal(checked.index, refusal, checked.game_id)
 
-    def _projections(self, summary: dict, positions: list[tuple[int, str]]) -> ProjectionWrite:
-        """The games list row and the positions index of an imported game."""
+    def _projections(
+        self, summary: dict, positions: list[tuple[int, str]], results: Sequence[tuple[int, str | None]]
+    ) -> ProjectionWrite:
+        """The games list row, the positions index and the result changes of an imported game."""
         index = self.positions.write_pending if self.positions_later else self.positions.write
-        writes = (self.games.write(summary), index(positions))
+        writes = (self.games.write(summary), index(positions), self.results.write(results))
 
         def write(tx, stored) -> None:
             for projection in writes:
@@ -507,6 +511,7 @@ class CheckedLog:
     summary: dict
     positions: list[tuple[int, str]]
     players: dict
+    results: tuple[tuple[int, str | None], ...] = ()  # its result's changes (``service.result_changes``)
     projection: ProjectionWrite | None = None  # its projections' rows, made ahead (``Archive.prepared``)
 
     def fail(self, detail: str, expected: str) -> NotationError:
@@ -562,7 +567,10 @@ class LogCheck:
         summary, positions = projected(folds)
         first_line, players = event_log.line_of(1), _setup_players(game)
         source = event_log.source
-        return CheckedLog(event_log.index, source, game_id, first_line, events, by, summary, positions, players)
+        results = tuple(result_changes(None, folds))
+        return CheckedLog(
+            event_log.index, source, game_id, first_line, events, by, summary, positions, players, results
+        )
 
 
 def _stored_size(events: CheckedChain | list[NewEvent]) -> int:

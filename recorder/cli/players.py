@@ -252,7 +252,7 @@ def list_(variant, period, federation, as_csv, db):
     if period is not None:
         _loaded(bodies.rating_query_schema, {"period": period})
     service = _ratings(db)
-    rows, published = service.period(variant, period)
+    rows, published, fixes = service.period(variant, period)
     players = service.tables.rows([r["player_id"] for r in rows])
     out = csv.writer(sys.stdout, lineterminator="\n") if as_csv else None
     if out is not None:
@@ -269,6 +269,9 @@ def list_(variant, period, federation, as_csv, db):
             out.writerow(values)
         else:
             click.echo("{:>4}  {}  {:<28} {}  {}  {}  {:>3} {}".format(*values))
+    for fix in fixes:  # the corrections of earlier months' results this list applies
+        before, after = fix["before"] or "no result", fix["after"] or "no result"
+        click.echo(f"corrected: {fix['game_id']} (of {fix['game_period']}): {before} -> {after}", err=as_csv)
 
 
 @ratings.command()
@@ -279,7 +282,7 @@ def list_(variant, period, federation, as_csv, db):
 def explain(variant, player_id, period, db):
     """Why a player's rating moved in a month: each game, the opponent's rating and
     deviation, the expected and the actual score."""
-    rows, _ = _ratings(db).period(variant, period)
+    rows, _, _ = _ratings(db).period(variant, period)
     row = next((r for r in rows if r["player_id"] == player_id), None)
     if row is None:
         fail(f"{player_id} has no {variant} rating in that month")

@@ -6,6 +6,12 @@ rated game on; in each period after it his rating moves by his games of that per
 list of a period holds every rated player as of its end, ranked by rating. Each entry
 explains itself: the rating before, and each game with the opponent's rating and
 deviation, the expected and the actual score.
+
+Corrections (docs/players.md): a game counts in the month its result was first recorded.
+The list of month M is the run over every month up to M with each game's result as known
+at the end of M (``GameRecord.result_as_of``), so a list never changes when events are
+recorded later; a result corrected in month N takes effect in list N and later, as if it
+had always been so, and list N states each correction it applies (``Correction``).
 """
 
 from __future__ import annotations
@@ -34,6 +40,42 @@ class RatedGame:
 
 
 @dataclass(frozen=True)
+class GameRecord:
+    """A rated game's result as it was recorded: each change of it in order, as (the month
+    it was recorded, the result, or None when the game stood unfinished again). Its players
+    are the survivors of any merge."""
+
+    game_id: str
+    south: str
+    north: str
+    changes: tuple[tuple[str, str | None], ...]
+
+    @property
+    def period(self) -> str | None:
+        """The month it counts in: that of its first result (None: never finished)."""
+        return next((month for month, result in self.changes if result is not None), None)
+
+    def result_as_of(self, period: str) -> str | None:
+        """The result as known at the end of the month ``period`` (None: none then)."""
+        found = None
+        for month, result in self.changes:
+            if month > period:
+                break
+            found = result
+        return found
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A result of a game of an earlier month changed, as a list applies it."""
+
+    game_id: str
+    period: str  # the month the game counts in
+    before: str | None  # its result as known at the end of the month before (None: none)
+    after: str | None  # as known at the end of this month
+
+
+@dataclass(frozen=True)
 class Entry:
     player_id: str
     rating: Rating
@@ -49,11 +91,17 @@ class Entry:
 class PeriodList:
     period: str
     entries: tuple[Entry, ...]  # ranked: rating high to low, then id
+    corrections: tuple[Correction, ...] = ()  # the earlier months' results it applies corrected
 
 
 def next_month(period: str) -> str:
     year, month = int(period[:4]), int(period[5:7])
     return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
+
+
+def previous_month(period: str) -> str:
+    year, month = int(period[:4]), int(period[5:7])
+    return f"{year - (month == 1):04d}-{(month - 2) % 12 + 1:02d}"
 
 
 def months(first: str, last: str) -> list[str]:
@@ -88,6 +136,69 @@ def rating_lists(
         ratings, entries = _period(ratings, sorted(by_period.get(period, []), key=lambda g: g.game_id), tau)
         lists.append(PeriodList(period, entries))
     return lists
+
+
+def published_lists(records: Iterable[GameRecord], last: str, *, tau: float = DEFAULT_TAU) -> list[PeriodList]:
+    """Every month's list from the first game's month to ``last``, each as known at its
+    month's end. A month without corrections goes on from the month before; a month with
+    some runs again from the earliest month they touch (with the results as now known)."""
+    rated = sorted((r for r in records if r.south != r.north and r.period is not None), key=lambda r: r.game_id)
+    by_period: dict[str, list[GameRecord]] = defaultdict(list)
+    changed: dict[str, list[GameRecord]] = defaultdict(list)  # month -> games of earlier months changed in it
+    for record in rated:
+        first = str(record.period)
+        by_period[first].append(record)
+        for month in sorted({month for month, _ in record.changes if month > first}):
+            changed[month].append(record)
+    if not by_period or last < min(by_period):
+        return []
+    after: dict[str, dict[str, Rating]] = {}  # each month's ratings, as known at the end of the last
+    lists = []
+    for period in months(min(by_period), last):
+        fixes = corrections(changed.get(period, []), period)
+        entries: tuple[Entry, ...] = ()
+        for month in months(min([c.period for c in fixes], default=period), period):
+            games = games_as_of(by_period.get(month, []), month, period)
+            after[month], entries = _period(after.get(previous_month(month), {}), games, tau)
+        lists.append(PeriodList(period, entries, fixes))
+    return lists
+
+
+def corrections(records: Iterable[GameRecord], period: str) -> tuple[Correction, ...]:
+    """The results of games of earlier months that the list of ``period`` applies changed."""
+    found = []
+    for record in records:
+        first = record.period
+        if first is None or first >= period or record.south == record.north:
+            continue
+        before, after = record.result_as_of(previous_month(period)), record.result_as_of(period)
+        if before != after:
+            found.append(Correction(record.game_id, first, before, after))
+    return tuple(sorted(found, key=lambda c: c.game_id))
+
+
+def games_as_of(records: Iterable[GameRecord], period: str, known: str) -> list[RatedGame]:
+    """The games of month ``period`` with a result as known at the end of ``known``."""
+    found = []
+    for record in records:
+        result = record.result_as_of(known)
+        if record.period == period and result in SCORES and record.south != record.north:
+            found.append(RatedGame(record.game_id, period, record.south, record.north, str(result)))
+    return sorted(found, key=lambda g: g.game_id)
+
+
+def ratings_as_of(
+    records: Iterable[GameRecord], last: str, known: str, *, tau: float = DEFAULT_TAU
+) -> dict[str, Rating]:
+    """Every player's rating after month ``last``, each result as known at the end of ``known``."""
+    by_period: dict[str, list[GameRecord]] = defaultdict(list)
+    for record in records:
+        if record.period is not None and record.period <= last:
+            by_period[record.period].append(record)
+    ratings: dict[str, Rating] = {}
+    for month in months(min(by_period), last) if by_period else []:
+        ratings, _ = _period(ratings, games_as_of(by_period.get(month, []), month, known), tau)
+    return ratings
 
 
 def _period(before: dict[str, Rating], games: list[RatedGame], tau: float) -> tuple[dict[str, Rating], tuple]:

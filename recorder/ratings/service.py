@@ -1,14 +1,17 @@
 """The rating lists as a projection: read the rated games and the registry, compute the
-lists (``lists.rating_lists``), keep the published ones in ``rating_lists`` beside the store.
+lists (``lists.published_lists``), keep the published ones in ``rating_lists`` beside the store.
 
 A game counts when it is finished, in a tournament created ``rated``, between two
 registry players (the tournament's entrants linked to the registry, or the ids the game
 names), each taken as the record that survives any merge. Its period is the month its
-result was recorded (the time of the event that ended it, which is immutable). A period is
+result was first recorded; each list takes each result as known at its month's end (the
+``game_results`` rows: each change of a game's result), so a correction recorded later
+takes effect in a later list, which states it (``lists.published_lists``). A period is
 published once its month is over: its list is stored by ``rebuild`` and never changes
 unless the registry is corrected (a merge or a link rebuilds the lists, as if the record
 had always been right). The current month's list is computed when asked, from the last
-published ratings and the month's games.
+published ratings and the month's games (from every month's, when this month corrected
+an earlier month's result).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from itertools import groupby
 
 from recorder.core import chain
 from recorder.rules import VARIANTS
@@ -28,7 +32,17 @@ from recorder.store.registry import list_digests
 from recorder.tournaments import board_game_id
 
 from .glicko2 import Rating
-from .lists import PeriodList, RatedGame, RunningPeriod, next_month, rating_lists
+from .lists import (
+    Correction,
+    GameRecord,
+    PeriodList,
+    RunningPeriod,
+    corrections,
+    games_as_of,
+    previous_month,
+    published_lists,
+    ratings_as_of,
+)
 
 
 @contextlib.contextmanager
@@ -48,11 +62,6 @@ def this_month() -> str:
     return datetime.now(UTC).strftime("%Y-%m")
 
 
-def previous_month(period: str) -> str:
-    year, month = int(period[:4]), int(period[5:7])
-    return f"{year - (month == 1):04d}-{(month - 2) % 12 + 1:02d}"
-
-
 class Ratings:
     def __init__(self, recorder: Recorder, month: Callable[[], str] | None = None):
         self.recorder = recorder
@@ -62,7 +71,7 @@ class Ratings:
         self._boards: dict[tuple[str, int], dict[str, tuple[str | None, str | None]]] = {}
         # This month's list is asked for often and changes by a result at a time: the last
         # published ratings (by the stored list's digest) and the month's list are kept.
-        self._starts: dict[tuple[str, str], tuple[str | None, dict[str, Rating]]] = {}
+        self._starts: dict[tuple[str, str], tuple[object, dict[str, Rating]]] = {}
         self._running: dict[str, RunningPeriod] = {}
         self._published: dict[str, str] = {}  # variant -> the month its lists were last brought up to
         self._publishing = threading.Lock()
@@ -97,14 +106,16 @@ class Ratings:
         self._boards[(tournament_id, version)] = found
         return found
 
-    def rated_games(self, variant: str, *, since: str | None = None) -> list[RatedGame]:
-        """The variant's rated games, those finished in ``since`` (a month) or later only if given."""
+    def rated_records(self, variant: str, *, since: str | None = None) -> list[GameRecord]:
+        """The variant's rated games, each with its result's changes; only those whose
+        result changed in ``since`` (a month) or later if given."""
         tournaments = {tid for tid, v in self.rated_tournaments().items() if v == variant}
         survivor = self.survivors()
-        games = []
-        for game_id, tournament_id, result, finished_at, metadata in self.tables.finished_games(
-            variant, since=since, tournaments=None if since else sorted(tournaments)
-        ):
+        rows = self.tables.result_changes(variant, since=since, tournaments=None if since else sorted(tournaments))
+        records = []
+        for game_id, changes in groupby(rows, key=lambda row: row[0]):
+            first, *rest = changes
+            tournament_id, metadata = first[1], first[5]
             if tournament_id not in tournaments:
                 continue
             meta = json.loads(metadata) if metadata else {}
@@ -112,8 +123,9 @@ class Ratings:
             south, north = south or meta.get("south_player"), north or meta.get("north_player")
             if south is None or north is None:
                 continue
-            games.append(RatedGame(game_id, finished_at[:7], survivor(south), survivor(north), result))
-        return games
+            history = tuple((row[3][:7], row[4]) for row in (first, *rest))
+            records.append(GameRecord(game_id, survivor(south), survivor(north), history))
+        return records
 
     def survivors(self) -> Callable[[str], str]:
         merged = self.tables.merged()
@@ -130,19 +142,23 @@ class Ratings:
 
     def published_lists(self, variant: str) -> list[PeriodList]:
         """Every month's list up to the last month that is over, from all the events."""
-        last = previous_month(self.month())
-        return [p for p in rating_lists(self.rated_games(variant), last) if p.period <= last]
+        return published_lists(self.rated_records(variant), previous_month(self.month()))
 
-    def rows(self, variant: str) -> list[dict]:
-        return [row for period in self.published_lists(variant) for row in rows_of(variant, period)]
+    def rows(self, variant: str) -> tuple[list[dict], list[dict]]:
+        """The published lists' rows and the corrections they state."""
+        lists = self.published_lists(variant)
+        return (
+            [row for period in lists for row in rows_of(variant, period)],
+            [row for period in lists for row in correction_rows(variant, period)],
+        )
 
     def rebuild(self) -> int:
         """Store every published list of every game; returns how many rows."""
         total = 0
         with self._publishing, collection_paused():
             for variant in VARIANTS:
-                rows = self.rows(variant)
-                self.tables.replace_lists(variant, rows)
+                rows, fixes = self.rows(variant)
+                self.tables.replace_lists(variant, rows, fixes)
                 total += len(rows)
                 self._published[variant] = self.month()
         return total
@@ -150,8 +166,10 @@ class Ratings:
     def check(self) -> list[str]:
         problems = []
         for variant in VARIANTS:
-            stored, expected = self.tables.list_rows(variant), self.rows(variant)
+            stored, (expected, fixes) = self.tables.list_rows(variant), self.rows(variant)
             digests = {p: self.tables.list_fingerprint(variant, p) for p in {r["period"] for r in expected}}
+            if self.tables.correction_rows(variant) != fixes:
+                problems.append(f"rating lists: {variant}: the corrections stored differ from the events'")
             if stored != expected or digests != list_digests(expected):
                 periods = sorted({r["period"] for r in stored} ^ {r["period"] for r in expected})
                 what = f" (periods {', '.join(periods)} stored or missing)" if periods else ""
@@ -159,25 +177,39 @@ class Ratings:
         return problems
 
     def current(self, variant: str) -> PeriodList:
-        """This month's list so far: the last stored list's ratings, moved by the games
-        recorded since. When that list is last month's (the lists are up to date), the
-        month's list is kept between calls and moved a result at a time
-        (``lists.RunningPeriod``); otherwise every month since is computed."""
+        """This month's list so far: last month's ratings, moved by this month's games.
+        Without a correction of an earlier month's result this month, those are last
+        month's stored list; the month's list is kept between calls and moved a result at
+        a time (``lists.RunningPeriod``). A correction runs every month again, as the
+        results are now known (``_corrected_start``)."""
         month = self.month()
         self.publish_due(variant)
-        last = self.tables.last_period(variant, month)
-        start = self._start(variant, last) if last is not None else {}
-        games = self.rated_games(variant, since=next_month(last)) if last is not None else self.rated_games(variant)
-        if (last is None or next_month(last) == month) and all(g.period == month for g in games):
-            with self._running_lock:  # requests in threads share the month's list
-                running = self._running.get(variant)
-                if running is None or running.period != month or running.start is not start:
-                    running = self._running[variant] = RunningPeriod(month, start)
-                running.update(games)
-                return running.list()
-        first = next_month(last) if last is not None else None
-        lists = rating_lists(games, month, start=start, first_period=first)
-        return lists[-1] if lists else PeriodList(month, ())
+        last = previous_month(month)
+        changed = self.rated_records(variant, since=month)
+        fixes = corrections(changed, month)
+        stored = self.tables.last_period(variant, month)
+        if fixes or stored not in (None, last):
+            start = self._corrected_start(variant, month, fixes)
+        else:
+            start = self._start(variant, last) if stored is not None else {}
+        games = games_as_of(changed, month, month)
+        with self._running_lock:  # requests in threads share the month's list
+            running = self._running.get(variant)
+            if running is None or running.period != month or running.start is not start:
+                running = self._running[variant] = RunningPeriod(month, start)
+            running.update(games)
+            return PeriodList(month, running.list().entries, fixes)
+
+    def _corrected_start(self, variant: str, month: str, fixes: tuple[Correction, ...]) -> dict[str, Rating]:
+        """The ratings after last month, each result as known now: every month computed
+        again, kept while neither this month's corrections nor the stored lists change."""
+        key = (fixes, self.tables.list_fingerprint(variant, previous_month(month)))
+        cached = self._starts.get((variant, month))
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        start = ratings_as_of(self.rated_records(variant), previous_month(month), month)
+        self._starts[(variant, month)] = (key, start)
+        return start
 
     def _start(self, variant: str, period: str) -> dict[str, Rating]:
         """The ratings of a stored list, read again only when the list changed."""
@@ -191,15 +223,17 @@ class Ratings:
         self._starts[(variant, period)] = (fingerprint, start)
         return start
 
-    def period(self, variant: str, period: str | None) -> tuple[list[dict], bool]:
+    def period(self, variant: str, period: str | None) -> tuple[list[dict], bool, list[dict]]:
         """A month's rows: the stored ones of a published month (True), or this month's
-        list as it stands (False). A month that is over and not stored has no list
-        (nothing was rated by its end); a read never computes every month again."""
+        list as it stands (False), and the corrections the list states. A month that is
+        over and not stored has no list (nothing was rated by its end); a read never
+        computes every month again."""
         period = period or self.month()
         if period >= self.month():
-            return rows_of(variant, self.current(variant)), False
+            current = self.current(variant)
+            return rows_of(variant, current), False, correction_rows(variant, current)
         self.publish_due(variant)
-        return self.tables.list_rows(variant, period), True
+        return self.tables.list_rows(variant, period), True, self.tables.correction_rows(variant, period)
 
     def publish_due(self, variant: str) -> None:
         """Store the lists of the months that ended since the last stored one, once per
@@ -211,7 +245,7 @@ class Ratings:
                 return
             last = self.tables.last_period(variant, month)
             if last != previous_month(month):
-                self.tables.replace_lists(variant, self.rows(variant))
+                self.tables.replace_lists(variant, *self.rows(variant))
             self._published[variant] = month
 
     def history(self, player_id: str, variants: set[str]) -> dict[str, list[dict]]:
@@ -246,6 +280,21 @@ def explanation_text(explanation: dict) -> str:
         f'{{"before":{{"rating":{before["rating"]!r},"rd":{before["rd"]!r},'
         f'"volatility":{before["volatility"]!r}}},"games":[]}}'
     )
+
+
+def correction_rows(variant: str, period: PeriodList) -> list[dict]:
+    """The corrections a list states, as ``rating_list_corrections`` stores them."""
+    return [
+        {
+            "variant": variant,
+            "period": period.period,
+            "game_id": c.game_id,
+            "game_period": c.period,
+            "before": c.before,
+            "after": c.after,
+        }
+        for c in period.corrections
+    ]
 
 
 def rows_of(variant: str, period: PeriodList) -> list[dict]:

@@ -36,7 +36,7 @@ from .interface import (
     StreamHead,
     utc_now,
 )
-from .registry import PlayerTables
+from .registry import GameResults, PlayerTables
 from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
 from .sqlite import SQLiteEventStore
 from .tokens import TokenTable
@@ -54,6 +54,7 @@ __all__ = [
     "GamesList",
     "Idempotency",
     "NewEvent",
+    "GameResults",
     "PlayerTables",
     "ProjectionWrite",
     "SQLiteEventStore",

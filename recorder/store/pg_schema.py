@@ -227,6 +227,25 @@ CREATE TABLE rating_list_digests (
 CREATE INDEX games_finished ON games (updated_at) WHERE status = 'finished';
 """
 
+# Each change of a game's result, and the corrections a published rating list states
+# (recorder/store/registry.py); the results of the games finished before, as the lists read them.
+_RESULTS = """
+CREATE TABLE game_results (
+  game_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, recorded_at text COLLATE "C" NOT NULL, result text,
+  PRIMARY KEY (game_id, seq)
+);
+CREATE INDEX game_results_by_time ON game_results (recorded_at);
+CREATE TABLE rating_list_corrections (
+  variant text COLLATE "C" NOT NULL, period text COLLATE "C" NOT NULL, game_id text COLLATE "C" NOT NULL,
+  game_period text COLLATE "C" NOT NULL, before text, after text,
+  PRIMARY KEY (variant, period, game_id)
+);
+INSERT INTO game_results (game_id, seq, recorded_at, result)
+  SELECT g.game_id, e.seq, e.recorded_at, g.result FROM games g JOIN events e ON e.game_id = g.game_id
+  WHERE g.status = 'finished'
+    AND e.seq = (SELECT MAX(x.seq) FROM events x WHERE x.game_id = g.game_id AND x.type != 'annotated');
+"""
+
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
@@ -235,6 +254,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (4, "games list: players' search keys", _PLAYER_KEYS),
     (5, "stream heads", _STREAM_HEADS),
     (6, "player registry: player streams, players, search keys, entries, rating lists", _REGISTRY),
+    (7, "rating lists: each game's result changes, the corrections a list states", _RESULTS),
 )
 LATEST = MIGRATIONS[-1][0]
 
@@ -254,6 +274,8 @@ REWRITABLE_TABLES = (
     "player_games",
     "rating_lists",
     "rating_list_digests",
+    "game_results",
+    "rating_list_corrections",
 )
 
 

@@ -10,7 +10,11 @@
   tournaments is which player, linked after the fact (written with his ``game_linked``);
 - ``rating_lists``: each published rating list (recorder/ratings/service.py), and
   ``rating_list_digests`` a digest of each, which tells a reader that kept a list
-  whether it changed.
+  whether it changed; ``rating_list_corrections``: the corrections of earlier months'
+  results each list applies;
+- ``game_results`` (``GameResults``): each change of a game's result, by the event that
+  made it (finished with a result, or unfinished again: NULL), written with the games
+  list's row: what the rating lists read, instead of folding every game.
 
 All are derived from the events: the services write them in the append's transaction,
 ``recorder rebuild`` rewrites them and ``recorder verify --projections`` compares them.
@@ -24,7 +28,7 @@ from collections.abc import Iterable, Sequence
 
 from sqlite_utils import Database
 
-from .interface import ProjectionWrite, StoredEvent
+from .interface import GAME, ProjectionWrite, StoredEvent
 from .sql import _write_transaction
 from .sqlite import SQLiteEventStore
 
@@ -55,7 +59,59 @@ RATING_COLUMNS = (
     "provisional",
     "explanation",
 )
+CORRECTION_COLUMNS = ("variant", "period", "game_id", "game_period", "before", "after")
 _LAST_CHARACTER = "\U0010ffff"  # above every key's characters: the end of a prefix's range
+
+
+class GameResults:
+    """``game_results``: each game's result changes, (seq, recorded_at, result or None)."""
+
+    def __init__(self, store: SQLiteEventStore):
+        self.store = store
+
+    def _db(self) -> Database:
+        return self.store._db()
+
+    def write(self, changes: Sequence[tuple[int, str | None]]) -> ProjectionWrite:
+        """What an append runs in its transaction: ``(index of the new event, the result
+        after it)`` of each new event that changed the result."""
+
+        def put(db: Database, events: Sequence[StoredEvent]) -> None:
+            for index, result in changes:
+                event = events[index]
+                db.execute(
+                    "INSERT INTO game_results (game_id, seq, recorded_at, result) VALUES (?, ?, ?, ?)",
+                    (event.game_id, event.seq, event.recorded_at, result),
+                )
+
+        return put
+
+    def replace(self, games: Iterable[tuple[str, list[tuple[int, str, str | None]]]]) -> None:
+        """Rewrite the changes of each ``(game id, [(seq, recorded_at, result)])``."""
+        db = self._db()
+        with _write_transaction(db):
+            for game_id, rows in games:
+                db.execute("DELETE FROM game_results WHERE game_id = ?", (game_id,))
+                for seq, recorded_at, result in rows:
+                    db.execute(
+                        "INSERT INTO game_results (game_id, seq, recorded_at, result) VALUES (?, ?, ?, ?)",
+                        (game_id, seq, recorded_at, result),
+                    )
+
+    def of_game(self, game_id: str) -> list[tuple[int, str, str | None]]:
+        rows = self._db().execute(
+            "SELECT seq, recorded_at, result FROM game_results WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [(r[0], r[1], r[2]) for r in rows.fetchall()]
+
+    def drop_orphans(self) -> None:
+        """Drop the changes of games that have no events (after a rebuild)."""
+        db = self._db()
+        with _write_transaction(db):
+            db.execute(
+                "DELETE FROM game_results WHERE game_id NOT IN (SELECT stream_id FROM streams WHERE stream_type = ?)",
+                (GAME,),
+            )
 
 
 class PlayerTables:
@@ -266,43 +322,47 @@ class PlayerTables:
 
     # -- Rating lists ---------------------------------------------------------------
 
-    def finished_games(
+    def result_changes(
         self, variant: str, *, since: str | None = None, tournaments: list[str] | None = None
-    ) -> list[tuple[str, str, str, str, str | None]]:
-        """(game id, tournament id, result, time of the event that ended it, metadata text)
-        of the variant's finished tournament games: those of ``tournaments`` (by the games
-        list's tournament index), or those that ended in the month ``since`` or later (by
-        its finished games' index: a game ends at or before its last event). The event
-        that ended a game is its last one but annotations, which may follow the end."""
-        ended = (
-            "(SELECT e.recorded_at FROM events e WHERE e.game_id = g.game_id AND e.type != 'annotated'"
-            " ORDER BY e.seq DESC LIMIT 1)"
+    ) -> list[tuple[str, str, int, str, str | None, str | None]]:
+        """(game id, tournament id, seq, recorded_at, result, metadata text) of every result
+        change of the variant's tournament games, by game then seq: those of
+        ``tournaments`` (by the games list's tournament index), or those of the games
+        whose result changed in the month ``since`` or later (by the changes' time index)."""
+        columns = (
+            "SELECT g.game_id, g.tournament_id, r.seq, r.recorded_at, r.result, g.metadata"
+            " FROM game_results r JOIN games g ON g.game_id = r.game_id"
         )
-        columns = f"SELECT g.game_id, g.tournament_id, g.result, {ended}, g.metadata FROM games g"
         if since is not None:
             rows = self._db().execute(
-                f"{columns} WHERE g.status = 'finished' AND g.updated_at >= ? AND g.variant = ?"
-                " AND g.tournament_id IS NOT NULL ORDER BY g.game_id",
+                f"{columns} WHERE r.game_id IN (SELECT game_id FROM game_results WHERE recorded_at >= ?)"
+                " AND g.variant = ? AND g.tournament_id IS NOT NULL ORDER BY g.game_id, r.seq",
                 (since, variant),
             )
-            return [tuple(r) for r in rows.fetchall() if r[3] >= since]  # type: ignore[misc]
+            return [tuple(r) for r in rows.fetchall()]  # type: ignore[misc]
         found: list = []
         for tournament_id in tournaments or []:
             rows = self._db().execute(
-                f"{columns} WHERE g.tournament_id = ? AND g.status = 'finished' AND g.variant = ? ORDER BY g.game_id",
+                f"{columns} WHERE g.tournament_id = ? AND g.variant = ? ORDER BY g.game_id, r.seq",
                 (tournament_id, variant),
             )
             found += [tuple(r) for r in rows.fetchall()]
         return found
 
-    def replace_lists(self, variant: str, rows: list[dict]) -> None:
+    def replace_lists(self, variant: str, rows: list[dict], corrections: Sequence[dict] = ()) -> None:
         """The published lists of one game, all periods at once (a rebuild's one write),
-        and each list's digest."""
+        each list's digest and the corrections each states."""
         digests = list_digests(rows)
         db = self._db()
         with _write_transaction(db):
             db.execute("DELETE FROM rating_lists WHERE variant = ?", (variant,))
             db.execute("DELETE FROM rating_list_digests WHERE variant = ?", (variant,))
+            db.execute("DELETE FROM rating_list_corrections WHERE variant = ?", (variant,))
+            for correction in corrections:
+                db.execute(
+                    f"INSERT INTO rating_list_corrections ({', '.join(CORRECTION_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?)",
+                    [correction[c] for c in CORRECTION_COLUMNS],
+                )
             for period, digest in digests.items():
                 db.execute(
                     "INSERT INTO rating_list_digests (variant, period, digest) VALUES (?, ?, ?)",
@@ -322,6 +382,15 @@ class PlayerTables:
             params,
         )
         return [dict(zip(RATING_COLUMNS, r)) for r in cursor.fetchall()]
+
+    def correction_rows(self, variant: str, period: str | None = None) -> list[dict]:
+        clause, params = ("AND period = ?", [variant, period]) if period is not None else ("", [variant])
+        cursor = self._db().execute(
+            f"SELECT {', '.join(CORRECTION_COLUMNS)} FROM rating_list_corrections WHERE variant = ? {clause}"
+            " ORDER BY period, game_id",
+            params,
+        )
+        return [dict(zip(CORRECTION_COLUMNS, r)) for r in cursor.fetchall()]
 
     def list_fingerprint(self, variant: str, period: str) -> str | None:
         """The digest of a stored list's rows (written with them): one row to read, and

@@ -21,8 +21,9 @@ transaction: a database created by an earlier release is migrated in place.
   ``position_games``: the numbers the position index gives games; ``positions_pending``:
   a bulk import's positions until it indexes them. An index from before digests (the
   keys' texts) is rewritten as digests on open (``_migrate_position_texts``).
-- ``players``, ``player_keys``, ``player_entries``, ``rating_lists``: the player
-  registry's projections (recorder/store/registry.py), rebuilt like the games list.
+- ``players``, ``player_keys``, ``player_entries``, ``rating_lists``,
+  ``rating_list_corrections``, ``game_results``: the player registry's and the rating
+  lists' projections (recorder/store/registry.py), rebuilt like the games list.
 - ``access_tokens``: digests of the access tokens (recorder/store/tokens.py), records
   beside the events. A database from before recorder tokens keeps its arbiter tokens:
   they are copied from the old ``tokens`` table when this one is created.
@@ -284,10 +285,36 @@ _REGISTRY = (
     " digest TEXT NOT NULL, PRIMARY KEY (variant, period))",
 )
 
+# Each change of a game's result (finished with a result, or unfinished again: NULL), by
+# the event that made it, and the corrections each published rating list states.
+_RESULTS = (
+    "CREATE TABLE IF NOT EXISTS game_results (game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+    " recorded_at TEXT NOT NULL, result TEXT, PRIMARY KEY (game_id, seq))",
+    "CREATE INDEX IF NOT EXISTS game_results_by_time ON game_results (recorded_at)",
+    "CREATE TABLE IF NOT EXISTS rating_list_corrections (variant TEXT NOT NULL, period TEXT NOT NULL,"
+    " game_id TEXT NOT NULL, game_period TEXT NOT NULL, before TEXT, after TEXT,"
+    " PRIMARY KEY (variant, period, game_id))",
+)
+
+# A file from before ``game_results``: each finished game's result as of the event that
+# ended it (its last but annotations), as the lists read it then; ``recorder rebuild``
+# writes every change from the events.
+RESULTS_FROM_GAMES = (
+    "INSERT INTO game_results (game_id, seq, recorded_at, result)"
+    " SELECT g.game_id, e.seq, e.recorded_at, g.result FROM games g JOIN events e ON e.game_id = g.game_id"
+    " WHERE g.status = 'finished' AND e.seq = (SELECT MAX(x.seq) FROM events x"
+    " WHERE x.game_id = g.game_id AND x.type != 'annotated')"
+)
+
 
 def _create_registry(db: Database) -> None:
     for statement in _REGISTRY:
         db.execute(statement)
+    fresh = "game_results" not in db.table_names()
+    for statement in _RESULTS:
+        db.execute(statement)
+    if fresh:
+        db.execute(RESULTS_FROM_GAMES)
 
 
 def _create_token_table(db: Database) -> None:

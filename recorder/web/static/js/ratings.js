@@ -45,6 +45,11 @@ function render(list, title, federations) {
     element("td", { text: String(p.games) }),
     element("td", { class: "marker", title: p.provisional ? "provisional" : "", text: p.provisional ? "P" : "" })));
   byId("ratings-list").replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
+  const fixes = list.corrections || [];
+  byId("ratings-corrections").hidden = fixes.length === 0;
+  byId("ratings-corrections-list").replaceChildren(...fixes.map((c) => element("li", { "data-game": c.game_id },
+    element("a", { href: `/games/${encodeURIComponent(c.game_id)}`, text: c.game_id }),
+    ` (${c.period}): ${c.before || "no result"} → ${c.after || "no result"}`)));
 }
 
 function navigate(name, value) {
