@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.tournaments import BOARD_RESULTS, FORMATS, TIEBREAKS
+from recorder.tournaments.events import PAIRING_RULES
 
 from .fields import Int64, StrictInteger, player
 from .fields import name as text
@@ -55,6 +56,20 @@ class TournamentCreateSchema(Schema):
     site = text(allow_none=True)
     start_date = fields.String(allow_none=True, validate=DATE)
     end_date = fields.String(allow_none=True, validate=DATE)
+    pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
+
+
+class TrfImportQuerySchema(Schema):
+    """POST /api/tournaments/trf?variant=...: the body is the TRF itself (text/plain)."""
+
+    variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
+    format = fields.String(load_default="swiss", validate=validate.OneOf(("swiss", "manual")))
+
+
+class TrfQuerySchema(Schema):
+    """GET /api/tournaments/{id}/trf?layout=2026|16."""
+
+    layout = fields.String(load_default="2026", validate=validate.OneOf(("2026", "16")))
 
 
 class PlayerCreateSchema(Schema):
@@ -146,6 +161,10 @@ class TournamentSchema(Schema):
     rounds_planned = StrictInteger(dump_only=True, allow_none=True)
     tiebreaks = fields.List(fields.String(), dump_only=True)
     bye_points = fields.Raw(dump_only=True)
+    pairing_rules = fields.String(dump_only=True, allow_none=True)
+    initial_colour = fields.String(dump_only=True)
+    acceleration = fields.String(dump_only=True, allow_none=True)
+    forbidden_pairs = fields.List(fields.Dict(), dump_only=True)
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
@@ -214,6 +233,8 @@ class TokenListSchema(Schema):
 
 tournament_create_schema = TournamentCreateSchema()
 player_create_schema = PlayerCreateSchema()
+trf_import_query_schema = TrfImportQuerySchema()
+trf_query_schema = TrfQuerySchema()
 withdrawal_schema = WithdrawalSchema()
 tiebreaks_schema = TiebreaksSchema()
 pair_schema = PairSchema()

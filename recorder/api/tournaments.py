@@ -8,7 +8,8 @@ any view runs: 401 without a valid token, 403 with one that does not reach.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, Response, current_app, json, url_for
+from flask import Blueprint, Flask, Response, current_app, json, request, url_for
+from werkzeug.exceptions import UnsupportedMediaType
 
 from recorder.tournaments import views
 from recorder.tournaments.service import Tournaments
@@ -29,11 +30,14 @@ from schemas.tournaments import (
     tournament_create_schema,
     tournament_list_schema,
     tournament_schema,
+    trf_import_query_schema,
+    trf_query_schema,
     withdrawal_schema,
 )
 
 from . import openapi
 from .access import authenticator, recorded_by
+from .archive import body_text
 from .body import json_body
 from .games import expected_version, game_json, idempotency, with_etag
 from .problems import load_query
@@ -92,6 +96,29 @@ def create_tournament():
     view = tournaments().view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
     return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
+
+
+@bp.post("/trf")
+def import_trf():
+    """A tournament from a TRF (text/plain body), with its players and played rounds."""
+    query = load_query(trf_import_query_schema)
+    if request.mimetype != "text/plain":
+        raise UnsupportedMediaType(f"send the TRF as text/plain, not {request.mimetype or 'nothing'}")
+    text = body_text()
+    key = idempotency({"trf": text, **query})
+    written = tournaments().import_trf(text, query, recorded_by=recorded_by(), idempotency=key)
+    view = tournaments().view(written.tournament.tournament_id)
+    location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
+
+
+@bp.get("/<tournament_id>/trf")
+def get_trf(tournament_id: str):
+    layout = load_query(trf_query_schema)["layout"]
+    text = tournaments().trf(tournament_id, layout)
+    response = Response(text, mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'attachment; filename="{tournament_id}.trf"'
+    return response
 
 
 @bp.get("/<tournament_id>")

@@ -311,3 +311,36 @@ def show(tournament_id, db):
             click.echo(f"  board {b.board}: {t.entrant(b.south).name} - {t.entrant(b.north).name}  {result}")
         for bye in rnd.byes:
             click.echo(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--layout", type=click.Choice(["2026", "16"]), default="2026", show_default=True, help="TRF version.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write to a file, not stdout.")
+@DB
+def trf(tournament_id, layout, output, db):
+    """Print a tournament as a FIDE Tournament Report File (TRF-2026, or TRF-16)."""
+    text = _run(lambda: _service(db).trf(tournament_id, layout))
+    if output:
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+    else:
+        click.echo(text, nl=False)
+
+
+@tournament.command("import-trf")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--variant", required=True, type=click.Choice(list(VARIANTS)))
+@click.option("--format", "format_", type=click.Choice(["swiss", "manual"]), default="swiss", show_default=True)
+@DB
+@BY
+def import_trf(path, variant, format_, db, by):
+    """Create a tournament from a TRF (players, ratings, rounds played) and print its id."""
+    try:
+        with open(path, encoding="utf-8", newline="") as source:
+            text = source.read()
+    except UnicodeDecodeError as error:
+        fail(f"{path}: not UTF-8 text (byte {error.start})")
+    query = _loaded(bodies.trf_import_query_schema, {"variant": variant, "format": format_})
+    written = _run(lambda: _service(db).import_trf(text, query, recorded_by=by))
+    click.echo(written.tournament.tournament_id)

@@ -8,12 +8,16 @@ from the games).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
-from . import BOARD_RESULTS, FORMATS, TIEBREAKS
+from . import BOARD_RESULTS, FORMATS, TIEBREAKS, trf
 from .dutch import pair_swiss
 from .events import (
+    DUTCH_2026,
+    PAIRING_RULES,
     BoardResultRecorded,
     PlayerRegistered,
     PlayerWithdrew,
@@ -21,8 +25,8 @@ from .events import (
     TiebreaksChosen,
     TournamentCreated,
 )
-from .fold import Board, Entrant, Tournament
-from .pairing import DOWN, UP, NoPairing, SwissPlayer, round_robin_round
+from .fold import Board, Entrant, Tournament, bye_kind
+from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPlayer, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
@@ -74,7 +78,49 @@ def decide_create(body: dict) -> TournamentCreated:
         site=body.get("site"),
         start_date=start,
         end_date=end,
+        pairing_rules=pairing_rules(format_, body.get("pairing_rules")),
     )
+
+
+def pairing_rules(format_: str, chosen: str | None) -> str | None:
+    """A Swiss is paired by the text in force (2026) unless the organiser names the 2017
+    text; other formats record none (an absent field reads as the 2017 text)."""
+    if format_ != "swiss":
+        if chosen is not None:
+            raise InvalidRecord("only a Swiss tournament is paired by the Dutch rules", field="pairing_rules")
+        return None
+    if chosen is not None and chosen not in PAIRING_RULES:
+        raise InvalidRecord(f"pairing_rules is one of {', '.join(PAIRING_RULES)}", field="pairing_rules")
+    return chosen or DUTCH_2026
+
+
+def decide_import(text: str, body: dict) -> list:
+    """A tournament started in another program, from its TRF: the creation event (the
+    variant and format from the request, the rest from the file), its players, and the
+    rounds already played with their results. A fault names the line and column."""
+    parsed = trf.parse(text)
+    fields = trf.creation_fields(parsed)
+    created = decide_create(
+        {
+            "name": fields["name"],
+            "variant": body["variant"],
+            "options": body.get("options") or {},
+            "format": body.get("format") or "swiss",
+            "rounds": fields["rounds"],
+            "tiebreaks": body.get("tiebreaks"),
+            "bye_points": fields["bye_points"],
+            "site": fields.get("site"),
+            "start_date": fields.get("start_date"),
+            "end_date": fields.get("end_date"),
+        }
+    )
+    created = replace(
+        created,
+        pairing_rules=fields["pairing_rules"] if created.format == "swiss" else None,
+        initial_colour=fields["initial_colour"],
+        acceleration=fields["acceleration"],
+    )
+    return trf.import_events(parsed, created)
 
 
 def decide_tiebreaks(t: Tournament, body: dict) -> list[TiebreaksChosen]:
@@ -122,7 +168,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
     but who moves first (south unless the arbiter says otherwise) and the date."""
     b = _board(t, round_number, board)
     if (round_number, board) in t.forfeits:
-        raise AlreadyExists("this board was decided by forfeit")
+        raise AlreadyExists("this board's result is recorded in the tournament (a forfeit, or an imported game)")
     rules = rules_for(t.variant, t.options)
     first = body.get("first_player")
     if rules.has_first_player and first is None:
@@ -214,7 +260,9 @@ def swiss_players(t: Tournament, outcomes: dict, number: int) -> list[SwissPlaye
     table = cells(t, outcomes)
     by_strength = sorted(t.entrants, key=lambda e: (e.rating is None, -(e.rating or 0), e.number))
     rank = {e.number: i for i, e in enumerate(by_strength, start=1)}
-    floats = float_histories(table)
+    rules_2026 = t.pairing_rules == DUTCH_2026
+    floats = float_histories(table, unplayed_downfloat=rules_2026)
+    pab = pairing_allocated_byes(t)
     return [
         SwissPlayer(
             number=e.number,
@@ -222,23 +270,46 @@ def swiss_players(t: Tournament, outcomes: dict, number: int) -> list[SwissPlaye
             score=int(score(table[e.number]) * 2),
             opponents=frozenset(c.opponent for c in table[e.number] if c.opponent is not None),
             colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
-            had_bye=any(c.kind == BYE or (c.kind == FORFEIT and c.points == 1) for c in table[e.number]),  # C.2
+            had_bye=(no_bye_2026 if rules_2026 else no_bye_2017)(table[e.number], pab.get(e.number, ())),
             floats=floats[e.number],
         )
         for e in t.active_in(number)
     ]
 
 
-def float_histories(table: dict) -> dict[int, tuple]:
+def pairing_allocated_byes(t: Tournament) -> dict[int, tuple[int, ...]]:
+    """Player -> the rounds in which he had the pairing-allocated bye."""
+    found: dict[int, tuple[int, ...]] = {}
+    for rnd in t.rounds:
+        for bye in rnd.byes:
+            if bye_kind(rnd, bye) == "pab":
+                found[bye.player] = found.get(bye.player, ()) + (rnd.number,)
+    return found
+
+
+def no_bye_2017(row: list, pab_rounds: tuple) -> bool:
+    """C.04.1.d (2017): a bye (of any kind: the rule as this service first read it) or a
+    forfeit win rules out the pairing-allocated bye."""
+    return any(c.kind == BYE or (c.kind == FORFEIT and c.points == 1) for c in row)
+
+
+def no_bye_2026(row: list, pab_rounds: tuple) -> bool:
+    """C.04.1.4 (2026): the pairing-allocated bye already, or a full point scored in a round
+    without playing (a forfeit win, a full-point bye), rules it out; a half-point bye does not."""
+    return bool(pab_rounds) or any(c.kind in (BYE, FORFEIT) and c.points is not None and c.points >= 1 for c in row)
+
+
+def float_histories(table: dict, unplayed_downfloat: bool = False) -> dict[int, tuple]:
     """A.4.b round by round: after a game played between different scores the higher player
-    has a downfloat, the lower an upfloat (byes, forfeits and absences give none)."""
+    has a downfloat, the lower an upfloat. Byes, forfeits and absences give none, except
+    under the 2026 text (1.4.3): scoring more than a loss without playing is a downfloat."""
     before = {n: 0 for n in table}
     history: dict[int, list] = {n: [] for n in table}
     for r in range(len(next(iter(table.values()), []))):
         for n, row in table.items():
             c = row[r]
             if c.kind != PLAYED:
-                history[n].append(None)
+                history[n].append(DOWN if unplayed_downfloat and c.points else None)
             else:
                 mine, theirs = before[n], before[c.opponent]
                 history[n].append(DOWN if mine > theirs else UP if mine < theirs else None)
@@ -253,7 +324,8 @@ def swiss(t: Tournament, outcomes: dict, number: int) -> RoundPaired:
         raise InvalidRecord("a Swiss round needs at least two players")
     final = number if number == t.planned_rounds else None
     try:
-        pairing = pair_swiss(players, final_round=final)
+        initial = NORTH if t.initial_colour == "black" else SOUTH
+        pairing = pair_swiss(players, final_round=final, initial=initial)
     except NoPairing as error:
         raise InvalidRecord(str(error), field="boards") from None
     boards = [{"board": i, "south": s, "north": n} for i, (s, n) in enumerate(pairing.boards, start=1)]

@@ -56,13 +56,14 @@ class Field:
     unit: dict  # criterion -> its multiplier
     base: int  # above every edge's cost: weights stay positive
     float_prefix: tuple  # [b]: the C.5 digits of the groups above b, summed
+    initial: str = SOUTH  # the tournament's initial colour (E.5)
 
     @property
     def widest(self) -> int:
         return max(self.sizes)
 
 
-def make_field(ranked: list[SwissPlayer], final_round: int | None) -> Field:
+def make_field(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH) -> Field:
     scores = sorted({p.score for p in ranked}, reverse=True)
     index = {s: i for i, s in enumerate(scores)}
     group, pos, sizes = {}, {}, [0] * len(scores)
@@ -76,7 +77,7 @@ def make_field(ranked: list[SwissPlayer], final_round: int | None) -> Field:
     prefix = [0]
     for b in range(len(scores)):
         prefix.append(prefix[-1] + unit[("float", b)])
-    return Field(tuple(ranked), final_round, group, pos, tuple(sizes), scores[-1], unit, base, tuple(prefix))
+    return Field(tuple(ranked), final_round, group, pos, tuple(sizes), scores[-1], unit, base, tuple(prefix), initial)
 
 
 def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
@@ -105,7 +106,7 @@ def order_gap_max(widest: int) -> int:
 
 def pair_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
     """What pairing ``p`` (ranked first) with ``q`` costs, criterion by criterion."""
-    south, _ = allocate(p, q)
+    south, _ = allocate(p, q, f.initial)
     top = is_topscorer(p, f.final_round) or is_topscorer(q, f.final_round)
     cost = seat_cost(f, p, SOUTH if south is p else NORTH, top) + seat_cost(f, q, NORTH if south is p else SOUTH, top)
     cost += floaters_cost(f, f.group[p.number], f.group[q.number])
@@ -173,9 +174,9 @@ EXACT_LIMIT = 32  # up to this many players, one matching over the whole round
 WINDOW = 5  # larger fields: a score group's S1 and S2 are paired this many at a time
 
 
-def choose(ranked: list[SwissPlayer], final_round: int | None):
+def choose(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH):
     """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
-    f = make_field(ranked, final_round)
+    f = make_field(ranked, final_round, initial)
     found = by_brackets(f) if len(ranked) > EXACT_LIMIT else None
     pairs, bye = found if found is not None else whole_round(f)
     return pairs, bye, relaxed_players(f, pairs)
@@ -319,7 +320,7 @@ def relaxed_players(f: Field, pairs: list) -> list[SwissPlayer]:
     for p, q in pairs:
         if is_topscorer(p, f.final_round) or is_topscorer(q, f.final_round):
             continue
-        south, north = allocate(p, q)
+        south, north = allocate(p, q, f.initial)
         broken += [x for x, c in ((south, SOUTH), (north, NORTH)) if seat_cost(f, x, c, False) >= f.unit["absolute"]]
     return broken
 
@@ -338,15 +339,16 @@ def why_unpaired(g: nx.Graph, matching: set, players: int) -> str:
     return f"every pairing of this round needs {rules}: {detail}; pair it manually"
 
 
-def pair_swiss(players: list[SwissPlayer], final_round: int | None = None) -> SwissPairing:
+def pair_swiss(players: list[SwissPlayer], final_round: int | None = None, initial: str = SOUTH) -> SwissPairing:
     """The round's pairing by the Dutch system; ``final_round`` is this round's number when
-    it is the last one (topscorers, A.7). NoPairing when every pairing repeats a game."""
+    it is the last one (topscorers, A.7); ``initial`` the initial colour (E.5). NoPairing
+    when every pairing repeats a game."""
     ranked = sorted(players, key=lambda p: (-p.score, p.rank))
-    pairs, bye, relaxed = choose(ranked, final_round)
-    return SwissPairing(seat(pairs), bye.number if bye else None, tuple(sorted(p.number for p in relaxed)))
+    pairs, bye, relaxed = choose(ranked, final_round, initial)
+    return SwissPairing(seat(pairs, initial), bye.number if bye else None, tuple(sorted(p.number for p in relaxed)))
 
 
-def seat(pairs: list) -> tuple:
+def seat(pairs: list, initial: str = SOUTH) -> tuple:
     """Order the boards (C.04.2: the higher score of the pair, the sum, the better rank of
     the higher player) and give each pair its seats."""
     ordered = sorted(
@@ -356,6 +358,6 @@ def seat(pairs: list) -> tuple:
     seated = []
     for p, q in ordered:
         higher, lower = (p, q) if ranks_before(p, q) else (q, p)
-        south, north = allocate(higher, lower)
+        south, north = allocate(higher, lower, initial)
         seated.append((south.number, north.number))
     return tuple(seated)

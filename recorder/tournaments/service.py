@@ -16,7 +16,7 @@ from recorder.errors import AlreadyExists, NotFound, VersionConflict
 from recorder.service import Recorded, Recorder, append_retrying
 from recorder.store import TOURNAMENT, Idempotency, NewEvent, StoredEvent
 
-from . import board_game_id, new_tournament_id
+from . import board_game_id, new_tournament_id, trf
 from . import decide as decisions
 from .events import event_from_record
 from .fold import Tournament, replay
@@ -113,6 +113,26 @@ class Tournaments:
             idempotency=idempotency,
         )
         return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
+
+    def import_trf(self, text: str, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Written:
+        """A tournament from a TRF, its players and played rounds stored in one append."""
+        original = self._replayed(idempotency)
+        if original is not None:
+            return original
+        events = decisions.decide_import(text, body)
+        result = self.store.append(
+            new_tournament_id(),
+            0,
+            [NewEvent(e.type, e.payload()) for e in events],
+            stream_type=TOURNAMENT,
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+        )
+        return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
+
+    def trf(self, tournament_id: str, layout: str = "2026") -> str:
+        view = self.view(tournament_id)
+        return trf.write(view.tournament, view.outcomes, layout)
 
     def execute(
         self,

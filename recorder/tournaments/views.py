@@ -46,6 +46,12 @@ def tournament_json(view) -> dict:
         "rounds_planned": t.planned_rounds,
         "tiebreaks": list(t.tiebreaks),
         "bye_points": t.bye_points,
+        "pairing_rules": t.pairing_rules if t.format == "swiss" else None,
+        "initial_colour": t.initial_colour,
+        "acceleration": t.acceleration,
+        "forbidden_pairs": [
+            {"players": list(f.players), "first_round": f.first_round, "last_round": f.last_round} for f in t.forbidden
+        ],
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],
