@@ -57,6 +57,7 @@ class TournamentCreateSchema(Schema):
     start_date = fields.String(allow_none=True, validate=DATE)
     end_date = fields.String(allow_none=True, validate=DATE)
     pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
+    acceleration = fields.String(allow_none=True, validate=validate.OneOf(("baku",)))  # C.04.5.1, Swiss only
 
 
 class TrfImportQuerySchema(Schema):
@@ -78,6 +79,16 @@ class PlayerCreateSchema(Schema):
     name = text(required=True)
     federation = text(allow_none=True)
     rating = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=4000))
+
+
+class ForbiddenPairSchema(Schema):
+    """POST /api/tournaments/{id}/forbidden-pairs: players no two of whom may meet."""
+
+    players = fields.List(
+        StrictInteger(validate=validate.Range(min=1, max=9999)), required=True, validate=validate.Length(min=2, max=50)
+    )
+    first_round = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
+    last_round = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
 
 
 class WithdrawalSchema(Schema):
@@ -204,6 +215,29 @@ class StandingsSchema(Schema):
     standings = fields.List(fields.Nested(StandingSchema), dump_only=True)
 
 
+class RoundCheckSchema(Schema):
+    round = StrictInteger(dump_only=True)
+    method = fields.String(dump_only=True)
+    status = fields.String(dump_only=True)  # same, differs, no_pairing, not_swiss
+    manual = fields.Boolean(dump_only=True)
+    board_order_differs = fields.Boolean(dump_only=True)
+    stored = fields.List(fields.Dict(), dump_only=True)
+    stored_bye = StrictInteger(dump_only=True, allow_none=True)
+    expected = fields.List(fields.Dict(), dump_only=True)
+    expected_bye = StrictInteger(dump_only=True, allow_none=True)
+    forfeits = fields.List(fields.Dict(), dump_only=True)
+    detail = fields.String(dump_only=True)
+
+
+class PairingCheckSchema(Schema):
+    """GET /api/tournaments/{id}/check: every round re-paired from the history before it."""
+
+    tournament_id = fields.String(dump_only=True)
+    pairing_rules = fields.String(dump_only=True, allow_none=True)
+    differing_rounds = fields.List(StrictInteger(), dump_only=True)
+    rounds = fields.List(fields.Nested(RoundCheckSchema), dump_only=True)
+
+
 class CrosstableRowSchema(StandingSchema):
     place = StrictInteger(dump_only=True)
     cells = fields.List(fields.Dict(), dump_only=True)
@@ -234,6 +268,7 @@ class TokenListSchema(Schema):
 tournament_create_schema = TournamentCreateSchema()
 player_create_schema = PlayerCreateSchema()
 trf_import_query_schema = TrfImportQuerySchema()
+forbidden_pair_schema = ForbiddenPairSchema()
 trf_query_schema = TrfQuerySchema()
 withdrawal_schema = WithdrawalSchema()
 tiebreaks_schema = TiebreaksSchema()
@@ -248,5 +283,6 @@ round_schema = RoundSchema()
 entrant_schema = EntrantSchema()
 standings_schema = StandingsSchema()
 crosstable_schema = CrosstableSchema()
+pairing_check_schema = PairingCheckSchema()
 token_schema = TokenSchema()
 token_list_schema = TokenListSchema()

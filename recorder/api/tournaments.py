@@ -18,8 +18,10 @@ from schemas.tournaments import (
     board_result_schema,
     crosstable_schema,
     entrant_schema,
+    forbidden_pair_schema,
     page_schema,
     pair_schema,
+    pairing_check_schema,
     player_create_schema,
     round_schema,
     standings_schema,
@@ -149,6 +151,14 @@ def withdraw_player(tournament_id: str, number: int):
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
 
 
+@bp.post("/<tournament_id>/forbidden-pairs")
+def forbid_pairing(tournament_id: str):
+    raw = body()
+    written = tournaments().forbid(tournament_id, forbidden_pair_schema.load(raw), **write_options(raw))
+    view = tournaments().view(tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version, 201)
+
+
 @bp.put("/<tournament_id>/tiebreaks")
 def choose_tiebreaks(tournament_id: str):
     raw = body()
@@ -211,6 +221,12 @@ def record_board_result(tournament_id: str, round_number: int, board: int):
 def get_standings(tournament_id: str):
     view = tournaments().view(tournament_id)
     return respond(standings_schema.dump(views.standings_json(view)), view.tournament.version)
+
+
+@bp.get("/<tournament_id>/check")
+def get_pairing_check(tournament_id: str):
+    view, checks = tournaments().check(tournament_id)
+    return respond(pairing_check_schema.dump(views.check_json(view, checks)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/crosstable")

@@ -13,6 +13,7 @@ SCHEMAS = (
     "TournamentCreate",
     "PlayerCreate",
     "Withdrawal",
+    "ForbiddenPair",
     "Tiebreaks",
     "ManualBoard",
     "ManualBye",
@@ -31,6 +32,8 @@ SCHEMAS = (
     "Standings",
     "Crosstable",
     "TokenList",
+    "RoundCheck",
+    "PairingCheck",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -153,6 +156,17 @@ def _tournament_paths(spec: APISpec) -> None:
         },
     )
     spec.path(
+        path="/api/tournaments/{tournament_id}/forbidden-pairs",
+        operations={
+            "post": _write(
+                "Forbid pairings: players no two of whom may meet (family, team-mates)",
+                "ForbiddenPair",
+                "Tournament",
+                TOURNAMENT_ID,
+            )
+        },
+    )
+    spec.path(
         path="/api/tournaments/{tournament_id}/tiebreaks",
         operations={
             "put": _write(
@@ -162,6 +176,10 @@ def _tournament_paths(spec: APISpec) -> None:
     )
     spec.path(
         path="/api/tournaments/{tournament_id}/standings", operations=_read("Standings with tiebreaks", "Standings")
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/check",
+        operations=_read("The pairing checker: every round re-paired by the rules and compared", "PairingCheck"),
     )
     spec.path(
         path="/api/tournaments/{tournament_id}/crosstable",

@@ -19,6 +19,7 @@ from .events import (
     DUTCH_2026,
     PAIRING_RULES,
     BoardResultRecorded,
+    PairingForbidden,
     PlayerRegistered,
     PlayerWithdrew,
     RoundPaired,
@@ -26,7 +27,7 @@ from .events import (
     TournamentCreated,
 )
 from .fold import Board, Entrant, Tournament, bye_kind
-from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPlayer, round_robin_round
+from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
@@ -79,7 +80,16 @@ def decide_create(body: dict) -> TournamentCreated:
         start_date=start,
         end_date=end,
         pairing_rules=pairing_rules(format_, body.get("pairing_rules")),
+        acceleration=acceleration(format_, body.get("acceleration")),
     )
+
+
+def acceleration(format_: str, chosen: str | None) -> str | None:
+    if chosen is None:
+        return None
+    if format_ != "swiss" or chosen != "baku":
+        raise InvalidRecord("acceleration is baku (C.04.5.1), for a Swiss tournament", field="acceleration")
+    return chosen
 
 
 def pairing_rules(format_: str, chosen: str | None) -> str | None:
@@ -149,6 +159,25 @@ def decide_withdraw(t: Tournament, number: int, body: dict) -> list[PlayerWithdr
     if entrant.withdrawn:
         raise InvalidRecord(f"{entrant.name} has already withdrawn", field="number")
     return [PlayerWithdrew(number=number, reason=body.get("reason"))]
+
+
+def decide_forbid(t: Tournament, body: dict) -> list[PairingForbidden]:
+    """Players who must not meet (family, team-mates), from ``first_round`` on (default the
+    next round) to ``last_round`` (default the end); rounds already paired stay as they are."""
+    players = list(body["players"])
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise InvalidRecord("name at least two different players", field="players")
+    for number in players:
+        _entrant(t, number)
+    first = body.get("first_round") or t.next_round
+    last = body.get("last_round")
+    if first < t.next_round:
+        raise InvalidRecord(
+            f"round {first} is paired already; the first round is {t.next_round} or later", field="first_round"
+        )
+    if last is not None and last < first:
+        raise InvalidRecord("the last round comes before the first", field="last_round")
+    return [PairingForbidden(players=players, first_round=first, last_round=last)]
 
 
 def decide_board_result(t: Tournament, round_number: int, board: int, body: dict, has_game: bool):
@@ -256,25 +285,73 @@ def berger(t: Tournament, number: int) -> list:
     return events
 
 
-def swiss_players(t: Tournament, outcomes: dict, number: int) -> list[SwissPlayer]:
+def swiss_players(t: Tournament, outcomes: dict, number: int, absent: frozenset = frozenset()) -> list[SwissPlayer]:
+    """The round's players as the pairing sees them. Pairing numbers: by rating (highest
+    first, unrated last, then starting number); under the 2026 text numbered among the
+    players of this round only, so E.5 alternates down the boards however many are absent.
+    ``absent``: players not to be paired this round (a bye they asked for)."""
     table = cells(t, outcomes)
-    by_strength = sorted(t.entrants, key=lambda e: (e.rating is None, -(e.rating or 0), e.number))
-    rank = {e.number: i for i, e in enumerate(by_strength, start=1)}
     rules_2026 = t.pairing_rules == DUTCH_2026
+    playing = [e for e in t.active_in(number) if e.number not in absent]
+    ranked = playing if rules_2026 else t.entrants
+    by_strength = sorted(ranked, key=strength)
+    rank = {e.number: i for i, e in enumerate(by_strength, start=1)}
+    virtual = virtual_points(t, number)
+    barred = forbidden_partners(t, number)
     floats = float_histories(table, unplayed_downfloat=rules_2026)
     pab = pairing_allocated_byes(t)
     return [
         SwissPlayer(
             number=e.number,
             rank=rank[e.number],
-            score=int(score(table[e.number]) * 2),
-            opponents=frozenset(c.opponent for c in table[e.number] if c.opponent is not None),
+            score=int(score(table[e.number]) * 2) + virtual.get(e.number, 0),
+            opponents=frozenset(c.opponent for c in table[e.number] if c.opponent is not None)
+            | barred.get(e.number, set()),
             colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
             had_bye=(no_bye_2026 if rules_2026 else no_bye_2017)(table[e.number], pab.get(e.number, ())),
             floats=floats[e.number],
         )
-        for e in t.active_in(number)
+        for e in playing
     ]
+
+
+def met(row: list) -> frozenset:
+    return frozenset(c.opponent for c in row if c.opponent is not None)
+
+
+def strength(e: Entrant) -> tuple:
+    """The initial ranking (C.04.2): rating, highest first; unrated last; starting number."""
+    return (e.rating is None, -(e.rating or 0), e.number)
+
+
+def virtual_points(t: Tournament, number: int) -> dict[int, int]:
+    """C.04.5.1 Baku acceleration, in half-points: the accelerated rounds are the first half
+    of the tournament (rounded up); in the first half of those (rounded up) every player of
+    GA pairs with 1 virtual point, in the rest with 0.5. GA: the first 2 * ceil(N / 4) of the
+    round 1 field by the initial ranking, and any later entry ranked above its last player."""
+    planned = t.planned_rounds
+    if t.acceleration != "baku" or not planned:
+        return {}
+    accelerated = -(-planned // 2)
+    if number > accelerated:
+        return {}
+    points = 2 if number <= -(-accelerated // 2) else 1
+    first = sorted(t.active_in(1), key=strength)
+    if not first:
+        return {}
+    last = first[min(2 * -(-len(first) // 4), len(first)) - 1]
+    return {e.number: points for e in t.entrants if strength(e) <= strength(last)}
+
+
+def forbidden_partners(t: Tournament, number: int) -> dict[int, set]:
+    """Player -> those he may not meet in this round (pairing_forbidden): left out of the
+    pairing like a game already played (C.1)."""
+    barred: dict[int, set] = {}
+    for group in t.forbidden:
+        if group.applies_to(number):
+            for player in group.players:
+                barred.setdefault(player, set()).update(p for p in group.players if p != player)
+    return barred
 
 
 def pairing_allocated_byes(t: Tournament) -> dict[int, tuple[int, ...]]:
@@ -318,14 +395,19 @@ def float_histories(table: dict, unplayed_downfloat: bool = False) -> dict[int, 
     return {n: tuple(h) for n, h in history.items()}
 
 
-def swiss(t: Tournament, outcomes: dict, number: int) -> RoundPaired:
-    players = swiss_players(t, outcomes, number)
+def swiss_pairing(t: Tournament, outcomes: dict, number: int, absent: frozenset = frozenset()) -> SwissPairing:
+    """Round ``number`` by the tournament's Dutch rules, from the rounds before it."""
+    players = swiss_players(t, outcomes, number, absent)
     if len(players) < 2:
         raise InvalidRecord("a Swiss round needs at least two players")
     final = number if number == t.planned_rounds else None
+    initial = NORTH if t.initial_colour == "black" else SOUTH
+    return pair_swiss(players, final_round=final, initial=initial, rules=t.pairing_rules)
+
+
+def swiss(t: Tournament, outcomes: dict, number: int) -> RoundPaired:
     try:
-        initial = NORTH if t.initial_colour == "black" else SOUTH
-        pairing = pair_swiss(players, final_round=final, initial=initial)
+        pairing = swiss_pairing(t, outcomes, number)
     except NoPairing as error:
         raise InvalidRecord(str(error), field="boards") from None
     boards = [{"board": i, "south": s, "north": n} for i, (s, n) in enumerate(pairing.boards, start=1)]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from .events import DUTCH_2026, OLD_DUTCH
 from .pairing import (
     DOWN,
     NORTH,
@@ -57,13 +58,16 @@ class Field:
     base: int  # above every edge's cost: weights stay positive
     float_prefix: tuple  # [b]: the C.5 digits of the groups above b, summed
     initial: str = SOUTH  # the tournament's initial colour (E.5)
+    rules: str = OLD_DUTCH
 
     @property
     def widest(self) -> int:
         return max(self.sizes)
 
 
-def make_field(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH) -> Field:
+def make_field(
+    ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH, rules: str = OLD_DUTCH
+) -> Field:
     scores = sorted({p.score for p in ranked}, reverse=True)
     index = {s: i for i, s in enumerate(scores)}
     group, pos, sizes = {}, {}, [0] * len(scores)
@@ -77,7 +81,8 @@ def make_field(ranked: list[SwissPlayer], final_round: int | None, initial: str 
     prefix = [0]
     for b in range(len(scores)):
         prefix.append(prefix[-1] + unit[("float", b)])
-    return Field(tuple(ranked), final_round, group, pos, tuple(sizes), scores[-1], unit, base, tuple(prefix), initial)
+    sizes_, prefix_ = tuple(sizes), tuple(prefix)
+    return Field(tuple(ranked), final_round, group, pos, sizes_, scores[-1], unit, base, prefix_, initial, rules)
 
 
 def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
@@ -89,6 +94,7 @@ def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, in
     digits += [(name, 2) for name in ("c11", "c10", "c9", "c8")]
     digits += [(("sd", v), 1) for v in range(1, max_sd + 1)]
     digits += [(("float", b), 1) for b in reversed(range(groups))]
+    digits += [("bye_score", max_sd)]
     digits += [("absolute", 2)]
     unit, running = {}, 1
     for name, most in digits:
@@ -119,6 +125,8 @@ def pair_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
 def bye_cost(f: Field, p: SwissPlayer) -> int:
     """The bye: p floats below the lowest group (C.5, C.6); no game, so no float (A.4.b)."""
     cost = floaters_cost(f, f.group[p.number], len(f.sizes)) + f.unit[("sd", p.score - f.lowest + 2)]
+    if f.rules == DUTCH_2026:  # the bye to the lowest score that lets the round be completed
+        cost += (p.score - f.lowest) * f.unit["bye_score"]
     below = f.sizes[f.group[p.number]] - 1 - f.pos[p.number]
     cost += below * (f.widest + 1) * f.unit["order_float"]
     return cost + gap_cost(f, None) + f.widest**2 * f.unit["order_mdp"]
@@ -174,9 +182,9 @@ EXACT_LIMIT = 32  # up to this many players, one matching over the whole round
 WINDOW = 5  # larger fields: a score group's S1 and S2 are paired this many at a time
 
 
-def choose(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH):
+def choose(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH, rules: str = OLD_DUTCH):
     """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
-    f = make_field(ranked, final_round, initial)
+    f = make_field(ranked, final_round, initial, rules)
     found = by_brackets(f) if len(ranked) > EXACT_LIMIT else None
     pairs, bye = found if found is not None else whole_round(f)
     return pairs, bye, relaxed_players(f, pairs)
@@ -339,12 +347,15 @@ def why_unpaired(g: nx.Graph, matching: set, players: int) -> str:
     return f"every pairing of this round needs {rules}: {detail}; pair it manually"
 
 
-def pair_swiss(players: list[SwissPlayer], final_round: int | None = None, initial: str = SOUTH) -> SwissPairing:
+def pair_swiss(
+    players: list[SwissPlayer], final_round: int | None = None, initial: str = SOUTH, rules: str = OLD_DUTCH
+) -> SwissPairing:
     """The round's pairing by the Dutch system; ``final_round`` is this round's number when
-    it is the last one (topscorers, A.7); ``initial`` the initial colour (E.5). NoPairing
-    when every pairing repeats a game."""
+    it is the last one (topscorers, A.7); ``initial`` the initial colour (E.5); ``rules``
+    the text that pairs the tournament (events.PAIRING_RULES). NoPairing when every
+    pairing repeats a game."""
     ranked = sorted(players, key=lambda p: (-p.score, p.rank))
-    pairs, bye, relaxed = choose(ranked, final_round, initial)
+    pairs, bye, relaxed = choose(ranked, final_round, initial, rules)
     return SwissPairing(seat(pairs, initial), bye.number if bye else None, tuple(sorted(p.number for p in relaxed)))
 
 

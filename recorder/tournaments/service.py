@@ -18,6 +18,7 @@ from recorder.store import TOURNAMENT, Idempotency, NewEvent, StoredEvent
 
 from . import board_game_id, new_tournament_id, trf
 from . import decide as decisions
+from .check import check_tournament
 from .events import event_from_record
 from .fold import Tournament, replay
 from .results import outcome_of_forfeit, outcome_of_state
@@ -130,6 +131,11 @@ class Tournaments:
         )
         return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
 
+    def check(self, tournament_id: str) -> tuple[View, list]:
+        """Every round paired again by the tournament's rules from the history before it."""
+        view = self.view(tournament_id)
+        return view, check_tournament(view.tournament, view.outcomes)
+
     def trf(self, tournament_id: str, layout: str = "2026") -> str:
         view = self.view(tournament_id)
         return trf.write(view.tournament, view.outcomes, layout)
@@ -184,6 +190,9 @@ class Tournaments:
 
     def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_withdraw(t, number, body), **write)
+
+    def forbid(self, tournament_id: str, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_forbid(t, body), **write)
 
     def choose_tiebreaks(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_tiebreaks(t, body), **write)
