@@ -160,7 +160,7 @@ def pair_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
     sd = p.score - q.score
     if sd:
         cost += f.unit[("sd", b, sd) if f.by_bracket else ("sd", sd)] + f.unit.get(("c7sd", b - 1, sd), 0)
-        cost += float_cost(f, p, DOWN, b) + float_cost(f, q, UP, b) + downfloater_sds(f, p, b)
+        cost += float_cost(f, p, DOWN, f.group[p.number]) + float_cost(f, q, UP, b) + downfloater_sds(f, p, b)
     return cost + order_cost(f, p, q)
 
 
@@ -181,6 +181,7 @@ def bye_cost(f: Field, p: SwissPlayer) -> int:
     cost = floaters_cost(f, f.group[p.number], len(f.sizes))
     if f.rules == DUTCH_2026:  # the bye to the lowest score that lets the round be completed
         cost += (p.score - f.lowest) * f.unit["bye_score"] + downfloater_sds(f, p, len(f.sizes))
+        cost += float_cost(f, p, DOWN, f.group[p.number])  # the bye is a downfloat (1.4.3)
     else:
         cost += f.unit[("sd", p.score - f.lowest + 2)]
     below = f.sizes[f.group[p.number]] - 1 - f.pos[p.number]
