@@ -126,6 +126,7 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
     digits: list[tuple[object, int]] = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
     digits += [("order_float", widest * (widest + 1) + widest)]
     for b in reversed(range(groups)):
+        digits += [(("floater_rank", b), widest)]
         digits += [((name, b), 1) for name in ("c15", "c14", "c13", "c12")]
         digits += [((name, b), 2) for name in ("c11", "c10", "c9", "c8")]
         if b + 1 < groups:  # C.7: the next bracket's pairs, then its score differences
@@ -185,7 +186,10 @@ def bye_cost(f: Field, p: SwissPlayer) -> int:
     else:
         cost += f.unit[("sd", p.score - f.lowest + 2)]
     below = f.sizes[f.group[p.number]] - 1 - f.pos[p.number]
-    cost += below * (f.widest + 1) * f.unit["order_float"]
+    if f.by_bracket:
+        cost += below * f.unit[("floater_rank", f.group[p.number])]
+    else:
+        cost += below * (f.widest + 1) * f.unit["order_float"]
     return cost + gap_cost(f, None) + f.widest**2 * f.unit["order_mdp"]
 
 
@@ -222,7 +226,10 @@ def order_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
     if gp == gq:
         return gap_cost(f, abs(f.pos[p.number] - f.pos[q.number])) + f.widest**2 * f.unit["order_mdp"]
     below = f.sizes[gp] - 1 - f.pos[p.number]
-    cost = (below * (f.widest + 1) + f.pos[q.number]) * f.unit["order_float"] + gap_cost(f, None)
+    if f.by_bracket:  # who floats is decided in his own bracket, before the brackets below
+        cost = below * f.unit[("floater_rank", gp)] + f.pos[q.number] * f.unit["order_float"] + gap_cost(f, None)
+    else:
+        cost = (below * (f.widest + 1) + f.pos[q.number]) * f.unit["order_float"] + gap_cost(f, None)
     aligned = f.pos[p.number] * f.pos[q.number]  # largest when sorted meets sorted
     return cost + (f.widest**2 - aligned) * f.unit["order_mdp"]
 
