@@ -288,12 +288,13 @@ def berger(t: Tournament, number: int) -> list:
 def swiss_players(t: Tournament, outcomes: dict, number: int, absent: frozenset = frozenset()) -> list[SwissPlayer]:
     """The round's players as the pairing sees them. Pairing numbers: by rating (highest
     first, unrated last, then starting number); under the 2026 text numbered among the
-    players of this round only, so E.5 alternates down the boards however many are absent.
+    players who hold a number (this round's, and those paired before: numbered()), so E.5
+    alternates down the boards however many have not yet come.
     ``absent``: players not to be paired this round (a bye they asked for)."""
     table = cells(t, outcomes)
     rules_2026 = t.pairing_rules == DUTCH_2026
     playing = [e for e in t.active_in(number) if e.number not in absent]
-    ranked = playing if rules_2026 else t.entrants
+    ranked = numbered(t, playing) if rules_2026 else t.entrants
     by_strength = sorted(ranked, key=strength)
     rank = {e.number: i for i, e in enumerate(by_strength, start=1)}
     virtual = virtual_points(t, number)
@@ -313,6 +314,15 @@ def swiss_players(t: Tournament, outcomes: dict, number: int, absent: frozenset 
         )
         for e in playing
     ]
+
+
+def numbered(t: Tournament, playing: list) -> list:
+    """The players who hold pairing numbers (2026): this round's, and every one who was
+    paired (on a board or given the pairing-allocated bye) in a round before."""
+    paired_before = {p for rnd in t.rounds for b in rnd.boards for p in b.players()}
+    paired_before |= {b.player for rnd in t.rounds for b in rnd.byes if bye_kind(rnd, b) == "pab"}
+    here = {e.number for e in playing}
+    return [e for e in t.entrants if e.number in here or e.number in paired_before]
 
 
 def met(row: list) -> frozenset:

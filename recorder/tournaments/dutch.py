@@ -423,16 +423,22 @@ def pair_swiss(
     pairing repeats a game."""
     ranked = sorted(players, key=lambda p: (-p.score, p.rank))
     pairs, bye, relaxed = choose(ranked, final_round, initial, rules)
-    return SwissPairing(seat(pairs, initial), bye.number if bye else None, tuple(sorted(p.number for p in relaxed)))
-
-
-def seat(pairs: list, initial: str = SOUTH) -> tuple:
-    """Order the boards (C.04.2: the higher score of the pair, the sum, the better rank of
-    the higher player) and give each pair its seats."""
-    ordered = sorted(
-        pairs,
-        key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score), min(pq[0].rank, pq[1].rank)),
+    return SwissPairing(
+        seat(pairs, initial, rules), bye.number if bye else None, tuple(sorted(p.number for p in relaxed))
     )
+
+
+def seat(pairs: list, initial: str = SOUTH, rules: str = OLD_DUTCH) -> tuple:
+    """Order the boards (C.04.2: the higher score of the pair, the sum, then the rank of the
+    pair's higher player by A.2 — score, then pairing number; the 2017 reading here took
+    the better pairing number of the two) and give each pair its seats."""
+
+    def third(pq) -> int:
+        if rules == DUTCH_2026:
+            return min(pq, key=lambda x: (-x.score, x.rank)).rank
+        return min(pq[0].rank, pq[1].rank)
+
+    ordered = sorted(pairs, key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score), third(pq)))
     seated = []
     for p, q in ordered:
         higher, lower = (p, q) if ranks_before(p, q) else (q, p)

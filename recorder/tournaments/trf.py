@@ -462,9 +462,11 @@ def round_events(trf: TrfFile, r: int, scores: dict, rank: dict) -> list[Tournam
 
 
 def board_key(scores: dict, rank: dict, south: int, north: int) -> tuple:
-    """C.04.2's board order: the higher score of the pair, the sum, the better rank."""
+    """C.04.2's board order: the higher score of the pair, the sum, the rank of the pair's
+    higher player (by score, then pairing number)."""
     a, b = scores[south], scores[north]
-    return (-max(a, b), -(a + b), min(rank[south], rank[north]))
+    higher = min((south, north), key=lambda n: (-scores[n], rank[n]))
+    return (-max(a, b), -(a + b), rank[higher])
 
 
 def board_result(south: str, north: str) -> tuple[str, str] | None:
