@@ -311,6 +311,7 @@ def swiss_players(t: Tournament, outcomes: dict, number: int, absent: frozenset 
             colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
             had_bye=(no_bye_2026 if rules_2026 else no_bye_2017)(table[e.number], pab.get(e.number, ())),
             floats=floats[e.number],
+            unplayed=sum(1 for c in table[e.number] if c.kind != PLAYED),
         )
         for e in playing
     ]

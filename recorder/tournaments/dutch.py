@@ -125,6 +125,7 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
     pairs = nodes // 2 + 1
     digits: list[tuple[object, int]] = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
     digits += [("order_float", widest * (widest + 1) + widest)]
+    digits += [("bye_rank", nodes)]
     for b in reversed(range(groups)):
         digits += [(("floater_rank", b), widest)]
         digits += [((name, b), 1) for name in ("c15", "c14", "c13", "c12")]
@@ -134,6 +135,7 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
             digits += [(("c7float", b), 1)]
         digits += [(("sd", b, v), 2) for v in range(1, max_sd + 1)]
         digits += [(("float", b), 1)]
+    digits += [("bye_unplayed", nodes)]
     digits += [("bye_score", max_sd)]
     digits += [("absolute", 2)]
     unit, running = {}, 1
@@ -183,6 +185,8 @@ def bye_cost(f: Field, p: SwissPlayer) -> int:
     if f.rules == DUTCH_2026:  # the bye to the lowest score that lets the round be completed
         cost += (p.score - f.lowest) * f.unit["bye_score"] + downfloater_sds(f, p, len(f.sizes))
         cost += float_cost(f, p, DOWN, f.group[p.number])  # the bye is a downfloat (1.4.3)
+        cost += p.unplayed * f.unit["bye_unplayed"]  # the bye to one who has played the most
+        cost += (len(f.ranked) - 1 - f.ranked.index(p)) * f.unit["bye_rank"]  # then to the lowest-ranked
     else:
         cost += f.unit[("sd", p.score - f.lowest + 2)]
     below = f.sizes[f.group[p.number]] - 1 - f.pos[p.number]

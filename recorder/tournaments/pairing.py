@@ -75,6 +75,7 @@ class SwissPlayer:
     colours: tuple = ()  # seats of games actually played, oldest first (C.04.2: unplayed ones don't count)
     had_bye: bool = False  # a pairing-allocated bye or a forfeit win: no bye again (C.2)
     floats: tuple = ()  # per past round, oldest first: DOWN, UP or None (A.4)
+    unplayed: int = 0  # past rounds without a game played (byes, forfeits, absences)
 
 
 @dataclass(frozen=True)
