@@ -306,8 +306,7 @@ def swiss_players(t: Tournament, outcomes: dict, number: int, absent: frozenset 
             number=e.number,
             rank=rank[e.number],
             score=int(score(table[e.number]) * 2) + virtual.get(e.number, 0),
-            opponents=frozenset(c.opponent for c in table[e.number] if c.opponent is not None)
-            | barred.get(e.number, set()),
+            opponents=met(table[e.number], played_only=rules_2026) | barred.get(e.number, set()),
             colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
             had_bye=(no_bye_2026 if rules_2026 else no_bye_2017)(table[e.number], pab.get(e.number, ())),
             floats=floats[e.number],
@@ -326,8 +325,11 @@ def numbered(t: Tournament, playing: list) -> list:
     return [e for e in t.entrants if e.number in here or e.number in paired_before]
 
 
-def met(row: list) -> frozenset:
-    return frozenset(c.opponent for c in row if c.opponent is not None)
+def met(row: list, played_only: bool = False) -> frozenset:
+    """Who a player may not meet again (C.1): under the 2026 text those he has played (a
+    forfeited game was not played, so they may still meet); under 2017 as read here, a
+    forfeit counts as a meeting too."""
+    return frozenset(c.opponent for c in row if c.opponent is not None and (c.kind == PLAYED or not played_only))
 
 
 def strength(e: Entrant) -> tuple:
