@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.tournaments import BOARD_RESULTS, FORMATS, TIEBREAKS
+from recorder.tournaments.events import PAIRING_RULES
 
 from .fields import Int64, StrictInteger, player
 from .fields import name as text
@@ -56,6 +57,21 @@ class TournamentCreateSchema(Schema):
     start_date = fields.String(allow_none=True, validate=DATE)
     end_date = fields.String(allow_none=True, validate=DATE)
     rated = fields.Boolean(load_default=False)  # its finished games count in the rating lists
+    pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
+    acceleration = fields.String(allow_none=True, validate=validate.OneOf(("baku",)))  # C.04.5.1, Swiss only
+
+
+class TrfImportQuerySchema(Schema):
+    """POST /api/tournaments/trf?variant=...: the body is the TRF itself (text/plain)."""
+
+    variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
+    format = fields.String(load_default="swiss", validate=validate.OneOf(("swiss", "manual")))
+
+
+class TrfQuerySchema(Schema):
+    """GET /api/tournaments/{id}/trf?layout=2026|16."""
+
+    layout = fields.String(load_default="2026", validate=validate.OneOf(("2026", "16")))
 
 
 class PlayerCreateSchema(Schema):
@@ -72,6 +88,16 @@ class PlayerCreateSchema(Schema):
     name_geez = text(allow_none=True)
     club = text(allow_none=True)
     birth_year = StrictInteger(allow_none=True)
+
+
+class ForbiddenPairSchema(Schema):
+    """POST /api/tournaments/{id}/forbidden-pairs: players no two of whom may meet."""
+
+    players = fields.List(
+        StrictInteger(validate=validate.Range(min=1, max=9999)), required=True, validate=validate.Length(min=2, max=50)
+    )
+    first_round = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
+    last_round = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
 
 
 class WithdrawalSchema(Schema):
@@ -157,6 +183,10 @@ class TournamentSchema(Schema):
     tiebreaks = fields.List(fields.String(), dump_only=True)
     bye_points = fields.Raw(dump_only=True)
     rated = fields.Boolean(dump_only=True)
+    pairing_rules = fields.String(dump_only=True, allow_none=True)
+    initial_colour = fields.String(dump_only=True)
+    acceleration = fields.String(dump_only=True, allow_none=True)
+    forbidden_pairs = fields.List(fields.Dict(), dump_only=True)
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
@@ -196,6 +226,29 @@ class StandingsSchema(Schema):
     standings = fields.List(fields.Nested(StandingSchema), dump_only=True)
 
 
+class RoundCheckSchema(Schema):
+    round = StrictInteger(dump_only=True)
+    method = fields.String(dump_only=True)
+    status = fields.String(dump_only=True)  # same, differs, no_pairing, not_swiss
+    manual = fields.Boolean(dump_only=True)
+    board_order_differs = fields.Boolean(dump_only=True)
+    stored = fields.List(fields.Dict(), dump_only=True)
+    stored_bye = StrictInteger(dump_only=True, allow_none=True)
+    expected = fields.List(fields.Dict(), dump_only=True)
+    expected_bye = StrictInteger(dump_only=True, allow_none=True)
+    forfeits = fields.List(fields.Dict(), dump_only=True)
+    detail = fields.String(dump_only=True)
+
+
+class PairingCheckSchema(Schema):
+    """GET /api/tournaments/{id}/check: every round re-paired from the history before it."""
+
+    tournament_id = fields.String(dump_only=True)
+    pairing_rules = fields.String(dump_only=True, allow_none=True)
+    differing_rounds = fields.List(StrictInteger(), dump_only=True)
+    rounds = fields.List(fields.Nested(RoundCheckSchema), dump_only=True)
+
+
 class CrosstableRowSchema(StandingSchema):
     place = StrictInteger(dump_only=True)
     cells = fields.List(fields.Dict(), dump_only=True)
@@ -225,6 +278,9 @@ class TokenListSchema(Schema):
 
 tournament_create_schema = TournamentCreateSchema()
 player_create_schema = PlayerCreateSchema()
+trf_import_query_schema = TrfImportQuerySchema()
+forbidden_pair_schema = ForbiddenPairSchema()
+trf_query_schema = TrfQuerySchema()
 withdrawal_schema = WithdrawalSchema()
 tiebreaks_schema = TiebreaksSchema()
 pair_schema = PairSchema()
@@ -238,5 +294,6 @@ round_schema = RoundSchema()
 entrant_schema = EntrantSchema()
 standings_schema = StandingsSchema()
 crosstable_schema = CrosstableSchema()
+pairing_check_schema = PairingCheckSchema()
 token_schema = TokenSchema()
 token_list_schema = TokenListSchema()

@@ -20,6 +20,7 @@ from conftest import ADMIN, bearer, make_app
 OPEN_POSTS = {("post", "/api/games/{game_id}/claims"), ("post", "/api/games/{game_id}/what-if")}
 PRINCIPALS = ("none", "invalid", "revoked", "arbiter_other", "arbiter", "recorder_other", "recorder", "admin")
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+TRF = "012 New\n001    1      A\n001    2      B\n"
 NOTATION = '[Variant "qelat"]\n[South "A"]\n[North "B"]\n[FirstPlayer "south"]\n[Result "*"]\n\n1. S f1 *\n'
 
 # Who may (docs/security.md): by operation, the principals that are let through.
@@ -30,6 +31,7 @@ MAY = {
     ("post", "/api/games/{game_id}/verify"): EVERY_TOKEN,
     ("post", "/api/import"): EVERY_TOKEN,  # then each game is a creation (see below)
     ("post", "/api/tournaments"): {"admin"},
+    ("post", "/api/tournaments/trf"): {"admin"},
     ("post", "/api/tokens"): {"admin"},
     ("delete", "/api/tokens/{token_id}"): {"admin"},
     ("post", "/api/tournaments/{tournament_id}/tokens"): {"admin"},
@@ -111,6 +113,8 @@ class World:
             kwargs = {"data": NOTATION, "content_type": "text/x-mancala-notation"}
         elif path == "/api/players/{player_id}/merge":
             kwargs = {"json": {"into": self.other_player}}
+        elif path == "/api/tournaments/trf":
+            kwargs = {"data": TRF, "content_type": "text/plain", "query_string": {"variant": "qelat"}}
         else:
             kwargs = {"json": BODIES.get(path, {})}
         return self.client.open(self.url(path), method=method.upper(), headers=headers, **kwargs)

@@ -112,6 +112,29 @@ def test_pairing_bench_pairs_every_round_of_a_seeded_swiss():
     assert parse_sections("pairing") == ("pairing",)
 
 
+def test_pairing_identity_counts_every_corpus_round_by_size(tmp_path):
+    import json
+    import shutil
+
+    from conftest import FIXTURES
+
+    from recorder.bench.pairing import identity
+
+    corpus = FIXTURES / "pairings"
+    expected = json.loads((corpus / "expected.json").read_text())
+    chosen = {name: expected[name] for name in ("n008-1", "n013-1")}
+    for name in chosen:
+        shutil.copy(corpus / f"{name}.trf", tmp_path)
+    (tmp_path / "expected.json").write_text(json.dumps(chosen))
+    bands = {(b.low, b.high): b for b in identity(tmp_path)}
+    small, middle = bands[(8, 12)], bands[(13, 21)]
+    assert (small.tournaments, small.rounds) == (1, len(chosen["n008-1"]["rounds"]))
+    assert (middle.tournaments, middle.rounds) == (1, len(chosen["n013-1"]["rounds"]))
+    for band in (small, middle):
+        assert band.identical + sum(band.kinds.values()) == band.rounds
+    assert bands[(101, 200)].rounds == 0 and bands[(101, 200)].rate == 0.0
+
+
 def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
     from recorder.bench.archive import measure
 

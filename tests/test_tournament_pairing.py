@@ -19,6 +19,7 @@ from recorder.errors import InvalidRecord
 from recorder.tournaments import dutch
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register, decide_withdraw
 from recorder.tournaments.dutch import pair_swiss
+from recorder.tournaments.events import DUTCH_2026
 from recorder.tournaments.fold import apply, start
 from recorder.tournaments.pairing import (
     DOWN,
@@ -444,3 +445,25 @@ def test_c04_3_collapsed_last_bracket_when_the_brackets_leave_players_unpaired(m
         (6, 0, (), {5}, False),
     )
     assert {frozenset(b) for b in pair_swiss(field).boards} == {frozenset(p) for p in ((1, 2), (3, 5), (4, 6))}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_c04_3_2026_absolute_criteria_hold_in_random_tournaments_of_8_to_20(seed):
+    # The same guarantee under the 2026 text's order of criteria (bracket by bracket).
+    n, rounds = corpus_shape(3000 + seed, 8, 20)
+    for field, final, _, _ in random_rounds(n, rounds, 3000 + seed):
+        try:
+            pairing = pair_swiss(field, final, rules=DUTCH_2026)
+        except NoPairing:
+            assert not pairing_exists(field, final, colours=False)
+            return
+        check_absolute_criteria(field, pairing, final)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_c04_3_2026_absolute_criteria_hold_in_fields_of_40_to_90(seed):
+    # Whole-round matching up to 64 players, bracket by bracket above: the absolute
+    # criteria hold and no round with a legal pairing is refused.
+    n, rounds = random.Random(seed).randint(40, 90), 6
+    for field, final, _, _ in random_rounds(n, rounds, 4000 + seed):
+        check_absolute_criteria(field, pair_swiss(field, final, rules=DUTCH_2026), final)

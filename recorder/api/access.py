@@ -31,9 +31,11 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "archive.import_archive": ("import", None),
     "audit.verify_checkpoint": ("verify", None),
     "tournaments.create_tournament": ("create_tournament", None),
+    "tournaments.import_trf": ("create_tournament", None),
     "tournaments.register_player": ("write_tournament", "tournament"),
     "tournaments.withdraw_player": ("write_tournament", "tournament"),
     "tournaments.choose_tiebreaks": ("write_tournament", "tournament"),
+    "tournaments.forbid_pairing": ("write_tournament", "tournament"),
     "tournaments.pair_round": ("write_tournament", "tournament"),
     "tournaments.start_board_game": ("write_tournament", "tournament"),
     "tournaments.record_board_result": ("write_tournament", "tournament"),
@@ -50,7 +52,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
 }
 # POSTs that store nothing and stay open (docs/security.md): claims and what-if replays.
 OPEN_POSTS = frozenset({"audit.claim", "audit.what_if"})
-NOT_JSON = frozenset({"archive.import_archive"})  # notation or NDJSON text
+NOT_JSON = frozenset({"archive.import_archive", "tournaments.import_trf"})  # notation, NDJSON or TRF text
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 NO_ADMIN = (
     "no admin token is configured, so nobody may write: set RECORDER_ADMIN_TOKEN in the server's environment"

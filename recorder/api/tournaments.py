@@ -8,7 +8,8 @@ any view runs: 401 without a valid token, 403 with one that does not reach.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, Response, current_app, json, url_for
+from flask import Blueprint, Flask, Response, current_app, json, request, url_for
+from werkzeug.exceptions import UnsupportedMediaType
 
 from recorder.errors import InvalidRecord
 from recorder.tournaments import views
@@ -19,8 +20,10 @@ from schemas.tournaments import (
     board_result_schema,
     crosstable_schema,
     entrant_schema,
+    forbidden_pair_schema,
     page_schema,
     pair_schema,
+    pairing_check_schema,
     player_create_schema,
     round_schema,
     standings_schema,
@@ -31,11 +34,14 @@ from schemas.tournaments import (
     tournament_create_schema,
     tournament_list_schema,
     tournament_schema,
+    trf_import_query_schema,
+    trf_query_schema,
     withdrawal_schema,
 )
 
 from . import openapi
 from .access import authenticator, recorded_by
+from .archive import body_text
 from .body import json_body
 from .games import expected_version, game_json, idempotency, with_etag
 from .problems import load_query
@@ -94,6 +100,29 @@ def create_tournament():
     view = tournaments().view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
     return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
+
+
+@bp.post("/trf")
+def import_trf():
+    """A tournament from a TRF (text/plain body), with its players and played rounds."""
+    query = load_query(trf_import_query_schema)
+    if request.mimetype != "text/plain":
+        raise UnsupportedMediaType(f"send the TRF as text/plain, not {request.mimetype or 'nothing'}")
+    text = body_text()
+    key = idempotency({"trf": text, **query})
+    written = tournaments().import_trf(text, query, recorded_by=recorded_by(), idempotency=key)
+    view = tournaments().view(written.tournament.tournament_id)
+    location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
+
+
+@bp.get("/<tournament_id>/trf")
+def get_trf(tournament_id: str):
+    layout = load_query(trf_query_schema)["layout"]
+    text = tournaments().trf(tournament_id, layout)
+    response = Response(text, mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'attachment; filename="{tournament_id}.trf"'
+    return response
 
 
 @bp.get("/<tournament_id>")
@@ -161,6 +190,14 @@ def withdraw_player(tournament_id: str, number: int):
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
 
 
+@bp.post("/<tournament_id>/forbidden-pairs")
+def forbid_pairing(tournament_id: str):
+    raw = body()
+    written = tournaments().forbid(tournament_id, forbidden_pair_schema.load(raw), **write_options(raw))
+    view = tournaments().view(tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version, 201)
+
+
 @bp.put("/<tournament_id>/tiebreaks")
 def choose_tiebreaks(tournament_id: str):
     raw = body()
@@ -223,6 +260,12 @@ def record_board_result(tournament_id: str, round_number: int, board: int):
 def get_standings(tournament_id: str):
     view = tournaments().view(tournament_id)
     return respond(standings_schema.dump(views.standings_json(view)), view.tournament.version)
+
+
+@bp.get("/<tournament_id>/check")
+def get_pairing_check(tournament_id: str):
+    view, checks = tournaments().check(tournament_id)
+    return respond(pairing_check_schema.dump(views.check_json(view, checks)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/crosstable")

@@ -13,6 +13,7 @@ SCHEMAS = (
     "TournamentCreate",
     "PlayerCreate",
     "Withdrawal",
+    "ForbiddenPair",
     "Tiebreaks",
     "ManualBoard",
     "ManualBye",
@@ -31,6 +32,8 @@ SCHEMAS = (
     "Standings",
     "Crosstable",
     "TokenList",
+    "RoundCheck",
+    "PairingCheck",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -93,6 +96,32 @@ def _tournament_paths(spec: APISpec) -> None:
         },
     )
     spec.path(
+        path="/api/tournaments/trf",
+        operations={
+            "post": {
+                "summary": "Create a tournament from a FIDE TRF (TRF-2026 or TRF-16): players, ratings, played rounds",
+                "description": "Needs the admin token. A refused line is a 422 naming its line and column.",
+                "security": BEARER,
+                "parameters": [{"in": "query", "schema": tournament_schemas.TrfImportQuerySchema}, IDEMPOTENCY],
+                "requestBody": {"required": True, "content": {"text/plain": {"schema": {"type": "string"}}}},
+                "responses": {**_reply(201, "Created", "Tournament"), **_problems(400, 401, 403, 409, 415, 422)},
+            }
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/trf",
+        operations={
+            "get": {
+                "summary": "The tournament as a FIDE TRF (TRF-2026, or TRF-16 with layout=16)",
+                "parameters": [TOURNAMENT_ID, {"in": "query", "schema": tournament_schemas.TrfQuerySchema}],
+                "responses": {
+                    "200": {"description": "The file", "content": {"text/plain": {"schema": {"type": "string"}}}},
+                    **_problems(404, 422),
+                },
+            }
+        },
+    )
+    spec.path(
         path="/api/tournaments/{tournament_id}",
         operations=_read("A tournament: players, rounds, boards, results", "Tournament"),
     )
@@ -127,6 +156,17 @@ def _tournament_paths(spec: APISpec) -> None:
         },
     )
     spec.path(
+        path="/api/tournaments/{tournament_id}/forbidden-pairs",
+        operations={
+            "post": _write(
+                "Forbid pairings: players no two of whom may meet (family, team-mates)",
+                "ForbiddenPair",
+                "Tournament",
+                TOURNAMENT_ID,
+            )
+        },
+    )
+    spec.path(
         path="/api/tournaments/{tournament_id}/tiebreaks",
         operations={
             "put": _write(
@@ -136,6 +176,10 @@ def _tournament_paths(spec: APISpec) -> None:
     )
     spec.path(
         path="/api/tournaments/{tournament_id}/standings", operations=_read("Standings with tiebreaks", "Standings")
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/check",
+        operations=_read("The pairing checker: every round re-paired by the rules and compared", "PairingCheck"),
     )
     spec.path(
         path="/api/tournaments/{tournament_id}/crosstable",

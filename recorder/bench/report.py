@@ -18,6 +18,7 @@ from .plan import (
     IMPORT_TARGET_EVENTS,
     LIVE_TARGET_MS,
     PAGE_TARGET_P99_MS,
+    PAIRING_IDENTITY_TARGET,
     PAIRING_TARGETS_MS,
     PLAYER_SEARCH_TARGET_P99_MS,
     RATINGS_REBUILD_TARGET_SECONDS,
@@ -163,6 +164,27 @@ def pairing(plan: Plan, echo: Echo) -> None:
         echo(
             f"  {players:>4} players: wall {f.mean_ms:>7,.1f} ms per round (slowest {f.max_ms:,.1f}), "
             f"CPU {f.cpu_mean_ms:>7,.1f} ms (slowest {f.cpu_max_ms:,.1f})  {goal}"
+        )
+    pairing_identity(echo)
+
+
+def pairing_identity(echo: Echo) -> None:
+    from . import pairing as bench_pairing
+
+    if not (bench_pairing.CORPUS / "expected.json").exists():
+        echo("  identity: the reference corpus (fixtures/pairings) is not here; not measured")
+        return
+    echo(
+        "  identity with a FIDE-endorsed engine (bbpPairings, the 2026 Dutch rules) over the reference corpus "
+        "(fixtures/pairings): same pairs, seats, bye and board order, each round from the rounds before it"
+    )
+    for band in bench_pairing.identity():
+        kinds = ", ".join(f"{kind} {count}" for kind, count in band.kinds.most_common()) or "none"
+        met = verdict(band.rate >= PAIRING_IDENTITY_TARGET)
+        echo(
+            f"  {band.low:>3}-{band.high:<3} players ({band.tournaments} events): {band.identical:>4} of "
+            f"{band.rounds:>4} rounds identical, {100 * band.rate:5.1f}%  target ≥ "
+            f"{100 * PAIRING_IDENTITY_TARGET:g}%  {met}  (the others differ in: {kinds})"
         )
 
 

@@ -86,10 +86,28 @@ def tournament():
 @click.option("--site", default=None)
 @click.option("--start", "start_date", default=None, help="YYYY-MM-DD")
 @click.option("--end", "end_date", default=None, help="YYYY-MM-DD")
+@click.option("--pairing-rules", type=click.Choice(["dutch-2026", "dutch-2017"]), default=None, help="Swiss only.")
+@click.option("--acceleration", type=click.Choice(["baku"]), default=None, help="Baku acceleration (Swiss only).")
 @click.option("--rated", is_flag=True, help="Its finished games count in the rating lists (docs/players.md).")
 @DB
 @BY
-def create(name, variant, format_, rounds, options, tiebreaks, bye_points, site, start_date, end_date, rated, db, by):
+def create(
+    name,
+    variant,
+    format_,
+    rounds,
+    options,
+    tiebreaks,
+    bye_points,
+    site,
+    start_date,
+    end_date,
+    pairing_rules,
+    acceleration,
+    rated,
+    db,
+    by,
+):
     """Create a tournament and print its id."""
     body = {
         "name": name,
@@ -103,7 +121,10 @@ def create(name, variant, format_, rounds, options, tiebreaks, bye_points, site,
         "start_date": start_date,
         "end_date": end_date,
         "rated": rated,
+        "acceleration": acceleration,
     }
+    if pairing_rules:
+        body["pairing_rules"] = pairing_rules
     body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
     click.echo(written.tournament.tournament_id)
@@ -323,3 +344,87 @@ def show(tournament_id, db):
             click.echo(f"  board {b.board}: {t.entrant(b.south).name} - {t.entrant(b.north).name}  {result}")
         for bye in rnd.byes:
             click.echo(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--layout", type=click.Choice(["2026", "16"]), default="2026", show_default=True, help="TRF version.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write to a file, not stdout.")
+@DB
+def trf(tournament_id, layout, output, db):
+    """Print a tournament as a FIDE Tournament Report File (TRF-2026, or TRF-16)."""
+    text = _run(lambda: _service(db).trf(tournament_id, layout))
+    if output:
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+    else:
+        click.echo(text, nl=False)
+
+
+@tournament.command("import-trf")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--variant", required=True, type=click.Choice(list(VARIANTS)))
+@click.option("--format", "format_", type=click.Choice(["swiss", "manual"]), default="swiss", show_default=True)
+@DB
+@BY
+def import_trf(path, variant, format_, db, by):
+    """Create a tournament from a TRF (players, ratings, rounds played) and print its id."""
+    try:
+        with open(path, encoding="utf-8", newline="") as source:
+            text = source.read()
+    except UnicodeDecodeError as error:
+        fail(f"{path}: not UTF-8 text (byte {error.start})")
+    query = _loaded(bodies.trf_import_query_schema, {"variant": variant, "format": format_})
+    written = _run(lambda: _service(db).import_trf(text, query, recorded_by=by))
+    click.echo(written.tournament.tournament_id)
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@AS_JSON
+@DB
+def check(tournament_id, as_json, db):
+    """Pair every round again by the tournament's rules from the history before it and
+    name each round whose stored pairing differs (exit status 1 if any does)."""
+    from recorder.tournaments import views
+
+    view, checks = _run(lambda: _service(db).check(tournament_id))
+    report = views.check_json(view, checks)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        for line in check_lines(report):
+            click.echo(line)
+    if report["differing_rounds"]:
+        raise SystemExit(1)
+
+
+def check_lines(report: dict) -> list[str]:
+    lines = [f"{report['tournament_id']}: paired by {report['pairing_rules'] or 'no Dutch rules'}"]
+    for r in report["rounds"]:
+        how = "paired by hand" if r["manual"] else f"paired {r['method']}"
+        verdict = {"same": "as the rules give", "differs": "DIFFERS", "no_pairing": "NO LEGAL PAIRING"}.get(
+            r["status"], "not checked"
+        )
+        note = " (board order differs)" if r["board_order_differs"] else ""
+        lines.append(f"round {r['round']} ({how}): {verdict}{note}{': ' + r['detail'] if r['detail'] else ''}")
+        for f in r["forfeits"]:
+            lines.append(f"  board {f['board']}: forfeit, {f['result']} (no game: not counted for colours)")
+    differing = report["differing_rounds"]
+    lines.append(f"{len(differing)} round(s) differ" + (f": {', '.join(map(str, differing))}" if differing else ""))
+    return lines
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("players", nargs=-1, type=int, required=True)
+@click.option("--from", "first_round", type=int, default=None, help="First round (default: the next one).")
+@click.option("--to", "last_round", type=int, default=None, help="Last round (default: the end).")
+@DB
+@BY
+def forbid(tournament_id, players, first_round, last_round, db, by):
+    """Forbid pairings: no two of PLAYERS (starting numbers) may meet."""
+    body = {"players": list(players), "first_round": first_round, "last_round": last_round}
+    body = _loaded(bodies.forbidden_pair_schema, body)
+    _run(lambda: _service(db).forbid(tournament_id, body, recorded_by=by))
+    click.echo(f"{', '.join(map(str, players))} will not be paired together")

@@ -8,23 +8,28 @@ from the games).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
-from . import BOARD_RESULTS, FORMATS, TIEBREAKS
+from . import BOARD_RESULTS, FORMATS, TIEBREAKS, trf
 from .dutch import pair_swiss
 from .events import (
+    DUTCH_2026,
+    PAIRING_RULES,
     BoardResultRecorded,
     EntrantLinked,
+    PairingForbidden,
     PlayerRegistered,
     PlayerWithdrew,
     RoundPaired,
     TiebreaksChosen,
     TournamentCreated,
 )
-from .fold import Board, Entrant, Tournament
-from .pairing import DOWN, UP, NoPairing, SwissPlayer, round_robin_round
+from .fold import Board, Entrant, Tournament, bye_kind
+from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
@@ -77,7 +82,58 @@ def decide_create(body: dict) -> TournamentCreated:
         start_date=start,
         end_date=end,
         rated=bool(body.get("rated", False)),
+        pairing_rules=pairing_rules(format_, body.get("pairing_rules")),
+        acceleration=acceleration(format_, body.get("acceleration")),
     )
+
+
+def acceleration(format_: str, chosen: str | None) -> str | None:
+    if chosen is None:
+        return None
+    if format_ != "swiss" or chosen != "baku":
+        raise InvalidRecord("acceleration is baku (C.04.5.1), for a Swiss tournament", field="acceleration")
+    return chosen
+
+
+def pairing_rules(format_: str, chosen: str | None) -> str | None:
+    """A Swiss is paired by the text in force (2026) unless the organiser names the 2017
+    text; other formats record none (an absent field reads as the 2017 text)."""
+    if format_ != "swiss":
+        if chosen is not None:
+            raise InvalidRecord("only a Swiss tournament is paired by the Dutch rules", field="pairing_rules")
+        return None
+    if chosen is not None and chosen not in PAIRING_RULES:
+        raise InvalidRecord(f"pairing_rules is one of {', '.join(PAIRING_RULES)}", field="pairing_rules")
+    return chosen or DUTCH_2026
+
+
+def decide_import(text: str, body: dict) -> list:
+    """A tournament started in another program, from its TRF: the creation event (the
+    variant and format from the request, the rest from the file), its players, and the
+    rounds already played with their results. A fault names the line and column."""
+    parsed = trf.parse(text)
+    fields = trf.creation_fields(parsed)
+    created = decide_create(
+        {
+            "name": fields["name"],
+            "variant": body["variant"],
+            "options": body.get("options") or {},
+            "format": body.get("format") or "swiss",
+            "rounds": fields["rounds"],
+            "tiebreaks": body.get("tiebreaks"),
+            "bye_points": fields["bye_points"],
+            "site": fields.get("site"),
+            "start_date": fields.get("start_date"),
+            "end_date": fields.get("end_date"),
+        }
+    )
+    created = replace(
+        created,
+        pairing_rules=fields["pairing_rules"] if created.format == "swiss" else None,
+        initial_colour=fields["initial_colour"],
+        acceleration=fields["acceleration"],
+    )
+    return trf.import_events(parsed, created)
 
 
 def decide_tiebreaks(t: Tournament, body: dict) -> list[TiebreaksChosen]:
@@ -122,6 +178,25 @@ def decide_withdraw(t: Tournament, number: int, body: dict) -> list[PlayerWithdr
     return [PlayerWithdrew(number=number, reason=body.get("reason"))]
 
 
+def decide_forbid(t: Tournament, body: dict) -> list[PairingForbidden]:
+    """Players who must not meet (family, team-mates), from ``first_round`` on (default the
+    next round) to ``last_round`` (default the end); rounds already paired stay as they are."""
+    players = list(body["players"])
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise InvalidRecord("name at least two different players", field="players")
+    for number in players:
+        _entrant(t, number)
+    first = body.get("first_round") or t.next_round
+    last = body.get("last_round")
+    if first < t.next_round:
+        raise InvalidRecord(
+            f"round {first} is paired already; the first round is {t.next_round} or later", field="first_round"
+        )
+    if last is not None and last < first:
+        raise InvalidRecord("the last round comes before the first", field="last_round")
+    return [PairingForbidden(players=players, first_round=first, last_round=last)]
+
+
 def decide_board_result(t: Tournament, round_number: int, board: int, body: dict, has_game: bool):
     """A forfeit: only for a board on which no game was started (a game records its own)."""
     _board(t, round_number, board)
@@ -139,7 +214,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
     but who moves first (south unless the arbiter says otherwise) and the date."""
     b = _board(t, round_number, board)
     if (round_number, board) in t.forfeits:
-        raise AlreadyExists("this board was decided by forfeit")
+        raise AlreadyExists("this board's result is recorded in the tournament (a forfeit, or an imported game)")
     rules = rules_for(t.variant, t.options)
     first = body.get("first_player")
     if rules.has_first_player and first is None:
@@ -230,35 +305,121 @@ def berger(t: Tournament, number: int) -> list:
     return events
 
 
-def swiss_players(t: Tournament, outcomes: dict, number: int) -> list[SwissPlayer]:
+def swiss_players(t: Tournament, outcomes: dict, number: int, absent: frozenset = frozenset()) -> list[SwissPlayer]:
+    """The round's players as the pairing sees them. Pairing numbers: by rating (highest
+    first, unrated last, then starting number); under the 2026 text numbered among the
+    players who hold a number (this round's, and those paired before: numbered()), so E.5
+    alternates down the boards however many have not yet come.
+    ``absent``: players not to be paired this round (a bye they asked for)."""
     table = cells(t, outcomes)
-    by_strength = sorted(t.entrants, key=lambda e: (e.rating is None, -(e.rating or 0), e.number))
+    rules_2026 = t.pairing_rules == DUTCH_2026
+    playing = [e for e in t.active_in(number) if e.number not in absent]
+    ranked = numbered(t, playing) if rules_2026 else t.entrants
+    by_strength = sorted(ranked, key=strength)
     rank = {e.number: i for i, e in enumerate(by_strength, start=1)}
-    floats = float_histories(table)
+    virtual = virtual_points(t, number)
+    barred = forbidden_partners(t, number)
+    floats = float_histories(table, unplayed_downfloat=rules_2026)
+    pab = pairing_allocated_byes(t)
     return [
         SwissPlayer(
             number=e.number,
             rank=rank[e.number],
-            score=int(score(table[e.number]) * 2),
-            opponents=frozenset(c.opponent for c in table[e.number] if c.opponent is not None),
+            score=int(score(table[e.number]) * 2) + virtual.get(e.number, 0),
+            opponents=met(table[e.number], played_only=rules_2026) | barred.get(e.number, set()),
             colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
-            had_bye=any(c.kind == BYE or (c.kind == FORFEIT and c.points == 1) for c in table[e.number]),  # C.2
+            had_bye=(no_bye_2026 if rules_2026 else no_bye_2017)(table[e.number], pab.get(e.number, ())),
             floats=floats[e.number],
+            unplayed=sum(1 for c in table[e.number] if c.kind != PLAYED),
         )
-        for e in t.active_in(number)
+        for e in playing
     ]
 
 
-def float_histories(table: dict) -> dict[int, tuple]:
+def numbered(t: Tournament, playing: list) -> list:
+    """The players who hold pairing numbers (2026): this round's, and every one who was
+    paired (on a board or given the pairing-allocated bye) in a round before."""
+    paired_before = {p for rnd in t.rounds for b in rnd.boards for p in b.players()}
+    paired_before |= {b.player for rnd in t.rounds for b in rnd.byes if bye_kind(rnd, b) == "pab"}
+    here = {e.number for e in playing}
+    return [e for e in t.entrants if e.number in here or e.number in paired_before]
+
+
+def met(row: list, played_only: bool = False) -> frozenset:
+    """Who a player may not meet again (C.1): under the 2026 text those he has played (a
+    forfeited game was not played, so they may still meet); under 2017 as read here, a
+    forfeit counts as a meeting too."""
+    return frozenset(c.opponent for c in row if c.opponent is not None and (c.kind == PLAYED or not played_only))
+
+
+def strength(e: Entrant) -> tuple:
+    """The initial ranking (C.04.2): rating, highest first; unrated last; starting number."""
+    return (e.rating is None, -(e.rating or 0), e.number)
+
+
+def virtual_points(t: Tournament, number: int) -> dict[int, int]:
+    """C.04.5.1 Baku acceleration, in half-points: the accelerated rounds are the first half
+    of the tournament (rounded up); in the first half of those (rounded up) every player of
+    GA pairs with 1 virtual point, in the rest with 0.5. GA: the first 2 * ceil(N / 4) of the
+    round 1 field by the initial ranking, and any later entry ranked above its last player."""
+    planned = t.planned_rounds
+    if t.acceleration != "baku" or not planned:
+        return {}
+    accelerated = -(-planned // 2)
+    if number > accelerated:
+        return {}
+    points = 2 if number <= -(-accelerated // 2) else 1
+    first = sorted(t.active_in(1), key=strength)
+    if not first:
+        return {}
+    last = first[min(2 * -(-len(first) // 4), len(first)) - 1]
+    return {e.number: points for e in t.entrants if strength(e) <= strength(last)}
+
+
+def forbidden_partners(t: Tournament, number: int) -> dict[int, set]:
+    """Player -> those he may not meet in this round (pairing_forbidden): left out of the
+    pairing like a game already played (C.1)."""
+    barred: dict[int, set] = {}
+    for group in t.forbidden:
+        if group.applies_to(number):
+            for player in group.players:
+                barred.setdefault(player, set()).update(p for p in group.players if p != player)
+    return barred
+
+
+def pairing_allocated_byes(t: Tournament) -> dict[int, tuple[int, ...]]:
+    """Player -> the rounds in which he had the pairing-allocated bye."""
+    found: dict[int, tuple[int, ...]] = {}
+    for rnd in t.rounds:
+        for bye in rnd.byes:
+            if bye_kind(rnd, bye) == "pab":
+                found[bye.player] = found.get(bye.player, ()) + (rnd.number,)
+    return found
+
+
+def no_bye_2017(row: list, pab_rounds: tuple) -> bool:
+    """C.04.1.d (2017): a bye (of any kind: the rule as this service first read it) or a
+    forfeit win rules out the pairing-allocated bye."""
+    return any(c.kind == BYE or (c.kind == FORFEIT and c.points == 1) for c in row)
+
+
+def no_bye_2026(row: list, pab_rounds: tuple) -> bool:
+    """C.04.1.4 (2026): the pairing-allocated bye already, or a full point scored in a round
+    without playing (a forfeit win, a full-point bye), rules it out; a half-point bye does not."""
+    return bool(pab_rounds) or any(c.kind in (BYE, FORFEIT) and c.points is not None and c.points >= 1 for c in row)
+
+
+def float_histories(table: dict, unplayed_downfloat: bool = False) -> dict[int, tuple]:
     """A.4.b round by round: after a game played between different scores the higher player
-    has a downfloat, the lower an upfloat (byes, forfeits and absences give none)."""
+    has a downfloat, the lower an upfloat. Byes, forfeits and absences give none, except
+    under the 2026 text (1.4.3): scoring more than a loss without playing is a downfloat."""
     before = {n: 0 for n in table}
     history: dict[int, list] = {n: [] for n in table}
     for r in range(len(next(iter(table.values()), []))):
         for n, row in table.items():
             c = row[r]
             if c.kind != PLAYED:
-                history[n].append(None)
+                history[n].append(DOWN if unplayed_downfloat and c.points else None)
             else:
                 mine, theirs = before[n], before[c.opponent]
                 history[n].append(DOWN if mine > theirs else UP if mine < theirs else None)
@@ -267,13 +428,19 @@ def float_histories(table: dict) -> dict[int, tuple]:
     return {n: tuple(h) for n, h in history.items()}
 
 
-def swiss(t: Tournament, outcomes: dict, number: int) -> RoundPaired:
-    players = swiss_players(t, outcomes, number)
+def swiss_pairing(t: Tournament, outcomes: dict, number: int, absent: frozenset = frozenset()) -> SwissPairing:
+    """Round ``number`` by the tournament's Dutch rules, from the rounds before it."""
+    players = swiss_players(t, outcomes, number, absent)
     if len(players) < 2:
         raise InvalidRecord("a Swiss round needs at least two players")
     final = number if number == t.planned_rounds else None
+    initial = NORTH if t.initial_colour == "black" else SOUTH
+    return pair_swiss(players, final_round=final, initial=initial, rules=t.pairing_rules)
+
+
+def swiss(t: Tournament, outcomes: dict, number: int) -> RoundPaired:
     try:
-        pairing = pair_swiss(players, final_round=final)
+        pairing = swiss_pairing(t, outcomes, number)
     except NoPairing as error:
         raise InvalidRecord(str(error), field="boards") from None
     boards = [{"board": i, "south": s, "north": n} for i, (s, n) in enumerate(pairing.boards, start=1)]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from .events import DUTCH_2026, OLD_DUTCH
 from .pairing import (
     DOWN,
     NORTH,
@@ -56,13 +57,26 @@ class Field:
     unit: dict  # criterion -> its multiplier
     base: int  # above every edge's cost: weights stay positive
     float_prefix: tuple  # [b]: the C.5 digits of the groups above b, summed
+    initial: str = SOUTH  # the tournament's initial colour (E.5)
+    rules: str = OLD_DUTCH
+    scores: tuple = ()  # the score of each group, highest first
+
+    @property
+    def by_bracket(self) -> bool:
+        """The 2026 order of criteria: every criterion of a bracket before the next bracket's."""
+        return self.rules == DUTCH_2026
+
+    def key(self, name: str, bracket: int) -> object:
+        return (name, bracket) if self.by_bracket else name
 
     @property
     def widest(self) -> int:
         return max(self.sizes)
 
 
-def make_field(ranked: list[SwissPlayer], final_round: int | None) -> Field:
+def make_field(
+    ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH, rules: str = OLD_DUTCH
+) -> Field:
     scores = sorted({p.score for p in ranked}, reverse=True)
     index = {s: i for i, s in enumerate(scores)}
     group, pos, sizes = {}, {}, [0] * len(scores)
@@ -72,11 +86,18 @@ def make_field(ranked: list[SwissPlayer], final_round: int | None) -> Field:
         sizes[g] += 1
     widest = max(sizes)
     max_sd = scores[0] - scores[-1] + 2  # a bye counts one point below the lowest score (C.6)
-    unit, base = radices(len(ranked) + 1, len(scores), max_sd, widest)
+    if rules == DUTCH_2026:
+        unit, base = bracket_radices(len(ranked) + 1, len(scores), max_sd, widest)
+    else:
+        unit, base = radices(len(ranked) + 1, len(scores), max_sd, widest)
     prefix = [0]
     for b in range(len(scores)):
-        prefix.append(prefix[-1] + unit[("float", b)])
-    return Field(tuple(ranked), final_round, group, pos, tuple(sizes), scores[-1], unit, base, tuple(prefix))
+        ahead = unit.get(("c7float", b - 1), 0)  # C.7: a downfloater of b seen from the bracket above
+        prefix.append(prefix[-1] + unit[("float", b)] + ahead)
+    sizes_, prefix_ = tuple(sizes), tuple(prefix)
+    return Field(
+        tuple(ranked), final_round, group, pos, sizes_, scores[-1], unit, base, prefix_, initial, rules, tuple(scores)
+    )
 
 
 def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
@@ -88,6 +109,34 @@ def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, in
     digits += [(name, 2) for name in ("c11", "c10", "c9", "c8")]
     digits += [(("sd", v), 1) for v in range(1, max_sd + 1)]
     digits += [(("float", b), 1) for b in reversed(range(groups))]
+    digits += [("bye_score", max_sd)]
+    digits += [("absolute", 2)]
+    unit, running = {}, 1
+    for name, most in digits:
+        unit[name] = running
+        running *= pairs * most + 1
+    return unit, running
+
+
+def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
+    """The 2026 order: the brackets top down, each settled before the next (C.5 its
+    downfloaters, C.6 its score differences with its downfloaters', C.8-C.15 its pairs'
+    colours and floats); then the order of transpositions and exchanges."""
+    pairs = nodes // 2 + 1
+    digits: list[tuple[object, int]] = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
+    digits += [("order_float", widest * (widest + 1) + widest)]
+    digits += [("bye_rank", nodes)]
+    for b in reversed(range(groups)):
+        digits += [(("floater_rank", b), widest)]
+        digits += [((name, b), 1) for name in ("c15", "c14", "c13", "c12")]
+        digits += [((name, b), 2) for name in ("c11", "c10", "c9", "c8")]
+        if b + 1 < groups:  # C.7: the next bracket's pairs, then its score differences
+            digits += [(("c7sd", b, v), 2) for v in range(1, max_sd + 1)]
+            digits += [(("c7float", b), 1)]
+        digits += [(("sd", b, v), 2) for v in range(1, max_sd + 1)]
+        digits += [(("float", b), 1)]
+    digits += [("bye_unplayed", nodes)]
+    digits += [("bye_score", max_sd)]
     digits += [("absolute", 2)]
     unit, running = {}, 1
     for name, most in digits:
@@ -105,34 +154,59 @@ def order_gap_max(widest: int) -> int:
 
 def pair_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
     """What pairing ``p`` (ranked first) with ``q`` costs, criterion by criterion."""
-    south, _ = allocate(p, q)
+    south, _ = allocate(p, q, f.initial)
     top = is_topscorer(p, f.final_round) or is_topscorer(q, f.final_round)
-    cost = seat_cost(f, p, SOUTH if south is p else NORTH, top) + seat_cost(f, q, NORTH if south is p else SOUTH, top)
-    cost += floaters_cost(f, f.group[p.number], f.group[q.number])
+    b = f.group[q.number]  # the bracket the pair is made in: the lower player's
+    cost = seat_cost(f, p, SOUTH if south is p else NORTH, top, b)
+    cost += seat_cost(f, q, NORTH if south is p else SOUTH, top, b)
+    cost += floaters_cost(f, f.group[p.number], b)
     sd = p.score - q.score
     if sd:
-        cost += f.unit[("sd", sd)] + float_cost(f, p, DOWN) + float_cost(f, q, UP)
+        cost += f.unit[("sd", b, sd) if f.by_bracket else ("sd", sd)] + f.unit.get(("c7sd", b - 1, sd), 0)
+        cost += float_cost(f, p, DOWN, f.group[p.number]) + float_cost(f, q, UP, b) + downfloater_sds(f, p, b)
     return cost + order_cost(f, p, q)
+
+
+def downfloater_sds(f: Field, p: SwissPlayer, lower: int) -> int:
+    """2026 order: in each bracket p floats out of, his score difference is his score less
+    one point below the bracket's residents' score (C.6 counts it with the bracket's pairs)."""
+    if not f.by_bracket:
+        return 0
+    cost = 0
+    for b in range(f.group[p.number], lower):
+        sd = p.score - f.scores[b] + 2
+        cost += f.unit[("sd", b, sd)] + f.unit.get(("c7sd", b - 1, sd), 0)
+    return cost
 
 
 def bye_cost(f: Field, p: SwissPlayer) -> int:
     """The bye: p floats below the lowest group (C.5, C.6); no game, so no float (A.4.b)."""
-    cost = floaters_cost(f, f.group[p.number], len(f.sizes)) + f.unit[("sd", p.score - f.lowest + 2)]
+    cost = floaters_cost(f, f.group[p.number], len(f.sizes))
+    if f.rules == DUTCH_2026:  # the bye to the lowest score that lets the round be completed
+        cost += (p.score - f.lowest) * f.unit["bye_score"] + downfloater_sds(f, p, len(f.sizes))
+        cost += float_cost(f, p, DOWN, f.group[p.number])  # the bye is a downfloat (1.4.3)
+        cost += p.unplayed * f.unit["bye_unplayed"]  # the bye to one who has played the most
+        cost += (len(f.ranked) - 1 - f.ranked.index(p)) * f.unit["bye_rank"]  # then to the lowest-ranked
+    else:
+        cost += f.unit[("sd", p.score - f.lowest + 2)]
     below = f.sizes[f.group[p.number]] - 1 - f.pos[p.number]
-    cost += below * (f.widest + 1) * f.unit["order_float"]
+    if f.by_bracket:
+        cost += below * f.unit[("floater_rank", f.group[p.number])]
+    else:
+        cost += below * (f.widest + 1) * f.unit["order_float"]
     return cost + gap_cost(f, None) + f.widest**2 * f.unit["order_mdp"]
 
 
-def seat_cost(f: Field, x: SwissPlayer, colour: str, top: bool) -> int:
+def seat_cost(f: Field, x: SwissPlayer, colour: str, top: bool, bracket: int = 0) -> int:
     diff = colour_difference(x) + (1 if colour == SOUTH else -1)
     wide, row = abs(diff) > 2, x.colours[-2:] == (colour, colour)
     if top:  # C.8, C.9: the leaders' last round may break the colour rule, as little as possible
-        cost = wide * f.unit["c8"] + row * f.unit["c9"]
+        cost = wide * f.unit[f.key("c8", bracket)] + row * f.unit[f.key("c9", bracket)]
     else:
         cost = (wide or row) * f.unit["absolute"]
     want, strength = preference(x)
     if want is not None and want != colour:
-        cost += f.unit["c10"] + (f.unit["c11"] if strength >= STRONG else 0)
+        cost += f.unit[f.key("c10", bracket)] + (f.unit[f.key("c11", bracket)] if strength >= STRONG else 0)
     return cost
 
 
@@ -141,9 +215,10 @@ def floaters_cost(f: Field, upper: int, lower: int) -> int:
     return f.float_prefix[lower] - f.float_prefix[upper]
 
 
-def float_cost(f: Field, x: SwissPlayer, kind: str) -> int:
+def float_cost(f: Field, x: SwissPlayer, kind: str, bracket: int = 0) -> int:
     last, before = {DOWN: ("c12", "c14"), UP: ("c13", "c15")}[kind]
-    return (x.floats[-1:] == (kind,)) * f.unit[last] + (x.floats[-2:-1] == (kind,)) * f.unit[before]
+    cost = (x.floats[-1:] == (kind,)) * f.unit[f.key(last, bracket)]
+    return cost + (x.floats[-2:-1] == (kind,)) * f.unit[f.key(before, bracket)]
 
 
 def order_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
@@ -155,7 +230,10 @@ def order_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
     if gp == gq:
         return gap_cost(f, abs(f.pos[p.number] - f.pos[q.number])) + f.widest**2 * f.unit["order_mdp"]
     below = f.sizes[gp] - 1 - f.pos[p.number]
-    cost = (below * (f.widest + 1) + f.pos[q.number]) * f.unit["order_float"] + gap_cost(f, None)
+    if f.by_bracket:  # who floats is decided in his own bracket, before the brackets below
+        cost = below * f.unit[("floater_rank", gp)] + f.pos[q.number] * f.unit["order_float"] + gap_cost(f, None)
+    else:
+        cost = (below * (f.widest + 1) + f.pos[q.number]) * f.unit["order_float"] + gap_cost(f, None)
     aligned = f.pos[p.number] * f.pos[q.number]  # largest when sorted meets sorted
     return cost + (f.widest**2 - aligned) * f.unit["order_mdp"]
 
@@ -169,14 +247,16 @@ def gap_cost(f: Field, gap: int | None) -> int:
 
 # --------------------------------------------------------------------------- the matching
 
-EXACT_LIMIT = 32  # up to this many players, one matching over the whole round
+EXACT_LIMIT = 32  # up to this many players, one matching over the whole round (2017 text)
+EXACT_LIMIT_2026 = 64  # the 2026 text: whole-round matching gives the reference engine's pairing more often
 WINDOW = 5  # larger fields: a score group's S1 and S2 are paired this many at a time
 
 
-def choose(ranked: list[SwissPlayer], final_round: int | None):
+def choose(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH, rules: str = OLD_DUTCH):
     """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
-    f = make_field(ranked, final_round)
-    found = by_brackets(f) if len(ranked) > EXACT_LIMIT else None
+    f = make_field(ranked, final_round, initial, rules)
+    limit = EXACT_LIMIT_2026 if rules == DUTCH_2026 else EXACT_LIMIT
+    found = by_brackets(f) if len(ranked) > limit else None
     pairs, bye = found if found is not None else whole_round(f)
     return pairs, bye, relaxed_players(f, pairs)
 
@@ -319,7 +399,7 @@ def relaxed_players(f: Field, pairs: list) -> list[SwissPlayer]:
     for p, q in pairs:
         if is_topscorer(p, f.final_round) or is_topscorer(q, f.final_round):
             continue
-        south, north = allocate(p, q)
+        south, north = allocate(p, q, f.initial)
         broken += [x for x, c in ((south, SOUTH), (north, NORTH)) if seat_cost(f, x, c, False) >= f.unit["absolute"]]
     return broken
 
@@ -338,24 +418,34 @@ def why_unpaired(g: nx.Graph, matching: set, players: int) -> str:
     return f"every pairing of this round needs {rules}: {detail}; pair it manually"
 
 
-def pair_swiss(players: list[SwissPlayer], final_round: int | None = None) -> SwissPairing:
+def pair_swiss(
+    players: list[SwissPlayer], final_round: int | None = None, initial: str = SOUTH, rules: str = OLD_DUTCH
+) -> SwissPairing:
     """The round's pairing by the Dutch system; ``final_round`` is this round's number when
-    it is the last one (topscorers, A.7). NoPairing when every pairing repeats a game."""
+    it is the last one (topscorers, A.7); ``initial`` the initial colour (E.5); ``rules``
+    the text that pairs the tournament (events.PAIRING_RULES). NoPairing when every
+    pairing repeats a game."""
     ranked = sorted(players, key=lambda p: (-p.score, p.rank))
-    pairs, bye, relaxed = choose(ranked, final_round)
-    return SwissPairing(seat(pairs), bye.number if bye else None, tuple(sorted(p.number for p in relaxed)))
-
-
-def seat(pairs: list) -> tuple:
-    """Order the boards (C.04.2: the higher score of the pair, the sum, the better rank of
-    the higher player) and give each pair its seats."""
-    ordered = sorted(
-        pairs,
-        key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score), min(pq[0].rank, pq[1].rank)),
+    pairs, bye, relaxed = choose(ranked, final_round, initial, rules)
+    return SwissPairing(
+        seat(pairs, initial, rules), bye.number if bye else None, tuple(sorted(p.number for p in relaxed))
     )
+
+
+def seat(pairs: list, initial: str = SOUTH, rules: str = OLD_DUTCH) -> tuple:
+    """Order the boards (C.04.2: the higher score of the pair, the sum, then the rank of the
+    pair's higher player by A.2 — score, then pairing number; the 2017 reading here took
+    the better pairing number of the two) and give each pair its seats."""
+
+    def third(pq) -> int:
+        if rules == DUTCH_2026:
+            return min(pq, key=lambda x: (-x.score, x.rank)).rank
+        return min(pq[0].rank, pq[1].rank)
+
+    ordered = sorted(pairs, key=lambda pq: (-max(pq[0].score, pq[1].score), -(pq[0].score + pq[1].score), third(pq)))
     seated = []
     for p, q in ordered:
         higher, lower = (p, q) if ranks_before(p, q) else (q, p)
-        south, north = allocate(higher, lower)
+        south, north = allocate(higher, lower, initial)
         seated.append((south.number, north.number))
     return tuple(seated)

@@ -8,9 +8,14 @@ Only a result decided without a game (a forfeit) is a tournament event.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from recorder.core.events import Event
+
+OLD_DUTCH = "dutch-2017"  # C.04.3 as approved in 2016/2017, in force until 30 June 2025
+DUTCH_2026 = "dutch-2026"  # C.04.3 applied from 1 February 2026
+PAIRING_RULES = (OLD_DUTCH, DUTCH_2026)
+BYE_KINDS = ("pab", "full", "half", "zero")
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,19 @@ class TournamentCreated(TournamentEvent):
     start_date: str | None = None
     end_date: str | None = None
     rated: bool = False  # its finished games count in the registry's rating lists
+    # Added later, so absent from older events; a payload leaves them out when unset.
+    # pairing_rules: absent is the Dutch text of 2017 (OLD_DUTCH), under which every
+    # tournament stored before it was paired; new tournaments name DUTCH_2026.
+    pairing_rules: str | None = None
+    initial_colour: str | None = None  # "black": the top player is north in round 1 (E.5); absent: south
+    acceleration: str | None = None  # "baku": C.04.5's accelerated rounds
+
+    def payload(self) -> dict[str, Any]:
+        body = super().payload()
+        return {k: v for k, v in body.items() if k not in LATER_FIELDS or v is not None}
+
+
+LATER_FIELDS = ("pairing_rules", "initial_colour", "acceleration")
 
 
 @dataclass(frozen=True)
@@ -63,6 +81,17 @@ class PlayerWithdrew(TournamentEvent):
     type: ClassVar[str] = "player_withdrew"
     number: int
     reason: str | None = None
+
+
+@dataclass(frozen=True)
+class PairingForbidden(TournamentEvent):
+    """No two of ``players`` may be paired together in rounds ``first_round``..``last_round``
+    (family members, team-mates: the TRF's 260 record)."""
+
+    type: ClassVar[str] = "pairing_forbidden"
+    players: list
+    first_round: int = 1
+    last_round: int | None = None  # None: to the end
 
 
 @dataclass(frozen=True)
@@ -104,6 +133,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         TiebreaksChosen,
         PlayerRegistered,
         PlayerWithdrew,
+        PairingForbidden,
         RoundPaired,
         BoardResultRecorded,
         EntrantLinked,

@@ -10,8 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from .events import (
+    OLD_DUTCH,
     BoardResultRecorded,
     EntrantLinked,
+    PairingForbidden,
     PlayerRegistered,
     PlayerWithdrew,
     RoundPaired,
@@ -58,6 +60,7 @@ class Board:
 class Bye:
     player: int
     points: float
+    kind: str | None = None  # pab, full, half, zero (BYE_KINDS); absent: by the round's method (bye_kind)
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,18 @@ class Forfeit:
 
 
 @dataclass(frozen=True)
+class Forbidden:
+    """Players no two of whom may meet in rounds first..last (last None: to the end)."""
+
+    players: tuple[int, ...]
+    first_round: int
+    last_round: int | None
+
+    def applies_to(self, round_number: int) -> bool:
+        return self.first_round <= round_number and (self.last_round is None or round_number <= self.last_round)
+
+
+@dataclass(frozen=True)
 class Tournament:
     tournament_id: str
     name: str
@@ -94,6 +109,10 @@ class Tournament:
     start_date: str | None = None
     end_date: str | None = None
     rated: bool = False
+    pairing_rules: str = OLD_DUTCH
+    initial_colour: str = "white"
+    forbidden: tuple[Forbidden, ...] = ()
+    acceleration: str | None = None
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -133,6 +152,16 @@ class Tournament:
         return [e for e in self.entrants if e.is_active_in(round_number)]
 
 
+def bye_kind(rnd: Round, bye: Bye) -> str:
+    """A bye's kind: as recorded, else the pairing-allocated bye of a Swiss round, the
+    round off of a Berger table (zero), and a manual bye by its points."""
+    if bye.kind is not None:
+        return bye.kind
+    if rnd.method == "swiss":
+        return "pab"
+    return {1: "full", 0.5: "half"}.get(bye.points, "zero")
+
+
 def start(tournament_id: str, event: TournamentCreated) -> Tournament:
     return Tournament(
         tournament_id=tournament_id,
@@ -147,6 +176,9 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         start_date=event.start_date,
         end_date=event.end_date,
         rated=event.rated,
+        pairing_rules=event.pairing_rules or OLD_DUTCH,
+        initial_colour=event.initial_colour or "white",
+        acceleration=event.acceleration,
         version=1,
     )
 
@@ -173,6 +205,9 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
             replace(e, withdrawn_after=len(t.rounds)) if e.number == event.number else e for e in t.entrants
         )
         return replace(t, entrants=entrants, version=seq)
+    if isinstance(event, PairingForbidden):
+        group = Forbidden(tuple(event.players), event.first_round, event.last_round)
+        return replace(t, forbidden=t.forbidden + (group,), version=seq)
     if isinstance(event, RoundPaired):
         return replace(t, rounds=t.rounds + (round_from_event(event),), version=seq)
     if isinstance(event, BoardResultRecorded):
@@ -183,7 +218,7 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
 
 def round_from_event(event: RoundPaired) -> Round:
     boards = tuple(Board(b["board"], b["south"], b["north"]) for b in event.boards)
-    byes = tuple(Bye(b["player"], b["points"]) for b in event.byes)
+    byes = tuple(Bye(b["player"], b["points"], b.get("kind")) for b in event.byes)
     return Round(event.round, event.method, boards, byes)
 
 

@@ -75,6 +75,7 @@ class SwissPlayer:
     colours: tuple = ()  # seats of games actually played, oldest first (C.04.2: unplayed ones don't count)
     had_bye: bool = False  # a pairing-allocated bye or a forfeit win: no bye again (C.2)
     floats: tuple = ()  # per past round, oldest first: DOWN, UP or None (A.4)
+    unplayed: int = 0  # past rounds without a game played (byes, forfeits, absences)
 
 
 @dataclass(frozen=True)
@@ -134,16 +135,18 @@ def ranks_before(p: SwissPlayer, q: SwissPlayer) -> bool:
     return (-p.score, p.rank) < (-q.score, q.rank)
 
 
-def allocate(higher: SwissPlayer, lower: SwissPlayer):
-    """(south, north) for a pair by E.1-E.5; ``higher`` ranks first (A.2)."""
+def allocate(higher: SwissPlayer, lower: SwissPlayer, initial: str = SOUTH):
+    """(south, north) for a pair by E.1-E.5; ``higher`` ranks first (A.2); ``initial`` is the
+    tournament's initial colour (E.5; south unless the tournament says otherwise)."""
     want_h, strength_h = preference(higher)
     want_l, strength_l = preference(lower)
     if want_h != want_l:  # E.1: both wishes granted, or the only one
         if want_h is not None:
             return (higher, lower) if want_h == SOUTH else (lower, higher)
         return (lower, higher) if want_l == SOUTH else (higher, lower)
-    if want_h is None:  # E.5: neither has played; south is the initial colour
-        return (higher, lower) if higher.rank % 2 == 1 else (lower, higher)
+    if want_h is None:  # E.5: neither has played
+        gets_initial = higher.rank % 2 == 1
+        return (higher, lower) if gets_initial == (initial == SOUTH) else (lower, higher)
     winner = _stronger(higher, lower) or _alternation_winner(higher, lower, want_h) or higher  # E.2, E.3, E.4
     loser = lower if winner is higher else higher
     return (winner, loser) if want_h == SOUTH else (loser, winner)

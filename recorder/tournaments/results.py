@@ -28,7 +28,10 @@ class BoardOutcome:
 
 
 def outcome_of_forfeit(forfeit: Forfeit) -> BoardOutcome:
-    return BoardOutcome(forfeit.result, played=False)
+    """A result recorded in the tournament: a forfeit, a game that lasted less than a move
+    (``short_game``, unplayed for pairing), or a game played before the tournament was
+    imported here (``played``)."""
+    return BoardOutcome(forfeit.result, played=forfeit.reason == "played")
 
 
 def outcome_of_state(state: State) -> BoardOutcome | None:

@@ -16,8 +16,9 @@ from recorder.errors import AlreadyExists, NotFound, VersionConflict
 from recorder.service import Recorded, Recorder, append_retrying
 from recorder.store import TOURNAMENT, Idempotency, NewEvent, PlayerTables, ProjectionWrite, StoredEvent
 
-from . import board_game_id, new_tournament_id
+from . import board_game_id, new_tournament_id, trf
 from . import decide as decisions
+from .check import check_tournament
 from .events import EntrantLinked, PlayerRegistered, event_from_record
 from .fold import Tournament, replay
 from .results import outcome_of_forfeit, outcome_of_state
@@ -120,6 +121,31 @@ class Tournaments:
         )
         return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
 
+    def import_trf(self, text: str, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Written:
+        """A tournament from a TRF, its players and played rounds stored in one append."""
+        original = self._replayed(idempotency)
+        if original is not None:
+            return original
+        events = decisions.decide_import(text, body)
+        result = self.store.append(
+            new_tournament_id(),
+            0,
+            [NewEvent(e.type, e.payload()) for e in events],
+            stream_type=TOURNAMENT,
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+        )
+        return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
+
+    def check(self, tournament_id: str) -> tuple[View, list]:
+        """Every round paired again by the tournament's rules from the history before it."""
+        view = self.view(tournament_id)
+        return view, check_tournament(view.tournament, view.outcomes)
+
+    def trf(self, tournament_id: str, layout: str = "2026") -> str:
+        view = self.view(tournament_id)
+        return trf.write(view.tournament, view.outcomes, layout)
+
     def execute(
         self,
         tournament_id: str,
@@ -213,6 +239,9 @@ class Tournaments:
 
     def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_withdraw(t, number, body), **write)
+
+    def forbid(self, tournament_id: str, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_forbid(t, body), **write)
 
     def choose_tiebreaks(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_tiebreaks(t, body), **write)

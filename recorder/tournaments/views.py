@@ -48,6 +48,12 @@ def tournament_json(view) -> dict:
         "tiebreaks": list(t.tiebreaks),
         "bye_points": t.bye_points,
         "rated": t.rated,
+        "pairing_rules": t.pairing_rules if t.format == "swiss" else None,
+        "initial_colour": t.initial_colour,
+        "acceleration": t.acceleration,
+        "forbidden_pairs": [
+            {"players": list(f.players), "first_round": f.first_round, "last_round": f.last_round} for f in t.forbidden
+        ],
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],
@@ -128,4 +134,30 @@ def token_json(row: dict) -> dict:
         "holder": row["holder"],
         "created_at": row["created_at"],
         "revoked_at": row["revoked_at"],
+    }
+
+
+def check_json(view, checks: list) -> dict:
+    """The pairing checker's report (check.py): each round, stored against the rules'."""
+    t = view.tournament
+    return {
+        "tournament_id": t.tournament_id,
+        "pairing_rules": t.pairing_rules if t.format == "swiss" else None,
+        "differing_rounds": [c.round for c in checks if c.status in ("differs", "no_pairing")],
+        "rounds": [
+            {
+                "round": c.round,
+                "method": c.method,
+                "status": c.status,
+                "manual": c.method == "manual",
+                "board_order_differs": c.order_differs,
+                "stored": [{"south": s, "north": n} for s, n in c.stored],
+                "stored_bye": c.stored_bye,
+                "expected": [{"south": s, "north": n} for s, n in c.expected],
+                "expected_bye": c.expected_bye,
+                "forfeits": [{"board": board, "result": result} for board, result in c.forfeits],
+                "detail": c.detail,
+            }
+            for c in checks
+        ],
     }

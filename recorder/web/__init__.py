@@ -14,7 +14,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, url_for
 
 bp = Blueprint(
     "web",
@@ -84,6 +84,20 @@ def ratings_page(variant: str):
 def projector_page(tournament_id: str):
     """All boards of a round on one screen for the hall, live (?round=N, else the latest)."""
     return render_template("projector.html", tournament_id=tournament_id)
+
+
+PRINT_LISTS = ("pairings", "standings", "crosstable")
+
+
+@bp.get("/tournaments/<tournament_id>/print")
+def print_page(tournament_id: str):
+    """Print-ready lists (?list=pairings&round=N | standings | crosstable): A4, black on
+    white, 40 rows a page."""
+    list_name = request.args.get("list", "pairings")
+    if list_name not in PRINT_LISTS:
+        abort(404, description=f"No list {list_name!r}: choose {', '.join(PRINT_LISTS)}.")
+    round_number = request.args.get("round", type=int)
+    return render_template("print.html", tournament_id=tournament_id, list_name=list_name, round_number=round_number)
 
 
 # -- Offline: the service worker and the web app manifest -----------------------------------

@@ -1,0 +1,92 @@
+"""The pairing checker (pure): every stored Swiss round paired again from the history
+before it, by the tournament's own rules, and compared with what was stored.
+
+What an arbiter shows an appeals committee: for each round, whether the stored pairing
+is the rules' (pairs, seats, the pairing-allocated bye), and if not, how it differs. A
+round paired by hand is named as such, and so is every board decided by forfeit (it
+counts as no game for colours and floats in the rounds after it). Players the stored
+round did not pair (a requested bye, an absence) are left out of the re-pairing too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .decide import swiss_pairing
+from .fold import Round, Tournament, bye_kind
+from .pairing import NoPairing
+
+SAME, DIFFERS, NO_PAIRING, NOT_SWISS = "same", "differs", "no_pairing", "not_swiss"
+
+
+@dataclass(frozen=True)
+class RoundCheck:
+    round: int
+    method: str  # how the stored round was made: swiss, manual, imported, berger
+    status: str  # same, differs, no_pairing, not_swiss
+    stored: tuple  # (south, north) in board order
+    stored_bye: int | None
+    expected: tuple = ()  # what the rules give, (south, north) in board order
+    expected_bye: int | None = None
+    forfeits: tuple = ()  # (board, result) decided without a game
+    detail: str = ""
+
+    @property
+    def order_differs(self) -> bool:
+        """Same seated pairs and bye, boards in another order."""
+        return self.status == SAME and self.stored != self.expected
+
+
+def before(t: Tournament, outcomes: dict, round_number: int) -> tuple[Tournament, dict]:
+    """The tournament and its results as they stood when ``round_number`` was paired."""
+    kept = {k: v for k, v in t.forfeits.items() if k[0] < round_number}
+    earlier = replace(t, rounds=t.rounds[: round_number - 1], forfeits=kept)
+    return earlier, {k: v for k, v in outcomes.items() if k[0] < round_number}
+
+
+def pairing_allocated_bye(rnd: Round) -> int | None:
+    return next((b.player for b in rnd.byes if bye_kind(rnd, b) == "pab"), None)
+
+
+def check_round(t: Tournament, outcomes: dict, rnd: Round) -> RoundCheck:
+    stored = tuple(b.players() for b in rnd.boards)
+    bye = pairing_allocated_bye(rnd)
+    forfeits = tuple(
+        (board, t.forfeits[(rnd.number, board)].result)
+        for board in (b.board for b in rnd.boards)
+        if (rnd.number, board) in t.forfeits and t.forfeits[(rnd.number, board)].reason != "played"
+    )
+    base = RoundCheck(rnd.number, rnd.method, NOT_SWISS, stored, bye, forfeits=forfeits)
+    if t.format != "swiss":
+        return replace(base, detail=f"a {t.format.replace('_', ' ')} tournament is not paired by the Dutch system")
+    earlier, known = before(t, outcomes, rnd.number)
+    placed = {p for pair in stored for p in pair} | ({bye} if bye is not None else set())
+    absent = frozenset(e.number for e in earlier.active_in(rnd.number) if e.number not in placed)
+    try:
+        expected = swiss_pairing(earlier, known, rnd.number, absent)
+    except NoPairing as error:
+        return replace(base, status=NO_PAIRING, detail=str(error))
+    found = replace(base, expected=expected.boards, expected_bye=expected.bye)
+    if set(stored) == set(expected.boards) and bye == expected.bye:
+        return replace(found, status=SAME)
+    return replace(found, status=DIFFERS, detail=difference(stored, bye, expected.boards, expected.bye))
+
+
+def difference(stored: tuple, bye: int | None, expected: tuple, expected_bye: int | None) -> str:
+    pairs = {frozenset(p) for p in stored}
+    wanted = {frozenset(p) for p in expected}
+    parts = []
+    if bye != expected_bye:
+        parts.append(f"the bye went to {bye or 'nobody'}, the rules give it to {expected_bye or 'nobody'}")
+    extra = sorted(tuple(sorted(p)) for p in pairs - wanted)
+    if extra:
+        parts.append("pairs not in the rules' pairing: " + ", ".join(f"{a}-{b}" for a, b in extra))
+    seats = sorted(p for p in stored if frozenset(p) in wanted and p not in expected)
+    if seats:
+        parts.append("seats swapped: " + ", ".join(f"{s} south against {n}" for s, n in seats))
+    return "; ".join(parts)
+
+
+def check_tournament(t: Tournament, outcomes: dict) -> list[RoundCheck]:
+    """Every stored round, checked in order."""
+    return [check_round(t, outcomes, rnd) for rnd in t.rounds]

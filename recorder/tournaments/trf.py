@@ -1,0 +1,539 @@
+"""FIDE Tournament Report Files: TRF-2026 (and the older TRF-16 layout) read and written (pure).
+
+The layout is FIDE's "Format of Tournament Report File, Version 2026" (approved by the
+Council on 12/05/2025): fixed columns, one record per line, the record's kind in
+columns 1-3. A player record (001) holds the starting number (5-8), sex (10), title
+(11-13), name (15-47), rating (49-52), federation (54-56), FIDE number (58-68), birth
+date (70-79), points (81-84), rank (86-89), then ten columns a round from column 92:
+the opponent (4 digits, 0000 for none), the colour (w, b or -) and the result code.
+TRF-16 is the same file without the records the 2026 version added (142 onwards).
+
+``parse`` checks every line and refuses with ``TrfError`` naming the line and column;
+``write`` turns a tournament and its board results into a file; ``import_events``
+turns a parsed file into the events of a new tournament. Seats are colours: south is
+White (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from recorder.errors import InvalidRecord
+
+from .events import (
+    DUTCH_2026,
+    OLD_DUTCH,
+    BoardResultRecorded,
+    PairingForbidden,
+    PlayerRegistered,
+    RoundPaired,
+    TournamentCreated,
+    TournamentEvent,
+)
+from .fold import Tournament, bye_kind
+from .pairing import SOUTH
+from .standings import ABSENT, BYE, FORFEIT, PENDING, PLAYED, cells, standings
+
+LAYOUTS = ("2026", "16")
+ROUND_START = 92  # column of round 1's opponent; each round takes ten columns
+TEXT_TAGS = ("012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "132")
+LATER_TAGS = ("142", "152", "162", "172", "182", "192", "202", "212", "222", "240", "250", "260")
+TEAM_TAGS = ("013", "310", "320", "330", "300", "352", "362", "801", "802")
+GAME_CODES = "+-WDL1=0"
+BYE_CODES = "UHFZ"
+PARTNER_CODES = {
+    "1": {"0"},
+    "0": {"1"},
+    "=": {"="},
+    "+": {"-"},
+    "-": {"+", "-"},
+    "W": {"L"},
+    "L": {"W"},
+    "D": {"D"},
+    "": {""},
+}
+BYE_CODE = {"pab": "U", "full": "F", "half": "H", "zero": "Z"}
+BYE_OF_CODE = {"U": "pab", "F": "full", "H": "half", "Z": "zero"}
+SYSTEMS = {"FIDE_DUTCH_2025": None, "FIDE_DUTCH_2025_BAKU": "baku", "FIDE_DUTCH": None, "FIDE_DUTCH_BAKU": "baku"}
+POINT_CODES = "WDLAPX"
+DEFAULT_POINTS = {"W": Fraction(1), "D": Fraction(1, 2), "L": Fraction(0), "A": Fraction(0)}
+TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", "G", "M", "F", "C", "WG", "WM", "WF", "WC")
+DATE = re.compile(r"^(\d{4})/(\d{2})/(\d{2})$")
+
+
+class TrfError(InvalidRecord):
+    """A line of a TRF that does not read: names the line and column (1-based)."""
+
+    title = "Invalid tournament report file"
+
+    def __init__(self, line: int, column: int, detail: str):
+        super().__init__(f"line {line}, column {column}: {detail}", line=line, column=column)
+
+
+# --------------------------------------------------------------------------- the parsed file
+
+
+@dataclass(frozen=True)
+class TrfRound:
+    """One round of one player: opponent (None: 0000), colour (w, b or None), result code."""
+
+    opponent: int | None
+    colour: str | None
+    code: str  # upper case; "" for a blank (a game without a result yet, or a zero bye)
+    column: int
+
+
+@dataclass(frozen=True)
+class TrfPlayer:
+    line: int
+    number: int
+    name: str
+    sex: str = ""
+    title: str = ""
+    rating: int | None = None
+    federation: str = ""
+    fide_id: str = ""
+    birth: str = ""
+    points: Fraction | None = None
+    rounds: tuple[TrfRound, ...] = ()
+
+
+@dataclass(frozen=True)
+class TrfFile:
+    text: dict = field(default_factory=dict)  # tag -> (line, text) for 012 ... 132
+    planned: tuple | None = None  # (line, rounds) from 142
+    initial_colour: str | None = None  # W or B (152)
+    points: dict = field(default_factory=dict)  # 162: code -> points
+    points_line: int = 0
+    system: tuple | None = None  # (line, code) from 192
+    forbidden: tuple = ()  # 260: (first round, last round, (players...))
+    players: tuple[TrfPlayer, ...] = ()
+
+    @property
+    def played_rounds(self) -> int:
+        return max((len(p.rounds) for p in self.players), default=0)
+
+    def point_value(self, code: str) -> Fraction:
+        """What a result scores under 162 (W, D, L, A, P for the bye, X unknown)."""
+        if code == "P":
+            return self.points.get("P", self.points.get("W", DEFAULT_POINTS["W"]))
+        if code == "X":
+            return self.point_value("D")
+        return self.points.get(code, DEFAULT_POINTS[code])
+
+
+def parse(text: str) -> TrfFile:
+    """Every line read and checked; the first fault raises TrfError(line, column)."""
+    found: dict = {"text": {}, "points": {}, "forbidden": [], "players": []}
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        read_line(found, number, line.rstrip())
+    players = tuple(found["players"])
+    if not players:
+        raise TrfError(1, 1, "the file has no player record (001)")
+    trf = TrfFile(
+        text=found["text"],
+        planned=found.get("planned"),
+        initial_colour=found.get("initial_colour"),
+        points=found["points"],
+        points_line=found.get("points_line", 0),
+        system=found.get("system"),
+        forbidden=tuple(found["forbidden"]),
+        players=players,
+    )
+    check_players(trf)
+    return trf
+
+
+def read_line(found: dict, number: int, line: str) -> None:
+    tag = line[:3]
+    if not line or tag == "###":
+        return
+    if tag in TEAM_TAGS:
+        raise TrfError(number, 1, "team tournaments are not supported")
+    if len(line) > 3 and line[3] != " ":
+        raise TrfError(number, 4, "a space must follow the record's code")
+    if tag == "001":
+        found["players"].append(read_player(number, line))
+    elif tag in TEXT_TAGS:
+        found["text"][tag] = (number, line[4:].strip())
+    elif tag == "142":
+        found["planned"] = (number, whole(number, line, 5, len(line), "the number of rounds", low=1))
+    elif tag == "152":
+        found["initial_colour"] = one_of(number, line, 5, "WB", "the initial colour")
+    elif tag == "162":
+        found["points"] = read_points(number, line)
+        found["points_line"] = number
+    elif tag == "192":
+        found["system"] = (number, line[4:].strip())
+    elif tag == "260":
+        found["forbidden"].append(read_forbidden(number, line))
+    elif tag in ("172", "182", "202", "212", "222"):
+        return  # informative for this service: ranking method, controller, tiebreaks, time control
+    elif tag in ("240", "250"):
+        what = "pre-declared byes (240)" if tag == "240" else "explicit accelerations (250)"
+        raise TrfError(number, 1, f"{what} are not supported; the rounds' own codes are read")
+    else:
+        raise TrfError(number, 1, f"unknown record {tag!r}")
+
+
+def cut(line: str, first: int, last: int) -> str:
+    """Columns first..last (1-based, inclusive), blanks where the line is shorter."""
+    return line[first - 1 : last].ljust(last - first + 1)
+
+
+def whole(number: int, line: str, first: int, last: int, what: str, low: int = 0) -> int:
+    value = cut(line, first, last).strip()
+    if not value.isdigit() or int(value) < low:
+        least = f" from {low}" if low else ""
+        raise TrfError(number, first, f"{what} must be a whole number{least}, not {value!r}")
+    return int(value)
+
+
+def one_of(number: int, line: str, column: int, allowed: str, what: str) -> str:
+    value = cut(line, column, column)
+    if value.upper() not in allowed or value == " ":
+        raise TrfError(number, column, f"{what} must be one of {', '.join(allowed)}, not {value!r}")
+    return value.upper()
+
+
+def decimal(number: int, line: str, first: int, last: int, what: str) -> Fraction | None:
+    value = cut(line, first, last).strip()
+    if not value:
+        return None
+    if not re.fullmatch(r"\d{1,3}(\.\d)?", value):
+        raise TrfError(number, first, f"{what} must read like 11.5, not {value!r}")
+    return Fraction(value)
+
+
+def read_points(number: int, line: str) -> dict:
+    points = {}
+    for column in range(6, len(line) + 1, 9):
+        code = one_of(number, line, column, POINT_CODES, "a point code")
+        value = decimal(number, line, column + 1, column + 4, "points")
+        if value is None:
+            raise TrfError(number, column + 1, f"no points for {code}")
+        points[code] = value
+    return points
+
+
+def read_forbidden(number: int, line: str) -> tuple:
+    first = whole(number, line, 5, 7, "the first round", low=1)
+    last = whole(number, line, 9, 11, "the last round", low=first)
+    players = tuple(whole(number, line, c, c + 3, "a starting number", low=1) for c in range(13, len(line) + 1, 5))
+    if len(players) < 2:
+        raise TrfError(number, 13, "a prohibited pairing names at least two players")
+    return (first, last, players, number)
+
+
+def read_player(number: int, line: str) -> TrfPlayer:
+    for gap in (9, 14, 48, 53, 57, 69, 80, 85, 90, 91):
+        if cut(line, gap, gap) != " ":
+            raise TrfError(number, gap, "a blank column is expected here (between fields)")
+    name = cut(line, 15, 47).strip()
+    if not name:
+        raise TrfError(number, 15, "a player needs a name (columns 15-47)")
+    sex = cut(line, 10, 10).strip()
+    if sex and sex.lower() not in "mwf":
+        raise TrfError(number, 10, f"sex is m or w, not {sex!r}")
+    title = cut(line, 11, 13).strip()
+    if title and title.upper() not in TITLES:
+        raise TrfError(number, 11, f"the title is one of {', '.join(TITLES[:8])} (or blank), not {title!r}")
+    rating = cut(line, 49, 52).strip()
+    if rating and not rating.isdigit():
+        raise TrfError(number, 49, f"the rating must be a whole number, not {rating!r}")
+    fide_id = cut(line, 58, 68).strip()
+    if fide_id and not fide_id.isdigit():
+        raise TrfError(number, 58, f"the FIDE number must be digits, not {fide_id!r}")
+    rank = cut(line, 86, 89).strip()
+    if rank and not rank.isdigit():
+        raise TrfError(number, 86, f"the rank must be a whole number, not {rank!r}")
+    rounds = tuple(read_round(number, line, c) for c in range(ROUND_START, len(line) + 1, 10))
+    return TrfPlayer(
+        line=number,
+        number=whole(number, line, 5, 8, "the starting number", low=1),
+        name=name,
+        sex=sex,
+        title=title,
+        rating=int(rating) if rating and int(rating) else None,
+        federation=cut(line, 54, 56).strip(),
+        fide_id=fide_id,
+        birth=cut(line, 70, 79).strip(),
+        points=decimal(number, line, 81, 84, "the points"),
+        rounds=rounds,
+    )
+
+
+def read_round(number: int, line: str, column: int) -> TrfRound:
+    opponent = cut(line, column, column + 3)
+    if opponent.strip() and not opponent.strip().isdigit():
+        raise TrfError(number, column, f"the opponent must be a starting number or 0000, not {opponent!r}")
+    for gap in (column + 4, column + 6, column + 8, column + 9):
+        if cut(line, gap, gap) != " ":
+            raise TrfError(number, gap, "a blank column is expected here")
+    colour = cut(line, column + 5, column + 5).lower()
+    code = cut(line, column + 7, column + 7).upper().strip()
+    against = int(opponent) if opponent.strip() and int(opponent) else None
+    if colour not in "wb- ":
+        raise TrfError(number, column + 5, f"the colour is w, b or -, not {colour!r}")
+    if against is None:
+        if colour in "wb":
+            raise TrfError(number, column + 5, "a round without an opponent has no colour")
+        if code and code not in BYE_CODES:
+            raise TrfError(number, column + 7, f"a round without an opponent is a bye (U, H, F, Z), not {code!r}")
+        return TrfRound(None, None, code or "Z", column)
+    if colour not in "wb":
+        raise TrfError(number, column + 5, "a game needs its colour, w or b")
+    if code and code not in GAME_CODES:
+        raise TrfError(number, column + 7, f"a game's result is one of {' '.join(GAME_CODES)}, not {code!r}")
+    return TrfRound(against, colour, code, column)
+
+
+def check_players(trf: TrfFile) -> None:
+    """Starting numbers 1..N in order; every game named by both players, with opposite
+    colours and matching results; one pairing-allocated bye a round; points as scored."""
+    for index, p in enumerate(trf.players, start=1):
+        if p.number != index:
+            raise TrfError(p.line, 5, f"starting numbers must run 1, 2, 3 ... in order: expected {index}")
+    by_number = {p.number: p for p in trf.players}
+    for p in trf.players:
+        for r, cell in enumerate(p.rounds, start=1):
+            check_partner(trf, by_number, p, r, cell)
+        scored = sum((points_of(trf, c) for c in p.rounds), Fraction(0))
+        if p.points is not None and p.points != scored:
+            raise TrfError(p.line, 81, f"the points say {float(p.points)}, the rounds score {float(scored)}")
+    for r in range(1, trf.played_rounds + 1):
+        takers = [p for p in trf.players if len(p.rounds) >= r and p.rounds[r - 1].code == "U"]
+        if len(takers) > 1:
+            second = takers[1]
+            raise TrfError(second.line, second.rounds[r - 1].column + 7, f"a second pairing-allocated bye in round {r}")
+    planned = trf.planned
+    if planned is not None and planned[1] < trf.played_rounds:
+        raise TrfError(planned[0], 5, f"{trf.played_rounds} rounds are played, more than the {planned[1]} planned")
+
+
+def check_partner(trf: TrfFile, by_number: dict, p: TrfPlayer, r: int, cell: TrfRound) -> None:
+    if cell.opponent is None:
+        return
+    q = by_number.get(cell.opponent)
+    if q is None or q is p:
+        raise TrfError(p.line, cell.column, f"round {r}: no player {cell.opponent} to meet")
+    theirs = q.rounds[r - 1] if len(q.rounds) >= r else None
+    if theirs is None or theirs.opponent != p.number:
+        raise TrfError(p.line, cell.column, f"round {r}: player {q.number} does not name {p.number} as his opponent")
+    if theirs.colour == cell.colour:
+        raise TrfError(p.line, cell.column + 5, f"round {r}: both {p.number} and {q.number} have {cell.colour}")
+    if theirs.code not in PARTNER_CODES[cell.code]:
+        mine, other = cell.code or "blank", theirs.code or "blank"
+        raise TrfError(p.line, cell.column + 7, f"round {r}: results {mine} and {other} do not go together")
+
+
+def points_of(trf: TrfFile, cell: TrfRound) -> Fraction:
+    value = {"1": "W", "+": "W", "W": "W", "F": "W", "=": "D", "D": "D", "H": "D", "U": "P"}.get(cell.code)
+    if value is None:
+        return trf.point_value("L") if cell.code in ("0", "L") else trf.point_value("A")
+    return trf.point_value(value)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write(t: Tournament, outcomes: dict, layout: str = "2026") -> str:
+    """The tournament as a TRF (CR LF line ends: the CR the format asks for, and an LF)."""
+    if layout not in LAYOUTS:
+        raise InvalidRecord(f"layout must be one of {', '.join(LAYOUTS)}", field="layout")
+    table = cells(t, outcomes)
+    ranks = {s.number: s.rank for s in standings(t, outcomes)}
+    lines = header(t, layout)
+    for e in t.entrants:
+        points = sum((c.points for c in table[e.number] if c.points is not None), Fraction(0))
+        rounds = "  ".join(round_cell(t, e.number, c) for c in table[e.number])
+        lines.append((player_fields(e, points, ranks[e.number]) + ("  " + rounds if rounds else "")).rstrip())
+    return "\r\n".join(lines) + "\r\n"
+
+
+def header(t: Tournament, layout: str) -> list[str]:
+    lines = [f"012 {t.name}"]
+    lines += [f"022 {t.site}"] if t.site else []
+    lines += [f"042 {t.start_date.replace('-', '/')}"] if t.start_date else []
+    lines += [f"052 {t.end_date.replace('-', '/')}"] if t.end_date else []
+    lines += [f"062 {len(t.entrants)}", f"072 {sum(1 for e in t.entrants if e.rating)}"]
+    lines += [f"092 {t.format.replace('_', ' ')}"]
+    if layout == "16":
+        return lines
+    lines += [f"142 {t.planned_rounds}"] if t.planned_rounds else []
+    lines += [f"152 {'B' if t.initial_colour == 'black' else 'W'}"]
+    if t.bye_points != 1:
+        lines += [f"162  P{float(t.bye_points):4.1f}"]
+    if t.format == "swiss" and t.pairing_rules == DUTCH_2026:
+        lines += ["192 FIDE_DUTCH_2025" + ("_BAKU" if t.acceleration == "baku" else "")]
+    for group in t.forbidden:
+        last = group.last_round or t.planned_rounds or len(t.rounds) or group.first_round
+        lines += [f"260 {group.first_round:03d} {last:03d} " + " ".join(f"{p:4d}" for p in group.players)]
+    return lines
+
+
+def player_fields(e, points: Fraction, rank: int) -> str:
+    rating = f"{e.rating:4d}" if e.rating and e.rating <= 9999 else "    "
+    federation = e.federation if e.federation and len(e.federation) <= 3 else ""
+    return (
+        f"001 {e.number:4d}      {e.name[:33]:<33} {rating} {federation:<3} {'':11} {'':10} "
+        f"{float(points):4.1f} {rank:4d}"
+    )
+
+
+def round_cell(t: Tournament, number: int, c) -> str:
+    if c.kind in (PLAYED, FORFEIT, PENDING):
+        colour = "w" if c.colour == SOUTH else "b"
+        return f"{c.opponent:4d} {colour} {game_code(t, c)}"
+    if c.kind == BYE:
+        rnd = t.round(c.round)
+        assert rnd is not None
+        bye = next(b for b in rnd.byes if b.player == number)
+        return f"0000 - {BYE_CODE[bye_kind(rnd, bye)]}"
+    assert c.kind == ABSENT
+    return "0000 - Z"
+
+
+def game_code(t: Tournament, c) -> str:
+    if c.kind == PENDING:
+        return " "
+    won, drawn = c.points == 1, c.points == Fraction(1, 2)
+    if c.kind == PLAYED:
+        return "1" if won else "=" if drawn else "0"
+    reason = t.forfeits[(c.round, c.board)].reason
+    if reason == "short_game" or drawn:
+        return "W" if won else "D" if drawn else "L"
+    return "+" if won else "-"
+
+
+# --------------------------------------------------------------------------- importing
+
+
+def import_events(trf: TrfFile, created: TournamentCreated) -> list[TournamentEvent]:
+    """The events of a new tournament holding the file's players and rounds: ``created``
+    is the creation event as the request describes it, completed from the file."""
+    events: list[TournamentEvent] = [created]
+    for p in trf.players:
+        events.append(PlayerRegistered(p.number, p.name, p.federation or None, p.rating))
+    for first, last, players, line in trf.forbidden:
+        if any(n > len(trf.players) for n in players):
+            raise TrfError(line, 13, "a prohibited pairing names a player the file does not hold")
+        events.append(PairingForbidden(list(players), first, last))
+    scores = {p.number: Fraction(0) for p in trf.players}
+    rank = strength_order(trf)
+    for r in range(1, trf.played_rounds + 1):
+        events += round_events(trf, r, scores, rank)
+        for p in trf.players:
+            scores[p.number] += points_of(trf, cell_of(p, r))
+    return events
+
+
+def strength_order(trf: TrfFile) -> dict[int, int]:
+    ordered = sorted(trf.players, key=lambda p: (p.rating is None, -(p.rating or 0), p.number))
+    return {p.number: i for i, p in enumerate(ordered, start=1)}
+
+
+def cell_of(p: TrfPlayer, r: int) -> TrfRound:
+    return p.rounds[r - 1] if len(p.rounds) >= r else TrfRound(None, None, "Z", ROUND_START + 10 * (r - 1))
+
+
+def round_events(trf: TrfFile, r: int, scores: dict, rank: dict) -> list[TournamentEvent]:
+    pairs = []
+    byes = []
+    for p in trf.players:
+        c = cell_of(p, r)
+        if c.opponent is not None and c.colour == "w":
+            pairs.append((p.number, c.opponent))
+        elif c.opponent is None and c.code != "Z":
+            kind = BYE_OF_CODE[c.code]
+            points = trf.point_value({"pab": "P", "full": "W", "half": "D"}[kind])
+            byes.append({"player": p.number, "points": as_number(points), "kind": kind})
+    pairs.sort(key=lambda sn: board_key(scores, rank, *sn))
+    boards = [{"board": i, "south": s, "north": n} for i, (s, n) in enumerate(pairs, start=1)]
+    events: list[TournamentEvent] = [RoundPaired(round=r, method="imported", boards=boards, byes=byes)]
+    by_number = {p.number: p for p in trf.players}
+    for b in boards:
+        result = board_result(cell_of(by_number[b["south"]], r).code, cell_of(by_number[b["north"]], r).code)
+        if result is not None:
+            events.append(BoardResultRecorded(r, b["board"], result[0], result[1]))
+    return events
+
+
+def board_key(scores: dict, rank: dict, south: int, north: int) -> tuple:
+    """C.04.2's board order: the higher score of the pair, the sum, the rank of the pair's
+    higher player (by score, then pairing number)."""
+    a, b = scores[south], scores[north]
+    higher = min((south, north), key=lambda n: (-scores[n], rank[n]))
+    return (-max(a, b), -(a + b), rank[higher])
+
+
+def board_result(south: str, north: str) -> tuple[str, str] | None:
+    """(result, reason) of a board from White's and Black's codes; None without a result."""
+    if not south:
+        return None
+    if south == "-" and north == "-":
+        return "double_forfeit", "forfeit"
+    winner = "south_wins" if south in "1+W" else "north_wins" if north in "1+W" else "draw"
+    reason = "played" if south in "1=0" else "forfeit" if south in "+-" else "short_game"
+    return winner, reason
+
+
+def as_number(points: Fraction) -> float | int:
+    return int(points) if points.denominator == 1 else float(points)
+
+
+def creation_fields(trf: TrfFile) -> dict:
+    """What the file says of the tournament itself, as fields of its creation event."""
+    text = {tag: value for tag, (_, value) in trf.text.items()}
+    fields_: dict = {"name": text.get("012") or "Imported tournament", "site": text.get("022") or None}
+    for tag, key in (("042", "start_date"), ("052", "end_date")):
+        if text.get(tag):
+            fields_[key] = iso_date(trf.text[tag][0], text[tag])
+    fields_["rounds"] = trf.planned[1] if trf.planned else max(trf.played_rounds, 1)
+    fields_["bye_points"] = bye_points(trf)
+    fields_["pairing_rules"], fields_["acceleration"] = system(trf)
+    fields_["initial_colour"] = "black" if initial_colour(trf) == "B" else None
+    return fields_
+
+
+def iso_date(line: int, value: str) -> str:
+    found = DATE.match(value)
+    if not found:
+        raise TrfError(line, 5, f"a date reads YYYY/MM/DD, not {value!r}")
+    return "-".join(found.groups())
+
+
+def bye_points(trf: TrfFile) -> float | int:
+    for code, expected in DEFAULT_POINTS.items():
+        if trf.point_value(code) != expected:
+            scored = float(trf.point_value(code))
+            raise TrfError(trf.points_line, 6, f"{code} scores {scored}: only 1, 0.5 and 0 are kept here")
+    points = trf.point_value("P")
+    if points not in (0, Fraction(1, 2), 1):
+        raise TrfError(trf.points_line, 6, "the pairing-allocated bye scores 0, 0.5 or 1 here")
+    return as_number(points)
+
+
+def system(trf: TrfFile) -> tuple[str, str | None]:
+    if trf.system is None:
+        return DUTCH_2026, None
+    line, code = trf.system
+    if code not in SYSTEMS:
+        raise TrfError(line, 5, f"the tournament type {code!r} is not paired here; known: {', '.join(SYSTEMS)}")
+    return DUTCH_2026, SYSTEMS[code]
+
+
+def initial_colour(trf: TrfFile) -> str | None:
+    """152, else the colour of the highest-ranked player paired in round 1 (TRF-2026)."""
+    if trf.initial_colour:
+        return trf.initial_colour
+    for p in trf.players:  # in starting-number order
+        c = cell_of(p, 1)
+        if c.opponent is not None:
+            return "W" if c.colour == "w" else "B"
+    return None
+
+
+__all__ = ["LAYOUTS", "OLD_DUTCH", "TrfError", "TrfFile", "creation_fields", "import_events", "parse", "write"]

@@ -1,0 +1,97 @@
+// Print-ready lists of a tournament: the pairings of a round, the standings with their
+// tiebreaks, the crosstable (?list=pairings&round=N | standings | crosstable). The rows are
+// cut into sheets of 40 (print.css breaks the page after each sheet), black on white.
+import { describeProblem, getJSON } from "./api.js";
+import { element } from "./site.js";
+
+const ROWS_PER_SHEET = 40;
+const page = document.getElementById("print-page");
+const id = page.dataset.tournamentId;
+const base = `/api/tournaments/${encodeURIComponent(id)}`;
+const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: "0–0" };
+const TIEBREAKS = {
+  buchholz: "Buchholz", sonneborn_berger: "S-B", direct_encounter: "DE", wins: "Wins",
+  round_difference: "Rounds ±", hole_difference: "Holes ±",
+};
+
+function points(value) {
+  if (value === null || value === undefined) return "";
+  const whole = Math.floor(value);
+  const half = value - whole >= 0.5 ? "½" : "";
+  return whole === 0 && half ? half : `${whole}${half}`;
+}
+
+function chunks(rows) {
+  const sheets = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_SHEET) sheets.push(rows.slice(i, i + ROWS_PER_SHEET));
+  return sheets.length ? sheets : [[]];
+}
+
+function sheet(t, title, head, rows, index, count, extra) {
+  const meta = [t.site, t.start_date, count > 1 ? `sheet ${index + 1} of ${count}` : null].filter(Boolean).join(" · ");
+  return element("section", { class: "print-sheet", "data-sheet": index + 1 },
+    element("header", {}, element("h1", { text: `${t.name} — ${title}` }), element("p", { class: "print-meta", text: meta })),
+    element("table", {},
+      element("thead", {}, element("tr", {}, ...head.map(([label, cls]) => element("th", { class: cls, text: label })))),
+      element("tbody", {}, ...rows)),
+    extra || null);
+}
+
+function cell(text, cls) {
+  return element("td", { class: cls, text: text === null || text === undefined ? "" : String(text) });
+}
+
+function sheets(t, title, head, rows, last) {
+  const cut = chunks(rows);
+  return cut.map((part, i) => sheet(t, title, head, part, i, cut.length, i === cut.length - 1 ? last : null));
+}
+
+function pairingSheets(t, standings, roundNumber) {
+  const round = roundNumber ? t.rounds.find((r) => r.round === roundNumber) : t.rounds[t.rounds.length - 1];
+  if (!round) throw new Error(roundNumber ? `Round ${roundNumber} is not paired.` : "No round is paired yet.");
+  const score = new Map(standings.standings.map((s) => [s.number, s.points]));
+  const rows = round.boards.map((b) => element("tr", { "data-board": b.board },
+    cell(b.board, "num"), cell(b.south.number, "num"), cell(b.south.name), cell(points(score.get(b.south.number)), "num"),
+    cell(RESULTS[b.result] || "", "result"),
+    cell(points(score.get(b.north.number)), "num"), cell(b.north.name), cell(b.north.number, "num")));
+  const byes = round.byes.length
+    ? element("p", { class: "print-byes", text: `Byes: ${round.byes.map((b) => `${b.name} (${points(b.points)})`).join(", ")}` })
+    : null;
+  const head = [["Bd", "num"], ["No", "num"], ["South (White)"], ["Pts", "num"], ["Result"], ["Pts", "num"], ["North (Black)"], ["No", "num"]];
+  return sheets(t, `Round ${round.round} pairings`, head, rows, byes);
+}
+
+function standingSheets(t, standings) {
+  const order = standings.tiebreaks;
+  const rows = standings.standings.map((s) => element("tr", { "data-number": s.number },
+    cell(s.rank, "num"), cell(s.name), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
+    ...order.map((name) => cell(s.tiebreaks[name], "num"))));
+  const head = [["Rank", "num"], ["Name"], ["Fed"], ["Rating", "num"], ["Pts", "num"], ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
+  return sheets(t, `Standings after round ${standings.rounds_played}`, head, rows);
+}
+
+function crosstableSheets(t, crosstable) {
+  const rounds = crosstable.rows.length ? crosstable.rows[0].cells.length : 0;
+  const rows = crosstable.rows.map((r) => element("tr", { "data-number": r.number },
+    cell(r.place, "num"), cell(r.name), ...r.cells.map((c) => cell(c.mark, "num")), cell(points(r.points), "num")));
+  const head = [["Pl", "num"], ["Name"], ...Array.from({ length: rounds }, (_, i) => [`R${i + 1}`, "num"]), ["Pts", "num"]];
+  return sheets(t, "Crosstable", head, rows);
+}
+
+async function load() {
+  const [{ data: t }, { data: standings }] = await Promise.all([getJSON(base), getJSON(`${base}/standings`)]);
+  const list = page.dataset.list;
+  let made;
+  if (list === "standings") made = standingSheets(t, standings);
+  else if (list === "crosstable") made = crosstableSheets(t, (await getJSON(`${base}/crosstable`)).data);
+  else made = pairingSheets(t, standings, Number(page.dataset.round) || null);
+  document.title = `${t.name} · ${list}`;
+  page.replaceChildren(...made);
+}
+
+load()
+  .then(() => { page.dataset.ready = "true"; })
+  .catch((error) => {
+    document.getElementById("print-status").textContent = error.message || describeProblem(error);
+    page.dataset.ready = "error";
+  });
