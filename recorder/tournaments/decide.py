@@ -81,7 +81,7 @@ def decide_create(body: dict) -> TournamentCreated:
         site=body.get("site"),
         start_date=start,
         end_date=end,
-        rated=bool(body.get("rated", False)),
+        rated=True if body.get("rated") else None,
         pairing_rules=pairing_rules(format_, body.get("pairing_rules")),
         acceleration=acceleration(format_, body.get("acceleration")),
     )

@@ -38,10 +38,10 @@ class TournamentCreated(TournamentEvent):
     site: str | None = None
     start_date: str | None = None
     end_date: str | None = None
-    rated: bool = False  # its finished games count in the registry's rating lists
     # Added later, so absent from older events; a payload leaves them out when unset.
     # pairing_rules: absent is the Dutch text of 2017 (OLD_DUTCH), under which every
     # tournament stored before it was paired; new tournaments name DUTCH_2026.
+    rated: bool | None = None  # True: its finished games count in the registry's rating lists
     pairing_rules: str | None = None
     initial_colour: str | None = None  # "black": the top player is north in round 1 (E.5); absent: south
     acceleration: str | None = None  # "baku": C.04.5's accelerated rounds
@@ -51,7 +51,7 @@ class TournamentCreated(TournamentEvent):
         return {k: v for k, v in body.items() if k not in LATER_FIELDS or v is not None}
 
 
-LATER_FIELDS = ("pairing_rules", "initial_colour", "acceleration")
+LATER_FIELDS = ("rated", "pairing_rules", "initial_colour", "acceleration")
 
 
 @dataclass(frozen=True)

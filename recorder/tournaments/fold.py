@@ -175,7 +175,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         site=event.site,
         start_date=event.start_date,
         end_date=event.end_date,
-        rated=event.rated,
+        rated=bool(event.rated),
         pairing_rules=event.pairing_rules or OLD_DUTCH,
         initial_colour=event.initial_colour or "white",
         acceleration=event.acceleration,
