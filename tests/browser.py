@@ -37,6 +37,25 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
 
+def read_files_whole(app):
+    """The app, with a static file's body read whole and its file closed before it is sent.
+    werkzeug's test server skips the app iterator's ``close()`` when the browser drops a
+    connection mid-response (a page left while its style sheet loads), and the file left
+    open is a ResourceWarning, an error under ``filterwarnings = error``."""
+
+    def served(environ, start_response):
+        body = app(environ, start_response)
+        if not environ.get("PATH_INFO", "").startswith("/web-static/"):
+            return body
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return served
+
+
 class LiveServer:
     """The Flask app served on 127.0.0.1 on a free port, in a daemon thread."""
 
@@ -45,7 +64,7 @@ class LiveServer:
         # A closed page's live stream is noticed at its next heartbeat: keep that short so
         # every stream has ended before the tests close the store.
         app.config["LIVE_HEARTBEAT_SECONDS"] = 0.5
-        self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+        self.server = make_server("127.0.0.1", 0, read_files_whole(app), threaded=True, request_handler=QuietHandler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
