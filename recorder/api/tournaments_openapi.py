@@ -31,6 +31,7 @@ SCHEMAS = (
     "Standings",
     "Crosstable",
     "TokenList",
+    "TokenSelf",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
