@@ -52,7 +52,7 @@ class Tablet:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         # Sign in as `recorder serve` prints it: the page keeps the token and sends it.
         self.page.goto(f"/?token={ADMIN_TOKEN}")
-        self.page.wait_for_function("localStorage.getItem('recorder.token') !== null")
+        self.page.wait_for_function("() => localStorage.getItem('recorder.token') !== null")
 
     def open(self, path: str) -> None:
         self.page.goto(path)

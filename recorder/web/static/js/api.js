@@ -42,6 +42,8 @@ export function saveToken(value) {
 export const REFUSED_LINK = "This sign-in link is not valid any more; ask the chief arbiter for a new one.";
 export const UNCHECKED_LINK = "This sign-in link could not be checked: the service cannot be reached. Open it again when the network is back.";
 
+const ASK_TIMEOUT_MS = 5000;
+
 function tokenFromAddress() {
   try {
     const url = new URL(window.location.href);
@@ -58,11 +60,15 @@ function tokenFromAddress() {
 // when the service cannot be reached.
 async function askAbout(value, query = "") {
   const headers = { Accept: "application/json", ...(value ? { Authorization: `Bearer ${value}` } : {}) };
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ASK_TIMEOUT_MS); // a hall's weak network: do not wait on it
   let response;
   try { // fetch, not request(): the token asked about is not always the one kept
-    response = await fetch(`/api/tokens/self${query}`, { headers, cache: "no-store" });
+    response = await fetch(`/api/tokens/self${query}`, { headers, cache: "no-store", signal: abort.signal });
   } catch {
     return { offline: true };
+  } finally {
+    clearTimeout(timer);
   }
   if (response.status === 401) return { refused: true };
   if (!response.ok) return { offline: true, problem: new Problem(response.status, await problemOf(response)) };
@@ -100,7 +106,7 @@ export async function whoAmI(query = "") {
     if (value) saveToken(""); // revoked: of no use to this device any more
     return { principal: null, why: value ? "revoked" : "none" };
   }
-  return { offline: true, principal: value ? rememberedPrincipal() : null };
+  return { offline: true, principal: value ? (rememberedPrincipal() || UNCHECKED_PRINCIPAL) : null };
 }
 
 // Check a pasted token before keeping it: the same words as for a refused sign-in link.
@@ -111,6 +117,8 @@ export async function signInWith(value) {
 }
 
 const PRINCIPAL_KEY = "recorder.principal";
+// Offline with a token never checked on this device: it records as before; the server judges.
+const UNCHECKED_PRINCIPAL = { kind: "unchecked", holder: "", tournament_id: null };
 
 function rememberPrincipal(value, principal) {
   try {

@@ -47,6 +47,7 @@ export const pageAccess = whoAmI(accessQuery()).catch(() => ({ offline: true, pr
 
 async function scopeText(principal) {
   if (principal.kind === "admin") return "Signed in as the admin: may record everything";
+  if (principal.kind === "unchecked") return "Signed in with the token kept on this device";
   if (principal.kind === "anonymous") return "Open mode: anyone may record games outside tournaments";
   if (principal.kind === "recorder") return `Signed in: ${visible(principal.holder)}, recorder of the games this token creates`;
   const id = principal.tournament_id;
