@@ -4,8 +4,8 @@ checkpoint's one line of text, which ``recorder verify --checkpoint TEXT`` (or
 
 The code is drawn by ``segno`` as SVG, black modules on white with the four-module quiet
 zone the standard asks for, at error correction level M (15 % of the code may be
-smudged or torn and it still reads): a checkpoint of about 240 characters is version 11,
-61 modules a side, which prints sharp at 4 cm.
+smudged or torn and it still reads): a checkpoint of 250 to 260 characters is version 11
+or 12, 61 or 65 modules a side, which prints sharp at 45 mm.
 """
 
 from __future__ import annotations
