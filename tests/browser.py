@@ -37,6 +37,28 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
 
+def closing(app):
+    """The app with every finite response read whole and its iterable closed here.
+
+    werkzeug's development server closes a response's iterable only after draining the
+    socket; a browser context closed mid-response (a service worker still precaching)
+    resets the socket, the drain raises, and a static file stays open until the garbage
+    collector finds it, a ResourceWarning (an error here) in whichever test runs then.
+    The live streams (``…/live``) are passed through as they are: they never end."""
+
+    def app_closing(environ, start_response):
+        body = app(environ, start_response)
+        if environ.get("PATH_INFO", "").endswith("/live"):
+            return body
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return app_closing
+
+
 class LiveServer:
     """The Flask app served on 127.0.0.1 on a free port, in a daemon thread."""
 
@@ -45,7 +67,7 @@ class LiveServer:
         # A closed page's live stream is noticed at its next heartbeat: keep that short so
         # every stream has ended before the tests close the store.
         app.config["LIVE_HEARTBEAT_SECONDS"] = 0.5
-        self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+        self.server = make_server("127.0.0.1", 0, closing(app), threaded=True, request_handler=QuietHandler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
