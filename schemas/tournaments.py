@@ -276,6 +276,26 @@ class TokenListSchema(Schema):
     tokens = fields.List(fields.Nested(TokenSchema), dump_only=True)
 
 
+class TokenSelfSchema(Schema):
+    """Who the presented token names and what it reaches (GET /api/tokens/self); never the secret.
+
+    ``may_write`` and ``refusal`` are there when the question named a game or a tournament."""
+
+    kind = fields.String(dump_only=True)
+    holder = fields.String(dump_only=True)
+    tournament_id = fields.String(dump_only=True, allow_none=True)
+    id = fields.String(dump_only=True, allow_none=True)
+    may_write = fields.Boolean(dump_only=True)
+    refusal = fields.String(dump_only=True, allow_none=True)
+
+
+class TokenSelfQuerySchema(Schema):
+    """The one game or tournament the question is about (neither: the token alone)."""
+
+    game = fields.String(validate=validate.Length(min=1, max=200))
+    tournament = fields.String(validate=validate.Length(min=1, max=200))
+
+
 tournament_create_schema = TournamentCreateSchema()
 player_create_schema = PlayerCreateSchema()
 trf_import_query_schema = TrfImportQuerySchema()
@@ -297,3 +317,5 @@ crosstable_schema = CrosstableSchema()
 pairing_check_schema = PairingCheckSchema()
 token_schema = TokenSchema()
 token_list_schema = TokenListSchema()
+token_self_schema = TokenSelfSchema()
+token_self_query_schema = TokenSelfQuerySchema()

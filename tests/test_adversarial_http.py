@@ -508,7 +508,7 @@ def test_the_service_worker_never_caches_the_sign_in_token_and_pages_show_hidden
             page.goto(f"/?token={ADMIN_TOKEN}")
             page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
             page.goto(f"/?token={ADMIN_TOKEN}")  # now through the worker
-            page.wait_for_function("localStorage.getItem('recorder.token') !== null")
+            page.wait_for_function("() => localStorage.getItem('recorder.token') !== null")
             page.wait_for_function("async () => (await (await caches.open('recorder-pages')).keys()).length > 0")
             kept = page.evaluate(
                 """async () => {

@@ -21,6 +21,7 @@ if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a br
 from conftest import ADMIN, ADMIN_TOKEN, make_app  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
+REFUSED_LINK = "This sign-in link is not valid any more; ask the chief arbiter for a new one."  # issue 39's words
 
 # What the board shows, read from the DOM: the same fields as ``shown_by_api``.
 READ_BOARD = """() => {
@@ -421,6 +422,23 @@ def test_touch_targets_are_at_least_44px_and_the_board_fits_a_phone(web, page):
     assert small == []
 
 
+def test_on_a_phone_undo_and_the_result_form_are_within_one_screen_of_the_board(web, page):
+    """Issue 39: Undo was ~1,900 px below the board. The board, Undo and the result form fit
+    one 390x844 screen together; opening Undo still shows its Retract button in it."""
+    game = fixture_game("selus-rounds-1372.json")
+    game_id = record(web.client, game["setup"], game["commands"][:20])
+    page.set_viewport_size(PHONE)
+    open_game(page, game_id)
+    board_top = page.locator(".board").bounding_box()["y"]
+    for summary in ("#retract-panel summary", "#result-panel summary"):
+        box = page.locator(summary).bounding_box()
+        assert box["y"] + box["height"] - board_top <= PHONE["height"], (summary, box, board_top)
+    page.click("#retract-panel summary")
+    retract = page.locator("#retract-form button[type=submit]").bounding_box()
+    assert retract["y"] + retract["height"] - board_top <= 1.5 * PHONE["height"]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
 # -- Tournaments -------------------------------------------------------------------------
 
 
@@ -494,16 +512,111 @@ def test_a_tournament_game_is_written_with_the_arbiters_token(web, page):
     game_id = made["games"][2]
     page.evaluate("localStorage.removeItem('recorder.token')")  # a device nobody signed in on
     open_game(page, game_id)
-    hole = board(page)["sowable"][0]
-    page.click(f".board [data-hole='{hole}']")
-    page.wait_for_selector("#action-error:not([hidden])")  # 401: no token on this device
-    assert api_state(web, game_id)["version"] == 1
+    assert_read_only(page, "This device is not signed in")
     token = web.client.post(f"/api/tournaments/{tournament_id}/tokens", headers=ADMIN, json={"holder": "Arbiter Tekle"})
-    page.click("details.token summary")
+    page.click("#read-only-sign-in")  # the read-only panel's way to sign in opens the form
     page.fill("#token-input", token.get_json()["token"])
     page.click("#token-form button[type=submit]")
+    page.wait_for_selector("#game-page[data-ready=true][data-can-record=true]")
+    assert page.inner_text("#signed-in") == "Signed in: Arbiter Tekle, arbiter of Keren Cup"
+    hole = board(page)["sowable"][0]
     click_hole(page, hole)
     assert web.client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["recorded_by"] == "Arbiter Tekle"
+
+
+# -- A page that says what it can do ---------------------------------------------------
+
+
+@pytest.fixture
+def guest(web):
+    """A device nobody signed in on."""
+    context = web.browser.new_context(viewport=PHONE, base_url=web.url, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def assert_read_only(page, why: str) -> None:
+    """Before any tap: the page says it only views, and why; nothing can be tapped or filled."""
+    page.wait_for_selector("#read-only:not([hidden])")
+    assert page.get_attribute("#game-page", "data-can-record") == "false"
+    assert page.inner_text("#read-only-title") == "Viewing only — sign in to record"
+    assert why in page.inner_text("#read-only-why")
+    assert page.inner_text("#signed-in").startswith("Viewing only — sign in to record")
+    assert board(page)["sowable"] == []
+    assert page.locator(".board .hole.sowable").count() == 0
+    for hidden in ("#actions", "#tools", "#connection", "#pending"):
+        assert not page.locator(hidden).is_visible(), hidden
+    assert "?token=" in page.inner_text("#read-only")  # the way to sign in is said
+
+
+def test_a_page_without_a_token_is_read_only_before_any_tap(web, guest):
+    game_id = record(web.client, fixture_game("qelat-default.json")["setup"], [])
+    open_game(guest, game_id)
+    assert_read_only(guest, "This device is not signed in")
+    assert guest.locator("#notice").is_hidden()
+
+
+def test_a_revoked_sign_in_link_is_refused_on_arrival_and_not_stored(web, guest):
+    game_id = record(web.client, fixture_game("qelat-default.json")["setup"], [])
+    issued = web.client.post("/api/tokens", headers=ADMIN, json={"holder": "Recorder Gone"}).get_json()
+    assert web.client.delete(f"/api/tokens/{issued['id']}", headers=ADMIN).status_code == 200
+    for given in (issued["token"], "rt_never-issued"):
+        guest.goto(f"/games/{game_id}?token={given}")
+        guest.wait_for_selector("#game-page[data-ready=true]")
+        assert "token" not in guest.url
+        assert guest.inner_text("#notice") == REFUSED_LINK
+        assert guest.evaluate("localStorage.getItem('recorder.token')") is None
+        assert_read_only(guest, "This device is not signed in")
+
+
+def test_a_token_revoked_after_sign_in_leaves_the_page_read_only(web, guest):
+    game_id = record(web.client, fixture_game("qelat-default.json")["setup"], [])
+    issued = web.client.post("/api/tokens", headers=ADMIN, json={"holder": "Recorder Tesfay"}).get_json()
+    guest.goto(f"/?token={issued['token']}")
+    guest.wait_for_function("() => localStorage.getItem('recorder.token') !== null")
+    assert web.client.delete(f"/api/tokens/{issued['id']}", headers=ADMIN).status_code == 200
+    open_game(guest, game_id)
+    assert_read_only(guest, "not valid any more; ask the chief arbiter for a new sign-in link")
+    assert guest.evaluate("localStorage.getItem('recorder.token')") is None
+
+
+def test_a_token_that_does_not_reach_the_game_says_so(web, guest):
+    game_id = record(web.client, fixture_game("qelat-default.json")["setup"], [])  # the admin's game
+    issued = web.client.post("/api/tokens", headers=ADMIN, json={"holder": "Recorder Hagos"}).get_json()
+    guest.goto(f"/games/{game_id}?token={issued['token']}")
+    guest.wait_for_selector("#game-page[data-ready=true]")
+    guest.wait_for_selector("#read-only:not([hidden])")
+    assert guest.inner_text("#signed-in") == "Signed in: Recorder Hagos, recorder of the games this token creates"
+    assert "Recorder Hagos did not create this game" in guest.inner_text("#read-only-why")
+    assert board(guest)["sowable"] == []
+
+
+def test_a_recorder_token_shows_its_scope_and_records(web, guest):
+    issued = web.client.post("/api/tokens", headers=ADMIN, json={"holder": "Recorder Selam"}).get_json()
+    setup = fixture_game("qelat-default.json")["setup"]
+    made = web.client.post("/api/games", json=setup, headers={"Authorization": f"Bearer {issued['token']}"})
+    game_id = made.get_json()["id"]
+    guest.goto(f"/games/{game_id}?token={issued['token']}")
+    guest.wait_for_selector("#game-page[data-ready=true][data-can-record=true]")
+    assert "token" not in guest.url
+    assert guest.inner_text("#signed-in") == "Signed in: Recorder Selam, recorder of the games this token creates"
+    assert guest.locator("#read-only").is_hidden() and guest.locator("#notice").is_hidden()
+    shown = board(guest)
+    assert shown == shown_by_api(web, api_state(web, game_id), shown["at"], latest=True)  # the legal holes, no more
+    click_hole(guest, shown["sowable"][0])
+    assert web.client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["recorded_by"] == "Recorder Selam"
+
+
+def test_the_home_page_without_a_token_offers_no_game_to_start(web, guest):
+    guest.goto("/")
+    guest.wait_for_selector("body[data-ready=true]")
+    assert guest.inner_text("#new-game-viewing") == "Viewing only — sign in to record: starting a game needs a token."
+    assert guest.locator("#new-game button[type=submit]").is_disabled()
 
 
 def make_swiss_with_every_tiebreak(client) -> str:

@@ -52,7 +52,7 @@ class Tablet:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         # Sign in as `recorder serve` prints it: the page keeps the token and sends it.
         self.page.goto(f"/?token={ADMIN_TOKEN}")
-        self.page.wait_for_function("localStorage.getItem('recorder.token') !== null")
+        self.page.wait_for_function("() => localStorage.getItem('recorder.token') !== null")
 
     def open(self, path: str) -> None:
         self.page.goto(path)
@@ -156,6 +156,30 @@ def test_moves_recorded_offline_survive_a_reload_and_reach_the_server_in_order(w
     assert [(e["seq"], e["type"], e["payload"]["hole"]) for e in log[5:]] == [
         (6 + i, "sowed", h) for i, h in enumerate(played)
     ]
+
+
+def test_offline_the_page_records_with_the_token_it_holds_and_says_it_was_not_checked(web, tablets):
+    """Who a token is cannot be asked offline (nor is an answer kept): the page records with
+    the token this device holds, as before, and says the scope was not checked."""
+    game_id, commands = qelat(web, 4)
+    tablet = tablets("phone")
+    page = tablet.page
+    tablet.open(f"/games/{game_id}")
+    cached_for_offline(page)
+    page.wait_for_selector("#signed-in[data-state=signed-in]")
+    assert page.inner_text("#signed-in") == "Signed in as the admin: may record everything"
+
+    tablet.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#game-page[data-ready=true][data-can-record=true]")
+    page.wait_for_selector("#signed-in[data-state=signed-in]")
+    assert page.inner_text("#signed-in") == "Signed in as the admin: may record everything (offline: not checked)"
+    tablet.press(f".board [data-hole='{commands[4]['hole']}']")
+    page.wait_for_selector("#pending-list li")
+
+    tablet.context.set_offline(False)
+    page.wait_for_selector(".board[data-version='6']")
+    assert events(web, game_id)[-1]["recorded_by"] == "admin"
 
 
 def test_two_tablets_one_offline_then_the_conflict_is_shown_and_resolved(web, tablets):

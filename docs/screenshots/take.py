@@ -6,7 +6,9 @@ Plays fixture games into a temporary database through the API, serves the app on
 loopback port and photographs each page with Debian's /usr/bin/chromium (Playwright) at
 390×844 (a phone, touch) and 1280×800: the home page, a Selus game in progress, a Tuz
 game awaiting its opening, the spectator view, a game with moves pending offline, a
-tournament, its projector view, and a game between players named in Ge'ez script.
+tournament, its projector view, a game between players named in Ge'ez script, a finished
+game's scoresheet and a round's empty ones; and, on a device nobody signed in on, a game
+viewed only and a sign-in link refused on arrival.
 """
 
 from __future__ import annotations
@@ -53,6 +55,14 @@ def tournament(client) -> str:
     return tournament_id
 
 
+def finished(client) -> str:
+    """Twelve sowings of the Qelat fixture at an event, then North resigns."""
+    game = fixture_game("qelat-default.json")
+    setup = {**game["setup"], "event": "Asmara Open", "site": "Asmara", "round": "3", "date": "2026-11-21"}
+    commands = game["commands"][:12] + [{"type": "result", "kind": "resignation", "winner": "south"}]
+    return record(client, setup, commands)
+
+
 def pages(client) -> dict[str, str]:
     selus = played(client, "selus-rounds-1372.json", 30)
     tuz = played(client, "tuz-end-turn-seed1.json", 0)
@@ -66,6 +76,8 @@ def pages(client) -> dict[str, str]:
         "tournament": f"/tournaments/{tournament_id}",
         "projector": f"/tournaments/{tournament_id}/projector",
         "game-ethiopic-names": f"/games/{record(client, ETHIOPIC, [])}",
+        "scoresheet": f"/games/{finished(client)}/scoresheet",
+        "scoresheets-round": f"/tournaments/{tournament_id}/rounds/1/scoresheets",
     }
 
 
@@ -109,11 +121,25 @@ def conflict(context, server, client) -> None:
     page.close()
 
 
+def not_signed_in(browser, server, size: dict, game_path: str) -> None:
+    """A device nobody signed in on: the game viewed only; then a sign-in link refused."""
+    context = browser.new_context(viewport=size, device_scale_factor=1, has_touch=size["width"] < 600)
+    page = context.new_page()
+    page.goto(f"{server.url}{game_path}")
+    ready(page)
+    yield_shot(page, "game-viewing-only")
+    page.goto(f"{server.url}{game_path}?token=rt_revoked-or-never-issued")
+    ready(page)
+    page.wait_for_selector("#notice:not([hidden])")
+    yield_shot(page, "game-refused-link")
+    context.close()
+
+
 def yield_shot(page, name: str) -> None:
     """The whole page on a phone (it scrolls); the screen on a laptop."""
     width = page.viewport_size["width"]
     path = HERE / f"{name}-{width}.png"
-    page.screenshot(path=str(path), full_page=width < 600 or name in {"home", "tournament"})
+    page.screenshot(path=str(path), full_page=width < 600 or name in {"home", "tournament", "scoresheets-round"})
     print("wrote", path)
 
 
@@ -138,6 +164,7 @@ def main() -> None:
                 offline_pending(context, server, client)
                 conflict(context, server, client)
                 context.close()
+                not_signed_in(browser, server, size, shots["game-selus"])
             browser.close()
         app.extensions["recorder"].store.close()
 

@@ -11,6 +11,7 @@ from flask import Blueprint, Response, current_app
 
 from recorder.audit import checkpoints, claims, whatif
 from recorder.audit import trace as audit
+from recorder.audit.qr import checkpoint_qr_svg
 from recorder.audit.verify import held_to_head, verify_record
 from recorder.core.events import event_from_record
 from recorder.errors import NotFound
@@ -100,6 +101,13 @@ def verify_checkpoint(game_id: str):
 @bp.get("/games/<game_id>/checkpoint")
 def checkpoint(game_id: str):
     return checkpoint_schema.dump(checkpoints.issue(signing_key(), game_id, recorder().events(game_id)))
+
+
+@bp.get("/games/<game_id>/checkpoint.svg")
+def checkpoint_qr(game_id: str):
+    """The checkpoint as a QR code (SVG) for the printed scoresheet; 404 while unfinished."""
+    issued = checkpoints.issue(signing_key(), game_id, recorder().events(game_id))
+    return Response(checkpoint_qr_svg(issued["text"]), mimetype="image/svg+xml")
 
 
 @bp.get("/keys/public")

@@ -93,6 +93,19 @@ def document_audit_paths(spec: APISpec) -> None:
         },
     )
     spec.path(
+        path="/api/games/{game_id}/checkpoint.svg",
+        operations={
+            "get": {
+                "summary": "The checkpoint as a QR code (SVG) holding its text, for the printed scoresheet",
+                "parameters": [GAME_ID],
+                "responses": {
+                    "200": {"description": "SVG", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                    **_problems(404, 409),
+                },
+            }
+        },
+    )
+    spec.path(
         path="/api/keys/public",
         operations={
             "get": {

@@ -1,4 +1,5 @@
-"""Recorder tokens over HTTP (the admin's): issue, list, revoke.
+"""Recorder tokens over HTTP (the admin's): issue, list, revoke; and, for any holder,
+what the token presented names (``GET /api/tokens/self``).
 
 A recorder token may create games outside tournaments and write the games it created
 (recorder/auth/policy.py). The token is in the response that issues it and nowhere else;
@@ -9,13 +10,22 @@ the database keeps its digest. Arbiter tokens are issued under their tournament
 from __future__ import annotations
 
 from apispec import APISpec
-from flask import Blueprint
+from flask import Blueprint, request
 
+from recorder.auth.policy import Action, Resource, allowed, refusal
+from recorder.auth.tokens import Principal
+from recorder.errors import Unauthorized
 from recorder.tournaments import views
-from schemas.tournaments import token_create_schema, token_list_schema, token_schema
+from schemas.tournaments import (
+    token_create_schema,
+    token_list_schema,
+    token_schema,
+    token_self_query_schema,
+    token_self_schema,
+)
 
 from . import openapi
-from .access import authenticator
+from .access import authenticator, bearer_token, game_resource
 from .body import json_body
 
 bp = Blueprint("tokens", __name__, url_prefix="/api/tokens")
@@ -32,6 +42,39 @@ def issue_token():
     data = token_create_schema.load(json_body())
     row, token = authenticator().issue("recorder", data["holder"])
     return token_schema.dump({**views.token_json(row), "token": token}), 201, {"Cache-Control": "no-store"}
+
+
+@bp.get("/self")
+def token_self():
+    """The principal the bearer token names (401 for none, unknown or revoked) and, for a
+    named game or tournament, whether it may write there: what a page needs to know before
+    offering to record. One indexed lookup of the token's digest, as for any write; the
+    token is its own proof, so nothing can be learnt here about any other token."""
+    query = token_self_query_schema.load(request.args)
+    token = bearer_token()
+    principal = authenticator().authenticate(token)
+    if principal is None:
+        raise Unauthorized("the bearer token is unknown or revoked" if token else "no bearer token was sent")
+    answer = {
+        "kind": principal.kind,
+        "holder": principal.holder,
+        "tournament_id": principal.tournament_id,
+        "id": principal.token_id,
+    }
+    asked = _asked_about(query, principal)
+    if asked is not None:
+        action, resource = asked
+        may = allowed(principal, action, resource)
+        answer.update(may_write=may, refusal=None if may else refusal(principal, action, resource))
+    return token_self_schema.dump(answer), 200, {"Cache-Control": "no-store", "Vary": "Authorization"}
+
+
+def _asked_about(query: dict, principal: Principal) -> tuple[Action, Resource] | None:
+    if "game" in query:
+        return "write_game", game_resource(query["game"], principal)
+    if "tournament" in query:
+        return "write_tournament", Resource(tournament_id=query["tournament"])
+    return None
 
 
 @bp.delete("/<token_id>")
@@ -60,6 +103,25 @@ def document_token_paths(spec: APISpec) -> None:
                     **openapi._problems(422),
                 },
             },
+        },
+    )
+    spec.path(
+        path="/api/tokens/self",
+        operations={
+            "get": {
+                "summary": "Who the presented token names, and whether it may write a game or a tournament",
+                "description": "Any valid token (or none in open mode). With ?game=ID or ?tournament=ID the answer "
+                "says whether the token may write there (may_write) and, if not, why (refusal).",
+                "security": openapi.BEARER,
+                "parameters": [
+                    {"name": "game", "in": "query", "required": False, "schema": {"type": "string"}},
+                    {"name": "tournament", "in": "query", "required": False, "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": {"description": "The token's principal", "content": openapi._json("TournamentTokenSelf")},
+                    **openapi._problems(401, 404, 422),
+                },
+            }
         },
     )
     spec.path(

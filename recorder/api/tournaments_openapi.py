@@ -34,6 +34,7 @@ SCHEMAS = (
     "TokenList",
     "RoundCheck",
     "PairingCheck",
+    "TokenSelf",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}

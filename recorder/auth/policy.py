@@ -80,11 +80,12 @@ def require(principal: Principal | None, presented: bool, action: Action, resour
     if principal.kind == "anonymous" and not allowed(principal, action, resource):
         raise Unauthorized("open mode covers games outside tournaments only: this write needs a bearer token")
     if not allowed(principal, action, resource):
-        raise Forbidden(_refusal(principal, action, resource))
+        raise Forbidden(refusal(principal, action, resource))
     return principal
 
 
-def _refusal(principal: Principal, action: Action, resource: Resource) -> str:
+def refusal(principal: Principal, action: Action, resource: Resource) -> str:
+    """Why ``principal`` may not do ``action`` on ``resource``, in one line."""
     if resource.tournament_id is not None:
         return f"this token does not reach tournament {resource.tournament_id}"
     if action == "write_game" and resource.imported:

@@ -63,6 +63,20 @@ def game_view(game_id: str, mode: str):
     return render_template("game.html", game_id=game_id, mode=mode)
 
 
+@bp.get("/games/<game_id>/scoresheet")
+def scoresheet_page(game_id: str):
+    """A game's scoresheet to print: players, event, moves, result, signatures, the checkpoint's QR."""
+    if current_app.extensions["recorder"].store.version(game_id) == 0:
+        abort(404, description=f"There is no game {game_id}.")
+    return render_template("scoresheet.html", game_id=game_id, tournament_id=None, round_number=None)
+
+
+@bp.get("/tournaments/<tournament_id>/rounds/<int:round_number>/scoresheets")
+def round_scoresheets_page(tournament_id: str, round_number: int):
+    """An empty scoresheet per board of a round, printed before play."""
+    return render_template("scoresheet.html", game_id=None, tournament_id=tournament_id, round_number=round_number)
+
+
 @bp.get("/tournaments/<tournament_id>")
 def tournament_page(tournament_id: str):
     return render_template("tournament.html", tournament_id=tournament_id)

@@ -3,7 +3,7 @@
 // Strategy: network first for every same-origin GET (so an online page is always
 // current), the cached copy when the network fails or is too slow. Writes (POST) and
 // live streams (…/live) are never touched: the page queues writes itself (offline.js).
-// Nothing is kept under a token or with one: see cacheKey below.
+// Nothing is kept under a token or with one: see cacheKey below; nor who a token is.
 const VERSION = {{ version|tojson }};
 const ASSETS = {{ assets|tojson }};
 const STATIC_CACHE = `recorder-static-${VERSION}`;
@@ -29,7 +29,9 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.endsWith("/live") || url.pathname === "/sw.js") return;
+  // Who a token is (/api/tokens/self) is asked of the service each time, never kept: a
+  // kept answer would speak for whichever token asked last.
+  if (url.pathname.endsWith("/live") || url.pathname === "/sw.js" || url.pathname === "/api/tokens/self") return;
   event.respondWith(networkFirst(request, url));
 });
 

@@ -29,24 +29,108 @@ export function token() {
 
 export function saveToken(value) {
   try {
+    localStorage.removeItem("recorder.principal"); // learnt again with the new token
     if (value) localStorage.setItem(TOKEN_KEY, value);
     else localStorage.removeItem(TOKEN_KEY);
   } catch { /* private mode: the token lasts this page only */ }
 }
 
-// The sign-in address `recorder serve` prints (http://HOST:PORT/?token=…): keep the token,
-// then take it out of the address bar (and so out of history and bookmarks).
-function adoptTokenFromAddress() {
+// The sign-in address `recorder serve` prints (http://HOST:PORT/?token=…): take the token
+// out of the address bar at once (and so out of history and bookmarks), then keep it only
+// if the service knows it. A link whose token is unknown or revoked is refused on arrival
+// and nothing is stored; so is one that cannot be checked (the service is unreachable).
+export const REFUSED_LINK = "This sign-in link is not valid any more; ask the chief arbiter for a new one.";
+export const UNCHECKED_LINK = "This sign-in link could not be checked: the service cannot be reached. Open it again when the network is back.";
+
+const ASK_TIMEOUT_MS = 5000;
+
+function tokenFromAddress() {
   try {
     const url = new URL(window.location.href);
     const given = url.searchParams.get("token");
-    if (given === null) return;
-    saveToken(given.trim());
+    if (given === null) return null;
     url.searchParams.delete("token");
     window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
-  } catch { /* not a page (a worker or a test): nothing to adopt */ }
+    return given.trim();
+  } catch { return null; } // not a page (a worker or a test): nothing to adopt
 }
-adoptTokenFromAddress();
+
+// What the token names ({kind, holder, tournament_id, may_write, refusal}), asked of the
+// service with the token itself: {principal} on 200, {refused: true} on 401, {offline: true}
+// when the service cannot be reached.
+async function askAbout(value, query = "") {
+  const headers = { Accept: "application/json", ...(value ? { Authorization: `Bearer ${value}` } : {}) };
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ASK_TIMEOUT_MS); // a hall's weak network: do not wait on it
+  let response;
+  try { // fetch, not request(): the token asked about is not always the one kept
+    response = await fetch(`/api/tokens/self${query}`, { headers, cache: "no-store", signal: abort.signal });
+  } catch {
+    return { offline: true };
+  } finally {
+    clearTimeout(timer);
+  }
+  if (response.status === 401) return { refused: true };
+  if (!response.ok) return { offline: true, problem: new Problem(response.status, await problemOf(response)) };
+  return { principal: await response.json() };
+}
+
+async function adoptTokenFromAddress() {
+  const given = tokenFromAddress();
+  if (given === null) return null;
+  const answer = given ? await askAbout(given) : { refused: true };
+  if (answer.principal) {
+    saveToken(given);
+    return { accepted: answer.principal };
+  }
+  return { message: answer.refused ? REFUSED_LINK : UNCHECKED_LINK };
+}
+
+// Settled once the sign-in address (if any) is judged: every page waits for it before
+// asking who it is, so that an accepted link's token is the one asked about.
+export const addressSignIn = adoptTokenFromAddress();
+
+// Who this device is signed in as, for this page (query "?game=ID" or "?tournament=ID"):
+// {principal} (with may_write when a game or tournament is named), {principal: null, why}
+// when no token reaches ("none", "revoked"), or {offline: true, principal} when the service
+// cannot be asked (then the principal last seen with the token on this device, if any).
+export async function whoAmI(query = "") {
+  await addressSignIn;
+  const value = token();
+  const answer = await askAbout(value, query);
+  if (answer.principal) {
+    rememberPrincipal(value, answer.principal);
+    return { principal: answer.principal };
+  }
+  if (answer.refused) {
+    if (value) saveToken(""); // revoked: of no use to this device any more
+    return { principal: null, why: value ? "revoked" : "none" };
+  }
+  return { offline: true, principal: value ? (rememberedPrincipal() || UNCHECKED_PRINCIPAL) : null };
+}
+
+// Check a pasted token before keeping it: the same words as for a refused sign-in link.
+export async function signInWith(value) {
+  const answer = value ? await askAbout(value) : { refused: true };
+  if (answer.principal) saveToken(value);
+  return answer;
+}
+
+const PRINCIPAL_KEY = "recorder.principal";
+// Offline with a token never checked on this device: it records as before; the server judges.
+const UNCHECKED_PRINCIPAL = { kind: "unchecked", holder: "", tournament_id: null };
+
+function rememberPrincipal(value, principal) {
+  try {
+    if (!value) return;
+    const { kind, holder, tournament_id: tournamentId } = principal;
+    localStorage.setItem(PRINCIPAL_KEY, JSON.stringify({ kind, holder, tournament_id: tournamentId }));
+  } catch { /* private mode */ }
+}
+
+function rememberedPrincipal() {
+  try { return JSON.parse(localStorage.getItem(PRINCIPAL_KEY) || "null"); } catch { return null; }
+}
 
 function authHeaders() {
   const value = token();

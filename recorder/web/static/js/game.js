@@ -5,14 +5,16 @@
 // device is reported and reloaded, never overwritten. Without the network a move is
 // queued on the device and sent when it returns (offline.js); a move recorded on
 // another device arrives by Server-Sent Events (GET …/live) and the page reloads it.
-// In the spectator view (/games/{id}/watch, data-mode="watch") nothing can be recorded.
+// In the spectator view (/games/{id}/watch, data-mode="watch") nothing can be recorded;
+// nor on the game page until the service says this device's token may write this game
+// (data-can-record): until then, and without such a token, the page is read-only.
 import { Conflict, describeProblem, getJSON, getOptional, getText, idempotencyKey, Offline, sendCommand } from "./api.js";
 import { renderBoard } from "./board.js";
 import { resetToolForms, showDecision, wireForms } from "./decisions.js";
 import { OfflineRecorder } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, shortDecision, statusText, turnsOf } from "./record.js";
-import { clearNotice, element, keepForOffline, listen, notify, PLAYER } from "./site.js";
+import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
 
 const page = document.getElementById("game-page");
@@ -29,7 +31,7 @@ const URLS = {
 
 const view = {
   variant: null, game: null, etag: null, log: [], line: null, plies: [], index: 0,
-  shown: null, busy: false, stale: true, request: 0, notation: new Map(), notationRequest: 0,
+  shown: null, busy: false, stale: true, canRecord: false, request: 0, notation: new Map(), notationRequest: 0,
 };
 
 const names = () => ({ south: view.game.south, north: view.game.north });
@@ -86,14 +88,14 @@ async function show(index) {
   renderStatus(state);
   renderStepper(ply);
   renderRounds(state);
-  showDecision({ variant: view.variant, state, latest: isLatest() && !watching, names: names(), moveCount: view.line.moves.length });
+  showDecision({ variant: view.variant, state, latest: isLatest() && view.canRecord, names: names(), moveCount: view.line.moves.length });
   updateDownloads();
   loadTrace(ply.seq, request);
 }
 
 function drawBoard(state, ply) {
   const latest = isLatest();
-  const canSow = latest && !watching && !view.busy && !state.awaiting && !state.game_over;
+  const canSow = latest && view.canRecord && !view.busy && !state.awaiting && !state.game_over;
   // With moves queued the board is the last recorded position, not the one being played:
   // any hole may be tapped, and the server judges the queue when the network returns.
   const sowable = !canSow ? [] : offline.holding ? variantHoles() : state.legal_moves;
@@ -114,7 +116,7 @@ const variantHoles = () => view.variant.board.holes;
 
 function renderStatus(state) {
   byId("game-status").textContent = statusText(state, names());
-  byId("prompt").textContent = watching ? "" : promptText(state);
+  byId("prompt").textContent = view.canRecord ? promptText(state) : "";
 }
 
 function promptText(state) {
@@ -202,7 +204,7 @@ function updateDownloads() {
 // -- Recording -----------------------------------------------------------------------
 
 async function send(command) {
-  if (view.busy || watching) return; // one write at a time: a double tap must not become two moves
+  if (view.busy || !view.canRecord) return; // one write at a time: a double tap must not become two moves
   if (offline.holding || !navigator.onLine) return queue(command, idempotencyKey());
   view.busy = true;
   view.stale = true; // until the answer proves nothing else was written in between
@@ -313,9 +315,27 @@ const offline = new OfflineRecorder(gameId, {
   changed: () => show(view.plies.length - 1), // the queued holes are marked on the latest position
 });
 
+// Whether this device may record here: a token the service says may write this game
+// (offline: the token this device holds, as before). Otherwise the page says why and how
+// to sign in, and offers nothing to tap.
+async function learnAccess() {
+  if (watching) return;
+  const answer = await pageAccess;
+  const principal = answer.principal;
+  view.canRecord = Boolean(principal) && (answer.offline || principal.may_write !== false);
+  page.dataset.canRecord = String(view.canRecord);
+  if (view.canRecord) return;
+  byId("read-only-title").textContent = VIEWING_ONLY;
+  byId("read-only-why").textContent = !principal
+    ? (answer.why === "revoked" ? REVOKED_TOKEN : "This device is not signed in, so nothing can be recorded here.")
+    : `This device is signed in as ${principal.holder}, who may not record this game: ${principal.refusal || "no write access"}.`;
+  byId("read-only").hidden = false;
+}
+
 wire();
-load()
-  .then(() => (watching ? null : offline.start()))
+Promise.all([load(), learnAccess()])
+  .then(() => show(view.plies.length - 1))
+  .then(() => (view.canRecord ? offline.start() : null))
   .then(() => {
     listen(`${base}/live`, {
       version: (data) => heard(data.version),

@@ -2,7 +2,7 @@
 // games and tournaments. The list is the API's (newest first); the search box filters
 // it on this device as you type.
 import { describeProblem, getJSON, getOptional, post } from "./api.js";
-import { element } from "./site.js";
+import { element, pageAccess, VIEWING_ONLY } from "./site.js";
 
 const byId = (id) => document.getElementById(id);
 const state = { variants: [], games: [], tournaments: null };
@@ -63,6 +63,15 @@ async function startGame(event) {
     error.textContent = describeProblem(problem);
     error.hidden = false;
   }
+}
+
+// Without a token nothing can be started here: the form says so rather than failing on submit.
+async function showWhetherGamesCanStart() {
+  const { principal } = await pageAccess;
+  const viewing = !principal;
+  byId("new-game-viewing").hidden = !viewing;
+  byId("new-game-viewing").textContent = viewing ? `${VIEWING_ONLY}: starting a game needs a token.` : "";
+  byId("new-game").querySelector("button[type=submit]").disabled = viewing;
 }
 
 // -- Lists and search ----------------------------------------------------------------
@@ -138,7 +147,7 @@ async function init() {
   byId("new-game").addEventListener("submit", startGame);
   byId("search-text").addEventListener("input", renderLists);
   byId("search-variant").addEventListener("change", renderLists);
-  await loadLists();
+  await Promise.all([loadLists(), showWhetherGamesCanStart()]);
   document.body.dataset.ready = "true";
 }
 

@@ -1,6 +1,7 @@
-// Every page: the arbiter-token form in the header, the notice banner, the service
-// worker that serves the pages offline, and live updates (Server-Sent Events).
-import { request, saveToken, token } from "./api.js";
+// Every page: who the device is signed in as (and so what the page can do), the sign-in
+// form in the header, the notice banner, the service worker that serves the pages
+// offline, and live updates (Server-Sent Events).
+import { addressSignIn, getJSON, request, saveToken, signInWith, token, whoAmI } from "./api.js";
 
 const PAGE_CACHE = "recorder-pages"; // the service worker's runtime cache (recorder/web/templates/sw.js)
 const RECONNECT_MS = 5000;
@@ -27,16 +28,82 @@ async function registerWorker() {
   }
 }
 
+// -- Signed in, or viewing only ----------------------------------------------------------
+
+// The question this page asks about its token: may it write this game, this tournament?
+function accessQuery() {
+  const game = document.getElementById("game-page");
+  if (game) return `?game=${encodeURIComponent(game.dataset.gameId)}`;
+  const tournament = document.getElementById("tournament-page");
+  if (tournament) return `?tournament=${encodeURIComponent(tournament.dataset.tournamentId)}`;
+  return "";
+}
+
+export const VIEWING_ONLY = "Viewing only — sign in to record";
+export const REVOKED_TOKEN = "The token kept on this device is not valid any more; ask the chief arbiter for a new sign-in link.";
+
+// Settles to whoAmI's answer for this page; the game page records only if it says so.
+export const pageAccess = whoAmI(accessQuery()).catch(() => ({ offline: true, principal: null }));
+
+async function scopeText(principal) {
+  if (principal.kind === "admin") return "Signed in as the admin: may record everything";
+  if (principal.kind === "unchecked") return "Signed in with the token kept on this device";
+  if (principal.kind === "anonymous") return "Open mode: anyone may record games outside tournaments";
+  if (principal.kind === "recorder") return `Signed in: ${visible(principal.holder)}, recorder of the games this token creates`;
+  const id = principal.tournament_id;
+  const name = await getJSON(`/api/tournaments/${encodeURIComponent(id)}`).then(({ data }) => data.name, () => id);
+  return `Signed in: ${visible(principal.holder)}, arbiter of ${visible(name)}`;
+}
+
+async function showAccess() {
+  const shown = document.getElementById("signed-in");
+  if (!shown) return;
+  const answer = await pageAccess;
+  const { principal } = answer;
+  shown.dataset.state = principal ? "signed-in" : "viewing";
+  shown.dataset.kind = principal ? principal.kind : "";
+  shown.dataset.scope = principal?.tournament_id || "";
+  let text = principal ? await scopeText(principal) : VIEWING_ONLY;
+  if (answer.offline && principal) text += " (offline: not checked)";
+  shown.textContent = text;
+  document.getElementById("sign-in-summary").textContent = principal && principal.kind !== "anonymous" ? "Change" : "Sign in";
+  document.getElementById("sign-out").hidden = !token();
+  if (answer.why === "revoked") notify(REVOKED_TOKEN, "error");
+}
+
+async function signIn(event) {
+  event.preventDefault();
+  const value = document.getElementById("token-input").value.trim();
+  const error = document.getElementById("token-error");
+  const answer = await signInWith(value);
+  if (answer.principal) {
+    window.location.reload(); // the page learns again what it can do
+    return;
+  }
+  error.textContent = answer.refused
+    ? "This token is not valid (unknown or revoked); ask the chief arbiter for a new sign-in link."
+    : "The token could not be checked: the service cannot be reached. Try again when the network is back.";
+  error.hidden = false;
+}
+
 const form = document.getElementById("token-form");
-const input = document.getElementById("token-input");
-if (form && input) {
-  input.value = token();
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    saveToken(input.value.trim());
-    notify(input.value.trim() ? "Token saved on this device." : "Token removed.");
-    form.closest("details").open = false;
+if (form) {
+  form.addEventListener("submit", signIn);
+  document.getElementById("sign-out").addEventListener("click", () => {
+    saveToken("");
+    window.location.reload();
   });
+  for (const link of document.querySelectorAll('a[href="#sign-in"]')) {
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      form.closest("details").open = true;
+      document.getElementById("token-input").focus();
+    });
+  }
+  addressSignIn.then((outcome) => {
+    if (outcome && outcome.message) notify(outcome.message, "error");
+  });
+  showAccess();
 }
 
 export function notify(text, kind = "info") {

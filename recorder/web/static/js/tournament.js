@@ -123,6 +123,9 @@ function renderRounds(t, started) {
     const byes = round.byes.map((bye) => element("li", { text: `${bye.name}: bye (${bye.points})` }));
     return element("section", { class: "round", "data-round": round.round },
       element("h3", { text: `Round ${round.round}${round.complete ? "" : " (in progress)"}` }),
+      element("p", {}, element("a", { class: "scoresheets-link",
+        href: `/tournaments/${encodeURIComponent(id)}/rounds/${round.round}/scoresheets`,
+        text: "Empty scoresheets to print, one per board" })),
       element("div", { class: "scroll" }, element("table", { class: "table" }, element("thead", {}, head), element("tbody", {}, ...rows))),
       byes.length ? element("ul", { class: "byes" }, ...byes) : null);
   });
