@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from recorder.tournaments import BOARD_RESULTS, FORMATS, TIEBREAKS
+from recorder.tournaments import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, TIEBREAKS
 
 from .fields import Int64, StrictInteger, player
 from .fields import name as text
@@ -27,6 +27,11 @@ DATE: list[Callable[[str], Any]] = [
     calendar_day,
 ]
 POINTS = (0, 0.5, 1)
+
+
+def broadcast_delay(**kwargs) -> fields.Field:
+    """Whole seconds the public waits for a move: 0 (none) to a day (86,400)."""
+    return StrictInteger(validate=validate.Range(min=0, max=MAX_BROADCAST_DELAY), **kwargs)
 
 
 class StrictNumber(fields.Float):
@@ -56,6 +61,8 @@ class TournamentCreateSchema(Schema):
     start_date = fields.String(allow_none=True, validate=DATE)
     end_date = fields.String(allow_none=True, validate=DATE)
     rated = fields.Boolean(load_default=False)  # its finished games count in the rating lists
+    broadcast_delay = broadcast_delay(load_default=0)
+    finished_public = fields.Boolean(load_default=True)
 
 
 class PlayerCreateSchema(Schema):
@@ -76,6 +83,13 @@ class PlayerCreateSchema(Schema):
 
 class WithdrawalSchema(Schema):
     reason = fields.String(allow_none=True, validate=validate.Length(max=2000))
+
+
+class BroadcastSchema(Schema):
+    """PUT /api/tournaments/{id}/broadcast: the public's delay from now on (arbiter or admin)."""
+
+    broadcast_delay = broadcast_delay(required=True)
+    finished_public = fields.Boolean()
 
 
 class TiebreaksSchema(Schema):
@@ -157,6 +171,8 @@ class TournamentSchema(Schema):
     tiebreaks = fields.List(fields.String(), dump_only=True)
     bye_points = fields.Raw(dump_only=True)
     rated = fields.Boolean(dump_only=True)
+    broadcast_delay = StrictInteger(dump_only=True)
+    finished_public = fields.Boolean(dump_only=True)
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
@@ -227,6 +243,7 @@ tournament_create_schema = TournamentCreateSchema()
 player_create_schema = PlayerCreateSchema()
 withdrawal_schema = WithdrawalSchema()
 tiebreaks_schema = TiebreaksSchema()
+broadcast_schema = BroadcastSchema()
 pair_schema = PairSchema()
 board_game_schema = BoardGameSchema()
 board_result_schema = BoardResultSchema()

@@ -22,7 +22,7 @@ PURE_MODULES = [
     *(f"recorder.audit.{name}" for name in ("trace", "claims", "whatif", "verify")),
     *(
         f"recorder.tournaments.{name}"
-        for name in ("events", "fold", "decide", "pairing", "dutch", "results", "standings")
+        for name in ("events", "fold", "decide", "pairing", "dutch", "results", "standings", "broadcast")
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
     "recorder.tournaments",

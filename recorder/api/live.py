@@ -39,6 +39,7 @@ from ..store import GamesList
 from ..store.notify import wait_for_append
 from ..tournaments import is_tournament_id
 from . import openapi
+from .broadcast import Audience, audience
 from .problems import problem
 
 bp = Blueprint("live", __name__)
@@ -182,27 +183,47 @@ def game_live(game_id: str):
     version = store.version(game_id)
     if version == 0:
         raise UnknownGame(f"There is no game {game_id}.")
+    reader = audience()
+    visible = Visible(store, reader, game_id)
+    version = visible.version()
     after = last_event_id()
     sent = [version if after is None else min(after, version)]  # the last seq this listener has
-    # Woken by the append itself where the store can push (PostgreSQL NOTIFY, from any app
-    # server), else by a cheap look at the version every poll interval (SQLite).
-    clock = ticks(lambda seconds: wait_for_append(store, game_id, sent[0], seconds))
-    return stream(game_messages(store, game_id, sent, clock))
+    if reader.horizon(game_id) is not None:  # held back: moves come of age with time, not with appends
+        clock = ticks()
+    else:  # woken by the append itself where the store can push (PostgreSQL NOTIFY, from any app
+        # server), else by a cheap look at the version every poll interval (SQLite)
+        clock = ticks(lambda seconds: wait_for_append(store, game_id, sent[0], seconds))
+    return stream(game_messages(store, game_id, sent, clock, visible))
 
 
-def game_messages(store, game_id: str, sent: list[int], clock: Iterator[bool]) -> Iterator[str]:
-    """The version now, then every event after ``sent[0]`` as it is recorded."""
-    yield message("version", {"game_id": game_id, "version": store.version(game_id)}, None)
-    sent[0] = yield from new_events(store, game_id, sent[0])
+class Visible:
+    """How far a stream's reader may see a game, asked again at every look (a broadcast
+    delay lets moves through as they age; the tournament may change its delay)."""
+
+    def __init__(self, store, reader: Audience, game_id: str):
+        self.store, self.reader, self.game_id = store, reader, game_id
+
+    def version(self) -> int:
+        upto = self.reader.horizon(self.game_id)
+        return self.store.version(self.game_id) if upto is None else upto
+
+    def upto(self) -> int | None:
+        return self.reader.horizon(self.game_id)
+
+
+def game_messages(store, game_id: str, sent: list[int], clock: Iterator[bool], visible: Visible) -> Iterator[str]:
+    """The version now, then every event after ``sent[0]`` as it is recorded (as it may be seen)."""
+    yield message("version", {"game_id": game_id, "version": visible.version()}, None)
+    sent[0] = yield from new_events(store, game_id, sent[0], visible.upto())
     for heartbeat in clock:
-        if store.version(game_id) > sent[0]:
-            sent[0] = yield from new_events(store, game_id, sent[0])
+        if visible.version() > sent[0]:
+            sent[0] = yield from new_events(store, game_id, sent[0], visible.upto())
         elif heartbeat:
             yield ": still here\n\n"
 
 
-def new_events(store, game_id: str, after: int):
-    for event in store.read(game_id, after=after):
+def new_events(store, game_id: str, after: int, upto: int | None = None):
+    for event in store.read(game_id, after=after, upto=upto):
         yield message("recorded", event_schema.dump(event.to_dict()), event.seq)
         after = event.seq
     return after
@@ -216,13 +237,15 @@ def tournament_live(tournament_id: str):
     store = current_app.extensions["recorder"].store
     if not is_tournament_id(tournament_id) or store.version(tournament_id) == 0:
         raise NotFound(f"There is no tournament {tournament_id}.")
-    return stream(tournament_messages(store, tournament_id, last_event_id(), ticks()))
+    reader = audience()
+    return stream(tournament_messages(store, tournament_id, last_event_id(), ticks(), reader))
 
 
-def boards(store, tournament_id: str) -> dict[str, dict]:
-    """Each board's game: its round, board, last change, status and result (the games projection)."""
+def boards(store, tournament_id: str, reader: Audience) -> dict[str, dict]:
+    """Each board's game: its round, board, last change, status and result (the games
+    projection, as the reader may see it)."""
     rows = GamesList(store).page(tournament=tournament_id, limit=1000)
-    return {row["game_id"]: row for row in rows}
+    return {row["game_id"]: reader.row(row) for row in rows}
 
 
 def number(value) -> int | None:
@@ -235,27 +258,29 @@ def board_message(store, row: dict) -> dict:
         "game_id": row["game_id"],
         "round": number(row.get("round")),
         "board": number(row.get("board")),
-        "version": store.version(row["game_id"]),
+        "version": row["horizon"] if "horizon" in row else store.version(row["game_id"]),
         "status": row.get("status"),
         "result": row.get("result"),
     }
 
 
-def tournament_messages(store, tournament_id: str, last: int | None, clock: Iterator[bool]) -> Iterator[str]:
+def tournament_messages(
+    store, tournament_id: str, last: int | None, clock: Iterator[bool], reader: Audience
+) -> Iterator[str]:
     """A snapshot of every board (unless the client already has it), then each change.
 
     The message id is the tournament's version plus all its games' versions: it only
     grows, so a reconnecting client whose id differs has missed something."""
     own = store.version(tournament_id)
-    known = boards(store, tournament_id)
-    versions = {game_id: store.version(game_id) for game_id in known}
+    known = boards(store, tournament_id, reader)
+    versions = {game_id: row.get("horizon") or store.version(game_id) for game_id, row in known.items()}
     cursor = own + sum(versions.values())
     if last != cursor:
         snapshot = [{**board_message(store, row), "version": versions[g]} for g, row in known.items()]
         yield message("snapshot", {"tournament_id": tournament_id, "version": own, "boards": snapshot}, cursor)
     for heartbeat in clock:
         changed = False
-        for game_id, row in boards(store, tournament_id).items():
+        for game_id, row in boards(store, tournament_id, reader).items():
             if known.get(game_id, {}).get("updated_at") != row.get("updated_at"):
                 known[game_id] = row
                 board = board_message(store, row)

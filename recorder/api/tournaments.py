@@ -17,6 +17,7 @@ from recorder.tournaments.service import Tournaments
 from schemas.tournaments import (
     board_game_schema,
     board_result_schema,
+    broadcast_schema,
     crosstable_schema,
     entrant_schema,
     page_schema,
@@ -37,6 +38,7 @@ from schemas.tournaments import (
 from . import openapi
 from .access import authenticator, recorded_by
 from .body import json_body
+from .broadcast import visible_state_of
 from .games import expected_version, game_json, idempotency, with_etag
 from .problems import load_query
 from .tournaments_openapi import document_tournament_paths
@@ -98,7 +100,7 @@ def create_tournament():
 
 @bp.get("/<tournament_id>")
 def get_tournament(tournament_id: str):
-    view = tournaments().view(tournament_id)
+    view = tournaments().view(tournament_id, visible_state_of)
     return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version)
 
 
@@ -161,6 +163,14 @@ def withdraw_player(tournament_id: str, number: int):
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
 
 
+@bp.put("/<tournament_id>/broadcast")
+def set_broadcast(tournament_id: str):
+    raw = body()
+    written = tournaments().set_broadcast(tournament_id, broadcast_schema.load(raw), **write_options(raw))
+    view = tournaments().view(tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version)
+
+
 @bp.put("/<tournament_id>/tiebreaks")
 def choose_tiebreaks(tournament_id: str):
     raw = body()
@@ -186,7 +196,7 @@ def get_round(tournament_id: str, round_number: int):
 
 
 def round_response(tournament_id: str, round_number: int, status: int = 200) -> Response:
-    view = tournaments().view(tournament_id)
+    view = tournaments().view(tournament_id, visible_state_of)
     payload = round_schema.dump(views.round_json(view, views.find_round(view, round_number)))
     location = url_for("tournaments.get_round", tournament_id=tournament_id, round_number=round_number)
     return respond(payload, view.tournament.version, status, Location=location)
@@ -221,13 +231,13 @@ def record_board_result(tournament_id: str, round_number: int, board: int):
 
 @bp.get("/<tournament_id>/standings")
 def get_standings(tournament_id: str):
-    view = tournaments().view(tournament_id)
+    view = tournaments().view(tournament_id, visible_state_of)
     return respond(standings_schema.dump(views.standings_json(view)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/crosstable")
 def get_crosstable(tournament_id: str):
-    view = tournaments().view(tournament_id)
+    view = tournaments().view(tournament_id, visible_state_of)
     return respond(crosstable_schema.dump(views.crosstable_json(view)), view.tournament.version)
 
 

@@ -12,10 +12,11 @@ from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
-from . import BOARD_RESULTS, FORMATS, TIEBREAKS
+from . import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, TIEBREAKS
 from .dutch import pair_swiss
 from .events import (
     BoardResultRecorded,
+    BroadcastSet,
     EntrantLinked,
     PlayerRegistered,
     PlayerWithdrew,
@@ -28,6 +29,15 @@ from .pairing import DOWN, UP, NoPairing, SwissPlayer, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
+
+
+def check_broadcast_delay(delay: object) -> int:
+    """Whole seconds from 0 (no delay) to a day."""
+    if type(delay) is not int or not 0 <= delay <= MAX_BROADCAST_DELAY:
+        raise InvalidRecord(
+            f"broadcast_delay is whole seconds from 0 to {MAX_BROADCAST_DELAY} (a day)", field="broadcast_delay"
+        )
+    return delay
 
 
 def default_tiebreaks(format_: str, is_match: bool) -> list[str]:
@@ -77,7 +87,17 @@ def decide_create(body: dict) -> TournamentCreated:
         start_date=start,
         end_date=end,
         rated=bool(body.get("rated", False)),
+        broadcast_delay=check_broadcast_delay(body.get("broadcast_delay", 0)),
+        finished_public=bool(body.get("finished_public", True)),
     )
+
+
+def decide_broadcast(t: Tournament, body: dict) -> list[BroadcastSet]:
+    """A new delay (and finished games' publicity) for the public reads from now on; a
+    read after it applies it to every move, earlier ones included."""
+    delay = check_broadcast_delay(body["broadcast_delay"])
+    finished_public = bool(body.get("finished_public", t.finished_public))
+    return [BroadcastSet(broadcast_delay=delay, finished_public=finished_public)]
 
 
 def decide_tiebreaks(t: Tournament, body: dict) -> list[TiebreaksChosen]:

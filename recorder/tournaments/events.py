@@ -34,6 +34,8 @@ class TournamentCreated(TournamentEvent):
     start_date: str | None = None
     end_date: str | None = None
     rated: bool = False  # its finished games count in the registry's rating lists
+    broadcast_delay: int = 0  # seconds a move waits before the public sees it (docs/tournaments.md)
+    finished_public: bool = True  # a finished game is public at once, whatever the delay
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,15 @@ class BoardResultRecorded(TournamentEvent):
 
 
 @dataclass(frozen=True)
+class BroadcastSet(TournamentEvent):
+    """The public's delay from now on, and whether a finished game is public at once."""
+
+    type: ClassVar[str] = "broadcast_set"
+    broadcast_delay: int
+    finished_public: bool = True
+
+
+@dataclass(frozen=True)
 class EntrantLinked(TournamentEvent):
     """An entrant named by his name alone is this registry player (``recorder players link``)."""
 
@@ -107,6 +118,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         RoundPaired,
         BoardResultRecorded,
         EntrantLinked,
+        BroadcastSet,
     )
 }
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from .events import (
     BoardResultRecorded,
+    BroadcastSet,
     EntrantLinked,
     PlayerRegistered,
     PlayerWithdrew,
@@ -94,6 +95,8 @@ class Tournament:
     start_date: str | None = None
     end_date: str | None = None
     rated: bool = False
+    broadcast_delay: int = 0  # seconds; 0: the public sees each move at once
+    finished_public: bool = True
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -147,6 +150,8 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         start_date=event.start_date,
         end_date=event.end_date,
         rated=event.rated,
+        broadcast_delay=event.broadcast_delay,
+        finished_public=event.finished_public,
         version=1,
     )
 
@@ -175,6 +180,8 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
         return replace(t, entrants=entrants, version=seq)
     if isinstance(event, RoundPaired):
         return replace(t, rounds=t.rounds + (round_from_event(event),), version=seq)
+    if isinstance(event, BroadcastSet):
+        return replace(t, broadcast_delay=event.broadcast_delay, finished_public=event.finished_public, version=seq)
     if isinstance(event, BoardResultRecorded):
         forfeit = Forfeit(event.result, event.reason, event.note)
         return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit}, version=seq)

@@ -48,6 +48,8 @@ def tournament_json(view) -> dict:
         "tiebreaks": list(t.tiebreaks),
         "bye_points": t.bye_points,
         "rated": t.rated,
+        "broadcast_delay": t.broadcast_delay,
+        "finished_public": t.finished_public,
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],
