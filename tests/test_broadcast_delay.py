@@ -421,3 +421,17 @@ def test_public_horizon_is_the_last_aged_event_and_never_hides_the_setup():
     assert public_horizon(900, False, True, 3) == 3
     assert public_horizon(900, True, False, 0) == 1  # the pairing is public: so is the setup
     assert re.fullmatch(r"\d+", str(public_horizon(60, False, False, 12)))
+
+
+def test_audit_reads_of_a_delayed_game_work_on_its_visible_events(clock_at_k):
+    hall = clock_at_k
+    for who in hall.outsiders:
+        assert hall.get(f"/api/games/{hall.game}/events/{hall.k}/trace", who).status_code == 200
+        assert hall.get(f"/api/games/{hall.game}/events/{hall.k + 1}/trace", who).status_code == 404
+        report = hall.get(f"/api/games/{hall.game}/verify", who).get_json()
+        assert (report["ok"], report["version"], report["result"]) == (True, hall.k, None)
+        assert report["head_hash"] == hall.events[hall.k - 1]["hash"]
+    for who in hall.insiders:
+        assert hall.get(f"/api/games/{hall.game}/events/{hall.k + 1}/trace", who).status_code == 200
+        report = hall.get(f"/api/games/{hall.game}/verify", who).get_json()
+        assert (report["ok"], report["version"]) == (True, hall.full)
