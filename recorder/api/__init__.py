@@ -26,12 +26,12 @@ def init_app(app: Flask) -> None:
     problems.init_app(app)
     hosts.init_app(app)
     access.init_app(app)
-    broadcast.init_app(app)
     app.register_blueprint(tokens.bp)
     for module in (variants, games, openapi):
         app.register_blueprint(module.bp)
     app.register_blueprint(audit.bp)
     tournaments.init_app(app)
+    broadcast.init_app(app)  # after tournaments: it reads their settings
     players.init_app(app)
     ratings.init_app(app)
     app.register_blueprint(archive.bp)

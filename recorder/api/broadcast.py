@@ -17,6 +17,7 @@ Every read that shows a game's events or what follows from them asks ``horizon``
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -41,6 +42,7 @@ def system_clock() -> datetime:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("CLOCK", system_clock)
+    app.extensions["broadcasts"] = Settings(app.extensions["tournaments"])
     app.after_request(vary_by_token)
 
 
@@ -48,34 +50,50 @@ def recorder() -> Recorder:
     return current_app.extensions["recorder"]
 
 
-class Audience:
-    """Who reads, and when: what one request (or one live stream, for its lifetime) may
-    see of each game. Holds no request: a stream keeps using it after the request."""
+class Settings:
+    """Each tournament as last folded, per process, refolded only once its stream has grown:
+    a read of a tournament's game costs one indexed look at the tournament's version."""
 
-    def __init__(self, recorder: Recorder, tournaments, clock: Callable[[], datetime], reaches: Callable[[str], bool]):
-        self.recorder = recorder
+    def __init__(self, tournaments):
         self.tournaments = tournaments
-        self.clock = clock
-        self.reaches = reaches
-        self.shaped = False  # some answer depended on the token (a delaying tournament was read)
-        self._known: dict[str, tuple[int, Tournament | None]] = {}
+        self._known: dict[str, tuple[int, Tournament]] = {}
+        self._lock = threading.Lock()
 
-    def delaying(self, tournament_id: str | None) -> Tournament | None:
-        """The tournament when it holds moves back from this reader (re-read when it changed)."""
-        if tournament_id is None:
-            return None
-        version = self.recorder.store.version(tournament_id)
-        known = self._known.get(tournament_id)
-        if known is None or known[0] != version:
-            known = self._known[tournament_id] = (version, self._delaying(tournament_id))
-        return known[1]
-
-    def _delaying(self, tournament_id: str) -> Tournament | None:
+    def of(self, tournament_id: str, version: int) -> Tournament | None:
+        with self._lock:
+            known = self._known.get(tournament_id)
+        if known is not None and known[0] == version:
+            return known[1]
         try:
             t = self.tournaments.tournament(tournament_id)
         except NotFound:
             return None
-        if t.broadcast_delay == 0:
+        with self._lock:
+            self._known[tournament_id] = (t.version, t)
+        return t
+
+
+class Audience:
+    """Who reads, and when: what one request (or one live stream, for its lifetime) may
+    see of each game. Holds no request: a stream keeps using it after the request."""
+
+    def __init__(
+        self, recorder: Recorder, settings: Settings, clock: Callable[[], datetime], reaches: Callable[[str], bool]
+    ):
+        self.recorder = recorder
+        self.settings = settings
+        self.clock = clock
+        self.reaches = reaches
+        self.shaped = False  # some answer depended on the token (a delaying tournament was read)
+        self._folds: dict[str, Game] = {}  # each held-back game's visible fold, the latest asked
+
+    def delaying(self, tournament_id: str | None) -> Tournament | None:
+        """The tournament when it holds moves back from this reader (as it stands now)."""
+        if tournament_id is None:
+            return None
+        version = self.recorder.store.version(tournament_id)
+        t = self.settings.of(tournament_id, version) if version else None
+        if t is None or t.broadcast_delay == 0:
             return None
         self.shaped = True
         return None if self.reaches(tournament_id) else t
@@ -114,17 +132,25 @@ class Audience:
         upto = self.horizon(row["game_id"])
         if upto is None:
             return row
-        summary = summary_of(self.recorder.game_at(row["game_id"], upto))
+        summary = summary_of(self.visible_fold(row["game_id"], upto))
         last = self.recorder.store.read(row["game_id"], after=upto - 1, upto=upto)
         changed = last[0].recorded_at if last else row.get("updated_at")
         return {**row, "status": summary["status"], "result": summary["result"], "updated_at": changed, "horizon": upto}
+
+    def visible_fold(self, game_id: str, upto: int) -> Game:
+        """The game after event ``upto``, folded once per reader and horizon (a tournament
+        stream asks at every look)."""
+        fold = self._folds.get(game_id)
+        if fold is None or fold.version != upto:
+            fold = self._folds[game_id] = self.recorder.game_at(game_id, upto)
+        return fold
 
 
 def audience() -> Audience:
     """This request's reader (its token read once)."""
     if "audience" not in g:
         clock = current_app.config["CLOCK"]
-        g.audience = Audience(recorder(), current_app.extensions["tournaments"], clock, token_reaches())
+        g.audience = Audience(recorder(), current_app.extensions["broadcasts"], clock, token_reaches())
     return g.audience
 
 
