@@ -103,6 +103,11 @@ class Audience:
         metadata = getattr(setup, "metadata", None) or {}
         return metadata.get("tournament_id") or ids.tournament_of_board(game_id)
 
+    def sees_all(self, game_id: str) -> bool:
+        """Whether this reader's token reaches the game's tournament (no delay ever holds it back)."""
+        tournament_id = self.tournament_of(game_id)
+        return tournament_id is not None and self.reaches(tournament_id)
+
     def horizon(self, game_id: str) -> int | None:
         """The last event of the game this reader may see now; None: all of them."""
         t = self.delaying(self.tournament_of(game_id))
