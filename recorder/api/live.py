@@ -7,13 +7,16 @@ and a ``tournament`` message when the tournament itself does (a pairing, a resul
 Both resume: a client that reconnects with ``Last-Event-ID`` (EventSource does this by
 itself) first gets what it missed.
 
-How a listener learns of an append: a game's stream waits with
-``store.notify.wait_for_append``, which PostgreSQL wakes at once (every append sends a
-NOTIFY, delivered to every app server) and which on SQLite looks at the store's version
-every ``LIVE_POLL_SECONDS`` (0.25 s); a tournament's stream looks at its boards' versions
-at that interval on either backend. One indexed ``MAX(seq)`` per look is cheap, and it
-works across gunicorn's worker processes, which a condition variable in one process
-would not (an append is served by whichever worker took the request). Each worker admits at
+How a listener learns of an append: the game's watcher (one per game per process, for all
+its streams: recorder/api/watchers.py) waits with ``store.notify.wait_for_append``, which
+PostgreSQL wakes at once (every append sends a NOTIFY, delivered to every app server) and
+which on SQLite looks at the store's version every ``LIVE_POLL_SECONDS`` (0.25 s), then
+hands each new event to every stream; a tournament's watcher looks at its boards'
+versions at that interval on either backend. One indexed ``MAX(seq)`` per look is cheap,
+and it works across gunicorn's worker processes, which a condition variable in one process
+would not (an append is served by whichever worker took the request). A tournament's
+broadcast delay holds events back from a public stream until they are old enough
+(recorder/api/broadcast.py). Each worker admits at
 most ``LIVE_LISTENERS`` listeners at once (env ``RECORDER_LIVE_LISTENERS``, default 8)
 and answers 503 with ``Retry-After`` beyond it, so long-lived connections never take
 every thread and recording always has some left (docs/deployment.md: gthread workers).
