@@ -43,8 +43,9 @@ class Hall:
         other = self.tournament("Gondar Cup")
         self.arbiter = self.token(self.t)
         self.stranger = self.token(other)  # an arbiter, of another tournament
-        for name in ("Abeba", "Berhane"):
-            assert self.admin.post(f"/api/tournaments/{self.t}/players", json={"name": name}).status_code == 201
+        for name in ("Abeba", "Berhane"):  # registry players too: their records list the game
+            entry = {"name": name, "federation": "ETH", "register": True}
+            assert self.admin.post(f"/api/tournaments/{self.t}/players", json=entry).status_code == 201
         assert self.admin.post(f"/api/tournaments/{self.t}/rounds", json={}).status_code == 201
         created = self.admin.post(f"/api/tournaments/{self.t}/rounds/1/boards/1/game", json={"first_player": "north"})
         assert created.status_code == 201, created.get_json()
@@ -287,6 +288,23 @@ def board_result(hall, who):
     board = hall.get(f"/api/tournaments/{hall.t}/rounds/1", who).get_json()["boards"][0]
     assert hall.get(f"/api/tournaments/{hall.t}", who).get_json()["rounds"][0]["boards"][0] == board
     return board["result"]
+
+
+def test_a_players_record_holds_back_a_delayed_games_result(clock_at_k):
+    hall = clock_at_k
+    players = hall.admin.get(f"/api/tournaments/{hall.t}").get_json()["players"]
+    for player in players:
+        for who in hall.outsiders:
+            game = record_entry(hall, player["player_id"], who)
+            assert (game["status"], game["result"], game["score"]) == ("in_progress", None, None)
+        for who in hall.insiders:
+            game = record_entry(hall, player["player_id"], who)
+            assert (game["status"], game["result"]) == ("finished", "north_wins")
+
+
+def record_entry(hall, player_id: str, who) -> dict:
+    games = hall.get(f"/api/players/{player_id}", who).get_json()["games"]
+    return next(g for g in games if g["game_id"] == hall.game)
 
 
 # -- Live streams --------------------------------------------------------------------------
