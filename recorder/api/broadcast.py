@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Flask, Response, current_app, g
 
+from recorder.auth.tokens import Principal
 from recorder.core import ids
 from recorder.core.game import Game
 from recorder.errors import NotFound
@@ -160,13 +161,18 @@ def audience() -> Audience:
 
 
 def token_reaches() -> Callable[[str], bool]:
-    """Whether the request's token is the admin's or an arbiter's of a tournament."""
-    principal = authenticator().authenticate(bearer_token())
+    """Whether the request's token is the admin's or an arbiter's of a tournament. The
+    token is looked up (once) only when a delaying tournament asks: most reads never do."""
+    token, auth = bearer_token(), authenticator()  # kept: a stream may ask after its request
+    principal: list[Principal | None] = []
 
     def reaches(tournament_id: str) -> bool:
-        if principal is None:
+        if not principal:
+            principal.append(auth.authenticate(token))
+        holder = principal[0]
+        if holder is None:
             return False
-        return principal.is_admin or (principal.kind == "arbiter" and principal.tournament_id == tournament_id)
+        return holder.is_admin or (holder.kind == "arbiter" and holder.tournament_id == tournament_id)
 
     return reaches
 
