@@ -169,12 +169,17 @@ def _check_lines(recorder: Recorder, game_id: str, events: list[StoredEvent]) ->
             yield f"event lines: {game_id}: event {event.seq}'s stored line is not its canonical JSON"
 
 
-def search(recorder: Recorder, text: str, *, limit: int = 100) -> dict:
+def search(
+    recorder: Recorder, text: str, *, limit: int = 100, horizon: Callable[[str], int | None] = lambda game_id: None
+) -> dict:
     """Where a position occurred: every game and event after which the board stood so (the
     first six fields of the position text), with the game's variant, options and players.
-    ``truncated`` says that more than ``limit`` occurrences exist."""
+    ``truncated`` says that more than ``limit`` occurrences exist. ``horizon(game_id)``:
+    the last event of the game the reader may see (None: all; a broadcast delay)."""
     key = key_of(text)
-    hits = recorder.positions.find(key, limit=limit + 1)
+    hits = [
+        (game_id, seq) for game_id, seq in recorder.positions.find(key, limit=limit + 1) if seen(horizon, game_id, seq)
+    ]
     occurrences = []
     for game_id, seq in hits[:limit]:
         setup = recorder.setup_of(game_id)
@@ -189,3 +194,8 @@ def search(recorder: Recorder, text: str, *, limit: int = 100) -> dict:
             }
         )
     return {"position": key, "occurrences": occurrences, "truncated": len(hits) > limit}
+
+
+def seen(horizon: Callable[[str], int | None], game_id: str, seq: int) -> bool:
+    upto = horizon(game_id)
+    return upto is None or seq <= upto

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from recorder.tournaments import BOARD_RESULTS, FORMATS, TIEBREAKS
+from recorder.tournaments import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, TIEBREAKS
 from recorder.tournaments.events import PAIRING_RULES
 
 from .fields import Int64, StrictInteger, player
@@ -28,6 +28,11 @@ DATE: list[Callable[[str], Any]] = [
     calendar_day,
 ]
 POINTS = (0, 0.5, 1)
+
+
+def broadcast_delay(**kwargs) -> fields.Field:
+    """Whole seconds the public waits for a move: 0 (none) to a day (86,400)."""
+    return StrictInteger(validate=validate.Range(min=0, max=MAX_BROADCAST_DELAY), **kwargs)
 
 
 class StrictNumber(fields.Float):
@@ -57,6 +62,8 @@ class TournamentCreateSchema(Schema):
     start_date = fields.String(allow_none=True, validate=DATE)
     end_date = fields.String(allow_none=True, validate=DATE)
     rated = fields.Boolean(load_default=False)  # its finished games count in the rating lists
+    broadcast_delay = broadcast_delay(load_default=0)
+    finished_public = fields.Boolean(load_default=True)
     pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
     acceleration = fields.String(allow_none=True, validate=validate.OneOf(("baku",)))  # C.04.5.1, Swiss only
 
@@ -102,6 +109,13 @@ class ForbiddenPairSchema(Schema):
 
 class WithdrawalSchema(Schema):
     reason = fields.String(allow_none=True, validate=validate.Length(max=2000))
+
+
+class BroadcastSchema(Schema):
+    """PUT /api/tournaments/{id}/broadcast: the public's delay from now on (arbiter or admin)."""
+
+    broadcast_delay = broadcast_delay(required=True)
+    finished_public = fields.Boolean()
 
 
 class TiebreaksSchema(Schema):
@@ -187,6 +201,8 @@ class TournamentSchema(Schema):
     initial_colour = fields.String(dump_only=True)
     acceleration = fields.String(dump_only=True, allow_none=True)
     forbidden_pairs = fields.List(fields.Dict(), dump_only=True)
+    broadcast_delay = StrictInteger(dump_only=True)
+    finished_public = fields.Boolean(dump_only=True)
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
@@ -303,6 +319,7 @@ forbidden_pair_schema = ForbiddenPairSchema()
 trf_query_schema = TrfQuerySchema()
 withdrawal_schema = WithdrawalSchema()
 tiebreaks_schema = TiebreaksSchema()
+broadcast_schema = BroadcastSchema()
 pair_schema = PairSchema()
 board_game_schema = BoardGameSchema()
 board_result_schema = BoardResultSchema()

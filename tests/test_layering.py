@@ -22,7 +22,18 @@ PURE_MODULES = [
     *(f"recorder.audit.{name}" for name in ("trace", "claims", "whatif", "verify")),
     *(
         f"recorder.tournaments.{name}"
-        for name in ("events", "fold", "decide", "pairing", "dutch", "results", "standings", "trf", "check")
+        for name in (
+            "events",
+            "fold",
+            "decide",
+            "pairing",
+            "dutch",
+            "results",
+            "standings",
+            "trf",
+            "check",
+            "broadcast",
+        )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
     "recorder.tournaments",

@@ -133,6 +133,17 @@ def test_read_returns_the_after_upto_slice(store, after, upto, expected):
     assert [e.seq for e in store.read("g", after=after, upto=upto)] == expected
 
 
+def test_last_seq_recorded_by_is_the_last_event_at_or_before_the_time(store):
+    """A broadcast delay's cut (docs/tournaments.md): the events' own stored times decide."""
+    for seq in range(1, 4):
+        store.append("g", seq - 1, moves(seq))
+    times = [e.recorded_at for e in store.read("g")]
+    assert store.last_seq_recorded_by("g", times[1]) == 2
+    assert store.last_seq_recorded_by("g", times[2]) == 3
+    assert store.last_seq_recorded_by("g", "2000-01-01T00:00:00.000000Z") == 0
+    assert store.last_seq_recorded_by("nope", times[2]) == 0
+
+
 def test_unknown_game_is_empty(store):
     assert store.read("nope") == []
     assert store.version("nope") == 0

@@ -6,6 +6,7 @@ from . import (
     access,  # who may write: the one guard (recorder/auth)
     archive,  # notation and NDJSON import/export
     audit,  # traces, claims, what-if, verify, checkpoints, board.svg
+    broadcast,  # a tournament's broadcast delay: what public reads show of its games
     game_notation,  # one game's notation and move list, for the game page
     games,
     hosts,  # Host and Origin checked before anything else (DNS rebinding)
@@ -30,6 +31,7 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(module.bp)
     app.register_blueprint(audit.bp)
     tournaments.init_app(app)
+    broadcast.init_app(app)  # after tournaments: it reads their settings
     players.init_app(app)
     ratings.init_app(app)
     app.register_blueprint(archive.bp)

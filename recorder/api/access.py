@@ -36,6 +36,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.withdraw_player": ("write_tournament", "tournament"),
     "tournaments.choose_tiebreaks": ("write_tournament", "tournament"),
     "tournaments.forbid_pairing": ("write_tournament", "tournament"),
+    "tournaments.set_broadcast": ("write_tournament", "tournament"),
     "tournaments.pair_round": ("write_tournament", "tournament"),
     "tournaments.start_board_game": ("write_tournament", "tournament"),
     "tournaments.record_board_result": ("write_tournament", "tournament"),

@@ -9,6 +9,8 @@ filters select, as notation or NDJSON by ``Accept``, one game at a time.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from apispec import APISpec
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError
@@ -27,6 +29,7 @@ from schemas.archive import export_query_schema, import_query_schema, import_rep
 
 from . import openapi
 from .access import principal, recorded_by
+from .broadcast import horizon, visible_game
 from .games import recorder
 from .problems import load_query, problem
 
@@ -115,16 +118,29 @@ def export_archive():
     if kind is None:
         raise NotAcceptable(f"export speaks {NOTATION} (also as text/plain) and {NDJSON}")
     archive = Archive(recorder().store)
-    game_ids = archive.select(**query)
+    game_ids = public_results(archive.select(**query), query.get("result"))
     if kind == NDJSON:
-        chunks = archive.ndjson_archive(game_ids)
+        chunks = archive.ndjson_archive(game_ids, horizon=horizon)
     else:
-        chunks = archive.notation_archive(game_ids, full_history=full_history)
+        chunks = archive.notation_archive(game_ids, full_history=full_history, horizon=horizon)
     response = Response(stream_with_context(chunks), mimetype=kind)
     if kind != NDJSON:
         response.mimetype_params["charset"] = "utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{FILENAMES[kind]}"'
     return response
+
+
+def public_results(game_ids: Iterator[str], result: str | None) -> Iterator[str]:
+    """With ``?result=``, a game a broadcast delay holds back is left out unless what the
+    reader sees of it has that result (its true result is not told by its presence)."""
+    for game_id in game_ids:
+        if result is None or horizon(game_id) is None or visible_result(game_id) == result:
+            yield game_id
+
+
+def visible_result(game_id: str) -> str:
+    state = visible_game(game_id).state
+    return state.result.name if state.game_over else "unfinished"
 
 
 def document_archive_paths(spec: APISpec) -> None:

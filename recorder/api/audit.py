@@ -14,7 +14,6 @@ from recorder.audit import trace as audit
 from recorder.audit.qr import checkpoint_qr_svg
 from recorder.audit.verify import held_to_head, verify_record
 from recorder.core.events import event_from_record
-from recorder.errors import NotFound
 from recorder.render.svg import board_svg
 from recorder.rules.position_text import position_json
 from schemas.audit import (
@@ -33,6 +32,7 @@ from schemas.audit import (
 from . import openapi
 from .audit_openapi import document_audit_paths
 from .body import json_body
+from .broadcast import horizon, visible_events, visible_game
 from .games import recorder
 from .problems import load_query
 
@@ -55,7 +55,7 @@ def stored_pairs(stored) -> list:
 
 @bp.get("/games/<game_id>/events/<int:seq>/trace")
 def trace(game_id: str, seq: int):
-    return trace_schema.dump(audit.explain(game_id, recorder().events(game_id), seq))
+    return trace_schema.dump(audit.explain(game_id, visible_events(game_id), seq))
 
 
 def claimed_fields(position: dict) -> dict:
@@ -70,43 +70,51 @@ def claim(game_id: str):
         body = {"position": claimed_fields(position_json(recorder().game(game_id).rules, body["position"]))}
     position = claim_schema.load(body)["position"]
     claims.check_claim(recorder().game(game_id).rules, position)
-    report = claims.find_position(game_id, stored_pairs(recorder().events(game_id)), position)
+    report = claims.find_position(game_id, stored_pairs(visible_events(game_id)), position)
     return claim_report_schema.dump(report)
 
 
 @bp.post("/games/<game_id>/what-if")
 def what_if(game_id: str):
     options = what_if_schema.load(json_body())["options"]
-    report = whatif.what_if(game_id, stored_pairs(recorder().events(game_id)), options)
+    report = whatif.what_if(game_id, stored_pairs(visible_events(game_id)), options)
     return what_if_report_schema.dump(report)
 
 
 @bp.get("/games/<game_id>/verify")
 def verify(game_id: str):
-    report = verify_record(game_id, recorder().events(game_id))
-    return verify_report_schema.dump(held_to_head(report, recorder().store.stream_heads(game_id)))
+    report = verify_record(game_id, visible_events(game_id))
+    return verify_report_schema.dump(held(report, game_id))
 
 
 @bp.post("/games/<game_id>/verify")
 def verify_checkpoint(game_id: str):
     text = checkpoint_body_schema.load(json_body())["checkpoint"]
     claimed = checkpoints.parse_checkpoint(text)  # a text that is no checkpoint is refused before the key is read
-    stored = recorder().events(game_id)
-    report = held_to_head(verify_record(game_id, stored), recorder().store.stream_heads(game_id))
+    stored = visible_events(game_id)
+    report = held(verify_record(game_id, stored), game_id)
     report["checkpoint"] = checkpoints.check(signing_key(), claimed, stored)
     report["ok"] = report["ok"] and report["checkpoint"]["valid"]
     return verify_report_schema.dump(report)
 
 
+def held(report: dict, game_id: str) -> dict:
+    """The report held to the stream's head; a delayed read verifies its visible events
+    alone (the head would tell how many more there are)."""
+    if horizon(game_id) is not None:
+        return report
+    return held_to_head(report, recorder().store.stream_heads(game_id))
+
+
 @bp.get("/games/<game_id>/checkpoint")
 def checkpoint(game_id: str):
-    return checkpoint_schema.dump(checkpoints.issue(signing_key(), game_id, recorder().events(game_id)))
+    return checkpoint_schema.dump(checkpoints.issue(signing_key(), game_id, visible_events(game_id)))
 
 
 @bp.get("/games/<game_id>/checkpoint.svg")
 def checkpoint_qr(game_id: str):
     """The checkpoint as a QR code (SVG) for the printed scoresheet; 404 while unfinished."""
-    issued = checkpoints.issue(signing_key(), game_id, recorder().events(game_id))
+    issued = checkpoints.issue(signing_key(), game_id, visible_events(game_id))
     return Response(checkpoint_qr_svg(issued["text"]), mimetype="image/svg+xml")
 
 
@@ -118,9 +126,7 @@ def public_key():
 @bp.get("/games/<game_id>/board.svg")
 def board(game_id: str):
     query = load_query(board_query_schema)
-    game = recorder().game_at(game_id, query["at"])
-    if query["at"] is not None and game.version < query["at"]:
-        raise NotFound(f"game {game_id} has {game.version} events, not {query['at']}", version=game.version)
+    game = visible_game(game_id, query["at"])
     names = (game.setup.south, game.setup.north)
     svg = board_svg(
         game.rules,

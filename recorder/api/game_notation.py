@@ -14,7 +14,7 @@ from recorder.service import stored_pairs
 from schemas.game_notation import MoveListSchema, NotationQuerySchema, move_list_schema, notation_query_schema
 
 from . import openapi
-from .games import recorder
+from .broadcast import visible_events
 from .problems import load_query
 
 bp = Blueprint("game_notation", __name__, url_prefix="/api/games")
@@ -23,7 +23,7 @@ bp = Blueprint("game_notation", __name__, url_prefix="/api/games")
 @bp.get("/<game_id>/notation")
 def game_notation(game_id: str):
     full_history = load_query(notation_query_schema)["history"] == "full"
-    text = write_game(list(stored_pairs(recorder().events(game_id))), full_history=full_history)
+    text = write_game(list(stored_pairs(visible_events(game_id))), full_history=full_history)
     response = Response(text, mimetype=MEDIA_TYPE)
     response.mimetype_params["charset"] = "utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.mn"'
@@ -32,7 +32,7 @@ def game_notation(game_id: str):
 
 @bp.get("/<game_id>/moves")
 def game_moves(game_id: str):
-    moves = move_list(game_id, list(stored_pairs(recorder().events(game_id))))
+    moves = move_list(game_id, list(stored_pairs(visible_events(game_id))))
     return move_list_schema.dump({"game_id": game_id, "moves": moves})
 
 

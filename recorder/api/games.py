@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 from recorder.api.problems import load_query
 from recorder.audit.trace import mark_retractions
 from recorder.core.game import Game
-from recorder.errors import InvalidRecord, NotFound
+from recorder.errors import InvalidRecord
 from recorder.rules.position_text import position_text
 from recorder.rules.state import state_to_json
 from recorder.rules.values import is_whole_number
@@ -29,6 +29,7 @@ from schemas import (
 
 from .access import recorded_by, scoped_idempotency
 from .body import json_body
+from .broadcast import visible_events, visible_game, visible_row
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 
@@ -96,14 +97,14 @@ def create_game():
 def list_games():
     query = load_query(game_query_schema)
     rows = recorder().games.page(**query)
-    games = [{**row, "id": row["game_id"]} for row in rows]
+    games = [{**visible_row(row), "id": row["game_id"]} for row in rows]
     last = (rows[-1]["created_at"], rows[-1]["game_id"]) if len(rows) == query["limit"] else None
     return game_list_schema.dump({"games": games, "next": last})
 
 
 @bp.get("/<game_id>")
 def get_game(game_id: str):
-    game = recorder().game(game_id)
+    game = visible_game(game_id)
     created_at = recorder().store.read(game_id, upto=1)[0].recorded_at
     return with_etag(game_schema.dump(game_json(game, created_at)), game)
 
@@ -146,7 +147,7 @@ def expected_version(from_body: int | None) -> int | None:
 
 @bp.get("/<game_id>/events")
 def get_events(game_id: str):
-    events = recorder().events(game_id)
+    events = visible_events(game_id)
     # Retracted moves name their retraction and retractions name what they withdrew (by folding).
     entries = mark_retractions(game_id, [e.to_dict() for e in events])
     # Already in EventListSchema's shape (StoredEvent.to_dict + the two marks): dumping
@@ -156,8 +157,5 @@ def get_events(game_id: str):
 
 @bp.get("/<game_id>/state")
 def get_state(game_id: str):
-    at = load_query(state_query_schema)["at"]
-    game = recorder().game_at(game_id, at)
-    if at is not None and game.version < at:
-        raise NotFound(f"game {game_id} has {game.version} events, not {at}", version=game.version)
+    game = visible_game(game_id, load_query(state_query_schema)["at"])
     return with_etag(state_json(game), game)

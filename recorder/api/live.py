@@ -7,13 +7,16 @@ and a ``tournament`` message when the tournament itself does (a pairing, a resul
 Both resume: a client that reconnects with ``Last-Event-ID`` (EventSource does this by
 itself) first gets what it missed.
 
-How a listener learns of an append: a game's stream waits with
-``store.notify.wait_for_append``, which PostgreSQL wakes at once (every append sends a
-NOTIFY, delivered to every app server) and which on SQLite looks at the store's version
-every ``LIVE_POLL_SECONDS`` (0.25 s); a tournament's stream looks at its boards' versions
-at that interval on either backend. One indexed ``MAX(seq)`` per look is cheap, and it
-works across gunicorn's worker processes, which a condition variable in one process
-would not (an append is served by whichever worker took the request). Each worker admits at
+How a listener learns of an append: the game's watcher (one per game per process, for all
+its streams: recorder/api/watchers.py) waits with ``store.notify.wait_for_append``, which
+PostgreSQL wakes at once (every append sends a NOTIFY, delivered to every app server) and
+which on SQLite looks at the store's version every ``LIVE_POLL_SECONDS`` (0.25 s), then
+hands each new event to every stream; a tournament's watcher looks at its boards'
+versions at that interval on either backend. One indexed ``MAX(seq)`` per look is cheap,
+and it works across gunicorn's worker processes, which a condition variable in one process
+would not (an append is served by whichever worker took the request). A tournament's
+broadcast delay holds events back from a public stream until they are old enough
+(recorder/api/broadcast.py). Each worker admits at
 most ``LIVE_LISTENERS`` listeners at once (env ``RECORDER_LIVE_LISTENERS``, default 8)
 and answers 503 with ``Retry-After`` beyond it, so long-lived connections never take
 every thread and recording always has some left (docs/deployment.md: gthread workers).
@@ -23,10 +26,11 @@ A stream ends after ``LIVE_MAX_SECONDS`` (300 s); EventSource reconnects and res
 from __future__ import annotations
 
 import os
+import queue
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from apispec import APISpec
 from flask import Blueprint, Flask, Response, current_app, json, request
@@ -36,10 +40,11 @@ from schemas import event_schema
 from ..errors import InvalidRecord, NotFound, UnknownGame
 from ..rules.values import is_whole_number
 from ..store import GamesList
-from ..store.notify import wait_for_append
 from ..tournaments import is_tournament_id
 from . import openapi
+from .broadcast import Audience, audience
 from .problems import problem
+from .watchers import GameLook, Visible, Watchers
 
 bp = Blueprint("live", __name__)
 
@@ -150,59 +155,70 @@ class Admitted:
             self._release()
 
 
-def ticks(wait: Callable[[float], object] = time.sleep) -> Iterator[bool]:
-    """The clock of one stream, with its settings read now (in the request, not in the stream).
-    ``wait(seconds)`` passes the time between looks; it may return early when something moved."""
-    config = current_app.config
-    return _ticks(config["LIVE_POLL_SECONDS"], config["LIVE_HEARTBEAT_SECONDS"], config["LIVE_MAX_SECONDS"], wait)
-
-
-def _ticks(
-    poll: float, heartbeat: float, lifetime: float, wait: Callable[[float], object] = time.sleep
-) -> Iterator[bool]:
-    """Every poll interval until the stream's lifetime is up; True when a heartbeat is due."""
-    start = last_beat = time.monotonic()
-    while True:
-        wait(poll)
-        now = time.monotonic()
-        if now - start >= lifetime:
-            return
-        beat = now - last_beat >= heartbeat
-        if beat:
-            last_beat = now
-        yield beat
-
-
 # -- One game ----------------------------------------------------------------------------
 
 
 @bp.get("/api/games/<game_id>/live")
 def game_live(game_id: str):
     store = current_app.extensions["recorder"].store
-    version = store.version(game_id)
-    if version == 0:
+    if store.version(game_id) == 0:
         raise UnknownGame(f"There is no game {game_id}.")
+    reader = audience()
+    visible = Visible(store, reader, game_id)
+    version = visible.version()
     after = last_event_id()
-    sent = [version if after is None else min(after, version)]  # the last seq this listener has
-    # Woken by the append itself where the store can push (PostgreSQL NOTIFY, from any app
-    # server), else by a cheap look at the version every poll interval (SQLite).
-    clock = ticks(lambda seconds: wait_for_append(store, game_id, sent[0], seconds))
-    return stream(game_messages(store, game_id, sent, clock))
+    sent = version if after is None else min(after, version)  # the last seq this listener has
+    key = ("game", game_id, reader.sees_all(game_id))
+    poll = current_app.config["LIVE_POLL_SECONDS"]
+    look = lambda: GameLook(store, Visible(store, reader, game_id), poll)  # noqa: E731
+    return stream(game_messages(watchers(), key, look, store, visible, sent, timing()))
 
 
-def game_messages(store, game_id: str, sent: list[int], clock: Iterator[bool]) -> Iterator[str]:
-    """The version now, then every event after ``sent[0]`` as it is recorded."""
-    yield message("version", {"game_id": game_id, "version": store.version(game_id)}, None)
-    sent[0] = yield from new_events(store, game_id, sent[0])
-    for heartbeat in clock:
-        if store.version(game_id) > sent[0]:
-            sent[0] = yield from new_events(store, game_id, sent[0])
-        elif heartbeat:
-            yield ": still here\n\n"
+def watchers() -> Watchers:
+    return current_app.extensions["live_watchers"]
 
 
-def new_events(store, game_id: str, after: int):
-    for event in store.read(game_id, after=after):
+def timing() -> tuple[float, float]:
+    """A stream's heartbeat interval and lifetime, read in the request (not in the stream)."""
+    return current_app.config["LIVE_HEARTBEAT_SECONDS"], current_app.config["LIVE_MAX_SECONDS"]
+
+
+def game_messages(
+    watchers: Watchers, key, look, store, visible: Visible, sent: int, timing: tuple[float, float]
+) -> Iterator[str]:
+    """The version now, then every event after ``sent`` as the game's watcher hands it on
+    (as this reader may see it). The stream joins the watcher before it reads what it
+    missed, so no event falls between the two; an event it has already is skipped."""
+    game_id = visible.game_id
+    events = watchers.join(key, look)
+    try:
+        yield message("version", {"game_id": game_id, "version": visible.version()}, None)
+        sent = yield from new_events(store, game_id, sent, visible.upto())
+        for batch in handed_on(events, *timing):
+            for event in batch:
+                if event.seq > sent:
+                    yield message("recorded", event_schema.dump(event.to_dict()), event.seq)
+                    sent = event.seq
+            if not batch:
+                yield ": still here\n\n"
+    finally:
+        watchers.leave(key, events)
+
+
+def handed_on(events: queue.SimpleQueue, heartbeat: float, lifetime: float) -> Iterator[Sequence]:
+    """Each batch the watcher hands on, or an empty one when a heartbeat is due, until the
+    stream's lifetime is up."""
+    end = time.monotonic() + lifetime
+    while (left := end - time.monotonic()) > 0:
+        try:
+            yield events.get(timeout=min(heartbeat, left))
+        except queue.Empty:
+            if end - time.monotonic() > 0:
+                yield ()
+
+
+def new_events(store, game_id: str, after: int, upto: int | None = None):
+    for event in store.read(game_id, after=after, upto=upto):
         yield message("recorded", event_schema.dump(event.to_dict()), event.seq)
         after = event.seq
     return after
@@ -216,13 +232,19 @@ def tournament_live(tournament_id: str):
     store = current_app.extensions["recorder"].store
     if not is_tournament_id(tournament_id) or store.version(tournament_id) == 0:
         raise NotFound(f"There is no tournament {tournament_id}.")
-    return stream(tournament_messages(store, tournament_id, last_event_id(), ticks()))
+    reader = audience()
+    key = ("tournament", tournament_id, reader.reaches(tournament_id))
+    poll = current_app.config["LIVE_POLL_SECONDS"]
+    look = lambda: BoardsLook(store, tournament_id, reader, poll)  # noqa: E731
+    first = lambda: BoardsLook(store, tournament_id, reader, 0)  # noqa: E731
+    return stream(tournament_messages(watchers(), key, look, first, last_event_id(), timing()))
 
 
-def boards(store, tournament_id: str) -> dict[str, dict]:
-    """Each board's game: its round, board, last change, status and result (the games projection)."""
+def boards(store, tournament_id: str, reader: Audience) -> dict[str, dict]:
+    """Each board's game: its round, board, last change, status and result (the games
+    projection, as the reader may see it)."""
     rows = GamesList(store).page(tournament=tournament_id, limit=1000)
-    return {row["game_id"]: row for row in rows}
+    return {row["game_id"]: reader.row(row) for row in rows}
 
 
 def number(value) -> int | None:
@@ -235,40 +257,66 @@ def board_message(store, row: dict) -> dict:
         "game_id": row["game_id"],
         "round": number(row.get("round")),
         "board": number(row.get("board")),
-        "version": store.version(row["game_id"]),
+        "version": row["horizon"] if "horizon" in row else store.version(row["game_id"]),
         "status": row.get("status"),
         "result": row.get("result"),
     }
 
 
-def tournament_messages(store, tournament_id: str, last: int | None, clock: Iterator[bool]) -> Iterator[str]:
-    """A snapshot of every board (unless the client already has it), then each change.
+class BoardsLook:
+    """A tournament's boards as one reader sees them, and what changed since the last look.
 
     The message id is the tournament's version plus all its games' versions: it only
     grows, so a reconnecting client whose id differs has missed something."""
-    own = store.version(tournament_id)
-    known = boards(store, tournament_id)
-    versions = {game_id: store.version(game_id) for game_id in known}
-    cursor = own + sum(versions.values())
-    if last != cursor:
-        snapshot = [{**board_message(store, row), "version": versions[g]} for g, row in known.items()]
-        yield message("snapshot", {"tournament_id": tournament_id, "version": own, "boards": snapshot}, cursor)
-    for heartbeat in clock:
-        changed = False
-        for game_id, row in boards(store, tournament_id).items():
-            if known.get(game_id, {}).get("updated_at") != row.get("updated_at"):
-                known[game_id] = row
-                board = board_message(store, row)
-                cursor += board["version"] - versions.get(game_id, 0)
-                versions[game_id] = board["version"]
-                changed = True
-                yield message("board", board, cursor)
-        now = store.version(tournament_id)
-        if now != own:
-            cursor, own, changed = cursor + now - own, now, True
-            yield message("tournament", {"tournament_id": tournament_id, "version": own}, cursor)
-        if heartbeat and not changed:
-            yield ": still here\n\n"
+
+    def __init__(self, store, tournament_id: str, reader: Audience, poll: float):
+        self.store, self.tournament_id, self.reader, self.poll = store, tournament_id, reader, poll
+        self.own = store.version(tournament_id)
+        self.known = boards(store, tournament_id, reader)
+        self.versions = {g: row.get("horizon") or store.version(g) for g, row in self.known.items()}
+        self.cursor = self.own + sum(self.versions.values())
+
+    def snapshot(self) -> str:
+        rows = [{**board_message(self.store, row), "version": self.versions[g]} for g, row in self.known.items()]
+        data = {"tournament_id": self.tournament_id, "version": self.own, "boards": rows}
+        return message("snapshot", data, self.cursor)
+
+    def __call__(self) -> list[str]:
+        """A poll interval later: a ``board`` message per changed board, a ``tournament``
+        message when the tournament changed."""
+        time.sleep(self.poll)
+        changes = []
+        for game_id, row in boards(self.store, self.tournament_id, self.reader).items():
+            if self.known.get(game_id, {}).get("updated_at") != row.get("updated_at"):
+                self.known[game_id] = row
+                board = board_message(self.store, row)
+                self.cursor += board["version"] - self.versions.get(game_id, 0)
+                self.versions[game_id] = board["version"]
+                changes.append(message("board", board, self.cursor))
+        now = self.store.version(self.tournament_id)
+        if now != self.own:
+            self.cursor, self.own = self.cursor + now - self.own, now
+            changes.append(message("tournament", {"tournament_id": self.tournament_id, "version": now}, self.cursor))
+        return changes
+
+
+def tournament_messages(
+    watchers: Watchers, key, look, first: Callable[[], BoardsLook], last: int | None, timing: tuple[float, float]
+) -> Iterator[str]:
+    """A snapshot of every board (unless the client already has it, by its id), then each
+    change as the tournament's watcher finds it. The stream joins the watcher before it
+    reads its snapshot, so no change falls between the two (one may come twice)."""
+    changes = watchers.join(key, look)
+    try:
+        now = first()
+        if last != now.cursor:
+            yield now.snapshot()
+        for batch in handed_on(changes, *timing):
+            yield from batch
+            if not batch:
+                yield ": still here\n\n"
+    finally:
+        watchers.leave(key, changes)
 
 
 LAST_EVENT_ID = [
@@ -327,4 +375,5 @@ def init_app(app: Flask) -> None:
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
     app.extensions["live"] = Listeners(int(app.config["LIVE_LISTENERS"]))
+    app.extensions["live_watchers"] = Watchers()
     app.register_blueprint(bp)

@@ -25,6 +25,7 @@ from schemas.players import (
 from . import openapi
 from .access import recorded_by
 from .body import json_body
+from .broadcast import horizon, visible_game
 from .games import expected_version, idempotency
 from .players_openapi import document_player_paths
 from .problems import load_query
@@ -75,6 +76,7 @@ def record_of(player_id: str) -> dict:
     from recorder.players.record import player_record
 
     record = player_record(current_app.extensions["recorder"], players(), player_id)
+    record["games"] = [visible_entry(game) for game in record["games"]]
     played = {t["variant"] for t in record["tournaments"] if t["rated"]}
     history = current_app.extensions["ratings"].history(player_id, played)
     record["ratings"] = {
@@ -93,6 +95,19 @@ def record_of(player_id: str) -> dict:
         for variant, rows in history.items()
     }
     return record
+
+
+def visible_entry(game: dict) -> dict:
+    """A game of a player's record as the reader may see it: a tournament's broadcast delay
+    holds back its status, result and score too (docs/security.md)."""
+    if game["tournament_id"] is None or horizon(game["game_id"]) is None:
+        return game
+    state = visible_game(game["game_id"]).state
+    if not state.game_over:
+        return {**game, "status": "in_progress", "result": None, "score": None}
+    result = state.result.name
+    score = 0.5 if result == "draw" else (1.0 if result == f"{game['side']}_wins" else 0.0)
+    return {**game, "status": "finished", "result": result, "score": score}
 
 
 def respond(payload: dict, version: int, status: int = 200, **headers) -> Response:

@@ -13,6 +13,7 @@ from recorder.projections import search
 from schemas.positions import position_query_schema, position_search_schema
 
 from . import openapi
+from .broadcast import horizon
 from .games import recorder
 from .problems import load_query
 
@@ -22,7 +23,7 @@ bp = Blueprint("positions", __name__, url_prefix="/api")
 @bp.get("/positions")
 def find_position():
     query = load_query(position_query_schema)
-    return position_search_schema.dump(search(recorder(), query["fen"], limit=query["limit"]))
+    return position_search_schema.dump(search(recorder(), query["fen"], limit=query["limit"], horizon=horizon))
 
 
 def document_position_paths(spec: APISpec) -> None:

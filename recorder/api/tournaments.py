@@ -18,6 +18,7 @@ from recorder.tournaments.service import Tournaments
 from schemas.tournaments import (
     board_game_schema,
     board_result_schema,
+    broadcast_schema,
     crosstable_schema,
     entrant_schema,
     forbidden_pair_schema,
@@ -43,6 +44,7 @@ from . import openapi
 from .access import authenticator, recorded_by
 from .archive import body_text
 from .body import json_body
+from .broadcast import visible_state_of
 from .games import expected_version, game_json, idempotency, with_etag
 from .problems import load_query
 from .tournaments_openapi import document_tournament_paths
@@ -119,7 +121,7 @@ def import_trf():
 @bp.get("/<tournament_id>/trf")
 def get_trf(tournament_id: str):
     layout = load_query(trf_query_schema)["layout"]
-    text = tournaments().trf(tournament_id, layout)
+    text = tournaments().trf(tournament_id, layout, visible_state_of)
     response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = f'attachment; filename="{tournament_id}.trf"'
     return response
@@ -127,7 +129,7 @@ def get_trf(tournament_id: str):
 
 @bp.get("/<tournament_id>")
 def get_tournament(tournament_id: str):
-    view = tournaments().view(tournament_id)
+    view = tournaments().view(tournament_id, visible_state_of)
     return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version)
 
 
@@ -198,6 +200,14 @@ def forbid_pairing(tournament_id: str):
     return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version, 201)
 
 
+@bp.put("/<tournament_id>/broadcast")
+def set_broadcast(tournament_id: str):
+    raw = body()
+    written = tournaments().set_broadcast(tournament_id, broadcast_schema.load(raw), **write_options(raw))
+    view = tournaments().view(tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version)
+
+
 @bp.put("/<tournament_id>/tiebreaks")
 def choose_tiebreaks(tournament_id: str):
     raw = body()
@@ -223,7 +233,7 @@ def get_round(tournament_id: str, round_number: int):
 
 
 def round_response(tournament_id: str, round_number: int, status: int = 200) -> Response:
-    view = tournaments().view(tournament_id)
+    view = tournaments().view(tournament_id, visible_state_of)
     payload = round_schema.dump(views.round_json(view, views.find_round(view, round_number)))
     location = url_for("tournaments.get_round", tournament_id=tournament_id, round_number=round_number)
     return respond(payload, view.tournament.version, status, Location=location)
@@ -258,19 +268,19 @@ def record_board_result(tournament_id: str, round_number: int, board: int):
 
 @bp.get("/<tournament_id>/standings")
 def get_standings(tournament_id: str):
-    view = tournaments().view(tournament_id)
+    view = tournaments().view(tournament_id, visible_state_of)
     return respond(standings_schema.dump(views.standings_json(view)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/check")
 def get_pairing_check(tournament_id: str):
-    view, checks = tournaments().check(tournament_id)
+    view, checks = tournaments().check(tournament_id, visible_state_of)
     return respond(pairing_check_schema.dump(views.check_json(view, checks)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/crosstable")
 def get_crosstable(tournament_id: str):
-    view = tournaments().view(tournament_id)
+    view = tournaments().view(tournament_id, visible_state_of)
     return respond(crosstable_schema.dump(views.crosstable_json(view)), view.tournament.version)
 
 

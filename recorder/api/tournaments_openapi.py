@@ -15,6 +15,7 @@ SCHEMAS = (
     "Withdrawal",
     "ForbiddenPair",
     "Tiebreaks",
+    "Broadcast",
     "ManualBoard",
     "ManualBye",
     "Pair",
@@ -172,6 +173,18 @@ def _tournament_paths(spec: APISpec) -> None:
         operations={
             "put": _write(
                 "Choose the order of tiebreaks (before round 1)", "Tiebreaks", "Tournament", TOURNAMENT_ID, status=200
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/broadcast",
+        operations={
+            "put": _write(
+                "Set the public's broadcast delay (whole seconds) and whether a finished game is public at once",
+                "Broadcast",
+                "Tournament",
+                TOURNAMENT_ID,
+                status=200,
             )
         },
     )

@@ -53,6 +53,7 @@ from recorder.rules.position_text import reached
 from recorder.service import new_bytes, result_changes, stored_pairs, summary_of
 from recorder.store import CheckedChain, EventStore, GameResults, GamesList, NewEvent, ProjectionWrite
 from recorder.store.caches import NotationCache, PositionIndex
+from recorder.store.interface import StreamText
 from recorder.tournaments import is_tournament_id
 
 from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
@@ -63,7 +64,13 @@ log = logging.getLogger(__name__)
 CACHE_BATCH = 200  # notation texts stored per transaction when an export fills the cache
 WRITE_CHUNK = 1 << 18  # characters an NDJSON export hands on at once (a write, an HTTP chunk)
 Authorize = Callable[[str | None, GameCreated], str | None]
+Horizon = Callable[[str], int | None]  # a game's last event an export shows (None: all)
 T = TypeVar("T")
+
+
+def everything(game_id: str) -> int | None:
+    """Every event of every game: the export of whoever may see it all."""
+    return None
 
 
 def _anyone(game_id: str | None, setup: GameCreated) -> str | None:  # the command line: the file's owner
@@ -368,11 +375,13 @@ class Archive:
         chosen: dict[str, Any] = {k: v for k, v in filters.items() if v is not None}
         return self.games.iter_ids(**chosen, oldest_first=True)
 
-    def notation_archive(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:
+    def notation_archive(
+        self, game_ids: Iterable[str], *, full_history: bool = False, horizon: Horizon = everything
+    ) -> Iterator[str]:
         """The games as a notation export: framed, its last line stating what it holds."""
-        return frame_notation(self.export_notation(game_ids, full_history=full_history))
+        return frame_notation(self.export_notation(game_ids, full_history=full_history, horizon=horizon))
 
-    def ndjson_archive(self, game_ids: Iterable[str]) -> Iterator[str]:
+    def ndjson_archive(self, game_ids: Iterable[str], horizon: Horizon = everything) -> Iterator[str]:
         """The games' event logs as an NDJSON export: framed, its last line stating the counts.
         Each line is stored as written (``events.line``) and joined by the database, a batch
         of games per query, so nothing is decoded or encoded; the text goes out in chunks of
@@ -380,7 +389,7 @@ class Archive:
         yield NDJSON_HEADER
         games = events = size = 0
         pending: list[str] = []
-        for log_text in self.store.event_texts(game_ids):
+        for log_text in self._held_back(self.store.event_texts(game_ids), horizon):
             games, events, size = games + 1, events + log_text.events, size + len(log_text.text)
             pending += (log_text.text, "\n")
             if size >= WRITE_CHUNK:
@@ -390,12 +399,26 @@ class Archive:
             yield "".join(pending)
         yield ndjson_terminator(games, events)
 
-    def export_notation(self, game_ids: Iterable[str], *, full_history: bool = False) -> Iterator[str]:
+    def _held_back(self, texts: Iterable[StreamText], horizon: Horizon) -> Iterator[StreamText]:
+        """Each stream's text, a game a broadcast delay holds back cut at its horizon."""
+        for text in texts:
+            upto = horizon(text.stream_id)
+            if upto is None or upto >= text.events:
+                yield text
+            else:
+                yield StreamText(text.stream_id, upto, "\n".join(self.store.event_lines(text.stream_id)[:upto]))
+
+    def export_notation(
+        self, game_ids: Iterable[str], *, full_history: bool = False, horizon: Horizon = everything
+    ) -> Iterator[str]:
         """One text chunk per game: the effective line, or every event with full_history.
         An effective line comes from the notation cache when it was written at the game's
-        current version (``recorder rebuild`` fills it), else it is written from the events."""
+        current version (``recorder rebuild`` fills it), else it is written from the events.
+        ``horizon(game_id)``: the last event of the game to write (None: all; a broadcast delay)."""
         texts: Iterator[str]
-        if full_history:
+        if horizon is not everything:
+            texts = self._texts_upto(game_ids, horizon, full_history)
+        elif full_history:
             texts = (write_game(list(stored_pairs(events)), full_history=True) for events in self._logs(game_ids))
         else:
             texts = self._effective_lines(game_ids)
@@ -421,6 +444,18 @@ class Archive:
             yield text
         if written:
             self.notations.put(written)
+
+    def _texts_upto(self, game_ids: Iterable[str], horizon: Horizon, full_history: bool) -> Iterator[str]:
+        """Each game's text, written from its events up to its horizon (the cache holds
+        whole games only)."""
+        for game_id in game_ids:
+            upto = horizon(game_id)
+            if upto is None and not full_history:
+                yield from self._effective_lines([game_id])
+                continue
+            events = self.store.read(game_id, upto=upto)
+            if events:
+                yield write_game(list(stored_pairs(events)), full_history=full_history)
 
     def export_ndjson(self, game_ids: Iterable[str]) -> Iterator[str]:
         """One chunk per game: its complete event log, hashes included (ndjson.write_events'

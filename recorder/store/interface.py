@@ -323,6 +323,11 @@ class EventStore(abc.ABC):
     def version(self, stream_id: str) -> int:
         """Number of events in the stream (its last seq); 0 if there are none."""
 
+    def last_seq_recorded_by(self, stream_id: str, recorded_at: str) -> int:
+        """The last event of a stream recorded at or before ``recorded_at`` (0: none was),
+        for a tournament's broadcast delay."""
+        return max((e.seq for e in self.read(stream_id) if e.recorded_at <= recorded_at), default=0)
+
     @abc.abstractmethod
     def stream_type(self, stream_id: str) -> str | None:
         """``game`` or ``tournament``; None for a stream with no events."""

@@ -350,6 +350,11 @@ class SqlStreams:
         row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
         return row[0] or 0
 
+    def last_seq_recorded_by(self, stream_id: str, recorded_at: str) -> int:
+        sql = "SELECT MAX(seq) FROM events WHERE game_id = ? AND recorded_at <= ?"
+        row = self._db().execute(sql, (stream_id, recorded_at)).fetchone()
+        return row[0] or 0
+
     def stream_type(self, stream_id: str) -> str | None:
         row = self._db().execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
         return None if row is None else row[0]

@@ -26,6 +26,7 @@ TIEBREAKS = (
     "round_difference",
     "hole_difference",
 )
+MAX_BROADCAST_DELAY = 24 * 60 * 60  # seconds (a day): the longest delay a tournament may set
 BOARD_RESULTS = ("south_wins", "north_wins", "draw", "double_forfeit")
 
 

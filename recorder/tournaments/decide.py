@@ -14,12 +14,13 @@ from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
-from . import BOARD_RESULTS, FORMATS, TIEBREAKS, trf
+from . import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, TIEBREAKS, trf
 from .dutch import pair_swiss
 from .events import (
     DUTCH_2026,
     PAIRING_RULES,
     BoardResultRecorded,
+    BroadcastSet,
     EntrantLinked,
     PairingForbidden,
     PlayerRegistered,
@@ -33,6 +34,15 @@ from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlaye
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
+
+
+def check_broadcast_delay(delay: object) -> int:
+    """Whole seconds from 0 (no delay) to a day."""
+    if type(delay) is not int or not 0 <= delay <= MAX_BROADCAST_DELAY:
+        raise InvalidRecord(
+            f"broadcast_delay is whole seconds from 0 to {MAX_BROADCAST_DELAY} (a day)", field="broadcast_delay"
+        )
+    return delay
 
 
 def default_tiebreaks(format_: str, is_match: bool) -> list[str]:
@@ -84,6 +94,8 @@ def decide_create(body: dict) -> TournamentCreated:
         rated=True if body.get("rated") else None,
         pairing_rules=pairing_rules(format_, body.get("pairing_rules")),
         acceleration=acceleration(format_, body.get("acceleration")),
+        broadcast_delay=check_broadcast_delay(body.get("broadcast_delay", 0)) or None,
+        finished_public=None if body.get("finished_public", True) else False,
     )
 
 
@@ -134,6 +146,14 @@ def decide_import(text: str, body: dict) -> list:
         acceleration=fields["acceleration"],
     )
     return trf.import_events(parsed, created)
+
+
+def decide_broadcast(t: Tournament, body: dict) -> list[BroadcastSet]:
+    """A new delay (and finished games' publicity) for the public reads from now on; a
+    read after it applies it to every move, earlier ones included."""
+    delay = check_broadcast_delay(body["broadcast_delay"])
+    finished_public = bool(body.get("finished_public", t.finished_public))
+    return [BroadcastSet(broadcast_delay=delay, finished_public=finished_public)]
 
 
 def decide_tiebreaks(t: Tournament, body: dict) -> list[TiebreaksChosen]:

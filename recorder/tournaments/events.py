@@ -45,13 +45,15 @@ class TournamentCreated(TournamentEvent):
     pairing_rules: str | None = None
     initial_colour: str | None = None  # "black": the top player is north in round 1 (E.5); absent: south
     acceleration: str | None = None  # "baku": C.04.5's accelerated rounds
+    broadcast_delay: int | None = None  # seconds a move waits before the public sees it (docs/tournaments.md)
+    finished_public: bool | None = None  # False: a finished game waits for the delay too
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
         return {k: v for k, v in body.items() if k not in LATER_FIELDS or v is not None}
 
 
-LATER_FIELDS = ("rated", "pairing_rules", "initial_colour", "acceleration")
+LATER_FIELDS = ("rated", "pairing_rules", "initial_colour", "acceleration", "broadcast_delay", "finished_public")
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,15 @@ class BoardResultRecorded(TournamentEvent):
 
 
 @dataclass(frozen=True)
+class BroadcastSet(TournamentEvent):
+    """The public's delay from now on, and whether a finished game is public at once."""
+
+    type: ClassVar[str] = "broadcast_set"
+    broadcast_delay: int
+    finished_public: bool = True
+
+
+@dataclass(frozen=True)
 class EntrantLinked(TournamentEvent):
     """An entrant named by his name alone is this registry player (``recorder players link``)."""
 
@@ -137,6 +148,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         RoundPaired,
         BoardResultRecorded,
         EntrantLinked,
+        BroadcastSet,
     )
 }
 

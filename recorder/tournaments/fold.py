@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from .events import (
     OLD_DUTCH,
     BoardResultRecorded,
+    BroadcastSet,
     EntrantLinked,
     PairingForbidden,
     PlayerRegistered,
@@ -113,6 +114,8 @@ class Tournament:
     initial_colour: str = "white"
     forbidden: tuple[Forbidden, ...] = ()
     acceleration: str | None = None
+    broadcast_delay: int = 0  # seconds; 0: the public sees each move at once
+    finished_public: bool = True
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -179,6 +182,8 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         pairing_rules=event.pairing_rules or OLD_DUTCH,
         initial_colour=event.initial_colour or "white",
         acceleration=event.acceleration,
+        broadcast_delay=event.broadcast_delay or 0,
+        finished_public=event.finished_public is not False,
         version=1,
     )
 
@@ -210,6 +215,8 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
         return replace(t, forbidden=t.forbidden + (group,), version=seq)
     if isinstance(event, RoundPaired):
         return replace(t, rounds=t.rounds + (round_from_event(event),), version=seq)
+    if isinstance(event, BroadcastSet):
+        return replace(t, broadcast_delay=event.broadcast_delay, finished_public=event.finished_public, version=seq)
     if isinstance(event, BoardResultRecorded):
         forfeit = Forfeit(event.result, event.reason, event.note)
         return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit}, version=seq)

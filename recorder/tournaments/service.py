@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from recorder.errors import AlreadyExists, NotFound, VersionConflict
 from recorder.service import Recorded, Recorder, append_retrying
@@ -76,13 +77,16 @@ class Tournaments:
         events = self.events(tournament_id)
         return replay(tournament_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
 
-    def view(self, tournament_id: str) -> View:
+    def view(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> View:
         t = self.tournament(tournament_id)
-        return View(t, self.outcomes(t))
+        return View(t, self.outcomes(t, state_of))
 
-    def outcomes(self, t: Tournament) -> dict:
+    def outcomes(self, t: Tournament, state_of: Callable[[str], Any] | None = None) -> dict:
         """(round, board) -> BoardOutcome for every board whose result is known: a
-        recorded forfeit first, else the result of the board's game once it is over."""
+        recorded forfeit first, else the result of the board's game once it is over.
+        ``state_of(game_id)``: a game's state as the reader may see it (a broadcast
+        delay); the latest by default."""
+        state_of = state_of or (lambda game_id: self.recorder.game(game_id).state)
         found = {}
         for rnd in t.rounds:
             for board in rnd.boards:
@@ -92,7 +96,7 @@ class Tournaments:
                     continue
                 game_id = board_game_id(t.tournament_id, *key)
                 if self.store.version(game_id):
-                    outcome = outcome_of_state(self.recorder.game(game_id).state)
+                    outcome = outcome_of_state(state_of(game_id))
                     if outcome is not None:
                         found[key] = outcome
         return found
@@ -137,13 +141,14 @@ class Tournaments:
         )
         return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
 
-    def check(self, tournament_id: str) -> tuple[View, list]:
-        """Every round paired again by the tournament's rules from the history before it."""
-        view = self.view(tournament_id)
+    def check(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, list]:
+        """Every round paired again by the tournament's rules from the history before it
+        (the results as the reader may see them: ``state_of``, as ``outcomes`` takes it)."""
+        view = self.view(tournament_id, state_of)
         return view, check_tournament(view.tournament, view.outcomes)
 
-    def trf(self, tournament_id: str, layout: str = "2026") -> str:
-        view = self.view(tournament_id)
+    def trf(self, tournament_id: str, layout: str = "2026", state_of: Callable[[str], Any] | None = None) -> str:
+        view = self.view(tournament_id, state_of)
         return trf.write(view.tournament, view.outcomes, layout)
 
     def execute(
@@ -245,6 +250,9 @@ class Tournaments:
 
     def choose_tiebreaks(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_tiebreaks(t, body), **write)
+
+    def set_broadcast(self, tournament_id: str, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_broadcast(t, body), **write)
 
     def pair(self, tournament_id: str, body: dict, **write) -> Written:
         decide = lambda t, outcomes: decisions.decide_pair(t, outcomes, body)  # noqa: E731

@@ -54,6 +54,8 @@ def tournament_json(view) -> dict:
         "forbidden_pairs": [
             {"players": list(f.players), "first_round": f.first_round, "last_round": f.last_round} for f in t.forbidden
         ],
+        "broadcast_delay": t.broadcast_delay,
+        "finished_public": t.finished_public,
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],

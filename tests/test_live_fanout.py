@@ -1,0 +1,145 @@
+"""Live fan-out (recorder/api/watchers.py): the streams of one game in a process share one
+watcher, so the store is looked at per game, not per watcher; each stream still hears
+every move, and a watcher ends with its last stream."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections import Counter
+
+import pytest
+from browser import fixture_game, record
+from conftest import make_app
+from flask.testing import FlaskClient
+from test_live_api import messages
+
+pytestmark = pytest.mark.timeout(60)
+
+POLL = 0.05
+WINDOW = 1.0  # seconds over which the looks at the store are counted
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path / "fanout.sqlite3", LIVE_POLL_SECONDS=POLL, LIVE_MAX_SECONDS=6.0, LIVE_LISTENERS=16)
+    app.readers = []
+    yield app
+    for reader in app.readers:
+        reader.join(timeout=10)
+    gone_by = time.monotonic() + 5  # each watcher ends a look after its last stream, before the store closes
+    while app.extensions["live_watchers"].count() and time.monotonic() < gone_by:
+        time.sleep(0.02)
+
+
+def counting(app, game_id: str) -> Counter:
+    """Count the store's looks at this game's version and its reads of events after a
+    version (``read_new``: what a stream or a watcher reads; a write's checks read the setup)."""
+    store, counts = app.extensions["recorder"].store, Counter[str]()
+    for name in ("version", "read"):
+        original = getattr(store, name)
+
+        def counted(stream_id, *args, _original=original, _name=name, **kwargs):
+            if stream_id == game_id:
+                counts[_name] += 1
+                counts["read_new"] += _name == "read" and kwargs.get("after", 0) > 0
+            return _original(stream_id, *args, **kwargs)
+
+        setattr(store, name, counted)
+    return counts
+
+
+def open_stream(app, game_id: str) -> queue.Queue:
+    response = FlaskClient(app, app.response_class).get(f"/api/games/{game_id}/live", buffered=False)
+    assert response.status_code == 200
+    heard: queue.Queue = queue.Queue()
+
+    def read():
+        for item in messages(response.response):
+            heard.put(item)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    app.readers.append(reader)
+    assert heard.get(timeout=5)[0] == "version"
+    return heard
+
+
+def looks_over_a_window(counts: Counter) -> int:
+    before = counts["version"]
+    time.sleep(WINDOW)
+    return counts["version"] - before
+
+
+def test_many_streams_of_one_game_cost_one_look_at_the_store_not_one_each(app):
+    client = app.test_client()
+    game = fixture_game("qelat-default.json")
+    game_id = record(client, game["setup"], game["commands"][:2])
+    counts = counting(app, game_id)
+    streams = [open_stream(app, game_id)]
+    alone = looks_over_a_window(counts)
+    streams += [open_stream(app, game_id) for _ in range(7)]
+    assert app.extensions["live_watchers"].count() == 1
+    together = looks_over_a_window(counts)
+    assert alone > 0 and together < 2 * alone  # eight streams: one watcher's looks, not eight
+    reads = counts["read_new"]
+    assert (
+        client.post(f"/api/games/{game_id}/commands", json=game["commands"][2], headers={"If-Match": '"3"'}).status_code
+        == 201
+    )
+    for heard in streams:
+        kind, event_id, data = heard.get(timeout=2)
+        assert (kind, event_id, data["payload"]["hole"]) == ("recorded", "4", game["commands"][2]["hole"])
+    assert counts["read_new"] - reads == 1  # the new event read once, handed to all eight
+
+
+def test_a_watcher_ends_with_its_last_stream(app):
+    client = app.test_client()
+    game = fixture_game("qelat-default.json")
+    game_id = record(client, game["setup"], game["commands"][:1])
+    app.config["LIVE_MAX_SECONDS"] = 0.5
+    open_stream(app, game_id)
+    assert app.extensions["live_watchers"].count() == 1
+    deadline = time.monotonic() + 5
+    while app.extensions["live_watchers"].count() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert app.extensions["live_watchers"].count() == 0
+
+
+def test_many_streams_of_one_tournament_cost_one_look_at_its_boards(app):
+    client = app.test_client()
+    body = {"name": "Axum Open", "variant": "qelat", "options": {"mazagebh_no_return": True}, "format": "round_robin"}
+    tournament_id = client.post("/api/tournaments", json=body).get_json()["id"]
+    for name in ("Abeba", "Berhane"):
+        client.post(f"/api/tournaments/{tournament_id}/players", json={"name": name})
+    client.post(f"/api/tournaments/{tournament_id}/rounds", json={})
+    board = client.post(f"/api/tournaments/{tournament_id}/rounds/1/boards/1/game", json={"first_player": "north"})
+    game_id = board.get_json()["id"]
+    counts = counting(app, tournament_id)
+    streams = [open_tournament_stream(app, tournament_id)]
+    alone = looks_over_a_window(counts)
+    streams += [open_tournament_stream(app, tournament_id) for _ in range(7)]
+    assert app.extensions["live_watchers"].count() == 1
+    together = looks_over_a_window(counts)
+    assert alone > 0 and together < 2 * alone
+    first = fixture_game("qelat-default.json")["commands"][0]
+    assert client.post(f"/api/games/{game_id}/commands", json=first, headers={"If-Match": '"1"'}).status_code == 201
+    for heard in streams:
+        kind, _, board = heard.get(timeout=2)
+        assert (kind, board["game_id"], board["version"]) == ("board", game_id, 2)
+
+
+def open_tournament_stream(app, tournament_id: str) -> queue.Queue:
+    response = FlaskClient(app, app.response_class).get(f"/api/tournaments/{tournament_id}/live", buffered=False)
+    heard: queue.Queue = queue.Queue()
+
+    def read():
+        for item in messages(response.response):
+            heard.put(item)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    app.readers.append(reader)
+    assert heard.get(timeout=5)[0] == "snapshot"
+    return heard
