@@ -34,9 +34,15 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_BYTES_PER_GAME=limits.bytes_per_game(),
         IMPORT_MAX_GAMES=limits.from_environment("IMPORT_MAX_GAMES", limits.IMPORT_GAMES),
         IMPORT_MAX_EVENTS=limits.from_environment("IMPORT_MAX_EVENTS", limits.IMPORT_EVENTS),
+        # Who may frame the embeddable boards (docs/deployment.md): checked below, before
+        # anything is opened.
+        EMBED_ANCESTORS=os.environ.get("RECORDER_EMBED_ANCESTORS"),
     )
     if test_config:
         app.config.update(test_config)
+    from .web.embed import frame_ancestors
+
+    app.config["EMBED_FRAME_ANCESTORS"] = frame_ancestors(app.config["EMBED_ANCESTORS"])
     if isinstance(app.json, DefaultJSONProvider):
         app.json.sort_keys = False
 

@@ -25,15 +25,19 @@ bp = Blueprint(
 )
 
 # Same origin only: no CDN, no inline script, no external font.
-CONTENT_SECURITY_POLICY = (
+SAME_ORIGIN_SOURCES = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
 )
+# No page may be framed (clickjacking) but the embeddable boards, by the admin's list.
+CONTENT_SECURITY_POLICY = f"{SAME_ORIGIN_SOURCES}; frame-ancestors 'none'"
 
 
 @bp.after_request
 def same_origin_only(response):
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    if "Content-Security-Policy" not in response.headers:
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        response.headers.setdefault("X-Frame-Options", "DENY")  # for browsers without frame-ancestors
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     # The sign-in address carries a token (?token=) until the page takes it out: no
     # request the page makes may pass it on as a Referer.
@@ -112,6 +116,33 @@ def print_page(tournament_id: str):
         abort(404, description=f"No list {list_name!r}: choose {', '.join(PRINT_LISTS)}.")
     round_number = request.args.get("round", type=int)
     return render_template("print.html", tournament_id=tournament_id, list_name=list_name, round_number=round_number)
+
+
+# -- Embeddable boards: one game, or a round's boards, for an <iframe> elsewhere ------------
+
+
+def embeddable(body: str) -> Response:
+    """A page that the admin's origins (``EMBED_ANCESTORS``) may frame, and no one else."""
+    response = Response(body, mimetype="text/html")
+    ancestors = current_app.config["EMBED_FRAME_ANCESTORS"]
+    response.headers["Content-Security-Policy"] = f"{SAME_ORIGIN_SOURCES}; frame-ancestors {ancestors}"
+    return response
+
+
+@bp.get("/embed/games/<game_id>")
+def embed_game_page(game_id: str):
+    """One game's board, live, with no site around it."""
+    if current_app.extensions["recorder"].store.version(game_id) == 0:
+        abort(404, description=f"There is no game {game_id}.")
+    return embeddable(render_template("embed.html", game_id=game_id, tournament_id=None, round_number=None))
+
+
+@bp.get("/embed/tournaments/<tournament_id>/rounds/<int:round_number>")
+def embed_round_page(tournament_id: str, round_number: int):
+    """A round's boards, live, with no site around them."""
+    return embeddable(
+        render_template("embed.html", game_id=None, tournament_id=tournament_id, round_number=round_number)
+    )
 
 
 # -- Offline: the service worker and the web app manifest -----------------------------------

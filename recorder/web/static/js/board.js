@@ -3,7 +3,7 @@
 // their seeds and counts, owners (GEN-6, GEN-7), special holes and their owners
 // (GEN-8), the stores, and whose turn. Only the holes in `sowable` are buttons that
 // can be pressed; every other hole is disabled, so an illegal sowing cannot be tapped.
-import { element, PLAYER } from "./site.js";
+import { element, PLAYER } from "./dom.js";
 
 const COLUMNS = "abcdef";
 const MAX_PEBBLES = 24;

@@ -1,7 +1,7 @@
 // The record as the game page lists it, derived from the event log alone: the effective
 // line (moves not withdrawn by a retraction), the corrections, and the comments.
 
-import { PLAYER } from "./site.js";
+import { PLAYER } from "./dom.js";
 
 // The events that change the board or the course of the game (recorder/events.py MOVE_TYPES).
 export const MOVE_TYPES = new Set([

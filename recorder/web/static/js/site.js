@@ -117,29 +117,7 @@ export function clearNotice() {
   document.getElementById("notice").hidden = true;
 }
 
-export function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else if (name.startsWith("data-") || name.startsWith("aria-") || name === "role") node.setAttribute(name, value);
-    else node[name] = value;
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
-
-// Who recorded an event, as a page may show it: a control, format (bidi, zero-width) or
-// line-breaking character is shown as its code point, never acted on (docs/security.md).
-export function visible(name) {
-  return String(name).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
-    (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
-}
-
-export const PLAYER = { south: "South", north: "North" };
+export { element, PLAYER, visible } from "./dom.js";
 
 // Keep fresh copies of these reads for an offline reload (the first visit is not yet
 // served through the service worker, and a write makes the cached log stale).
