@@ -165,3 +165,9 @@ def test_embedded_round_shows_only_the_public_moves_of_a_delayed_tournament(web,
         assert shown_version(frame, game_id) == public
     finally:
         web.app.config["CLOCK"] = system_clock
+
+
+def test_embedded_round_of_an_unknown_tournament_says_so(web, page):
+    frame = framed(web, page, web.allowed, "/embed/tournaments/no-such-tournament/rounds/1")
+    frame.locator("#embed-page[data-ready=error]").wait_for()
+    assert frame.locator(".embed-status").inner_text() == "There is no such tournament here."

@@ -115,6 +115,7 @@ async function start() {
 start()
   .then(() => { page.dataset.ready = "true"; })
   .catch((error) => {
-    document.getElementById("boards").replaceChildren(element("p", { class: "embed-status", text: `Not available: ${error.message}` }));
+    const why = error.status === 404 ? "There is no such tournament here." : "The board could not be loaded; reload to try again.";
+    document.getElementById("boards").replaceChildren(element("p", { class: "embed-status", text: why }));
     page.dataset.ready = "error";
   });
