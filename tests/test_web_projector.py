@@ -175,3 +175,15 @@ def test_more_than_twelve_boards_make_pages_that_turn_by_themselves(web, screen)
     assert_every_board_on_the_screen(second)
     page.wait_for_selector("#projector-page[data-page='1']", timeout=6_000)
     assert page.errors == []
+
+
+def test_fewer_boards_per_page_make_larger_counts(web, screen):
+    tournament_id, _ = round_of(web, 5, 5, "Four a page")
+    page = screen("1920x1080", f"/tournaments/{tournament_id}/projector?per_page=4&turn=3")
+    shown = measured(page)
+    assert [card["board"] for card in shown["cards"]] == ["1", "2", "3", "4"]
+    assert page.text_content("#projector-page-number") == "Page 1 of 2 · boards 1–4"
+    assert_every_board_on_the_screen(shown)
+    assert min(count["size"] for count in shown["counts"]) >= 0.05 * shown["height"]
+    page.wait_for_selector("#projector-page[data-page='2']", timeout=6_000)
+    assert [card["board"] for card in measured(page)["cards"]] == ["5"]
