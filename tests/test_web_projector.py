@@ -61,9 +61,9 @@ def screen(web):
         context.close()
 
 
-def round_of(web, boards: int, started: int, name: str) -> tuple[str, list[str]]:
-    """A Qelat round robin of 2 × boards players, round 1 paired, its first boards started."""
-    setup = {"name": name, "variant": "qelat", "format": "round_robin"}
+def round_of(web, boards: int, started: int, name: str, variant: str = "qelat") -> tuple[str, list[str]]:
+    """A round robin of 2 × boards players, round 1 paired, its first boards started."""
+    setup = {"name": name, "variant": variant, "format": "round_robin"}
     made = web.client.post("/api/tournaments", headers=ADMIN, json=setup)
     tournament_id = made.get_json()["id"]
     for number in range(2 * boards):
@@ -115,13 +115,14 @@ def assert_every_board_on_the_screen(shown: dict) -> None:
 
 
 @pytest.mark.parametrize("size", SCREENS)
-def test_twelve_boards_fit_one_screen_without_scrolling(web, screen, size):
-    tournament_id, games = round_of(web, 12, 12, f"Twelve boards {size}")
+@pytest.mark.parametrize(("variant", "holes"), [("qelat", 12), ("selus", 18)])
+def test_twelve_boards_fit_one_screen_without_scrolling(web, screen, size, variant, holes):
+    tournament_id, games = round_of(web, 12, 12, f"Twelve boards {size} {variant}", variant)
     sow(web, games[0], 3)
     page = screen(size, f"/tournaments/{tournament_id}/projector")
     shown = measured(page)
     assert len(shown["cards"]) == 12
-    assert len(shown["counts"]) == 12 * 12  # every hole of every board
+    assert len(shown["counts"]) == 12 * holes  # every hole of every board
     assert_every_board_on_the_screen(shown)
     smallest = min(count["size"] for count in shown["counts"])
     assert smallest >= COUNT_SHARE_AT_TWELVE * shown["height"], smallest

@@ -139,10 +139,15 @@ function showPage(number) {
   layout();
 }
 
+// One timer for as long as there are pages: a redrawn round (a pairing, a forfeit) does not
+// hold the page back by starting the count again.
 function turnPages() {
-  clearInterval(shown.timer);
-  shown.timer = null;
-  if (shown.order.length > perPage) shown.timer = setInterval(() => showPage(shown.page + 1), turnSeconds * 1000);
+  const needed = shown.order.length > perPage;
+  if (needed && shown.timer === null) shown.timer = setInterval(() => showPage(shown.page + 1), turnSeconds * 1000);
+  if (!needed && shown.timer !== null) {
+    clearInterval(shown.timer);
+    shown.timer = null;
+  }
 }
 
 async function load() {
