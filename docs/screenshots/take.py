@@ -1,12 +1,15 @@
 """Take the screenshots of the web pages, at a phone's size and a laptop's.
 
-    .venv/bin/python docs/screenshots/take.py
+    .venv/bin/python docs/screenshots/take.py [NAME…]
+
+(with names, only those shots are written, e.g. `projector`)
 
 Plays fixture games into a temporary database through the API, serves the app on a
 loopback port and photographs each page with Debian's /usr/bin/chromium (Playwright) at
 390×844 (a phone, touch) and 1280×800: the home page, a Selus game in progress, a Tuz
 game awaiting its opening, the spectator view, a game with moves pending offline, a
-tournament, its projector view, a game between players named in Ge'ez script, a finished
+tournament, the projector view of a round of twelve boards (a few under way, one
+finished, one not started, one forfeit; also at 1920×1080), a game between players named in Ge'ez script, a finished
 game's scoresheet and a round's empty ones; and, on a device nobody signed in on, a game
 viewed only and a sign-in link refused on arrival.
 """
@@ -30,6 +33,7 @@ from recorder.app import create_app  # noqa: E402
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 ADMIN_TOKEN = "screenshots-admin-token"
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+ONLY = set(sys.argv[1:])
 ETHIOPIC = {"variant": "qelat", "south": "ሰላም ተስፋይ", "north": "ዳዊት ገብረ", "first_player": "south"}
 
 
@@ -55,6 +59,32 @@ def tournament(client) -> str:
     return tournament_id
 
 
+def hall(client) -> str:
+    """A 24-player Qelat round robin: round 1's boards 1-10 under way (board 5's game
+    resigned), board 11 not started, board 12 won by forfeit."""
+    made = client.post("/api/tournaments", headers=ADMIN, json={"name": "Addis Ababa Championship",
+                                                                "variant": "qelat", "format": "round_robin"})
+    tournament_id = made.get_json()["id"]
+    for number in range(1, 25):
+        client.post(f"/api/tournaments/{tournament_id}/players", headers=ADMIN, json={"name": f"Player {number}"})
+    client.post(f"/api/tournaments/{tournament_id}/rounds", headers=ADMIN, json={})
+    for board in range(1, 11):
+        url = f"/api/tournaments/{tournament_id}/rounds/1/boards/{board}/game"
+        game_id = client.post(url, headers=ADMIN, json={"first_player": "south"}).get_json()["id"]
+        for ply in range(board + 2):
+            legal = client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"]
+            seen = {**ADMIN, "If-Match": client.get(f"/api/games/{game_id}").headers["ETag"]}
+            client.post(f"/api/games/{game_id}/commands", headers=seen,
+                        json={"type": "sow", "hole": legal[ply % len(legal)]})
+        if board == 5:
+            seen = {**ADMIN, "If-Match": client.get(f"/api/games/{game_id}").headers["ETag"]}
+            client.post(f"/api/games/{game_id}/commands", headers=seen,
+                        json={"type": "result", "kind": "resignation", "winner": "north"})
+    client.post(f"/api/tournaments/{tournament_id}/rounds/1/boards/12/result", headers=ADMIN,
+                json={"result": "south_wins"})
+    return tournament_id
+
+
 def finished(client) -> str:
     """Twelve sowings of the Qelat fixture at an event, then North resigns."""
     game = fixture_game("qelat-default.json")
@@ -74,7 +104,7 @@ def pages(client) -> dict[str, str]:
         "game-tuz-opening": f"/games/{tuz}",
         "spectator": f"/games/{selus}/watch",
         "tournament": f"/tournaments/{tournament_id}",
-        "projector": f"/tournaments/{tournament_id}/projector",
+        "projector": f"/tournaments/{hall(client)}/projector",
         "game-ethiopic-names": f"/games/{record(client, ETHIOPIC, [])}",
         "scoresheet": f"/games/{finished(client)}/scoresheet",
         "scoresheets-round": f"/tournaments/{tournament_id}/rounds/1/scoresheets",
@@ -135,8 +165,20 @@ def not_signed_in(browser, server, size: dict, game_path: str) -> None:
     context.close()
 
 
+def wall(browser, server, path: str) -> None:
+    """The projector on a hall's 1920×1080 screen."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, device_scale_factor=1)
+    page = context.new_page()
+    page.goto(f"{server.url}{path}")
+    ready(page)
+    yield_shot(page, "projector")
+    context.close()
+
+
 def yield_shot(page, name: str) -> None:
     """The whole page on a phone (it scrolls); the screen on a laptop."""
+    if ONLY and name not in ONLY:
+        return
     width = page.viewport_size["width"]
     path = HERE / f"{name}-{width}.png"
     page.screenshot(path=str(path), full_page=width < 600 or name in {"home", "tournament", "scoresheets-round"})
@@ -165,6 +207,7 @@ def main() -> None:
                 conflict(context, server, client)
                 context.close()
                 not_signed_in(browser, server, size, shots["game-selus"])
+            wall(browser, server, shots["projector"])
             browser.close()
         app.extensions["recorder"].store.close()
 

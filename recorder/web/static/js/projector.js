@@ -1,6 +1,9 @@
 // The projector view for the hall: every board of one round (?round=N, else the latest
 // paired) on one screen, in large type, redrawn within a second of each recorded move
 // from the tournament's live stream (GET /api/tournaments/{id}/live). Read-only.
+// The boards are laid out to fill the screen without scrolling (layout() below; the size
+// rules are in docs/web.md, "The projector"); more than ?per_page=N boards (12 at most)
+// make pages that turn by themselves every ?turn=S seconds.
 import { describeProblem, getJSON, Problem } from "./api.js";
 import { renderBoard } from "./board.js";
 import { statusText } from "./record.js";
@@ -10,10 +13,32 @@ const page = document.getElementById("projector-page");
 const id = page.dataset.tournamentId;
 const base = `/api/tournaments/${encodeURIComponent(id)}`;
 const byId = (name) => document.getElementById(name);
-const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: "0–0" };
-const chosenRound = Number(new URLSearchParams(location.search).get("round")) || null;
+const query = new URLSearchParams(location.search);
+const chosenRound = Number(query.get("round")) || null;
+const MAX_PER_PAGE = 12;
+const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(Number(query.get("per_page"))) || MAX_PER_PAGE));
+const turnSeconds = Math.max(3, Number(query.get("turn")) || 15);
+const GAP_PX = 12;
+// A card is 100 units wide; every size inside it is a multiple of the unit (app.css).
+const CARD_UNITS = 100;
+const MEASURE_UNIT_PX = 10;
 
-const shown = { round: null, variants: new Map(), cards: new Map() };
+// A board decided without a game (GET .../rounds: decided_by "forfeit") and one whose
+// game is over but has no state to show, in words.
+const FORFEITS = {
+  south_wins: "South wins by forfeit",
+  north_wins: "North wins by forfeit",
+  draw: "Draw by forfeit",
+  double_forfeit: "Double forfeit: neither player scores",
+};
+const RESULTS = { south_wins: "South wins", north_wins: "North wins", draw: "Draw", double_forfeit: FORFEITS.double_forfeit };
+
+const shown = { round: null, variants: new Map(), cards: new Map(), order: [], page: 0, timer: null };
+
+export function resultInWords(pairing) {
+  if (!pairing.result) return "";
+  return pairing.decided_by === "forfeit" ? FORFEITS[pairing.result] : RESULTS[pairing.result];
+}
 
 function boardCard(pairing) {
   const card = element("section", { class: "projector-card", "data-board": pairing.board, "data-game": pairing.game_id || "" },
@@ -25,16 +50,28 @@ function boardCard(pairing) {
   return card;
 }
 
+function showWithoutGame(card, pairing) {
+  const words = resultInWords(pairing);
+  card.querySelector(".projector-status").textContent = words || "Not started";
+  card.dataset.result = pairing.result || "";
+  card.querySelector(".projector-board").replaceChildren(
+    element("p", { class: `projector-result${words ? "" : " waiting"}`, text: words || "Not started" }));
+}
+
 async function drawGame(gameId) {
   const entry = shown.cards.get(gameId);
   if (!entry) return;
   const { card, pairing } = entry;
+  if (pairing.decided_by === "forfeit") {
+    showWithoutGame(card, pairing);
+    return;
+  }
   let game;
   try {
     game = (await getJSON(`/api/games/${encodeURIComponent(gameId)}`)).data;
   } catch (error) {
     if (error instanceof Problem && error.status === 404) {
-      card.querySelector(".projector-status").textContent = pairing.result ? RESULTS[pairing.result] : "not started";
+      showWithoutGame(card, pairing);
       return;
     }
     throw error;
@@ -43,7 +80,74 @@ async function drawGame(gameId) {
   renderBoard(card.querySelector(".projector-board"), shown.variants.get(game.variant), game.state,
     { sowable: new Set(), names, at: game.version, version: game.version });
   card.querySelector(".projector-status").textContent = statusText(game.state, names);
+  card.dataset.result = game.state.game_over ? game.state.result || "" : "";
   card.dataset.version = String(game.version);
+}
+
+// The grid (columns × rows) that makes the cards largest on this screen: every column
+// count from 1 to n is tried; a card's height for its width is measured once at a known
+// unit, since everything in it scales with the unit.
+export function bestGrid(count, width, height, cardRatio, gap = GAP_PX) {
+  let best = { columns: 1, rows: count, cardWidth: 0 };
+  for (let columns = 1; columns <= count; columns += 1) {
+    const rows = Math.ceil(count / columns);
+    const cellWidth = (width - gap * (columns - 1)) / columns;
+    const cellHeight = (height - gap * (rows - 1)) / rows;
+    const cardWidth = Math.min(cellWidth, cellHeight * cardRatio);
+    if (cardWidth > best.cardWidth) best = { columns, rows, cardWidth };
+  }
+  return best;
+}
+
+function cardsOnPage() {
+  return shown.order.slice(shown.page * perPage, (shown.page + 1) * perPage);
+}
+
+function layout() {
+  const boards = byId("boards");
+  const cards = cardsOnPage();
+  if (!cards.length) return;
+  boards.style.setProperty("--u", `${MEASURE_UNIT_PX}px`);
+  boards.style.gridTemplateColumns = `repeat(${cards.length}, max-content)`;
+  const tallest = Math.max(...cards.map((card) => card.offsetHeight));
+  const cardRatio = (CARD_UNITS * MEASURE_UNIT_PX) / tallest;
+  const top = boards.getBoundingClientRect().top + window.scrollY;
+  const bottom = parseFloat(getComputedStyle(document.querySelector("main")).paddingBottom) || 0;
+  const width = boards.clientWidth;
+  const height = window.innerHeight - top - bottom;
+  const grid = bestGrid(cards.length, width, height, cardRatio);
+  // Whole hundredths of a pixel per unit, rounded down: the cards never outgrow the screen.
+  const unit = Math.floor((grid.cardWidth / CARD_UNITS) * 100) / 100;
+  boards.style.setProperty("--u", `${unit}px`);
+  boards.style.gridTemplateColumns = `repeat(${grid.columns}, max-content)`;
+  boards.dataset.columns = String(grid.columns);
+  boards.dataset.rows = String(grid.rows);
+}
+
+function showPage(number) {
+  const pages = Math.max(1, Math.ceil(shown.order.length / perPage));
+  shown.page = number % pages;
+  const onPage = new Set(cardsOnPage());
+  for (const card of shown.order) card.hidden = !onPage.has(card);
+  const indicator = byId("projector-page-number");
+  indicator.hidden = pages < 2;
+  const first = shown.page * perPage + 1;
+  const last = Math.min(shown.order.length, first + perPage - 1);
+  indicator.textContent = pages < 2 ? "" : `Page ${shown.page + 1} of ${pages} · boards ${first}–${last}`;
+  page.dataset.page = String(shown.page + 1);
+  page.dataset.pages = String(pages);
+  layout();
+}
+
+// One timer for as long as there are pages: a redrawn round (a pairing, a forfeit) does not
+// hold the page back by starting the count again.
+function turnPages() {
+  const needed = shown.order.length > perPage;
+  if (needed && shown.timer === null) shown.timer = setInterval(() => showPage(shown.page + 1), turnSeconds * 1000);
+  if (!needed && shown.timer !== null) {
+    clearInterval(shown.timer);
+    shown.timer = null;
+  }
 }
 
 async function load() {
@@ -60,17 +164,24 @@ async function load() {
   shown.round = round.round;
   byId("projector-round").textContent = `Round ${round.round}${round.complete ? " (complete)" : ""}`;
   shown.cards.clear();
-  byId("boards").replaceChildren(...round.boards.map(boardCard));
+  shown.order = round.boards.map(boardCard);
+  byId("boards").replaceChildren(...shown.order);
   await Promise.all(round.boards.map((b) => drawGame(b.game_id)));
+  showPage(shown.page);
+  turnPages();
 }
 
 function onBoard(board) {
-  if (board.round === shown.round && shown.cards.has(board.game_id)) drawGame(board.game_id).catch(() => {});
+  if (board.round === shown.round && shown.cards.has(board.game_id)) drawGame(board.game_id).then(layout).catch(() => {});
 }
 
+window.addEventListener("resize", () => layout());
+
 load()
-  .then(() => {
+  .then(async () => {
     listen(`${base}/live`, { board: onBoard, tournament: () => load().catch(() => {}) });
+    await document.fonts.ready;
+    layout();
     page.dataset.ready = "true";
   })
   .catch((error) => {
