@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from recorder.service import Recorder
-from recorder.store import TOURNAMENT
+from recorder.store import TOURNAMENT, every_stream_id
 from recorder.tournaments.service import Tournaments
 
 from . import search_key
@@ -43,10 +43,7 @@ class Linked:
 
 
 def tournament_ids(recorder: Recorder) -> Iterator[str]:
-    after = None
-    while batch := recorder.store.stream_ids(TOURNAMENT, after=after, limit=1000):
-        yield from batch
-        after = batch[-1]
+    return every_stream_id(recorder.store, TOURNAMENT)
 
 
 def link_names(recorder: Recorder, players: Players, *, recorded_by: str, dry_run: bool = False):

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound, VersionConflict
 from recorder.service import Recorder, append_retrying
-from recorder.store import PLAYER, Idempotency, NewEvent, PlayerTables, StoredEvent
+from recorder.store import PLAYER, Idempotency, NewEvent, PlayerTables, StoredEvent, every_stream_id
 
 from . import decide as decisions
 from . import is_player_id, new_player_id, search_key, word_keys
@@ -222,11 +222,7 @@ class Players:
     # -- Projections ----------------------------------------------------------------
 
     def player_ids(self) -> list[str]:
-        ids, after = [], None
-        while batch := self.store.stream_ids(PLAYER, after=after, limit=1000):
-            ids += batch
-            after = batch[-1]
-        return ids
+        return list(every_stream_id(self.store, PLAYER))
 
     def rebuild(self) -> int:
         """Rewrite every player's row and keys from his events; returns how many."""

@@ -34,6 +34,7 @@ from .interface import (
     ProjectionWrite,
     StoredEvent,
     StreamHead,
+    every_stream_id,
     utc_now,
 )
 from .registry import GameResults, PlayerTables
@@ -61,5 +62,6 @@ __all__ = [
     "StoredEvent",
     "StreamHead",
     "TokenTable",
+    "every_stream_id",
     "utc_now",
 ]

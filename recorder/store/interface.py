@@ -417,6 +417,14 @@ class EventStore(abc.ABC):
         self.close()
 
 
+def every_stream_id(store: EventStore, stream_type: str, page: int = 1000) -> Iterator[str]:
+    """Every stream id of a type in id order, read a page at a time (memory stays flat)."""
+    after = None
+    while batch := store.stream_ids(stream_type, after=after, limit=page):
+        yield from batch
+        after = batch[-1]
+
+
 def utc_now() -> str:
     """UTC ISO-8601 with microseconds and 'Z': sorts as text, parses everywhere."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -15,7 +15,15 @@ from typing import Any
 
 from recorder.errors import AlreadyExists, NotFound, VersionConflict
 from recorder.service import Recorded, Recorder, append_retrying
-from recorder.store import TOURNAMENT, Idempotency, NewEvent, PlayerTables, ProjectionWrite, StoredEvent
+from recorder.store import (
+    TOURNAMENT,
+    Idempotency,
+    NewEvent,
+    PlayerTables,
+    ProjectionWrite,
+    StoredEvent,
+    every_stream_id,
+)
 
 from . import board_game_id, new_tournament_id, trf
 from . import decide as decisions
@@ -214,10 +222,7 @@ class Tournaments:
 
     def rebuild_entries(self) -> list[str]:
         """Rewrite the registry's entries of every tournament from its events; returns their ids."""
-        ids, after = [], None
-        while batch := self.store.stream_ids(TOURNAMENT, after=after, limit=1000):
-            ids += batch
-            after = batch[-1]
+        ids = list(every_stream_id(self.store, TOURNAMENT))
         for tournament_id in ids:
             self.entries.replace_entries(tournament_id, self._entries_or_none(tournament_id))
         return ids
@@ -231,10 +236,7 @@ class Tournaments:
             return []
 
     def check_entries(self) -> list[str]:
-        problems, ids, after = [], [], None
-        while batch := self.store.stream_ids(TOURNAMENT, after=after, limit=1000):
-            ids += batch
-            after = batch[-1]
+        problems, ids = [], list(every_stream_id(self.store, TOURNAMENT))
         for tournament_id in ids:
             if self.entries.entries(tournament_id) != self._entries_or_none(tournament_id):
                 problems.append(f"player entries: {tournament_id}: the entries differ from its events'")
