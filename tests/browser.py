@@ -6,6 +6,7 @@ browser is Debian's ``/usr/bin/chromium`` driven by Playwright — never a downl
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -83,6 +84,20 @@ class LiveServer:
         self.server.shutdown()
         self.thread.join(timeout=10)
         self.server.server_close()
+
+
+@contextlib.contextmanager
+def served_with_chromium(app):
+    """The app on a live server with Chromium beside it (``server.browser``) and its test
+    client (``server.client``); the store is closed once both are gone."""
+    from playwright.sync_api import sync_playwright
+
+    with LiveServer(app) as server, sync_playwright() as playwright:
+        server.client = app.test_client()
+        server.browser = launch_chromium(playwright)
+        yield server
+        server.browser.close()
+    app.extensions["recorder"].store.close()
 
 
 def launch_chromium(playwright):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from browser import CHROMIUM, LiveServer, launch_chromium
+from browser import CHROMIUM, served_with_chromium
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
@@ -44,12 +44,9 @@ def web(tmp_path_factory):
             game = ok(client.post(url, json={}))
             result = {"type": "result", "kind": "resignation", "winner": "south", "expected_version": 1}
             ok(client.post(f"/api/games/{game['id']}/commands", json=result))
-    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
-        server.browser = launch_chromium(playwright)
+    with served_with_chromium(app) as server:
         server.client, server.ids, server.tournament = client, ids, tid
         yield server
-        server.browser.close()
-    app.extensions["recorder"].store.close()
 
 
 @pytest.fixture(params=list(SIZES))

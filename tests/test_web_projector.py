@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from browser import CHROMIUM, LiveServer, launch_chromium
+from browser import CHROMIUM, served_with_chromium
 from conftest import ADMIN, ADMIN_TOKEN, make_app
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -31,12 +31,8 @@ COUNT_SHARE_AT_ONE = 0.08
 def web(tmp_path_factory):
     database = str(tmp_path_factory.mktemp("projector") / "hall.sqlite3")
     app = make_app(database, LIVE_LISTENERS=64)  # its test client writes as the admin
-    with playwright_api.sync_playwright() as playwright, LiveServer(app) as server:
-        server.client = app.test_client()
-        server.browser = launch_chromium(playwright)
+    with served_with_chromium(app) as server:
         yield server
-        server.browser.close()
-    app.extensions["recorder"].store.close()
 
 
 @pytest.fixture

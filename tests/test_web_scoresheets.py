@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from browser import CHROMIUM, LiveServer, launch_chromium
+from browser import CHROMIUM, served_with_chromium
 from click.testing import CliRunner
 
 from recorder.cli.main import main
@@ -34,13 +34,9 @@ DPI = 200
 def hall(tmp_path_factory):
     database = str(tmp_path_factory.mktemp("sheets") / "sheets.sqlite3")
     app = make_app(database)
-    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
-        server.client = app.test_client()
+    with served_with_chromium(app) as server:
         server.database = database
-        server.browser = launch_chromium(playwright)
         yield server
-        server.browser.close()
-    app.extensions["recorder"].store.close()
 
 
 @pytest.fixture
