@@ -579,6 +579,7 @@ def test_a_token_revoked_after_sign_in_leaves_the_page_read_only(web, guest):
     issued = web.client.post("/api/tokens", headers=ADMIN, json={"holder": "Recorder Tesfay"}).get_json()
     guest.goto(f"/?token={issued['token']}")
     guest.wait_for_function("() => localStorage.getItem('recorder.token') !== null")
+    guest.wait_for_selector("#signed-in[data-state=signed-in]")  # the home page has asked about it, and is done
     assert web.client.delete(f"/api/tokens/{issued['id']}", headers=ADMIN).status_code == 200
     open_game(guest, game_id)
     assert_read_only(guest, "not valid any more; ask the chief arbiter for a new sign-in link")
