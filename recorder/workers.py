@@ -34,7 +34,7 @@ def worker_context() -> Any:
     interpreter, not a copy of this process; it imports the recorder modules this process
     has (the CLI, when the parent is the ``recorder`` command) once, so the workers forked
     from it start at once instead of each importing them again (each child re-runs the
-    parent's main script, and the CLI's import is a second or so)."""
+    parent's main script, and the CLI imports most of the recorder)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
@@ -60,7 +60,7 @@ def collector_paused() -> Iterator[None]:
     """Python's cycle collector off while a batch of records is checked. A check makes
     several objects per event and frees them all by reference counting, yet each few
     hundred allocations would start a collection over every object alive (a batch holds
-    thousands of rows): a fifth of a worker's time. Any cycle made meanwhile (a refused
+    thousands of rows), a large share of a worker's time. Any cycle made meanwhile (a refused
     event's traceback) is collected once the collector is back on."""
     was_on = gc.isenabled()
     gc.disable()

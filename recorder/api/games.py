@@ -150,8 +150,8 @@ def get_events(game_id: str):
     events = visible_events(game_id)
     # Retracted moves name their retraction and retractions name what they withdrew (by folding).
     entries = mark_retractions(game_id, [e.to_dict() for e in events])
-    # Already in EventListSchema's shape (StoredEvent.to_dict + the two marks): dumping
-    # 12,000 entries field by field through marshmallow cost more than reading them.
+    # Already in EventListSchema's shape (StoredEvent.to_dict + the two marks): dumping a
+    # long log field by field through marshmallow would cost more than reading it.
     return {"game_id": game_id, "events": entries}
 
 

@@ -94,9 +94,8 @@ def check_ndjson_frame(blocks: Iterable[str], source: str) -> tuple[bool, int]:
     frame's two) it holds; NotationError when it is framed and cut short. ``blocks`` are
     the text in consecutive pieces cut anywhere, read once and never all held: a file of
     any size is checked a block at a time (``recorder import``), and each block's lines are
-    counted by the regular expression engine, not one by one in Python: the 413 MB export
-    of 10,000 games is checked in 0.75 s, where reading it a line at a time took 1.7 s,
-    and nothing of an import can start before."""
+    counted by the regular expression engine, not one by one in Python, since nothing of
+    an import can start before this pass ends."""
     text = _Lines(blocks)
     first = text.first_line()
     if first != NDJSON_HEADER[:-1]:

@@ -211,8 +211,8 @@ _CANONICAL_SOWING = re.compile(
 def canonical_sowing(text: str) -> StoredEvent | None:
     """The sowing a line holds when it is written exactly as the store writes one, else None.
 
-    Most of an archive's lines are such sowings. One pattern reads them in under half the
-    time JSON takes (1.7 against 3.7 µs a line, measured), and gives the payload's
+    Most of an archive's lines are such sowings. One pattern reads them for less than the
+    JSON reading costs (docs/decisions.md), and gives the payload's
     canonical text as well: the line's own bytes are canonical, so the hash check need not
     encode the payload again to learn that, nor build the hashed record's text, which is
     the line without two of its members (``chain.checked_links``); and the line is the one
@@ -247,7 +247,7 @@ def _plain(record: dict) -> bool:
     gives them); False sends the line through the field-by-field check that names the fault."""
     recorded_by = record["recorded_by"]
     texts = record["game_id"], record["type"], record["recorded_at"], record["prev_hash"], record["hash"]
-    return (  # written out: a generator over the texts took as long as the rest of the check
+    return (  # written out, not a generator over the texts: this runs once per line read
         type(record["seq"]) is int
         and type(record["payload"]) is dict
         and (recorded_by is None or type(recorded_by) is str)

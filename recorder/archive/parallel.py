@@ -10,7 +10,8 @@ games (recorder/archive/ranges.py), which the worker reads itself, when the file
 (an export's is); else this process reads the file and groups its lines by game, and a
 task is the lines of about ``TASK_EVENTS`` events' games. What crosses between processes
 is a range (or those lines) going out and a few words of report per game coming back,
-never the checked rows (handing those to one storing process cost a third of the check).
+never the checked rows (handing those to one storing process was a large share of the
+check: docs/decisions.md).
 
 The reports, the order in which games are stored and every refusal are what one process
 gives (tests/test_import_jobs.py). With ``store=False`` the workers check and store
@@ -151,7 +152,7 @@ def _import_task(numbered: tuple[int, Task]) -> list[GameReport]:
     number, task = numbered
     with collector_paused():
         # The task's checked games are freed when _imported returns, before the collector is
-        # back on: else its first collection walks every one of them (2.6 ms a task).
+        # back on: else its first collection walks every one of them.
         return _imported(_worker, number, task if isinstance(task, list) else range_logs(task))
 
 

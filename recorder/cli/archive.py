@@ -233,8 +233,8 @@ def file_blocks(path: str, size: int = BLOCK_BYTES) -> Iterator[str]:
     mark before the text is dropped, as ``ndjson_lines`` drops it.
 
     Read as bytes and decoded here: a text file's reading translates every newline as it
-    goes, which took 2.1 of the 2.5 s that reading a 4 GB archive took; here only a block
-    holding a carriage return is translated (an export holds none)."""
+    goes, most of the reading's work; here only a block holding a carriage return is
+    translated (an export holds none)."""
     decode = codecs.getincrementaldecoder(FILE_ENCODING)().decode
     held = ""  # a carriage return at a block's end: the next block may begin with its newline
     with open(path, "rb") as handle:

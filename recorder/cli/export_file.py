@@ -1,11 +1,9 @@
 """The file ``recorder export --output`` writes, past the operating system's page cache.
 
 An archive is written once and read later, most of it by someone else. Written through
-the page cache, every byte of it first takes a page of memory: a 100,000-game NDJSON
-export (4 GB) pushed the database's own pages out of memory to hold it, and the kernel's
-work for those pages grew to most of the export's time (20.7 and 16.0 s of kernel time in
-two runs, against 4.0 s with the file written directly, on the same machine:
-docs/decisions.md).
+the page cache, every byte of it first takes a page of memory: a large export pushes
+the database's own pages out of memory to hold it, and the kernel's work for those pages
+becomes most of the export's time (docs/decisions.md has the figures).
 
 So a regular file on a system that has ``O_DIRECT`` is written in whole blocks straight
 from aligned memory to the disk (``DirectFile``): one buffer is filled while a thread

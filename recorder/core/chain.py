@@ -48,9 +48,9 @@ def text_hash(prev_hash: str, record_text: str) -> str:
 
 
 def parse_json(text: str) -> Any:
-    """``json.loads(text)``, three times faster for canonical text (a stored payload, an
-    archive's line): ``raw_decode`` reads it without ``loads``' two scans for white space
-    around it, which canonical text has none of; any other text goes through
+    """``json.loads(text)``, cheaper for canonical text (a stored payload, an archive's
+    line): ``raw_decode`` reads it without ``loads``' two scans for white space around
+    it, which canonical text has none of; any other text goes through
     ``json.loads``, its errors included."""
     try:
         value, end = _DECODER.raw_decode(text)

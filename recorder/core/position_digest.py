@@ -2,7 +2,7 @@
 
 The key is a position text's first six fields (recorder/rules/position_text.py); the index
 holds its digest, four integers a row instead of a text, which a bulk import sorts and
-indexes at a third of the cost (docs/notation.md, docs/decisions.md). Pure standard
+indexes for less than the texts (docs/notation.md, docs/decisions.md). Pure standard
 library, as the hash chain is.
 """
 

@@ -49,8 +49,8 @@ def command_for(event: Event) -> Command:
     ``winner`` of None (a draw) is not optional and stays."""
     if isinstance(event, GameCreated):
         raise TypeError("a setup is decided by decide_create, not decide")
-    # A shallow copy of the fields: decide only reads its command, and asdict's deep copy
-    # was a quarter of a what-if replay's time.
+    # A shallow copy of the fields: decide only reads its command, so asdict's deep copy
+    # would be work for nothing, paid once per event of every replay.
     command = {"type": COMMAND_TYPES[event.type], **vars(event)}
     for name in _optional(type(event)):
         if command[name] is None:

@@ -272,7 +272,7 @@ def ranks(period: PeriodList) -> list[int]:
 
 def explanation_text(explanation: dict) -> str:
     """``chain.canonical_json`` of an explanation, written directly for a month without
-    games (most entries of a list): the same bytes, a tenth of the time."""
+    games (most entries of a list): the same bytes, without the generic encoder's walk."""
     if explanation["games"]:
         return chain.canonical_json(explanation)
     before = explanation["before"]

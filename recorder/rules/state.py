@@ -1,9 +1,9 @@
 """The position value every game shares, and its JSON shape (rules/README.md §8).
 
 ``State`` is a plain class of read-only fields (``Final``), compiled with the engine
-(recorder/engine/): as a native class its fields are C slots, read and copied several
-times faster than a tuple's, which matters in the engine's inner loop (the benchmark
-plays hundreds of thousands of sowings a second). Immutability: mypy refuses any
+(recorder/engine/): as a native class its fields are C slots, read directly and copied
+by one native constructor call, where a tuple's are Python attribute lookups, and the
+engine's inner loop reads and copies them at every sowing. Immutability: mypy refuses any
 assignment to a field outside ``__init__`` (the test run type-checks the project), and
 the compiled class has no setter at all; the copies (``after_sowing``, ``_replace``) are
 built whole, never changed after.

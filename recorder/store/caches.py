@@ -78,7 +78,7 @@ class PositionIndex:
     ``key_digest``: the SHA-256 of the key cut to 128 bits, as two integers. Each game is
     held by its number (``game_number``), so a row is four integers, kept in game order
     (the table's key) and in key order (``positions_by_key``, what a search reads): a bulk
-    import indexes them at a fifth of the cost of rows of texts (docs/decisions.md). Two
+    import indexes them for less than rows of texts (docs/decisions.md). Two
     keys share a digest only by a collision in SHA-256's first 128 bits (docs/notation.md).
     Written in the append's transaction, so a search never misses a committed event.
 
@@ -170,8 +170,8 @@ class PositionIndex:
     @contextlib.contextmanager
     def _by_key_created_after(db: Database, bulk: bool) -> Iterator[None]:
         """With ``bulk``, ``positions_by_key`` is dropped for the duration and created again
-        after it, in one transaction: live writers wait for that creation (about 0.9 s per
-        million positions here), and while it is missing a search reads the whole index
+        after it, in one transaction: live writers wait for that creation (its time grows
+        with the index: docs/decisions.md), and while it is missing a search reads the whole index
         (as it reads the whole queue while an import is under way). An import stopped in
         between leaves it to be created by the next open of the file (``create_schema``)."""
         if bulk:
@@ -246,8 +246,8 @@ class PositionIndex:
 @contextlib.contextmanager
 def _sorting_threads(db: Database) -> Iterator[None]:
     """SQLite's sort (the key B-tree's creation) helped by a thread per CPU this process may
-    run on while the pending positions are indexed: 13 million positions in 18.9 s against
-    22.5 s at 100,000 games, on two cores (measured when that sort was a copy of the queue)."""
+    run on while the pending positions are indexed: the sort is the largest step of indexing
+    a large queue, and the cores are otherwise idle then."""
     db.execute(f"PRAGMA threads = {min(default_jobs(), SORTING_THREADS)}")
     try:
         yield

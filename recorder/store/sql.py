@@ -114,9 +114,8 @@ _INSERT_EVENTS = f"INSERT INTO events ({_EVENT_COLUMNS}, line)"  # VALUES, a row
 
 # Rows inserted by one statement: each statement carries this many rows' values, the last
 # one of a call the rest. A statement of one row costs SQLite (and the sqlite3 module)
-# its whole step for each row: 3,000 games' events, the append-only trigger firing for
-# every row either way, took 9.0-11.5 µs per event a row at a time and 5.9-7.0 by 16 rows
-# (32: 6.1-7.5, 64: 6.3-7.6, 128: 8.6), alternated.
+# its whole step for each row; 16 rows a statement was the cheapest of the sizes tried
+# (docs/decisions.md), the append-only trigger still firing for every row.
 ROWS_PER_INSERT = 16
 
 
@@ -217,8 +216,8 @@ def ids_in_events(connection: Callable[[], Any]) -> Iterator[str]:
     can hide a stream from it. ``connection`` gives the backend's handle.
 
     One seek down the primary key per stream (the next id after the last), so the walk
-    reads as many keys as there are streams: a ``DISTINCT`` over the key read every
-    event's (1.2 s for a 20,000-game archive of 2.6 M events, against 0.2 s)."""
+    reads as many keys as there are streams, where a ``DISTINCT`` over the key would read
+    every event's."""
     after = ""
     while (stream_id := connection().execute(_NEXT_STREAM_ID, (after,)).fetchone()[0]) is not None:
         yield stream_id

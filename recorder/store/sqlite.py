@@ -39,7 +39,7 @@ from .writer_lock import writer_lock_for
 # A connection that writes batches (a bulk import) keeps more of the file's pages in memory
 # and lets its write-ahead log grow before copying it back into the file: a page of the
 # position index is written in many batches, and is then copied once per checkpoint, not
-# once per batch (on a 2,000-game archive import this halves the time spent in commits).
+# once per batch (a large share of a bulk import's commits otherwise).
 BATCH_CACHE_KIB = 256 * 1024
 BATCH_CHECKPOINT_PAGES = 16384  # 64 MiB of 4 KiB pages (SQLite's default is 1,000)
 
@@ -55,17 +55,16 @@ def _batch_settings(db: Database) -> Iterator[None]:
     the disk, while it lasts; both are set back after it.
 
     Each append in a batch is a savepoint, and SQLite copies every page an append first
-    changes into that savepoint's journal, a temporary file once it passes 64 KiB: a
-    7,682-game import wrote 2 million pages to such files (its storing process spent
-    12 s in the kernel, 4.4 s with them in memory). A savepoint's journal holds one
-    append's pages and is dropped when it is released (``temp_store``).
+    changes into that savepoint's journal, a temporary file once it passes 64 KiB: an
+    import wrote more pages to such files than to the database and its log together. A
+    savepoint's journal holds one append's pages and is dropped when it is released, so
+    it is kept in memory (``temp_store``).
 
     A batch commits with ``synchronous = NORMAL``: in WAL mode the commit is atomic and
     the file stays whole whatever happens, but the log is synced at the next checkpoint,
     not at each commit; what a crash loses is whole batches, which the import that wrote
     them finds missing when it is run again. The import makes it all durable at its end
-    (``sync``) before it reports what it stored. (Measured on 3,000 games stored in batches,
-    alternating: 7.2 against 7.9 µs of CPU per event.)
+    (``sync``) before it reports what it stored.
 
     Both settings may change only outside a transaction: the position index's sort
     (``PositionIndex.index_pending``) still spills to a file, so its memory stays flat, and
@@ -177,7 +176,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
         """Appends made inside share one write transaction (each its own savepoint, so a
         refused one stores nothing): bulk imports pay one commit per batch, which does not
         wait for the disk (``sync`` does, once, at the import's end). Holds the write lock
-        throughout: keep batches short (recorder import: ~0.2 s). The connection then keeps
+        throughout: keep batches short (recorder import's last ``BATCH_SECONDS``). The connection then keeps
         a larger page cache and checkpoints less often (``_bulk_pragmas``), and the
         savepoints' journals stay in memory (``_batch_settings``)."""
         db = self._db()
@@ -258,10 +257,9 @@ class SQLiteEventStore(SqlStreams, EventStore):
         file order, ahead of a walk over every stream (``recorder verify``).
 
         The walk reads the streams in id order, each where its append put it: scattered
-        over the file, so on a cold cache it waits on one small read after another (a
-        10 GB archive of 100,000 games verified at 88,900 events/s, and at 122,600 with
-        the file in memory). Asked to read ahead, the system reads the file in order, at
-        the disk's sequential pace, while the walk starts (111,800). Only when the file
+        over the file, so on a cold cache it waits on one small read after another.
+        Asked to read ahead, the system reads the file in order, at the disk's sequential
+        pace, while the walk starts (docs/decisions.md has the figures). Only when the file
         takes at most half the memory available: a larger one would push out the pages
         read first before the walk reached them, and other processes' pages too."""
         advise, will_need = getattr(os, "posix_fadvise", None), getattr(os, "POSIX_FADV_WILLNEED", None)

@@ -2,7 +2,8 @@
 
 SQLite lets one writer in at a time; the others poll under ``busy_timeout``, sleeping
 1, 2, 5, 10, 25... ms between tries. With two gunicorn workers appending at once that
-polling, not the work, set the pace: throughput fell and p99 rose to hundreds of ms.
+polling, not the work, set the pace: throughput fell and the slowest appends waited
+longest.
 Here writers instead wait on an advisory ``flock`` of a small file beside
 the database (threads of one process on a lock first): the kernel wakes the next
 writer the moment the previous one releases, so BEGIN IMMEDIATE finds the database
