@@ -55,9 +55,8 @@ class Arbiter:
             body = self.next_command()
             headers = {"If-Match": f'"{self.version}"', "Idempotency-Key": f"{self.game_id}-{self.version}"}
             self.in_flight = (body, headers)
-            try:
-                reply = self.connection.call("POST", f"/api/games/{self.game_id}/commands", body, headers)
-            except (OSError, http.client.HTTPException):
+            reply = self.send_until_answered(body, headers, stop)
+            if reply is None:
                 return  # the server died with this request unacknowledged
             if reply.status != 201:
                 self.refused.append((reply.status, reply.body))
@@ -65,6 +64,22 @@ class Arbiter:
             self.in_flight = None
             self.acknowledged.extend(reply.body["events"])
             self.version, self.legal = reply.body["version"], reply.body["state"]["legal_moves"]
+
+    def send_until_answered(self, body: dict, headers: dict, stop: threading.Event) -> Any:
+        """Send until the server answers, as a careful client does: the same command with
+        the same Idempotency-Key, so a request that timed out on a loaded machine (stored
+        or not) is stored exactly once. None once the server has been killed."""
+        while True:
+            try:
+                reply = self.connection.call("POST", f"/api/games/{self.game_id}/commands", body, headers)
+            except (OSError, http.client.HTTPException):
+                if stop.is_set():
+                    return None
+                time.sleep(0.05)
+                continue
+            if reply.status != 503 or stop.is_set():
+                return reply
+            time.sleep(0.05)  # busy: nothing was stored, so the same command is sent again
 
 
 def drive_until_killed(server) -> list[Arbiter]:

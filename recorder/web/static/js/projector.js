@@ -15,6 +15,9 @@ const base = `/api/tournaments/${encodeURIComponent(id)}`;
 const byId = (name) => document.getElementById(name);
 const query = new URLSearchParams(location.search);
 const chosenRound = Number(query.get("round")) || null;
+// How long the page waits for its live stream before saying it is ready anyway (a hall
+// without the stream still gets the boards as they were when loaded).
+const LIVE_WAIT_MS = 5000;
 const MAX_PER_PAGE = 12;
 const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(Number(query.get("per_page"))) || MAX_PER_PAGE));
 const turnSeconds = Math.max(3, Number(query.get("turn")) || 15);
@@ -179,7 +182,8 @@ window.addEventListener("resize", () => layout());
 
 load()
   .then(async () => {
-    listen(`${base}/live`, { board: onBoard, tournament: () => load().catch(() => {}) });
+    const live = listen(`${base}/live`, { board: onBoard, tournament: () => load().catch(() => {}) });
+    await Promise.race([live, new Promise((resolve) => { setTimeout(resolve, LIVE_WAIT_MS); })]);
     await document.fonts.ready;
     layout();
     page.dataset.ready = "true";

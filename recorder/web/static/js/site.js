@@ -132,11 +132,16 @@ export function keepForOffline(urls) {
 // Listen to a live stream; `handlers` maps an event name to a function of its data.
 // EventSource reconnects by itself with Last-Event-ID; a refused stream (503) or a
 // closed one is opened again after a pause, resuming from the last id seen.
+// Resolves once the stream is first open, so a page can say it is live only when no
+// event can slip past it any more.
 export function listen(url, handlers) {
-  if (!("EventSource" in window)) return;
+  if (!("EventSource" in window)) return Promise.resolve();
   let lastId = "";
+  let opened;
+  const firstOpen = new Promise((resolve) => { opened = resolve; });
   const open = () => {
     const source = new EventSource(lastId ? `${url}?last_event_id=${encodeURIComponent(lastId)}` : url);
+    source.onopen = () => opened();
     for (const [name, handle] of Object.entries(handlers)) {
       source.addEventListener(name, (event) => {
         if (event.lastEventId) lastId = event.lastEventId;
@@ -148,4 +153,5 @@ export function listen(url, handlers) {
     };
   };
   open();
+  return firstOpen;
 }
