@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import threading
 import zipfile
 from collections.abc import Callable
 from functools import lru_cache
@@ -141,6 +142,16 @@ def ensure_runtime(echo: Callable[[str], None]) -> bool:
         echo(f"offline rules: not available ({error}); pages record offline without them (docs/web.md)")
         return False
     return True
+
+
+def ensure_runtime_in_background(echo: Callable[[str], None]) -> threading.Thread | None:
+    """``ensure_runtime`` beside the service, which starts at once: pages served before
+    Pyodide is in place say the rules are not on the device, and the next load has them."""
+    if installed():
+        return None
+    worker = threading.Thread(target=ensure_runtime, args=(echo,), name="fetch-pyodide", daemon=True)
+    worker.start()
+    return worker
 
 
 # -- The rules, zipped --------------------------------------------------------------------
