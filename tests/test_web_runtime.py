@@ -6,6 +6,7 @@ game page alone may compile WebAssembly; a tarball that is not the pinned one is
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -54,7 +55,8 @@ def test_the_rules_zip_runs_alone_with_the_standard_library_only(tmp_path, clien
         "from recorder.core.queued import fold_queue_json\n"
         "answer = fold_queue_json(open('request.json').read())\n"
         "roots = {name.split('.')[0] for name in sys.modules}\n"
-        "others = sorted(roots - set(sys.stdlib_module_names) - set(sys.builtin_module_names) - {'recorder', '__main__'})\n"
+        "ours = {'recorder', '__main__'} | set(sys.stdlib_module_names) | set(sys.builtin_module_names)\n"
+        "others = sorted(roots - ours)\n"
         "loaded_from = sys.modules['recorder'].__file__\n"
         "print(json.dumps({'answer': json.loads(answer), 'others': others, 'from': loaded_from}))\n"
     )
@@ -89,6 +91,7 @@ def test_the_runtime_addresses_serve_only_pyodides_named_files(client, monkeypat
     folder.mkdir()
     for name in runtime.PYODIDE_FILES:
         (folder / name).write_bytes(b"\0asm" if name.endswith(".wasm") else b"x")
+    (folder / "pyodide.asm.wasm.gz").write_bytes(gzip.compress(b"\0asm"))
     (tmp_path / "secret.txt").write_text("not for the web")
     (folder / "package.json").write_text("{}")
     monkeypatch.setenv("RECORDER_PYODIDE_DIR", str(folder))
@@ -97,6 +100,9 @@ def test_the_runtime_addresses_serve_only_pyodides_named_files(client, monkeypat
     with client.get(f"{base}/pyodide.asm.wasm") as wasm:
         assert wasm.status_code == 200 and wasm.mimetype == "application/wasm" and wasm.data == b"\0asm"
         assert "immutable" in wasm.headers["Cache-Control"]
+    with client.get(f"{base}/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, br"}) as packed:
+        assert packed.headers["Content-Encoding"] == "gzip" and gzip.decompress(packed.data) == b"\0asm"
+        assert packed.mimetype == "application/wasm" and "Accept-Encoding" in packed.headers["Vary"]
     with client.get(f"{base}/pyodide.mjs") as module:
         assert module.mimetype == "text/javascript"
     for path in (

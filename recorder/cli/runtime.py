@@ -28,8 +28,9 @@ def status():
     """Say whether the service can give pages the rules, and where Pyodide is kept."""
     folder = pyodide.runtime_dir()
     if pyodide.installed(folder):
-        size = pyodide.runtime_size(folder) / 1e6
-        click.echo(f"pyodide {pyodide.PYODIDE_VERSION}: installed in {folder} ({size:.1f} MB a page downloads once)")
+        size, gzipped = pyodide.runtime_size(folder) / 1e6, pyodide.runtime_size(folder, gzipped=True) / 1e6
+        click.echo(f"pyodide {pyodide.PYODIDE_VERSION}: installed in {folder}")
+        click.echo(f"    a recording page downloads it once: {size:.1f} MB, {gzipped:.1f} MB gzipped")
     else:
         click.echo(f"pyodide {pyodide.PYODIDE_VERSION}: not installed ({folder}); recorder runtime fetch")
     data, digest = pyodide.rules_archive()

@@ -207,7 +207,11 @@ def runtime_file(version: str, name: str):
     """One of the Pyodide files a page loads; nothing else from the runtime's folder."""
     if version != runtime.PYODIDE_VERSION or name not in runtime.PYODIDE_FILES or not runtime.installed():
         abort(404, description="This service has no such runtime file.")
-    response = send_file(runtime.runtime_dir() / name, mimetype=RUNTIME_TYPES[Path(name).suffix], conditional=True)
+    sent = runtime.served_file(runtime.runtime_dir(), name, gzipped="gzip" in request.accept_encodings)
+    response = send_file(sent, mimetype=RUNTIME_TYPES[Path(name).suffix], conditional=True)
+    if sent.suffix == ".gz":
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
     response.headers["Cache-Control"] = IMMUTABLE
     return response
 

@@ -23,6 +23,7 @@ from outside the service: it serves both parts itself, and its service worker ke
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import io
 import os
@@ -44,6 +45,9 @@ PYODIDE_INTEGRITY = "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+Hb
 # source maps, the console pages) is never served.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 NPM_TIMEOUT_S = 300
+# Kept gzipped beside the plain file too, served so to a browser that takes gzip: the
+# interpreter and its glue shrink to a third. The standard library is a zip already.
+GZIPPED = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 
 PACKAGE = Path(__file__).resolve().parent.parent  # recorder/
 # The modules the page imports, relative to the folder holding recorder/.
@@ -69,10 +73,16 @@ def installed(folder: Path | None = None) -> bool:
     return all((folder / name).is_file() for name in PYODIDE_FILES)
 
 
-def runtime_size(folder: Path | None = None) -> int:
-    """Bytes a page downloads for the runtime (the rules zip aside)."""
+def runtime_size(folder: Path | None = None, gzipped: bool = False) -> int:
+    """Bytes a page downloads for the runtime (the rules zip aside), plain or gzipped."""
     folder = folder or runtime_dir()
-    return sum((folder / name).stat().st_size for name in PYODIDE_FILES)
+    return sum(served_file(folder, name, gzipped).stat().st_size for name in PYODIDE_FILES)
+
+
+def served_file(folder: Path, name: str, gzipped: bool) -> Path:
+    """The file sent for ``name``: its gzipped copy to a browser that takes gzip, when there is one."""
+    packed = folder / f"{name}.gz"
+    return packed if gzipped and name in GZIPPED and packed.is_file() else folder / name
 
 
 def fetch_runtime(echo: Callable[[str], None], folder: Path | None = None, npm: str | None = None) -> Path:
@@ -90,7 +100,8 @@ def fetch_runtime(echo: Callable[[str], None], folder: Path | None = None, npm: 
         if folder.exists():
             shutil.rmtree(folder)
         unpacked.rename(folder)
-    echo(f"offline rules: Pyodide {PYODIDE_VERSION} in {folder} ({runtime_size(folder) / 1e6:.1f} MB)")
+    sizes = f"{runtime_size(folder) / 1e6:.1f} MB, {runtime_size(folder, gzipped=True) / 1e6:.1f} MB gzipped"
+    echo(f"offline rules: Pyodide {PYODIDE_VERSION} in {folder} ({sizes})")
     return folder
 
 
@@ -128,7 +139,10 @@ def unpack(tarball: Path, into: Path) -> None:
             source = archive.extractfile(member) if member.isfile() else None
             if source is None:
                 raise RuntimeUnavailable(f"the pyodide package's {name} is not a file")
-            (into / name).write_bytes(source.read())
+            data = source.read()
+            (into / name).write_bytes(data)
+            if name in GZIPPED:
+                (into / f"{name}.gz").write_bytes(gzip.compress(data, mtime=0))
 
 
 def ensure_runtime(echo: Callable[[str], None]) -> bool:
