@@ -75,18 +75,35 @@ def web(tmp_path_factory):
     app.extensions["recorder"].store.close()
 
 
-@pytest.fixture
-def tablet(web):
-    """One signed-in device; no uncaught JavaScript error allowed."""
-    context = web.browser.new_context(viewport=TABLET, base_url=web.url)
-    page = context.new_page()
+def signed_in(web, errors: list[str], **options):
+    """A page on a new device (browser context) signed in as the admin."""
+    page = web.browser.new_context(viewport=TABLET, base_url=web.url, **options).new_page()
     page.set_default_timeout(20_000)
-    errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"/?token={ADMIN_TOKEN}")
     page.wait_for_function("() => localStorage.getItem('recorder.token') !== null")
+    return page
+
+
+@pytest.fixture
+def tablet(web):
+    """One signed-in device; no uncaught JavaScript error allowed."""
+    errors: list[str] = []
+    page = signed_in(web, errors)
     yield page
-    context.close()
+    page.context.close()
+    assert errors == [], errors
+
+
+@pytest.fixture
+def tablet_without_rules(web):
+    """A device whose runtime cannot load: its addresses fail (no service worker, which
+    would answer them past the browser's routing)."""
+    errors: list[str] = []
+    page = signed_in(web, errors, service_workers="block")
+    page.context.route("**/web-runtime/**", lambda route: route.abort())
+    yield page
+    page.context.close()
     assert errors == [], errors
 
 
@@ -267,14 +284,16 @@ def test_a_move_queued_while_another_tablet_recorded_is_shown_refused_and_nothin
     assert [e["payload"].get("hole") for e in log[-3:]] == mine
 
 
-def test_without_the_rules_the_page_says_so_and_a_move_the_server_refuses_is_named_with_what_to_do(web, tablet):
+def test_without_the_rules_the_page_says_so_and_a_move_the_server_refuses_is_named_with_what_to_do(
+    web, tablet_without_rules
+):
     """A device whose runtime cannot load (here: its addresses fail) records as before: after
     the first queued move, any hole, on the last recorded board. An illegal sowing queued
     that way is refused when the network returns; the page names it, why, and the choices,
     and keeps the move behind it."""
     game = fixture_game("qelat-default.json")
     game_id = record(web.client, game["setup"], game["commands"][:4])
-    tablet.context.route("**/web-runtime/**", lambda route: route.abort())
+    tablet = tablet_without_rules
     tablet.goto(f"/games/{game_id}")
     tablet.wait_for_selector("#game-page[data-ready=true]")
     tablet.wait_for_selector("#game-page[data-rules-state=failed]", timeout=RULES_LOAD_MS)

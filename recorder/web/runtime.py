@@ -97,12 +97,22 @@ def fetch_runtime(echo: Callable[[str], None], folder: Path | None = None, npm: 
         check_integrity(tarball.read_bytes())
         unpacked = Path(scratch) / "unpacked"
         unpack(tarball, unpacked)
-        if folder.exists():
-            shutil.rmtree(folder)
-        unpacked.rename(folder)
+        put_in_place(unpacked, folder)
     sizes = f"{runtime_size(folder) / 1e6:.1f} MB, {runtime_size(folder, gzipped=True) / 1e6:.1f} MB gzipped"
     echo(f"offline rules: Pyodide {PYODIDE_VERSION} in {folder} ({sizes})")
     return folder
+
+
+def put_in_place(unpacked: Path, folder: Path) -> None:
+    """Rename the checked files into place; another start that got there first (the same
+    pinned files) is as good, and a partial folder left by a crash is replaced."""
+    if folder.exists() and not installed(folder):
+        shutil.rmtree(folder)
+    try:
+        unpacked.rename(folder)
+    except OSError:
+        if not installed(folder):
+            raise
 
 
 def packed(npm: str, scratch: Path) -> Path:

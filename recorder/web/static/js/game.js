@@ -112,7 +112,7 @@ function drawBoard(state, ply, answer) {
     sowable: new Set(sowable),
     queued: latest ? offline.queuedHoles() : [],
     onSow: (hole) => send({ type: "sow", hole }),
-    lastHole: ply.type === "sowed" ? ply.payload.hole : null,
+    lastHole: answer && answer.states.length ? lastQueuedHole() : ply.type === "sowed" ? ply.payload.hole : null,
     names: names(),
     at: ply.seq,
     version: view.game.version,
@@ -122,6 +122,10 @@ function drawBoard(state, ply, answer) {
 }
 
 const variantHoles = () => view.variant.board.holes;
+const lastQueuedHole = () => {
+  const last = offline.pending[offline.pending.length - 1];
+  return last && last.command.type === "sow" ? last.command.hole : null;
+};
 
 // The queue folded onto the recorded log by the rules on this device, or null (no queue,
 // a conflict to settle first, or no rules here). Asked again only when either changes.

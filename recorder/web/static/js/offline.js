@@ -35,7 +35,8 @@ export const SAY = {
   refusedThere: (detail) => ` — refused by the server: ${detail}`,
   refusedHelp: (number, text, detail, behind, server) => `Queued move ${number}, ${text}, ${server ? "was refused by the server" : "is refused by the rules on this device"}: ${detail}. `
     + (behind ? `The ${moves(behind)} after it ${behind === 1 ? "is" : "are"} kept on this device and ${behind === 1 ? "waits" : "wait"} for your choice. ` : "")
-    + "Discard it (and what follows, which was played after it), discard only it, or try again once the cause is fixed (e.g. after signing in again).",
+    + (behind ? "Discard it and the moves after it, discard only it and keep the rest, or " : "Discard it, or ")
+    + (server ? "try again once the cause is fixed (e.g. after signing in again)." : "leave the queue for the server to judge."),
   discardFrom: (behind) => (behind ? `Discard it and the ${moves(behind)} after it` : "Discard it"),
   discardOne: "Discard only this move",
   notQueued: (detail) => `Not queued: the rules on this device refuse it: ${detail}`,
@@ -121,6 +122,7 @@ export class OfflineRecorder {
     }
     await queue.remove(entry.id);
     this.pending.shift();
+    this.localRefusal = null; // its index was into the queue before the shift; the page folds again
     await this.rebase(answer.data.version);
     this.render();
     return true;
@@ -143,6 +145,7 @@ export class OfflineRecorder {
   async discard(from = 0) {
     const dropped = this.pending.splice(from);
     await queue.removeAll(dropped);
+    this.localRefusal = null;
     this.conflict = null;
     this.render();
     await this.hooks.reload();
@@ -171,6 +174,7 @@ export class OfflineRecorder {
   async discardOne(index = 0) {
     const [dropped] = this.pending.splice(index, 1);
     if (dropped) await queue.remove(dropped.id);
+    this.localRefusal = null;
     for (const entry of this.pending) delete entry.rejected;
     await this.rebase(this.hooks.version());
     this.render();
@@ -214,7 +218,7 @@ export class OfflineRecorder {
         : this.conflict ? SAY.waiting(count) : this.holding ? SAY.sending(count) : SAY.online;
     byId("pending").hidden = !this.holding;
     byId("pending-count").textContent = String(count);
-    byId("pending-hint").textContent = this.rulesReady ? SAY.pendingWithRules : SAY.pendingWithoutRules;
+    byId("pending-hint").textContent = this.rulesReady && !this.conflict ? SAY.pendingWithRules : SAY.pendingWithoutRules;
     const local = this.localRefusal;
     byId("pending-list").replaceChildren(...this.pending.map((entry, index) => element("li", {
       class: entry.rejected || (local && index === local.index) ? "rejected" : "queued", "data-key": entry.key, "data-expected": entry.expected,
