@@ -159,3 +159,26 @@ def test_without_npm_the_runtime_is_said_to_be_unavailable(tmp_path, monkeypatch
     assert runtime.ensure_runtime(said.append) is False
     assert said[-1].startswith("offline rules: not available (npm is not installed")
     assert not Path(tmp_path / "pyodide").exists()
+
+
+def test_a_first_start_without_npm_says_so_in_one_line_and_serves_at_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("RECORDER_PYODIDE_DIR", str(tmp_path / "cache" / "pyodide"))
+    said: list[str] = []
+    fetching = runtime.ensure_runtime_in_background(said.append)
+    assert fetching is not None  # the service does not wait for it
+    fetching.join(timeout=30)
+    assert len(said) == 2 and said[1].startswith("offline rules: not available (npm is not installed")
+
+
+def test_a_fetch_cut_short_is_cleared_by_the_next_one(tmp_path):
+    parent = tmp_path / "pyodide"
+    stale = parent / f"{runtime.SCRATCH}cut-short"
+    stale.mkdir(parents=True)
+    (stale / "pyodide.asm.wasm").write_bytes(b"half")
+    old = os.stat(stale).st_mtime - runtime.STALE_SCRATCH_S - 1
+    os.utime(stale, (old, old))
+    fresh = parent / f"{runtime.SCRATCH}running"
+    fresh.mkdir()
+    runtime.forget_stale_fetches(parent)
+    assert not stale.exists() and fresh.exists()  # another start's fetch, still under way, is left alone

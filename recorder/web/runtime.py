@@ -32,6 +32,7 @@ import subprocess
 import tarfile
 import tempfile
 import threading
+import time
 import zipfile
 from collections.abc import Callable
 from functools import lru_cache
@@ -45,6 +46,8 @@ PYODIDE_INTEGRITY = "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+Hb
 # source maps, the console pages) is never served.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 NPM_TIMEOUT_S = 300
+SCRATCH = ".fetching-"  # a fetch's scratch folder, beside the version folders
+STALE_SCRATCH_S = 2 * NPM_TIMEOUT_S
 # Kept gzipped beside the plain file too, served so to a browser that takes gzip: the
 # interpreter and its glue shrink to a third. The standard library is a zip already.
 GZIPPED = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
@@ -92,7 +95,8 @@ def fetch_runtime(echo: Callable[[str], None], folder: Path | None = None, npm: 
     if npm is None:
         raise RuntimeUnavailable("npm is not installed (Debian: apt-get install npm)")
     folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder.parent) as scratch:
+    forget_stale_fetches(folder.parent)
+    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=SCRATCH) as scratch:
         tarball = packed(npm, Path(scratch))
         check_integrity(tarball.read_bytes())
         unpacked = Path(scratch) / "unpacked"
@@ -101,6 +105,17 @@ def fetch_runtime(echo: Callable[[str], None], folder: Path | None = None, npm: 
     sizes = f"{runtime_size(folder) / 1e6:.1f} MB, {runtime_size(folder, gzipped=True) / 1e6:.1f} MB gzipped"
     echo(f"offline rules: Pyodide {PYODIDE_VERSION} in {folder} ({sizes})")
     return folder
+
+
+def forget_stale_fetches(parent: Path) -> None:
+    """A fetch cut short (a service stopped while it ran) leaves its scratch folder: gone
+    once it is older than any fetch could be still running."""
+    for scratch in parent.glob(f"{SCRATCH}*"):
+        try:
+            if time.time() - scratch.stat().st_mtime > STALE_SCRATCH_S:
+                shutil.rmtree(scratch, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def put_in_place(unpacked: Path, folder: Path) -> None:
