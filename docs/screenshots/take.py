@@ -155,6 +155,7 @@ def offline_refused(browser, server, client, size: dict) -> None:
         page.wait_for_selector(f"#pending-list li:nth-child({count})")
     context.set_offline(False)
     page.wait_for_selector("#connection[data-state=refused]")
+    page.evaluate("window.scrollTo(0, 0)")  # the taps scrolled to the board; the panel is above it
     yield_shot(page, "game-offline-refused")
     context.close()
 
