@@ -107,10 +107,14 @@ def tablet_without_rules(web):
     assert errors == [], errors
 
 
-def open_with_rules(page, game_id: str) -> int:
-    """The game page with the rules loaded on the device; how long they took (ms)."""
+def open_offline_with_rules(page, game_id: str) -> int:
+    """The game page, online until it has kept the runtime (no Pyodide started: only a
+    download); then the network drops and the rules start. How long they took (ms)."""
     page.goto(f"/games/{game_id}")
-    page.wait_for_selector("#game-page[data-ready=true]")
+    page.wait_for_selector("#game-page[data-ready=true][data-rules-state=standby]")
+    assert page.inner_text("#rules-status").startswith("The rules are kept on this device")
+    page.wait_for_selector("#game-page[data-rules-kept=true]", timeout=RULES_LOAD_MS)
+    page.context.set_offline(True)
     page.wait_for_selector("#game-page[data-rules-state=ready]", timeout=RULES_LOAD_MS)
     assert "The rules run on this device" in page.inner_text("#rules-status")
     return int(page.get_attribute("#game-page", "data-rules-load-ms"))
@@ -187,11 +191,10 @@ def test_twenty_random_moves_offline_show_what_the_server_gives_after_they_sync(
     game = fixture_game(GAMES[variant])
     names = {"south": game["setup"].get("south", "South"), "north": game["setup"].get("north", "North")}
     game_id = record(web.client, game["setup"], [])
-    load_ms = open_with_rules(tablet, game_id)
+    load_ms = open_offline_with_rules(tablet, game_id)  # offline from the first move
     print(f"{variant}: the rules loaded on the device in {load_ms} ms")
     rng = random.Random(f"offline-rules-{variant}")
 
-    tablet.context.set_offline(True)  # from the first move
     shown_steps = []
     for queued in range(MOVES):
         shown = shown_after(tablet, queued)
@@ -220,8 +223,7 @@ def test_a_round_ends_offline_and_the_page_asks_for_the_lot_and_the_next_round(w
     game = fixture_game("lahemay_walida-threes-lot.json")  # its lot and next round: commands 8 and 9
     names = {"south": game["setup"]["south"], "north": game["setup"]["north"]}
     game_id = record(web.client, game["setup"], game["commands"][:5])
-    open_with_rules(tablet, game_id)
-    tablet.context.set_offline(True)
+    open_offline_with_rules(tablet, game_id)
     shown_steps = [shown_after(tablet, 0)]
     for queued, command in enumerate(game["commands"][5:12], start=1):
         if command["type"] == "sow":
@@ -252,8 +254,7 @@ def test_a_round_ends_offline_and_the_page_asks_for_the_lot_and_the_next_round(w
 def test_a_move_queued_while_another_tablet_recorded_is_shown_refused_and_nothing_behind_it_is_lost(web, tablet):
     game = fixture_game("qelat-default.json")
     game_id = record(web.client, game["setup"], game["commands"][:4])
-    open_with_rules(tablet, game_id)
-    tablet.context.set_offline(True)
+    open_offline_with_rules(tablet, game_id)
     mine = [command["hole"] for command in game["commands"][4:7]]
     for queued, hole in enumerate(mine, start=1):
         tablet.click(f".board [data-hole='{hole}']")
@@ -296,6 +297,7 @@ def test_without_the_rules_the_page_says_so_and_a_move_the_server_refuses_is_nam
     tablet = tablet_without_rules
     tablet.goto(f"/games/{game_id}")
     tablet.wait_for_selector("#game-page[data-ready=true]")
+    tablet.context.set_offline(True)
     tablet.wait_for_selector("#game-page[data-rules-state=failed]", timeout=RULES_LOAD_MS)
     assert tablet.inner_text("#rules-status").startswith("The rules are not loaded on this device")
 
@@ -305,7 +307,6 @@ def test_without_the_rules_the_page_says_so_and_a_move_the_server_refuses_is_nam
     after = web.client.get(f"/api/games/{twin}/state").get_json()
     illegal = next(hole for hole in after["holes"] if hole not in after["legal_moves"])
     legal = after["legal_moves"][0]
-    tablet.context.set_offline(True)
     for queued, hole in enumerate([first, illegal, legal], start=1):
         tablet.click(f".board [data-hole='{hole}']")  # after the first, any hole: there are no rules here
         tablet.wait_for_selector(f"#pending-count:text-is('{queued}')")

@@ -124,8 +124,9 @@ def offline_pending(context, server, client) -> None:
     page = context.new_page()
     page.goto(f"{server.url}/games/{game_id}")
     ready(page)
-    page.wait_for_selector("#game-page[data-rules-state=ready]", timeout=120_000)
+    page.wait_for_selector("#game-page[data-rules-kept=true]", timeout=120_000)
     context.set_offline(True)
+    page.wait_for_selector("#game-page[data-rules-state=ready]", timeout=120_000)
     for count, command in enumerate(game["commands"][4:6], start=1):
         page.click(f".board [data-hole='{command['hole']}']")
         page.wait_for_selector(f"#game-status[data-queued='{count}']")
@@ -147,8 +148,8 @@ def offline_refused(browser, server, client, size: dict) -> None:
     ready(page)
     page.goto(f"{server.url}/games/{game_id}")
     ready(page)
-    page.wait_for_selector("#game-page[data-rules-state=failed]")
     context.set_offline(True)
+    page.wait_for_selector("#game-page[data-rules-state=failed]")
     holes = [game["commands"][4]["hole"], game["commands"][4]["hole"], game["commands"][5]["hole"]]
     for count, hole in enumerate(holes, start=1):
         page.click(f".board [data-hole='{hole}']")
@@ -167,8 +168,9 @@ def conflict(context, server, client) -> None:
     page = context.new_page()
     page.goto(f"{server.url}/games/{game_id}")
     ready(page)
-    page.wait_for_selector("#game-page[data-rules-state=ready]", timeout=120_000)
+    page.wait_for_selector("#game-page[data-rules-kept=true]", timeout=120_000)
     context.set_offline(True)
+    page.wait_for_selector("#game-page[data-rules-state=ready]", timeout=120_000)
     page.click(f".board [data-hole='{game['commands'][4]['hole']}']")
     page.wait_for_selector("#pending-list li")
     legal = client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"]

@@ -16,8 +16,8 @@ import { resetToolForms, showDecision, wireForms } from "./decisions.js";
 import { OfflineRecorder, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, shortDecision, statusText, turnsOf } from "./record.js";
-import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { DeviceRules } from "./rules.js";
+import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
 
 const page = document.getElementById("game-page");
@@ -296,6 +296,7 @@ function recorded(data, etag) {
 // Offline: the command waits on this device. With the rules here it is checked first (a
 // decision form can still ask for what the rules refuse) and the board moves on past it.
 async function queue(command, key) {
+  deviceRules.start(); // the network is down: the rules are needed now (a no-op once started)
   if (deviceRules.ready && !offline.conflict) {
     const commands = [...offline.pending.map((entry) => entry.command), command];
     const answer = await deviceRules.fold(view.log, commands).catch(() => null);
@@ -373,7 +374,9 @@ function wire() {
 const deviceRules = new DeviceRules(page, () => {
   offline.rulesReady = deviceRules.ready;
   const line = byId("rules-status");
-  line.textContent = { none: SAY.rulesMissing, loading: SAY.rulesLoading, ready: SAY.rulesReady, failed: SAY.rulesMissing }[deviceRules.state];
+  line.textContent = {
+    none: SAY.rulesMissing, standby: SAY.rulesStandby, loading: SAY.rulesLoading, ready: SAY.rulesReady, failed: SAY.rulesMissing,
+  }[deviceRules.state];
   line.hidden = false;
   if (view.game && offline.holding) show(view.plies.length - 1);
 });
@@ -405,7 +408,11 @@ wire();
 Promise.all([load(), learnAccess()])
   .then(() => show(view.plies.length - 1))
   .then(() => (view.canRecord ? offline.start() : null))
-  .then(() => (view.canRecord ? deviceRules.start() : null))
+  .then(() => {
+    if (!view.canRecord) return;
+    deviceRules.prepare();
+    if (offline.holding || !navigator.onLine) deviceRules.start();
+  })
   .then(() => {
     listen(`${base}/live`, {
       version: (data) => heard(data.version),

@@ -19,7 +19,8 @@ const moves = (count) => `${count} move${count === 1 ? "" : "s"}`;
 
 // Every sentence about the queue and the rules on this device, in one place.
 export const SAY = {
-  rulesLoading: "Loading the rules onto this device for offline recording…",
+  rulesStandby: "The rules are kept on this device: if the network drops, they check the moves recorded offline.",
+  rulesLoading: "Starting the rules on this device for offline recording…",
   rulesReady: "The rules run on this device: offline, the board shows the position after the queued moves.",
   rulesMissing: "The rules are not loaded on this device: offline, the board stays at the last recorded position, any hole can be tapped, and the server checks the moves when the network returns.",
   pendingWithRules: "Kept on this device and sent in order when the network returns. The board shows the position after them.",

@@ -6,6 +6,11 @@
 // { id, failed } when the runtime could not start. Nothing else is loaded: no packages.
 let folding = null;
 
+// Pyodide reads its files in parallel; when one cannot be read (offline before this
+// device kept them all) the others' failures are left unhandled inside it. The failure
+// that counts is the one start() reports; the rest is noise, not the page's error.
+self.addEventListener("unhandledrejection", (event) => event.preventDefault());
+
 async function start(runtimeUrl, rulesUrl) {
   const { loadPyodide } = await import(runtimeUrl);
   const indexURL = new URL(".", new URL(runtimeUrl, self.location.href)).href;

@@ -1,8 +1,12 @@
 // The rules on this device (rules-worker.js): folds the moves queued offline onto the last
 // recorded position with the service's own Python rules, so the page can show the
 // position after them, offer only their legal holes and ask for the decision due.
-// `state` is "none" (the service has no runtime), "loading", "ready" or "failed"; until
-// "ready", the page records offline as before and says so.
+// Online, the page only keeps the runtime's files (prepare: a download, once per device);
+// Pyodide starts when it is needed: the network drops, a move is queued, or the page
+// opens offline or with a queue. So an online arbiter's tablet spends no CPU or memory
+// on it. `state` is "none" (the service has no runtime, or this browser cannot run it),
+// "standby", "loading", "ready" or "failed"; until "ready", the page records offline as
+// before and says so.
 
 const RUNTIME_CACHE = "recorder-runtime"; // templates/sw.js serves /web-runtime/ from it
 
@@ -22,8 +26,30 @@ export class DeviceRules {
     return this.state === "ready";
   }
 
+  get usable() {
+    return Boolean(this.runtime && this.rules && "Worker" in window && "WebAssembly" in window);
+  }
+
+  prepare() {
+    if (!this.usable) return this.set("none");
+    this.set("standby");
+    window.addEventListener("offline", () => this.start());
+    window.addEventListener("online", () => this.again());
+    return this.keep();
+  }
+
+  // Failed (say, the network dropped before this device had kept every file): back on
+  // the network, keep the files and stand by again.
+  again() {
+    if (this.state !== "failed") return;
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.set("standby");
+    this.keep();
+  }
+
   start() {
-    if (!this.runtime || !this.rules || !("Worker" in window) || !("WebAssembly" in window)) return this.set("none");
+    if (this.state !== "standby") return undefined; // started already, or nothing to start
     this.set("loading");
     this.started = performance.now();
     try {
@@ -40,10 +66,7 @@ export class DeviceRules {
   heard(data) {
     if ("ready" in data) {
       this.page.dataset.rulesLoadMs = String(Math.round(performance.now() - this.started));
-      if (data.ready) {
-        this.set("ready");
-        this.keep();
-      }
+      if (data.ready) this.set("ready");
       else this.fail(data.failed);
       return;
     }
@@ -61,6 +84,7 @@ export class DeviceRules {
     const urls = JSON.parse(this.page.dataset.rulesFiles || "[]");
     caches.open(RUNTIME_CACHE).then(async (cache) => {
       for (const url of urls) if (!(await cache.match(url))) await cache.add(url);
+      this.page.dataset.rulesKept = "true";
     }).catch(() => { /* no room, or offline: the next visit tries again */ });
   }
 
