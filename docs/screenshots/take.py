@@ -7,8 +7,9 @@
 Plays fixture games into a temporary database through the API, serves the app on a
 loopback port and photographs each page with Debian's /usr/bin/chromium (Playwright) at
 390×844 (a phone, touch) and 1280×800: the home page, a Selus game in progress, a Tuz
-game awaiting its opening, the spectator view, a game with moves pending offline, a
-tournament, the projector view of a round of twelve boards (a few under way, one
+game awaiting its opening, the spectator view, a game with moves pending offline (the
+board after them, folded by the rules on the device), a queued move the server refused,
+a tournament, the projector view of a round of twelve boards (a few under way, one
 finished, one not started, one forfeit; also at 1920×1080), a game between players named in Ge'ez script, a finished
 game's scoresheet and a round's empty ones; and, on a device nobody signed in on, a game
 viewed only and a sign-in link refused on arrival.
@@ -117,19 +118,47 @@ def ready(page) -> None:
 
 
 def offline_pending(context, server, client) -> None:
-    """Two moves tapped with the network down: pending beside the unchanged board."""
+    """Two moves tapped with the network down: the board after them, by the device's rules."""
     game = fixture_game("qelat-default.json")
     game_id = record(client, game["setup"], game["commands"][:4])
     page = context.new_page()
     page.goto(f"{server.url}/games/{game_id}")
     ready(page)
+    page.wait_for_selector("#game-page[data-rules-kept=true]", timeout=120_000)
     context.set_offline(True)
-    for command in game["commands"][4:6]:
+    page.wait_for_selector("#game-page[data-rules-state=ready]", timeout=120_000)
+    for count, command in enumerate(game["commands"][4:6], start=1):
         page.click(f".board [data-hole='{command['hole']}']")
-    page.wait_for_selector("#pending-list li:nth-child(2)")
+        page.wait_for_selector(f"#game-status[data-queued='{count}']")
     yield_shot(page, "game-offline-pending")
     context.set_offline(False)
     page.close()
+
+
+def offline_refused(browser, server, client, size: dict) -> None:
+    """A device without the rules queued an illegal sowing: refused, named, with the choices.
+    (No service worker on this device: it would answer the runtime's addresses itself.)"""
+    game = fixture_game("qelat-default.json")
+    game_id = record(client, game["setup"], game["commands"][:4])
+    context = browser.new_context(viewport=size, device_scale_factor=1, has_touch=size["width"] < 600,
+                                  service_workers="block")
+    context.route("**/web-runtime/**", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(f"{server.url}/?token={ADMIN_TOKEN}")
+    ready(page)
+    page.goto(f"{server.url}/games/{game_id}")
+    ready(page)
+    context.set_offline(True)
+    page.wait_for_selector("#game-page[data-rules-state=failed]")
+    holes = [game["commands"][4]["hole"], game["commands"][4]["hole"], game["commands"][5]["hole"]]
+    for count, hole in enumerate(holes, start=1):
+        page.click(f".board [data-hole='{hole}']")
+        page.wait_for_selector(f"#pending-list li:nth-child({count})")
+    context.set_offline(False)
+    page.wait_for_selector("#connection[data-state=refused]")
+    page.evaluate("window.scrollTo(0, 0)")  # the taps scrolled to the board; the panel is above it
+    yield_shot(page, "game-offline-refused")
+    context.close()
 
 
 def conflict(context, server, client) -> None:
@@ -139,14 +168,16 @@ def conflict(context, server, client) -> None:
     page = context.new_page()
     page.goto(f"{server.url}/games/{game_id}")
     ready(page)
+    page.wait_for_selector("#game-page[data-rules-kept=true]", timeout=120_000)
     context.set_offline(True)
+    page.wait_for_selector("#game-page[data-rules-state=ready]", timeout=120_000)
     page.click(f".board [data-hole='{game['commands'][4]['hole']}']")
     page.wait_for_selector("#pending-list li")
     legal = client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"]
     version = client.get(f"/api/games/{game_id}").get_json()["version"]
     client.post(f"/api/games/{game_id}/commands", json={"type": "sow", "hole": legal[-1], "expected_version": version})
     context.set_offline(False)
-    page.wait_for_selector("#conflict:not([hidden])")
+    page.wait_for_selector("#conflict-check:not([hidden])")
     yield_shot(page, "game-conflict")
     page.close()
 
@@ -204,6 +235,7 @@ def main() -> None:
                     yield_shot(page, name)
                 page.close()
                 offline_pending(context, server, client)
+                offline_refused(browser, server, client, size)
                 conflict(context, server, client)
                 context.close()
                 not_signed_in(browser, server, size, shots["game-selus"])

@@ -16,7 +16,7 @@ from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
 from recorder.rules.values import MAX_STORED_INT
 
-from . import archive, audit, backends, engine, players, tokens, tournaments
+from . import archive, audit, backends, engine, players, runtime, tokens, tournaments
 from .common import DB_OPTION, fail, make_recorder, opened
 
 
@@ -61,7 +61,9 @@ def serve(host: str, port: int, open_mode: bool, db: str | None):
     from recorder import engine as chosen
     from recorder.api.hosts import configured_hosts
     from recorder.auth.service import token_file
+    from recorder.web.runtime import ensure_runtime_in_background
 
+    ensure_runtime_in_background(click.echo)  # once: Pyodide for the game page's rules, when npm is there
     config = {"DATABASE": database_path(db), "OPEN": open_mode, "ALLOWED_HOSTS": configured_hosts(host)}
     app = opened(lambda: create_app(config))
     chosen.announce(click.echo)
@@ -190,6 +192,7 @@ for _command in (
     *archive.COMMANDS,
     *backends.COMMANDS,
     *engine.COMMANDS,
+    *runtime.COMMANDS,
 ):
     main.add_command(_command)
 

@@ -11,10 +11,13 @@ served with a Content-Security-Policy that allows this origin only.
 from __future__ import annotations
 
 import hashlib
+import json
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, send_file, url_for
+
+from . import runtime
 
 bp = Blueprint(
     "web",
@@ -31,12 +34,19 @@ SAME_ORIGIN_SOURCES = (
 )
 # No page may be framed (clickjacking) but the embeddable boards, by the admin's list.
 CONTENT_SECURITY_POLICY = f"{SAME_ORIGIN_SOURCES}; frame-ancestors 'none'"
+# The game page and its rules worker compile Pyodide's WebAssembly (recorder/web/runtime.py):
+# that, and nothing else (no eval), is added for them.
+RULES_POLICY = CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+RULES_WORKER = "js/rules-worker.js"
 
 
 @bp.after_request
 def same_origin_only(response):
     if "Content-Security-Policy" not in response.headers:
-        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        compiles = request.endpoint == "web.game_page" or (
+            request.endpoint == "web.static" and (request.view_args or {}).get("filename") == RULES_WORKER
+        )
+        response.headers["Content-Security-Policy"] = RULES_POLICY if compiles else CONTENT_SECURITY_POLICY
         response.headers.setdefault("X-Frame-Options", "DENY")  # for browsers without frame-ancestors
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     # The sign-in address carries a token (?token=) until the page takes it out: no
@@ -64,7 +74,18 @@ def watch_page(game_id: str):
 def game_view(game_id: str, mode: str):
     if current_app.extensions["recorder"].store.version(game_id) == 0:
         abort(404, description=f"There is no game {game_id}.")
-    return render_template("game.html", game_id=game_id, mode=mode)
+    return render_template("game.html", game_id=game_id, mode=mode, **rules_urls(mode))
+
+
+def rules_urls(mode: str) -> dict[str, str]:
+    """Where the recording page finds Pyodide and the rules; nothing when it has no use for
+    them (the spectator view) or the service has no Pyodide (the page says so)."""
+    if mode != "record" or not runtime.installed():
+        return {"runtime_url": "", "rules_url": "", "rules_files": "[]"}
+    _, digest = runtime.rules_archive()
+    files = [url_for("web.runtime_file", version=runtime.PYODIDE_VERSION, name=name) for name in runtime.PYODIDE_FILES]
+    rules = url_for("web.rules_zip", digest=digest)
+    return {"runtime_url": files[0], "rules_url": rules, "rules_files": json.dumps([*files, rules])}
 
 
 @bp.get("/games/<game_id>/scoresheet")
@@ -166,6 +187,43 @@ def service_worker():
     body = render_template("sw.js", assets=assets, version=digest)
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # the browser checks for a new worker on every visit
+    return response
+
+
+# -- The rules in the browser: Pyodide and the rules' sources (recorder/web/runtime.py) ------
+
+# Both addresses name their version or digest: what they serve never changes.
+IMMUTABLE = "public, max-age=31536000, immutable"
+RUNTIME_TYPES = {
+    ".mjs": "text/javascript",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".json": "application/json",
+}
+
+
+@bp.get("/web-runtime/pyodide-<version>/<name>")
+def runtime_file(version: str, name: str):
+    """One of the Pyodide files a page loads; nothing else from the runtime's folder."""
+    if version != runtime.PYODIDE_VERSION or name not in runtime.PYODIDE_FILES or not runtime.installed():
+        abort(404, description="This service has no such runtime file.")
+    sent = runtime.served_file(runtime.runtime_dir(), name, gzipped="gzip" in request.accept_encodings)
+    response = send_file(sent, mimetype=RUNTIME_TYPES[Path(name).suffix], conditional=True)
+    if sent.suffix == ".gz":
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    response.headers["Cache-Control"] = IMMUTABLE
+    return response
+
+
+@bp.get("/web-runtime/rules-<digest>.zip")
+def rules_zip(digest: str):
+    """The pure rules' sources, the same files the service imports."""
+    data, current = runtime.rules_archive()
+    if digest != current:
+        abort(404, description="These rules are not the ones this service runs.")
+    response = Response(data, mimetype="application/zip")
+    response.headers["Cache-Control"] = IMMUTABLE
     return response
 
 

@@ -3,11 +3,15 @@
 // Strategy: network first for every same-origin GET (so an online page is always
 // current), the cached copy when the network fails or is too slow. Writes (POST) and
 // live streams (…/live) are never touched: the page queues writes itself (offline.js).
+// The rules' runtime (/web-runtime/…: Pyodide and the rules' zip, ~13 MB, their addresses
+// naming their version) is served cache first: kept once, never fetched again. Only a
+// page that records asks for it (rules.js), so a spectator's phone never downloads it.
 // Nothing is kept under a token or with one: see cacheKey below; nor who a token is.
 const VERSION = {{ version|tojson }};
 const ASSETS = {{ assets|tojson }};
 const STATIC_CACHE = `recorder-static-${VERSION}`;
 const PAGE_CACHE = "recorder-pages"; // the reads of the pages, also filled by the page (site.js)
+const RUNTIME_CACHE = "recorder-runtime"; // also filled by the page once the rules have loaded (rules.js)
 const NETWORK_TIMEOUT_MS = 4000; // a hall's weak network: fall back to the copy rather than wait
 
 self.addEventListener("install", (event) => {
@@ -32,8 +36,19 @@ self.addEventListener("fetch", (event) => {
   // Who a token is (/api/tokens/self) is asked of the service each time, never kept: a
   // kept answer would speak for whichever token asked last.
   if (url.pathname.endsWith("/live") || url.pathname === "/sw.js" || url.pathname === "/api/tokens/self") return;
-  event.respondWith(networkFirst(request, url));
+  event.respondWith(url.pathname.startsWith("/web-runtime/") ? cacheFirst(request) : networkFirst(request, url));
 });
+
+async function cacheFirst(request) {
+  const cached = await caches.match(request.url);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") {
+    const copy = response.clone();
+    caches.open(RUNTIME_CACHE).then((cache) => cache.put(request.url, copy));
+  }
+  return response;
+}
 
 async function networkFirst(request, url) {
   try {

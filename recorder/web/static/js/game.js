@@ -3,17 +3,20 @@
 // table, corrections and downloads. Every read and write goes through the JSON API;
 // every write carries the version the page last saw, so a change made on another
 // device is reported and reloaded, never overwritten. Without the network a move is
-// queued on the device and sent when it returns (offline.js); a move recorded on
-// another device arrives by Server-Sent Events (GET …/live) and the page reloads it.
+// queued on the device and sent when it returns (offline.js); while moves are queued the
+// board is the position after them, folded by the service's own rules running on this
+// device (rules.js), when they have loaded. A move recorded on another device arrives
+// by Server-Sent Events (GET …/live) and the page reloads it.
 // In the spectator view (/games/{id}/watch, data-mode="watch") nothing can be recorded;
 // nor on the game page until the service says this device's token may write this game
 // (data-can-record): until then, and without such a token, the page is read-only.
 import { Conflict, describeProblem, getJSON, getOptional, getText, idempotencyKey, Offline, sendCommand } from "./api.js";
 import { renderBoard } from "./board.js";
 import { resetToolForms, showDecision, wireForms } from "./decisions.js";
-import { OfflineRecorder } from "./offline.js";
+import { OfflineRecorder, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, shortDecision, statusText, turnsOf } from "./record.js";
+import { DeviceRules } from "./rules.js";
 import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
 
@@ -32,6 +35,7 @@ const URLS = {
 const view = {
   variant: null, game: null, etag: null, log: [], line: null, plies: [], index: 0,
   shown: null, busy: false, stale: true, canRecord: false, request: 0, notation: new Map(), notationRequest: 0,
+  projection: null, // { key, answer }: the queue folded by the rules on this device
 };
 
 const names = () => ({ south: view.game.south, north: view.game.north });
@@ -81,11 +85,15 @@ async function show(index) {
   const request = ++view.request;
   view.index = Math.max(0, Math.min(index, view.plies.length - 1));
   const ply = view.plies[view.index];
-  const state = isLatest() ? view.game.state : (await getJSON(`${base}/state?at=${ply.seq}`)).data;
+  const answer = isLatest() ? await projected() : null;
+  const state = !isLatest() ? (await getJSON(`${base}/state?at=${ply.seq}`)).data
+    : answer && answer.states.length ? answer.states[answer.states.length - 1] : view.game.state;
   if (request !== view.request) return; // a later step overtook this one
   view.shown = state;
-  drawBoard(state, ply);
-  renderStatus(state);
+  drawBoard(state, ply, answer);
+  renderStatus(state, answer);
+  offline.render();
+  if (isLatest()) checkReplacement();
   renderStepper(ply);
   renderRounds(state);
   showDecision({ variant: view.variant, state, latest: isLatest() && view.canRecord, names: names(), moveCount: view.line.moves.length });
@@ -93,17 +101,18 @@ async function show(index) {
   loadTrace(ply.seq, request);
 }
 
-function drawBoard(state, ply) {
+function drawBoard(state, ply, answer) {
   const latest = isLatest();
-  const canSow = latest && view.canRecord && !view.busy && !state.awaiting && !state.game_over;
-  // With moves queued the board is the last recorded position, not the one being played:
-  // any hole may be tapped, and the server judges the queue when the network returns.
-  const sowable = !canSow ? [] : offline.holding ? variantHoles() : state.legal_moves;
+  const canSow = latest && view.canRecord && !view.busy && !state.awaiting && !state.game_over && !offline.conflict;
+  const sowable = !canSow ? [] : !offline.holding ? state.legal_moves : answer ? (answer.refused ? [] : state.legal_moves)
+    // Without the rules on this device the board is the last recorded position, not the one
+    // being played: any hole may be tapped, and the server judges the queue when the network returns.
+    : variantHoles();
   renderBoard(byId("board"), view.variant, state, {
     sowable: new Set(sowable),
     queued: latest ? offline.queuedHoles() : [],
     onSow: (hole) => send({ type: "sow", hole }),
-    lastHole: ply.type === "sowed" ? ply.payload.hole : null,
+    lastHole: answer && answer.states.length ? lastQueuedHole() : ply.type === "sowed" ? ply.payload.hole : null,
     names: names(),
     at: ply.seq,
     version: view.game.version,
@@ -113,16 +122,51 @@ function drawBoard(state, ply) {
 }
 
 const variantHoles = () => view.variant.board.holes;
+const lastQueuedHole = () => {
+  const last = offline.pending[offline.pending.length - 1];
+  return last && last.command.type === "sow" ? last.command.hole : null;
+};
 
-function renderStatus(state) {
-  byId("game-status").textContent = statusText(state, names());
-  byId("prompt").textContent = view.canRecord ? promptText(state) : "";
+// The queue folded onto the recorded log by the rules on this device, or null (no queue,
+// a conflict to settle first, or no rules here). Asked again only when either changes.
+async function projected() {
+  if (!offline.holding || offline.conflict || !deviceRules.ready) {
+    offline.localRefusal = null;
+    return null;
+  }
+  const key = projectionKey();
+  if (!view.projection || view.projection.key !== key) {
+    try {
+      view.projection = { key, answer: await deviceRules.fold(view.log, offline.pending.map((entry) => entry.command)) };
+    } catch (error) {
+      console.warn("the rules on this device could not fold the queue", error);
+      return null;
+    }
+  }
+  offline.localRefusal = view.projection.answer.refused;
+  return view.projection.answer;
 }
 
-function promptText(state) {
+// In a conflict: would "withdraw theirs and record mine" be accepted? The rules here say.
+async function checkReplacement() {
+  if (!offline.conflict || !deviceRules.ready) return offline.showReplacementCheck(null);
+  const answer = await deviceRules.fold(view.log, offline.replacement()).catch(() => null);
+  offline.showReplacementCheck(offline.conflict ? answer : null);
+}
+
+const projectionKey = () => JSON.stringify([view.log.length, view.game.version, offline.pending.map((entry) => entry.key)]);
+
+function renderStatus(state, answer) {
+  const queued = answer && offline.holding ? `${SAY.queuedAfter(offline.pending.length)} ` : "";
+  byId("game-status").textContent = statusText(state, names());
+  byId("game-status").dataset.queued = String(answer ? offline.pending.length : 0);
+  byId("prompt").textContent = view.canRecord ? `${queued}${promptText(state, answer)}` : "";
+}
+
+function promptText(state, answer) {
   if (!isLatest()) return "Go to the latest position to record.";
-  if (state.game_over || state.awaiting || !state.to_move) return "";
-  if (offline.holding) return "Moves are pending: tap the next hole played. The board shows the last recorded position.";
+  if (state.game_over || state.awaiting || !state.to_move || offline.conflict || (answer && answer.refused)) return "";
+  if (offline.holding && !answer) return SAY.promptWithoutRules;
   return state.legal_moves.length
     ? `${PLAYER[state.to_move]} (${names()[state.to_move]}): tap a highlighted hole to record the sowing.`
     : "No sowing can be recorded here (GEN-35): record a result.";
@@ -249,9 +293,25 @@ function recorded(data, etag) {
   view.stale = false;
 }
 
-// Offline: the command waits on this device; the board stays at the last recorded position.
+// Offline: the command waits on this device. With the rules here it is checked first (a
+// decision form can still ask for what the rules refuse) and the board moves on past it.
 async function queue(command, key) {
-  await offline.add(command, key);
+  deviceRules.start(); // the network is down: the rules are needed now (a no-op once started)
+  if (deviceRules.ready && !offline.conflict) {
+    const commands = [...offline.pending.map((entry) => entry.command), command];
+    const answer = await deviceRules.fold(view.log, commands).catch(() => null);
+    if (answer && answer.refused && answer.refused.index === commands.length - 1) {
+      byId("action-error").textContent = SAY.notQueued(answer.refused.detail);
+      byId("action-error").hidden = false;
+      await show(view.plies.length - 1);
+      return;
+    }
+    await offline.add(command, key);
+    if (answer) view.projection = { key: projectionKey(), answer };
+  } else {
+    await offline.add(command, key);
+  }
+  byId("action-error").hidden = true;
   resetToolForms();
   await show(view.plies.length - 1);
 }
@@ -309,9 +369,21 @@ function wire() {
   wireForms(() => ({ state: view.shown }), send);
 }
 
+// The rules on this device: the page says whether they are loaded, and once they are, a
+// queue already waiting is shown folded.
+const deviceRules = new DeviceRules(page, () => {
+  offline.rulesReady = deviceRules.ready;
+  const line = byId("rules-status");
+  line.textContent = {
+    none: SAY.rulesMissing, standby: SAY.rulesStandby, loading: SAY.rulesLoading, ready: SAY.rulesReady, failed: SAY.rulesMissing,
+  }[deviceRules.state];
+  line.hidden = false;
+  if (view.game && offline.holding) show(view.plies.length - 1);
+});
+
 const offline = new OfflineRecorder(gameId, {
   version: () => view.game.version,
-  reload: () => load().catch(() => {}),
+  reload: () => load().catch(() => show(view.plies.length - 1)),
   changed: () => show(view.plies.length - 1), // the queued holes are marked on the latest position
 });
 
@@ -336,6 +408,11 @@ wire();
 Promise.all([load(), learnAccess()])
   .then(() => show(view.plies.length - 1))
   .then(() => (view.canRecord ? offline.start() : null))
+  .then(() => {
+    if (!view.canRecord) return;
+    deviceRules.prepare();
+    if (offline.holding || !navigator.onLine) deviceRules.start();
+  })
   .then(() => {
     listen(`${base}/live`, {
       version: (data) => heard(data.version),
