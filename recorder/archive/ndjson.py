@@ -40,11 +40,6 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def write_events(events: Iterable[StoredEvent]) -> str:
-    """A game's log as NDJSON lines."""
-    return "".join(chain.canonical_json(event.to_dict()) + "\n" for event in events)
-
-
 @dataclass
 class EventLog:
     """One game's lines of an NDJSON archive, as read (not yet verified). Its lines are

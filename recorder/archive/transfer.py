@@ -457,12 +457,6 @@ class Archive:
             if events:
                 yield write_game(list(stored_pairs(events)), full_history=full_history)
 
-    def export_ndjson(self, game_ids: Iterable[str]) -> Iterator[str]:
-        """One chunk per game: its complete event log, hashes included (ndjson.write_events'
-        format, rendered by the store without decoding the payloads)."""
-        for log_text in self.store.event_texts(game_ids):
-            yield log_text.text + "\n"
-
     def _logs(self, game_ids: Iterable[str]):
         for game_id in game_ids:
             events = self.store.read(game_id)
