@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
 from recorder.errors import EndlessSowing, IllegalMove, InvalidRecord
 
-from .board import LAP_CAP, PLAYERS, Board, Player, lap
+from .board import LAP_CAP, OPPONENTS, PLAYERS, Board, Player, lap
 from .state import Outcome, RoundRecord, State, owned_counts
 from .values import RESULT_KINDS, Decision, Hole, Land, OpeningChoice, ResultKind
 
@@ -276,7 +276,7 @@ class Rules:
         if before.first_turn_of_round or mover in before.first_turn_pending:
             return None
         if self.opponent_sows_next(s):
-            to_move, no_return = mover.opponent, s.no_return
+            to_move, no_return = OPPONENTS[mover], s.no_return
         elif self.passes and self.can_sow(s.holes, s.specials, s.owners, mover):
             to_move, no_return = mover, None
         else:
@@ -286,7 +286,7 @@ class Rules:
 
     def opponent_sows_next(self, s: Sowing) -> bool:
         """GEN-19: the opponent can sow after this sowing (else he passes, or the round ends)."""
-        return self.can_sow(s.holes, s.specials, s.owners, s.mover.opponent, s.no_return)
+        return self.can_sow(s.holes, s.specials, s.owners, OPPONENTS[s.mover], s.no_return)
 
     def turn_ended(self, state: State, mover: Player) -> State:
         """GEN-34: ``first_turn_of_round`` changes only when a turn ends."""

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .base import END_TURN, Option, Rules, Sowing, winner_by_score
-from .board import TWO_ROWS, Player
+from .board import OPPONENTS, TWO_ROWS, Player
 from .state import Outcome, State
 from .values import Hole, Land
 
@@ -64,16 +64,16 @@ class Qelat(Rules):
         # QEL-6: lift, then one single lap.
         seeds, s.holes[origin] = s.holes[origin], 0
         last, before = self.lap(s, successors, origin, seeds)
-        # QEL-7: a last seed making 4 in an eligible hole makes a walda.
-        if self.makes_walda(s.specials, s.mover, last, before):
+        # QEL-7: a last seed making 4 in an eligible hole makes a walda. Most sowings end
+        # with neither a walda nor a ban: the counts are tested before the calls.
+        if before == 3 and self.makes_walda(s.specials, s.mover, last, before):
             s.specials[last] = s.mover
             s.note("created", "QEL-7", hole=self.board.holes[last], kind="walda", owner=s.mover.json)
-        else:
+        elif seeds == 1:
             # QEL-11: a lone seed sent into the empty opposite hole may not come straight back.
             s.no_return = self.banned_hole(s.mover, origin, seeds, last, before)
             if s.no_return is not None:
                 s.note("no_return", "QEL-11", hole=self.board.holes[last], player=s.mover.opponent.json)
-        s.again = False
         if s.trace is not None:
             s.note("turn_ended", "QEL-10", player=s.mover.json)
 
@@ -100,6 +100,10 @@ class Qelat(Rules):
         """QEL-4, QEL-11: the player's row (QEL-2), not empty, not a walda, not banned."""
         holes, specials = state.holes, state.specials
         return tuple([i for i in _ROWS[player] if holes[i] and specials[i] is None and i != banned])
+
+    def opponent_sows_next(self, s: Sowing) -> bool:
+        """QEL-10, GEN-19: the opponent has a hole he may sow (QEL-4, QEL-11)."""
+        return self.can_sow(s.holes, s.specials, s.owners, OPPONENTS[s.mover], s.no_return)
 
     def can_sow(
         self,
