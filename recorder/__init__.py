@@ -15,8 +15,8 @@ The package is laid out by concern, pure layers at the bottom:
 
 Importing ``recorder`` loads no web framework and no database driver, and not yet the
 rules: the ``recorder`` command may build the compiled engine first (recorder/__main__.py).
-Its one name is the engine's front door, ``Game`` (recorder/core/facade.py), loaded on
-first use.
+Its names are the engine's front door, ``Game`` (recorder/core/facade.py), and the value
+its ``outcome`` gives, ``GameOutcome``, loaded on first use.
 """
 
 from typing import TYPE_CHECKING
@@ -26,14 +26,14 @@ from recorder import engine
 engine.install()  # before anything imports the rules: compiled when a fresh build exists (docs/engine.md)
 
 if TYPE_CHECKING:
-    from recorder.core.facade import Game
+    from recorder.core.facade import Game, GameOutcome
 
-__all__ = ["Game"]
+__all__ = ["Game", "GameOutcome"]
 
 
 def __getattr__(name: str) -> object:
-    if name == "Game":
-        from recorder.core.facade import Game
+    if name in __all__:
+        from recorder.core import facade
 
-        return Game
+        return getattr(facade, name)
     raise AttributeError(f"module 'recorder' has no attribute {name!r}")

@@ -20,7 +20,7 @@ from . import limits
 from .core import commands
 from .core.chain import canonical_json
 from .core.events import Event, event_from_record
-from .core.game import Game, apply_event, history, replay, start_game
+from .core.game import FoldedGame, apply_event, history, replay, start_game
 from .errors import PreconditionRequired, UnknownGame, VersionConflict
 from .rules.position_text import reached
 from .store import GAME, EventStore, GameResults, GamesList, Idempotency, NewEvent, ProjectionWrite, StoredEvent
@@ -37,7 +37,7 @@ class Recorded:
     """What an append produced: the stored events and the game after them."""
 
     events: Sequence[StoredEvent]
-    game: Game
+    game: FoldedGame
     replayed: bool = False
 
 
@@ -76,7 +76,7 @@ def _retrying(attempt: Callable[[], T], replayed: Callable[[], T | None], tries:
     return _retrying(attempt, replayed, tries - 1)
 
 
-def _each_fold(game: Game, events: list[Event]) -> Iterator[Game]:
+def _each_fold(game: FoldedGame, events: list[Event]) -> Iterator[FoldedGame]:
     """The game after each of a command's events (a decision may record more than one)."""
     for event in events:
         game = apply_event(game, event, game.version + 1)
@@ -87,7 +87,7 @@ def _each_fold(game: Game, events: list[Event]) -> Iterator[Game]:
 class Folded:
     """A game's latest fold and the bytes its stored events hold (``limits.bytes_per_game``)."""
 
-    game: Game
+    game: FoldedGame
     size: int
 
 
@@ -136,7 +136,7 @@ class Recorder:
 
     # -- Reading --------------------------------------------------------------------
 
-    def game(self, game_id: str) -> Game:
+    def game(self, game_id: str) -> FoldedGame:
         """The latest fold of a game: the cached one, brought up to the stored version."""
         return self._folded(game_id).game
 
@@ -171,7 +171,7 @@ class Recorder:
         first = self.store.read(game_id, upto=1)
         return event_from_record(first[0].type, first[0].payload) if first else None
 
-    def game_at(self, game_id: str, at: int | None) -> Game:
+    def game_at(self, game_id: str, at: int | None) -> FoldedGame:
         """The game after event ``at`` (1 is the setup); the latest when ``at`` is None."""
         if at is None:
             return self.game(game_id)
@@ -181,7 +181,7 @@ class Recorder:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         return replay(game_id, stored_pairs(events))
 
-    def history(self, game_id: str) -> Iterator[Game]:
+    def history(self, game_id: str) -> Iterator[FoldedGame]:
         self._refuse_other_streams(game_id)
         events = self.store.read(game_id)
         if not events:
@@ -285,7 +285,7 @@ class Recorder:
         self._remember(Folded(after, size))
         return Recorded(result.events, after)
 
-    def projections(self, after: Game, folds: list[Game], before: str | None) -> ProjectionWrite:
+    def projections(self, after: FoldedGame, folds: list[FoldedGame], before: str | None) -> ProjectionWrite:
         """What an append writes beside its events, in its transaction: the game's row in
         the games list, the positions after each new event (``folds``) and the changes of
         its result (``before``: the result before the append)."""
@@ -325,12 +325,12 @@ class Recorder:
             self._cache.clear()
 
 
-def result_of(game: Game) -> str | None:
+def result_of(game: FoldedGame) -> str | None:
     """The game's result, None while it is not finished."""
     return game.state.result.name if game.state.game_over else None
 
 
-def result_changes(before: str | None, folds: Sequence[Game]) -> list[tuple[int, str | None]]:
+def result_changes(before: str | None, folds: Sequence[FoldedGame]) -> list[tuple[int, str | None]]:
     """(index, result) of each game of ``folds`` (the game after each new event) whose
     result differs from the one before it: the rows ``game_results`` gains."""
     found = []
@@ -342,7 +342,7 @@ def result_changes(before: str | None, folds: Sequence[Game]) -> list[tuple[int,
     return found
 
 
-def summary_of(game: Game) -> dict:
+def summary_of(game: FoldedGame) -> dict:
     """The game's row in the list projection, derived from its setup and state."""
     setup, state = game.setup, game.state
     meta = setup.metadata

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recorder.archive.frame import NDJSON_HEADER, NOTATION_HEADER, check_ndjson_frame, ndjson_lines, without_frame
+from recorder.archive.importer import file_blocks, file_lines
 from recorder.archive.ndjson import read_logs
 from recorder.archive.transfer import Archive
-from recorder.cli.archive import file_blocks, file_lines
 from recorder.cli.main import main
 from recorder.errors import NotationError
 from recorder.store import GAME, SQLiteEventStore

@@ -8,9 +8,9 @@ from click.testing import CliRunner
 from conftest import FIXTURES, bearer, make_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.archives import event_logs
 
 from recorder.api.archive import schema_check
-from recorder.archive.ndjson import write_events
 from recorder.archive.transfer import Archive
 from recorder.cli.main import main
 from recorder.core import chain
@@ -178,8 +178,10 @@ def test_an_ndjson_log_is_imported_verbatim_with_its_ids_and_hashes(ndjson_log):
     assert [r.status for r in reports] == ["imported", "imported"]
     original = [json.loads(line) for line in ndjson_log.splitlines()]
     assert [r.game_id for r in reports] == list(dict.fromkeys(e["game_id"] for e in original))
-    assert "".join(archive.export_ndjson(archive.select())) == ndjson_log
-    assert ndjson_log == "".join(write_events(archive.store.read(r.game_id)) for r in reports)  # the reference format
+    assert event_logs(archive, archive.select()) == ndjson_log
+    assert ndjson_log == "".join(
+        chain.canonical_json(e.to_dict()) + "\n" for r in reports for e in archive.store.read(r.game_id)
+    )  # the reference format
 
 
 def test_an_ndjson_log_stored_already_is_reported_existing_and_nothing_changes(client, app, ndjson_log):
@@ -279,7 +281,7 @@ def test_mutated_ndjson_is_refused_cleanly_and_never_stored_in_part(data):
     log = (FIXTURES / "notation" / "gabata-default.mn").read_text()
     source = Archive(SQLiteEventStore(":memory:"), recorded_by="test", restore=True)
     list(source.import_notation(log))
-    original = "".join(source.export_ndjson(source.select()))
+    original = event_logs(source, source.select())
     mutated = mutate(original, data)
     archive = fresh()
     reports = list(archive.import_ndjson(mutated.splitlines(), "log.ndjson"))
@@ -348,7 +350,7 @@ def test_recorder_import_reads_ndjson_logs_by_their_suffix(tmp_path, ndjson_log)
     result = CliRunner().invoke(main, ["import", str(path), "--db", str(tmp_path / "db.sqlite3")])
     assert result.exit_code == 0 and "imported 2 games, refused 0" in result.output
     with SQLiteEventStore(str(tmp_path / "db.sqlite3")) as store:
-        assert "".join(Archive(store).export_ndjson(Archive(store).select())) == ndjson_log
+        assert event_logs(Archive(store), Archive(store).select()) == ndjson_log
 
 
 def test_imported_commands_meet_the_same_schema_limits_as_live_ones(client, app):

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from recorder.archive import ranges
 from recorder.archive.frame import NDJSON_HEADER, without_frame
+from recorder.archive.importer import file_lines, ndjson_tasks
 from recorder.archive.ndjson import read_logs
 from recorder.archive.parallel import range_logs
 from recorder.archive.ranges import FileRange
-from recorder.cli.archive import file_lines, ndjson_tasks
 
 TERMINATOR = '{"end_of_archive":{"events":0,"games":0}}\n'  # the ranges never read it: the frame check does
 

@@ -15,7 +15,7 @@ from support.boards import lot_awaited
 from support.playouts import random_record
 
 from recorder.core.commands import decide, decide_create
-from recorder.core.game import Game, apply_event, start_game
+from recorder.core.game import FoldedGame, apply_event, start_game
 from recorder.rules import VARIANTS
 from recorder.rules.state import state_to_json
 
@@ -23,13 +23,13 @@ RESIGN = {"type": "result", "kind": "resignation", "winner": "north"}
 BOARD = ("holes", "specials", "owners", "stores")
 
 
-def _apply(game: Game, command: dict) -> Game:
+def _apply(game: FoldedGame, command: dict) -> FoldedGame:
     for event in decide(game, command):
         game = apply_event(game, event, game.version + 1)
     return game
 
 
-def _game(variant: str, commands=(), *, options=None, position=None, first="south") -> Game:
+def _game(variant: str, commands=(), *, options=None, position=None, first="south") -> FoldedGame:
     body = {"variant": variant, "south": "Abeba", "north": "Berhane", "options": options or {}}
     if position is not None:
         body["position"] = position
@@ -41,15 +41,15 @@ def _game(variant: str, commands=(), *, options=None, position=None, first="sout
     return game
 
 
-def _view(game: Game) -> dict:
+def _view(game: FoldedGame) -> dict:
     return state_to_json(game.rules, game.state)
 
 
-def _before_and_after_result(game: Game) -> tuple[dict, dict]:
+def _before_and_after_result(game: FoldedGame) -> tuple[dict, dict]:
     return _view(game), _view(_apply(game, RESIGN))
 
 
-def _mid_game(variant: str, seed: int) -> Game:
+def _mid_game(variant: str, seed: int) -> FoldedGame:
     """A game some way in, no decision awaited (seeded random legal play)."""
     for attempt in range(50):
         record = random_record(variant, seed * 100 + attempt, max_events=12)

@@ -1,4 +1,4 @@
-"""The file ``recorder export --output`` writes past the page cache (recorder/cli/export_file.py):
+"""The file ``recorder export --output`` writes past the page cache (recorder/archive/export_file.py):
 the same bytes as a buffered text file, whatever the sizes, the characters or the file system."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recorder.cli import export_file
-from recorder.cli.export_file import ALIGNMENT, DirectFile, open_export, write_export
+from recorder.archive import export_file
+from recorder.archive.export_file import ALIGNMENT, DirectFile, open_export, write_export
 
 # Multi-byte characters land across the buffers' edges: é (2 bytes), U+2028 (3), 𝄞 (4).
 TEXTS = ["", "a", "é" * 3000, "\u2028" * 4096, "𝄞" * 2049, "x" * (2 * ALIGNMENT), "line\n" * 5000]

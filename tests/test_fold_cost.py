@@ -16,7 +16,7 @@ from support.playouts import random_record
 from recorder.bench import cost
 from recorder.core import game as fold
 from recorder.core.events import MOVE_TYPES, Sowed
-from recorder.core.game import Game, apply_move, history, initial_state, replay
+from recorder.core.game import FoldedGame, apply_move, history, initial_state, replay
 from recorder.core.moves import Moves
 from recorder.service import stored_pairs
 from recorder.store import SQLiteEventStore
@@ -67,14 +67,14 @@ def test_stepping_back_gives_the_state_a_fold_of_the_remaining_moves_gives(varia
 
 
 def test_a_game_the_fold_makes_is_the_game_its_fields_make():
-    """The fold makes a game per event by ``Game.folded``, its fields set at once rather
-    than through the frozen dataclass's ``__init__``: each is still the game ``Game(...)``
+    """The fold makes a game per event by ``FoldedGame.folded``, its fields set at once rather
+    than through the frozen dataclass's ``__init__``: each is still the game ``FoldedGame(...)``
     makes of the same fields, equal, with the same repr and attributes, and frozen.
     Notes and retractions included (they make games too)."""
     record = random_record("qelat", seed=16, max_events=120, retractions=0.2, notes=0.2)
     pairs = [(1, record.game.setup), *_events(record)]
     for folded in history("check", pairs):
-        made = Game(**{f.name: getattr(folded, f.name) for f in dataclasses.fields(Game)})
+        made = FoldedGame(**{f.name: getattr(folded, f.name) for f in dataclasses.fields(FoldedGame)})
         assert folded == made and repr(folded) == repr(made) and vars(folded) == vars(made)
         with pytest.raises(dataclasses.FrozenInstanceError):
             folded.version = 0

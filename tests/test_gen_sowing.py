@@ -8,11 +8,18 @@ row 3 of a 3×6 board), columns a..f left to right, ``5S`` a special hole of Sou
 
 from __future__ import annotations
 
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.boards import legal, parse_rows, position, sow
 
-from recorder.rules import rules_for
+from recorder.core.game import apply_move
+from recorder.core.playout import random_decision
+from recorder.rules import VARIANTS, rules_for
 from recorder.rules.base import Rules
-from recorder.rules.board import Player
+from recorder.rules.board import PLAYERS, Player
+from recorder.rules.playout import random_sowing
 from recorder.rules.state import State, state_to_json
 
 S, N = Player.SOUTH, Player.NORTH
@@ -308,3 +315,26 @@ def test_gen_41_a_full_circuit_makes_a_walda_in_its_own_origin():
     after = sow(QELAT, at(QELAT, "0 0 0 0 0 0", "0 0 0 0 0 48"), "f1")
     assert board(QELAT, after) == diagram(QELAT, "4 4 4 4 4 4", "4 4 4 4 4 4S")
     assert after.to_move is N and legal(QELAT, after) == ["a2", "b2", "c2", "d2", "e2", "f2"]
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(variant=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**32 - 1))
+def test_gen_19_an_untraced_sowing_ends_the_turn_as_the_traced_one_in_every_game(variant, seed):
+    # Untraced sowings (replay's) end most turns in one step (rules/base.py,
+    # turn_simply_ended); traced ones go through the whole turn flow: passes, first turns,
+    # sowing again, the ends of rounds. Both must give the same state after every sowing.
+    rules, rng = rules_for(variant), random.Random(seed)
+    state = rules.start(rng.choice(PLAYERS) if rules.has_first_player else None)
+    for _ in range(400):
+        if state.game_over:
+            break
+        if state.awaiting:
+            state = apply_move(rules, state, random_decision(rules, state, rng))
+            continue
+        trace: list = []
+        sown = random_sowing(rules, state, rng, trace)
+        if sown is None:
+            break
+        hole, traced = sown
+        assert rules.play(state, hole) == traced
+        state = traced

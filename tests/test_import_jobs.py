@@ -107,11 +107,12 @@ def test_an_import_with_two_jobs_stores_and_reports_what_one_job_does(tmp_path, 
 def test_a_worker_that_cannot_open_the_database_stops_the_import_with_the_reason(tmp_path, archive_file):
     """A worker's failed start is raised by its first task (the pool would otherwise start
     another worker in its place, and another, and the import would wait for ever)."""
-    from recorder.cli.archive import file_logs, importing_archive, ndjson_frame
+    from recorder.api.archive import schema_check
+    from recorder.archive.importer import file_logs, importing_archive, ndjson_frame
     from recorder.errors import Unavailable
 
     with SQLiteEventStore(str(tmp_path / "here.sqlite3")) as store:
-        settings = importing_archive(store, "command line").settings
+        settings = importing_archive(store, "command line", schema_check).settings
     job = parallel.ImportJob(str(tmp_path / "no such folder" / "there.sqlite3"), settings)
     logs = file_logs(str(archive_file), ndjson_frame(str(archive_file))[0])
     with pytest.raises(Unavailable, match="cannot open the database"):

@@ -8,6 +8,7 @@ import pytest
 from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.archives import event_logs
 from support.playouts import random_record
 
 from recorder.archive.transfer import Archive
@@ -112,12 +113,12 @@ def test_ndjson_round_trip_keeps_ids_times_and_hashes(variant, seed):
     played = random_record(variant, seed, max_events=60, notes=0.1, retractions=0.05)
     recorder = Recorder(SQLiteEventStore(":memory:"))
     original = record(recorder, played.setup, played.commands)
-    lines = "".join(Archive(recorder.store).export_ndjson([original]))
+    lines = event_logs(Archive(recorder.store), [original])
     target = memory_archive()
     (report,) = target.import_ndjson(lines.splitlines(), "log.ndjson")
     assert (report.status, report.game_id) == ("imported", original)
     assert target.store.read(original) == recorder.store.read(original)
-    assert "".join(target.export_ndjson([original])) == lines
+    assert event_logs(target, [original]) == lines
 
 
 # str.splitlines() splits at them and JSON writes them raw. U+0085 (NEL) splits lines too,

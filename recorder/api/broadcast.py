@@ -25,7 +25,7 @@ from flask import Flask, Response, current_app, g
 
 from recorder.auth.tokens import Principal
 from recorder.core import ids
-from recorder.core.game import Game
+from recorder.core.game import FoldedGame
 from recorder.errors import NotFound
 from recorder.service import Recorder, summary_of
 from recorder.store import StoredEvent
@@ -86,7 +86,7 @@ class Audience:
         self.clock = clock
         self.reaches = reaches
         self.shaped = False  # some answer depended on the token (a delaying tournament was read)
-        self._folds: dict[str, Game] = {}  # each held-back game's visible fold, the latest asked
+        self._folds: dict[str, FoldedGame] = {}  # each held-back game's visible fold, the latest asked
 
     def delaying(self, tournament_id: str | None) -> Tournament | None:
         """The tournament when it holds moves back from this reader (as it stands now)."""
@@ -119,7 +119,7 @@ class Audience:
         finished = self.recorder.game(game_id).state.game_over
         return public_horizon(t.broadcast_delay, t.finished_public, finished, aged)
 
-    def game(self, game_id: str, at: int | None = None) -> Game:
+    def game(self, game_id: str, at: int | None = None) -> FoldedGame:
         """The game after event ``at`` (the latest visible when None); 404 beyond what this
         reader may see, worded as for an event the game does not have."""
         upto = self.horizon(game_id)
@@ -143,7 +143,7 @@ class Audience:
         changed = last[0].recorded_at if last else row.get("updated_at")
         return {**row, "status": summary["status"], "result": summary["result"], "updated_at": changed, "horizon": upto}
 
-    def visible_fold(self, game_id: str, upto: int) -> Game:
+    def visible_fold(self, game_id: str, upto: int) -> FoldedGame:
         """The game after event ``upto``, folded once per reader and horizon (a tournament
         stream asks at every look)."""
         fold = self._folds.get(game_id)
@@ -188,7 +188,7 @@ def visible_events(game_id: str) -> list[StoredEvent]:
     return events if upto is None else events[:upto]
 
 
-def visible_game(game_id: str, at: int | None = None) -> Game:
+def visible_game(game_id: str, at: int | None = None) -> FoldedGame:
     return audience().game(game_id, at)
 
 

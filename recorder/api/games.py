@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 
 from recorder.api.problems import load_query
 from recorder.audit.trace import mark_retractions
-from recorder.core.game import Game
+from recorder.core.game import FoldedGame
 from recorder.errors import InvalidRecord
 from recorder.rules.position_text import position_text
 from recorder.rules.state import state_to_json
@@ -38,17 +38,17 @@ def recorder() -> Recorder:
     return current_app.extensions["recorder"]
 
 
-def etag(game: Game) -> str:
+def etag(game: FoldedGame) -> str:
     return f'"{game.version}"'
 
 
-def state_json(game: Game) -> dict:
+def state_json(game: FoldedGame) -> dict:
     """The §8 state, its version, and its one-line text (docs/notation.md, for copying)."""
     text = position_text(game.rules, game.state)
     return {**state_to_json(game.rules, game.state), "version": game.version, "position_text": text}
 
 
-def game_json(game: Game, created_at: str | None = None) -> dict:
+def game_json(game: FoldedGame, created_at: str | None = None) -> dict:
     setup, state = game.setup, game.state
     return {
         "id": game.game_id,
@@ -72,7 +72,7 @@ def idempotency(body) -> Idempotency | None:
     return scoped_idempotency(fingerprint(request.method, request.path, body))
 
 
-def with_etag(payload: dict, game: Game, status: int = 200, **headers) -> Response:
+def with_etag(payload: dict, game: FoldedGame, status: int = 200, **headers) -> Response:
     response = Response(json.dumps(payload), status=status, mimetype="application/json")
     response.headers["ETag"] = etag(game)
     response.headers.update(headers)

@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from recorder.core import chain
 from recorder.core.commands import decide_create, execute, sowing
 from recorder.core.events import GameCreated, Sowed, event_from_record
-from recorder.core.game import Game, after_move, apply_event, start_game
+from recorder.core.game import FoldedGame, after_move, apply_event, start_game
 from recorder.core.redecide import command_for, setup_body
 from recorder.errors import NotationError, RecorderError
 from recorder.notation.grammar import LONE_SURROGATE
@@ -38,11 +38,6 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
     "prev_hash": str,
     "hash": str,
 }
-
-
-def write_events(events: Iterable[StoredEvent]) -> str:
-    """A game's log as NDJSON lines."""
-    return "".join(chain.canonical_json(event.to_dict()) + "\n" for event in events)
 
 
 @dataclass
@@ -360,7 +355,9 @@ def _provenance_refusal(log: EventLog, stored: StoredEvent, field: str, problem:
     return error
 
 
-def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list[Game] | None = None) -> Game:
+def verify_log(
+    log: EventLog, check_command: Callable[[dict], dict], folds: list[FoldedGame] | None = None
+) -> FoldedGame:
     """The game the log folds to, once its chain and every event are checked; ``folds``
     (if given) receives the game after each event, so callers need not fold again."""
     if log.error is not None:
@@ -416,7 +413,7 @@ def _setup(log: EventLog, stored: StoredEvent) -> GameCreated:
     return setup
 
 
-def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command, sowings: set[tuple]) -> Game:
+def _redecide(log: EventLog, game: FoldedGame, stored: StoredEvent, check_command, sowings: set[tuple]) -> FoldedGame:
     try:
         event = event_from_record(stored.type, stored.payload)
     except (KeyError, TypeError):
@@ -434,7 +431,9 @@ def _redecide(log: EventLog, game: Game, stored: StoredEvent, check_command, sow
     return after if after.version == stored.seq else apply_event(game, event, stored.seq)
 
 
-def _resowed(log: EventLog, game: Game, stored: StoredEvent, event: Sowed, check_command, sowings: set[tuple]) -> Game:
+def _resowed(
+    log: EventLog, game: FoldedGame, stored: StoredEvent, event: Sowed, check_command, sowings: set[tuple]
+) -> FoldedGame:
     """A stored sowing decided again from its fields (``commands.sowing``: every check of a
     sow command, the sowing played once) and folded with the state it gave (``after_move``,
     the reducer's step for a move, as ``commands.executed_sowing`` folds it). Its seq is the

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from recorder.core import ids
 from recorder.core.chain import canonical_json
 from recorder.core.events import Event, GameCreated, event_from_record
-from recorder.core.game import Game, history
+from recorder.core.game import FoldedGame, history
 from recorder.errors import NotationError, RecorderError, VersionConflict
 from recorder.limits import (
     BYTES_PER_GAME,
@@ -457,12 +457,6 @@ class Archive:
             if events:
                 yield write_game(list(stored_pairs(events)), full_history=full_history)
 
-    def export_ndjson(self, game_ids: Iterable[str]) -> Iterator[str]:
-        """One chunk per game: its complete event log, hashes included (ndjson.write_events'
-        format, rendered by the store without decoding the payloads)."""
-        for log_text in self.store.event_texts(game_ids):
-            yield log_text.text + "\n"
-
     def _logs(self, game_ids: Iterable[str]):
         for game_id in game_ids:
             events = self.store.read(game_id)
@@ -514,12 +508,12 @@ def _players(parsed: ParsedGame) -> dict:
     return names
 
 
-def _setup_players(game: Game) -> dict:
+def _setup_players(game: FoldedGame) -> dict:
     return {"south": game.setup.south, "north": game.setup.north}
 
 
 def _refusal(index: int, error: Exception, game_id: str | None = None, players: dict | None = None) -> GameReport:
-    """Game ``index`` refused: for a RecorderError's reason, else as a game that could not
+    """FoldedGame ``index`` refused: for a RecorderError's reason, else as a game that could not
     be checked (never a 500 for one bad game; the tests keep that case empty)."""
     if isinstance(error, RecorderError):
         return GameReport(index, "refused", game_id, players=players or {}, error=error_json(error))
@@ -584,7 +578,7 @@ class LogCheck:
         if problem is not None or game_id is None:
             raise event_log.fail(event_log.line_of(1), 1, problem or "no game id", "a game id")
         check_game_events(len(event_log.events), self.events_per_game, game=event_log.index)
-        folds: list[Game] = []
+        folds: list[FoldedGame] = []
         game = verify_log(event_log, self.check_command, folds)
         if is_tournament_id(game_id):
             raise event_log.fail(event_log.line_of(1), 1, "ids starting with t- are tournaments", "a game id")
@@ -614,7 +608,7 @@ def _stored_size(events: CheckedChain | list[NewEvent]) -> int:
     return sum(len(text.encode()) for text in texts)
 
 
-def projected(folds: list[Game]) -> tuple[dict, list[tuple[int, str]]]:
+def projected(folds: list[FoldedGame]) -> tuple[dict, list[tuple[int, str]]]:
     """A game's row in the games list and its positions, from the game after each event."""
     return summary_of(folds[-1]), reached(folds)
 

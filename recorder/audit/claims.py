@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from recorder.core.events import Event
-from recorder.core.game import Game, history
+from recorder.core.game import FoldedGame, history
 from recorder.errors import InvalidRecord
 from recorder.rules.base import Rules
 from recorder.rules.state import pair
@@ -44,7 +44,7 @@ def find_position(game_id: str, pairs: Iterable[tuple[int, Event]], claim: dict)
     pairs = list(pairs)
     matches: list[tuple[dict, int | None]] = []
     closest: tuple[tuple, dict] | None = None
-    game: Game | None = None
+    game: FoldedGame | None = None
     claimed_holes = None
     for (seq, event), game in zip(pairs, history(game_id, pairs)):
         if claimed_holes is None:
@@ -73,7 +73,7 @@ def find_position(game_id: str, pairs: Iterable[tuple[int, Event]], claim: dict)
     }
 
 
-def position_view(game: Game, claim: dict | None = None) -> dict:
+def position_view(game: FoldedGame, claim: dict | None = None) -> dict:
     """The compared fields of the position after an event, in the §8 shape (as ``state_to_json``):
     the holes, and the other fields the claim names (all of them without a claim)."""
     board, state, kind = game.rules.board, game.state, game.rules.special_kind

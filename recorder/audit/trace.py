@@ -31,7 +31,7 @@ from recorder.core.events import (
     Sowed,
     event_from_record,
 )
-from recorder.core.game import Game, history
+from recorder.core.game import FoldedGame, history
 from recorder.errors import NotFound
 from recorder.rules.base import mover_of
 from recorder.rules.rounds import MatchRules
@@ -52,7 +52,7 @@ GENERIC_ROUND_RULES = {"counts": "GEN-26", "allocation": "GEN-27", "reset": "GEN
 def retraction_marks(game_id: str, pairs: Iterable[tuple[int, Event]]) -> tuple[dict[int, int], dict[int, list[int]]]:
     """``{move seq: retraction seq}`` and ``{retraction seq: [move seqs]}``, from the log.
 
-    A retraction withdraws the latest effective moves (the fold's ``Game.moves``). Which
+    A retraction withdraws the latest effective moves (the fold's ``FoldedGame.moves``). Which
     moves those are depends only on the order of moves and retractions, not on the board,
     so this folds a stack of move numbers alone: no sowing is played again, and marking a
     log costs O(events) however many retractions it holds. A retraction of more moves
@@ -96,7 +96,7 @@ def mark_retractions(game_id: str, stored: list[dict]) -> list[dict]:
     return marked
 
 
-def last_sowing(game: Game) -> str | None:
+def last_sowing(game: FoldedGame) -> str | None:
     """The hole the last effective sowing lifted, for diagrams; None once a decision followed it.
 
     A recorded result leaves the board as it was (GEN-32), so it does not hide the sowing.
@@ -144,7 +144,7 @@ def step(name: str, rule: str, **fields) -> dict:
     return {"step": name, "rule": rule, **fields}
 
 
-def trace_event(before: Game | None, event: Event, after: Game) -> list[dict]:
+def trace_event(before: FoldedGame | None, event: Event, after: FoldedGame) -> list[dict]:
     """The steps that took the game from ``before`` to ``after`` through ``event``.
 
     Corrections and annotations apply no rule: their trace is empty, and what a
@@ -160,7 +160,7 @@ def trace_event(before: Game | None, event: Event, after: Game) -> list[dict]:
     return tracer(before, event, after)
 
 
-def sowing_trace(before: Game, event: Sowed, after: Game) -> list[dict]:
+def sowing_trace(before: FoldedGame, event: Sowed, after: FoldedGame) -> list[dict]:
     """The engine's own steps, replayed on the position the sowing was made in (GEN-11..GEN-19)."""
     steps: list[dict] = []
     rules = before.rules
@@ -168,7 +168,7 @@ def sowing_trace(before: Game, event: Sowed, after: Game) -> list[dict]:
     return steps
 
 
-def setup_trace(game: Game) -> list[dict]:
+def setup_trace(game: FoldedGame) -> list[dict]:
     """GEN-23, GEN-29, GEN-42: what the setup fixed and who, if anyone, moves first."""
     setup, rules, state = game.setup, game.rules, game.state
     steps = [
@@ -190,20 +190,20 @@ def setup_trace(game: Game) -> list[dict]:
     return steps
 
 
-def race_trace(before: Game, event: RaceRecorded, after: Game) -> list[dict]:
+def race_trace(before: FoldedGame, event: RaceRecorded, after: FoldedGame) -> list[dict]:
     """GEN-24, GAB-2: the recorded board and winner; GAB-8 may end the game at once."""
     steps = [step("race", "GEN-24", winner=event.winner), step("board_set", "GAB-2", holes=dict(event.holes))]
     return steps + _game_end_or_next(after, "GAB-8", step("to_move", "GAB-2", player=event.winner, why="won the race"))
 
 
-def opening_trace(before: Game, event: OpeningPlayed, after: Game) -> list[dict]:
+def opening_trace(before: FoldedGame, event: OpeningPlayed, after: FoldedGame) -> list[dict]:
     """GEN-25 and the engine's own TUZ-4 steps."""
     steps = [step("opening_recorded", "GEN-25", choice=event.choice, player=mover_of(before.state).json)]
     before.rules.play_opening(before.state, event.choice, trace=steps)
     return steps
 
 
-def lot_trace(before: Game, event: LotDrawn, after: Game) -> list[dict]:
+def lot_trace(before: FoldedGame, event: LotDrawn, after: FoldedGame) -> list[dict]:
     """GEN-26: the lot's winner gets the extra hole; then the match ends or a round is due."""
     rules, match = _round_rules(before), before.rules
     state = after.state
@@ -214,7 +214,7 @@ def lot_trace(before: Game, event: LotDrawn, after: Game) -> list[dict]:
     return steps + _game_end_or_next(after, match.match_end_rule, next_round)
 
 
-def next_round_trace(before: Game, event: RoundStarted, after: Game) -> list[dict]:
+def next_round_trace(before: FoldedGame, event: RoundStarted, after: FoldedGame) -> list[dict]:
     """GEN-27: the allocation (recorded, GEN-38, or the game's default) and a fresh board."""
     rules, board, state = _round_rules(before), before.rules.board, after.state
     steps = [step("next_round", "GEN-27", round=state.round, first_player=event.first_player)]
@@ -228,7 +228,7 @@ def next_round_trace(before: Game, event: RoundStarted, after: Game) -> list[dic
     return steps
 
 
-def result_trace(before: Game, event: ResultRecorded, after: Game) -> list[dict]:
+def result_trace(before: FoldedGame, event: ResultRecorded, after: FoldedGame) -> list[dict]:
     """GEN-28, GEN-32: a result decided off the board; the board stays as it was."""
     fields: dict[str, str | None] = {"kind": event.kind, "winner": event.winner}
     if event.note:
@@ -239,18 +239,18 @@ def result_trace(before: Game, event: ResultRecorded, after: Game) -> list[dict]
     ]
 
 
-def _game_end_or_next(after: Game, end_rule: str, otherwise: dict) -> list[dict]:
+def _game_end_or_next(after: FoldedGame, end_rule: str, otherwise: dict) -> list[dict]:
     state = after.state
     if state.game_over:
         return [step("game_ended", end_rule, result=state.result.name, reason=state.result.reason)]
     return [otherwise]
 
 
-def _round_rules(game: Game) -> dict:
+def _round_rules(game: FoldedGame) -> dict:
     return ROUND_RULES.get(game.rules.name, GENERIC_ROUND_RULES)
 
 
-_DECISION_TRACES: dict[type[Event], Callable[[Game, Any, Game], list[dict]]] = {
+_DECISION_TRACES: dict[type[Event], Callable[[FoldedGame, Any, FoldedGame], list[dict]]] = {
     Sowed: sowing_trace,
     RaceRecorded: race_trace,
     OpeningPlayed: opening_trace,

@@ -22,7 +22,7 @@ from typing import Any
 
 from recorder.core import chain, ids
 from recorder.core.events import GameCreated, event_from_record
-from recorder.core.game import Game, start_game
+from recorder.core.game import FoldedGame, start_game
 from recorder.core.redecide import redecide_folded, redecide_setup
 from recorder.errors import InvalidRecord, RecorderError
 
@@ -116,9 +116,9 @@ def _link_problem(previous: Any, event: Any) -> str:
     return "its hash does not recompute from its content: the stored event was changed"
 
 
-def replay_break(game_id: str, stored: Sequence[Any]) -> tuple[dict | None, Game | None]:
+def replay_break(game_id: str, stored: Sequence[Any]) -> tuple[dict | None, FoldedGame | None]:
     """Decide every stored event again in order; the first refused one, and the game up to it."""
-    game: Game | None = None
+    game: FoldedGame | None = None
     for record in stored:
         try:
             event = event_from_record(record.type, record.payload)
@@ -132,7 +132,7 @@ def replay_break(game_id: str, stored: Sequence[Any]) -> tuple[dict | None, Game
     return None, game
 
 
-def _fold_checked(game_id: str, game: Game | None, event: Any, seq: int) -> Game:
+def _fold_checked(game_id: str, game: FoldedGame | None, event: Any, seq: int) -> FoldedGame:
     if game is None:
         if seq != 1 or not isinstance(event, GameCreated):
             raise InvalidRecord("a game's first event must be its setup (GEN-23)")

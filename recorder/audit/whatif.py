@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from recorder.core.events import Event, GameCreated, setup_of
-from recorder.core.game import Game, history, start_game
+from recorder.core.game import FoldedGame, history, start_game
 from recorder.core.redecide import redecide_folded
 from recorder.errors import RecorderError
 from recorder.rules import rules_for
@@ -63,8 +63,8 @@ def replay_both(game_id: str, pairs: Iterable[tuple[int, Event]], options: dict)
 
 
 def _replay(
-    game_id: str, pairs: list, setup: GameCreated, recorded: list[Game], report: dict, games: dict
-) -> Game | None:
+    game_id: str, pairs: list, setup: GameCreated, recorded: list[FoldedGame], report: dict, games: dict
+) -> FoldedGame | None:
     """Decide each event again under the new rules; fill the report's first difference and first illegal event."""
     try:
         game = start_game(game_id, setup)  # GEN-42: a position may be invalid under other options
@@ -86,7 +86,14 @@ def _replay(
 
 
 def _compare(
-    recorded_before, recorded_after: Game, before, after: Game, pair: tuple, report: dict, games: dict, memo: dict
+    recorded_before,
+    recorded_after: FoldedGame,
+    before,
+    after: FoldedGame,
+    pair: tuple,
+    report: dict,
+    games: dict,
+    memo: dict,
 ) -> None:
     if report["first_difference"] is not None or _same_state(recorded_after, after, memo):
         return
@@ -113,7 +120,7 @@ def _illegal(seq: int, event: Event, error: RecorderError) -> dict:
 _COMPARED_FIELDS = [name for name in FIELDS if name not in IGNORED]
 
 
-def _same_state(recorded: Game, what_if: Game, memo: dict) -> bool:
+def _same_state(recorded: FoldedGame, what_if: FoldedGame, memo: dict) -> bool:
     """True when ``position`` would give the same view for both, found without building it.
 
     Building the view per event and side cost most of a what-if. Equal state values give
@@ -124,7 +131,7 @@ def _same_state(recorded: Game, what_if: Game, memo: dict) -> bool:
     return _rules_view(recorded, 0, memo) == _rules_view(what_if, 1, memo)
 
 
-def _rules_view(game: Game, side: int, memo: dict) -> tuple:
+def _rules_view(game: FoldedGame, side: int, memo: dict) -> tuple:
     """What the rules add to a state's view: its legal moves and GEN-35's verdict (which
     plays a sowing). Asked once per (side, state): a retracted line returns to the same states."""
     key = (side, game.state)
@@ -135,7 +142,7 @@ def _rules_view(game: Game, side: int, memo: dict) -> tuple:
     return found
 
 
-def position(game: Game) -> dict:
+def position(game: FoldedGame) -> dict:
     """The whole state after an event, minus the options that differ by construction."""
     view = state_to_json(game.rules, game.state)
     for field in IGNORED:
@@ -143,7 +150,7 @@ def position(game: Game) -> dict:
     return view
 
 
-def final_view(game: Game) -> dict:
+def final_view(game: FoldedGame) -> dict:
     """How the replay ended: the last event folded, the position and, if over, the result."""
     state = game.state
     return {

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable
 
 from recorder.core.events import Event
-from recorder.core.game import Game
+from recorder.core.game import FoldedGame
 from recorder.render.text import board_text
 
 from .whatif import replay_both
@@ -45,7 +45,7 @@ def _changed(report: dict) -> str:
     return ", ".join(changes) if changes else "the recorded options (nothing changed)"
 
 
-def _difference(report: dict, games: tuple[Game, Game] | None) -> list[str]:
+def _difference(report: dict, games: tuple[FoldedGame, FoldedGame] | None) -> list[str]:
     first = report["first_difference"]
     if first is None or games is None:
         return ["no event gives a different position under these options", ""]
@@ -70,11 +70,11 @@ def describe(kind: str, payload: dict) -> str:
     return f"{kind} {json.dumps(payload, ensure_ascii=False)}" if payload else kind
 
 
-def _board(game: Game) -> str:
+def _board(game: FoldedGame) -> str:
     return board_text(game.rules, game.state)
 
 
-def _outcome(game: Game | None) -> str:
+def _outcome(game: FoldedGame | None) -> str:
     if game is None:
         return "no replay: the game cannot start under these options"
     state, outcome = game.state, game.state.outcome

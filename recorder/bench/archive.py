@@ -158,7 +158,8 @@ def copies(templates: list[str], games: int, seed: int) -> Iterator[str]:
 def build_source(path: str, folder: str, games: int, seed: int = 2026, echo: Echo = _quiet) -> None:
     """The source archive at ``path``: ``games`` copies imported by ``recorder import``'s
     code, a part of ``PART_GAMES`` at a time, with a line of progress after each part."""
-    from recorder.cli.archive import import_into
+    from recorder.api.archive import schema_check
+    from recorder.archive.importer import import_into
     from recorder.store import SQLiteEventStore
 
     templates = [notation for _, _, notation in recorded_templates(folder)] + random_templates(folder, seed)
@@ -170,7 +171,7 @@ def build_source(path: str, folder: str, games: int, seed: int = 2026, echo: Ech
             count = min(PART_GAMES, games - done)
             with open(part, "w", encoding="utf-8") as out:
                 out.write("\n".join(next(texts) for _ in range(count)))
-            counts, refused = import_into(store, [part], recorded_by="bench")
+            counts, refused = import_into(store, [part], recorded_by="bench", check_command=schema_check)
             if refused or counts["imported"] != count:
                 raise RuntimeError(f"building the source archive: {counts}, refused {len(refused)}")
             done += count
@@ -280,8 +281,8 @@ class Measurement:
             self.figures.busy_seconds[step] = after - before
 
     def _export(self, source: str, dump: str) -> None:
+        from recorder.archive.export_file import write_export
         from recorder.archive.transfer import Archive
-        from recorder.cli.export_file import write_export
         from recorder.store import SQLiteEventStore
 
         self.figures.source_bytes, self.figures.seconds["read source"] = _read_through(source)
@@ -292,7 +293,8 @@ class Measurement:
         self.done("export")
 
     def _import_and_read(self, target: str, files: list[str]) -> None:
-        from recorder.cli.archive import import_into
+        from recorder.api.archive import schema_check
+        from recorder.archive.importer import import_into
         from recorder.service import Recorder
         from recorder.store import SQLiteEventStore
         from recorder.workers import default_jobs
@@ -302,7 +304,9 @@ class Measurement:
         with SQLiteEventStore(target) as store:
             with self._busy("import"):
                 figures.seconds["import"] = _timed(
-                    lambda: import_into(store, files, jobs=default_jobs(), recorded_by="bench")
+                    lambda: import_into(
+                        store, files, jobs=default_jobs(), recorded_by="bench", check_command=schema_check
+                    )
                 )
             self.done("import")
             recorder = Recorder(store)
@@ -340,11 +344,12 @@ def check_ceiling(store, path: str, jobs: int) -> tuple[float, int]:
     are the two halves that bound its pace. The workers' start is timed, as an import's
     is. ``store`` only makes the importing archive (the workers open its database, as an
     import's do): nothing is read from it or written to it."""
+    from recorder.api.archive import schema_check
     from recorder.archive import parallel
+    from recorder.archive.importer import file_logs, import_job, importing_archive, ndjson_frame, ndjson_worker_reports
     from recorder.archive.transfer import GameReport
-    from recorder.cli.archive import file_logs, import_job, importing_archive, ndjson_frame, ndjson_worker_reports
 
-    archive = importing_archive(store, "bench")
+    archive = importing_archive(store, "bench", schema_check)
     job = import_job(archive, store=False)
     started = time.perf_counter()
     framed, events = ndjson_frame(path)

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from recorder.core.commands import decide, decide_create
-from recorder.core.game import Game, apply_event, start_game
+from recorder.core.game import FoldedGame, apply_event, start_game
 from recorder.errors import EndlessSowing
 from recorder.service import summary_of
 from recorder.store import EventStore, GamesList, NewEvent, SQLiteEventStore
@@ -44,14 +44,14 @@ CHUNK = 2_000  # events per append while building
 SEED = 15
 
 Command = dict
-Chooser = Callable[[Game, random.Random], Command | None]
+Chooser = Callable[[FoldedGame, random.Random], Command | None]
 
 
 def setup_body(name: str) -> dict:
     return {"variant": VARIANT, "south": f"{name} S", "north": f"{name} N", "first_player": "south"}
 
 
-def build(store: EventStore, game_id: str, body: dict, choose: Chooser, *, seed: int = SEED) -> Game:
+def build(store: EventStore, game_id: str, body: dict, choose: Chooser, *, seed: int = SEED) -> FoldedGame:
     """Record ``choose``'s commands until it returns None, deciding each one on the game as it stands."""
     setup = decide_create(body)
     game = start_game(game_id, setup)
@@ -68,7 +68,7 @@ def build(store: EventStore, game_id: str, body: dict, choose: Chooser, *, seed:
     return game
 
 
-def _flush(store: EventStore, game: Game, stored: int, pending: list[NewEvent]) -> int:
+def _flush(store: EventStore, game: FoldedGame, stored: int, pending: list[NewEvent]) -> int:
     if pending:
         store.append(game.game_id, stored, list(pending), projection=GamesList(store).write(summary_of(game)))  # type: ignore[arg-type]
     stored += len(pending)
@@ -76,7 +76,7 @@ def _flush(store: EventStore, game: Game, stored: int, pending: list[NewEvent]) 
     return stored
 
 
-def sowing_or_decision(game: Game, rng: random.Random) -> Command:
+def sowing_or_decision(game: FoldedGame, rng: random.Random) -> Command:
     """A random legal sowing, or the match decision that is due (Selus: lot, next round)."""
     state, rules = game.state, game.rules
     if state.game_over:
@@ -98,7 +98,7 @@ def sowing_or_decision(game: Game, rng: random.Random) -> Command:
 
 
 def plain(events: int = PLAIN_EVENTS) -> Chooser:
-    def choose(game: Game, rng: random.Random) -> Command | None:
+    def choose(game: FoldedGame, rng: random.Random) -> Command | None:
         return sowing_or_decision(game, rng) if game.version < events else None
 
     return choose
@@ -109,7 +109,7 @@ def adversarial(sowings: int = ADVERSARIAL_SOWINGS, pairs: int = ADVERSARIAL_PAI
     {a sowing (or the decision due), retract 1}."""
     progress = {"sowings": 0, "pairs": 0, "withdraw": False}
 
-    def choose(game: Game, rng: random.Random) -> Command | None:
+    def choose(game: FoldedGame, rng: random.Random) -> Command | None:
         if progress["sowings"] < sowings:
             progress["sowings"] += 1
             return sowing_or_decision(game, rng)
@@ -132,7 +132,7 @@ class Endpoint:
     body: dict | None = None
 
 
-def endpoints(game: Game) -> list[Endpoint]:
+def endpoints(game: FoldedGame) -> list[Endpoint]:
     """Every per-game read, at the far end of the log where the "at" ones cost most."""
     last = game.version
     claim = {"holes": dict(zip(game.rules.board.holes, game.state.holes))}  # stood thousands of times
@@ -167,7 +167,7 @@ class CostFigures:
         return per_event["adversarial"] / per_event["plain"]
 
 
-def build_both(store: EventStore) -> dict[str, Game]:
+def build_both(store: EventStore) -> dict[str, FoldedGame]:
     return {
         "adversarial": build(store, "adversarial", setup_body("Adversary"), adversarial()),
         "plain": build(store, "plain", setup_body("Plain"), plain()),

@@ -5,7 +5,7 @@ five variants, about 120 events each), recorded once through the service, then c
 under new game ids into a fresh database (one store append per game, 500 per commit) until it holds N
 games. Each export runs in a fresh child process, as ``recorder export`` would: it
 selects the ids in batches and streams every game through ``Archive`` to a file written
-as ``recorder export --output`` writes one (recorder/cli/export_file.py); the
+as ``recorder export --output`` writes one (recorder/archive/export_file.py); the
 child reports the seconds spent and its peak resident memory (``peak_kib``), so the
 parent's own memory never counts. The notation cache is filled as ``recorder rebuild``
 fills it (each template's text written once: a copy under another id has the same text).
@@ -143,8 +143,8 @@ def export_in_child(path: str, fmt: str, output: str, games: int, events: int) -
 
 def child_main(path: str, fmt: str, output: str) -> None:
     """In the child: export every game of ``path`` to ``output``; print what it cost."""
+    from recorder.archive.export_file import write_export
     from recorder.archive.transfer import Archive
-    from recorder.cli.export_file import write_export
     from recorder.store import SQLiteEventStore
 
     store = SQLiteEventStore(path)

@@ -17,9 +17,9 @@ from recorder.app import database_path
 from recorder.audit.walk import Checked, WorkerFailed, printable
 from recorder.errors import RecorderError
 
+from .common import DB_OPTION as DB
 from .common import fail, pace
 
-DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
 KEY = click.option(
     "--key", "key", default=None, help="Signing key file (default: $RECORDER_KEY_FILE or <database>.ed25519)."
 )

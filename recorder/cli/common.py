@@ -17,7 +17,7 @@ DB_OPTION = click.option(
     "db",
     envvar="RECORDER_DB",
     default=None,
-    help="A SQLite file or a postgresql:// URL (default: $RECORDER_DB or recorder.sqlite3).",
+    help="The database: a SQLite file's path or a postgresql:// URL (default: $RECORDER_DB, else recorder.sqlite3).",
 )
 
 

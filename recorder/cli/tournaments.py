@@ -18,9 +18,9 @@ from recorder.rules import VARIANTS
 from schemas import tournaments as bodies
 from schemas.fields import first_fault
 
+from .common import DB_OPTION as DB
 from .common import fail
 
-DB = click.option("--db", "db", envvar="RECORDER_DB", default=None, help="Database file (default: $RECORDER_DB).")
 BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
 AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 

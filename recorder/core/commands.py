@@ -33,7 +33,7 @@ from .events import (
     Sowed,
     shared_sowing,
 )
-from .game import Game, apply_event, initial_state
+from .game import FoldedGame, apply_event, initial_state
 from .names import is_blank
 
 Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by the schemas
@@ -103,13 +103,13 @@ def decide_create(body: Command) -> GameCreated:
     return setup
 
 
-def decide(game: Game, command: Command) -> list[Event]:
+def decide(game: FoldedGame, command: Command) -> list[Event]:
     """Dispatch one command; raise a named error and store nothing if it is not valid."""
     _require_allowed(game, command["type"])
     return _DECIDERS[command["type"]](game, command)
 
 
-def execute(game: Game, command: Command) -> tuple[list[Event], Game]:
+def execute(game: FoldedGame, command: Command) -> tuple[list[Event], FoldedGame]:
     """Decide one command and fold its events: (the events, the game after them).
 
     Deciding a sowing means playing it (only playing it shows that it ends, GEN-16), so
@@ -123,24 +123,24 @@ def execute(game: Game, command: Command) -> tuple[list[Event], Game]:
     return events, after
 
 
-def executed_sowing(game: Game, hole: str, player: str | None) -> tuple[list[Event], Game]:
+def executed_sowing(game: FoldedGame, hole: str, player: str | None) -> tuple[list[Event], FoldedGame]:
     """``execute`` of a sow command from its two fields: the sowing decided, its state folded."""
     sowed, state = sowing(game, hole, player)
     return [sowed], apply_event(game, sowed, game.version + 1, after=state)
 
 
-def _require_allowed(game: Game, kind: str) -> None:
+def _require_allowed(game: FoldedGame, kind: str) -> None:
     if kind not in ("retract", "annotate"):
         _require_open(game)
         _require_due(game, kind)
 
 
-def decide_sow(game: Game, command: Command) -> list[Event]:
+def decide_sow(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-21: the hole must be legal for the player to move, and the sowing must end (GEN-16)."""
     return [sowing(game, command["hole"], command.get("player"))[0]]
 
 
-def sowing(game: Game, hole: str, player: str | None) -> tuple[Sowed, State]:
+def sowing(game: FoldedGame, hole: str, player: str | None) -> tuple[Sowed, State]:
     """Every check of a sow command (``decide_sow``), and the state the sowing gives.
 
     Takes the command's two fields rather than the command, so that re-deciding a stored
@@ -166,7 +166,7 @@ def _whose_hole(state: State, index: int, hole: str) -> str:
     return "" if owner == state.to_move else f": {hole} is {owner.json.capitalize()}'s hole"
 
 
-def decide_race(game: Game, command: Command) -> list[Event]:
+def decide_race(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-24, GEN-37, GAB-2: 18 holes, integers ≥ 0, 54 seeds; the engine checks nothing else."""
     problem = game.rules.race_board_problem(command["holes"])
     if problem is not None:
@@ -177,19 +177,19 @@ def decide_race(game: Game, command: Command) -> list[Event]:
     ]
 
 
-def decide_opening(game: Game, command: Command) -> list[Event]:
+def decide_opening(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-25, TUZ-4: ``tuz`` or ``plain``, by the first player, in round 1 only."""
     if command["choice"] not in OPENING_CHOICES:
         raise InvalidRecord(f"the opening choice is {' or '.join(OPENING_CHOICES)} (GEN-25)", field="choice")
     return [OpeningPlayed(choice=command["choice"])]
 
 
-def decide_lot(game: Game, command: Command) -> list[Event]:
+def decide_lot(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-26: the winner receives the extra hole."""
     return [LotDrawn(winner=_player(command, "winner"))]
 
 
-def decide_next_round(game: Game, command: Command) -> list[Event]:
+def decide_next_round(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-27, GEN-38: an allocation names every hole once and gives each player his count."""
     allocation = command.get("allocation")
     if allocation is not None:
@@ -197,7 +197,7 @@ def decide_next_round(game: Game, command: Command) -> list[Event]:
     return [RoundStarted(first_player=_player(command, "first_player"), allocation=allocation)]
 
 
-def _check_allocation(game: Game, allocation: Any) -> None:
+def _check_allocation(game: FoldedGame, allocation: Any) -> None:
     names, counts = game.rules.board.holes, game.state.hole_counts
     if counts is None:
         raise _illegal(game, "no next round is due (GEN-27)")
@@ -217,7 +217,7 @@ def _check_allocation(game: Game, allocation: Any) -> None:
             )
 
 
-def decide_result(game: Game, command: Command) -> list[Event]:
+def decide_result(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-28: a draw (winner null) only by agreement or adjudication."""
     kind, winner = command["kind"], command["winner"]
     if kind not in RESULT_KINDS:
@@ -229,7 +229,7 @@ def decide_result(game: Game, command: Command) -> list[Event]:
     return [ResultRecorded(kind=kind, winner=winner, note=command.get("note"))]
 
 
-def decide_retract(game: Game, command: Command) -> list[Event]:
+def decide_retract(game: FoldedGame, command: Command) -> list[Event]:
     """Withdraw the latest effective moves; the log keeps them and says who and why."""
     count, reason = command["count"], command["reason"].strip()
     if count < 1 or count > len(game.moves):
@@ -239,21 +239,21 @@ def decide_retract(game: Game, command: Command) -> list[Event]:
     return [MovesRetracted(count=count, reason=reason)]
 
 
-def decide_annotate(game: Game, command: Command) -> list[Event]:
+def decide_annotate(game: FoldedGame, command: Command) -> list[Event]:
     text = command["text"].strip()
     if not text:
         raise InvalidRecord("an annotation needs text", field="text")
     return [Annotated(text=text)]
 
 
-def _require_open(game: Game) -> None:
+def _require_open(game: FoldedGame) -> None:
     if game.state.game_over:
         outcome = game.state.outcome
         result = outcome.name if outcome is not None else None
         raise GameOver("the game is over; no event is valid after it (GEN-28)", result=result)
 
 
-def _require_due(game: Game, kind: str) -> None:
+def _require_due(game: FoldedGame, kind: str) -> None:
     """GEN-22: an awaited decision comes first; only a result may overtake it."""
     rules, awaiting = game.rules, game.state.awaiting
     if kind != "sow" and kind not in rules.DECISIONS:
@@ -266,7 +266,7 @@ def _require_due(game: Game, kind: str) -> None:
         raise _illegal(game, f"no {kind} is due now")
 
 
-def _illegal(game: Game, detail: str) -> IllegalMove:
+def _illegal(game: FoldedGame, detail: str) -> IllegalMove:
     state = game.state
     return IllegalMove(
         detail,
@@ -283,7 +283,7 @@ def _player(command: Command, field: str) -> PlayerName:
     raise InvalidRecord(f"{field} must be 'south' or 'north'", field=field)
 
 
-_DECIDERS: dict[str, Callable[[Game, Command], list[Event]]] = {
+_DECIDERS: dict[str, Callable[[FoldedGame, Command], list[Event]]] = {
     "sow": decide_sow,
     "race": decide_race,
     "opening": decide_opening,

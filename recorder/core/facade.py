@@ -11,11 +11,20 @@ Pure: nothing is stored, and no web framework or database is loaded.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from recorder.rules.base import Rules
 from recorder.rules.state import State, state_to_json
-from recorder.rules.values import Awaiting, HoleName, OpeningChoice, PlayerName, ResultKind, ResultName
+from recorder.rules.values import (
+    Awaiting,
+    HoleName,
+    OpeningChoice,
+    OutcomeReason,
+    PlayerName,
+    ResultKind,
+    ResultName,
+)
 
 from . import game as fold
 from .commands import Command, decide, decide_create
@@ -23,8 +32,26 @@ from .events import Event, GameCreated, event_from_record, setup_of
 from .redecide import redecide, redecide_setup
 
 
+@dataclass(frozen=True)
+class GameOutcome:
+    """How a game ended: the winner by name (None for a draw) and how it was decided
+    ("score", "holes", or a GEN-28 kind: "resignation", "agreement", ...)."""
+
+    winner: PlayerName | None
+    reason: OutcomeReason
+
+    @property
+    def name(self) -> ResultName:
+        """``"south_wins"``, ``"north_wins"`` or ``"draw"``, as the API's ``result`` says."""
+        return _RESULT_NAMES[self.winner]
+
+
+_RESULT_NAMES: dict[PlayerName | None, ResultName] = {"south": "south_wins", "north": "north_wins", None: "draw"}
+
+
 class Game:
-    """One game in memory: its events, and the state they fold to."""
+    """One game in memory: its events, and the state they fold to. Its own reads name the
+    players as the API does (``"south"``, ``"north"``); ``state`` is the rules' value."""
 
     def __init__(
         self,
@@ -121,7 +148,8 @@ class Game:
 
     @property
     def state(self) -> State:
-        """The position as an immutable value (indices, the ``Player`` enum)."""
+        """The position as the rules' immutable value (holes by index, players as the
+        rules' ``Player``), for comparing positions; ``state_json()`` names them."""
         return self._game.state
 
     @property
@@ -136,6 +164,7 @@ class Game:
 
     @property
     def to_move(self) -> PlayerName | None:
+        """``"south"`` or ``"north"``, or None when nobody sows (a decision, or the end)."""
         mover = self.state.to_move
         return mover.json if mover is not None else None
 
@@ -148,9 +177,12 @@ class Game:
         return self.state.game_over
 
     @property
-    def outcome(self) -> ResultName | None:
-        """``"south_wins"``, ``"north_wins"``, ``"draw"``, or None while the game goes on."""
-        return self.state.result.name if self.state.game_over else None
+    def outcome(self) -> GameOutcome | None:
+        """The winner and the reason, or None while the game goes on."""
+        if not self.state.game_over:
+            return None
+        result = self.state.result
+        return GameOutcome(result.winner.json if result.winner is not None else None, result.reason)
 
     def state_json(self) -> dict[str, Any]:
         """The state as the API returns it (rules/README.md §8), with ``version``."""

@@ -35,8 +35,9 @@ from .moves import Moves
 
 
 @dataclass(frozen=True)
-class Game:
-    """A game as the fold sees it: its setup, rules, current state and effective moves."""
+class FoldedGame:
+    """A game as the fold makes it from its events: its setup, rules, current state and
+    effective moves (the front door, ``recorder.Game``, holds one)."""
 
     game_id: str
     setup: GameCreated
@@ -46,8 +47,10 @@ class Game:
     moves: Moves  # effective (not retracted) moves, with their seq and the state each made
 
     @classmethod
-    def folded(cls, game_id: str, setup: GameCreated, rules: Rules, state: State, version: int, moves: Moves) -> Game:
-        """``Game(...)``, made as the fold makes one per event: its fields set at once
+    def folded(
+        cls, game_id: str, setup: GameCreated, rules: Rules, state: State, version: int, moves: Moves
+    ) -> FoldedGame:
+        """``FoldedGame(...)``, made as the fold makes one per event: its fields set at once
         (``core.frozen``)."""
         return made_at_once(
             cls,
@@ -63,10 +66,10 @@ def initial_state(rules: Rules, setup: GameCreated) -> State:
     return rules.start(first)
 
 
-def start_game(game_id: str, setup: GameCreated) -> Game:
+def start_game(game_id: str, setup: GameCreated) -> FoldedGame:
     rules = rules_for(setup.variant, setup.options)
     state = initial_state(rules, setup)
-    return Game(game_id, setup, rules, state, version=1, moves=Moves.start(state))
+    return FoldedGame(game_id, setup, rules, state, version=1, moves=Moves.start(state))
 
 
 def apply_move(rules: Rules, state: State, event: Event, trace: Trace | None = None) -> State:
@@ -100,14 +103,14 @@ def allocation_owners(rules: Rules, allocation: dict[str, list[str]] | None) -> 
     return tuple(owners)
 
 
-def apply_event(game: Game, event: Event, seq: int, *, after: State | None = None) -> Game:
+def apply_event(game: FoldedGame, event: Event, seq: int, *, after: State | None = None) -> FoldedGame:
     """The reducer: the game after one more stored event.
 
     ``after`` is the move's resulting state when its decision has already computed it
     (``commands.execute``): a sowing is then not computed a second time."""
-    # Games are built by Game.folded, not with dataclasses.replace: the fold makes one per event.
+    # Games are built by FoldedGame.folded, not with dataclasses.replace: the fold makes one per event.
     if isinstance(event, Annotated):
-        return Game.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves)
+        return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves)
     if isinstance(event, MovesRetracted):
         return _retract(game, event.count, seq)
     if event.type in MOVE_TYPES:
@@ -115,22 +118,22 @@ def apply_event(game: Game, event: Event, seq: int, *, after: State | None = Non
     raise TypeError(f"unexpected event {event!r}")
 
 
-def after_move(game: Game, move: Event, seq: int, state: State) -> Game:
+def after_move(game: FoldedGame, move: Event, seq: int, state: State) -> FoldedGame:
     """The game after a move (``MOVE_TYPES``) whose resulting state is known: the reducer's
     step for a move, which re-deciding a sowing calls straight away (``redecide``)."""
-    return Game.folded(game.game_id, game.setup, game.rules, state, seq, game.moves.push(seq, move, state))
+    return FoldedGame.folded(game.game_id, game.setup, game.rules, state, seq, game.moves.push(seq, move, state))
 
 
-def _retract(game: Game, count: int, seq: int) -> Game:
+def _retract(game: FoldedGame, count: int, seq: int) -> FoldedGame:
     """Step back ``count`` effective moves: the log keeps them, the fold skips them.
 
     The state to return to is kept on the stack of effective moves, so a retraction costs
     O(count), never a re-fold of the game: folding any log is O(events)."""
     kept = game.moves.pop(count)
-    return Game.folded(game.game_id, game.setup, game.rules, kept.state, seq, kept)
+    return FoldedGame.folded(game.game_id, game.setup, game.rules, kept.state, seq, kept)
 
 
-def replay(game_id: str, events: Iterable[tuple[int, Event]]) -> Game:
+def replay(game_id: str, events: Iterable[tuple[int, Event]]) -> FoldedGame:
     """Fold a game's events, in order, from its setup (seq 1)."""
     last = deque(history(game_id, events), maxlen=1)  # the fold's end, without keeping its steps
     if not last:
@@ -138,7 +141,7 @@ def replay(game_id: str, events: Iterable[tuple[int, Event]]) -> Game:
     return last[0]
 
 
-def history(game_id: str, events: Iterable[tuple[int, Event]]) -> Iterator[Game]:
+def history(game_id: str, events: Iterable[tuple[int, Event]]) -> Iterator[FoldedGame]:
     """Every intermediate game, one per stored event: replay at any ply."""
     iterator = iter(events)
     first = next(iterator, None)

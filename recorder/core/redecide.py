@@ -26,7 +26,7 @@ from .events import (
     RoundStarted,
     Sowed,
 )
-from .game import Game, after_move, apply_event
+from .game import FoldedGame, after_move, apply_event
 
 # Stored event type -> the command type that records it.
 COMMAND_TYPES = {
@@ -93,7 +93,7 @@ def redecide_setup(setup: GameCreated) -> GameCreated:
     return decided
 
 
-def redecide(game: Game, event: Event) -> Event:
+def redecide(game: FoldedGame, event: Event) -> Event:
     """``event`` decided again on ``game``; a RecorderError if it is not valid there.
 
     The command must also produce exactly the stored event: a record that says South
@@ -104,7 +104,7 @@ def redecide(game: Game, event: Event) -> Event:
     return event
 
 
-def redecide_folded(game: Game, event: Event, seq: int) -> Game:
+def redecide_folded(game: FoldedGame, event: Event, seq: int) -> FoldedGame:
     """``redecide`` and the fold in one step: the game after ``event`` (stored as ``seq``).
 
     Deciding a sowing plays it, so the state it gave is folded instead of being played a

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
-ERRORS_FILE = RULES_DIR.parent / "errors.py"
 # The modules a sowing runs through, the state it copies included; the position key; the
 # random sowing of every random game (the engine bench's loop).
 GAMES = ("selus", "gabata", "qelat", "lahemay_walida", "tuz")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from recorder.core.commands import DATE_FORMS, decide, decide_create, is_date
 from recorder.core.events import Event, GameCreated
-from recorder.core.game import Game
+from recorder.core.game import FoldedGame
 from recorder.errors import InvalidRecord, NotationError, RecorderError
 from recorder.rules import find_variant
 from recorder.rules.values import MAX_STORED_INT
@@ -49,7 +49,7 @@ FIELD_TAGS = {
 class ReadGame:
     setup: GameCreated
     events: tuple[Event, ...]  # after the setup, in order
-    game: Game  # the game after them
+    game: FoldedGame  # the game after them
 
 
 def _same(value: dict) -> dict:

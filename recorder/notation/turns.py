@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from recorder.core.events import Annotated, Event, GameCreated, MovesRetracted, OpeningPlayed, Sowed
-from recorder.core.game import Game, apply_event, apply_move, start_game
+from recorder.core.game import FoldedGame, apply_event, apply_move, start_game
 from recorder.rules.base import Rules, Trace, mover_of
 from recorder.rules.state import State
 
@@ -65,10 +65,10 @@ class Line:
 
     ``retractions=False`` promises that no retraction follows: the line then folds the
     states alone with ``game.apply_move`` (what ``apply_event`` does for a move, without
-    rebuilding a ``Game`` each time), which is what makes exports fast."""
+    rebuilding a ``FoldedGame`` each time), which is what makes exports fast."""
 
     def __init__(self, game_id: str, setup: GameCreated, *, retractions: bool = True):
-        self.game: Game = start_game(game_id, setup)
+        self.game: FoldedGame = start_game(game_id, setup)
         self.rules: Rules = self.game.rules
         self.state: State = self.game.state
         self.mark = Mark()

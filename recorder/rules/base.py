@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
 from recorder.errors import EndlessSowing, IllegalMove, InvalidRecord
 
-from .board import LAP_CAP, PLAYERS, Board, Player, lap
+from .board import LAP_CAP, OPPONENTS, PLAYERS, Board, Player, lap
 from .state import Outcome, RoundRecord, State, owned_counts
 from .values import RESULT_KINDS, Decision, Hole, Land, OpeningChoice, ResultKind
 
@@ -84,6 +84,7 @@ class Rules:
     has_first_player: ClassVar[bool] = True  # GEN-23, GEN-30: Gabata's race decides instead
     summary: ClassVar[str] = ""
     round_end_rule: ClassVar[str] = "GEN-19"
+    passes: ClassVar[bool] = True  # GEN-19: a player who cannot sow passes (end_turn says so where not)
     # What an instance's options may change (Selus's match option): instance attributes.
     DECISIONS: tuple[Decision, ...] = ("result",)
     is_match: bool = False
@@ -242,6 +243,12 @@ class Rules:
 
     def after_sowing(self, s: Sowing) -> State:
         before = s.state
+        if s.trace is None and not s.again:
+            # The common end of an untraced turn (replay's, the bench's): made in one step,
+            # where turn_ended and end_turn would copy the state again.
+            simply = self.turn_simply_ended(s)
+            if simply is not None:
+                return simply
         state = before.after_sowing(
             tuple(s.holes),
             tuple(s.specials),
@@ -258,6 +265,29 @@ class Rules:
             s.note("turn_ended", "GEN-18", player=mover.json, why="no legal hole to sow again")
         return self.end_turn(s, self.turn_ended(state, mover))
 
+    def turn_simply_ended(self, s: Sowing) -> State | None:
+        """The state after a turn that changes only who is to move, as ``turn_ended`` and
+        ``end_turn`` would make it; None for any other end (the first turn of a round,
+        GEN-34; the end of a round), which the full flow makes.
+
+        GEN-19: the opponent sows next if he can; else, in a game where a player passes,
+        the mover sows on."""
+        before, mover = s.state, s.mover
+        if before.first_turn_of_round or mover in before.first_turn_pending:
+            return None
+        if self.opponent_sows_next(s):
+            to_move, no_return = OPPONENTS[mover], s.no_return
+        elif self.passes and self.can_sow(s.holes, s.specials, s.owners, mover):
+            to_move, no_return = mover, None
+        else:
+            return None
+        holes, specials, stores = tuple(s.holes), tuple(s.specials), (s.stores[0], s.stores[1])
+        return before.after_sowing(holes, specials, stores, to_move, no_return, False)
+
+    def opponent_sows_next(self, s: Sowing) -> bool:
+        """GEN-19: the opponent can sow after this sowing (else he passes, or the round ends)."""
+        return self.can_sow(s.holes, s.specials, s.owners, OPPONENTS[s.mover], s.no_return)
+
     def turn_ended(self, state: State, mover: Player) -> State:
         """GEN-34: ``first_turn_of_round`` changes only when a turn ends."""
         if not state.first_turn_of_round and mover not in state.first_turn_pending:
@@ -268,7 +298,7 @@ class Rules:
     def end_turn(self, s: Sowing, state: State) -> State:
         """GEN-19: the opponent moves if he can; else he passes and the mover goes on; else the round ends."""
         mover, opponent = s.mover, s.mover.opponent
-        if self.can_sow(s.holes, s.specials, state.owners, opponent, s.no_return):
+        if self.opponent_sows_next(s):
             if s.trace is not None:
                 s.note("to_move", "GEN-19", player=opponent.json)
             return state._replace(to_move=opponent, no_return=s.no_return)

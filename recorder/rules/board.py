@@ -24,7 +24,7 @@ class Player(enum.IntEnum):
 
     @property
     def opponent(self) -> Player:
-        return _OPPONENT[self]
+        return OPPONENTS[self]
 
     @property
     def json(self) -> PlayerName:
@@ -35,7 +35,7 @@ class Player(enum.IntEnum):
         return _BY_NAME[name]
 
 
-_OPPONENT = (Player.NORTH, Player.SOUTH)
+OPPONENTS = (Player.NORTH, Player.SOUTH)  # indexed by the player: the turn's end reads it, not the property
 _JSON_NAME: tuple[PlayerName, PlayerName] = ("south", "north")
 _BY_NAME = {"south": Player.SOUTH, "north": Player.NORTH}
 PLAYERS = (Player.SOUTH, Player.NORTH)

@@ -16,6 +16,7 @@ Sources: seed 000 (Zillions readme, after cyningstan game 147), the Zillions ZRF
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from recorder.errors import InvalidRecord
@@ -61,6 +62,7 @@ class Gabata(Rules):
     }
     DECISIONS: tuple[Decision, ...] = ("race", "result")
     has_first_player = False  # GEN-23, GEN-30: the race decides
+    passes = False  # GAB-9: the opponent can always sow; GAB-8 ends the game first
 
     def race_board_problem(self, holes: Any) -> str | None:
         return race_board_problem(holes)
@@ -121,9 +123,13 @@ class Gabata(Rules):
 
     # -- The end of a turn and of the game ------------------------------------------
 
+    def opponent_sows_next(self, s: Sowing) -> bool:
+        """GAB-9: the opponent can always sow, unless GAB-8 ends the game."""
+        return not _swept(s.holes, s.owners)
+
     def end_turn(self, s: Sowing, state: State) -> State:
         """GAB-8 after every turn; otherwise the opponent, who can always sow (GAB-9)."""
-        if self.is_swept(state):
+        if not self.opponent_sows_next(s):
             s.note("game_ended", "GAB-8", why="every hole one player owns is empty")
             return self.end_round(state, s.mover, s)
         s.note("to_move", "GAB-9", player=s.mover.opponent.json)
@@ -131,14 +137,10 @@ class Gabata(Rules):
 
     def is_swept(self, state: State) -> bool:
         """GAB-8: every hole owned by one of the players is empty."""
-        seeds = self.seeds_owned(state)
-        return seeds[0] == 0 or seeds[1] == 0
+        return _swept(state.holes, state.owners)
 
     def seeds_owned(self, state: State) -> tuple[int, int]:
-        seeds = [0, 0]
-        for count, owner in zip(state.holes, state.owners):
-            seeds[owner] += count
-        return seeds[0], seeds[1]
+        return _seeds_owned(state.holes, state.owners)
 
     round_end_rule = "GAB-8"
 
@@ -149,3 +151,16 @@ class Gabata(Rules):
         return state._replace(
             to_move=None, game_over=True, score=score, outcome=Outcome(winner_by_score(score), "score")
         )
+
+
+def _swept(holes: Sequence[int], owners: Sequence[Player]) -> bool:
+    """GAB-8: every hole owned by one of the players is empty."""
+    seeds = _seeds_owned(holes, owners)
+    return seeds[0] == 0 or seeds[1] == 0
+
+
+def _seeds_owned(holes: Sequence[int], owners: Sequence[Player]) -> tuple[int, int]:
+    seeds = [0, 0]
+    for count, owner in zip(holes, owners):
+        seeds[owner] += count
+    return seeds[0], seeds[1]

@@ -48,6 +48,7 @@ class LahemayWalida(MatchRules):
     # LW-14: the poorer player keeps his rightmost holes, so he cedes from his left.
     CEDE_ORDER = {Player.SOUTH: _holes("a1 b1 c1 d1 e1 f1"), Player.NORTH: _holes("f2 e2 d2 c2 b2 a2")}
     round_end_rule = "LW-9"
+    passes = False  # LW-9: nobody passes; a player with no seeds ends the round
     match_end_rule = "LW-13"
 
     def configure(self) -> None:
@@ -101,10 +102,14 @@ class LahemayWalida(MatchRules):
             s.again = False
         return super().after_sowing(s)
 
+    def opponent_sows_next(self, s: Sowing) -> bool:
+        """LW-9: the opponent sows next if he owns seeds; else the round ends. Nobody passes."""
+        return self._has_seeds(s.holes, s.owners, s.mover.opponent)
+
     def end_turn(self, s: Sowing, state: State) -> State:
         """LW-9: the opponent is to move; if he owns no seeds the round ends. Nobody passes."""
         opponent = s.mover.opponent
-        if self._has_seeds(state.holes, state.owners, opponent):
+        if self.opponent_sows_next(s):
             s.note("to_move", "LW-9", player=opponent.json)
             return state._replace(to_move=opponent)
         s.note("round_ended", "LW-9", why=f"{opponent.json} owns no hole with seeds")

@@ -18,10 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from recorder.errors import IllegalMove
-
-from .base import END_TURN, Option, Rules, Sowing, Trace, winner_by_score
-from .board import TWO_ROWS, Player
+from .base import END_TURN, Option, Rules, Sowing, winner_by_score
+from .board import OPPONENTS, TWO_ROWS, Player
 from .state import Outcome, State
 from .values import Hole, Land
 
@@ -40,7 +38,6 @@ _ELIGIBLE: Final = {
 # QEL-11: each player's end holes; a lone seed from one lands in the opposite hole.
 _END_HOLES: Final = {_S: frozenset((_H["a1"], _H["f1"])), _N: frozenset((_H["a2"], _H["f2"]))}
 _ROWS: Final = (tuple(range(6)), tuple(range(6, 12)))  # QEL-2: each player's row, for the whole game
-_OPPONENT: Final = (_N, _S)  # indexed by the player: cheaper than the enum's property in the inner loop
 
 
 class Qelat(Rules):
@@ -67,16 +64,16 @@ class Qelat(Rules):
         # QEL-6: lift, then one single lap.
         seeds, s.holes[origin] = s.holes[origin], 0
         last, before = self.lap(s, successors, origin, seeds)
-        # QEL-7: a last seed making 4 in an eligible hole makes a walda.
-        if self.makes_walda(s.specials, s.mover, last, before):
+        # QEL-7: a last seed making 4 in an eligible hole makes a walda. Most sowings end
+        # with neither a walda nor a ban: the counts are tested before the calls.
+        if before == 3 and self.makes_walda(s.specials, s.mover, last, before):
             s.specials[last] = s.mover
             s.note("created", "QEL-7", hole=self.board.holes[last], kind="walda", owner=s.mover.json)
-        else:
+        elif seeds == 1:
             # QEL-11: a lone seed sent into the empty opposite hole may not come straight back.
             s.no_return = self.banned_hole(s.mover, origin, seeds, last, before)
             if s.no_return is not None:
                 s.note("no_return", "QEL-11", hole=self.board.holes[last], player=s.mover.opponent.json)
-        s.again = False
         if s.trace is not None:
             s.note("turn_ended", "QEL-10", player=s.mover.json)
 
@@ -91,39 +88,6 @@ class Qelat(Rules):
             return last  # one seed from an end hole always lands in the opposite hole (GEN-4)
         return None
 
-    def play(self, state: State, hole: Hole, trace: Trace | None = None) -> State:
-        """One sowing. Untraced sowings (replay, benchmarks) take this direct route through
-        the same rules as the traced one; a property test holds the two to one result."""
-        if trace is not None:
-            return super().play(state, hole, trace)
-        # A list[int], and _can_sow's concrete types: the compiled engine indexes them natively.
-        mover, holes = state.to_move, list(state.holes)
-        if mover is None:
-            raise IllegalMove("nobody is to move (GEN-21)")
-        # QEL-5, QEL-6: one lap in the hole's direction.
-        successors = self._cw if hole in _CLOCKWISE else self._ccw
-        seeds, holes[hole], last = holes[hole], 0, hole
-        for _ in range(seeds):
-            last = successors[last]
-            holes[last] += 1
-        before, specials, no_return = holes[last] - 1, state.specials, None
-        to_move: Player | None
-        # Most sowings end with neither a walda nor a ban: test the counts before calling.
-        if before == 3 and self.makes_walda(specials, mover, last, before):  # QEL-7
-            specials = specials[:last] + (mover,) + specials[last + 1 :]
-        elif seeds == 1:
-            no_return = self.banned_hole(mover, hole, seeds, last, before)  # QEL-11
-        # QEL-10, GEN-19: the opponent moves if he can, else the mover, else the game ends.
-        opponent = _OPPONENT[mover]
-        if self._can_sow(holes, specials, opponent, no_return):
-            to_move = opponent
-        elif self._can_sow(holes, specials, mover, None):
-            to_move, no_return = mover, None
-        else:
-            to_move, no_return = None, None
-        after = state.after_sowing(tuple(holes), specials, state.stores, to_move, no_return, False)
-        return after if to_move is not None else self.end_round(after, mover)
-
     def legal_moves(self, state: State) -> tuple[int, ...]:
         """The base rule (nobody sows while the game is over), without its indirection."""
         mover = state.to_move
@@ -137,8 +101,18 @@ class Qelat(Rules):
         holes, specials = state.holes, state.specials
         return tuple([i for i in _ROWS[player] if holes[i] and specials[i] is None and i != banned])
 
-    @staticmethod
-    def _can_sow(holes: list[int], specials: tuple[Player | None, ...], player: Player, banned: Hole | None) -> bool:
+    def opponent_sows_next(self, s: Sowing) -> bool:
+        """QEL-10, GEN-19: the opponent has a hole he may sow (QEL-4, QEL-11)."""
+        return self.can_sow(s.holes, s.specials, s.owners, OPPONENTS[s.mover], s.no_return)
+
+    def can_sow(
+        self,
+        holes: list[int],
+        specials: list[Player | None],
+        owners: tuple[Player, ...],
+        player: Player,
+        banned: Hole | None = None,
+    ) -> bool:
         """QEL-4: a non-empty, non-walda hole of the player's row (QEL-2), other than a banned one."""
         for i in _ROWS[player]:
             if holes[i] and specials[i] is None and i != banned:

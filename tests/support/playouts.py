@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from recorder.core.commands import decide, decide_create, execute
 from recorder.core.events import Event
-from recorder.core.game import Game, apply_event, start_game
+from recorder.core.game import FoldedGame, apply_event, start_game
 from recorder.core.playout import random_move
 from recorder.core.redecide import command_for
 from recorder.rules import find_variant
@@ -45,7 +45,7 @@ ADJUDICATED_DRAW = {"type": "result", "kind": "adjudication", "winner": None}
 class Record:
     setup: dict
     commands: list[dict]
-    game: Game  # the game after the commands
+    game: FoldedGame  # the game after the commands
 
 
 def random_record(
@@ -72,7 +72,7 @@ def random_record(
 
 def random_game(
     variant: str, seed: int, *, max_events: int = 300, options: dict | None = None, result_chance: float = 0.0
-) -> Iterator[tuple[Game | None, Event, Game]]:
+) -> Iterator[tuple[FoldedGame | None, Event, FoldedGame]]:
     """Yield ``(before, event, after)`` for every event of one seeded random game."""
     rng = random.Random(seed)
     setup = decide_create(random_setup(variant, rng, options=options))
@@ -100,7 +100,7 @@ def random_setup(variant: str, rng: random.Random, *, metadata: bool = False, op
     return setup
 
 
-def _next_command(game: Game, rng: random.Random, notes: float, retractions: float, results: float) -> dict:
+def _next_command(game: FoldedGame, rng: random.Random, notes: float, retractions: float, results: float) -> dict:
     if rng.random() < notes:
         return {"type": "annotate", "text": rng.choice(NOTES)}
     if game.moves and rng.random() < retractions:

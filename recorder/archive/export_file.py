@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import mmap
 import os
 import stat
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
-
-import click
+from typing import Any, TextIO
 
 try:
     import fcntl
@@ -47,8 +47,25 @@ def open_export(path: str) -> contextlib.AbstractContextManager[Any]:
     """A context giving a writer of text chunks (``write(str)``) to ``path`` ("-": standard output)."""
     fd = _open_direct(path)
     if fd is None:
-        return click.open_file(path, "w", encoding="utf-8")
+        return _standard_output() if path == "-" else open(path, "w", encoding="utf-8")
     return contextlib.closing(DirectFile(fd))
+
+
+@contextlib.contextmanager
+def _standard_output() -> Iterator[TextIO]:
+    """Standard output as UTF-8 text, left open: itself when it is UTF-8 already, else a
+    UTF-8 writer over its bytes, detached (not closed) at the end."""
+    if (sys.stdout.encoding or "").lower().replace("-", "") == "utf8":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    sys.stdout.flush()
+    out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8")
+    try:
+        yield out
+    finally:
+        out.flush()
+        out.detach()
 
 
 def _open_direct(path: str) -> int | None:
