@@ -170,4 +170,7 @@ def service_worker():
 
 
 def init_app(app: Flask) -> None:
+    from . import i18n
+
+    i18n.init_app(app)
     app.register_blueprint(bp)

@@ -7,13 +7,14 @@
 // server's record and the arbiter chooses: discard them, or withdraw the other moves
 // (one retraction) and record the queued ones after it.
 import { Conflict, describeProblem, getJSON, Offline, sendCommand } from "./api.js";
+import { _, ngettext } from "./i18n.js";
 import * as queue from "./queue.js";
 import { commandText, MOVE_TYPES, moveText } from "./record.js";
 import { element, visible } from "./site.js";
 
 const RETRY_MS = 4000;
 const byId = (id) => document.getElementById(id);
-const REPLACED = "replaced by moves queued offline on another device";
+const REPLACED = _("replaced by moves queued offline on another device");
 
 export class OfflineRecorder {
   // hooks: version() the last recorded version the page knows; reload() read the game again;
@@ -150,18 +151,18 @@ export class OfflineRecorder {
   render() {
     const online = navigator.onLine;
     const connection = byId("connection");
-    const moves = `${this.pending.length} pending move${this.pending.length === 1 ? "" : "s"}`;
+    const moves = ngettext("%(count)s pending move", "%(count)s pending moves", this.pending.length);
     connection.dataset.state = !online ? "offline" : this.conflict ? "conflict" : this.holding ? "pending" : "online";
     connection.textContent = !online
-      ? `Offline: moves are kept on this device${this.holding ? ` (${moves})` : ""}`
-      : this.conflict ? `Online: ${moves} ${this.pending.length === 1 ? "waits" : "wait"} for your choice below`
-        : this.holding ? `Online: sending ${moves}…` : "Online: every move is recorded";
+      ? _("Offline: moves are kept on this device") + (this.holding ? ` (${moves})` : "")
+      : this.conflict ? ngettext("Online: %(moves)s waits for your choice below", "Online: %(moves)s wait for your choice below", this.pending.length, { moves })
+        : this.holding ? _("Online: sending %(moves)s…", { moves }) : _("Online: every move is recorded");
     byId("pending").hidden = !this.holding;
     byId("pending-count").textContent = String(this.pending.length);
     byId("pending-list").replaceChildren(...this.pending.map((entry, index) => element("li", {
       class: entry.rejected ? "rejected" : "queued", "data-key": entry.key, "data-expected": entry.expected,
     }, element("span", { class: "pending-mark", text: String(index + 1) }), ` ${commandText(entry.command)}`,
-    entry.rejected ? element("span", { class: "error", text: ` — refused: ${entry.rejected}` }) : null)));
+    entry.rejected ? element("span", { class: "error", text: _(" — refused: %(why)s", { why: entry.rejected }) }) : null)));
     const rejected = this.pending.length > 0 && Boolean(this.pending[0].rejected);
     byId("rejected-actions").hidden = !rejected;
     this.renderConflict();
@@ -178,7 +179,7 @@ export class OfflineRecorder {
     byId("conflict-mine").replaceChildren(...this.pending.map((entry) => element("li", { text: commandText(entry.command) })));
     const moves = conflict.theirs.filter((event) => MOVE_TYPES.has(event.type)).length;
     byId("replace-theirs").textContent = moves
-      ? `Withdraw their ${moves} move${moves === 1 ? "" : "s"} and record mine`
-      : "Record mine after theirs";
+      ? ngettext("Withdraw their %(count)s move and record mine", "Withdraw their %(count)s moves and record mine", moves)
+      : _("Record mine after theirs");
   }
 }
