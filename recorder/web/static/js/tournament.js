@@ -14,6 +14,10 @@ const byId = (name) => document.getElementById(name);
 
 const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: _("0–0 (double forfeit)") };
 const label = (name) => _(name).replaceAll("_", " ");
+// A tournament's format and status as they come from the API, for the catalogs (label() shows them).
+export const TOURNAMENT_WORDS = [
+  _("round_robin"), _("double_round_robin"), _("swiss"), _("manual"), _("registration"), _("in_progress"), _("finished"),
+];
 // Each tiebreak's title, capitalised as "Points" is, and the abbreviation a phone's
 // narrow table shows instead (the legend under it spells them out).
 const TIEBREAKS = {
