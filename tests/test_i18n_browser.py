@@ -251,3 +251,29 @@ def test_a_game_is_recorded_in_tigrinya_from_the_start_to_its_first_capture(site
         assert english_left(site, page.evaluate(READ_TEXTS)) == []
     finally:
         context.close()
+
+
+# The median height of common Ge'ez letters and of a Latin capital, drawn in a font stack.
+LETTER_HEIGHTS = """async (family) => {
+  await document.fonts.load(`100px ${family}`, "ሀለ");
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `100px ${family}`;
+  const heights = [..."ሀለሐመረሰቀበተነአከወዘየደገጠጰጸፈሁሉሙሩሱቁቡቱኑኩ"]
+    .map((letter) => context.measureText(letter).actualBoundingBoxAscent).sort((a, b) => a - b);
+  return { geez: heights[Math.floor(heights.length / 2)], capital: context.measureText("H").actualBoundingBoxAscent };
+}"""
+
+
+def test_geez_letters_are_drawn_as_tall_as_latin_capitals(site):
+    context, page = open_context(site, "ti", VIEWPORTS["desktop"])
+    try:
+        page.goto(site.pages["tournament"])
+        page.wait_for_selector("[data-ready=true]")
+        body = page.evaluate("getComputedStyle(document.body).fontFamily")
+        served = page.evaluate(LETTER_HEIGHTS, body)
+        assert abs(served["geez"] / served["capital"] - 1) < 0.08, served
+        # The system's Ethiopic font as it is, unscaled: noticeably smaller, as it was.
+        plain = page.evaluate(LETTER_HEIGHTS, body.replace('"Recorder Ethiopic", ', ""))
+        assert plain["geez"] / plain["capital"] < 0.9, plain
+    finally:
+        context.close()

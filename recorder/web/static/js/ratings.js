@@ -50,7 +50,13 @@ function render(list, title, federations) {
   byId("ratings-corrections").hidden = fixes.length === 0;
   byId("ratings-corrections-list").replaceChildren(...fixes.map((c) => element("li", { "data-game": c.game_id },
     element("a", { href: `/games/${encodeURIComponent(c.game_id)}`, text: c.game_id }),
-    ` (${date(c.period)}): ` + (c.before || _("no result")) + " → " + (c.after || _("no result")))));
+    ` (${date(c.period)}): ` + resultWords(c.before) + " → " + resultWords(c.after))));
+}
+
+// A game's result as the list states it, in words.
+function resultWords(result) {
+  const words = { south_wins: _("South won"), north_wins: _("North won"), draw: _("Draw") };
+  return result ? words[result] || result : _("no result");
 }
 
 function navigate(name, value) {
