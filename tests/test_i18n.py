@@ -233,3 +233,28 @@ def test_the_board_diagram_speaks_the_readers_language(client):
     assert "መኽዘን ደቡብ" in svg and "ዙርያ 1፦ ተራ ደቡብ" in svg
     english = client.get(f"/api/games/{game_id}/board.svg").get_data(as_text=True)
     assert "south store" in english and "round 1: south to move" in english
+
+
+def glossary_rows() -> list[tuple[str, ...]]:
+    """The glossary's (English, Tigrinya, Amharic) rows, each word without its gloss."""
+    rows = []
+    for line in (ROOT / "docs" / "glossary.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and line.startswith("|") and not set(cells[0]) <= {"-"} and cells[0] != "English":
+            rows.append(tuple(re.sub(r"\s*\(.*\)$", "", cell) for cell in cells[:3]))
+    return rows
+
+
+def test_the_glossary_and_the_catalogs_use_the_same_words():
+    rows = glossary_rows()
+    assert len(rows) > 40
+    checked = 0
+    for index, language in enumerate(LANGUAGES, start=1):
+        translations = {}
+        for domain in DOMAINS:
+            translations.update({m.id: m.string for m in catalog(language, domain) if isinstance(m.id, str)})
+        for row in rows:
+            if row[0] in translations:
+                assert translations[row[0]] == row[index], (language, row)
+                checked += 1
+    assert checked >= 2 * 12  # the games, their special holes, the sides, the decisions and results
