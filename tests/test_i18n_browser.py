@@ -26,8 +26,10 @@ if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a br
 
 from conftest import ADMIN_TOKEN, make_app  # noqa: E402
 
+from recorder.web import i18n  # noqa: E402
+
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-LANGUAGES = ("en", "ti", "am")
+LANGUAGES = i18n.languages()  # English and every catalog folder
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 
 # Names that are the same in every language: a language's own name in the chooser, formats
@@ -64,6 +66,7 @@ PLAYERS = {
     "Dawit Alemu": "ዳዊት ኣለሙ",
 }
 FEDERATION = "ERI"  # a federation's code, the same in every language
+UNKNOWN = "no-such-game"
 
 
 def fixture(name: str) -> dict:
@@ -120,8 +123,9 @@ def site(tmp_path_factory):
             "ratings": "/ratings/qelat",
             "embed-game": f"/embed/games/{game_id}",
             "embed-round": f"/embed/tournaments/{tournament_id}/rounds/3",
+            "unknown-game": f"/games/{UNKNOWN}",  # a 404 page says so in the reader's language
         }
-        server.identifiers = {game_id, tournament_id, player_id, FEDERATION, *PLAYERS}
+        server.identifiers = {game_id, tournament_id, player_id, UNKNOWN, FEDERATION, *PLAYERS}
         yield server
         server.browser.close()
     app.extensions["recorder"].store.close()

@@ -15,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.exceptions import NotFound
 
 bp = Blueprint(
     "web",
@@ -45,6 +47,12 @@ def same_origin_only(response):
     return response
 
 
+@bp.errorhandler(404)
+def not_found(error: NotFound):
+    """An unknown game or list: a page in the reader's language that says so, still a 404."""
+    return render_template("error.html", title=gettext("Not found"), detail=error.description), 404
+
+
 @bp.get("/")
 def home():
     return render_template("home.html")
@@ -63,7 +71,7 @@ def watch_page(game_id: str):
 
 def game_view(game_id: str, mode: str):
     if current_app.extensions["recorder"].store.version(game_id) == 0:
-        abort(404, description=f"There is no game {game_id}.")
+        abort(404, description=gettext("There is no game %(id)s.", id=game_id))
     return render_template("game.html", game_id=game_id, mode=mode)
 
 
@@ -71,7 +79,7 @@ def game_view(game_id: str, mode: str):
 def scoresheet_page(game_id: str):
     """A game's scoresheet to print: players, event, moves, result, signatures, the checkpoint's QR."""
     if current_app.extensions["recorder"].store.version(game_id) == 0:
-        abort(404, description=f"There is no game {game_id}.")
+        abort(404, description=gettext("There is no game %(id)s.", id=game_id))
     return render_template("scoresheet.html", game_id=game_id, tournament_id=None, round_number=None)
 
 
@@ -113,7 +121,10 @@ def print_page(tournament_id: str):
     white, 40 rows a page."""
     list_name = request.args.get("list", "pairings")
     if list_name not in PRINT_LISTS:
-        abort(404, description=f"No list {list_name!r}: choose {', '.join(PRINT_LISTS)}.")
+        abort(
+            404,
+            description=gettext("No list %(name)s: choose %(lists)s.", name=list_name, lists=", ".join(PRINT_LISTS)),
+        )
     round_number = request.args.get("round", type=int)
     return render_template("print.html", tournament_id=tournament_id, list_name=list_name, round_number=round_number)
 
@@ -133,7 +144,7 @@ def embeddable(body: str) -> Response:
 def embed_game_page(game_id: str):
     """One game's board, live, with no site around it."""
     if current_app.extensions["recorder"].store.version(game_id) == 0:
-        abort(404, description=f"There is no game {game_id}.")
+        abort(404, description=gettext("There is no game %(id)s.", id=game_id))
     return embeddable(render_template("embed.html", game_id=game_id, tournament_id=None, round_number=None))
 
 
