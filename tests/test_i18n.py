@@ -177,6 +177,11 @@ def test_the_readers_choice_is_kept_in_a_cookie_and_wins(client):
     assert page_language(client.get("/", headers={"Accept-Language": "am"})) == ("ti", "ltr")
 
 
+def test_what_is_said_in_a_language_varies_by_it(client):
+    for path in ("/", "/api/variants", "/api/games/nothing-here"):
+        assert {"Accept-Language", "Cookie"} <= set(client.get(path).headers["Vary"].split(", ")), path
+
+
 def test_an_unknown_choice_is_ignored(client):
     response = client.get("/?lang=xx", headers={"Accept-Language": "am"})
     assert page_language(response) == ("am", "ltr")

@@ -132,8 +132,16 @@ def page_language() -> dict:
     }
 
 
+# What is answered in the reader's language: a shared cache must not hand it to another.
+SPOKEN_TYPES = {"text/html", "image/svg+xml", "application/problem+json"}
+SPOKEN_PATHS = {"/api/variants"}
+
+
 def keep_choice(response: Response) -> Response:
     """A language chosen with ``?lang=`` is kept in the browser for the next pages."""
+    if response.mimetype in SPOKEN_TYPES or request.path in SPOKEN_PATHS:
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
     choice = request.args.get(COOKIE)
     if choice in languages() and request.cookies.get(COOKIE) != choice:
         response.set_cookie(COOKIE, choice, max_age=COOKIE_SECONDS, samesite="Lax")

@@ -203,10 +203,11 @@ export function sendCommand(gameId, command, etag, key) {
   return post(`/api/games/${encodeURIComponent(gameId)}/commands`, command, etag, key);
 }
 
-// A problem's details as one readable line: the detail and the fields at fault.
+// A problem's details as one readable line: its title (in the page's language: the API
+// answers in it), the detail and the fields at fault.
 export function describeProblem(error) {
   const problem = error.problem || {};
-  const parts = [problem.detail || error.message];
+  const parts = [problem.title, problem.detail || error.message];
   if (problem.errors) {
     for (const [field, messages] of Object.entries(problem.errors)) {
       parts.push(`${field}: ${[].concat(messages).join(" ")}`);
