@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import date
 
 import pytest
+from babel.dates import format_date
 from browser import CHROMIUM, TABLET, LiveServer, fixture_game, launch_chromium, record
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -674,9 +676,10 @@ def test_a_game_card_shows_the_day_the_game_was_played(web, page):
     undated = record(web.client, QELAT_SETUP, [])
     page.goto("/")
     page.wait_for_selector("body[data-ready=true]")
-    created = web.client.get(f"/api/games/{undated}").get_json()["created_at"][:10]
-    assert page.inner_text(f"#games [data-game='{played}'] .hint") == "Asmara Open · 2019-03-08"
-    assert page.inner_text(f"#games [data-game='{undated}'] .hint") == f"recorded {created}"
+    created = date.fromisoformat(web.client.get(f"/api/games/{undated}").get_json()["created_at"][:10])
+    # In the page's language (docs/i18n.md): English writes the month's name.
+    assert page.inner_text(f"#games [data-game='{played}'] .hint") == "Asmara Open · March 8, 2019"
+    assert page.inner_text(f"#games [data-game='{undated}'] .hint") == f"recorded {format_date(created, 'long', 'en')}"
 
 
 QELAT_SETUP = {"variant": "qelat", "south": "Tsega", "north": "Yonas", "first_player": "south"}

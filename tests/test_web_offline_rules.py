@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 import pytest
 from browser import CHROMIUM, LiveServer, fixture_game, launch_chromium, record
@@ -37,6 +38,7 @@ GAMES = {  # each game from its standard start, as its fixture sets it up
     "tuz": "tuz-end-turn-seed1.json",
 }
 SIDE = {"south": "South", "north": "North"}
+WORD = re.compile(r"[A-Za-z]{2,}")  # a Latin word, in a page that should have none
 READ_BOARD = """() => {
   const board = document.querySelector('.board');
   const holes = [...board.querySelectorAll('[data-hole]')];
@@ -327,3 +329,34 @@ def test_without_the_rules_the_page_says_so_and_a_move_the_server_refuses_is_nam
     tablet.wait_for_selector(".board[data-version='7']")
     tablet.wait_for_selector("#pending", state="hidden")
     assert web.client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["payload"]["hole"] == legal
+
+
+def test_the_rules_line_and_a_refused_queued_move_speak_the_readers_language(web, tablet_without_rules):
+    """In Tigrinya the line about the rules on the device, the badge, the pending panel and
+    the refused move's choices are Tigrinya: no Latin word is left but the move's notation
+    (``sow a2``) and the engine's detail, which stays English (docs/i18n.md)."""
+    game = fixture_game("qelat-default.json")
+    game_id = record(web.client, game["setup"], game["commands"][:4])
+    tablet = tablet_without_rules
+    tablet.goto(f"/games/{game_id}?lang=ti")
+    tablet.wait_for_selector("#game-page[data-ready=true]")
+    tablet.context.set_offline(True)
+    tablet.wait_for_selector("#game-page[data-rules-state=failed]", timeout=RULES_LOAD_MS)
+    first = web.client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"][0]
+    twin = record(web.client, game["setup"], [*game["commands"][:4], {"type": "sow", "hole": first}])
+    after = web.client.get(f"/api/games/{twin}/state").get_json()
+    illegal = next(hole for hole in after["holes"] if hole not in after["legal_moves"])
+    detail = web.client.post(
+        f"/api/games/{twin}/commands", json={"type": "sow", "hole": illegal, "expected_version": 6}
+    ).get_json()["detail"]
+    for queued, hole in enumerate([first, illegal, after["legal_moves"][0]], start=1):
+        tablet.click(f".board [data-hole='{hole}']")
+        tablet.wait_for_selector(f"#pending-count:text-is('{queued}')")
+    shown = [tablet.inner_text(selector) for selector in ("#rules-status", "#connection", "#pending-hint", "#prompt")]
+
+    tablet.context.set_offline(False)
+    tablet.wait_for_selector("#connection[data-state=refused]")
+    shown += [tablet.inner_text(selector) for selector in ("#connection", "#rejected-help", "#rejected-actions")]
+    words = [word for text in shown for word in WORD.findall(text.replace(detail, "").replace(f"sow {illegal}", ""))]
+    assert words == [], (words, shown)
+    assert detail in tablet.inner_text("#rejected-help")

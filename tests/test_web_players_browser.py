@@ -5,8 +5,10 @@ for the same player or list."""
 from __future__ import annotations
 
 import os
+from datetime import date
 
 import pytest
+from babel.dates import format_date
 from browser import CHROMIUM, served_with_chromium
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -174,6 +176,8 @@ def test_the_rating_list_states_the_corrections_it_applies(web, page, monkeypatc
     page.wait_for_selector("#ratings-page[data-ready=true]")
     assert page.is_visible("#ratings-corrections")
     item = page.locator(f"#ratings-corrections-list li[data-game='{game_id}']")
-    assert item.text_content() == f"{game_id} ({correction['period']}): south_wins → north_wins"
+    # The month and the results in words, in the page's language (docs/i18n.md).
+    month = format_date(date.fromisoformat(f"{correction['period']}-01"), "MMMM y", locale="en")
+    assert item.text_content() == f"{game_id} ({month}): South won → North won"
     assert item.locator("a").get_attribute("href") == f"/games/{game_id}"
     assert fits_the_width(page)

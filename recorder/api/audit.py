@@ -8,6 +8,7 @@ is loaded (or created, mode 0600) on first use; see ``recorder/audit/checkpoints
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app
+from flask_babel import gettext
 
 from recorder.audit import checkpoints, claims, whatif
 from recorder.audit import trace as audit
@@ -134,6 +135,9 @@ def board(game_id: str):
         last_hole=audit.last_sowing(game),
         size=query["size"],
         names=names,
-        caption=f"{game.setup.variant} {game_id} after event {game.version}",
+        caption=gettext(
+            "%(game)s %(id)s after event %(version)s", game=game.setup.variant, id=game_id, version=game.version
+        ),
+        gettext=gettext,
     )
     return Response(svg, mimetype="image/svg+xml")

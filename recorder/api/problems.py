@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Request, Response, json, request
+from flask_babel import gettext
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, HTTPException
 
 from recorder import errors
 from recorder.store.unavailable import OperationalError, as_unavailable
 from schemas.fields import first_fault, first_message
+
+from .variant_words import N_
 
 STATUS = {
     errors.InvalidRecord: 422,
@@ -30,6 +33,45 @@ STATUS = {
 }
 
 PROBLEM_TYPES = "https://mancala-records.example/problems/"
+
+# The titles a person may read, for the catalogs: the named errors' (recorder/errors.py,
+# tests/test_i18n.py holds the list whole), this module's own and werkzeug's commonest.
+# A problem's ``title`` and ``detail`` are answered in the reader's language where the
+# catalog has them (Accept-Language, or the pages' choice); its ``type`` never changes.
+TITLES = (
+    N_("Request refused"),
+    N_("Invalid record"),
+    N_("Invalid game record"),
+    N_("Hash chain broken"),
+    N_("Illegal move"),
+    N_("Sowing never ends"),
+    N_("Game is over"),
+    N_("Limit exceeded"),
+    N_("Unknown game"),
+    N_("Not found"),
+    N_("Version conflict"),
+    N_("Idempotency key reused"),
+    N_("Authentication required"),
+    N_("Not allowed"),
+    N_("Cross-origin write refused"),
+    N_("Host not served"),
+    N_("Precondition required"),
+    N_("Service unavailable"),
+    N_("Record fails verification"),
+    N_("Already exists"),
+    N_("No admin token configured"),
+    N_("Invalid tournament report file"),
+    N_("Invalid body"),
+    N_("Invalid query"),
+    N_("Malformed JSON"),
+    N_("Internal error"),
+    N_("Not Found"),
+    N_("Method Not Allowed"),
+    N_("Request Entity Too Large"),
+    N_("Unsupported Media Type"),
+    N_("Too Many Requests"),
+    N_("the service failed; nothing was stored by this request"),
+)
 
 
 class MalformedJson(BadRequest):
@@ -75,7 +117,13 @@ def status_of(error: errors.RecorderError) -> int:
 
 
 def problem(status: int, title: str, detail: str, kind: str, **extra) -> Response:
-    body = {"type": PROBLEM_TYPES + kind, "title": title, "status": status, "detail": detail, "instance": request.path}
+    body = {
+        "type": PROBLEM_TYPES + kind,
+        "title": gettext(title),
+        "status": status,
+        "detail": gettext(detail) if detail else detail,
+        "instance": request.path,
+    }
     body.update(extra)
     response = Response(json.dumps(body), status=status, mimetype="application/problem+json")
     if status == 401:

@@ -8,11 +8,14 @@ initial; a special hole (wegue, walda, tuz, GEN-8) is ringed in its owner's colo
 labelled with its kind and owner. North's store is on the left (his right hand) and
 South's on the right; the hole the last sowing lifted is ringed in gold. Every hole
 is a ``<g class="hole" data-hole=… data-seeds=…>`` with a ``<title>`` tooltip, so the
-picture can be read by machines too.
+picture can be read by machines too. Its words (the side labels, the stores, the status
+line, the tooltips) go through ``gettext``, which the caller gives for the reader's
+language (docs/i18n.md); without it they are English.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from xml.sax.saxutils import escape
 
 from recorder.rules.base import Rules
@@ -26,6 +29,12 @@ TINT = {"south": "#e3edf8", "north": "#f8e5e1"}
 WOOD, WOOD_EDGE, GOLD = "#b07a3f", "#6e4519", "#f0b90b"
 UNITS_WIDE = 10.0  # store 1.4 + six columns of 1.2 + store 1.4
 
+Words = Callable[[str], str]
+
+
+def english(text: str) -> str:
+    return text
+
 
 def board_svg(
     rules: Rules,
@@ -35,6 +44,7 @@ def board_svg(
     size: int = 640,
     names: tuple[str, str] | None = None,
     caption: str | None = None,
+    gettext: Words = english,
 ) -> str:
     """The board as an SVG document ``size`` pixels wide; ``names`` are (south, north)."""
     u = size / UNITS_WIDE
@@ -44,25 +54,27 @@ def board_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{_n(height)}" '
         f'viewBox="0 0 {size} {_n(height)}" font-family="{FONTS}">',
-        f"<title>{escape(caption or _caption(rules, state))}</title>",
+        f"<title>{escape(caption or _caption(rules, state, gettext))}</title>",
         f'<rect x="0" y="0" width="{size}" height="{_n(height)}" fill="#fbf7f0"/>',
         f'<rect class="board" x="{_n(0.05 * u)}" y="{_n(top)}" width="{_n(size - 0.1 * u)}" '
         f'height="{_n(bottom - top)}" rx="{_n(0.3 * u)}" fill="{WOOD}" stroke="{WOOD_EDGE}" '
         f'stroke-width="{_n(0.06 * u)}"/>',
     ]
-    parts += _side_labels(u, top, bottom, names)
-    parts += _stores(u, top, bottom, state)
+    parts += _side_labels(u, top, bottom, names, gettext)
+    parts += _stores(u, top, bottom, state, gettext)
     for row in range(rows, 0, -1):
         y = top + 0.1 * u + (rows - row + 0.5) * 1.2 * u
         for column, letter in enumerate("abcdef"):
             x = (1.4 + (column + 0.5) * 1.2) * u
-            parts += _hole(rules, state, f"{letter}{row}", x, y, u, last_hole)
-    parts.append(_text(size / 2, bottom + 1.2 * u, 0.28 * u, status_line(state), cls="status", fill="#333"))
+            parts += _hole(rules, state, f"{letter}{row}", x, y, u, last_hole, gettext)
+    parts.append(_text(size / 2, bottom + 1.2 * u, 0.28 * u, status_line(state, gettext), cls="status", fill="#333"))
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-def _hole(rules: Rules, state: State, name: str, x: float, y: float, u: float, last_hole: str | None) -> list[str]:
+def _hole(
+    rules: Rules, state: State, name: str, x: float, y: float, u: float, last_hole: str | None, gettext: Words
+) -> list[str]:
     board = rules.board
     index = board.index[name]
     owner, seeds = state.owners[index].json, state.holes[index]
@@ -71,19 +83,20 @@ def _hole(rules: Rules, state: State, name: str, x: float, y: float, u: float, l
     data = f'data-hole="{name}" data-seeds="{seeds}" data-owner="{owner}"'
     if special is not None:
         data += f' data-special="{rules.special_kind}" data-special-owner="{special.json}"'
-    tooltip = _tooltip(rules, name, seeds, owner, special, changed)
+    tooltip = _tooltip(rules, name, seeds, owner, special, changed, gettext)
     parts = [f'<g class="hole" id="hole-{name}" {data}>', f"<title>{escape(tooltip)}</title>"]
     parts.append(_circle(x, y, 0.5 * u, fill=TINT[owner], stroke=INK[owner], width=0.04 * u))
     if special is not None:
         parts.append(_circle(x, y, 0.42 * u, fill="none", stroke=INK[special.json], width=0.08 * u, cls="special"))
-        parts += _special_badge(x, y + 0.44 * u, u, f"{rules.special_kind} {special.json[0].upper()}", special.json)
+        badge = f"{gettext(str(rules.special_kind))} {gettext(special.json.capitalize())[0]}"
+        parts += _special_badge(x, y + 0.44 * u, u, badge, special.json)
     if changed:
         parts.append(
             _text(
                 x + 0.42 * u,
                 y - 0.36 * u,
                 0.2 * u,
-                owner[0].upper(),
+                gettext(owner.capitalize())[0],
                 cls="owner-changed",
                 fill=INK[owner],
                 weight="bold",
@@ -106,7 +119,7 @@ def _special_badge(x: float, y: float, u: float, label: str, owner: str) -> list
     ]
 
 
-def _stores(u: float, top: float, bottom: float, state: State) -> list[str]:
+def _stores(u: float, top: float, bottom: float, state: State, gettext: Words) -> list[str]:
     parts = []
     for player, x in ((Player.NORTH, 0.2 * u), (Player.SOUTH, 8.8 * u)):
         name = player.json
@@ -115,7 +128,9 @@ def _stores(u: float, top: float, bottom: float, state: State) -> list[str]:
             f'<g class="store" data-player="{name}" data-seeds="{state.stores[player]}">',
             f'<rect x="{_n(x)}" y="{_n(top + 0.2 * u)}" width="{_n(u)}" height="{_n(bottom - top - 0.4 * u)}" '
             f'rx="{_n(0.45 * u)}" fill="{TINT[name]}" stroke="{INK[name]}" stroke-width="{_n(0.04 * u)}"/>',
-            _text(middle, top + 0.55 * u, 0.17 * u, f"{name} store", fill=INK[name]),
+            _text(
+                middle, top + 0.55 * u, 0.17 * u, gettext("%(side)s store") % {"side": gettext(name)}, fill=INK[name]
+            ),
             _text(
                 middle,
                 (top + bottom) / 2 + 0.15 * u,
@@ -130,35 +145,48 @@ def _stores(u: float, top: float, bottom: float, state: State) -> list[str]:
     return parts
 
 
-def _side_labels(u: float, top: float, bottom: float, names: tuple[str, str] | None) -> list[str]:
+def _side_labels(u: float, top: float, bottom: float, names: tuple[str, str] | None, gettext: Words) -> list[str]:
     labels = []
     for player, y in ((Player.NORTH, top - 0.3 * u), (Player.SOUTH, bottom + 0.6 * u)):
-        text = player.json.capitalize() + (f" — {names[player]}" if names else "")
+        text = gettext(player.json.capitalize()) + (f" — {names[player]}" if names else "")
         ink = INK[player.json]
         labels.append(_text(5 * u, y, 0.32 * u, text, cls=f"side side-{player.json}", fill=ink, weight="bold"))
     return labels
 
 
-def status_line(state: State) -> str:
+def status_line(state: State, gettext: Words = english) -> str:
     if state.game_over:
-        return f"game over: {state.result.name.replace('_', ' ')} ({state.result.reason})"
+        result, reason = gettext(state.result.name.replace("_", " ")), gettext(str(state.result.reason))
+        return gettext("game over: %(result)s (%(reason)s)") % {"result": result, "reason": reason}
     if state.awaiting:
-        return f"round {state.round}: awaiting {state.awaiting}"
+        return gettext("round %(round)s: awaiting %(decision)s") % {
+            "round": state.round,
+            "decision": gettext(state.awaiting),
+        }
     if state.to_move is None:
-        return f"round {state.round}: nobody to move"
-    return f"round {state.round}: {state.to_move.json} to move"
+        return gettext("round %(round)s: nobody to move") % {"round": state.round}
+    return gettext("round %(round)s: %(side)s to move") % {"round": state.round, "side": gettext(state.to_move.json)}
 
 
-def _caption(rules: Rules, state: State) -> str:
-    return f"{rules.title} board, round {state.round}"
+def _caption(rules: Rules, state: State, gettext: Words) -> str:
+    return gettext("%(game)s board, round %(round)s") % {"game": gettext(rules.title), "round": state.round}
 
 
-def _tooltip(rules: Rules, name: str, seeds: int, owner: str, special: Player | None, changed: bool) -> str:
-    text = f"{name}: {seeds} seed{'s' if seeds != 1 else ''}, {owner}'s hole"
+def _tooltip(
+    rules: Rules, name: str, seeds: int, owner: str, special: Player | None, changed: bool, gettext: Words
+) -> str:
+    words = {"hole": name, "count": seeds, "side": gettext(owner)}
+    one = gettext("%(hole)s: %(count)s seed, %(side)s's hole")
+    many = gettext("%(hole)s: %(count)s seeds, %(side)s's hole")
+    # English's plural; a catalog translates both forms as its language needs.
+    text = (many if seeds != 1 else one) % words
     if changed:
-        text += " this round"
+        text += gettext(" this round")
     if special is not None:
-        text += f", {special.json}'s {rules.special_kind}"
+        text += gettext(", %(side)s's %(kind)s") % {
+            "side": gettext(special.json),
+            "kind": gettext(str(rules.special_kind)),
+        }
     return text
 
 

@@ -16,6 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, send_file, url_for
+from flask_babel import gettext
+from werkzeug.exceptions import NotFound
 
 from . import runtime
 
@@ -55,6 +57,12 @@ def same_origin_only(response):
     return response
 
 
+@bp.errorhandler(404)
+def not_found(error: NotFound):
+    """An unknown game or list: a page in the reader's language that says so, still a 404."""
+    return render_template("error.html", title=gettext("Not found"), detail=error.description), 404
+
+
 @bp.get("/")
 def home():
     return render_template("home.html")
@@ -73,7 +81,7 @@ def watch_page(game_id: str):
 
 def game_view(game_id: str, mode: str):
     if current_app.extensions["recorder"].store.version(game_id) == 0:
-        abort(404, description=f"There is no game {game_id}.")
+        abort(404, description=gettext("There is no game %(id)s.", id=game_id))
     return render_template("game.html", game_id=game_id, mode=mode, **rules_urls(mode))
 
 
@@ -92,7 +100,7 @@ def rules_urls(mode: str) -> dict[str, str]:
 def scoresheet_page(game_id: str):
     """A game's scoresheet to print: players, event, moves, result, signatures, the checkpoint's QR."""
     if current_app.extensions["recorder"].store.version(game_id) == 0:
-        abort(404, description=f"There is no game {game_id}.")
+        abort(404, description=gettext("There is no game %(id)s.", id=game_id))
     return render_template("scoresheet.html", game_id=game_id, tournament_id=None, round_number=None)
 
 
@@ -134,7 +142,10 @@ def print_page(tournament_id: str):
     white, 40 rows a page."""
     list_name = request.args.get("list", "pairings")
     if list_name not in PRINT_LISTS:
-        abort(404, description=f"No list {list_name!r}: choose {', '.join(PRINT_LISTS)}.")
+        abort(
+            404,
+            description=gettext("No list %(name)s: choose %(lists)s.", name=list_name, lists=", ".join(PRINT_LISTS)),
+        )
     round_number = request.args.get("round", type=int)
     return render_template("print.html", tournament_id=tournament_id, list_name=list_name, round_number=round_number)
 
@@ -154,7 +165,7 @@ def embeddable(body: str) -> Response:
 def embed_game_page(game_id: str):
     """One game's board, live, with no site around it."""
     if current_app.extensions["recorder"].store.version(game_id) == 0:
-        abort(404, description=f"There is no game {game_id}.")
+        abort(404, description=gettext("There is no game %(id)s.", id=game_id))
     return embeddable(render_template("embed.html", game_id=game_id, tournament_id=None, round_number=None))
 
 
@@ -206,7 +217,7 @@ RUNTIME_TYPES = {
 def runtime_file(version: str, name: str):
     """One of the Pyodide files a page loads; nothing else from the runtime's folder."""
     if version != runtime.PYODIDE_VERSION or name not in runtime.PYODIDE_FILES or not runtime.installed():
-        abort(404, description="This service has no such runtime file.")
+        abort(404, description=gettext("This service has no such runtime file."))
     sent = runtime.served_file(runtime.runtime_dir(), name, gzipped="gzip" in request.accept_encodings)
     response = send_file(sent, mimetype=RUNTIME_TYPES[Path(name).suffix], conditional=True)
     if sent.suffix == ".gz":
@@ -221,11 +232,14 @@ def rules_zip(digest: str):
     """The pure rules' sources, the same files the service imports."""
     data, current = runtime.rules_archive()
     if digest != current:
-        abort(404, description="These rules are not the ones this service runs.")
+        abort(404, description=gettext("These rules are not the ones this service runs."))
     response = Response(data, mimetype="application/zip")
     response.headers["Cache-Control"] = IMMUTABLE
     return response
 
 
 def init_app(app: Flask) -> None:
+    from . import i18n
+
+    i18n.init_app(app)
     app.register_blueprint(bp)

@@ -2,11 +2,13 @@
 // last saw (If-Match), an Idempotency-Key per action and the bearer token.
 // Every request goes through `request`, so a header every call needs is added in one place.
 
+import { _ } from "./i18n.js";
+
 const TOKEN_KEY = "recorder.token";
 
 export class Conflict extends Error {
   constructor(problem) {
-    super(problem.detail || "the game changed on another device");
+    super(problem.detail || _("the game changed on another device"));
     this.problem = problem;
   }
 }
@@ -39,8 +41,8 @@ export function saveToken(value) {
 // out of the address bar at once (and so out of history and bookmarks), then keep it only
 // if the service knows it. A link whose token is unknown or revoked is refused on arrival
 // and nothing is stored; so is one that cannot be checked (the service is unreachable).
-export const REFUSED_LINK = "This sign-in link is not valid any more; ask the chief arbiter for a new one.";
-export const UNCHECKED_LINK = "This sign-in link could not be checked: the service cannot be reached. Open it again when the network is back.";
+export const REFUSED_LINK = _("This sign-in link is not valid any more; ask the chief arbiter for a new one.");
+export const UNCHECKED_LINK = _("This sign-in link could not be checked: the service cannot be reached. Open it again when the network is back.");
 
 const ASK_TIMEOUT_MS = 5000;
 
@@ -144,7 +146,7 @@ export async function request(url, init = {}) {
   try {
     return await fetch(url, { ...init, headers });
   } catch (error) {
-    throw new Offline(error.message || "the service cannot be reached");
+    throw new Offline(error.message || _("the service cannot be reached"));
   }
 }
 
@@ -201,10 +203,11 @@ export function sendCommand(gameId, command, etag, key) {
   return post(`/api/games/${encodeURIComponent(gameId)}/commands`, command, etag, key);
 }
 
-// A problem's details as one readable line: the detail and the fields at fault.
+// A problem's details as one readable line: its title (in the page's language: the API
+// answers in it), the detail and the fields at fault.
 export function describeProblem(error) {
   const problem = error.problem || {};
-  const parts = [problem.detail || error.message];
+  const parts = [problem.title, problem.detail || error.message];
   if (problem.errors) {
     for (const [field, messages] of Object.entries(problem.errors)) {
       parts.push(`${field}: ${[].concat(messages).join(" ")}`);

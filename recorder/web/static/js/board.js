@@ -4,6 +4,7 @@
 // (GEN-8), the stores, and whose turn. Only the holes in `sowable` are buttons that
 // can be pressed; every other hole is disabled, so an illegal sowing cannot be tapped.
 import { element, PLAYER } from "./dom.js";
+import { _, ngettext } from "./i18n.js";
 
 const COLUMNS = "abcdef";
 const MAX_PEBBLES = 24;
@@ -49,8 +50,8 @@ function heap(count) {
 }
 
 function holeLabel(hole, count, owner, special) {
-  let text = `${hole}: ${count} seed${count === 1 ? "" : "s"}, ${PLAYER[owner]}'s hole`;
-  if (special) text += `, ${special.kind} of ${PLAYER[special.owner]}`;
+  let text = ngettext("%(hole)s: %(count)s seed, %(player)s's hole", "%(hole)s: %(count)s seeds, %(player)s's hole", count, { hole, player: PLAYER[owner] });
+  if (special) text += _(", %(special)s of %(player)s", { special: _(special.kind), player: PLAYER[special.owner] });
   return text;
 }
 
@@ -71,17 +72,17 @@ function holeButton(variant, state, hole, options) {
     "data-owner": owner,
     "data-special": special ? special.kind : null,
     "data-special-owner": special ? special.owner : null,
-    "aria-label": holeLabel(hole, count, owner, special) + (sowable ? ". Press to sow." : ""),
+    "aria-label": holeLabel(hole, count, owner, special) + (sowable ? _(". Press to sow.") : ""),
     title: holeLabel(hole, count, owner, special),
   });
   const cup = element("span", { class: "cup" }, pebbles(count), element("span", { class: "count", text: String(count) }));
   button.append(cup, element("span", { class: "coord", text: hole }));
   if (special) {
-    button.append(element("span", { class: "badge", text: `${special.kind} ${PLAYER[special.owner][0]}` }));
+    button.append(element("span", { class: "badge", text: _(special.kind) + ` ${PLAYER[special.owner][0]}` }));
   }
   if (queued.length) {
     button.dataset.queued = queued.join(",");
-    button.append(element("span", { class: "queued-mark", text: queued.join(" "), title: "pending, not yet recorded" }));
+    button.append(element("span", { class: "queued-mark", text: queued.join(" "), title: _("pending, not yet recorded") }));
   }
   if (sowable) button.addEventListener("click", () => options.onSow(hole));
   return button;
@@ -93,7 +94,7 @@ function store(state, player, names) {
     class: `store store-${player}`,
     "data-store": player,
     "data-count": count,
-    "aria-label": `${PLAYER[player]}'s store: ${count} seeds`,
+    "aria-label": _("%(player)s's store: %(count)s seeds", { player: PLAYER[player], count }),
   },
   element("span", { class: "store-name", text: `${PLAYER[player]}` }),
   element("span", { class: "cup" }, heap(count), element("span", { class: "count", text: String(count) })));
@@ -104,13 +105,13 @@ function side(state, player, names) {
   return element("div", { class: `side side-${player}${toMove ? " to-move" : ""}`, "data-side": player },
     element("span", { class: `player-chip chip-${player}`, text: PLAYER[player] }),
     element("span", { class: "player-name", text: names[player] || "" }),
-    toMove ? element("span", { class: "turn", text: state.awaiting ? `decides: ${state.awaiting}` : "to move" }) : null);
+    toMove ? element("span", { class: "turn", text: state.awaiting ? _("decides: %(decision)s", { decision: _(state.awaiting) }) : _("to move") }) : null);
 }
 
 export function renderBoard(container, variant, state, options) {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.hole : null;
   const rows = rowsOf(variant);
-  const pits = element("div", { class: "pits", role: "group", "aria-label": "Holes" });
+  const pits = element("div", { class: "pits", role: "group", "aria-label": _("Holes") });
   for (const line of drawnRows(rows)) {
     for (const hole of line) pits.append(holeButton(variant, state, hole, options));
   }
@@ -130,12 +131,12 @@ export function renderBoard(container, variant, state, options) {
 
 function legend(variant) {
   const items = [
-    element("span", { class: "key key-south", text: "South's hole" }),
-    element("span", { class: "key key-north", text: "North's hole" }),
+    element("span", { class: "key key-south", text: _("South's hole") }),
+    element("span", { class: "key key-north", text: _("North's hole") }),
   ];
-  if (variant.special_kind) items.push(element("span", { class: "key key-special", text: `${variant.special_kind} (ringed, owner's colour)` }));
-  items.push(element("span", { class: "key key-changed", text: "changed hands" }));
-  items.push(element("span", { class: "key key-last", text: "last hole sown" }));
+  if (variant.special_kind) items.push(element("span", { class: "key key-special", text: _("%(special)s (ringed, owner's colour)", { special: _(variant.special_kind) }) }));
+  items.push(element("span", { class: "key key-changed", text: _("changed hands") }));
+  items.push(element("span", { class: "key key-last", text: _("last hole sown") }));
   return element("p", { class: "legend" }, ...items);
 }
 

@@ -3,6 +3,7 @@
 // position offers: a result decided off the board, a retraction, a comment.
 // Each form builds one command; `send` records it with the page's version.
 import { drawnRows, ownerOf } from "./board.js";
+import { _ } from "./i18n.js";
 import { element, PLAYER } from "./site.js";
 
 const FORMS = ["opening-form", "race-form", "lot-form", "next-round-form"];
@@ -25,7 +26,7 @@ function buildRaceGrid(variant, state) {
     for (const hole of line) {
       const input = element("input", {
         type: "number", min: 0, max: RACE_TOTAL, step: 1, inputMode: "numeric", required: true,
-        name: hole, value: String(state.holes[hole]), "aria-label": `seeds in ${hole}`,
+        name: hole, value: String(state.holes[hole]), "aria-label": _("seeds in %(hole)s", { hole }),
       });
       grid.append(element("label", { class: "race-hole" }, element("span", { text: hole }), input));
     }
@@ -72,7 +73,7 @@ function setAllocated(button, owner) {
   button.dataset.owner = owner;
   button.className = `allocate owner-${owner}`;
   button.textContent = `${button.dataset.hole} ${PLAYER[owner][0]}`;
-  button.setAttribute("aria-label", `${button.dataset.hole} goes to ${PLAYER[owner]}`);
+  button.setAttribute("aria-label", _("%(hole)s goes to %(player)s", { hole: button.dataset.hole, player: PLAYER[owner] }));
 }
 
 function allocation() {
@@ -91,7 +92,7 @@ function updateAllocationTotal(state) {
   const chosen = allocation();
   const counts = state.hole_counts || { south: "?", north: "?" };
   byId("allocation-total").textContent =
-    `South ${chosen.south.length} of ${counts.south}, North ${chosen.north.length} of ${counts.north}`;
+    _("South %(south)s of %(south_total)s, North %(north)s of %(north_total)s", { south: chosen.south.length, south_total: counts.south, north: chosen.north.length, north_total: counts.north });
   const custom = byId("custom-allocation").checked;
   byId("next-round-submit").disabled = custom && !allocationMatches(state);
 }
@@ -105,8 +106,8 @@ export function showDecision(context) {
   if (due === "opening") byId("opening-form").hidden = false;
   if (due === "race") { buildRaceGrid(variant, state); byId("race-form").hidden = false; }
   if (due === "lot") {
-    byId("lot-south").textContent = `South (${names.south}) wins the lot`;
-    byId("lot-north").textContent = `North (${names.north}) wins the lot`;
+    byId("lot-south").textContent = _("South (%(name)s) wins the lot", { name: names.south });
+    byId("lot-north").textContent = _("North (%(name)s) wins the lot", { name: names.north });
     byId("lot-form").hidden = false;
   }
   if (due === "next_round") showNextRound(variant, state);
@@ -130,7 +131,7 @@ function showResultWhenDue(due) {
 function showNextRound(variant, state) {
   const counts = state.hole_counts;
   byId("next-round-counts").textContent = counts
-    ? `Holes this round: South ${counts.south}, North ${counts.north}.`
+    ? _("Holes this round: South %(south)s, North %(north)s.", { south: counts.south, north: counts.north })
     : "";
   byId("custom-allocation").checked = false;
   byId("allocation").hidden = true;

@@ -1,3 +1,5 @@
+import { _ } from "./i18n.js";
+
 // Building elements and naming players: no side effects, so the embedded boards
 // (embed.js) can draw without what every full page does on load (site.js).
 
@@ -23,4 +25,4 @@ export function visible(name) {
     (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
 }
 
-export const PLAYER = { south: "South", north: "North" };
+export const PLAYER = { south: _("South"), north: _("North") };

@@ -4,6 +4,7 @@
 // delay holds moves back here too). Nothing of site.js runs: no sign-in, no service worker.
 import { renderBoard } from "./board.js";
 import { element } from "./dom.js";
+import { _ } from "./i18n.js";
 import { statusText } from "./record.js";
 
 const page = document.getElementById("embed-page");
@@ -26,7 +27,7 @@ const watchLink = (gameId, text) =>
   element("a", { href: `/games/${encodeURIComponent(gameId)}/watch`, target: "_blank", rel: "noopener", text });
 
 function card(gameId, pairing) {
-  const title = pairing ? `Board ${pairing.board}: ${pairing.south.name} – ${pairing.north.name}` : "";
+  const title = pairing ? _("Board %(n)s", { n: pairing.board }) + `: ${pairing.south.name} – ${pairing.north.name}` : "";
   const heading = gameId ? watchLink(gameId, title) : title;
   const shown = element("section", { class: "embed-card", "data-game": gameId || "" },
     element("h2", {}, heading), element("p", { class: "embed-status" }), element("div", { class: "embed-board" }));
@@ -41,7 +42,7 @@ async function draw(gameId) {
     game = await read(`/api/games/${encodeURIComponent(gameId)}`);
   } catch (error) {
     if (error.status !== 404 || !pairing) throw error;
-    shown.querySelector(".embed-status").textContent = pairing.result ? RESULTS[pairing.result] : "not started";
+    shown.querySelector(".embed-status").textContent = pairing.result ? RESULTS[pairing.result] : _("not started");
     return;
   }
   const names = { south: game.south, north: game.north };
@@ -90,12 +91,12 @@ async function loadGame(gameId) {
 async function loadRound(tournamentId, roundNumber) {
   const base = `/api/tournaments/${encodeURIComponent(tournamentId)}`;
   const tournament = await read(base);
-  document.getElementById("embed-title").textContent = `${tournament.name} · Round ${roundNumber}`;
+  document.getElementById("embed-title").textContent = `${tournament.name} · ` + _("Round %(n)s", { n: roundNumber });
   const round = tournament.rounds.find((r) => r.round === roundNumber);
   cards.clear();
   const boards = round ? round.boards : [];
   document.getElementById("boards").replaceChildren(
-    ...(round ? boards.map((b) => card(b.game_id, b)) : [element("p", { text: `Round ${roundNumber} is not paired yet.` })]));
+    ...(round ? boards.map((b) => card(b.game_id, b)) : [element("p", { text: _("Round %(n)s is not paired yet.", { n: roundNumber }) })]));
   await Promise.all(boards.filter((b) => b.game_id).map((b) => draw(b.game_id)));
 }
 
@@ -115,7 +116,7 @@ async function start() {
 start()
   .then(() => { page.dataset.ready = "true"; })
   .catch((error) => {
-    const why = error.status === 404 ? "There is no such tournament here." : "The board could not be loaded; reload to try again.";
+    const why = error.status === 404 ? _("There is no such tournament here.") : _("The board could not be loaded; reload to try again.");
     document.getElementById("boards").replaceChildren(element("p", { class: "embed-status", text: why }));
     page.dataset.ready = "error";
   });

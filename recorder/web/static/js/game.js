@@ -12,8 +12,9 @@
 // (data-can-record): until then, and without such a token, the page is read-only.
 import { Conflict, describeProblem, getJSON, getOptional, getText, idempotencyKey, Offline, sendCommand } from "./api.js";
 import { renderBoard } from "./board.js";
+import { _, date } from "./i18n.js";
 import { resetToolForms, showDecision, wireForms } from "./decisions.js";
-import { OfflineRecorder, SAY } from "./offline.js";
+import { OfflineRecorder, refusedWords, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, shortDecision, statusText, turnsOf } from "./record.js";
 import { DeviceRules } from "./rules.js";
@@ -118,7 +119,7 @@ function drawBoard(state, ply, answer) {
     version: view.game.version,
   });
   byId("viewing").hidden = latest;
-  byId("viewing-text").textContent = latest ? "" : `You are looking at the position after move ${view.index} of ${view.plies.length - 1}.`;
+  byId("viewing-text").textContent = latest ? "" : _("You are looking at the position after move %(move)s of %(moves)s.", { move: view.index, moves: view.plies.length - 1 });
 }
 
 const variantHoles = () => view.variant.board.holes;
@@ -164,12 +165,12 @@ function renderStatus(state, answer) {
 }
 
 function promptText(state, answer) {
-  if (!isLatest()) return "Go to the latest position to record.";
+  if (!isLatest()) return _("Go to the latest position to record.");
   if (state.game_over || state.awaiting || !state.to_move || offline.conflict || (answer && answer.refused)) return "";
   if (offline.holding && !answer) return SAY.promptWithoutRules;
   return state.legal_moves.length
-    ? `${PLAYER[state.to_move]} (${names()[state.to_move]}): tap a highlighted hole to record the sowing.`
-    : "No sowing can be recorded here (GEN-35): record a result.";
+    ? _("%(side)s (%(name)s): tap a highlighted hole to record the sowing.", { side: PLAYER[state.to_move], name: names()[state.to_move] })
+    : _("No sowing can be recorded here (GEN-35): record a result.");
 }
 
 async function loadTrace(seq, request) {
@@ -178,7 +179,7 @@ async function loadTrace(seq, request) {
     steps = stepsOf(await getOptional(`${base}/events/${seq}/trace`));
   } catch { steps = null; }
   if (request !== view.request) return;
-  renderTrace(byId("trace"), steps, seq === 1 ? "The start position." : null);
+  renderTrace(byId("trace"), steps, seq === 1 ? _("The start position.") : null);
 }
 
 // -- Header, moves, stepper, rounds --------------------------------------------------
@@ -187,7 +188,7 @@ function renderHeader() {
   const game = view.game;
   byId("game-title").textContent = `${view.variant.title}: ${game.south} – ${game.north}`;
   const meta = game.metadata || {};
-  byId("game-meta").textContent = [meta.event, meta.site, meta.date, meta.round && `round ${meta.round}`]
+  byId("game-meta").textContent = [meta.event, meta.site, date(meta.date), meta.round && _("round %(round)s", { round: meta.round })]
     .filter(Boolean).join(" · ");
   byId("game-rules").textContent = optionsText(view.variant, game.options);
   document.title = `${view.variant.title}: ${game.south} – ${game.north}`;
@@ -209,7 +210,7 @@ function renderMoves() {
   });
   byId("moves").replaceChildren(...cells);
   byId("corrections").replaceChildren(...view.line.corrections.map(({ event, withdrawn }) => element("li", {
-    text: `${moveText(event)} (withdrew ${withdrawn.map((e) => moveText(e)).join(", ")})`,
+    text: _("%(move)s (withdrew %(moves)s)", { move: moveText(event), moves: withdrawn.map((e) => moveText(e)).join(", ") }),
   })));
 }
 
@@ -217,9 +218,9 @@ function renderStepper(ply) {
   const slider = byId("step-slider");
   slider.max = String(view.plies.length - 1);
   slider.value = String(view.index);
-  slider.setAttribute("aria-valuetext", `move ${view.index}: ${moveText(ply)}`);
+  slider.setAttribute("aria-valuetext", _("move %(n)s: %(move)s", { n: view.index, move: moveText(ply) }));
   byId("step-label").textContent = `${view.index} / ${view.plies.length - 1}`;
-  byId("step-move").textContent = view.index ? (view.notation.get(ply.seq) ? shortDecision(view.notation.get(ply.seq)) : moveText(ply)) : "Start";
+  byId("step-move").textContent = view.index ? (view.notation.get(ply.seq) ? shortDecision(view.notation.get(ply.seq)) : moveText(ply)) : _("Start");
   byId("step-first").disabled = byId("step-prev").disabled = view.index === 0;
   byId("step-last").disabled = byId("step-next").disabled = isLatest();
   for (const button of byId("moves").querySelectorAll(".ply")) {
@@ -267,7 +268,7 @@ async function send(command) {
       view.stale = false;
       await queue(command, key);
     } else if (error instanceof Conflict) {
-      notify("Another device changed this game since this page last saw it. The page has reloaded it; nothing of yours was recorded — check the board and record again.", "conflict");
+      notify(_("Another device changed this game since this page last saw it. The page has reloaded it; nothing of yours was recorded — check the board and record again."), "conflict");
     } else {
       byId("action-error").textContent = describeProblem(error);
       byId("action-error").hidden = false;
@@ -301,7 +302,7 @@ async function queue(command, key) {
     const commands = [...offline.pending.map((entry) => entry.command), command];
     const answer = await deviceRules.fold(view.log, commands).catch(() => null);
     if (answer && answer.refused && answer.refused.index === commands.length - 1) {
-      byId("action-error").textContent = SAY.notQueued(answer.refused.detail);
+      byId("action-error").textContent = SAY.notQueued(refusedWords(answer.refused));
       byId("action-error").hidden = false;
       await show(view.plies.length - 1);
       return;
@@ -398,9 +399,10 @@ async function learnAccess() {
   page.dataset.canRecord = String(view.canRecord);
   if (view.canRecord) return;
   byId("read-only-title").textContent = VIEWING_ONLY;
+  const refusal = principal?.refusal || _("no write access");
   byId("read-only-why").textContent = !principal
-    ? (answer.why === "revoked" ? REVOKED_TOKEN : "This device is not signed in, so nothing can be recorded here.")
-    : `This device is signed in as ${principal.holder}, who may not record this game: ${principal.refusal || "no write access"}.`;
+    ? (answer.why === "revoked" ? REVOKED_TOKEN : _("This device is not signed in, so nothing can be recorded here."))
+    : _("This device is signed in as %(holder)s, who may not record this game: %(why)s.", { holder: principal.holder, why: refusal });
   byId("read-only").hidden = false;
 }
 
@@ -421,5 +423,5 @@ Promise.all([load(), learnAccess()])
     page.setAttribute("data-ready", "true");
   })
   .catch((error) => {
-    notify(`The game could not be loaded: ${describeProblem(error)}`, "error");
+    notify(_("The game could not be loaded: %(problem)s", { problem: describeProblem(error) }), "error");
   });

@@ -2,7 +2,10 @@
 // games and tournaments. The list is the API's (newest first); the search box filters
 // it on this device as you type.
 import { describeProblem, getJSON, getOptional, post } from "./api.js";
+import { _, date } from "./i18n.js";
 import { element, pageAccess, VIEWING_ONLY } from "./site.js";
+
+const DEFAULT_MARK = _(" (default)");
 
 const byId = (id) => document.getElementById(id);
 const state = { variants: [], games: [], tournaments: null };
@@ -14,7 +17,7 @@ function optionControl(name, option) {
   const select = element("select", { name: `option:${name}`, "data-option": name });
   option.choices.forEach((choice, index) => {
     const words = (option.choice_labels && option.choice_labels[index]) || String(choice);
-    const label = `${words}${choice === option.default ? " (default)" : ""}`;
+    const label = `${words}${choice === option.default ? DEFAULT_MARK : ""}`;
     select.append(element("option", { value: JSON.stringify(choice), text: label, selected: choice === option.default }));
   });
   return element("label", {}, `${option.label || name.replaceAll("_", " ")} `, select,
@@ -35,9 +38,9 @@ function showVariant() {
 }
 
 function summariseOptions() {
-  const changed = [...byId("options").querySelectorAll("[data-option]")].filter((select) => !select.selectedOptions[0].text.endsWith("(default)"));
+  const changed = [...byId("options").querySelectorAll("[data-option]")].filter((select) => !select.selectedOptions[0].text.endsWith(DEFAULT_MARK));
   const count = byId("options").querySelectorAll("[data-option]").length;
-  byId("options-summary").textContent = !count ? "(none for this game)" : changed.length ? `(${changed.length} changed)` : `(${count}, defaults chosen)`;
+  byId("options-summary").textContent = !count ? _("(none for this game)") : changed.length ? _("(%(count)s changed)", { count: changed.length }) : _("(%(count)s, defaults chosen)", { count });
 }
 
 function newGameBody(form) {
@@ -70,7 +73,7 @@ async function showWhetherGamesCanStart() {
   const { principal } = await pageAccess;
   const viewing = !principal;
   byId("new-game-viewing").hidden = !viewing;
-  byId("new-game-viewing").textContent = viewing ? `${VIEWING_ONLY}: starting a game needs a token.` : "";
+  byId("new-game-viewing").textContent = viewing ? _("%(viewing)s: starting a game needs a token.", { viewing: VIEWING_ONLY }) : "";
   byId("new-game").querySelector("button[type=submit]").disabled = viewing;
 }
 
@@ -79,19 +82,19 @@ async function showWhetherGamesCanStart() {
 function gameCard(game) {
   const meta = game.metadata || {};
   const title = state.variants.find((v) => v.name === game.variant)?.title || game.variant;
-  const result = game.result ? { south_wins: "South won", north_wins: "North won", draw: "Draw" }[game.result] : "in progress";
+  const result = game.result ? { south_wins: _("South won"), north_wins: _("North won"), draw: _("Draw") }[game.result] : _("in progress");
   return element("li", { class: "card", "data-game": game.id },
     element("a", { href: `/games/${encodeURIComponent(game.id)}` },
       element("strong", { text: `${game.south} – ${game.north}` }),
       element("span", { text: ` ${title} · ${result}` }),
-      element("span", { class: "hint", text: [meta.event, meta.round && `round ${meta.round}`, when(game)].filter(Boolean).join(" · ") })));
+      element("span", { class: "hint", text: [meta.event, meta.round && _("round %(round)s", { round: meta.round }), when(game)].filter(Boolean).join(" · ") })));
 }
 
 // The day the game was played, as recorded ("2026-11-22", "2026-11"); else the day its record began.
 function when(game) {
   const played = game.metadata?.date;
-  if (played) return played;
-  return game.created_at ? `recorded ${game.created_at.slice(0, 10)}` : "";
+  if (played) return date(played);
+  return game.created_at ? _("recorded %(date)s", { date: date(game.created_at.slice(0, 10)) }) : "";
 }
 
 function tournamentCard(tournament) {
@@ -99,7 +102,7 @@ function tournamentCard(tournament) {
   return element("li", { class: "card", "data-tournament": id },
     element("a", { href: `/tournaments/${encodeURIComponent(id)}` },
       element("strong", { text: tournament.name || id }),
-      element("span", { class: "hint", text: [tournament.variant, tournament.site, tournament.start_date || tournament.dates]
+      element("span", { class: "hint", text: [state.variants.find((v) => v.name === tournament.variant)?.title || tournament.variant, tournament.site, date(tournament.start_date) || tournament.dates]
         .filter((x) => x && typeof x === "string").join(" · ") })));
 }
 
@@ -114,14 +117,14 @@ function renderLists() {
   const games = state.games.filter((g) => (!variant || g.variant === variant)
     && matches(text, g.id, g.south, g.north, g.variant, g.metadata?.event, g.metadata?.site, g.metadata?.round));
   byId("games").replaceChildren(...(games.length ? games.slice(0, 100).map(gameCard)
-    : [element("li", { class: "hint", text: state.games.length ? "No game matches." : "No games recorded yet." })]));
+    : [element("li", { class: "hint", text: state.games.length ? _("No game matches.") : _("No games recorded yet.") })]));
   if (state.tournaments === null) {
-    byId("tournaments").replaceChildren(element("li", { class: "hint", text: "This service keeps no tournaments." }));
+    byId("tournaments").replaceChildren(element("li", { class: "hint", text: _("This service keeps no tournaments.") }));
     return;
   }
   const tournaments = state.tournaments.filter((t) => (!variant || t.variant === variant) && matches(text, t.id, t.name, t.site, t.variant));
   byId("tournaments").replaceChildren(...(tournaments.length ? tournaments.map(tournamentCard)
-    : [element("li", { class: "hint", text: state.tournaments.length ? "No tournament matches." : "No tournaments yet." })]));
+    : [element("li", { class: "hint", text: state.tournaments.length ? _("No tournament matches.") : _("No tournaments yet.") })]));
 }
 
 async function loadLists() {
@@ -152,5 +155,5 @@ async function init() {
 }
 
 init().catch((error) => {
-  byId("games").replaceChildren(element("li", { class: "error", text: `Could not load: ${describeProblem(error)}` }));
+  byId("games").replaceChildren(element("li", { class: "error", text: _("Could not load: %(problem)s", { problem: describeProblem(error) }) }));
 });

@@ -11,44 +11,79 @@
 // reason, and the arbiter chooses: discard it and the moves after it, discard only it,
 // or try again; nothing behind it is dropped unasked.
 import { Conflict, describeProblem, getJSON, Offline, sendCommand } from "./api.js";
+import { _, ngettext } from "./i18n.js";
 import * as queue from "./queue.js";
 import { commandText, MOVE_TYPES, moveText } from "./record.js";
 import { element, visible } from "./site.js";
 
-const moves = (count) => `${count} move${count === 1 ? "" : "s"}`;
-
-// Every sentence about the queue and the rules on this device, in one place.
+// Every sentence about the queue and the rules on this device, in one place; each one
+// whole in the catalog (a count takes the language's plural through ngettext).
 export const SAY = {
-  rulesStandby: "The rules are kept on this device: if the network drops, they check the moves recorded offline.",
-  rulesLoading: "Starting the rules on this device for offline recording…",
-  rulesReady: "The rules run on this device: offline, the board shows the position after the queued moves.",
-  rulesMissing: "The rules are not loaded on this device: offline, the board stays at the last recorded position, any hole can be tapped, and the server checks the moves when the network returns.",
-  pendingWithRules: "Kept on this device and sent in order when the network returns. The board shows the position after them.",
-  pendingWithoutRules: "Kept on this device and sent in order when the network returns. The board shows the last recorded position.",
-  promptWithoutRules: "Moves are pending: tap the next hole played. The board shows the last recorded position.",
-  queuedAfter: (count) => `After the ${moves(count)} queued on this device.`,
-  offline: (count) => `Offline: moves are kept on this device${count ? ` (${count} pending)` : ""}`,
-  online: "Online: every move is recorded",
-  sending: (count) => `Online: sending ${moves(count)} pending…`,
-  waiting: (count) => `Online: ${moves(count)} ${count === 1 ? "waits" : "wait"} for your choice below`,
-  refusedChip: (number, text) => `Online: queued move ${number} (${text}) was refused; choose below`,
-  refusedHere: (detail) => ` — the rules on this device refuse it: ${detail}`,
-  refusedThere: (detail) => ` — refused by the server: ${detail}`,
-  refusedHelp: (number, text, detail, behind, server) => `Queued move ${number}, ${text}, ${server ? "was refused by the server" : "is refused by the rules on this device"}: ${detail}. `
-    + (behind ? `The ${moves(behind)} after it ${behind === 1 ? "is" : "are"} kept on this device and ${behind === 1 ? "waits" : "wait"} for your choice. ` : "")
-    + (behind ? "Discard it and the moves after it, discard only it and keep the rest, or " : "Discard it, or ")
-    + (server ? "try again once the cause is fixed (e.g. after signing in again)." : "leave the queue for the server to judge."),
-  discardFrom: (behind) => (behind ? `Discard it and the ${moves(behind)} after it` : "Discard it"),
-  discardOne: "Discard only this move",
-  notQueued: (detail) => `Not queued: the rules on this device refuse it: ${detail}`,
-  replaceChecked: "On this device's rules, your queued moves are legal after that.",
-  replaceRefused: (number, text, detail) => `On this device's rules, your queued move ${number} (${text}) would then be refused: ${detail}`,
-  replaceTheirs: (count) => (count ? `Withdraw their ${moves(count)} and record mine` : "Record mine after theirs"),
+  rulesStandby: _("The rules are kept on this device: if the network drops, they check the moves recorded offline."),
+  rulesLoading: _("Starting the rules on this device for offline recording…"),
+  rulesReady: _("The rules run on this device: offline, the board shows the position after the queued moves."),
+  rulesMissing: _("The rules are not loaded on this device: offline, the board stays at the last recorded position, any hole can be tapped, and the server checks the moves when the network returns."),
+  pendingWithRules: _("Kept on this device and sent in order when the network returns. The board shows the position after them."),
+  pendingWithoutRules: _("Kept on this device and sent in order when the network returns. The board shows the last recorded position."),
+  promptWithoutRules: _("Moves are pending: tap the next hole played. The board shows the last recorded position."),
+  queuedAfter: (count) => ngettext("After the %(count)s move queued on this device.", "After the %(count)s moves queued on this device.", count),
+  offline: (count) => (count
+    ? ngettext("Offline: moves are kept on this device (%(count)s pending)", "Offline: moves are kept on this device (%(count)s pending)", count)
+    : _("Offline: moves are kept on this device")),
+  online: _("Online: every move is recorded"),
+  sending: (count) => ngettext("Online: sending %(count)s move pending…", "Online: sending %(count)s moves pending…", count),
+  waiting: (count) => ngettext("Online: %(count)s move waits for your choice below", "Online: %(count)s moves wait for your choice below", count),
+  refusedChip: (number, text) => _("Online: queued move %(number)s (%(move)s) was refused; choose below", { number, move: text }),
+  refusedHere: (detail) => _(" — the rules on this device refuse it: %(why)s", { why: detail }),
+  refusedThere: (detail) => _(" — refused by the server: %(why)s", { why: detail }),
+  refusedHelp: (number, text, detail, behind, server) => [
+    server ? _("Queued move %(number)s, %(move)s, was refused by the server: %(why)s.", { number, move: text, why: detail })
+      : _("Queued move %(number)s, %(move)s, is refused by the rules on this device: %(why)s.", { number, move: text, why: detail }),
+    behind ? ngettext("The %(count)s move after it is kept on this device and waits for your choice.",
+      "The %(count)s moves after it are kept on this device and wait for your choice.", behind) : "",
+    CHOICES[`${behind ? "behind" : "alone"}-${server ? "server" : "device"}`],
+  ].filter(Boolean).join(" "),
+  discardFrom: (behind) => (behind
+    ? ngettext("Discard it and the %(count)s move after it", "Discard it and the %(count)s moves after it", behind)
+    : _("Discard it")),
+  discardOne: _("Discard only this move"),
+  notQueued: (detail) => _("Not queued: the rules on this device refuse it: %(why)s", { why: detail }),
+  replaceChecked: _("On this device's rules, your queued moves are legal after that."),
+  replaceRefused: (number, text, detail) => _("On this device's rules, your queued move %(number)s (%(move)s) would then be refused: %(why)s", { number, move: text, why: detail }),
+  replaceTheirs: (count) => (count
+    ? ngettext("Withdraw their %(count)s move and record mine", "Withdraw their %(count)s moves and record mine", count)
+    : _("Record mine after theirs")),
 };
+
+// What the arbiter may do about a refused queued move: with or without moves behind it,
+// refused by the server (try again) or by the rules here (the server will judge).
+const CHOICES = {
+  "behind-server": _("Discard it and the moves after it, discard only it and keep the rest, or try again once the cause is fixed (e.g. after signing in again)."),
+  "behind-device": _("Discard it and the moves after it, discard only it and keep the rest, or leave the queue for the server to judge."),
+  "alone-server": _("Discard it, or try again once the cause is fixed (e.g. after signing in again)."),
+  "alone-device": _("Discard it, or leave the queue for the server to judge."),
+};
+
+// The named errors the rules on this device may answer with (recorder/errors.py): their
+// titles come from Python in English and are shown in the page's language; the detail,
+// composed by the engine with the values at fault, stays English (docs/i18n.md).
+const RULES_TITLES = {
+  "Request refused": _("Request refused"),
+  "Invalid record": _("Invalid record"),
+  "Illegal move": _("Illegal move"),
+  "Sowing never ends": _("Sowing never ends"),
+  "Game is over": _("Game is over"),
+  "Limit exceeded": _("Limit exceeded"),
+};
+
+// A refusal by the rules on this device ({ title, detail }) as the server's problem reads.
+export function refusedWords(refused) {
+  return [RULES_TITLES[refused.title] || refused.title, refused.detail].filter(Boolean).join(" — ");
+}
 
 const RETRY_MS = 4000;
 const byId = (id) => document.getElementById(id);
-const REPLACED = "replaced by moves queued offline on another device";
+const REPLACED = _("replaced by moves queued offline on another device");
 
 export class OfflineRecorder {
   // hooks: version() the last recorded version the page knows; reload() read the game again;
@@ -204,7 +239,7 @@ export class OfflineRecorder {
   refusal() {
     if (this.pending.length && this.pending[0].rejected) return { index: 0, detail: this.pending[0].rejected, server: true };
     const local = this.localRefusal;
-    return local && local.index < this.pending.length ? { index: local.index, detail: local.detail, server: false } : null;
+    return local && local.index < this.pending.length ? { index: local.index, detail: refusedWords(local), server: false } : null;
   }
 
   render() {
@@ -225,7 +260,7 @@ export class OfflineRecorder {
       class: entry.rejected || (local && index === local.index) ? "rejected" : "queued", "data-key": entry.key, "data-expected": entry.expected,
     }, element("span", { class: "pending-mark", text: String(index + 1) }), ` ${commandText(entry.command)}`,
     entry.rejected ? element("span", { class: "error", text: SAY.refusedThere(entry.rejected) })
-      : local && index === local.index ? element("span", { class: "error", text: SAY.refusedHere(local.detail) }) : null)));
+      : local && index === local.index ? element("span", { class: "error", text: SAY.refusedHere(refusedWords(local)) }) : null)));
     byId("rejected-actions").hidden = !refusal || Boolean(this.conflict);
     if (refusal) {
       const behind = count - refusal.index - 1;
@@ -270,6 +305,6 @@ export class OfflineRecorder {
     const offset = this.theirMoves() ? 1 : 0;
     const refused = answer.refused;
     line.textContent = !refused ? SAY.replaceChecked
-      : SAY.replaceRefused(refused.index - offset + 1, commandText(this.replacement()[refused.index]), refused.detail);
+      : SAY.replaceRefused(refused.index - offset + 1, commandText(this.replacement()[refused.index]), refusedWords(refused));
   }
 }

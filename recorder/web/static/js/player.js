@@ -2,14 +2,17 @@
 // chart, and every tournament and game with results, linked. Read-only: all of it comes
 // from GET /api/players/{id} (a merged id answers with the survivor's record).
 import { describeProblem, getJSON } from "./api.js";
-import { element } from "./site.js";
+import { _, date } from "./i18n.js";
+import { element, PLAYER } from "./site.js";
+
+const titles = new Map(); // a game's name to its title in the page's language
 
 const page = document.getElementById("player-page");
 const id = page.dataset.playerId;
 const byId = (name) => document.getElementById(name);
 const SVG = "http://www.w3.org/2000/svg";
 const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½" };
-const SCORES = { 1: "won", 0.5: "drew", 0: "lost" };
+const SCORES = { 1: _("won"), 0.5: _("drew"), 0: _("lost") };
 
 function svg(tag, attributes = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -36,23 +39,23 @@ function chart(history) {
       height: y(history[0].rating - history[0].rd) - y(history[0].rating + history[0].rd), class: "band" })
     : svg("polygon", { points: band, class: "band" });
   return svg("svg", { class: "rating-chart", viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": `rating history, ${history.length} months` }, title,
+    "aria-label": _("rating history, %(count)s months", { count: history.length }) }, title,
     spread, svg("polyline", { points: line, class: "line" }),
     ...history.map((h, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(h.rating).toFixed(1), r: 2.5 })));
 }
 
 function renderHeader(p) {
   byId("player-name").textContent = p.name;
-  document.title = `${p.name} · Mancala records`;
+  document.title = `${p.name} · ` + _("Mancala records");
   byId("player-geez").textContent = p.name_geez || "";
-  byId("player-meta").textContent = [p.federation, p.club, p.birth_year && `born ${p.birth_year}`,
-    p.external_id && `federation number ${p.external_id}`, p.id].filter(Boolean).join(" · ");
+  byId("player-meta").textContent = [p.federation, p.club, p.birth_year && _("born %(year)s", { year: p.birth_year }),
+    p.external_id && _("federation number %(number)s", { number: p.external_id }), p.id].filter(Boolean).join(" · ");
   const merged = byId("player-merged");
   if (p.survivor) {
     merged.hidden = false;
-    merged.replaceChildren("This record was merged into ",
+    merged.replaceChildren(_("This record was merged into "),
       element("a", { href: `/players/${encodeURIComponent(p.merged_into)}`, text: p.survivor.name }),
-      "; what follows is that record's.");
+      _("; what follows is that record's."));
   }
 }
 
@@ -61,11 +64,11 @@ function renderHeader(p) {
 function explain(entry, names) {
   const games = entry.explanation.games;
   const before = entry.explanation.before;
-  const summary = element("summary", { text: `Why ${entry.rating.toFixed(0)} in ${entry.period}` });
-  const start = element("p", { text: `Before the month: ${before.rating.toFixed(0)} ± ${before.rd.toFixed(0)}.` });
+  const summary = element("summary", { text: _("Why %(rating)s in %(month)s", { rating: entry.rating.toFixed(0), month: date(entry.period) }) });
+  const start = element("p", { text: _("Before the month: %(rating)s ± %(rd)s.", { rating: before.rating.toFixed(0), rd: before.rd.toFixed(0) }) });
   if (!games.length) return element("details", { class: "why" }, summary, start,
-    element("p", { text: "No game this month: only the deviation grew." }));
-  const head = element("tr", {}, ...["Opponent", "His rating", "Expected", "Scored"].map((text) => element("th", { scope: "col", text })));
+    element("p", { text: _("No game this month: only the deviation grew.") }));
+  const head = element("tr", {}, ...[_("Opponent"), _("His rating"), _("Expected"), _("Scored")].map((text) => element("th", { scope: "col", text })));
   const rows = games.map((g) => element("tr", { "data-game": g.game_id },
     element("td", {}, element("a", { href: `/players/${encodeURIComponent(g.opponent)}`, text: names.get(g.opponent) || g.opponent })),
     element("td", { text: `${g.opponent_rating.toFixed(0)} ± ${g.opponent_rd.toFixed(0)}` }),
@@ -82,28 +85,28 @@ function renderRatings(ratings, variants, names) {
     return element("div", { class: "rating-block", "data-variant": variant },
       element("h3", {}, element("a", { href: `/ratings/${variant}`, text: titles[variant] || variant })),
       element("p", { class: "rating-now", text: `${last.rating.toFixed(0)} ± ${last.rd.toFixed(0)}`
-        + `${last.provisional ? " (provisional)" : ""} · rank ${last.rank} in ${last.period}` }),
+        + (last.provisional ? _(" (provisional)") : "") + " · " + _("rank %(rank)s in %(month)s", { rank: last.rank, month: date(last.period) }) }),
       chart(history), explain(last, names));
   });
   byId("player-ratings").replaceChildren(...(blocks.length ? blocks
-    : [element("p", { class: "hint", text: "No rated game yet." })]));
+    : [element("p", { class: "hint", text: _("No rated game yet.") })]));
 }
 
 function renderTournaments(tournaments) {
   byId("player-tournaments").replaceChildren(...(tournaments.length ? tournaments.map((t) => element("li", {},
     element("a", { href: `/tournaments/${encodeURIComponent(t.id)}`, text: t.name }),
-    ` · ${t.variant}${t.rated ? " · rated" : ""}`))
-    : [element("li", { class: "hint", text: "No tournament yet." })]));
+    ` · ${titles.get(t.variant) || t.variant}` + (t.rated ? _(" · rated") : "")))
+    : [element("li", { class: "hint", text: _("No tournament yet.") })]));
 }
 
 function renderGames(games) {
-  const head = element("tr", {}, ...["Game", "Side", "Opponent", "Result", ""].map((text) => element("th", { scope: "col", text })));
+  const head = element("tr", {}, ...[_("Game"), _("Side"), _("Opponent"), _("Result"), ""].map((text) => element("th", { scope: "col", text })));
   const rows = games.map((g) => element("tr", { "data-game": g.game_id },
-    element("td", {}, element("a", { href: `/games/${encodeURIComponent(g.game_id)}`, text: g.variant })),
-    element("td", { text: g.side }),
+    element("td", {}, element("a", { href: `/games/${encodeURIComponent(g.game_id)}`, text: titles.get(g.variant) || g.variant })),
+    element("td", { text: PLAYER[g.side] || g.side }),
     element("td", {}, g.opponent_id ? element("a", { href: `/players/${encodeURIComponent(g.opponent_id)}`, text: g.opponent })
       : g.opponent),
-    element("td", { text: g.result ? RESULTS[g.result] : "in progress" }),
+    element("td", { text: g.result ? RESULTS[g.result] : _("in progress") }),
     element("td", { class: "points", text: g.score === null ? "" : SCORES[g.score] })));
   byId("player-games").replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
 }
@@ -111,6 +114,7 @@ function renderGames(games) {
 async function init() {
   const [{ data: p }, { data: variants }] = await Promise.all([
     getJSON(`/api/players/${encodeURIComponent(id)}`), getJSON("/api/variants")]);
+  for (const variant of variants.variants) titles.set(variant.name, variant.title);
   renderHeader(p);
   const names = new Map(p.games.filter((g) => g.opponent_id).map((g) => [g.opponent_id, g.opponent]));
   renderRatings(p.ratings, variants.variants, names);
@@ -120,7 +124,7 @@ async function init() {
 }
 
 init().catch((error) => {
-  byId("player-name").textContent = error.status === 404 ? `There is no player ${id}` : "The player could not be loaded";
+  byId("player-name").textContent = error.status === 404 ? _("There is no player %(id)s", { id }) : _("The player could not be loaded");
   byId("player-meta").replaceChildren(element("span", { class: "error", text: describeProblem(error) }));
   page.dataset.ready = "error";
 });

@@ -2,6 +2,7 @@
 // tiebreaks, the crosstable (?list=pairings&round=N | standings | crosstable). The rows are
 // cut into sheets of 40 (print.css breaks the page after each sheet), black on white.
 import { describeProblem, getJSON } from "./api.js";
+import { _, date } from "./i18n.js";
 import { element } from "./site.js";
 
 const ROWS_PER_SHEET = 40;
@@ -10,8 +11,8 @@ const id = page.dataset.tournamentId;
 const base = `/api/tournaments/${encodeURIComponent(id)}`;
 const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: "0–0" };
 const TIEBREAKS = {
-  buchholz: "Buchholz", sonneborn_berger: "S-B", direct_encounter: "DE", wins: "Wins",
-  round_difference: "Rounds ±", hole_difference: "Holes ±",
+  buchholz: _("Buchholz"), sonneborn_berger: _("S-B"), direct_encounter: _("DE"), wins: _("Wins"),
+  round_difference: _("Rounds ±"), hole_difference: _("Holes ±"),
 };
 
 function points(value) {
@@ -28,7 +29,7 @@ function chunks(rows) {
 }
 
 function sheet(t, title, head, rows, index, count, extra) {
-  const meta = [t.site, t.start_date, count > 1 ? `sheet ${index + 1} of ${count}` : null].filter(Boolean).join(" · ");
+  const meta = [t.site, date(t.start_date), count > 1 ? _("sheet %(n)s of %(count)s", { n: index + 1, count }) : null].filter(Boolean).join(" · ");
   return element("section", { class: "print-sheet", "data-sheet": index + 1 },
     element("header", {}, element("h1", { text: `${t.name} — ${title}` }), element("p", { class: "print-meta", text: meta })),
     element("table", {},
@@ -48,17 +49,17 @@ function sheets(t, title, head, rows, last) {
 
 function pairingSheets(t, standings, roundNumber) {
   const round = roundNumber ? t.rounds.find((r) => r.round === roundNumber) : t.rounds[t.rounds.length - 1];
-  if (!round) throw new Error(roundNumber ? `Round ${roundNumber} is not paired.` : "No round is paired yet.");
+  if (!round) throw new Error(roundNumber ? _("Round %(n)s is not paired.", { n: roundNumber }) : _("No round is paired yet."));
   const score = new Map(standings.standings.map((s) => [s.number, s.points]));
   const rows = round.boards.map((b) => element("tr", { "data-board": b.board },
     cell(b.board, "num"), cell(b.south.number, "num"), cell(b.south.name), cell(points(score.get(b.south.number)), "num"),
     cell(RESULTS[b.result] || "", "result"),
     cell(points(score.get(b.north.number)), "num"), cell(b.north.name), cell(b.north.number, "num")));
   const byes = round.byes.length
-    ? element("p", { class: "print-byes", text: `Byes: ${round.byes.map((b) => `${b.name} (${points(b.points)})`).join(", ")}` })
+    ? element("p", { class: "print-byes", text: _("Byes: %(byes)s", { byes: round.byes.map((b) => `${b.name} (${points(b.points)})`).join(", ") }) })
     : null;
-  const head = [["Bd", "num"], ["No", "num"], ["South (White)"], ["Pts", "num"], ["Result"], ["Pts", "num"], ["North (Black)"], ["No", "num"]];
-  return sheets(t, `Round ${round.round} pairings`, head, rows, byes);
+  const head = [[_("Bd"), "num"], [_("No"), "num"], [_("South (White)")], [_("Pts"), "num"], [_("Result")], [_("Pts"), "num"], [_("North (Black)")], [_("No"), "num"]];
+  return sheets(t, _("Round %(n)s pairings", { n: round.round }), head, rows, byes);
 }
 
 function standingSheets(t, standings) {
@@ -66,16 +67,16 @@ function standingSheets(t, standings) {
   const rows = standings.standings.map((s) => element("tr", { "data-number": s.number },
     cell(s.rank, "num"), cell(s.name), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
     ...order.map((name) => cell(s.tiebreaks[name], "num"))));
-  const head = [["Rank", "num"], ["Name"], ["Fed"], ["Rating", "num"], ["Pts", "num"], ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
-  return sheets(t, `Standings after round ${standings.rounds_played}`, head, rows);
+  const head = [[_("Rank"), "num"], [_("Name")], [_("Fed")], [_("Rating"), "num"], [_("Pts"), "num"], ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
+  return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows);
 }
 
 function crosstableSheets(t, crosstable) {
   const rounds = crosstable.rows.length ? crosstable.rows[0].cells.length : 0;
   const rows = crosstable.rows.map((r) => element("tr", { "data-number": r.number },
     cell(r.place, "num"), cell(r.name), ...r.cells.map((c) => cell(c.mark, "num")), cell(points(r.points), "num")));
-  const head = [["Pl", "num"], ["Name"], ...Array.from({ length: rounds }, (_, i) => [`R${i + 1}`, "num"]), ["Pts", "num"]];
-  return sheets(t, "Crosstable", head, rows);
+  const head = [[_("Pl"), "num"], [_("Name")], ...Array.from({ length: rounds }, (unused, i) => [_("R%(n)s", { n: i + 1 }), "num"]), [_("Pts"), "num"]];
+  return sheets(t, _("Crosstable"), head, rows);
 }
 
 async function load() {
@@ -85,7 +86,8 @@ async function load() {
   if (list === "standings") made = standingSheets(t, standings);
   else if (list === "crosstable") made = crosstableSheets(t, (await getJSON(`${base}/crosstable`)).data);
   else made = pairingSheets(t, standings, Number(page.dataset.round) || null);
-  document.title = `${t.name} · ${list}`;
+  const lists = { pairings: _("Pairings"), standings: _("Standings"), crosstable: _("Crosstable") };
+  document.title = `${t.name} · ${lists[list] || list}`;
   page.replaceChildren(...made);
 }
 

@@ -6,6 +6,7 @@
 // make pages that turn by themselves every ?turn=S seconds.
 import { describeProblem, getJSON, Problem } from "./api.js";
 import { renderBoard } from "./board.js";
+import { _ } from "./i18n.js";
 import { statusText } from "./record.js";
 import { element, listen } from "./site.js";
 
@@ -29,12 +30,12 @@ const MEASURE_UNIT_PX = 10;
 // A board decided without a game (GET .../rounds: decided_by "forfeit") and one whose
 // game is over but has no state to show, in words.
 const FORFEITS = {
-  south_wins: "South wins by forfeit",
-  north_wins: "North wins by forfeit",
-  draw: "Draw by forfeit",
-  double_forfeit: "Double forfeit: neither player scores",
+  south_wins: _("South wins by forfeit"),
+  north_wins: _("North wins by forfeit"),
+  draw: _("Draw by forfeit"),
+  double_forfeit: _("Double forfeit: neither player scores"),
 };
-const RESULTS = { south_wins: "South wins", north_wins: "North wins", draw: "Draw", double_forfeit: FORFEITS.double_forfeit };
+const RESULTS = { south_wins: _("South wins"), north_wins: _("North wins"), draw: _("Draw"), double_forfeit: FORFEITS.double_forfeit };
 
 const shown = { round: null, variants: new Map(), cards: new Map(), order: [], page: 0, timer: null };
 
@@ -45,7 +46,7 @@ export function resultInWords(pairing) {
 
 function boardCard(pairing) {
   const card = element("section", { class: "projector-card", "data-board": pairing.board, "data-game": pairing.game_id || "" },
-    element("h2", {}, element("span", { class: "board-number", text: `Board ${pairing.board}` }), " ",
+    element("h2", {}, element("span", { class: "board-number", text: _("Board %(n)s", { n: pairing.board }) }), " ",
       element("span", { class: "pairing", text: `${pairing.south.name} – ${pairing.north.name}` })),
     element("p", { class: "projector-status" }),
     element("div", { class: "projector-board" }));
@@ -55,10 +56,10 @@ function boardCard(pairing) {
 
 function showWithoutGame(card, pairing) {
   const words = resultInWords(pairing);
-  card.querySelector(".projector-status").textContent = words || "Not started";
+  card.querySelector(".projector-status").textContent = words || _("Not started");
   card.dataset.result = pairing.result || "";
   card.querySelector(".projector-board").replaceChildren(
-    element("p", { class: `projector-result${words ? "" : " waiting"}`, text: words || "Not started" }));
+    element("p", { class: `projector-result${words ? "" : " waiting"}`, text: words || _("Not started") }));
 }
 
 async function drawGame(gameId) {
@@ -136,7 +137,7 @@ function showPage(number) {
   indicator.hidden = pages < 2;
   const first = shown.page * perPage + 1;
   const last = Math.min(shown.order.length, first + perPage - 1);
-  indicator.textContent = pages < 2 ? "" : `Page ${shown.page + 1} of ${pages} · boards ${first}–${last}`;
+  indicator.textContent = pages < 2 ? "" : _("Page %(page)s of %(pages)s · boards %(first)s–%(last)s", { page: shown.page + 1, pages, first, last });
   page.dataset.page = String(shown.page + 1);
   page.dataset.pages = String(pages);
   layout();
@@ -157,15 +158,15 @@ async function load() {
   const [{ data: t }, { data: variants }] = await Promise.all([getJSON(base), getJSON("/api/variants")]);
   for (const variant of variants.variants) shown.variants.set(variant.name, variant);
   byId("projector-title").textContent = t.name;
-  document.title = `${t.name} · boards`;
+  document.title = `${t.name} · ` + _("Boards");
   const round = chosenRound ? t.rounds.find((r) => r.round === chosenRound) : t.rounds[t.rounds.length - 1];
   if (!round) {
-    byId("projector-round").textContent = chosenRound ? `Round ${chosenRound} is not paired.` : "No round is paired yet.";
+    byId("projector-round").textContent = chosenRound ? _("Round %(n)s is not paired.", { n: chosenRound }) : _("No round is paired yet.");
     byId("boards").replaceChildren();
     return;
   }
   shown.round = round.round;
-  byId("projector-round").textContent = `Round ${round.round}${round.complete ? " (complete)" : ""}`;
+  byId("projector-round").textContent = _("Round %(n)s", { n: round.round }) + (round.complete ? _(" (complete)") : "");
   shown.cards.clear();
   shown.order = round.boards.map(boardCard);
   byId("boards").replaceChildren(...shown.order);
@@ -189,7 +190,7 @@ load()
     page.dataset.ready = "true";
   })
   .catch((error) => {
-    byId("projector-title").textContent = "The tournament could not be loaded";
+    byId("projector-title").textContent = _("The tournament could not be loaded");
     byId("projector-round").textContent = describeProblem(error);
     page.dataset.ready = "error";
   });

@@ -2,6 +2,7 @@
 // provisional marker, for a month (this month until it is over), filtered by federation.
 // Read-only, from GET /api/ratings/{game}?period=&federation= (and its .csv twin).
 import { describeProblem, getJSON } from "./api.js";
+import { _, date } from "./i18n.js";
 import { element } from "./site.js";
 
 const page = document.getElementById("ratings-page");
@@ -23,17 +24,17 @@ function options(select, values, chosen, label = (v) => v) {
 }
 
 function render(list, title, federations) {
-  byId("ratings-title").textContent = `${title} rating list`;
-  document.title = `${title} rating list · Mancala records`;
-  byId("ratings-meta").textContent = `${list.period}${list.published ? " (published)" : " (this month so far, not yet published)"}`
-    + ` · ${list.players.length} players`;
+  byId("ratings-title").textContent = _("%(game)s rating list", { game: title });
+  document.title = _("%(game)s rating list", { game: title }) + " · " + _("Mancala records");
+  byId("ratings-meta").textContent = date(list.period) + (list.published ? _(" (published)") : _(" (this month so far, not yet published)"))
+    + " · " + _("%(count)s players", { count: list.players.length });
   byId("ratings-threshold").textContent = String(list.provisional_above);
   const periods = [...new Set([...list.periods, list.period])].sort().reverse();
-  options(byId("ratings-period"), periods, list.period);
+  options(byId("ratings-period"), periods, list.period, date);
   options(byId("ratings-federation"), federations, params.get("federation") || "");
   const csv = query();
   byId("ratings-csv").href = `/api/ratings/${encodeURIComponent(variant)}.csv${csv ? `?${csv}` : ""}`;
-  const head = element("tr", {}, ...["#", "Player", "Fed.", "Rating", "RD", "Games", ""].map((text) =>
+  const head = element("tr", {}, ...["#", _("Player"), _("Fed."), _("Rating"), _("RD"), _("Games"), ""].map((text) =>
     element("th", { scope: "col", text })));
   const rows = list.players.map((p) => element("tr", { "data-player": p.id, class: p.provisional ? "provisional" : null },
     element("td", { text: String(p.rank) }),
@@ -43,13 +44,19 @@ function render(list, title, federations) {
     element("td", { class: "points", text: p.rating.toFixed(0) }),
     element("td", { text: p.rd.toFixed(0) }),
     element("td", { text: String(p.games) }),
-    element("td", { class: "marker", title: p.provisional ? "provisional" : "", text: p.provisional ? "P" : "" })));
+    element("td", { class: "marker", title: p.provisional ? _("provisional") : "", text: p.provisional ? _("P") : "" })));
   byId("ratings-list").replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
   const fixes = list.corrections || [];
   byId("ratings-corrections").hidden = fixes.length === 0;
   byId("ratings-corrections-list").replaceChildren(...fixes.map((c) => element("li", { "data-game": c.game_id },
     element("a", { href: `/games/${encodeURIComponent(c.game_id)}`, text: c.game_id }),
-    ` (${c.period}): ${c.before || "no result"} → ${c.after || "no result"}`)));
+    ` (${date(c.period)}): ` + resultWords(c.before) + " → " + resultWords(c.after))));
+}
+
+// A game's result as the list states it, in words.
+function resultWords(result) {
+  const words = { south_wins: _("South won"), north_wins: _("North won"), draw: _("Draw") };
+  return result ? words[result] || result : _("no result");
 }
 
 function navigate(name, value) {
@@ -72,7 +79,7 @@ async function init() {
 }
 
 init().catch((error) => {
-  byId("ratings-title").textContent = error.status === 404 ? `There is no rating list for ${variant}` : "The list could not be loaded";
+  byId("ratings-title").textContent = error.status === 404 ? _("There is no rating list for %(game)s", { game: variant }) : _("The list could not be loaded");
   byId("ratings-meta").replaceChildren(element("span", { class: "error", text: describeProblem(error) }));
   page.dataset.ready = "error";
 });

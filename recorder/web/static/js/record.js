@@ -2,6 +2,9 @@
 // line (moves not withdrawn by a retraction), the corrections, and the comments.
 
 import { PLAYER } from "./dom.js";
+import { _, ngettext } from "./i18n.js";
+
+const word = (text) => _(text); // a result's way, as the catalogs give it (i18n.js GAME_WORDS)
 
 // The events that change the board or the course of the game (recorder/events.py MOVE_TYPES).
 export const MOVE_TYPES = new Set([
@@ -33,15 +36,15 @@ const SIDE = { south: "S", north: "N" };
 export function moveText(event) {
   const p = event.payload;
   switch (event.type) {
-    case "game_created": return "Start";
+    case "game_created": return _("Start");
     case "sowed": return `${SIDE[p.player]} ${p.hole}`;
     case "opening_played": return `{opening ${p.choice}}`;
     case "race_recorded": return `{race ${p.winner} …}`;
     case "lot_drawn": return `{lot ${p.winner}}`;
     case "round_started": return `{round ${p.first_player}${p.allocation ? " alloc …" : ""}}`;
     case "result_recorded": return `{result ${p.kind} ${p.winner || "draw"}}`;
-    case "moves_retracted": return `Retracted ${p.count} move${p.count === 1 ? "" : "s"}: ${p.reason}`;
-    case "annotated": return `Comment: ${p.text}`;
+    case "moves_retracted": return ngettext("Retracted %(count)s move: %(reason)s", "Retracted %(count)s moves: %(reason)s", p.count, { reason: p.reason });
+    case "annotated": return _("Comment: %(text)s", { text: p.text });
     default: return event.type;
   }
 }
@@ -56,8 +59,8 @@ export function commandText(command) {
     case "lot": return `{lot ${command.winner}}`;
     case "next_round": return `{round ${command.first_player}${command.allocation ? " alloc …" : ""}}`;
     case "result": return `{result ${command.kind} ${command.winner || "draw"}}`;
-    case "retract": return `retract ${command.count}: ${command.reason}`;
-    case "annotate": return `comment: ${command.text}`;
+    case "retract": return _("retract %(count)s: %(reason)s", { count: command.count, reason: command.reason });
+    case "annotate": return _("comment: %(text)s", { text: command.text });
     default: return command.type;
   }
 }
@@ -83,7 +86,7 @@ export function turnsOf(plies, notation) {
 const NUMBERED = /^(\d+\.\s+[SN])\s+(\S+)(.*)$/;
 
 function plyParts(event, written, index) {
-  if (index === 0) return { index, text: "Start", rest: "", label: "", continues: false };
+  if (index === 0) return { index, text: _("Start"), rest: "", label: "", continues: false };
   if (!written) {
     const text = moveText(event);
     return event.type === "sowed"
@@ -104,25 +107,25 @@ export function shortDecision(text) {
 
 export function resultText(state) {
   if (!state.game_over) return "";
-  const how = state.result_reason ? ` (${state.result_reason})` : "";
+  const how = state.result_reason ? ` (${word(state.result_reason)})` : "";
   const score = state.score ? `, ${state.score.south}–${state.score.north}` : "";
-  const winner = { south_wins: "South wins", north_wins: "North wins", draw: "Draw" }[state.result] || state.result;
+  const winner = { south_wins: _("South wins"), north_wins: _("North wins"), draw: _("Draw") }[state.result] || state.result;
   return `${winner}${how}${score}`;
 }
 
 export function statusText(state, names) {
   const who = (player) => `${PLAYER[player]}${names[player] ? ` (${names[player]})` : ""}`;
-  if (state.game_over) return `Game over: ${resultText(state)}`;
-  const round = state.rounds && state.rounds.length > 1 ? `Round ${state.round} · ` : "";
+  if (state.game_over) return _("Game over: %(result)s", { result: resultText(state) });
+  const round = state.rounds && state.rounds.length > 1 ? _("Round %(n)s", { n: state.round }) + " · " : "";
   switch (state.awaiting) {
-    case "opening": return `${round}${who(state.to_move)} chooses the opening`;
-    case "race": return `${round}The race result is awaited`;
-    case "lot": return `${round}The round is over: a lot is awaited`;
-    case "next_round": return `${round}The round is over: the next round is awaited`;
+    case "opening": return round + _("%(player)s chooses the opening", { player: who(state.to_move) });
+    case "race": return round + _("The race result is awaited");
+    case "lot": return round + _("The round is over: a lot is awaited");
+    case "next_round": return round + _("The round is over: the next round is awaited");
     default: break;
   }
-  if (!state.to_move) return `${round}Nobody is to move`;
-  return `${round}${who(state.to_move)} to move`;
+  if (!state.to_move) return round + _("Nobody is to move");
+  return round + _("%(player)s to move", { player: who(state.to_move) });
 }
 
 // The game's rule options in words, from /api/variants' labels ("A lone seed sent across
@@ -136,5 +139,5 @@ export function optionsText(variant, options) {
     const words = index >= 0 && option.choice_labels ? option.choice_labels[index] : String(value);
     return `${option.label}: ${words}`;
   });
-  return parts.length ? `Rules: ${parts.join(" · ")}` : "";
+  return parts.length ? _("Rules: %(options)s", { options: parts.join(" · ") }) : "";
 }

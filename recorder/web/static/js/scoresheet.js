@@ -6,12 +6,13 @@
 // - a round's (/tournaments/{id}/rounds/{n}/scoresheets): an empty sheet per board, printed
 //   before play, with the pairing filled in and numbered lines for the moves.
 import { describeProblem, getJSON, getOptional } from "./api.js";
+import { _, date } from "./i18n.js";
 import { element, PLAYER } from "./site.js";
 
 const page = document.getElementById("scoresheet-page");
 const sheets = document.getElementById("sheets");
 const EMPTY_TURNS = 40; // numbered lines on an empty sheet: two columns of twenty
-const RESULT_WORDS = { south_wins: "South won", north_wins: "North won", draw: "Draw" };
+const RESULT_WORDS = { south_wins: _("South won"), north_wins: _("North won"), draw: _("Draw") };
 
 const field = (label, value, className = "") =>
   element("div", { class: `sheet-field ${className}` }, element("span", { class: "sheet-label", text: label }),
@@ -21,54 +22,53 @@ function heading(title, meta) {
   return element("header", { class: "sheet-head" },
     element("h1", { text: title }),
     element("div", { class: "sheet-fields" },
-      field("Event", meta.event), field("Site", meta.site), field("Date", meta.date),
-      field("Round", meta.round === undefined || meta.round === null ? "" : String(meta.round)),
-      field("Board", meta.board === undefined || meta.board === null ? "" : String(meta.board))));
+      field(_("Event"), meta.event), field(_("Site"), meta.site), field(_("Date"), date(meta.date)),
+      field(_("Round"), meta.round === undefined || meta.round === null ? "" : String(meta.round)),
+      field(_("Board"), meta.board === undefined || meta.board === null ? "" : String(meta.board))));
 }
 
 function players(south, north) {
   return element("div", { class: "sheet-players" },
-    field(`${PLAYER.south} (row 1)`, south, "player"), field(PLAYER.north, north, "player"));
+    field(_("%(side)s (row 1)", { side: PLAYER.south }), south, "player"), field(PLAYER.north, north, "player"));
 }
 
 function signatures() {
-  return element("section", { class: "sheet-signatures", "aria-label": "Signatures" },
-    ...[`${PLAYER.south}`, `${PLAYER.north}`, "Arbiter"].map((who) =>
+  return element("section", { class: "sheet-signatures", "aria-label": _("Signatures") },
+    ...[`${PLAYER.south}`, `${PLAYER.north}`, _("Arbiter")].map((who) =>
       element("div", { class: "signature" }, element("span", { class: "signature-line" }),
-        element("span", { class: "sheet-label", text: `Signature: ${who}` }))));
+        element("span", { class: "sheet-label", text: _("Signature: %(who)s", { who }) }))));
 }
 
 // -- A recorded game -------------------------------------------------------------------
 
 function moveList(moves) {
   const list = element("ol", { class: "sheet-moves" });
-  for (const move of moves) list.append(element("li", { "data-seq": move.seq, text: move.notation }));
-  if (!moves.length) list.append(element("li", { class: "hint", text: "No move recorded." }));
+  for (const move of moves) list.append(element("li", { "data-seq": move.seq, text: move.notation, translate: "no" }));
+  if (!moves.length) list.append(element("li", { class: "hint", text: _("No move recorded.") }));
   return list;
 }
 
 function resultLine(game) {
   const state = game.state;
-  if (!state.game_over) return "Not finished: the game is still in progress.";
-  const how = state.result_reason ? ` (${state.result_reason})` : "";
+  if (!state.game_over) return _("Not finished: the game is still in progress.");
+  const how = state.result_reason ? " (" + _(state.result_reason) + ")" : "";
   return `${RESULT_WORDS[state.result] || state.result}${how}`;
 }
 
 function checkpointBlock(gameId, checkpoint) {
   if (!checkpoint) {
     return element("section", { class: "sheet-checkpoint" },
-      element("p", { class: "hint", text: "No checkpoint yet: a game is signed once it is finished. Print the sheet again then." }));
+      element("p", { class: "hint", text: _("No checkpoint yet: a game is signed once it is finished. Print the sheet again then.") }));
   }
   const qr = element("img", { class: "sheet-qr", src: `/api/games/${encodeURIComponent(gameId)}/checkpoint.svg`,
-    alt: `QR code of the signed checkpoint: ${checkpoint.text}` });
+    alt: _("QR code of the signed checkpoint: %(text)s", { text: checkpoint.text }) });
   return element("section", { class: "sheet-checkpoint", "data-checkpoint": checkpoint.text },
     qr,
     element("div", { class: "checkpoint-words" },
-      element("h2", { text: "Signed checkpoint" }),
-      element("p", { text: `Event ${checkpoint.version} of the record, signed by the service's key ${checkpoint.key_id}. `
-        + "Scan the code and check it against the record with:" }),
-      element("p", { class: "checkpoint-command", text: 'recorder verify --checkpoint "<the scanned text>"' }),
-      element("p", { class: "checkpoint-text", text: checkpoint.text })));
+      element("h2", { text: _("Signed checkpoint") }),
+      element("p", { text: _("Event %(version)s of the record, signed by the service's key %(key)s. Scan the code and check it against the record with:", { version: checkpoint.version, key: checkpoint.key_id }) }),
+      element("p", { class: "checkpoint-command" }, element("code", { translate: "no", text: "recorder verify --checkpoint" }), " \"" + _("<the scanned text>") + "\""),
+      element("p", { class: "checkpoint-text", translate: "no", text: checkpoint.text })));
 }
 
 async function showGame(gameId) {
@@ -78,16 +78,16 @@ async function showGame(gameId) {
   ]);
   const title = variants.variants.find((v) => v.name === game.variant)?.title || game.variant;
   const sheet = element("article", { class: "sheet", "data-game-id": gameId },
-    heading(`${title} scoresheet`, game.metadata || {}),
+    heading(_("%(game)s scoresheet", { game: title }), game.metadata || {}),
     players(game.south, game.north),
-    element("p", { class: "sheet-game-id", text: `Game ${gameId}` }),
-    element("section", { class: "sheet-record" }, element("h2", { text: "Moves" }), moveList(moves.moves)),
-    element("section", { class: "sheet-result" }, element("h2", { text: "Result" }),
+    element("p", { class: "sheet-game-id", text: _("Game %(id)s", { id: gameId }) }),
+    element("section", { class: "sheet-record" }, element("h2", { text: _("Moves") }), moveList(moves.moves)),
+    element("section", { class: "sheet-result" }, element("h2", { text: _("Result") }),
       element("p", { id: "sheet-result", text: resultLine(game) })),
     signatures(),
     checkpointBlock(gameId, checkpoint));
   sheets.replaceChildren(sheet);
-  document.title = `Scoresheet: ${game.south} – ${game.north}`;
+  document.title = _("Scoresheet: %(south)s – %(north)s", { south: game.south, north: game.north });
   await imagesLoaded();
 }
 
@@ -97,9 +97,9 @@ async function showGame(gameId) {
 function emptyMoves() {
   const half = EMPTY_TURNS / 2;
   const table = (first) => element("table", { class: "sheet-blank-moves" },
-    element("thead", {}, element("tr", {}, element("th", { text: "Turn" }),
+    element("thead", {}, element("tr", {}, element("th", { text: _("Turn") }),
       element("th", { text: PLAYER.south }), element("th", { text: PLAYER.north }))),
-    element("tbody", {}, ...Array.from({ length: half }, (_, i) => element("tr", {},
+    element("tbody", {}, ...Array.from({ length: half }, (unused, i) => element("tr", {},
       element("th", { scope: "row", text: String(first + i) }), element("td"), element("td")))));
   return element("div", { class: "sheet-blank" }, table(1), table(half + 1));
 }
@@ -107,10 +107,10 @@ function emptyMoves() {
 const box = (words) => `☐\u00a0${words.replaceAll(" ", "\u00a0")}`; // a box never parts from its words
 
 function emptyResult() {
-  const outcomes = ["South won", "North won", "Draw"].map(box).join("   ");
-  const how = ["on the board", "resignation", "agreement", "adjudication", "forfeit"].map(box).join("   ");
-  return element("section", { class: "sheet-result" }, element("h2", { text: "Result" }),
-    element("p", { class: "tick-boxes", text: `${outcomes}      by: ${how}` }));
+  const outcomes = [_("South won"), _("North won"), _("Draw")].map(box).join("   ");
+  const how = [_("on the board"), _("resignation"), _("agreement"), _("adjudication"), _("forfeit")].map(box).join("   ");
+  return element("section", { class: "sheet-result" }, element("h2", { text: _("Result") }),
+    element("p", { class: "tick-boxes", text: `${outcomes}      ` + _("by:") + ` ${how}` }));
 }
 
 async function showRound(tournamentId, roundNumber) {
@@ -121,13 +121,13 @@ async function showRound(tournamentId, roundNumber) {
   const title = variants.variants.find((v) => v.name === tournament.variant)?.title || tournament.variant;
   const meta = { event: tournament.name, site: tournament.site, date: "", round: roundNumber };
   const made = round.boards.map((board) => element("article", { class: "sheet empty", "data-board": board.board },
-    heading(`${title} scoresheet`, { ...meta, board: board.board }),
+    heading(_("%(game)s scoresheet", { game: title }), { ...meta, board: board.board }),
     players(board.south.name, board.north.name),
-    element("section", { class: "sheet-record" }, element("h2", { text: "Moves" }), emptyMoves()),
+    element("section", { class: "sheet-record" }, element("h2", { text: _("Moves") }), emptyMoves()),
     emptyResult(),
     signatures()));
-  sheets.replaceChildren(...(made.length ? made : [element("p", { class: "hint", text: "This round has no boards." })]));
-  document.title = `Scoresheets: ${tournament.name}, round ${roundNumber}`;
+  sheets.replaceChildren(...(made.length ? made : [element("p", { class: "hint", text: _("This round has no boards.") })]));
+  document.title = _("Scoresheets: %(tournament)s, round %(round)s", { tournament: tournament.name, round: roundNumber });
 }
 
 function imagesLoaded() {
@@ -139,4 +139,4 @@ document.getElementById("print").addEventListener("click", () => window.print())
 const shown = page.dataset.gameId ? showGame(page.dataset.gameId) : showRound(page.dataset.tournamentId, Number(page.dataset.round));
 shown
   .then(() => page.setAttribute("data-ready", "true"))
-  .catch((error) => sheets.replaceChildren(element("p", { class: "error", text: `Could not load: ${describeProblem(error)}` })));
+  .catch((error) => sheets.replaceChildren(element("p", { class: "error", text: _("Could not load: %(problem)s", { problem: describeProblem(error) }) })));

@@ -3,6 +3,7 @@
 // offline, and live updates (Server-Sent Events).
 import { addressSignIn, getJSON, request, saveToken, signInWith, token, whoAmI } from "./api.js";
 import { element, PLAYER, visible } from "./dom.js";
+import { _ } from "./i18n.js";
 
 const PAGE_CACHE = "recorder-pages"; // the service worker's runtime cache (recorder/web/templates/sw.js)
 const RECONNECT_MS = 5000;
@@ -40,20 +41,20 @@ function accessQuery() {
   return "";
 }
 
-export const VIEWING_ONLY = "Viewing only — sign in to record";
-export const REVOKED_TOKEN = "The token kept on this device is not valid any more; ask the chief arbiter for a new sign-in link.";
+export const VIEWING_ONLY = _("Viewing only — sign in to record");
+export const REVOKED_TOKEN = _("The token kept on this device is not valid any more; ask the chief arbiter for a new sign-in link.");
 
 // Settles to whoAmI's answer for this page; the game page records only if it says so.
 export const pageAccess = whoAmI(accessQuery()).catch(() => ({ offline: true, principal: null }));
 
 async function scopeText(principal) {
-  if (principal.kind === "admin") return "Signed in as the admin: may record everything";
-  if (principal.kind === "unchecked") return "Signed in with the token kept on this device";
-  if (principal.kind === "anonymous") return "Open mode: anyone may record games outside tournaments";
-  if (principal.kind === "recorder") return `Signed in: ${visible(principal.holder)}, recorder of the games this token creates`;
+  if (principal.kind === "admin") return _("Signed in as the admin: may record everything");
+  if (principal.kind === "unchecked") return _("Signed in with the token kept on this device");
+  if (principal.kind === "anonymous") return _("Open mode: anyone may record games outside tournaments");
+  if (principal.kind === "recorder") return _("Signed in: %(holder)s, recorder of the games this token creates", { holder: visible(principal.holder) });
   const id = principal.tournament_id;
   const name = await getJSON(`/api/tournaments/${encodeURIComponent(id)}`).then(({ data }) => data.name, () => id);
-  return `Signed in: ${visible(principal.holder)}, arbiter of ${visible(name)}`;
+  return _("Signed in: %(holder)s, arbiter of %(tournament)s", { holder: visible(principal.holder), tournament: visible(name) });
 }
 
 async function showAccess() {
@@ -65,9 +66,9 @@ async function showAccess() {
   shown.dataset.kind = principal ? principal.kind : "";
   shown.dataset.scope = principal?.tournament_id || "";
   let text = principal ? await scopeText(principal) : VIEWING_ONLY;
-  if (answer.offline && principal) text += " (offline: not checked)";
+  if (answer.offline && principal) text += _(" (offline: not checked)");
   shown.textContent = text;
-  document.getElementById("sign-in-summary").textContent = principal && principal.kind !== "anonymous" ? "Change" : "Sign in";
+  document.getElementById("sign-in-summary").textContent = principal && principal.kind !== "anonymous" ? _("Change") : _("Sign in");
   document.getElementById("sign-out").hidden = !token();
   if (answer.why === "revoked") notify(REVOKED_TOKEN, "error");
 }
@@ -82,8 +83,8 @@ async function signIn(event) {
     return;
   }
   error.textContent = answer.refused
-    ? "This token is not valid (unknown or revoked); ask the chief arbiter for a new sign-in link."
-    : "The token could not be checked: the service cannot be reached. Try again when the network is back.";
+    ? _("This token is not valid (unknown or revoked); ask the chief arbiter for a new sign-in link.")
+    : _("The token could not be checked: the service cannot be reached. Try again when the network is back.");
   error.hidden = false;
 }
 
@@ -106,6 +107,16 @@ if (form) {
   });
   showAccess();
 }
+
+// The reader's language, kept in the browser (a cookie the server reads): the page is
+// asked for again in it.
+const language = document.getElementById("language");
+language?.addEventListener("change", () => {
+  document.cookie = `lang=${encodeURIComponent(language.value)}; path=/; max-age=31536000; SameSite=Lax`;
+  const address = new URL(window.location.href);
+  address.searchParams.delete("lang"); // a ?lang= in the address would win over the choice
+  window.location.replace(address.href);
+});
 
 export function notify(text, kind = "info") {
   const notice = document.getElementById("notice");

@@ -4,6 +4,7 @@
 // and the list of the tournament's games (GET /api/games?tournament=). It follows the
 // tournament's live stream (GET …/live): a move or result on any board redraws it.
 import { describeProblem, getJSON } from "./api.js";
+import { _, date } from "./i18n.js";
 import { element, listen } from "./site.js";
 
 const page = document.getElementById("tournament-page");
@@ -11,17 +12,21 @@ const id = page.dataset.tournamentId;
 const base = `/api/tournaments/${encodeURIComponent(id)}`;
 const byId = (name) => document.getElementById(name);
 
-const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: "0–0 (double forfeit)" };
-const label = (name) => name.replaceAll("_", " ");
+const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: _("0–0 (double forfeit)") };
+const label = (name) => _(name).replaceAll("_", " ");
+// A tournament's format and status as they come from the API, for the catalogs (label() shows them).
+export const TOURNAMENT_WORDS = [
+  _("round_robin"), _("double_round_robin"), _("swiss"), _("manual"), _("registration"), _("in_progress"), _("finished"),
+];
 // Each tiebreak's title, capitalised as "Points" is, and the abbreviation a phone's
 // narrow table shows instead (the legend under it spells them out).
 const TIEBREAKS = {
-  buchholz: ["Buchholz", "Buch."],
-  sonneborn_berger: ["Sonneborn-Berger", "S-B"],
-  direct_encounter: ["Direct encounter", "DE"],
-  wins: ["Wins", "W"],
-  round_difference: ["Round difference", "RD"],
-  hole_difference: ["Hole difference", "HD"],
+  buchholz: [_("Buchholz"), _("Buch.")],
+  sonneborn_berger: [_("Sonneborn-Berger"), _("S-B")],
+  direct_encounter: [_("Direct encounter"), _("DE")],
+  wins: [_("Wins"), _("W")],
+  round_difference: [_("Round difference"), _("RD")],
+  hole_difference: [_("Hole difference"), _("HD")],
 };
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const tiebreakNames = (name) => TIEBREAKS[name] || [capitalised(label(name)), capitalised(label(name))];
@@ -46,11 +51,11 @@ function table(target, headings, rows) {
 function renderHeader(t, variants) {
   const variant = variants.find((v) => v.name === t.variant);
   byId("tournament-title").textContent = t.name;
-  document.title = `${t.name} · Mancala records`;
-  const dates = [t.start_date, t.end_date].filter(Boolean).join(" to ");
-  const rounds = t.rounds_planned ? `${t.rounds.length} of ${t.rounds_planned} rounds paired` : "";
+  document.title = `${t.name} · ` + _("Mancala records");
+  const dates = [date(t.start_date), date(t.end_date)].filter(Boolean).join(_(" to "));
+  const rounds = t.rounds_planned ? _("%(paired)s of %(planned)s rounds paired", { paired: t.rounds.length, planned: t.rounds_planned }) : "";
   byId("tournament-meta").textContent = [variant ? variant.title : t.variant, label(t.format), t.site, dates,
-    label(t.status), rounds, `${t.players.length} players`].filter(Boolean).join(" · ");
+    label(t.status), rounds, _("%(count)s players", { count: t.players.length })].filter(Boolean).join(" · ");
 }
 
 // An entrant who is a registry player links to his page (docs/players.md).
@@ -64,13 +69,13 @@ function renderStandings(standings, players) {
   const withdrawn = new Set(players.filter((p) => p.withdrawn).map((p) => p.number));
   const rows = standings.standings.map((s) => element("tr", { "data-player": s.number },
     element("td", { text: String(s.rank) }),
-    element("td", {}, playerName(players, s.number, s.name), withdrawn.has(s.number) ? " (withdrawn)" : ""),
+    element("td", {}, playerName(players, s.number, s.name), withdrawn.has(s.number) ? _(" (withdrawn)") : ""),
     element("td", { class: "wide-only", text: s.federation || "" }),
     element("td", { class: "wide-only", text: s.rating ?? "" }),
     element("td", { class: "points", text: String(s.points) }),
     ...standings.tiebreaks.map((name) => element("td", { text: String(s.tiebreaks[name]) }))));
   const wideOnly = (text) => element("th", { scope: "col", class: "wide-only", text });
-  table("standings", [shortened("Rank", "#"), "Player", wideOnly("Fed."), wideOnly("Rating"), shortened("Points", "Pts"),
+  table("standings", [shortened(_("Rank"), "#"), _("Player"), wideOnly(_("Fed.")), wideOnly(_("Rating")), shortened(_("Points"), _("Pts")),
     ...standings.tiebreaks.map((name) => shortened(...tiebreakNames(name), "tiebreak"))], rows);
   const spelled = ([title, short]) => (short === title ? title : `${short} ${title}`);
   byId("standings-legend").textContent = standings.tiebreaks.map((name) => spelled(tiebreakNames(name))).join(" · ");
@@ -97,17 +102,17 @@ function squareCrosstable(rows, started) {
     return element("tr", {}, element("td", { text: String(row.place) }), element("td", { text: row.name }),
       ...cells, element("td", { class: "points", text: String(row.points) }));
   });
-  table("crosstable", ["", "Player", ...places.map(String), "Points"], body);
+  table("crosstable", ["", _("Player"), ...places.map(String), _("Points")], body);
 }
 
 function roundCrosstable(rows, started) {
   const rounds = Math.max(0, ...rows.map((r) => r.cells.length));
   const body = rows.map((row) => element("tr", {},
     element("td", { text: String(row.place) }), element("td", { text: row.name }),
-    ...row.cells.map((cell) => element("td", {}, cell.kind === "bye" ? `bye${cell.mark}`
+    ...row.cells.map((cell) => element("td", {}, cell.kind === "bye" ? _("bye") + cell.mark
       : cell.kind === "absent" ? "–" : gameLink(cell.game_id, `${cell.opponent_place}${cell.colour[0]}${cell.mark}`, started))),
     element("td", { class: "points", text: String(row.points) })));
-  table("crosstable", ["", "Player", ...Array.from({ length: rounds }, (_, i) => `R${i + 1}`), "Points"], body);
+  table("crosstable", ["", _("Player"), ...Array.from({ length: rounds }, (unused, i) => _("R%(n)s", { n: i + 1 })), _("Points")], body);
 }
 
 function renderRounds(t, started) {
@@ -116,21 +121,21 @@ function renderRounds(t, started) {
       element("td", { text: String(board.board) }),
       element("td", { text: board.south.name }),
       element("td", { text: board.north.name }),
-      element("td", { text: board.result ? `${RESULTS[board.result]}${board.decided_by === "forfeit" ? " (forfeit)" : ""}` : "" }),
-      element("td", {}, started.has(board.game_id) ? gameLink(board.game_id, "open the game", started)
-        : element("span", { class: "hint", text: "not started" }))));
-    const head = element("tr", {}, ...["Board", "South", "North", "Result", "Game"].map((text) => element("th", { scope: "col", text })));
-    const byes = round.byes.map((bye) => element("li", { text: `${bye.name}: bye (${bye.points})` }));
+      element("td", { text: board.result ? RESULTS[board.result] + (board.decided_by === "forfeit" ? _(" (forfeit)") : "") : "" }),
+      element("td", {}, started.has(board.game_id) ? gameLink(board.game_id, _("open the game"), started)
+        : element("span", { class: "hint", text: _("not started") }))));
+    const head = element("tr", {}, ...[_("Board"), _("South"), _("North"), _("Result"), _("Game")].map((text) => element("th", { scope: "col", text })));
+    const byes = round.byes.map((bye) => element("li", { text: _("%(name)s: bye (%(points)s)", { name: bye.name, points: bye.points }) }));
     return element("section", { class: "round", "data-round": round.round },
-      element("h3", { text: `Round ${round.round}${round.complete ? "" : " (in progress)"}` }),
+      element("h3", { text: _("Round %(n)s", { n: round.round }) + (round.complete ? "" : _(" (in progress)")) }),
       element("p", {}, element("a", { class: "scoresheets-link",
         href: `/tournaments/${encodeURIComponent(id)}/rounds/${round.round}/scoresheets`,
-        text: "Empty scoresheets to print, one per board" })),
+        text: _("Empty scoresheets to print, one per board") })),
       element("div", { class: "scroll" }, element("table", { class: "table" }, element("thead", {}, head), element("tbody", {}, ...rows))),
       byes.length ? element("ul", { class: "byes" }, ...byes) : null);
   });
   byId("tournament-rounds").replaceChildren(...(sections.length ? sections
-    : [element("p", { class: "hint", text: "No round has been paired yet." })]));
+    : [element("p", { class: "hint", text: _("No round has been paired yet.") })]));
 }
 
 async function init() {
@@ -155,7 +160,7 @@ function refresh() {
 }
 
 init().then(() => listen(`${base}/live`, { board: refresh, tournament: refresh })).catch((error) => {
-  byId("tournament-title").textContent = error.status === 404 ? `There is no tournament ${id}` : "The tournament could not be loaded";
+  byId("tournament-title").textContent = error.status === 404 ? _("There is no tournament %(id)s", { id }) : _("The tournament could not be loaded");
   byId("tournament-meta").replaceChildren(element("span", { class: "error", text: describeProblem(error) }));
   page.dataset.ready = "error";
 });

@@ -1,48 +1,72 @@
 // The explanation of one event: the engine's ordered steps, each citing its rule id
 // (GET /api/games/{id}/events/{seq}/trace). Known steps read as sentences; any other
 // step still shows its rule and fields, so a new kind of step is never hidden.
+import { _ } from "./i18n.js";
 import { element, PLAYER } from "./site.js";
 
 const who = (player) => PLAYER[player] || player;
+const word = (text) => _(String(text)).replaceAll("_", " "); // a game's own word, as the catalogs give it
 
-const whose = (s, thing) => (s.player ? `${who(s.player)}'s ${thing}` : `the ${thing}`);
-const pairText = (s) => `South ${s.south}, North ${s.north}`;
+const pairText = (s) => _("South %(south)s, North %(north)s", { south: s.south, north: s.north });
+const RESULTS = { south_wins: _("South wins"), north_wins: _("North wins"), draw: _("Draw") };
+const NONE = _("none");
+const DRAW = _("draw");
+const wins = (player) => _("%(player)s wins", { player: who(player) });
+
+// The engine's reasons (a step's `why`) and the rule options' names and values, for the
+// catalogs: each is shown through _() (recorder/rules, recorder/audit/trace.py).
+export const WHY = [
+  _("after_tuz_capture = end_turn"), _("empty wegue"), _("every hole one player owns is empty"), _("kwah"),
+  _("last seed in an empty hole"), _("last seed in own tuz"), _("neither player has a legal sowing"),
+  _("no legal hole to sow again"), _("own ayemi"), _("the board stays as it was"),
+  _("the last seed fell into an empty hole"), _("the opponent owns the landing hole"), _("the opponent passed"),
+  _("the race decides who moves first"), _("won the race"), _("south owns no hole with seeds"),
+  _("north owns no hole with seeds"),
+];
+export const OPTION_WORDS = [
+  _("serial_capture"), _("capture_only_from_own_hole"), _("group_size"), _("after_final_capture"),
+  _("mazagebh_no_return"), _("match"), _("empty_wegue_landing"), _("weak_wegues"), _("wegue_block"),
+  _("after_tuz_capture"), _("true"), _("false"), _("rounds"), _("single"), _("capture_seed"), _("leave_seed"),
+  _("first_turn"), _("first_turn_each_player"), _("sow_again"), _("end_turn"), _("bonus_sowing"),
+];
 
 // One sentence per kind of step; the step's `why`, when it has one, is added after it.
 const SENTENCES = {
-  setup: (s) => `${s.variant}: ${s.south} (South) against ${s.north} (North)`,
-  options: (s) => `rule options: ${Object.entries(s.options).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(", ") || "none"}`,
-  start: (s) => `every hole starts with ${s.seeds_per_hole} seeds`,
-  position: () => "the game starts from a given position",
-  awaiting: (s) => `${s.decision.replaceAll("_", " ")} awaited${s.player ? ` from ${who(s.player)}` : ""}`,
-  lifted: (s) => `${who(s.player)} lifts ${s.seeds} from ${s.hole}`,
-  dropped: (s) => `a seed into ${s.hole} (now ${s.now})`,
-  relayed: (s) => `relay: lifts ${s.seeds} from ${s.hole}`,
-  captured: (s) => `${who(s.player)} takes ${s.seeds} from ${s.hole}`,
-  seed_stayed: (s) => `the seed stays in ${s.hole}`,
-  created: (s) => `${s.kind} made in ${s.hole} for ${who(s.owner)}`,
-  wegue_removed: (s) => `${s.hole} is an ordinary hole again`,
-  no_return: (s) => `${who(s.player)} may not sow ${s.hole} straight back`,
-  serial_capture: (s) => `the capture goes on from ${s.hole}`,
-  no_capture: (s) => `no capture at ${s.hole}`,
-  sow_again: (s) => `${who(s.player)} sows again`,
-  turn_ended: (s) => `${whose(s, "turn")} ends`,
-  bonus_lost: (s) => `${who(s.player)} loses the bonus sowing`,
-  passed: (s) => `${who(s.player)} cannot sow and passes`,
-  to_move: (s) => `${who(s.player)} to move`,
-  lot_needed: () => "both remainders are 2: a lot decides the extra hole",
-  round_ended: () => "the round ends",
-  game_ended: (s) => `the game ends${s.result ? `: ${s.result.replaceAll("_", " ")}` : ""}`,
-  match_ended: (s) => `the match ends: ${who(s.winner)} wins`,
-  race: (s) => `${who(s.winner)} wins the race`,
-  board_set: () => "the board is set as it stood after the race",
-  opening: (s) => `${who(s.player)} plays the ${s.choice} opening`,
-  opening_recorded: (s) => `${who(s.player)} plays the ${s.choice} opening`,
-  lot: (s) => `${who(s.winner)} wins the lot`,
-  hole_counts: (s) => `holes next round: ${pairText(s)}`,
-  next_round: (s) => `round ${s.round} starts; ${who(s.first_player)} moves first`,
-  board_reset: (s) => `every hole is filled with ${s.seeds_per_hole} seeds`,
-  result: (s) => `result by ${s.kind}: ${s.winner ? `${who(s.winner)} wins` : "draw"}${s.note ? ` (${s.note})` : ""}`,
+  setup: (s) => _("%(variant)s: %(south)s (South) against %(north)s (North)", { variant: word(s.variant), south: s.south, north: s.north }),
+  options: (s) => _("rule options: %(options)s", { options: Object.entries(s.options).map(([k, v]) => `${word(k)} ${word(v)}`).join(", ") || NONE }),
+  start: (s) => _("every hole starts with %(seeds)s seeds", { seeds: s.seeds_per_hole }),
+  position: () => _("the game starts from a given position"),
+  awaiting: (s) => (s.player ? _("%(decision)s awaited from %(player)s", { decision: word(s.decision), player: who(s.player) })
+    : _("%(decision)s awaited", { decision: word(s.decision) })),
+  lifted: (s) => _("%(player)s lifts %(seeds)s from %(hole)s", { player: who(s.player), seeds: s.seeds, hole: s.hole }),
+  dropped: (s) => _("a seed into %(hole)s (now %(now)s)", { hole: s.hole, now: s.now }),
+  relayed: (s) => _("relay: lifts %(seeds)s from %(hole)s", { seeds: s.seeds, hole: s.hole }),
+  captured: (s) => _("%(player)s takes %(seeds)s from %(hole)s", { player: who(s.player), seeds: s.seeds, hole: s.hole }),
+  seed_stayed: (s) => _("the seed stays in %(hole)s", { hole: s.hole }),
+  created: (s) => _("%(kind)s made in %(hole)s for %(player)s", { kind: word(s.kind), hole: s.hole, player: who(s.owner) }),
+  wegue_removed: (s) => _("%(hole)s is an ordinary hole again", { hole: s.hole }),
+  no_return: (s) => _("%(player)s may not sow %(hole)s straight back", { player: who(s.player), hole: s.hole }),
+  serial_capture: (s) => _("the capture goes on from %(hole)s", { hole: s.hole }),
+  no_capture: (s) => _("no capture at %(hole)s", { hole: s.hole }),
+  sow_again: (s) => _("%(player)s sows again", { player: who(s.player) }),
+  turn_ended: (s) => (s.player ? _("%(player)s's turn ends", { player: who(s.player) }) : _("the turn ends")),
+  bonus_lost: (s) => _("%(player)s loses the bonus sowing", { player: who(s.player) }),
+  passed: (s) => _("%(player)s cannot sow and passes", { player: who(s.player) }),
+  to_move: (s) => _("%(player)s to move", { player: who(s.player) }),
+  lot_needed: () => _("both remainders are 2: a lot decides the extra hole"),
+  round_ended: () => _("the round ends"),
+  game_ended: (s) => (s.result ? _("the game ends: %(result)s", { result: RESULTS[s.result] || word(s.result) }) : _("the game ends")),
+  match_ended: (s) => _("the match ends: %(player)s wins", { player: who(s.winner) }),
+  race: (s) => _("%(player)s wins the race", { player: who(s.winner) }),
+  board_set: () => _("the board is set as it stood after the race"),
+  opening: (s) => _("%(player)s plays the %(choice)s opening", { player: who(s.player), choice: word(s.choice) }),
+  opening_recorded: (s) => _("%(player)s plays the %(choice)s opening", { player: who(s.player), choice: word(s.choice) }),
+  lot: (s) => _("%(player)s wins the lot", { player: who(s.winner) }),
+  hole_counts: (s) => _("holes next round: %(counts)s", { counts: pairText(s) }),
+  next_round: (s) => _("round %(round)s starts; %(player)s moves first", { round: s.round, player: who(s.first_player) }),
+  board_reset: (s) => _("every hole is filled with %(seeds)s seeds", { seeds: s.seeds_per_hole }),
+  result: (s) => _("result by %(kind)s: %(outcome)s", { kind: word(s.kind), outcome: s.winner ? wins(s.winner) : DRAW })
+    + (s.note ? ` (${s.note})` : ""),
 };
 
 function fieldsText(step) {
@@ -56,7 +80,7 @@ export function stepText(step) {
   const sentence = SENTENCES[step.step];
   try {
     const text = sentence ? sentence(step) : "";
-    if (text && !text.includes("undefined")) return text + (step.why ? ` (${step.why})` : "");
+    if (text && !text.includes("undefined")) return text + (step.why ? " (" + _(step.why) + ")" : "");
   } catch { /* fall through to the plain form */ }
   const fields = fieldsText(step);
   return `${step.step.replaceAll("_", " ")}${fields ? `: ${fields}` : ""}`;
@@ -78,7 +102,7 @@ function grouped(steps) {
 }
 
 function lineText(step) {
-  if (step.step === "dropped" && step.holes.length > 1) return `sows ${step.holes.length} seeds: ${step.holes.join(" ")}`;
+  if (step.step === "dropped" && step.holes.length > 1) return _("sows %(count)s seeds: %(holes)s", { count: step.holes.length, holes: step.holes.join(" ") });
   return stepText(step);
 }
 
@@ -90,11 +114,11 @@ export function stepsOf(payload) {
 
 export function renderTrace(list, steps, note) {
   if (!steps) {
-    list.replaceChildren(element("li", { class: "hint", text: note || "No explanation is available for this position." }));
+    list.replaceChildren(element("li", { class: "hint", text: note || _("No explanation is available for this position.") }));
     return;
   }
   if (!steps.length) {
-    list.replaceChildren(element("li", { class: "hint", text: "Nothing happened on the board at this event." }));
+    list.replaceChildren(element("li", { class: "hint", text: _("Nothing happened on the board at this event.") }));
     return;
   }
   list.replaceChildren(...grouped(steps).map((step) => element("li", { "data-step": step.step },

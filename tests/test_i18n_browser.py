@@ -1,0 +1,283 @@
+"""Every page in English, Tigrinya and Amharic, in Chromium, on a phone and a laptop.
+
+Each page is opened in each language at 390×844 (touch) and 1280×800, and every word it
+shows (its text, its placeholders, labels and tooltips, its title) is scanned for Latin
+letters: in Tigrinya and Amharic nothing English may be left but what is not language —
+the players' and events' names (here in Ge'ez script, but for the registry's Latin
+spelling of a player's name), identifiers and a federation's code, rule ids,
+hole names (``a1``), code (``<code>``, ``translate="no"``) and the few names kept in
+every language (ALLOWED). A game is then recorded in Tigrinya from the new-game form to
+its first capture, the board read from the DOM against the API at each step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from browser import CHROMIUM, LiveServer, launch_chromium, record
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
+    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
+
+from conftest import ADMIN_TOKEN, make_app  # noqa: E402
+
+from recorder.web import i18n  # noqa: E402
+
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+LANGUAGES = i18n.languages()  # English and every catalog folder
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
+
+# Names that are the same in every language: a language's own name in the chooser, formats
+# and programs named by their names, the rating system's name, keyboard keys.
+ALLOWED = {"English", "JavaScript", "JSON", "API", "api", "SVG", "CSV", "QR", "Glicko", "Home", "End"}
+RULE_ID = re.compile(r"\b[A-Z]{2,4}-\d+[a-z]?\b")  # SEL-7b, GEN-35, LW-6
+WORD = re.compile(r"[A-Za-z]{2,}")
+
+# Every text a person reads on the page, but code and what is marked not to translate
+# (and <noscript>, whose words a page with scripts never shows: they are raw text here).
+READ_TEXTS = """() => {
+  const skipped = (el) => el.closest('script, style, noscript, code, [translate="no"]');
+  const texts = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const parent = walker.currentNode.parentElement;
+    if (parent && !skipped(parent)) texts.push(walker.currentNode.textContent);
+  }
+  for (const el of document.body.querySelectorAll('[placeholder], [aria-label], [title], [alt]')) {
+    if (skipped(el)) continue;
+    for (const name of ['placeholder', 'aria-label', 'title', 'alt']) {
+      if (el.getAttribute(name)) texts.push(el.getAttribute(name));
+    }
+  }
+  return texts;
+}"""
+
+# The registry keeps a player's name in Latin script and in Ge'ez: proper names, shown as
+# they are in every language.
+PLAYERS = {
+    "Abeba Tesfaye": "ኣበባ ተስፋይ",
+    "Berhane Kidane": "ብርሃነ ኪዳነ",
+    "Chaltu Bekele": "ጫልቱ በቀለ",
+    "Dawit Alemu": "ዳዊት ኣለሙ",
+}
+FEDERATION = "ERI"  # a federation's code, the same in every language
+UNKNOWN = "no-such-game"
+
+
+def fixture(name: str) -> dict:
+    return json.loads((FIXTURES / name).read_text())
+
+
+def rated_tournament(client) -> tuple[str, str]:
+    """A four-player Qelat round robin of registered players, every game resigned or agreed:
+    the tournament's id and its first player's."""
+    ids = []
+    for name, geez in PLAYERS.items():
+        body = {"name": name, "name_geez": geez, "federation": FEDERATION}
+        ids.append(client.post("/api/players", json=body).get_json()["id"])
+    made = client.post(
+        "/api/tournaments",
+        json={"name": "ዋንጫ ኣስመራ", "variant": "qelat", "format": "round_robin", "site": "ኣስመራ", "rated": True},
+    )
+    tournament_id = made.get_json()["id"]
+    for player_id in ids:
+        client.post(f"/api/tournaments/{tournament_id}/players", json={"player_id": player_id})
+    for round_number in (1, 2, 3):
+        boards = client.post(f"/api/tournaments/{tournament_id}/rounds", json={}).get_json()["boards"]
+        for board in boards:
+            url = f"/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board['board']}/game"
+            game_id = client.post(url, json={}).get_json()["id"]
+            if round_number < 3:  # the last round stays under way, for the projector
+                result = {"type": "result", "kind": "resignation", "winner": "south", "expected_version": 1}
+                client.post(f"/api/games/{game_id}/commands", json=result)
+    return tournament_id, ids[0]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    app = make_app(str(tmp_path_factory.mktemp("i18n") / "i18n.sqlite3"))
+    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
+        server.client = app.test_client()
+        server.browser = launch_chromium(playwright)
+        tournament_id, player_id = rated_tournament(server.client)
+        selus = fixture("selus-rounds-1372.json")
+        setup = {**selus["setup"], "south": "ሃብቶም", "north": "ሰናይት", "event": "ዋንጫ ኣስመራ", "site": "ኣስመራ"}
+        game_id = record(server.client, {**setup, "date": "2026-11-21", "round": "3"}, selus["commands"][:12])
+        server.pages = {
+            "home": "/",
+            "game": f"/games/{game_id}",
+            "watch": f"/games/{game_id}/watch",
+            "scoresheet": f"/games/{game_id}/scoresheet",
+            "tournament": f"/tournaments/{tournament_id}",
+            "scoresheets": f"/tournaments/{tournament_id}/rounds/3/scoresheets",
+            "projector": f"/tournaments/{tournament_id}/projector",
+            "pairings": f"/tournaments/{tournament_id}/print?list=pairings",
+            "standings": f"/tournaments/{tournament_id}/print?list=standings",
+            "crosstable": f"/tournaments/{tournament_id}/print?list=crosstable",
+            "player": f"/players/{player_id}",
+            "ratings": "/ratings/qelat",
+            "embed-game": f"/embed/games/{game_id}",
+            "embed-round": f"/embed/tournaments/{tournament_id}/rounds/3",
+            "unknown-game": f"/games/{UNKNOWN}",  # a 404 page says so in the reader's language
+        }
+        server.identifiers = {game_id, tournament_id, player_id, UNKNOWN, FEDERATION, *PLAYERS}
+        yield server
+        server.browser.close()
+    app.extensions["recorder"].store.close()
+
+
+def open_context(site, language: str, viewport: dict):
+    context = site.browser.new_context(
+        viewport=viewport, base_url=site.url, device_scale_factor=1, has_touch=viewport["width"] < 600
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"/?token={ADMIN_TOKEN}&lang={language}")  # signed in, the language chosen
+    page.wait_for_function("() => !window.location.search.includes('token')")
+    return context, page
+
+
+def english_left(site, texts: list[str]) -> list[str]:
+    found = []
+    for text in texts:
+        for identifier in site.identifiers:
+            text = text.replace(identifier, "")
+        found += [word for word in WORD.findall(RULE_ID.sub("", text)) if word not in ALLOWED]
+    return found
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_is_in_the_chosen_language(site, language, viewport):
+    context, page = open_context(site, language, VIEWPORTS[viewport])
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        for name, path in site.pages.items():
+            page.goto(path)
+            page.wait_for_selector("[data-ready=true]")
+            page.wait_for_timeout(150)  # the move list's notation arrives after the board
+            assert page.evaluate("document.documentElement.lang") == language, name
+            assert page.evaluate("document.documentElement.dir") == "ltr", name
+            texts = page.evaluate(READ_TEXTS)
+            if language == "en":
+                assert any(WORD.search(text) for text in texts), name  # the English page reads as English
+            else:
+                assert english_left(site, texts) == [], name
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_the_language_is_chosen_on_the_page_and_kept(site):
+    context, page = open_context(site, "en", VIEWPORTS["desktop"])
+    try:
+        page.goto(site.pages["tournament"])
+        page.wait_for_selector("[data-ready=true]")
+        page.select_option("#language", "am")
+        page.wait_for_function("() => document.documentElement.lang === 'am'")
+        page.wait_for_selector("[data-ready=true]")
+        assert page.text_content("#standings-title") == "ደረጃዎች"
+        page.goto(site.pages["home"])  # the choice is kept for the next page
+        assert page.evaluate("document.documentElement.lang") == "am"
+    finally:
+        context.close()
+
+
+# Published dates of the Ethiopian calendar: New Year (Meskerem 1) of 2000, 2016 (after a
+# leap year's Pagume 6) and 2017; Genna (Tahsas 29); Timket (Tir 11) in 2024 and 2025;
+# Adwa Victory Day (Yekatit 23); the last day of 2015, Pagume 6.
+ETHIOPIAN_DATES = [
+    ((2007, 9, 12), (2000, 1, 1)),
+    ((2023, 9, 12), (2016, 1, 1)),
+    ((2024, 9, 11), (2017, 1, 1)),
+    ((2025, 1, 7), (2017, 4, 29)),
+    ((2024, 1, 20), (2016, 5, 11)),
+    ((2025, 1, 19), (2017, 5, 11)),
+    ((2024, 3, 2), (2016, 6, 23)),
+    ((2023, 9, 11), (2015, 13, 6)),
+]
+
+
+def test_dates_show_the_ethiopian_calendar_beside_the_gregorian(site):
+    context, page = open_context(site, "ti", VIEWPORTS["desktop"])
+    try:
+        converted = page.evaluate(
+            """async (dates) => {
+              const { ethiopian } = await import('/web-static/js/i18n.js');
+              return dates.map(([y, m, d]) => { const e = ethiopian(y, m, d); return [e.year, e.month, e.day]; });
+            }""",
+            [list(gregorian) for gregorian, _ in ETHIOPIAN_DATES],
+        )
+        assert converted == [list(ethiopian) for _, ethiopian in ETHIOPIAN_DATES]
+        page.goto(site.pages["game"])
+        page.wait_for_selector("[data-ready=true]")
+        # 21 November 2026 is Hidar 12, 2019: Babel's Tigrinya month, then the Ethiopian date.
+        assert "ሕዳር 21, 2026 (12 ሕዳር 2019 ዓ.ም.)" in page.text_content("#game-meta")
+    finally:
+        context.close()
+
+
+def read_board(page) -> dict:
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.board [data-hole]')]
+             .map((hole) => [hole.dataset.hole, Number(hole.dataset.count)]))"""
+    )
+
+
+def test_a_game_is_recorded_in_tigrinya_from_the_start_to_its_first_capture(site):
+    """Lahemay Walida's fixture: South sows e1, North f2, whose last seed makes four (LW-7)."""
+    game = fixture("lahemay_walida-default.json")
+    context, page = open_context(site, "ti", VIEWPORTS["phone"])
+    try:
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.text_content("#new-game-title") == "ሓድሽ ጸወታ ጀምር"
+        page.select_option("#variant", "lahemay_walida")
+        page.fill("input[name=south]", "ሰላም")
+        page.fill("input[name=north]", "ሙሉ")
+        page.check("input[name=first_player][value=south]")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#game-page[data-ready=true]")
+        game_id = page.get_attribute("#game-page", "data-game-id")
+        assert page.text_content("#game-status") == "ተራ ደቡብ (ሰላም)"
+        for version, command in enumerate(game["commands"][:2], start=2):
+            page.click(f".board [data-hole='{command['hole']}']")
+            page.wait_for_selector(f".board[data-version='{version}']")
+            assert read_board(page) == site.client.get(f"/api/games/{game_id}/state").get_json()["holes"]
+        page.wait_for_selector("#trace li[data-step=captured]")  # the explanation arrives after the board
+        trace = page.text_content("#trace")
+        assert "ሰሜን 4 ካብ" in trace and "ይበልዕ" in trace  # "North takes 4 from …"
+        assert english_left(site, page.evaluate(READ_TEXTS)) == []
+    finally:
+        context.close()
+
+
+# The median height of common Ge'ez letters and of a Latin capital, drawn in a font stack.
+LETTER_HEIGHTS = """async (family) => {
+  await document.fonts.load(`100px ${family}`, "ሀለ");
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `100px ${family}`;
+  const heights = [..."ሀለሐመረሰቀበተነአከወዘየደገጠጰጸፈሁሉሙሩሱቁቡቱኑኩ"]
+    .map((letter) => context.measureText(letter).actualBoundingBoxAscent).sort((a, b) => a - b);
+  return { geez: heights[Math.floor(heights.length / 2)], capital: context.measureText("H").actualBoundingBoxAscent };
+}"""
+
+
+def test_geez_letters_are_drawn_as_tall_as_latin_capitals(site):
+    context, page = open_context(site, "ti", VIEWPORTS["desktop"])
+    try:
+        page.goto(site.pages["tournament"])
+        page.wait_for_selector("[data-ready=true]")
+        body = page.evaluate("getComputedStyle(document.body).fontFamily")
+        served = page.evaluate(LETTER_HEIGHTS, body)
+        assert abs(served["geez"] / served["capital"] - 1) < 0.08, served
+        # The system's Ethiopic font as it is, unscaled: noticeably smaller, as it was.
+        plain = page.evaluate(LETTER_HEIGHTS, body.replace('"Recorder Ethiopic", ', ""))
+        assert plain["geez"] / plain["capital"] < 0.9, plain
+    finally:
+        context.close()
