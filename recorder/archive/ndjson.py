@@ -196,39 +196,54 @@ _FIELD_TYPES = tuple(FIELDS.items())
 # The texts of FIELDS may not be empty; recorded_by and the payload's texts may.
 _PLAIN = r'[^"\\\x00-\x1f\ud800-\udfff]'
 _TEXT, _ANY_TEXT = f'"({_PLAIN}+)"', f'"({_PLAIN}*)"'
-# A sowing's line exactly as the store writes it (``store.stored_line``: keys sorted, no
-# white space) with every text plain: reading it as JSON gives these groups and nothing else.
+
+
+def _filled(template: str, *groups: str) -> str:
+    """A pattern of ``chain``'s template: its text matched literally, each value by its group."""
+    parts = template.split("%s")
+    return "".join(re.escape(part) + group for part, group in zip(parts, groups)) + re.escape(parts[-1])
+
+
+# A sowing's line exactly as the store writes it (``chain.event_text``, linked), made from the
+# encoder's own templates, with every text plain: reading it as JSON gives these groups and
+# nothing else. The groups in the line's (sorted) key order: game_id, hash, payload (hole,
+# player), prev_hash, recorded_at, recorded_by, seq; the type is the literal "sowed".
+_SOWING_PAYLOAD = "(" + _filled(chain.object_template(("hole", "player")), _ANY_TEXT, '"(south|north)"') + ")"
 _CANONICAL_SOWING = re.compile(
-    (
-        r'\{"game_id":TEXT,"hash":TEXT,"payload":(\{"hole":ANY,"player":"(south|north)"\}),"prev_hash":TEXT,'
-        r'"recorded_at":TEXT,"recorded_by":(?:null|ANY),"seq":([1-9][0-9]{0,17}),"type":"sowed"\}\Z'
+    _filled(
+        chain.LINE_TEMPLATE,
+        _TEXT,
+        _TEXT,
+        _SOWING_PAYLOAD,
+        _TEXT,
+        _TEXT,
+        f"(?:null|{_ANY_TEXT})",
+        "([1-9][0-9]{0,17})",
+        re.escape(chain.json_string("sowed")),
     )
-    .replace("TEXT", _TEXT)
-    .replace("ANY", _ANY_TEXT)
+    + r"\Z"
 )
 
 
 def canonical_sowing(text: str) -> StoredEvent | None:
     """The sowing a line holds when it is written exactly as the store writes one, else None.
 
-    Most of an archive's lines are such sowings. One pattern reads them in under half the
-    time JSON takes (1.7 against 3.7 µs a line, measured), and gives the payload's
-    canonical text as well: the line's own bytes are canonical, so the hash check need not
-    encode the payload again to learn that, nor build the hashed record's text, which is
-    the line without two of its members (``chain.checked_links``); and the line is the one
-    the store would write (``store.event_row`` keeps it). The event is the one
-    ``read_event`` reads from the same line (tests/test_archive_lines.py holds them to it)."""
+    Most of an archive's lines are such sowings. One pattern, made from the encoder's
+    template (``chain.LINE_TEMPLATE``), reads them in under half the time JSON takes, and
+    gives the payload's canonical text as well: the line's own bytes are canonical, so the
+    hash check need not encode the payload again to learn that; the hashed record's text is
+    filled in by the encoder (``chain.record_text``); and the line is the one the store would
+    write (``store.event_row`` keeps it). The event is the one ``read_event`` reads from the
+    same line (tests/test_archive_lines.py holds them to it, and to the encoder)."""
     match = _CANONICAL_SOWING.match(text)
     if match is None:
         return None
     game_id, hash_, payload_text, hole, player, prev_hash, recorded_at, recorded_by, seq = match.groups()
-    # The hashed record's text is the line without its hash and prev_hash members: '"hash":"'
-    # is 8 characters, '"prev_hash":"' 13, and each value's closing quote has a comma after it.
-    record_text = text[: match.start(2) - 8] + text[match.end(2) + 2 : match.start(6) - 13] + text[match.end(6) + 2 :]
+    number = int(seq)
     return StoredEvent.of_fields(
         {
             "game_id": game_id,
-            "seq": int(seq),
+            "seq": number,
             "type": "sowed",
             "payload": {"hole": hole, "player": player},
             "recorded_at": recorded_at,
@@ -237,7 +252,7 @@ def canonical_sowing(text: str) -> StoredEvent | None:
             "hash": hash_,
             "payload_text": payload_text,
             "line": text,
-            "record_text": record_text,
+            "record_text": chain.spelled(game_id, number, "sowed", payload_text, recorded_at, recorded_by),
         }
     )
 

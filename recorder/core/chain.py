@@ -61,28 +61,87 @@ def parse_json(text: str) -> Any:
 
 _DECODER = json.JSONDecoder()
 
-# A str as JSON text, as json.dumps(ensure_ascii=False) writes it (record_text, the store's lines).
+# A str as JSON text, as json.dumps(ensure_ascii=False) writes it.
 json_string = json.encoder.encode_basestring
+
+# The members of an event's stored line (an NDJSON archive's line): its record and its links.
+LINE_FIELDS = (*RECORD_FIELDS, "prev_hash", "hash")
+
+
+def object_template(keys: Iterable[str]) -> str:
+    """The canonical JSON of an object with these keys, each value a ``%s`` to fill with
+    the value's canonical text, in sorted key order (``canonical_json``'s order)."""
+    return "{" + ",".join(json_string(key) + ":%s" for key in sorted(keys)) + "}"
+
+
+# The record's and the line's canonical text, their values left to fill: what every spelling
+# of an event's text (event_text, an archive reader's pattern) is made from.
+RECORD_TEMPLATE = object_template(RECORD_FIELDS)
+LINE_TEMPLATE = object_template(LINE_FIELDS)
+
+
+def event_text(event: Any, payload_text: str | None = None, *, linked: bool = False) -> str:
+    """The one encoder of an event's text: ``canonical_json`` of its hashed record, or with
+    ``linked`` of its stored line (the record with ``prev_hash`` and ``hash``), as the store
+    keeps it and an NDJSON archive writes it. Built around the payload's canonical text
+    (``payload_text``, when the caller has it), so the payload is serialised once; a field
+    not of its plain JSON type (a tampered row) is encoded by ``canonical_json`` itself."""
+    text = payload_text if payload_text is not None else canonical_json(event.payload)
+    spelled = _spelled(event, text, linked)
+    if spelled is not None:
+        return spelled
+    return canonical_json(line_of(event) if linked else record_of(event))
 
 
 def record_text(event: Any, payload_text: str) -> str | None:
-    """``canonical_json(record_of(event))`` built around the payload's canonical text, so
-    the payload is serialised once (the store keeps that text too); None when a field is
-    not of its plain JSON type (a tampered row), where only canonical_json is exact."""
-    recorded_by = event.recorded_by
+    """``event_text`` of the record, None when a field is not of its plain JSON type (where
+    only ``canonical_json`` is exact)."""
+    return _spelled(event, payload_text, False)
+
+
+def _spelled(event: Any, payload_text: str, linked: bool) -> str | None:
+    """``spelled`` of an event's fields (its links too, when ``linked``)."""
+    links = (event.prev_hash, event.hash) if linked else None
+    return spelled(event.game_id, event.seq, event.type, payload_text, event.recorded_at, event.recorded_by, links)
+
+
+def spelled(
+    game_id: Any,
+    seq: Any,
+    type_: Any,
+    payload_text: str,
+    recorded_at: Any,
+    recorded_by: Any,
+    links: tuple[Any, Any] | None = None,
+) -> str | None:
+    """The record's template (with ``links``, ``(prev_hash, hash)``: the line's) filled with
+    each field's JSON text (``json_string``, the very quoting ``canonical_json`` does), in the
+    template's sorted key order; None when a field is not of its plain JSON type.
+    tests/test_chain_text.py holds it to ``canonical_json`` over hostile events."""
     if not (
-        type(event.game_id) is str
-        and type(event.seq) is int
-        and type(event.type) is str
-        and type(event.recorded_at) is str
+        type(game_id) is str
+        and type(seq) is int
+        and type(type_) is str
+        and type(recorded_at) is str
         and (recorded_by is None or type(recorded_by) is str)
     ):
         return None
     quote = json_string
     by = "null" if recorded_by is None else quote(recorded_by)
-    return (
-        f'{{"game_id":{quote(event.game_id)},"payload":{payload_text},"recorded_at":{quote(event.recorded_at)},'
-        f'"recorded_by":{by},"seq":{event.seq},"type":{quote(event.type)}}}'
+    if links is None:
+        return RECORD_TEMPLATE % (quote(game_id), payload_text, quote(recorded_at), by, seq, quote(type_))
+    prev_hash, hash_ = links
+    if not (type(prev_hash) is str and type(hash_) is str):
+        return None
+    return LINE_TEMPLATE % (
+        quote(game_id),
+        quote(hash_),
+        payload_text,
+        quote(prev_hash),
+        quote(recorded_at),
+        by,
+        seq,
+        quote(type_),
     )
 
 
@@ -101,6 +160,11 @@ def record_of(event: Any) -> dict[str, Any]:
     Duck-typed so this module does not import the store (which imports it).
     """
     return {field: getattr(event, field) for field in RECORD_FIELDS}
+
+
+def line_of(event: Any) -> dict[str, Any]:
+    """The stored line's members of a stored event: its record, ``prev_hash`` and ``hash``."""
+    return {field: getattr(event, field) for field in LINE_FIELDS}
 
 
 def first_broken_link(events: Iterable[Any]) -> int | None:

@@ -248,16 +248,9 @@ def event_of_row(row: Sequence[Any]) -> StoredEvent:
 
 
 def stored_line(event: StoredEvent, payload_text: str) -> str:
-    """The event's canonical JSON (keys in sorted order), as an NDJSON archive writes it:
-    built around the payload's canonical text instead of serialising the payload again
-    (``chain.json_string`` quotes each text as ``json.dumps`` would)."""
-    quote = chain.json_string
-    recorded_by = "null" if event.recorded_by is None else quote(event.recorded_by)
-    return (
-        f'{{"game_id":{quote(event.game_id)},"hash":{quote(event.hash)},"payload":{payload_text},'
-        f'"prev_hash":{quote(event.prev_hash)},"recorded_at":{quote(event.recorded_at)},'
-        f'"recorded_by":{recorded_by},"seq":{int(event.seq)},"type":{quote(event.type)}}}'
-    )
+    """The event's stored line, as an NDJSON archive writes it: ``chain.event_text`` of it,
+    linked, built around the payload's canonical text."""
+    return chain.event_text(event, payload_text, linked=True)
 
 
 @dataclass(frozen=True)

@@ -255,10 +255,6 @@ class PostgresEventStore(SqlStreams, EventStore):
 
     _LINES_TEXT = "string_agg(line, chr(10) ORDER BY seq)"
 
-    def event_lines(self, stream_id: str) -> list[str]:
-        rows = self._db().execute("SELECT line FROM events WHERE game_id = ? ORDER BY seq", (stream_id,))
-        return [row[0] for row in rows.fetchall()]
-
 
 def _check_text(*values: str | None) -> None:
     """PostgreSQL text cannot hold U+0000 (payloads can: canonical JSON escapes it)."""

@@ -30,6 +30,7 @@ from .interface import (
     _check_append,
     _check_page,
     event_of_row,
+    stored_line,
 )
 from .writer_lock import WriterLock
 
@@ -142,17 +143,9 @@ def _placeholders(fields: int, rows: int) -> str:
     return ", ".join([one] * rows)
 
 
-# An event as canonical JSON (keys sorted): the stored line, or for rows stored before lines
-# were, built by SQLite from the stored canonical payload text (json_quote escapes as Python's
-# json.dumps(ensure_ascii=False) does: tests/test_store.py).
-_EVENT_LINE_TEXT = (
-    """COALESCE(line, '{"game_id":' || json_quote(game_id) || ',"hash":' || json_quote(hash)"""
-    """ || ',"payload":' || payload || ',"prev_hash":' || json_quote(prev_hash)"""
-    """ || ',"recorded_at":' || json_quote(recorded_at) || ',"recorded_by":' || json_quote(recorded_by)"""
-    """ || ',"seq":' || seq || ',"type":' || json_quote(type) || '}')"""
-)
-_EVENT_LINE = f"SELECT {_EVENT_LINE_TEXT} FROM events WHERE game_id = ? ORDER BY seq"
-_STORED_LINES = "SELECT line FROM events WHERE game_id = ? ORDER BY seq"
+# Each event's columns and its stored line, in seq order. Rows stored before lines were hold
+# none: their lines are built from the columns by the one encoder (``stored_line``).
+_EVENT_ROWS_WITH_LINES = f"SELECT {_EVENT_COLUMNS}, line FROM events WHERE game_id = ? ORDER BY seq"
 
 # A game's lines joined by newlines, in seq order. SQLite (before 3.44, which accepts the
 # ORDER BY) concatenates in the order it visits the rows: the primary key's index, walked
@@ -160,7 +153,7 @@ _STORED_LINES = "SELECT line FROM events WHERE game_id = ? ORDER BY seq"
 # Every path to a game's rows gives seq order anyway: the append-only trigger inserts a
 # game's events in seq order, so its rowids rise with seq.
 _IN_SEQ_ORDER = " ORDER BY seq" if sqlite3.sqlite_version_info >= (3, 44) else ""
-_SQLITE_LINES_TEXT = f"group_concat({_EVENT_LINE_TEXT}, char(10){_IN_SEQ_ORDER})"
+_SQLITE_LINES_TEXT = f"group_concat(line, char(10){_IN_SEQ_ORDER})"
 TEXTS_BATCH = 16  # games per query: a batch's texts are held at once, so memory stays small
 
 
@@ -416,13 +409,26 @@ class SqlStreams:
         the export holds, and only a batch's texts are in memory at once."""
         ids = iter(stream_ids)
         while batch := list(islice(ids, TEXTS_BATCH)):
-            texts = {row[0]: StreamText(*row) for row in self._texts_of(batch)}
+            texts = {row[0]: self._stream_text(*row) for row in self._texts_of(batch)}
             yield from (texts[stream_id] for stream_id in batch if stream_id in texts)
 
-    def _texts_of(self, batch: list[str]) -> list[tuple[str, int, str]]:
+    def _texts_of(self, batch: list[str]) -> list[tuple[str, int, int, str | None]]:
         marks = ", ".join("?" * len(batch))
-        query = f"SELECT game_id, count(*), {self._LINES_TEXT} FROM events WHERE game_id IN ({marks})"
+        query = f"SELECT game_id, count(*), count(line), {self._LINES_TEXT} FROM events WHERE game_id IN ({marks})"
         return self._db().execute(query + " GROUP BY game_id", batch).fetchall()
+
+    def _stream_text(self, stream_id: str, events: int, lines: int, text: str | None) -> StreamText:
+        """A stream's joined lines; a stream with rows stored before lines were (the
+        database skips their missing lines) has them built (``event_lines``)."""
+        if lines < events or text is None:
+            text = "\n".join(self.event_lines(stream_id))
+        return StreamText(stream_id, events, text)
+
+    def event_lines(self, stream_id: str) -> list[str]:
+        """Each event's stored line; a row stored before lines were has its line built from
+        its columns by the one encoder (``stored_line``)."""
+        rows = self._db().execute(_EVENT_ROWS_WITH_LINES, (stream_id,)).fetchall()
+        return [row[8] if row[8] is not None else stored_line(event_of_row(row), row[3]) for row in rows]
 
 
 # The appended events' chain and stored lines, the same on both backends.

@@ -24,9 +24,7 @@ from .interface import (
 )
 from .schema import create_schema
 from .sql import (
-    _EVENT_LINE,
     _INSERT_EVENTS,
-    _STORED_LINES,
     UPSERT_HEAD,
     LockedDatabase,
     SqlStreams,
@@ -277,10 +275,3 @@ class SQLiteEventStore(SqlStreams, EventStore):
         except OSError:  # an in-memory database, a file gone: there is nothing to read ahead
             return False
         return True
-
-    def event_lines(self, stream_id: str) -> list[str]:
-        db = self._db()
-        lines = [row[0] for row in db.execute(_STORED_LINES, (stream_id,)).fetchall()]
-        if None in lines:  # events stored by an earlier release: SQL renders the same bytes
-            lines = [row[0] for row in db.execute(_EVENT_LINE, (stream_id,)).fetchall()]
-        return lines
