@@ -23,7 +23,7 @@ from .core.events import Event, event_from_record
 from .core.game import Game, apply_event, history, replay, start_game
 from .errors import PreconditionRequired, UnknownGame, VersionConflict
 from .rules.position_text import reached
-from .store import GAME, EventStore, GameResults, GamesList, Idempotency, NewEvent, ProjectionWrite, StoredEvent
+from .store import GAME, GameResults, GamesList, Idempotency, NewEvent, ProjectionWrite, StoreBackend, StoredEvent
 from .store.caches import PositionIndex
 
 CACHE_SIZE = 2048
@@ -110,7 +110,7 @@ def _require_recorder(recorded_by: object) -> None:
 class Recorder:
     def __init__(
         self,
-        store: EventStore,
+        store: StoreBackend,
         games: GamesList | None = None,
         *,
         max_events_per_game: int | None = None,
@@ -199,7 +199,7 @@ class Recorder:
 
     def create_game(self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Recorded:
         _require_recorder(recorded_by)
-        original = self._replayed(None, idempotency)
+        original = self._replayed(idempotency)
         if original is not None:
             return original
         setup = commands.decide_create(body)
@@ -240,7 +240,7 @@ class Recorder:
                 field="If-Match",
             )
         _require_recorder(recorded_by)
-        original = self._replayed(game_id, idempotency)
+        original = self._replayed(idempotency)
         if original is not None:
             return original
 
@@ -254,13 +254,13 @@ class Recorder:
                 )
             return self._append(folded, command, recorded_by, idempotency)
 
-        return append_retrying(attempt, lambda: self._replayed(game_id, idempotency), expected_version)
+        return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
 
-    def _replayed(self, game_id: str | None, idempotency: Idempotency | None) -> Recorded | None:
+    def _replayed(self, idempotency: Idempotency | None) -> Recorded | None:
         """A retry of a request already stored: its original events, nothing new stored."""
         if idempotency is None:
             return None
-        events = self.store.replayed(game_id, idempotency)
+        events = self.store.replayed(idempotency)
         if not events:
             return None
         return Recorded(events, self.game_at(events[0].game_id, events[-1].seq), replayed=True)

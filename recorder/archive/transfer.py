@@ -18,7 +18,7 @@ created by an import is nobody's own (``was_imported``; docs/security.md, "Impor
 
 Export streams: game ids come from the games list (``GamesList.iter_ids``) in batches; a
 notation export reads, writes and hands on each game before the next is read, an NDJSON
-export reads a small batch of games' stored lines per query (``EventStore.event_texts``),
+export reads a small batch of games' stored lines per query (``BulkStore.event_texts``),
 so memory stays flat however many games the archive holds. No Flask here; the API and
 the CLI share this module.
 """
@@ -51,7 +51,7 @@ from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.rules.position_text import reached
 from recorder.service import new_bytes, result_changes, stored_pairs, summary_of
-from recorder.store import CheckedChain, EventStore, GameResults, GamesList, NewEvent, ProjectionWrite
+from recorder.store import CheckedChain, GameResults, GamesList, NewEvent, ProjectionWrite, StoreBackend
 from recorder.store.caches import NotationCache, PositionIndex
 from recorder.store.interface import StreamText
 from recorder.tournaments import is_tournament_id
@@ -145,7 +145,7 @@ class Archive:
 
     def __init__(
         self,
-        store: EventStore,
+        store: StoreBackend,
         *,
         games: GamesList | None = None,
         recorded_by: str | None = None,

@@ -30,7 +30,7 @@ from recorder.archive.ranges import FileRange
 from recorder.archive.transfer import Archive, GameReport, notation_games
 from recorder.errors import NotationError
 from recorder.rules import VARIANTS
-from recorder.store import EventStore
+from recorder.store import StoreBackend
 from recorder.store.backends import MEMORY
 from recorder.workers import collector_paused, default_jobs
 from schemas.archive import ExportQuerySchema
@@ -64,7 +64,7 @@ def _is_ndjson(path: str, fmt: str) -> bool:
 
 
 def import_into(
-    store: EventStore, paths: Iterable[str], fmt: str = "auto", jobs: int = 1, recorded_by: str = "command line"
+    store: StoreBackend, paths: Iterable[str], fmt: str = "auto", jobs: int = 1, recorded_by: str = "command line"
 ) -> tuple[dict, list[GameReport]]:
     """``recorder import``'s work on a database: the files imported as the database file's
     owner (who restores, as the admin does), their positions indexed at the end."""
@@ -75,7 +75,7 @@ def import_into(
     return imported
 
 
-def importing_archive(store: EventStore, recorded_by: str) -> Archive:
+def importing_archive(store: StoreBackend, recorded_by: str) -> Archive:
     """The archive ``recorder import`` imports through: the database file's owner restores
     (the logs' own ids, times and hashes kept), and positions are indexed at the end."""
     return Archive(store, recorded_by=recorded_by, check_command=schema_check, restore=True, positions_later=True)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 from recorder.core import chain
 
-from .interface import STREAM_TYPES, EventStore
+from .interface import STREAM_TYPES, StoreBackend
 
 PAGE = 500
 
@@ -21,7 +21,7 @@ class TargetNotEmpty(Exception):
     """The target store already holds streams: copying would mix two histories."""
 
 
-def all_streams(store: EventStore) -> Iterator[tuple[str, str]]:
+def all_streams(store: StoreBackend) -> Iterator[tuple[str, str]]:
     """(stream type, stream id) of every stream, a page at a time."""
     for stream_type in STREAM_TYPES:
         after = None
@@ -30,7 +30,7 @@ def all_streams(store: EventStore) -> Iterator[tuple[str, str]]:
             after = ids[-1]
 
 
-def copy_streams(source: EventStore, target: EventStore, progress: Callable[[int], None] = lambda n: None) -> int:
+def copy_streams(source: StoreBackend, target: StoreBackend, progress: Callable[[int], None] = lambda n: None) -> int:
     """Append every stream of ``source`` to the empty ``target``; returns the number of events."""
     if any(target.stream_ids(stream_type, limit=1) for stream_type in STREAM_TYPES):
         raise TargetNotEmpty("the target already holds streams; copy only into an empty database")
@@ -43,7 +43,7 @@ def copy_streams(source: EventStore, target: EventStore, progress: Callable[[int
     return total
 
 
-def differences(source: EventStore, target: EventStore) -> Iterator[str]:
+def differences(source: StoreBackend, target: StoreBackend) -> Iterator[str]:
     """One line per stream whose copy differs from its source or whose chain breaks (none: a true copy)."""
     seen = set()
     for stream_type, stream_id in all_streams(source):

@@ -11,7 +11,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, overload
+from typing import Any, Self, overload
 
 from recorder.core import chain
 from recorder.core.frozen import made_at_once
@@ -272,10 +272,12 @@ class AppendResult:
 class EventStore(abc.ABC):
     """What every backend implements: append and read, with versions and idempotency.
 
-    Streams have a type (``game`` or ``tournament``, recorder/store/schema.py) fixed by
-    their first append. Lists, notation and position caches are projections beside the
-    store (recorder/store/games_list.py, caches.py), rebuilt from the events; access
-    tokens are records beside it (recorder/store/tokens.py), never events.
+    Six verbs: ``append``, ``replayed``, ``read``, ``version``, ``stream_type``, ``close``.
+    Streams have a type (``game``, ``tournament`` or ``player``, recorder/store/schema.py)
+    fixed by their first append. Bulk reading, listing and syncing are ``BulkStore``'s; lists,
+    notation and position caches are projections beside the store (recorder/store/games_list.py,
+    caches.py), rebuilt from the events; access tokens are records beside it
+    (recorder/store/tokens.py), never events.
     """
 
     path: str  # where the store is, as ``backends.open_store`` opens it again: a SQLite file or a PostgreSQL URL
@@ -304,7 +306,7 @@ class EventStore(abc.ABC):
         """
 
     @abc.abstractmethod
-    def replayed(self, stream_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def replayed(self, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         """The events an earlier request with this key stored (in whichever stream), None for a new key;
         IdempotencyMismatch when the key was used for a different request."""
 
@@ -313,17 +315,30 @@ class EventStore(abc.ABC):
         """Events with ``after < seq <= upto`` in seq order ([] for an unknown stream)."""
 
     @abc.abstractmethod
-    def version(self, stream_id: str) -> int:
-        """Number of events in the stream (its last seq); 0 if there are none."""
-
-    def last_seq_recorded_by(self, stream_id: str, recorded_at: str) -> int:
-        """The last event of a stream recorded at or before ``recorded_at`` (0: none was),
-        for a tournament's broadcast delay."""
-        return max((e.seq for e in self.read(stream_id) if e.recorded_at <= recorded_at), default=0)
+    def version(self, stream_id: str, *, at: str | None = None) -> int:
+        """Number of events in the stream (its last seq); 0 if there are none. With ``at``
+        (a time as the store writes it), the number recorded at or before it (a
+        tournament's broadcast delay)."""
 
     @abc.abstractmethod
     def stream_type(self, stream_id: str) -> str | None:
-        """``game`` or ``tournament``; None for a stream with no events."""
+        """``game``, ``tournament`` or ``player``; None for a stream with no events."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release every connection the store opened."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class BulkStore(abc.ABC):
+    """What archives, verification and listings need of a backend beyond ``EventStore``:
+    streams listed and read in bulk, their stored lines, their recorded heads, and appends
+    batched and synced."""
 
     @abc.abstractmethod
     def first_events(self, stream_type: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
@@ -334,50 +349,43 @@ class EventStore(abc.ABC):
         """Ids of the streams of this type in id order, ``limit`` at a time after ``after``
         (rebuilds and verification walk every stream with it, memory flat)."""
 
-    def exists(self, stream_id: str) -> bool:
-        """True once the stream has at least one event."""
-        return self.version(stream_id) > 0
-
+    @abc.abstractmethod
     def event_lines(self, stream_id: str) -> list[str]:
         """Each stored event as one line of canonical JSON, exactly
-        ``chain.canonical_json(event.to_dict())`` (NDJSON archives). Backends may keep
-        the lines stored, so an export decodes nothing."""
-        return [chain.canonical_json(event.to_dict()) for event in self.read(stream_id)]
+        ``chain.event_text(event, linked=True)`` (NDJSON archives). Backends keep the lines
+        stored, so an export decodes nothing."""
 
+    @abc.abstractmethod
     def event_texts(self, stream_ids: Iterable[str]) -> Iterator[StreamText]:
         """Each stream's ``event_lines`` joined by newlines, in the order the ids come,
         streams without events left out: what an NDJSON export writes, a stream at a time
         (SQL backends read a batch of streams per query, joined by the database)."""
-        for stream_id in stream_ids:
-            lines = self.event_lines(stream_id)
-            if lines:
-                yield StreamText(stream_id, len(lines), "\n".join(lines))
 
+    @abc.abstractmethod
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Appends inside may share one transaction (bulk imports); each stays all-or-nothing.
         A backend may commit a batch without waiting for the disk: ``sync`` then makes every
         batch committed so far durable."""
-        return contextlib.nullcontext()
 
     def sync(self) -> None:
         """Every batch committed so far made durable (a backend whose every commit is: nothing to do)."""
         return None
 
+    @abc.abstractmethod
     def ids_in_events(self) -> Iterator[str]:
         """Every stream id in the events table itself, games and tournaments alike (what
         verification walks: no table beside the events can hide a stream from it)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def stream_heads(self, stream_id: str | None = None) -> list[StreamHead]:
         """Each stream of the streams table (or the one named) whose recorded head (the
         seq and hash of its last event, written with every append) is not its events'
         last, with both; a stream named that is in the streams table comes back whatever
         its head. What ``recorder verify`` holds against the events (docs/security.md)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def stream_count(self) -> int:
         """How many streams the streams table names."""
-        raise NotImplementedError
 
     def read_ahead(self) -> bool:
         """Ask for the whole store to be read into memory ahead of a walk over every
@@ -385,32 +393,23 @@ class EventStore(abc.ABC):
         nothing waits for it. A server backend keeps its own cache: nothing to ask."""
         return False
 
+    @abc.abstractmethod
     def read_streams(self, batch: int = 500) -> Iterator[tuple[str, list[StoredEvent]]]:
         """Every stream in the events table with its events, in id order (what ``recorder
         verify`` walks); SQL backends read a batch of streams per query."""
-        for stream_id in self.ids_in_events():
-            yield stream_id, self.read(stream_id)
 
+    @abc.abstractmethod
     def read_stream_range(self, after: str, last: str) -> Iterator[tuple[str, list[StoredEvent]]]:
         """The streams in the events table with ``after < id <= last`` and their events,
         in id order: a contiguous part of ``read_streams`` (what each worker of ``recorder
         verify --jobs`` reads); SQL backends read the range in one query."""
-        for stream_id in self.ids_in_events():
-            if after < stream_id <= last:
-                yield stream_id, self.read(stream_id)
-
-    @abc.abstractmethod
-    def close(self) -> None:
-        """Release every connection the store opened."""
-
-    def __enter__(self) -> EventStore:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
 
-def every_stream_id(store: EventStore, stream_type: str, page: int = 1000) -> Iterator[str]:
+class StoreBackend(EventStore, BulkStore):
+    """A backend: the event store and its bulk side (``backends.open_store`` opens one)."""
+
+
+def every_stream_id(store: BulkStore, stream_type: str, page: int = 1000) -> Iterator[str]:
     """Every stream id of a type in id order, read a page at a time (memory stays flat)."""
     after = None
     while batch := store.stream_ids(stream_type, after=after, limit=page):

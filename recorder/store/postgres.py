@@ -24,6 +24,7 @@ import contextlib
 import os
 import threading
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -31,21 +32,12 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from recorder.errors import Unavailable, VersionConflict
 
 from .interface import (
-    GAME,
-    AppendResult,
-    EventStore,
-    Idempotency,
-    NewEvent,
-    ProjectionWrite,
-    StoredEvent,
-    _verify_next_events,
-    event_rows,
-    utc_now,
+    StoreBackend,
 )
 from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
-from .sql import _EVENT_COLUMNS, UPSERT_HEAD, SqlStreams, _chained, _write_transaction
+from .sql import _EVENT_COLUMNS, SqlStreams, _write_transaction
 
 # How long opening the store waits for the server before it says it cannot reach it.
 CONNECT_TIMEOUT_SECONDS = 10
@@ -69,7 +61,7 @@ def is_postgres_url(value: str | None) -> bool:
     return bool(value) and str(value).startswith(("postgresql://", "postgres://"))
 
 
-class PostgresEventStore(SqlStreams, EventStore):
+class PostgresEventStore(SqlStreams, StoreBackend):
     """EventStore on a PostgreSQL database: one pooled connection per thread while it lives."""
 
     def __init__(self, url: str, *, max_connections: int = 32, migrate_schema: bool = True):
@@ -192,42 +184,16 @@ class PostgresEventStore(SqlStreams, EventStore):
 
     # ---------------------------------------------------------------- appends
 
-    def append(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent] | Sequence[StoredEvent],
-        *,
-        stream_type: str = GAME,
-        recorded_by: str | None = None,
-        idempotency: Idempotency | None = None,
-        projection: ProjectionWrite | None = None,
-    ) -> AppendResult:
-        batch, verbatim, texts = self._prepared(stream_id, expected_version, events, stream_type)  # outside the lock
-        _check_text(stream_id, recorded_by, *(e.type for e in batch))
-        handle = self._db()
+    @contextlib.contextmanager
+    def _appending(self, stream_id: str, expected_version: int) -> Iterator[PgHandle]:
+        """The append's transaction; an insert refused by the second wall (met only by a
+        writer that skipped the lock: the primary key's unique_violation, or the append-only
+        trigger refusing an insert behind the head) is reported as the VersionConflict it is."""
         try:
+            handle = self._db()
             with _write_transaction(handle):  # type: ignore[arg-type]
-                if idempotency is not None:
-                    handle.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (idempotency.key,))
-                    original = self._replay(handle, idempotency)
-                    if original is not None:
-                        return AppendResult(original, replayed=True)
-                handle.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (stream_id,))
-                head = self._head(handle, stream_id, expected_version, stream_type)
-                now = utc_now()  # inside the stream's lock, so recorded_at never goes backwards
-                if verbatim:
-                    stored: Sequence[StoredEvent] = batch
-                    _verify_next_events(stream_id, head, stored, texts)
-                else:
-                    stored = _chained(stream_id, head, batch, texts, now, recorded_by)
-                self._insert(handle, stream_type, stored, texts)
-                self._after_insert(handle, stream_id, stored, idempotency, projection, now)
-                # Delivered at commit to every listening app server (recorder/store/notify.py).
-                handle.execute("SELECT pg_notify(?, ?)", (CHANNEL, stream_id))
+                yield handle
         except psycopg.IntegrityError as error:
-            # The second wall, met only by a writer that skipped the lock: the primary key
-            # (unique_violation) or the append-only trigger refused an insert behind the head.
             actual = self.version(stream_id)
             if actual == expected_version:
                 raise  # not a lost race: let the real fault show
@@ -236,20 +202,20 @@ class PostgresEventStore(SqlStreams, EventStore):
                 expected=expected_version,
                 actual=actual,
             ) from error
-        return AppendResult(stored, replayed=False)
 
-    @staticmethod
-    def _insert(handle: PgHandle, stream_type: str, stored: Sequence[StoredEvent], texts: list[str]) -> None:
-        first = stored[0]
-        if first.seq == 1:
-            handle.execute(
-                "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
-                (first.game_id, stream_type, first.recorded_at),
-            )
-        with handle.raw.cursor() as cursor:
-            cursor.executemany(_INSERT_EVENT, event_rows(stored, texts))
-        last = stored[-1]
-        handle.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
+    def _check_values(self, stream_id: str, recorded_by: str | None, events: Sequence[Any]) -> None:
+        _check_text(stream_id, recorded_by, *(e.type for e in events))
+
+    def _serialise(self, db: PgHandle, name: str, space: int) -> None:
+        db.execute(f"SELECT pg_advisory_xact_lock(hashtextextended(?, {int(space)}))", (name,))
+
+    def _insert_rows(self, db: PgHandle, rows: Sequence[Sequence[Any]]) -> None:
+        with db.raw.cursor() as cursor:
+            cursor.executemany(_INSERT_EVENT, rows)
+
+    def _notify(self, db: PgHandle, stream_id: str) -> None:
+        """Delivered at commit to every listening app server (recorder/store/notify.py)."""
+        db.execute("SELECT pg_notify(?, ?)", (CHANNEL, stream_id))
 
     # ---------------------------------------------------------------- reads
 

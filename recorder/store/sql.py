@@ -20,6 +20,8 @@ from recorder.core.names import player_key
 from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
 
 from .interface import (
+    GAME,
+    AppendResult,
     CheckedChain,
     Idempotency,
     NewEvent,
@@ -29,8 +31,11 @@ from .interface import (
     StreamText,
     _check_append,
     _check_page,
+    _verify_next_events,
     event_of_row,
+    event_rows,
     stored_line,
+    utc_now,
 )
 from .writer_lock import WriterLock
 
@@ -240,6 +245,10 @@ _HEADS_DISAGREEING = (
 )
 
 
+# The lock spaces of an append's two locks (``SqlStreams._serialise``): its key's, then its stream's.
+KEY_LOCKS, STREAM_LOCKS = 1, 0
+
+
 class SqlStreams:
     """What both SQL backends do the same way: the append's head check and every read.
 
@@ -252,6 +261,75 @@ class SqlStreams:
 
     def _db(self) -> Any:
         raise NotImplementedError
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent] | Sequence[StoredEvent],
+        *,
+        stream_type: str = GAME,
+        recorded_by: str | None = None,
+        idempotency: Idempotency | None = None,
+        projection: ProjectionWrite | None = None,
+    ) -> AppendResult:
+        """``EventStore.append``, the one algorithm of both backends: checked and encoded
+        outside the lock; then, in one write transaction (``_appending``), the key's replay,
+        the stream's lock and head, the chained events inserted with the stream's row and
+        head, the key, the projection, and the backend's notice of the append."""
+        batch, verbatim, texts = self._prepared(stream_id, expected_version, events, stream_type)  # outside the lock
+        self._check_values(stream_id, recorded_by, batch)
+        with self._appending(stream_id, expected_version) as db:
+            if idempotency is not None:
+                self._serialise(db, idempotency.key, KEY_LOCKS)
+                original = self._replay(db, idempotency)
+                if original is not None:
+                    return AppendResult(original, replayed=True)
+            self._serialise(db, stream_id, STREAM_LOCKS)
+            head = self._head(db, stream_id, expected_version, stream_type)
+            now = utc_now()  # inside the lock, so recorded_at never goes backwards
+            if verbatim:
+                stored: Sequence[StoredEvent] = batch
+                _verify_next_events(stream_id, head, stored, texts)
+            else:
+                stored = _chained(stream_id, head, batch, texts, now, recorded_by)
+            self._insert(db, stream_type, stored, texts)
+            self._after_insert(db, stream_id, stored, idempotency, projection, now)
+            self._notify(db, stream_id)
+        return AppendResult(stored, replayed=False)
+
+    # The backend's hooks of the append.
+
+    def _appending(self, stream_id: str, expected_version: int) -> contextlib.AbstractContextManager[Any]:
+        """The append's write transaction on this thread's handle, which it yields."""
+        raise NotImplementedError
+
+    def _check_values(self, stream_id: str, recorded_by: str | None, events: Sequence[Any]) -> None:
+        """Refuse texts the backend cannot store (nothing, unless it says otherwise)."""
+
+    def _serialise(self, db: Any, name: str, space: int) -> None:
+        """Serialise the writers of ``name`` (a key, a stream) inside the transaction; a
+        backend whose write transaction is taken whole (SQLite's BEGIN IMMEDIATE) need not."""
+
+    def _insert_rows(self, db: Any, rows: Sequence[Sequence[Any]]) -> None:
+        """Insert the events' rows (``event_row``)."""
+        raise NotImplementedError
+
+    def _notify(self, db: Any, stream_id: str) -> None:
+        """Tell the backend's listeners of the append, delivered at commit (nothing, unless it says otherwise)."""
+
+    def _insert(self, db: Any, stream_type: str, stored: Sequence[StoredEvent], texts: list[str]) -> None:
+        """Insert chained events (and the stream's row with its first event) and record the
+        stream's head; the one insert both recorded and archived events go through."""
+        first = stored[0]
+        if first.seq == 1:
+            db.execute(
+                "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
+                (first.game_id, stream_type, first.recorded_at),
+            )
+        self._insert_rows(db, event_rows(stored, texts))
+        last = stored[-1]
+        db.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
 
     @staticmethod
     def _prepared(
@@ -324,7 +402,7 @@ class SqlStreams:
         # The same request: its events, even if a concurrent retry chose another new id.
         return tuple(self._select(db, original_stream, first_seq - 1, last_seq))
 
-    def replayed(self, stream_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def replayed(self, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         return self._replay(self._db(), idempotency)
 
     @staticmethod
@@ -339,13 +417,12 @@ class SqlStreams:
     def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         return self._select(self._db(), stream_id, after, upto)
 
-    def version(self, stream_id: str) -> int:
-        row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
-        return row[0] or 0
-
-    def last_seq_recorded_by(self, stream_id: str, recorded_at: str) -> int:
-        sql = "SELECT MAX(seq) FROM events WHERE game_id = ? AND recorded_at <= ?"
-        row = self._db().execute(sql, (stream_id, recorded_at)).fetchone()
+    def version(self, stream_id: str, *, at: str | None = None) -> int:
+        if at is None:
+            row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
+        else:
+            sql = "SELECT MAX(seq) FROM events WHERE game_id = ? AND recorded_at <= ?"
+            row = self._db().execute(sql, (stream_id, at)).fetchone()
         return row[0] or 0
 
     def stream_type(self, stream_id: str) -> str | None:

@@ -7,28 +7,18 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from sqlite_utils import Database
 
 from .interface import (
-    GAME,
-    AppendResult,
-    EventStore,
-    Idempotency,
-    NewEvent,
-    ProjectionWrite,
-    StoredEvent,
-    _verify_next_events,
-    event_rows,
-    utc_now,
+    StoreBackend,
 )
 from .schema import create_schema
 from .sql import (
     _INSERT_EVENTS,
-    UPSERT_HEAD,
     LockedDatabase,
     SqlStreams,
-    _chained,
     _write_transaction,
     insert_rows,
 )
@@ -98,7 +88,7 @@ def available_memory(meminfo: str = MEMINFO) -> int | None:
     return None
 
 
-class SQLiteEventStore(SqlStreams, EventStore):
+class SQLiteEventStore(SqlStreams, StoreBackend):
     """EventStore on one SQLite file, WAL mode, one reused connection per thread."""
 
     def __init__(self, path: str):
@@ -208,48 +198,11 @@ class SQLiteEventStore(SqlStreams, EventStore):
         with _write_transaction(db):
             create_schema(db)
 
-    def append(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent] | Sequence[StoredEvent],
-        *,
-        stream_type: str = GAME,
-        recorded_by: str | None = None,
-        idempotency: Idempotency | None = None,
-        projection: ProjectionWrite | None = None,
-    ) -> AppendResult:
-        batch, verbatim, texts = self._prepared(stream_id, expected_version, events, stream_type)  # outside the lock
-        db = self._db()
-        with _write_transaction(db):
-            if idempotency is not None:
-                original = self._replay(db, idempotency)
-                if original is not None:
-                    return AppendResult(original, replayed=True)
-            head = self._head(db, stream_id, expected_version, stream_type)
-            now = utc_now()  # inside the lock, so recorded_at never goes backwards
-            if verbatim:
-                stored: Sequence[StoredEvent] = batch
-                _verify_next_events(stream_id, head, stored, texts)
-            else:
-                stored = _chained(stream_id, head, batch, texts, now, recorded_by)
-            self._insert(db, stream_type, stored, texts)
-            self._after_insert(db, stream_id, stored, idempotency, projection, now)
-        return AppendResult(stored, replayed=False)
+    def _appending(self, stream_id: str, expected_version: int) -> contextlib.AbstractContextManager[Database]:
+        return _write_transaction(self._db())
 
-    @staticmethod
-    def _insert(db: Database, stream_type: str, stored: Sequence[StoredEvent], texts: list[str]) -> None:
-        """Insert chained events (and the stream's row with its first event); the one
-        INSERT both recorded and archived events go through."""
-        first = stored[0]
-        if first.seq == 1:
-            db.execute(
-                "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
-                (first.game_id, stream_type, first.recorded_at),
-            )
-        insert_rows(db.conn, _INSERT_EVENTS, event_rows(stored, texts))
-        last = stored[-1]
-        db.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
+    def _insert_rows(self, db: Database, rows: Sequence[Sequence[Any]]) -> None:
+        insert_rows(db.conn, _INSERT_EVENTS, rows)
 
     def read_ahead(self) -> bool:
         """The database file handed to the operating system to read into its cache, in
