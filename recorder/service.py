@@ -23,8 +23,8 @@ from .core.events import Event, event_from_record
 from .core.game import Game, apply_event, history, replay, start_game
 from .errors import PreconditionRequired, UnknownGame, VersionConflict
 from .rules.position_text import reached
-from .store import GAME, GameResults, GamesList, Idempotency, NewEvent, ProjectionWrite, StoreBackend, StoredEvent
-from .store.caches import PositionIndex
+from .store import GAME, GamesList, Idempotency, NewEvent, ProjectionWrite, StoreBackend, StoredEvent
+from .store.game_tables import GameTables
 
 CACHE_SIZE = 2048
 RETRIES_WITHOUT_VERSION = 5  # a tournament write that named no version is decided again on the newer state
@@ -123,9 +123,8 @@ class Recorder:
         self.store = store
         self.max_events_per_game = max_events_per_game or limits.events_per_game()
         self.max_bytes_per_game = max_bytes_per_game or limits.bytes_per_game()
-        self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
-        self.positions = PositionIndex(store)  # type: ignore[arg-type]
-        self.results = GameResults(store)  # type: ignore[arg-type]
+        self.tables = GameTables(store, games)
+        self.games, self.positions, self.results = self.tables.games, self.tables.positions, self.tables.results
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -289,17 +288,7 @@ class Recorder:
         """What an append writes beside its events, in its transaction: the game's row in
         the games list, the positions after each new event (``folds``) and the changes of
         its result (``before``: the result before the append)."""
-        writes = (
-            self.games.write(summary_of(after)),
-            self.positions.write(reached(folds)),
-            self.results.write(result_changes(before, folds)),
-        )
-
-        def write(tx, events) -> None:
-            for projection in writes:
-                projection(tx, events)
-
-        return write
+        return self.tables.write(summary_of(after), reached(folds), result_changes(before, folds))
 
     # -- The cache (derived; dropping it loses nothing) -----------------------------
 

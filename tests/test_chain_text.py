@@ -18,8 +18,10 @@ from recorder.store.interface import stored_line
 # scripts, astral characters, a lone surrogate, and plain letters.
 HOSTILE = ['"', "\\", "\x00", "\x1f", "\x7f", "\u2028", "\u2029", "\u0085", "é", "ግ", "ዝ", "𝄞", "\ud800", "a", "/", " "]
 hostile_text = st.text(alphabet=st.sampled_from(HOSTILE), max_size=12) | st.text(max_size=12)
-long_text = st.builds(lambda piece, times: piece * times, hostile_text, st.integers(1, 2000))
-texts = hostile_text | long_text
+# A very long text (up to 12,000 characters) in the game id or the recorder's name, or both
+# (hypothesis refuses to show an example of more than 30,000).
+long_text = st.builds(lambda piece, times: piece * times, hostile_text.filter(bool), st.integers(100, 1000))
+texts = hostile_text
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | texts,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(texts, inner, max_size=4),
@@ -27,12 +29,12 @@ json_values = st.recursive(
 )
 events = st.builds(
     StoredEvent,
-    game_id=texts,
+    game_id=texts | long_text,
     seq=st.integers(-(2**70), 2**70),
     type=texts,
     payload=st.dictionaries(texts, json_values, max_size=5),
     recorded_at=texts,
-    recorded_by=st.none() | texts,
+    recorded_by=st.none() | texts | long_text,
     prev_hash=texts,
     hash=texts,
 )

@@ -51,8 +51,9 @@ from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.rules.position_text import reached
 from recorder.service import new_bytes, result_changes, stored_pairs, summary_of
-from recorder.store import CheckedChain, GameResults, GamesList, NewEvent, ProjectionWrite, StoreBackend
-from recorder.store.caches import NotationCache, PositionIndex
+from recorder.store import CheckedChain, GamesList, NewEvent, ProjectionWrite, StoreBackend
+from recorder.store.caches import NotationCache
+from recorder.store.game_tables import GameTables
 from recorder.store.interface import StreamText
 from recorder.tournaments import is_tournament_id
 
@@ -183,10 +184,9 @@ class Archive:
         self.limits = limits
         self.events_per_game = limits.events_per_game if limits is not None else events_per_game()
         self.bytes_per_game = limits.bytes_per_game if limits is not None else bytes_per_game()
-        self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
-        self.notations = NotationCache(store)  # type: ignore[arg-type]
-        self.positions = PositionIndex(store)  # type: ignore[arg-type]
-        self.results = GameResults(store)  # type: ignore[arg-type]
+        self.tables = GameTables(store, games)
+        self.games, self.positions, self.results = self.tables.games, self.tables.positions, self.tables.results
+        self.notations = NotationCache(store)
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = OncePerShape(check_command)  # the schemas' verdict on a sowing is asked once
@@ -357,14 +357,7 @@ class Archive:
         self, summary: dict, positions: list[tuple[int, str]], results: Sequence[tuple[int, str | None]]
     ) -> ProjectionWrite:
         """The games list row, the positions index and the result changes of an imported game."""
-        index = self.positions.write_pending if self.positions_later else self.positions.write
-        writes = (self.games.write(summary), index(positions), self.results.write(results))
-
-        def write(tx, stored) -> None:
-            for projection in writes:
-                projection(tx, stored)
-
-        return write
+        return self.tables.write(summary, positions, results, positions_later=self.positions_later)
 
     # -- Export -----------------------------------------------------------------------
 

@@ -60,7 +60,7 @@ class Players:
     def __init__(self, recorder: Recorder, year: Callable[[], int] = this_year):
         self.recorder = recorder
         self.store = recorder.store
-        self.tables = PlayerTables(recorder.store)  # type: ignore[arg-type]
+        self.tables = PlayerTables(recorder.store)
         self.year = year
 
     # -- Reading --------------------------------------------------------------------

@@ -11,7 +11,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Self, overload
+from typing import Any, Protocol, Self, overload
 
 from recorder.core import chain
 from recorder.core.frozen import made_at_once
@@ -22,8 +22,8 @@ GAME, TOURNAMENT, PLAYER = "game", "tournament", "player"
 STREAM_TYPES = (GAME, TOURNAMENT, PLAYER)
 
 # What a projection beside the store writes in the same transaction as an append (e.g.
-# the games list's row): it gets the backend's transaction handle and the stored events.
-ProjectionWrite = Callable[[Any, "Sequence[StoredEvent]"], None]
+# the games list's row): it gets the append's transaction handle and the stored events.
+ProjectionWrite = Callable[["Tx", "Sequence[StoredEvent]"], None]
 
 
 @dataclass(frozen=True)
@@ -405,8 +405,46 @@ class BulkStore(abc.ABC):
         verify --jobs`` reads); SQL backends read the range in one query."""
 
 
-class StoreBackend(EventStore, BulkStore):
-    """A backend: the event store and its bulk side (``backends.open_store`` opens one)."""
+class Cursor(Protocol):
+    """What a statement gives back: its rows, their columns, how many rows a write changed."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    @property
+    def description(self) -> Any: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Tx(Protocol):
+    """A backend's handle on its tables, its SQL in SQLite's dialect (the PostgreSQL handle
+    rewrites it: ``pg_dialect``): what the tables beside the events read and write with,
+    and what a projection write gets inside an append's transaction."""
+
+    def execute(self, sql: str, params: Any = None, /) -> Cursor: ...
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> Any: ...
+
+
+class Tables(abc.ABC):
+    """The tables beside the events (the games list, caches, registry, tokens), reached
+    through this thread's typed handle."""
+
+    @abc.abstractmethod
+    def handle(self) -> Tx:
+        """This thread's handle: for reads, and for writes inside ``transaction``."""
+
+    @abc.abstractmethod
+    def transaction(self) -> contextlib.AbstractContextManager[Tx]:
+        """A write transaction on this thread's handle, which it yields: committed at its
+        end, rolled back on any exception (inside a ``batch``, a savepoint)."""
+
+
+class StoreBackend(EventStore, BulkStore, Tables):
+    """A backend: the event store, its bulk side and its tables (``backends.open_store`` opens one)."""
 
 
 def every_stream_id(store: BulkStore, stream_type: str, page: int = 1000) -> Iterator[str]:

@@ -175,7 +175,7 @@ class PostgresEventStore(SqlStreams, StoreBackend):
     def batch(self) -> Iterator[None]:
         """Appends inside share one transaction, each its own savepoint (bulk imports)."""
         handle = self._db()
-        with _write_transaction(handle):  # type: ignore[arg-type]
+        with _write_transaction(handle):
             handle.in_batch = True
             try:
                 yield
@@ -184,14 +184,22 @@ class PostgresEventStore(SqlStreams, StoreBackend):
 
     # ---------------------------------------------------------------- appends
 
+    def handle(self) -> PgHandle:
+        return self._db()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[PgHandle]:
+        handle = self._db()
+        with _write_transaction(handle):
+            yield handle
+
     @contextlib.contextmanager
     def _appending(self, stream_id: str, expected_version: int) -> Iterator[PgHandle]:
         """The append's transaction; an insert refused by the second wall (met only by a
         writer that skipped the lock: the primary key's unique_violation, or the append-only
         trigger refusing an insert behind the head) is reported as the VersionConflict it is."""
         try:
-            handle = self._db()
-            with _write_transaction(handle):  # type: ignore[arg-type]
+            with self.transaction() as handle:
                 yield handle
         except psycopg.IntegrityError as error:
             actual = self.version(stream_id)

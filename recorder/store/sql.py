@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain as concatenated
 from itertools import groupby, islice
 from operator import itemgetter
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from sqlite_utils import Database
 
@@ -42,9 +42,12 @@ from .writer_lock import WriterLock
 
 class LockedDatabase(Database):
     """A connection whose writers first queue on the store's WriterLock (set by
-    SQLiteEventStore._connect; _write_transaction takes it)."""
+    SQLiteEventStore._connect; _write_transaction takes it): the SQLite store's ``Tx``."""
 
     writer_lock: WriterLock | None = None
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> sqlite3.Cursor:
+        return self.conn.executemany(sql, rows)
 
 
 def _game_filters(
@@ -162,8 +165,27 @@ _SQLITE_LINES_TEXT = f"group_concat(line, char(10){_IN_SEQ_ORDER})"
 TEXTS_BATCH = 16  # games per query: a batch's texts are held at once, so memory stays small
 
 
+class _Connection(Protocol):
+    @property
+    def in_transaction(self) -> bool: ...
+
+    def execute(self, sql: str, /) -> Any: ...
+
+
+class _Handle(Protocol):
+    """What a write transaction needs of a backend's handle (SQLite's, or ``PgHandle``)."""
+
+    def execute(self, sql: str, params: Any = None, /) -> Any: ...
+
+    @property
+    def conn(self) -> _Connection: ...
+
+
+Handle = TypeVar("Handle", bound=_Handle)
+
+
 @contextlib.contextmanager
-def _write_transaction(db: Database) -> Iterator[Database]:
+def _write_transaction(db: Handle) -> Iterator[Handle]:
     """BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any exception.
 
     IMMEDIATE takes the write lock up front, so the version read inside the
@@ -193,7 +215,7 @@ def _write_transaction(db: Database) -> Iterator[Database]:
             raise
 
 
-def _savepoint(db: Database) -> Iterator[Database]:
+def _savepoint(db: Handle) -> Iterator[Handle]:
     """One append inside a batch: undone alone if it fails, committed with the batch."""
     db.execute("SAVEPOINT append")
     try:
@@ -253,13 +275,13 @@ class SqlStreams:
     """What both SQL backends do the same way: the append's head check and every read.
 
     The SQL is written once, in SQLite's dialect; the PostgreSQL store's handle rewrites
-    its placeholders (``pg_dialect``). A backend supplies ``_db()``, this thread's handle.
+    its placeholders (``pg_dialect``). A backend supplies ``handle()``, this thread's handle.
     """
 
     # A game's lines joined by newlines, in seq order, as the backend's SQL aggregates them.
     _LINES_TEXT = _SQLITE_LINES_TEXT
 
-    def _db(self) -> Any:
+    def handle(self) -> Any:
         raise NotImplementedError
 
     def append(
@@ -403,7 +425,7 @@ class SqlStreams:
         return tuple(self._select(db, original_stream, first_seq - 1, last_seq))
 
     def replayed(self, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
-        return self._replay(self._db(), idempotency)
+        return self._replay(self.handle(), idempotency)
 
     @staticmethod
     def _select(db: Any, stream_id: str, after: int, upto: int | None) -> list[StoredEvent]:
@@ -415,24 +437,24 @@ class SqlStreams:
         return [event_of_row(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
 
     def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        return self._select(self._db(), stream_id, after, upto)
+        return self._select(self.handle(), stream_id, after, upto)
 
     def version(self, stream_id: str, *, at: str | None = None) -> int:
         if at is None:
-            row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
+            row = self.handle().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
         else:
             sql = "SELECT MAX(seq) FROM events WHERE game_id = ? AND recorded_at <= ?"
-            row = self._db().execute(sql, (stream_id, at)).fetchone()
+            row = self.handle().execute(sql, (stream_id, at)).fetchone()
         return row[0] or 0
 
     def stream_type(self, stream_id: str) -> str | None:
-        row = self._db().execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
+        row = self.handle().execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
         return None if row is None else row[0]
 
     def first_events(self, stream_type: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
         _check_page(limit=limit, offset=offset)
         columns = ", ".join(f"e.{c}" for c in _EVENT_COLUMNS.split(", "))
-        rows = self._db().execute(
+        rows = self.handle().execute(
             f"SELECT {columns} FROM streams s JOIN events e ON e.game_id = s.stream_id AND e.seq = 1"
             " WHERE s.stream_type = ? ORDER BY s.created_at DESC, s.stream_id DESC LIMIT ? OFFSET ?",
             (stream_type, limit, offset),
@@ -441,24 +463,24 @@ class SqlStreams:
 
     def stream_ids(self, stream_type: str, *, after: str | None = None, limit: int = 1000) -> list[str]:
         _check_page(limit=limit)
-        rows = self._db().execute(
+        rows = self.handle().execute(
             "SELECT stream_id FROM streams WHERE stream_type = ? AND stream_id > ? ORDER BY stream_id LIMIT ?",
             (stream_type, after or "", limit),
         )
         return [row[0] for row in rows.fetchall()]
 
     def ids_in_events(self) -> Iterator[str]:
-        return ids_in_events(self._db)
+        return ids_in_events(self.handle)
 
     def stream_heads(self, stream_id: str | None = None) -> list[StreamHead]:
         if stream_id is None:
-            rows = self._db().execute(_HEADS_DISAGREEING).fetchall()
+            rows = self.handle().execute(_HEADS_DISAGREEING).fetchall()
         else:
-            rows = self._db().execute(_HEADS + " WHERE s.stream_id = ?", (stream_id,)).fetchall()
+            rows = self.handle().execute(_HEADS + " WHERE s.stream_id = ?", (stream_id,)).fetchall()
         return [StreamHead(*row) for row in rows]
 
     def stream_count(self) -> int:
-        return self._db().execute("SELECT COUNT(*) FROM streams").fetchone()[0]
+        return self.handle().execute("SELECT COUNT(*) FROM streams").fetchone()[0]
 
     def read_streams(self, batch: int = 500) -> Iterator[tuple[str, list[StoredEvent]]]:
         """Every stream in the events table with its events, in id order: one ordered scan
@@ -466,7 +488,7 @@ class SqlStreams:
         verify`` over a whole archive). Memory holds one batch."""
         after = ""
         while True:
-            ids = self._db().execute(_STREAM_IDS_AFTER, (after, batch)).fetchall()
+            ids = self.handle().execute(_STREAM_IDS_AFTER, (after, batch)).fetchall()
             if not ids:
                 return
             last = ids[-1][0]
@@ -476,7 +498,7 @@ class SqlStreams:
     def read_stream_range(self, after: str, last: str) -> Iterator[tuple[str, list[StoredEvent]]]:
         """The streams with ``after < id <= last`` and their events, in id order, in one
         query (a worker of ``recorder verify --jobs`` reads its range of streams so)."""
-        rows = self._db().execute(_STREAMS_BETWEEN, (after, last)).fetchall()
+        rows = self.handle().execute(_STREAMS_BETWEEN, (after, last)).fetchall()
         for stream_id, group in groupby(rows, key=itemgetter(0)):
             yield stream_id, [event_of_row(row) for row in group]
 
@@ -492,7 +514,7 @@ class SqlStreams:
     def _texts_of(self, batch: list[str]) -> list[tuple[str, int, int, str | None]]:
         marks = ", ".join("?" * len(batch))
         query = f"SELECT game_id, count(*), count(line), {self._LINES_TEXT} FROM events WHERE game_id IN ({marks})"
-        return self._db().execute(query + " GROUP BY game_id", batch).fetchall()
+        return self.handle().execute(query + " GROUP BY game_id", batch).fetchall()
 
     def _stream_text(self, stream_id: str, events: int, lines: int, text: str | None) -> StreamText:
         """A stream's joined lines; a stream with rows stored before lines were (the
@@ -504,7 +526,7 @@ class SqlStreams:
     def event_lines(self, stream_id: str) -> list[str]:
         """Each event's stored line; a row stored before lines were has its line built from
         its columns by the one encoder (``stored_line``)."""
-        rows = self._db().execute(_EVENT_ROWS_WITH_LINES, (stream_id,)).fetchall()
+        rows = self.handle().execute(_EVENT_ROWS_WITH_LINES, (stream_id,)).fetchall()
         return [row[8] if row[8] is not None else stored_line(event_of_row(row), row[3]) for row in rows]
 
 

@@ -101,7 +101,7 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         self._writer_lock = writer_lock_for(self.path)
         self.init_schema()
 
-    def _db(self) -> Database:
+    def _db(self) -> LockedDatabase:
         """This thread's connection, opened on first use and then reused."""
         if self._closed:
             raise RuntimeError("the event store is closed")
@@ -110,7 +110,7 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         db = getattr(self._local, "db", None)
         return db if db is not None else self._connect()
 
-    def _connect(self) -> Database:
+    def _connect(self) -> LockedDatabase:
         # isolation_level=None: the sqlite3 module opens no implicit
         # transactions; we issue BEGIN IMMEDIATE ourselves. check_same_thread is
         # off only so close() can close every thread's connection; each
@@ -198,8 +198,14 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         with _write_transaction(db):
             create_schema(db)
 
-    def _appending(self, stream_id: str, expected_version: int) -> contextlib.AbstractContextManager[Database]:
+    def handle(self) -> LockedDatabase:
+        return self._db()
+
+    def transaction(self) -> contextlib.AbstractContextManager[LockedDatabase]:
         return _write_transaction(self._db())
+
+    def _appending(self, stream_id: str, expected_version: int) -> contextlib.AbstractContextManager[Database]:
+        return self.transaction()
 
     def _insert_rows(self, db: Database, rows: Sequence[Sequence[Any]]) -> None:
         insert_rows(db.conn, _INSERT_EVENTS, rows)

@@ -70,7 +70,7 @@ class Tournaments:
     def __init__(self, recorder: Recorder):
         self.recorder = recorder
         self.store = recorder.store
-        self.entries = PlayerTables(recorder.store)  # type: ignore[arg-type]
+        self.entries = PlayerTables(recorder.store)
 
     # -- Reading --------------------------------------------------------------------
 
