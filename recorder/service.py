@@ -23,7 +23,7 @@ from .core.events import Event, event_from_record
 from .core.game import Game, apply_event, history, replay, start_game
 from .errors import PreconditionRequired, UnknownGame, VersionConflict
 from .rules.position_text import reached
-from .store import GAME, GamesList, Idempotency, NewEvent, ProjectionWrite, StoreBackend, StoredEvent
+from .store import GAME, GamesList, Idempotency, NewEvent, ProjectionWrite, StoreBackend, StoredEvent, StoredEvents
 from .store.game_tables import GameTables
 
 CACHE_SIZE = 2048
@@ -93,7 +93,8 @@ class Folded:
 
 def stored_bytes(events: Sequence[StoredEvent]) -> int:
     """The bytes the store holds for these events' payloads: their canonical JSON in UTF-8."""
-    return sum(len((e.payload_text or canonical_json(e.payload)).encode()) for e in events)
+    texts = events.texts if isinstance(events, StoredEvents) else [canonical_json(e.payload) for e in events]
+    return sum(len(text.encode()) for text in texts)
 
 
 def new_bytes(events: Sequence[Event]) -> int:

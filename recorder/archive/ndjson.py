@@ -59,6 +59,9 @@ class EventLog:
     first_line: int = 1  # the line number of the log's first line, whatever it holds
     lines: list[int] = field(default_factory=list)  # the line number of each event
     texts: list[str] = field(default_factory=list)  # each payload's canonical text, once the chain is checked
+    # What the reading kept of each event's line when it is written as the store writes it
+    # (``canonical_sowing``; None for any other): the payload's text, the record's text, the line.
+    read_texts: list[tuple[str, str | None, str] | None] = field(default_factory=list)
     _events: list[StoredEvent] = field(default_factory=list)
     _error: NotationError | None = None
 
@@ -77,19 +80,22 @@ class EventLog:
         """Each raw line read into an event, once; a line that is not one spoils the log."""
         for number, line in self.raw:
             try:
-                event = line if isinstance(line, StoredEvent) else canonical_sowing(line) or read_event(line)
+                event, known = _read_line(line)
                 if event.game_id != self.game_id:  # only a line naming its game twice gets here
                     raise _BadLine(1, "a line names one game", "an object with exactly " + ", ".join(FIELDS))
             except _BadLine as bad:
                 self._error = self._error or self.fail(number, bad.column, bad.detail, bad.expected)
                 continue
             self._events.append(event)
+            self.read_texts.append(known)
             self.lines.append(number)
         self.raw = []
 
     def checked(self) -> CheckedChain:
         """The events, once ``verify_log`` has passed them, as a chain the store need not hash again."""
-        return CheckedChain(self.events, self.texts)
+        return CheckedChain(
+            self.events, self.texts, [known[2] if known is not None else None for known in self.read_texts]
+        )
 
     def fail(self, line: int, column: int, detail: str, expected: str | None = None) -> NotationError:
         label = f"game {self.index}" + (f" ({self.game_id})" if self.game_id else "")
@@ -110,6 +116,18 @@ class EventLog:
         if not self.lines:
             return self.first_line
         return self.lines[min(max(seq - 1, 0), len(self.lines) - 1)]
+
+
+def _read_line(line: str | StoredEvent) -> tuple[StoredEvent, tuple[str, str | None, str] | None]:
+    """The event a raw line holds (read already, or read now), and what the reading kept of
+    a line written as the store writes it: its payload's text, its record's text, the line."""
+    if isinstance(line, StoredEvent):
+        return line, None
+    sowing = canonical_sowing(line)
+    if sowing is None:
+        return read_event(line), None
+    event, payload_text, record_text = sowing
+    return event, (payload_text, record_text, line)
 
 
 class _BadLine(Exception):
@@ -166,7 +184,8 @@ def _named_game(text: str) -> tuple[str | None, StoredEvent | None]:
 def _event(text: str) -> StoredEvent:
     """The stored event a line holds: most lines of an export are sowings written as the
     store writes them, read by ``canonical_sowing``; any other line is read as JSON."""
-    return canonical_sowing(text) or read_event(text)
+    sowing = canonical_sowing(text)
+    return sowing[0] if sowing is not None else read_event(text)
 
 
 def read_event(text: str) -> StoredEvent:
@@ -181,7 +200,7 @@ def read_event(text: str) -> StoredEvent:
     if type(record) is not dict or record.keys() != FIELDS.keys():
         raise _BadLine(1, "a line is one stored event", "an object with exactly " + ", ".join(FIELDS))
     if _plain(record):
-        return StoredEvent.of_record(record)
+        return StoredEvent.of_fields(record)
     for name, kind in _FIELD_TYPES:
         value = record[name]
         if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and not value):
@@ -225,8 +244,9 @@ _CANONICAL_SOWING = re.compile(
 )
 
 
-def canonical_sowing(text: str) -> StoredEvent | None:
-    """The sowing a line holds when it is written exactly as the store writes one, else None.
+def canonical_sowing(text: str) -> tuple[StoredEvent, str, str | None] | None:
+    """The sowing a line holds, with its payload's text and its record's text, when it is
+    written exactly as the store writes one, else None.
 
     Most of an archive's lines are such sowings. One pattern, made from the encoder's
     template (``chain.LINE_TEMPLATE``), reads them in under half the time JSON takes, and
@@ -240,7 +260,7 @@ def canonical_sowing(text: str) -> StoredEvent | None:
         return None
     game_id, hash_, payload_text, hole, player, prev_hash, recorded_at, recorded_by, seq = match.groups()
     number = int(seq)
-    return StoredEvent.of_fields(
+    event = StoredEvent.of_fields(
         {
             "game_id": game_id,
             "seq": number,
@@ -250,11 +270,9 @@ def canonical_sowing(text: str) -> StoredEvent | None:
             "recorded_by": recorded_by,
             "prev_hash": prev_hash,
             "hash": hash_,
-            "payload_text": payload_text,
-            "line": text,
-            "record_text": chain.spelled(game_id, number, "sowed", payload_text, recorded_at, recorded_by),
         }
     )
+    return event, payload_text, chain.spelled(game_id, number, "sowed", payload_text, recorded_at, recorded_by)
 
 
 def _plain(record: dict) -> bool:
@@ -381,7 +399,12 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list
     if log.error is not None:
         raise log.error
     try:
-        broken, log.texts = chain.checked_links(log.events)
+        known = log.read_texts
+        broken, log.texts = chain.checked_links(
+            log.events,
+            [k[0] if k is not None else None for k in known],
+            [k[1] if k is not None else None for k in known],
+        )
     except UnicodeEncodeError:  # hashed as UTF-8: a lone surrogate's escape (\ud800) reads, but is no UTF-8
         raise _unencodable(log) from None
     if broken is not None:

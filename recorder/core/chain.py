@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 GENESIS = "0" * 64
@@ -167,25 +167,33 @@ def line_of(event: Any) -> dict[str, Any]:
     return {field: getattr(event, field) for field in LINE_FIELDS}
 
 
-def first_broken_link(events: Iterable[Any]) -> int | None:
+def first_broken_link(events: Iterable[Any], texts: Sequence[str | None] | None = None) -> int | None:
     """Seq of the first event that breaks the game's chain, or None if it is intact.
 
     ``events`` are one game's stored events in seq order, starting at seq 1.
     A link is broken when the seq is not previous + 1 (a gap or reorder), when
     prev_hash is not the previous event's stored hash (GENESIS for the first),
     or when the event's own hash does not recompute (its content was changed).
+    ``texts``: each payload's text as the store holds it, when the caller read them.
     """
-    return checked_links(events)[0]
+    return checked_links(events, texts)[0]
 
 
-def checked_links(events: Iterable[Any]) -> tuple[int | None, list[str]]:
+def checked_links(
+    events: Iterable[Any],
+    known: Sequence[str | None] | None = None,
+    records: Sequence[str | None] | None = None,
+) -> tuple[int | None, list[str]]:
     """``first_broken_link``, and the canonical payload text of every event up to it:
-    a caller that stores the events next (an import) serialises each payload once."""
+    a caller that stores the events next (an import) serialises each payload once.
+    ``known``: each payload's text as read (None where it is not known); ``records``: each
+    record's text as read (``record_text`` of an archive's line written as the store writes it)."""
     prev_seq, prev_hash, texts = 0, GENESIS, list[str]()
-    for event in events:
+    for index, event in enumerate(events):
         if event.seq != prev_seq + 1 or event.prev_hash != prev_hash:
             return int(event.seq), texts
-        text = _hashed_text(event)
+        stored = known[index] if known is not None else None
+        text = _hashed_text(event, stored, records[index] if records is not None else None)
         if text is None:
             return int(event.seq), texts
         texts.append(text)
@@ -193,18 +201,15 @@ def checked_links(events: Iterable[Any]) -> tuple[int | None, list[str]]:
     return None, texts
 
 
-def _hashed_text(event: Any) -> str | None:
+def _hashed_text(event: Any, stored: str | None, record: str | None) -> str | None:
     """The payload's canonical text when the event's hash recomputes from it, else None.
 
-    An event read from a store carries the text it stored (``payload_text``): the very
-    bytes that were hashed, so when they give the stored hash the payload need not be
-    encoded again (a verification's commonest step). So does an archive's sowing written
-    as the store writes it (``archive.ndjson.canonical_sowing``), whose text is canonical
-    by the pattern that read it (an import's commonest line), which also cut the record's
-    text from the line (``record_text``). Any other text, or none, is checked by encoding
-    the payload, exactly as before stored texts were kept."""
-    stored: str | None = getattr(event, "payload_text", None)
-    record: str | None = getattr(event, "record_text", None)
+    An event read from a store comes with the text it stored (``stored``): the very bytes
+    that were hashed, so when they give the stored hash the payload need not be encoded
+    again (a verification's commonest step). So does an archive's sowing written as the
+    store writes it (``archive.ndjson.canonical_sowing``), whose text is canonical by the
+    pattern that read it (an import's commonest line), with its record's text (``record``)
+    filled in by the encoder. Any other text, or none, is checked by encoding the payload."""
     if stored is not None and record is not None:  # the record's text, cut from the line it was read from
         if text_hash(event.prev_hash, record) == event.hash:
             return stored

@@ -52,7 +52,12 @@ def differences(source: StoreBackend, target: StoreBackend) -> Iterator[str]:
             yield f"{stream_id}: missing from the target, or of another type"
         elif target.event_lines(stream_id) != source.event_lines(stream_id):
             yield f"{stream_id}: its events differ from the source's"
-        elif (broken := chain.first_broken_link(target.read(stream_id))) is not None:
+        elif (broken := _first_broken_link(target, stream_id)) is not None:
             yield f"{stream_id}: the chain breaks at event {broken}"
     extra = [stream_id for _, stream_id in all_streams(target) if stream_id not in seen]
     yield from (f"{stream_id}: in the target only" for stream_id in extra)
+
+
+def _first_broken_link(store: StoreBackend, stream_id: str) -> int | None:
+    events = store.read(stream_id)
+    return chain.first_broken_link(events, events.texts)

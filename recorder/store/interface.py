@@ -9,7 +9,7 @@ from __future__ import annotations
 import abc
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, Self, overload
 
@@ -72,32 +72,12 @@ class StoredEvent:
     recorded_by: str | None
     prev_hash: str
     hash: str
-    # The payload's text as the store holds it (canonical JSON, the bytes the hash covers),
-    # when the event was read from a store or from an archive's line written as the store
-    # writes it: the chain check hashes it without encoding the payload again. Not part of
-    # the event: never compared, shown or exported.
-    payload_text: str | None = field(default=None, compare=False, repr=False)
-    # The event's stored line as it was read (an archive's line written as the store writes
-    # it), so the store need not build it again (``event_row``), and the text of its hashed
-    # record cut from that line (``chain.record_text`` of the event), so the hash check need
-    # not build it either. Not part of the event either.
-    line: str | None = field(default=None, compare=False, repr=False)
-    record_text: str | None = field(default=None, compare=False, repr=False)
-
-    @classmethod
-    def of_record(cls, record: dict[str, Any], payload_text: str | None = None) -> StoredEvent:
-        """``StoredEvent(**record, payload_text=payload_text)`` for a record that holds
-        exactly the eight fields, each of its type (an archive's line the reader checked;
-        a row read from the store is made so by ``event_of_row``): made without the frozen
-        dataclass's ``__init__``, which sets each field through ``object.__setattr__`` in
-        turn: reading an archive's line (parsed and checked) took 4.6 µs with it, 3.3 µs
-        without."""
-        return cls.of_fields({**record, "payload_text": payload_text, "line": None, "record_text": None})
 
     @classmethod
     def of_fields(cls, fields: dict[str, Any]) -> StoredEvent:
-        """The event whose every field, ``payload_text``, ``line`` and ``record_text``
-        included, ``fields`` holds, made with its fields set at once (``core.frozen``)."""
+        """``StoredEvent(**fields)`` for a dict that holds exactly the eight fields, each of
+        its type (an archive's line the reader checked, a row read from the store), made
+        with its fields set at once (``core.frozen``), the dict kept as the event's own."""
         return made_at_once(cls, fields)
 
     def to_dict(self) -> dict:
@@ -141,18 +121,20 @@ class CheckedChain(Sequence[StoredEvent]):
     __slots__ = ("_rows",)
     _rows: tuple[tuple[Any, ...], ...]
 
-    def __init__(self, events: Sequence[StoredEvent], texts: Sequence[str]):
-        if len(texts) != len(events):
-            raise ValueError("a checked chain has one payload text per event")
+    def __init__(self, events: Sequence[StoredEvent], texts: Sequence[str], lines: Sequence[str | None] = ()):
+        if len(texts) != len(events) or (lines and len(lines) != len(events)):
+            raise ValueError("a checked chain has one payload text (and stored line, if any) per event")
         rows = []
-        for event, text in zip(events, texts):  # what _check_events checks of an append's events, in one pass
+        for event, text, line in zip(
+            events, texts, lines or [None] * len(events)
+        ):  # _check_events' checks, in one pass
             if not isinstance(event, StoredEvent):
                 raise TypeError("a checked chain holds StoredEvents")
             if not isinstance(event.type, str) or not event.type:
                 raise ValueError("event type must be a non-empty string")
             if not isinstance(event.payload, dict):
                 raise TypeError("event payload must be a dict")
-            rows.append(event_row(event, text))
+            rows.append(event_row(event, text, line))
         self._rows = tuple(rows)
         _check_links(self.links())
 
@@ -198,13 +180,12 @@ class CheckedChain(Sequence[StoredEvent]):
     __hash__ = None  # type: ignore[assignment]
 
 
-def event_row(event: StoredEvent, payload_text: str) -> tuple[Any, ...]:
+def event_row(event: StoredEvent, payload_text: str, line: str | None = None) -> tuple[Any, ...]:
     """An event's row as both SQL backends insert it: its columns (``sql._EVENT_COLUMNS``,
-    the payload as its canonical text), then its stored line: the line it was read from
-    when that is the store's own spelling of it, with this very payload text (an
+    the payload as its canonical text), then its stored line: ``line``, when the caller
+    has it, the store's own spelling of this event with this very payload text (an
     archive's sowing, ``archive.ndjson.canonical_sowing``), else built here."""
-    line = event.line
-    if line is None or payload_text != event.payload_text:
+    if line is None:
         line = stored_line(event, payload_text)
     return (
         event.game_id,
@@ -240,11 +221,21 @@ def event_of_row(row: Sequence[Any]) -> StoredEvent:
             "recorded_by": recorded_by,
             "prev_hash": prev_hash,
             "hash": hash_,
-            "payload_text": text,
-            "line": None,
-            "record_text": None,
         }
     )
+
+
+class StoredEvents(list[StoredEvent]):
+    """Events as read from a store, in seq order, with each payload's text as stored
+    (``texts``: canonical JSON, the very bytes its hash covers), so a chain check hashes
+    them without encoding the payloads again (``chain.first_broken_link``)."""
+
+    texts: list[str]
+
+    def __init__(self, rows: Iterable[Sequence[Any]] = ()):
+        rows = list(rows)
+        super().__init__(event_of_row(row) for row in rows)
+        self.texts = [row[3] for row in rows]
 
 
 def stored_line(event: StoredEvent, payload_text: str) -> str:
@@ -311,8 +302,9 @@ class EventStore(abc.ABC):
         IdempotencyMismatch when the key was used for a different request."""
 
     @abc.abstractmethod
-    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        """Events with ``after < seq <= upto`` in seq order ([] for an unknown stream)."""
+    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> StoredEvents:
+        """Events with ``after < seq <= upto`` in seq order ([] for an unknown stream), with
+        their payloads' texts as stored."""
 
     @abc.abstractmethod
     def version(self, stream_id: str, *, at: str | None = None) -> int:

@@ -27,6 +27,7 @@ from .interface import (
     NewEvent,
     ProjectionWrite,
     StoredEvent,
+    StoredEvents,
     StreamHead,
     StreamText,
     _check_append,
@@ -428,15 +429,15 @@ class SqlStreams:
         return self._replay(self.handle(), idempotency)
 
     @staticmethod
-    def _select(db: Any, stream_id: str, after: int, upto: int | None) -> list[StoredEvent]:
+    def _select(db: Any, stream_id: str, after: int, upto: int | None) -> StoredEvents:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
         params: list = [stream_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        return [event_of_row(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
+        return StoredEvents(db.execute(sql + " ORDER BY seq", params).fetchall())
 
-    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> StoredEvents:
         return self._select(self.handle(), stream_id, after, upto)
 
     def version(self, stream_id: str, *, at: str | None = None) -> int:
@@ -500,7 +501,7 @@ class SqlStreams:
         query (a worker of ``recorder verify --jobs`` reads its range of streams so)."""
         rows = self.handle().execute(_STREAMS_BETWEEN, (after, last)).fetchall()
         for stream_id, group in groupby(rows, key=itemgetter(0)):
-            yield stream_id, [event_of_row(row) for row in group]
+            yield stream_id, StoredEvents(group)
 
     def event_texts(self, stream_ids: Iterable[str]) -> Iterator[StreamText]:
         """One query per batch of streams, each stream's lines joined by the database (one
