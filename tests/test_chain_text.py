@@ -40,6 +40,15 @@ events = st.builds(
 )
 
 
+def test_the_templates_are_the_canonical_json_of_the_fields_in_sorted_order():
+    """The templates (what the archive reader's pattern is made from) are what
+    json.dumps writes of the record and of the line, every value standing for itself."""
+    for template, fields in ((chain.RECORD_TEMPLATE, chain.RECORD_FIELDS), (chain.LINE_TEMPLATE, chain.LINE_FIELDS)):
+        marks = {name: f"<{name}>" for name in fields}
+        written = json.dumps(marks, sort_keys=True, separators=(",", ":"))
+        assert template % tuple(f"<{name}>" for name in sorted(fields)) == written.replace('"<', "<").replace('>"', ">")
+
+
 def _expected(event: StoredEvent, linked: bool) -> str:
     """What json.dumps itself writes, keys sorted, no white space, raw UTF-8."""
     fields = chain.LINE_FIELDS if linked else chain.RECORD_FIELDS

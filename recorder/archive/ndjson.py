@@ -60,8 +60,11 @@ class EventLog:
     lines: list[int] = field(default_factory=list)  # the line number of each event
     texts: list[str] = field(default_factory=list)  # each payload's canonical text, once the chain is checked
     # What the reading kept of each event's line when it is written as the store writes it
-    # (``canonical_sowing``; None for any other): the payload's text, the record's text, the line.
-    read_texts: list[tuple[str, str | None, str] | None] = field(default_factory=list)
+    # (``canonical_sowing``; None for any other line): the payload's text, the record's
+    # text, the line itself.
+    read_payloads: list[str | None] = field(default_factory=list)
+    read_records: list[str | None] = field(default_factory=list)
+    read_lines: list[str | None] = field(default_factory=list)
     _events: list[StoredEvent] = field(default_factory=list)
     _error: NotationError | None = None
 
@@ -80,22 +83,22 @@ class EventLog:
         """Each raw line read into an event, once; a line that is not one spoils the log."""
         for number, line in self.raw:
             try:
-                event, known = _read_line(line)
+                event, payload_text, record_text, kept = _read_line(line)
                 if event.game_id != self.game_id:  # only a line naming its game twice gets here
                     raise _BadLine(1, "a line names one game", "an object with exactly " + ", ".join(FIELDS))
             except _BadLine as bad:
                 self._error = self._error or self.fail(number, bad.column, bad.detail, bad.expected)
                 continue
             self._events.append(event)
-            self.read_texts.append(known)
+            self.read_payloads.append(payload_text)
+            self.read_records.append(record_text)
+            self.read_lines.append(kept)
             self.lines.append(number)
         self.raw = []
 
     def checked(self) -> CheckedChain:
         """The events, once ``verify_log`` has passed them, as a chain the store need not hash again."""
-        return CheckedChain(
-            self.events, self.texts, [known[2] if known is not None else None for known in self.read_texts]
-        )
+        return CheckedChain(self.events, self.texts, self.read_lines)
 
     def fail(self, line: int, column: int, detail: str, expected: str | None = None) -> NotationError:
         label = f"game {self.index}" + (f" ({self.game_id})" if self.game_id else "")
@@ -118,16 +121,17 @@ class EventLog:
         return self.lines[min(max(seq - 1, 0), len(self.lines) - 1)]
 
 
-def _read_line(line: str | StoredEvent) -> tuple[StoredEvent, tuple[str, str | None, str] | None]:
+def _read_line(line: str | StoredEvent) -> tuple[StoredEvent, str | None, str | None, str | None]:
     """The event a raw line holds (read already, or read now), and what the reading kept of
-    a line written as the store writes it: its payload's text, its record's text, the line."""
+    a line written as the store writes it: its payload's text, its record's text, the line
+    (Nones for any other line)."""
     if isinstance(line, StoredEvent):
-        return line, None
+        return line, None, None, None
     sowing = canonical_sowing(line)
     if sowing is None:
-        return read_event(line), None
+        return read_event(line), None, None, None
     event, payload_text, record_text = sowing
-    return event, (payload_text, record_text, line)
+    return event, payload_text, record_text, line
 
 
 class _BadLine(Exception):
@@ -399,12 +403,7 @@ def verify_log(log: EventLog, check_command: Callable[[dict], dict], folds: list
     if log.error is not None:
         raise log.error
     try:
-        known = log.read_texts
-        broken, log.texts = chain.checked_links(
-            log.events,
-            [k[0] if k is not None else None for k in known],
-            [k[1] if k is not None else None for k in known],
-        )
+        broken, log.texts = chain.checked_links(log.events, log.read_payloads, log.read_records)
     except UnicodeEncodeError:  # hashed as UTF-8: a lone surrogate's escape (\ud800) reads, but is no UTF-8
         raise _unencodable(log) from None
     if broken is not None:

@@ -74,8 +74,8 @@ def object_template(keys: Iterable[str]) -> str:
     return "{" + ",".join(json_string(key) + ":%s" for key in sorted(keys)) + "}"
 
 
-# The record's and the line's canonical text, their values left to fill: what every spelling
-# of an event's text (event_text, an archive reader's pattern) is made from.
+# The record's and the line's canonical text, their values left to fill: what an archive
+# reader's pattern is made from, and what ``spelled`` writes out.
 RECORD_TEMPLATE = object_template(RECORD_FIELDS)
 LINE_TEMPLATE = object_template(LINE_FIELDS)
 
@@ -87,22 +87,17 @@ def event_text(event: Any, payload_text: str | None = None, *, linked: bool = Fa
     (``payload_text``, when the caller has it), so the payload is serialised once; a field
     not of its plain JSON type (a tampered row) is encoded by ``canonical_json`` itself."""
     text = payload_text if payload_text is not None else canonical_json(event.payload)
-    spelled = _spelled(event, text, linked)
-    if spelled is not None:
-        return spelled
+    links = (event.prev_hash, event.hash) if linked else None
+    fast = spelled(event.game_id, event.seq, event.type, text, event.recorded_at, event.recorded_by, links)
+    if fast is not None:
+        return fast
     return canonical_json(line_of(event) if linked else record_of(event))
 
 
 def record_text(event: Any, payload_text: str) -> str | None:
     """``event_text`` of the record, None when a field is not of its plain JSON type (where
     only ``canonical_json`` is exact)."""
-    return _spelled(event, payload_text, False)
-
-
-def _spelled(event: Any, payload_text: str, linked: bool) -> str | None:
-    """``spelled`` of an event's fields (its links too, when ``linked``)."""
-    links = (event.prev_hash, event.hash) if linked else None
-    return spelled(event.game_id, event.seq, event.type, payload_text, event.recorded_at, event.recorded_by, links)
+    return spelled(event.game_id, event.seq, event.type, payload_text, event.recorded_at, event.recorded_by)
 
 
 def spelled(
@@ -116,8 +111,8 @@ def spelled(
 ) -> str | None:
     """The record's template (with ``links``, ``(prev_hash, hash)``: the line's) filled with
     each field's JSON text (``json_string``, the very quoting ``canonical_json`` does), in the
-    template's sorted key order; None when a field is not of its plain JSON type.
-    tests/test_chain_text.py holds it to ``canonical_json`` over hostile events."""
+    template's sorted key order; None when a field is not of its plain JSON type: the fast
+    spelling of ``event_text``, held to ``canonical_json`` over hostile events."""
     if not (
         type(game_id) is str
         and type(seq) is int
@@ -128,20 +123,21 @@ def spelled(
         return None
     quote = json_string
     by = "null" if recorded_by is None else quote(recorded_by)
+    # RECORD_TEMPLATE and LINE_TEMPLATE filled, written out: an f-string builds the text in
+    # one step, where ``%`` parses its template on every call (a cost on every event hashed,
+    # stored or read). tests/test_chain_text.py holds both spellings to json.dumps and to
+    # the templates.
     if links is None:
-        return RECORD_TEMPLATE % (quote(game_id), payload_text, quote(recorded_at), by, seq, quote(type_))
+        return (
+            f'{{"game_id":{quote(game_id)},"payload":{payload_text},"recorded_at":{quote(recorded_at)},'
+            f'"recorded_by":{by},"seq":{seq},"type":{quote(type_)}}}'
+        )
     prev_hash, hash_ = links
     if not (type(prev_hash) is str and type(hash_) is str):
         return None
-    return LINE_TEMPLATE % (
-        quote(game_id),
-        quote(hash_),
-        payload_text,
-        quote(prev_hash),
-        quote(recorded_at),
-        by,
-        seq,
-        quote(type_),
+    return (
+        f'{{"game_id":{quote(game_id)},"hash":{quote(hash_)},"payload":{payload_text},"prev_hash":{quote(prev_hash)},'
+        f'"recorded_at":{quote(recorded_at)},"recorded_by":{by},"seq":{seq},"type":{quote(type_)}}}'
     )
 
 
