@@ -14,8 +14,8 @@ collides fails with unique_violation, reported as VersionConflict, so the log ne
 Triggers refuse UPDATE, DELETE and TRUNCATE of events and streams (recorder/store/pg_schema.py).
 
 The projections beside the store (games_list.py, caches.py) and the token table reuse their
-SQLite code: ``_db()`` returns a ``PgHandle``, which speaks the sqlite-utils calls they make
-and translates their few SQLite-only phrases (recorder/store/pg_dialect.py).
+SQLite code: the store's handle (``handle()``, ``transaction()``) is a ``PgHandle``, a ``Tx``
+like SQLite's, which translates their few SQLite-only phrases (recorder/store/pg_dialect.py).
 """
 
 from __future__ import annotations
