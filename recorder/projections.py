@@ -69,7 +69,7 @@ def game_ids(recorder: Recorder, batch: int = BATCH) -> Iterator[list[str]]:
 def rebuild(recorder: Recorder, progress: Callable[[int], None] = lambda n: None) -> int:
     """Rewrite the games list, the notation cache and the position index from the events;
     returns the number of games."""
-    notations, total = NotationCache(recorder.store), 0  # type: ignore[arg-type]
+    notations, total = NotationCache(recorder.store), 0
     queued = recorder.positions.last_pending()  # of games stored before now: rewritten below
     for ids in game_ids(recorder):
         read = ((game_id, recorder.store.read(game_id)) for game_id in ids)
@@ -102,7 +102,7 @@ def rebuild_registry(recorder: Recorder) -> None:
 
 def check(recorder: Recorder, progress: Callable[[int], None] = lambda n: None) -> Iterator[str]:
     """One line per disagreement between a projection and the events (none: all agree)."""
-    notations = NotationCache(recorder.store)  # type: ignore[arg-type]
+    notations = NotationCache(recorder.store)
     pending = recorder.positions.count_pending()
     if pending:  # each game's positions are compared once they are all indexed
         yield f"position index: {pending} positions wait to be indexed (an import stopped before its end)"

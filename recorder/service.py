@@ -23,8 +23,8 @@ from .core.events import Event, event_from_record
 from .core.game import FoldedGame, apply_event, history, replay, start_game
 from .errors import PreconditionRequired, UnknownGame, VersionConflict
 from .rules.position_text import reached
-from .store import GAME, EventStore, GameResults, GamesList, Idempotency, NewEvent, ProjectionWrite, StoredEvent
-from .store.caches import PositionIndex
+from .store import GAME, GamesList, Idempotency, NewEvent, ProjectionWrite, StoreBackend, StoredEvent, StoredEvents
+from .store.game_tables import GameTables
 
 CACHE_SIZE = 2048
 RETRIES_WITHOUT_VERSION = 5  # a tournament write that named no version is decided again on the newer state
@@ -93,7 +93,8 @@ class Folded:
 
 def stored_bytes(events: Sequence[StoredEvent]) -> int:
     """The bytes the store holds for these events' payloads: their canonical JSON in UTF-8."""
-    return sum(len((e.payload_text or canonical_json(e.payload)).encode()) for e in events)
+    texts = events.texts if isinstance(events, StoredEvents) else [canonical_json(e.payload) for e in events]
+    return sum(len(text.encode()) for text in texts)
 
 
 def new_bytes(events: Sequence[Event]) -> int:
@@ -110,7 +111,7 @@ def _require_recorder(recorded_by: object) -> None:
 class Recorder:
     def __init__(
         self,
-        store: EventStore,
+        store: StoreBackend,
         games: GamesList | None = None,
         *,
         max_events_per_game: int | None = None,
@@ -123,9 +124,8 @@ class Recorder:
         self.store = store
         self.max_events_per_game = max_events_per_game or limits.events_per_game()
         self.max_bytes_per_game = max_bytes_per_game or limits.bytes_per_game()
-        self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
-        self.positions = PositionIndex(store)  # type: ignore[arg-type]
-        self.results = GameResults(store)  # type: ignore[arg-type]
+        self.tables = GameTables(store, games)
+        self.games, self.positions, self.results = self.tables.games, self.tables.positions, self.tables.results
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -199,7 +199,7 @@ class Recorder:
 
     def create_game(self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Recorded:
         _require_recorder(recorded_by)
-        original = self._replayed(None, idempotency)
+        original = self._replayed(idempotency)
         if original is not None:
             return original
         setup = commands.decide_create(body)
@@ -240,7 +240,7 @@ class Recorder:
                 field="If-Match",
             )
         _require_recorder(recorded_by)
-        original = self._replayed(game_id, idempotency)
+        original = self._replayed(idempotency)
         if original is not None:
             return original
 
@@ -254,13 +254,13 @@ class Recorder:
                 )
             return self._append(folded, command, recorded_by, idempotency)
 
-        return append_retrying(attempt, lambda: self._replayed(game_id, idempotency), expected_version)
+        return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
 
-    def _replayed(self, game_id: str | None, idempotency: Idempotency | None) -> Recorded | None:
+    def _replayed(self, idempotency: Idempotency | None) -> Recorded | None:
         """A retry of a request already stored: its original events, nothing new stored."""
         if idempotency is None:
             return None
-        events = self.store.replayed(game_id, idempotency)
+        events = self.store.replayed(idempotency)
         if not events:
             return None
         return Recorded(events, self.game_at(events[0].game_id, events[-1].seq), replayed=True)
@@ -289,17 +289,7 @@ class Recorder:
         """What an append writes beside its events, in its transaction: the game's row in
         the games list, the positions after each new event (``folds``) and the changes of
         its result (``before``: the result before the append)."""
-        writes = (
-            self.games.write(summary_of(after)),
-            self.positions.write(reached(folds)),
-            self.results.write(result_changes(before, folds)),
-        )
-
-        def write(tx, events) -> None:
-            for projection in writes:
-                projection(tx, events)
-
-        return write
+        return self.tables.write(summary_of(after), reached(folds), result_changes(before, folds))
 
     # -- The cache (derived; dropping it loses nothing) -----------------------------
 

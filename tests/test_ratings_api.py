@@ -135,7 +135,7 @@ def test_a_player_page_shows_his_tournaments_games_and_ratings(app):
 
 def recorded_at(monkeypatch, when: str) -> None:
     """The store's clock from now on (events are stamped inside the store's append)."""
-    monkeypatch.setattr("recorder.store.sqlite.utc_now", lambda: when)
+    monkeypatch.setattr("recorder.store.sql.utc_now", lambda: when)
 
 
 def test_an_annotation_after_the_end_leaves_the_game_in_the_month_it_ended(app, monkeypatch):

@@ -129,8 +129,8 @@ def test_a_retry_overtaken_by_its_own_original_gets_the_original_not_a_409(datab
     key = Idempotency("the-key", fingerprint("POST", f"/api/games/{game_id}/commands", command))
     check_key, landed = store.replayed, {}
 
-    def original_lands_after_the_check(game, idempotency):
-        answer = check_key(game, idempotency)
+    def original_lands_after_the_check(idempotency):
+        answer = check_key(idempotency)
         if "original" not in landed:
             landed["original"] = None  # the original's own key check must not land it again
             landed["original"] = Recorder(store).record(

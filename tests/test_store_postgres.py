@@ -444,7 +444,7 @@ def test_a_result_corrected_a_month_later_goes_in_the_next_list_on_postgres(post
 
     month = {"now": "2026-01"}
     monkeypatch.setattr("recorder.ratings.service.this_month", lambda: month["now"])
-    monkeypatch.setattr("recorder.store.postgres.utc_now", lambda: "2026-01-15T10:00:00.000000Z")
+    monkeypatch.setattr("recorder.store.sql.utc_now", lambda: "2026-01-15T10:00:00.000000Z")
     app = make_app(postgres_url)
     client = app.test_client()
     ids = [
@@ -464,7 +464,7 @@ def test_a_result_corrected_a_month_later_goes_in_the_next_list_on_postgres(post
     recorder = app.extensions["recorder"]
     rebuild(recorder)
     january = client.get("/api/ratings/qelat?period=2026-01").get_json()
-    monkeypatch.setattr("recorder.store.postgres.utc_now", lambda: "2026-02-03T10:00:00.000000Z")
+    monkeypatch.setattr("recorder.store.sql.utc_now", lambda: "2026-02-03T10:00:00.000000Z")
     retract = {"type": "retract", "count": 1, "reason": "the wrong side resigned", "expected_version": 2}
     assert client.post(f"/api/games/{game}/commands", json=retract).status_code == 201
     lost = {**won, "winner": "north", "expected_version": 3}

@@ -138,12 +138,12 @@ def test_workers_that_cannot_open_the_database_end_the_report_with_one_line_sayi
 def test_verify_of_a_whole_archive_asks_for_it_to_be_read_ahead_and_of_named_games_does_not(archive, monkeypatch):
     """A whole-archive walk reads every page, in id order (scattered over the file); the
     store is asked once, before the walk, to read its file in order (docs/auditing.md)."""
-    from recorder.store.interface import EventStore
+    from recorder.store.interface import BulkStore
     from recorder.store.postgres import PostgresEventStore
     from recorder.store.sqlite import SQLiteEventStore
 
     asked: list[str] = []
-    for backend in (SQLiteEventStore, PostgresEventStore, EventStore):
+    for backend in (SQLiteEventStore, PostgresEventStore, BulkStore):
         original = backend.read_ahead
         monkeypatch.setattr(
             backend, "read_ahead", lambda self, original=original: asked.append("asked") or original(self)

@@ -164,7 +164,7 @@ def test_the_rating_list_states_the_corrections_it_applies(web, page, monkeypatc
 
     later = next_month(this_month())
     monkeypatch.setattr("recorder.ratings.service.this_month", lambda: later)
-    monkeypatch.setattr("recorder.store.sqlite.utc_now", lambda: f"{later}-02T10:00:00.000000Z")
+    monkeypatch.setattr("recorder.store.sql.utc_now", lambda: f"{later}-02T10:00:00.000000Z")
     game_id = web.client.get(f"/api/players/{web.ids[0]}").get_json()["games"][0]["game_id"]
     version = web.client.get(f"/api/games/{game_id}/state").get_json()["version"]
     retract = {"type": "retract", "count": 1, "reason": "the wrong side resigned", "expected_version": version}

@@ -115,7 +115,7 @@ class Audience:
         if t is None:
             return None
         cut = (self.clock() - timedelta(seconds=t.broadcast_delay)).astimezone(UTC).strftime(STORED_TIME)
-        aged = self.recorder.store.last_seq_recorded_by(game_id, cut)
+        aged = self.recorder.store.version(game_id, at=cut)
         finished = self.recorder.game(game_id).state.game_over
         return public_horizon(t.broadcast_delay, t.finished_public, finished, aged)
 

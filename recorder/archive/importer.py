@@ -21,7 +21,7 @@ from itertools import islice
 from typing import Any, BinaryIO, Protocol
 
 from recorder.errors import NotationError
-from recorder.store import EventStore
+from recorder.store import StoreBackend
 from recorder.store.backends import MEMORY
 from recorder.workers import collector_paused
 
@@ -74,7 +74,7 @@ def is_ndjson(path: str, fmt: str) -> bool:
 
 
 def import_into(
-    store: EventStore,
+    store: StoreBackend,
     paths: Iterable[str],
     fmt: str = "auto",
     jobs: int = 1,
@@ -93,7 +93,7 @@ def import_into(
     return imported
 
 
-def importing_archive(store: EventStore, recorded_by: str, check_command: CheckCommand) -> Archive:
+def importing_archive(store: StoreBackend, recorded_by: str, check_command: CheckCommand) -> Archive:
     """The archive ``recorder import`` imports through: the database file's owner restores
     (the logs' own ids, times and hashes kept), and positions are indexed at the end."""
     return Archive(store, recorded_by=recorded_by, check_command=check_command, restore=True, positions_later=True)

@@ -54,6 +54,12 @@ class EventLog:
     first_line: int = 1  # the line number of the log's first line, whatever it holds
     lines: list[int] = field(default_factory=list)  # the line number of each event
     texts: list[str] = field(default_factory=list)  # each payload's canonical text, once the chain is checked
+    # What the reading kept of each event's line when it is written as the store writes it
+    # (``canonical_sowing``; None for any other line): the payload's text, the record's
+    # text, the line itself.
+    read_payloads: list[str | None] = field(default_factory=list)
+    read_records: list[str | None] = field(default_factory=list)
+    read_lines: list[str | None] = field(default_factory=list)
     _events: list[StoredEvent] = field(default_factory=list)
     _error: NotationError | None = None
 
@@ -72,19 +78,22 @@ class EventLog:
         """Each raw line read into an event, once; a line that is not one spoils the log."""
         for number, line in self.raw:
             try:
-                event = line if isinstance(line, StoredEvent) else canonical_sowing(line) or read_event(line)
+                event, payload_text, record_text, kept = _read_line(line)
                 if event.game_id != self.game_id:  # only a line naming its game twice gets here
                     raise _BadLine(1, "a line names one game", "an object with exactly " + ", ".join(FIELDS))
             except _BadLine as bad:
                 self._error = self._error or self.fail(number, bad.column, bad.detail, bad.expected)
                 continue
             self._events.append(event)
+            self.read_payloads.append(payload_text)
+            self.read_records.append(record_text)
+            self.read_lines.append(kept)
             self.lines.append(number)
         self.raw = []
 
     def checked(self) -> CheckedChain:
         """The events, once ``verify_log`` has passed them, as a chain the store need not hash again."""
-        return CheckedChain(self.events, self.texts)
+        return CheckedChain(self.events, self.texts, self.read_lines)
 
     def fail(self, line: int, column: int, detail: str, expected: str | None = None) -> NotationError:
         label = f"game {self.index}" + (f" ({self.game_id})" if self.game_id else "")
@@ -105,6 +114,19 @@ class EventLog:
         if not self.lines:
             return self.first_line
         return self.lines[min(max(seq - 1, 0), len(self.lines) - 1)]
+
+
+def _read_line(line: str | StoredEvent) -> tuple[StoredEvent, str | None, str | None, str | None]:
+    """The event a raw line holds (read already, or read now), and what the reading kept of
+    a line written as the store writes it: its payload's text, its record's text, the line
+    (Nones for any other line)."""
+    if isinstance(line, StoredEvent):
+        return line, None, None, None
+    sowing = canonical_sowing(line)
+    if sowing is None:
+        return read_event(line), None, None, None
+    event, payload_text, record_text = sowing
+    return event, payload_text, record_text, line
 
 
 class _BadLine(Exception):
@@ -161,7 +183,8 @@ def _named_game(text: str) -> tuple[str | None, StoredEvent | None]:
 def _event(text: str) -> StoredEvent:
     """The stored event a line holds: most lines of an export are sowings written as the
     store writes them, read by ``canonical_sowing``; any other line is read as JSON."""
-    return canonical_sowing(text) or read_event(text)
+    sowing = canonical_sowing(text)
+    return sowing[0] if sowing is not None else read_event(text)
 
 
 def read_event(text: str) -> StoredEvent:
@@ -176,7 +199,7 @@ def read_event(text: str) -> StoredEvent:
     if type(record) is not dict or record.keys() != FIELDS.keys():
         raise _BadLine(1, "a line is one stored event", "an object with exactly " + ", ".join(FIELDS))
     if _plain(record):
-        return StoredEvent.of_record(record)
+        return StoredEvent.of_fields(record)
     for name, kind in _FIELD_TYPES:
         value = record[name]
         if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and not value):
@@ -191,50 +214,64 @@ _FIELD_TYPES = tuple(FIELDS.items())
 # The texts of FIELDS may not be empty; recorded_by and the payload's texts may.
 _PLAIN = r'[^"\\\x00-\x1f\ud800-\udfff]'
 _TEXT, _ANY_TEXT = f'"({_PLAIN}+)"', f'"({_PLAIN}*)"'
-# A sowing's line exactly as the store writes it (``store.stored_line``: keys sorted, no
-# white space) with every text plain: reading it as JSON gives these groups and nothing else.
+
+
+def _filled(template: str, *groups: str) -> str:
+    """A pattern of ``chain``'s template: its text matched literally, each value by its group."""
+    parts = template.split("%s")
+    return "".join(re.escape(part) + group for part, group in zip(parts, groups)) + re.escape(parts[-1])
+
+
+# A sowing's line exactly as the store writes it (``chain.event_text``, linked), made from the
+# encoder's own templates, with every text plain: reading it as JSON gives these groups and
+# nothing else. The groups in the line's (sorted) key order: game_id, hash, payload (hole,
+# player), prev_hash, recorded_at, recorded_by, seq; the type is the literal "sowed".
+_SOWING_PAYLOAD = "(" + _filled(chain.object_template(("hole", "player")), _ANY_TEXT, '"(south|north)"') + ")"
 _CANONICAL_SOWING = re.compile(
-    (
-        r'\{"game_id":TEXT,"hash":TEXT,"payload":(\{"hole":ANY,"player":"(south|north)"\}),"prev_hash":TEXT,'
-        r'"recorded_at":TEXT,"recorded_by":(?:null|ANY),"seq":([1-9][0-9]{0,17}),"type":"sowed"\}\Z'
+    _filled(
+        chain.LINE_TEMPLATE,
+        _TEXT,
+        _TEXT,
+        _SOWING_PAYLOAD,
+        _TEXT,
+        _TEXT,
+        f"(?:null|{_ANY_TEXT})",
+        "([1-9][0-9]{0,17})",
+        re.escape(chain.json_string("sowed")),
     )
-    .replace("TEXT", _TEXT)
-    .replace("ANY", _ANY_TEXT)
+    + r"\Z"
 )
 
 
-def canonical_sowing(text: str) -> StoredEvent | None:
-    """The sowing a line holds when it is written exactly as the store writes one, else None.
+def canonical_sowing(text: str) -> tuple[StoredEvent, str, str | None] | None:
+    """The sowing a line holds, with its payload's text and its record's text, when it is
+    written exactly as the store writes one, else None.
 
-    Most of an archive's lines are such sowings. One pattern reads them for less than the
-    JSON reading costs (docs/decisions.md), and gives the payload's
-    canonical text as well: the line's own bytes are canonical, so the hash check need not
-    encode the payload again to learn that, nor build the hashed record's text, which is
-    the line without two of its members (``chain.checked_links``); and the line is the one
-    the store would write (``store.event_row`` keeps it). The event is the one
-    ``read_event`` reads from the same line (tests/test_archive_lines.py holds them to it)."""
+    Most of an archive's lines are such sowings. One pattern, made from the encoder's
+    template (``chain.LINE_TEMPLATE``), reads them for less than the JSON reading costs
+    (docs/decisions.md), and gives the payload's canonical text as well: the line's own bytes are canonical, so the
+    hash check need not encode the payload again to learn that; the hashed record's text is
+    filled in by the encoder (``chain.record_text``); and the line is the one the store would
+    write (``store.event_row`` keeps it). The event is the one ``read_event`` reads from the
+    same line (tests/test_archive_lines.py holds them to it, and to the encoder)."""
     match = _CANONICAL_SOWING.match(text)
     if match is None:
         return None
     game_id, hash_, payload_text, hole, player, prev_hash, recorded_at, recorded_by, seq = match.groups()
-    # The hashed record's text is the line without its hash and prev_hash members: '"hash":"'
-    # is 8 characters, '"prev_hash":"' 13, and each value's closing quote has a comma after it.
-    record_text = text[: match.start(2) - 8] + text[match.end(2) + 2 : match.start(6) - 13] + text[match.end(6) + 2 :]
-    return StoredEvent.of_fields(
+    number = int(seq)
+    event = StoredEvent.of_fields(
         {
             "game_id": game_id,
-            "seq": int(seq),
+            "seq": number,
             "type": "sowed",
             "payload": {"hole": hole, "player": player},
             "recorded_at": recorded_at,
             "recorded_by": recorded_by,
             "prev_hash": prev_hash,
             "hash": hash_,
-            "payload_text": payload_text,
-            "line": text,
-            "record_text": record_text,
         }
     )
+    return event, payload_text, chain.spelled(game_id, number, "sowed", payload_text, recorded_at, recorded_by)
 
 
 def _plain(record: dict) -> bool:
@@ -363,7 +400,7 @@ def verify_log(
     if log.error is not None:
         raise log.error
     try:
-        broken, log.texts = chain.checked_links(log.events)
+        broken, log.texts = chain.checked_links(log.events, log.read_payloads, log.read_records)
     except UnicodeEncodeError:  # hashed as UTF-8: a lone surrogate's escape (\ud800) reads, but is no UTF-8
         raise _unencodable(log) from None
     if broken is not None:

@@ -18,7 +18,7 @@ created by an import is nobody's own (``was_imported``; docs/security.md, "Impor
 
 Export streams: game ids come from the games list (``GamesList.iter_ids``) in batches; a
 notation export reads, writes and hands on each game before the next is read, an NDJSON
-export reads a small batch of games' stored lines per query (``EventStore.event_texts``),
+export reads a small batch of games' stored lines per query (``BulkStore.event_texts``),
 so memory stays flat however many games the archive holds. No Flask here; the API and
 the CLI share this module.
 """
@@ -51,8 +51,9 @@ from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.rules.position_text import reached
 from recorder.service import new_bytes, result_changes, stored_pairs, summary_of
-from recorder.store import CheckedChain, EventStore, GameResults, GamesList, NewEvent, ProjectionWrite
-from recorder.store.caches import NotationCache, PositionIndex
+from recorder.store import CheckedChain, GamesList, NewEvent, ProjectionWrite, StoreBackend
+from recorder.store.caches import NotationCache
+from recorder.store.game_tables import GameTables
 from recorder.store.interface import StreamText
 from recorder.tournaments import is_tournament_id
 
@@ -145,7 +146,7 @@ class Archive:
 
     def __init__(
         self,
-        store: EventStore,
+        store: StoreBackend,
         *,
         games: GamesList | None = None,
         recorded_by: str | None = None,
@@ -183,10 +184,9 @@ class Archive:
         self.limits = limits
         self.events_per_game = limits.events_per_game if limits is not None else events_per_game()
         self.bytes_per_game = limits.bytes_per_game if limits is not None else bytes_per_game()
-        self.games = games if games is not None else GamesList(store)  # type: ignore[arg-type]
-        self.notations = NotationCache(store)  # type: ignore[arg-type]
-        self.positions = PositionIndex(store)  # type: ignore[arg-type]
-        self.results = GameResults(store)  # type: ignore[arg-type]
+        self.tables = GameTables(store, games)
+        self.games, self.positions, self.results = self.tables.games, self.tables.positions, self.tables.results
+        self.notations = NotationCache(store)
         self.recorded_by = recorded_by
         self.authorize = authorize
         self.check_command = OncePerShape(check_command)  # the schemas' verdict on a sowing is asked once
@@ -357,14 +357,7 @@ class Archive:
         self, summary: dict, positions: list[tuple[int, str]], results: Sequence[tuple[int, str | None]]
     ) -> ProjectionWrite:
         """The games list row, the positions index and the result changes of an imported game."""
-        index = self.positions.write_pending if self.positions_later else self.positions.write
-        writes = (self.games.write(summary), index(positions), self.results.write(results))
-
-        def write(tx, stored) -> None:
-            for projection in writes:
-                projection(tx, stored)
-
-        return write
+        return self.tables.write(summary, positions, results, positions_later=self.positions_later)
 
     # -- Export -----------------------------------------------------------------------
 

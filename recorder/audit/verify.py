@@ -98,7 +98,7 @@ def _report(stream_id: str, stored: Sequence[Any], chain_problem, replay_problem
 
 def chain_break(stored: Sequence[Any]) -> dict | None:
     """The first broken link of the hash chain and why it is broken, or None."""
-    seq = chain.first_broken_link(stored)
+    seq = chain.first_broken_link(stored, getattr(stored, "texts", None))  # a store's StoredEvents hold them
     if seq is None:
         return None
     index = next(i for i, event in enumerate(stored) if event.seq == seq)

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from recorder.errors import InvalidRecord, NotFound
-from recorder.store import EventStore, TokenTable
+from recorder.store import StoreBackend, TokenTable
 
 from .tokens import (
     ADMIN_PRINCIPAL,
@@ -30,8 +30,8 @@ TOKEN_FILE_SUFFIX = ".admin-token"
 
 
 class Authenticator:
-    def __init__(self, store: EventStore, admin_token: str | None = None, *, open_mode: bool = False):
-        self.tokens = TokenTable(store)  # type: ignore[arg-type]  # the tokens live on the SQLite file
+    def __init__(self, store: StoreBackend, admin_token: str | None = None, *, open_mode: bool = False):
+        self.tokens = TokenTable(store)
         self.admin_token = admin_token or None
         self.open_mode = open_mode
 

@@ -378,7 +378,7 @@ def store_floor(source: str, floor: str) -> float:
     from recorder.store.sqlite import SQLiteEventStore
 
     with contextlib.closing(SQLiteEventStore(floor)) as store:
-        db = store._db()
+        db = store.handle()
         db.execute("ATTACH DATABASE ? AS source", (source,))
         ids = [row[0] for row in db.execute("SELECT stream_id FROM source.streams ORDER BY rowid")]
         started = time.perf_counter()

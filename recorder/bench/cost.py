@@ -29,7 +29,7 @@ from recorder.core.commands import decide, decide_create
 from recorder.core.game import FoldedGame, apply_event, start_game
 from recorder.errors import EndlessSowing
 from recorder.service import summary_of
-from recorder.store import EventStore, GamesList, NewEvent, SQLiteEventStore
+from recorder.store import GamesList, NewEvent, SQLiteEventStore, StoreBackend
 
 from . import fairness
 from .fairness import FairnessFigures
@@ -51,7 +51,7 @@ def setup_body(name: str) -> dict:
     return {"variant": VARIANT, "south": f"{name} S", "north": f"{name} N", "first_player": "south"}
 
 
-def build(store: EventStore, game_id: str, body: dict, choose: Chooser, *, seed: int = SEED) -> FoldedGame:
+def build(store: StoreBackend, game_id: str, body: dict, choose: Chooser, *, seed: int = SEED) -> FoldedGame:
     """Record ``choose``'s commands until it returns None, deciding each one on the game as it stands."""
     setup = decide_create(body)
     game = start_game(game_id, setup)
@@ -68,9 +68,9 @@ def build(store: EventStore, game_id: str, body: dict, choose: Chooser, *, seed:
     return game
 
 
-def _flush(store: EventStore, game: FoldedGame, stored: int, pending: list[NewEvent]) -> int:
+def _flush(store: StoreBackend, game: FoldedGame, stored: int, pending: list[NewEvent]) -> int:
     if pending:
-        store.append(game.game_id, stored, list(pending), projection=GamesList(store).write(summary_of(game)))  # type: ignore[arg-type]
+        store.append(game.game_id, stored, list(pending), projection=GamesList(store).write(summary_of(game)))
     stored += len(pending)
     pending.clear()
     return stored
@@ -167,7 +167,7 @@ class CostFigures:
         return per_event["adversarial"] / per_event["plain"]
 
 
-def build_both(store: EventStore) -> dict[str, FoldedGame]:
+def build_both(store: StoreBackend) -> dict[str, FoldedGame]:
     return {
         "adversarial": build(store, "adversarial", setup_body("Adversary"), adversarial()),
         "plain": build(store, "plain", setup_body("Plain"), plain()),

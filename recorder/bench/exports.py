@@ -188,7 +188,7 @@ def bare_loop(store, ids):
     """The stored line of each event (the very bytes an NDJSON export writes), read a game
     at a time and written as it is: what SQLite and Python do here with no export around
     it, so an export's figure can be read against it on a loaded machine."""
-    db = store._db()
+    db = store.handle()
     for game_id in ids:
         for (line,) in db.execute("SELECT line FROM events WHERE game_id = ? ORDER BY seq", (game_id,)):
             yield line + "\n"

@@ -24,7 +24,7 @@ from recorder.archive import importer
 from recorder.archive.export_file import write_export
 from recorder.archive.transfer import Archive, GameReport
 from recorder.rules import VARIANTS
-from recorder.store import EventStore
+from recorder.store import StoreBackend
 from recorder.workers import default_jobs
 from schemas.archive import ExportQuerySchema
 from schemas.fields import first_message
@@ -58,7 +58,7 @@ PROGRESS = importer.Progress(bar=_bar, note=_note)  # bars and notes on stderr: 
 
 
 def import_into(
-    store: EventStore, paths: Iterable[str], fmt: str = "auto", jobs: int = 1, recorded_by: str = "command line"
+    store: StoreBackend, paths: Iterable[str], fmt: str = "auto", jobs: int = 1, recorded_by: str = "command line"
 ) -> tuple[dict, list[GameReport]]:
     """``recorder import``'s work (recorder/archive/importer.py), its commands checked by
     the HTTP boundary's schemas, its progress on stderr."""

@@ -74,7 +74,7 @@ def grant_app_role(store, role: str) -> None:
 
     if not isinstance(store, PostgresEventStore):
         raise click.ClickException("--app-role is for PostgreSQL; a SQLite file's triggers guard its events")
-    grant(store._db().raw, role)
+    grant(store.handle().raw, role)
 
 
 COMMANDS = (backup, copy)

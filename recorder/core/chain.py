@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 GENESIS = "0" * 64
@@ -61,28 +61,83 @@ def parse_json(text: str) -> Any:
 
 _DECODER = json.JSONDecoder()
 
-# A str as JSON text, as json.dumps(ensure_ascii=False) writes it (record_text, the store's lines).
+# A str as JSON text, as json.dumps(ensure_ascii=False) writes it.
 json_string = json.encoder.encode_basestring
+
+# The members of an event's stored line (an NDJSON archive's line): its record and its links.
+LINE_FIELDS = (*RECORD_FIELDS, "prev_hash", "hash")
+
+
+def object_template(keys: Iterable[str]) -> str:
+    """The canonical JSON of an object with these keys, each value a ``%s`` to fill with
+    the value's canonical text, in sorted key order (``canonical_json``'s order)."""
+    return "{" + ",".join(json_string(key) + ":%s" for key in sorted(keys)) + "}"
+
+
+# The record's and the line's canonical text, their values left to fill: what an archive
+# reader's pattern is made from, and what ``spelled`` writes out.
+RECORD_TEMPLATE = object_template(RECORD_FIELDS)
+LINE_TEMPLATE = object_template(LINE_FIELDS)
+
+
+def event_text(event: Any, payload_text: str | None = None, *, linked: bool = False) -> str:
+    """The one encoder of an event's text: ``canonical_json`` of its hashed record, or with
+    ``linked`` of its stored line (the record with ``prev_hash`` and ``hash``), as the store
+    keeps it and an NDJSON archive writes it. Built around the payload's canonical text
+    (``payload_text``, when the caller has it), so the payload is serialised once; a field
+    not of its plain JSON type (a tampered row) is encoded by ``canonical_json`` itself."""
+    text = payload_text if payload_text is not None else canonical_json(event.payload)
+    links = (event.prev_hash, event.hash) if linked else None
+    fast = spelled(event.game_id, event.seq, event.type, text, event.recorded_at, event.recorded_by, links)
+    if fast is not None:
+        return fast
+    return canonical_json(line_of(event) if linked else record_of(event))
 
 
 def record_text(event: Any, payload_text: str) -> str | None:
-    """``canonical_json(record_of(event))`` built around the payload's canonical text, so
-    the payload is serialised once (the store keeps that text too); None when a field is
-    not of its plain JSON type (a tampered row), where only canonical_json is exact."""
-    recorded_by = event.recorded_by
+    """``event_text`` of the record, None when a field is not of its plain JSON type (where
+    only ``canonical_json`` is exact)."""
+    return spelled(event.game_id, event.seq, event.type, payload_text, event.recorded_at, event.recorded_by)
+
+
+def spelled(
+    game_id: Any,
+    seq: Any,
+    type_: Any,
+    payload_text: str,
+    recorded_at: Any,
+    recorded_by: Any,
+    links: tuple[Any, Any] | None = None,
+) -> str | None:
+    """The record's template (with ``links``, ``(prev_hash, hash)``: the line's) filled with
+    each field's JSON text (``json_string``, the very quoting ``canonical_json`` does), in the
+    template's sorted key order; None when a field is not of its plain JSON type: the fast
+    spelling of ``event_text``, held to ``canonical_json`` over hostile events."""
     if not (
-        type(event.game_id) is str
-        and type(event.seq) is int
-        and type(event.type) is str
-        and type(event.recorded_at) is str
+        type(game_id) is str
+        and type(seq) is int
+        and type(type_) is str
+        and type(recorded_at) is str
         and (recorded_by is None or type(recorded_by) is str)
     ):
         return None
     quote = json_string
     by = "null" if recorded_by is None else quote(recorded_by)
+    # RECORD_TEMPLATE and LINE_TEMPLATE filled, written out: an f-string builds the text in
+    # one step, where ``%`` parses its template on every call (a cost on every event hashed,
+    # stored or read). tests/test_chain_text.py holds both spellings to json.dumps and to
+    # the templates.
+    if links is None:
+        return (
+            f'{{"game_id":{quote(game_id)},"payload":{payload_text},"recorded_at":{quote(recorded_at)},'
+            f'"recorded_by":{by},"seq":{seq},"type":{quote(type_)}}}'
+        )
+    prev_hash, hash_ = links
+    if not (type(prev_hash) is str and type(hash_) is str):
+        return None
     return (
-        f'{{"game_id":{quote(event.game_id)},"payload":{payload_text},"recorded_at":{quote(event.recorded_at)},'
-        f'"recorded_by":{by},"seq":{event.seq},"type":{quote(event.type)}}}'
+        f'{{"game_id":{quote(game_id)},"hash":{quote(hash_)},"payload":{payload_text},"prev_hash":{quote(prev_hash)},'
+        f'"recorded_at":{quote(recorded_at)},"recorded_by":{by},"seq":{seq},"type":{quote(type_)}}}'
     )
 
 
@@ -103,25 +158,38 @@ def record_of(event: Any) -> dict[str, Any]:
     return {field: getattr(event, field) for field in RECORD_FIELDS}
 
 
-def first_broken_link(events: Iterable[Any]) -> int | None:
+def line_of(event: Any) -> dict[str, Any]:
+    """The stored line's members of a stored event: its record, ``prev_hash`` and ``hash``."""
+    return {field: getattr(event, field) for field in LINE_FIELDS}
+
+
+def first_broken_link(events: Iterable[Any], texts: Sequence[str | None] | None = None) -> int | None:
     """Seq of the first event that breaks the game's chain, or None if it is intact.
 
     ``events`` are one game's stored events in seq order, starting at seq 1.
     A link is broken when the seq is not previous + 1 (a gap or reorder), when
     prev_hash is not the previous event's stored hash (GENESIS for the first),
     or when the event's own hash does not recompute (its content was changed).
+    ``texts``: each payload's text as the store holds it, when the caller read them.
     """
-    return checked_links(events)[0]
+    return checked_links(events, texts)[0]
 
 
-def checked_links(events: Iterable[Any]) -> tuple[int | None, list[str]]:
+def checked_links(
+    events: Iterable[Any],
+    known: Sequence[str | None] | None = None,
+    records: Sequence[str | None] | None = None,
+) -> tuple[int | None, list[str]]:
     """``first_broken_link``, and the canonical payload text of every event up to it:
-    a caller that stores the events next (an import) serialises each payload once."""
+    a caller that stores the events next (an import) serialises each payload once.
+    ``known``: each payload's text as read (None where it is not known); ``records``: each
+    record's text as read (``record_text`` of an archive's line written as the store writes it)."""
     prev_seq, prev_hash, texts = 0, GENESIS, list[str]()
-    for event in events:
+    for index, event in enumerate(events):
         if event.seq != prev_seq + 1 or event.prev_hash != prev_hash:
             return int(event.seq), texts
-        text = _hashed_text(event)
+        stored = known[index] if known is not None else None
+        text = _hashed_text(event, stored, records[index] if records is not None else None)
         if text is None:
             return int(event.seq), texts
         texts.append(text)
@@ -129,18 +197,15 @@ def checked_links(events: Iterable[Any]) -> tuple[int | None, list[str]]:
     return None, texts
 
 
-def _hashed_text(event: Any) -> str | None:
+def _hashed_text(event: Any, stored: str | None, record: str | None) -> str | None:
     """The payload's canonical text when the event's hash recomputes from it, else None.
 
-    An event read from a store carries the text it stored (``payload_text``): the very
-    bytes that were hashed, so when they give the stored hash the payload need not be
-    encoded again (a verification's commonest step). So does an archive's sowing written
-    as the store writes it (``archive.ndjson.canonical_sowing``), whose text is canonical
-    by the pattern that read it (an import's commonest line), which also cut the record's
-    text from the line (``record_text``). Any other text, or none, is checked by encoding
-    the payload, exactly as before stored texts were kept."""
-    stored: str | None = getattr(event, "payload_text", None)
-    record: str | None = getattr(event, "record_text", None)
+    An event read from a store comes with the text it stored (``stored``): the very bytes
+    that were hashed, so when they give the stored hash the payload need not be encoded
+    again (a verification's commonest step). So does an archive's sowing written as the
+    store writes it (``archive.ndjson.canonical_sowing``), whose text is canonical by the
+    pattern that read it (an import's commonest line), with its record's text (``record``)
+    filled in by the encoder. Any other text, or none, is checked by encoding the payload."""
     if stored is not None and record is not None:  # the record's text, cut from the line it was read from
         if text_hash(event.prev_hash, record) == event.hash:
             return stored

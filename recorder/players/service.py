@@ -60,7 +60,7 @@ class Players:
     def __init__(self, recorder: Recorder, year: Callable[[], int] = this_year):
         self.recorder = recorder
         self.store = recorder.store
-        self.tables = PlayerTables(recorder.store)  # type: ignore[arg-type]
+        self.tables = PlayerTables(recorder.store)
         self.year = year
 
     # -- Reading --------------------------------------------------------------------
@@ -173,7 +173,7 @@ class Players:
     def _replayed(self, idempotency: Idempotency | None) -> Written | None:
         if idempotency is None:
             return None
-        events = self.store.replayed(None, idempotency)
+        events = self.store.replayed(idempotency)
         if not events:
             return None
         return Written(events, self.player(events[0].game_id), replayed=True)

@@ -66,7 +66,7 @@ class Ratings:
     def __init__(self, recorder: Recorder, month: Callable[[], str] | None = None):
         self.recorder = recorder
         self.store = recorder.store
-        self.tables = PlayerTables(recorder.store)  # type: ignore[arg-type]
+        self.tables = PlayerTables(recorder.store)
         self.month = month or (lambda: this_month())  # looked up when called: tests set the month
         self._boards: dict[tuple[str, int], dict[str, tuple[str | None, str | None]]] = {}
         # This month's list is asked for often and changes by a result at a time: the last

@@ -1,8 +1,10 @@
 """The event store: every move of every game is an immutable, hash-chained event.
 
 ``EventStore`` (interface.py) is the small interface the rest of the service talks to:
-append and read, with versions and idempotency. It holds no SQL, so a PostgreSQL backend
-can be added beside ``SQLiteEventStore``.
+append and read, with versions and idempotency; ``BulkStore`` is what archives,
+verification and listings read in bulk. Neither holds SQL: ``SQLiteEventStore`` and
+``PostgresEventStore`` implement both (``StoreBackend``), the append's algorithm written
+once for both (sql.py).
 
 Guarantees every backend gives:
 - per stream, sequence numbers are 1, 2, 3... with no gaps and no forks: an append
@@ -27,12 +29,15 @@ from .interface import (
     STREAM_TYPES,
     TOURNAMENT,
     AppendResult,
+    BulkStore,
     CheckedChain,
     EventStore,
     Idempotency,
     NewEvent,
     ProjectionWrite,
+    StoreBackend,
     StoredEvent,
+    StoredEvents,
     StreamHead,
     every_stream_id,
     utc_now,
@@ -50,6 +55,7 @@ __all__ = [
     "PLAYER_KEY_COLUMNS",
     "TOURNAMENT",
     "AppendResult",
+    "BulkStore",
     "CheckedChain",
     "EventStore",
     "GamesList",
@@ -59,7 +65,9 @@ __all__ = [
     "PlayerTables",
     "ProjectionWrite",
     "SQLiteEventStore",
+    "StoreBackend",
     "StoredEvent",
+    "StoredEvents",
     "StreamHead",
     "TokenTable",
     "every_stream_id",

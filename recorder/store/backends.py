@@ -11,7 +11,7 @@ import sqlite3
 
 from recorder.errors import Unavailable
 
-from .interface import EventStore
+from .interface import StoreBackend
 
 SQLITE_PREFIX = "sqlite:"
 MEMORY = ":memory:"  # SQLite's database in memory, never a file
@@ -30,7 +30,7 @@ def sqlite_path(target: str) -> str:
     return target
 
 
-def open_store(target: str) -> EventStore:
+def open_store(target: str) -> StoreBackend:
     """The event store ``target`` names, its schema created or migrated."""
     if is_postgres(target):
         from .postgres import PostgresEventStore  # psycopg is imported only when it is used
@@ -44,7 +44,7 @@ def open_store(target: str) -> EventStore:
         raise Unavailable(f"cannot open the database {target}: {error}") from None
 
 
-def open_existing_store(target: str) -> EventStore:
+def open_existing_store(target: str) -> StoreBackend:
     """``open_store``, for a command that only reads what is there: a SQLite file that does
     not exist is refused (Unavailable), not created empty. A mistyped ``--db`` made an
     empty database, which ``recorder verify`` then passed with nothing failed."""

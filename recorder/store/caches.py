@@ -12,14 +12,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from sqlite_utils import Database
-
 from recorder.core.position_digest import key_digest
 from recorder.workers import default_jobs
 
-from .interface import ProjectionWrite, StoredEvent
+from .interface import ProjectionWrite, StoredEvent, Tables, Tx
 from .schema import POSITIONS_BY_KEY
-from .sql import _write_transaction, insert_rows
+from .sql import insert_rows
 from .sqlite import SQLiteEventStore
 
 _FRESH = (
@@ -31,35 +29,33 @@ _FRESH = (
 class NotationCache:
     """The notation of each game's effective line, as ``write_game`` gives it, at a version."""
 
-    def __init__(self, store: SQLiteEventStore):
+    def __init__(self, store: Tables):
         self.store = store
 
-    def _db(self) -> Database:
-        return self.store._db()
+    def _handle(self) -> Tx:
+        return self.store.handle()
 
     def fresh(self, game_id: str) -> str | None:
         """The game's text if it was written at the game's current version, else None."""
-        row = self._db().execute(_FRESH, (game_id,)).fetchone()
+        row = self._handle().execute(_FRESH, (game_id,)).fetchone()
         return None if row is None else row[0]
 
     def stored(self, game_id: str) -> tuple[int, str] | None:
         """(version, text) as stored, fresh or not."""
-        row = self._db().execute("SELECT version, text FROM notations WHERE game_id = ?", (game_id,)).fetchone()
+        row = self._handle().execute("SELECT version, text FROM notations WHERE game_id = ?", (game_id,)).fetchone()
         return None if row is None else (row[0], row[1])
 
     def put(self, rows: Iterable[tuple[str, int, str]]) -> None:
         """Store ``(game_id, version, text)`` rows in one transaction."""
-        db = self._db()
-        with _write_transaction(db):
-            db.conn.executemany("INSERT OR REPLACE INTO notations (game_id, version, text) VALUES (?, ?, ?)", rows)
+        with self.store.transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO notations (game_id, version, text) VALUES (?, ?, ?)", rows)
 
     def drop_orphans(self) -> None:
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             db.execute("DELETE FROM notations WHERE game_id NOT IN (SELECT stream_id FROM streams)")
 
 
-def game_number(db: Database, game_id: str) -> int:
+def game_number(db: Tx, game_id: str) -> int:
     """The number the position index knows ``game_id`` by, given on first use
     (``position_games``): the index's rows hold a game as an integer, not its id."""
     row = db.execute(_GAME_NUMBER, (game_id,)).fetchone()
@@ -89,12 +85,12 @@ class PositionIndex:
     write most of those pages again: most of a large import's time. Until the pending
     rows are indexed (or if an import stopped before), searches read them too."""
 
-    def __init__(self, store: SQLiteEventStore):
+    def __init__(self, store: Tables):
         self.store = store
         self.defers = isinstance(store, SQLiteEventStore)  # PostgreSQL indexes as it goes
 
-    def _db(self) -> Database:
-        return self.store._db()
+    def _handle(self) -> Tx:
+        return self.store.handle()
 
     def write(self, rows: list[tuple[int, str]]) -> ProjectionWrite:
         """What an append runs in its transaction: index the positions after its events."""
@@ -108,9 +104,9 @@ class PositionIndex:
     def _writer(statement: str, rows: list[tuple[int, str]]) -> ProjectionWrite:
         digests = [(seq, *key_digest(key)) for seq, key in rows]  # before the append takes the write lock
 
-        def insert(db: Database, events: Sequence[StoredEvent]) -> None:
+        def insert(db: Tx, events: Sequence[StoredEvent]) -> None:
             game = game_number(db, events[0].game_id)
-            insert_rows(db.conn, statement, [(high, low, game, seq) for seq, high, low in digests])
+            insert_rows(db, statement, [(high, low, game, seq) for seq, high, low in digests])
 
         return insert
 
@@ -119,7 +115,7 @@ class PositionIndex:
         return self.last_pending() > 0
 
     def count_pending(self) -> int:
-        (count,) = self._db().execute("SELECT count(*) FROM positions_pending").fetchone() if self.defers else (0,)
+        (count,) = self._handle().execute("SELECT count(*) FROM positions_pending").fetchone() if self.defers else (0,)
         return int(count)
 
     def index_pending(self, progress: Callable[[int], None] = lambda n: None) -> int:
@@ -139,19 +135,19 @@ class PositionIndex:
         last = self.last_pending()
         if not last:
             return 0
-        db = self._db()
+        db = self._handle()
         first, count = db.execute("SELECT MIN(id), count(*) FROM positions_pending WHERE id <= ?", (last,)).fetchone()
-        with _sorting_threads(db), self._by_key_created_after(db, self._indexed_at_most(count) <= count):
+        with _sorting_threads(db), self._by_key_created_after(self._indexed_at_most(count) <= count):
             for start in range(first, last + 1, PENDING_CHUNK):
                 end = min(start + PENDING_CHUNK - 1, last)
-                with _write_transaction(db):
+                with self.store.transaction() as db:
                     moved = db.execute(
                         f"INSERT OR IGNORE INTO positions ({_COLUMNS}) SELECT {_COLUMNS}"
                         " FROM positions_pending WHERE id BETWEEN ? AND ? ORDER BY id",
                         (start, end),
                     )
                 progress(max(moved.rowcount, 0))
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             (top,) = db.execute("SELECT MAX(id) FROM positions_pending").fetchone()
             if top == last:  # nothing queued since: the queue emptied whole, not row by row
                 db.execute("DELETE FROM positions_pending")
@@ -163,28 +159,27 @@ class PositionIndex:
         """The rows indexed, counted up to ``limit + 1`` at most: a small import into a
         large index reads as many rows as it queued, not the whole index."""
         query = "SELECT count(*) FROM (SELECT 1 FROM positions LIMIT ?)"
-        (count,) = self._db().execute(query, (limit + 1,)).fetchone()
+        (count,) = self._handle().execute(query, (limit + 1,)).fetchone()
         return int(count)
 
-    @staticmethod
     @contextlib.contextmanager
-    def _by_key_created_after(db: Database, bulk: bool) -> Iterator[None]:
+    def _by_key_created_after(self, bulk: bool) -> Iterator[None]:
         """With ``bulk``, ``positions_by_key`` is dropped for the duration and created again
         after it, in one transaction: live writers wait for that creation (its time grows
         with the index: docs/decisions.md), and while it is missing a search reads the whole index
         (as it reads the whole queue while an import is under way). An import stopped in
         between leaves it to be created by the next open of the file (``create_schema``)."""
         if bulk:
-            with _write_transaction(db):
+            with self.store.transaction() as db:
                 db.execute("DROP INDEX IF EXISTS positions_by_key")
         yield
         if bulk:
-            with _write_transaction(db):
+            with self.store.transaction() as db:
                 db.execute(POSITIONS_BY_KEY)
 
     def last_pending(self) -> int:
         """The id of the last row queued so far (0: none)."""
-        (last,) = self._db().execute("SELECT MAX(id) FROM positions_pending").fetchone() if self.defers else (0,)
+        (last,) = self._handle().execute("SELECT MAX(id) FROM positions_pending").fetchone() if self.defers else (0,)
         return int(last or 0)
 
     def drop_pending(self, last: int) -> None:
@@ -192,18 +187,16 @@ class PositionIndex:
         every game stored before it began, those rows' games among them. A row queued
         since, by an import still under way, stays for that import to index."""
         if self.defers:
-            db = self._db()
-            with _write_transaction(db):
+            with self.store.transaction() as db:
                 db.execute("DELETE FROM positions_pending WHERE id <= ?", (last,))
 
     def replace(self, games: list[tuple[str, list[tuple[int, str]]]]) -> None:
         """Rewrite the rows of each ``(game_id, [(seq, key)])`` in one transaction (rebuild)."""
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             for game_id, rows in games:
                 game = game_number(db, game_id)
                 db.execute("DELETE FROM positions WHERE game = ?", (game,))
-                insert_rows(db.conn, _INSERT_POSITION, [(*key_digest(key), game, seq) for seq, key in rows])
+                insert_rows(db, _INSERT_POSITION, [(*key_digest(key), game, seq) for seq, key in rows])
 
     def of_game(self, game_id: str) -> list[tuple[int, tuple[int, int]]]:
         """The indexed positions of a game as (seq, key digest), in seq order (pending ones
@@ -212,7 +205,7 @@ class PositionIndex:
             "SELECT seq, key_high, key_low FROM positions"
             " WHERE game = (SELECT game FROM position_games WHERE game_id = ?) ORDER BY seq"
         )
-        rows = self._db().execute(query, (game_id,)).fetchall()
+        rows = self._handle().execute(query, (game_id,)).fetchall()
         return [(seq, (high, low)) for seq, high, low in rows]
 
     def find(self, key: str, *, limit: int = 100, pending: bool = True) -> list[tuple[str, int]]:
@@ -231,20 +224,19 @@ class PositionIndex:
             f"SELECT position_games.game_id, hits.seq FROM ({found} ORDER BY game, seq LIMIT ?) AS hits"
             " JOIN position_games ON position_games.game = hits.game ORDER BY hits.game, hits.seq"
         )
-        rows = self._db().execute(query, (*params, limit))
+        rows = self._handle().execute(query, (*params, limit))
         return [(game_id, seq) for game_id, seq in rows.fetchall()]
 
     def drop_orphans(self) -> None:
         """Forget the rows of games that are no streams. Their numbers stay: a number is
         given once, and a row queued for it meanwhile still names its game."""
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             orphans = "SELECT game FROM position_games WHERE game_id NOT IN (SELECT stream_id FROM streams)"
             db.execute(f"DELETE FROM positions WHERE game IN ({orphans})")
 
 
 @contextlib.contextmanager
-def _sorting_threads(db: Database) -> Iterator[None]:
+def _sorting_threads(db: Tx) -> Iterator[None]:
     """SQLite's sort (the key B-tree's creation) helped by a thread per CPU this process may
     run on while the pending positions are indexed: the sort is the largest step of indexing
     a large queue, and the cores are otherwise idle then."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 from recorder.core import chain
 
-from .interface import STREAM_TYPES, EventStore
+from .interface import STREAM_TYPES, StoreBackend
 
 PAGE = 500
 
@@ -21,7 +21,7 @@ class TargetNotEmpty(Exception):
     """The target store already holds streams: copying would mix two histories."""
 
 
-def all_streams(store: EventStore) -> Iterator[tuple[str, str]]:
+def all_streams(store: StoreBackend) -> Iterator[tuple[str, str]]:
     """(stream type, stream id) of every stream, a page at a time."""
     for stream_type in STREAM_TYPES:
         after = None
@@ -30,7 +30,7 @@ def all_streams(store: EventStore) -> Iterator[tuple[str, str]]:
             after = ids[-1]
 
 
-def copy_streams(source: EventStore, target: EventStore, progress: Callable[[int], None] = lambda n: None) -> int:
+def copy_streams(source: StoreBackend, target: StoreBackend, progress: Callable[[int], None] = lambda n: None) -> int:
     """Append every stream of ``source`` to the empty ``target``; returns the number of events."""
     if any(target.stream_ids(stream_type, limit=1) for stream_type in STREAM_TYPES):
         raise TargetNotEmpty("the target already holds streams; copy only into an empty database")
@@ -43,7 +43,7 @@ def copy_streams(source: EventStore, target: EventStore, progress: Callable[[int
     return total
 
 
-def differences(source: EventStore, target: EventStore) -> Iterator[str]:
+def differences(source: StoreBackend, target: StoreBackend) -> Iterator[str]:
     """One line per stream whose copy differs from its source or whose chain breaks (none: a true copy)."""
     seen = set()
     for stream_type, stream_id in all_streams(source):
@@ -52,7 +52,12 @@ def differences(source: EventStore, target: EventStore) -> Iterator[str]:
             yield f"{stream_id}: missing from the target, or of another type"
         elif target.event_lines(stream_id) != source.event_lines(stream_id):
             yield f"{stream_id}: its events differ from the source's"
-        elif (broken := chain.first_broken_link(target.read(stream_id))) is not None:
+        elif (broken := _first_broken_link(target, stream_id)) is not None:
             yield f"{stream_id}: the chain breaks at event {broken}"
     extra = [stream_id for _, stream_id in all_streams(target) if stream_id not in seen]
     yield from (f"{stream_id}: in the target only" for stream_id in extra)
+
+
+def _first_broken_link(store: StoreBackend, stream_id: str) -> int | None:
+    events = store.read(stream_id)
+    return chain.first_broken_link(events, events.texts)

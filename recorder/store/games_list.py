@@ -11,37 +11,34 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 
-from sqlite_utils import Database
-
 from recorder.core import chain
 from recorder.core.names import player_key
 
-from .interface import GAME, ProjectionWrite, StoredEvent, _check_page
+from .interface import GAME, ProjectionWrite, StoredEvent, Tables, Tx, _check_page
 from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
-from .sql import _game_filters, _where, _write_transaction
-from .sqlite import SQLiteEventStore
+from .sql import _game_filters, _where
 
 
 class GamesList:
     """The list of games on the store's SQLite file: filtered for lists and exports."""
 
-    def __init__(self, store: SQLiteEventStore):
+    def __init__(self, store: Tables):
         self.store = store
 
-    def _db(self) -> Database:
-        return self.store._db()
+    def _handle(self) -> Tx:
+        return self.store.handle()
 
     def write(self, summary: dict) -> ProjectionWrite:
         """What an append runs in its transaction to bring the game's row up to date."""
         row = _summary_row(summary)  # validated before the append takes the write lock
 
-        def upsert(db: Database, events: Sequence[StoredEvent]) -> None:
+        def upsert(db: Tx, events: Sequence[StoredEvent]) -> None:
             # updated_at is the last event's time, so a rebuilt row is the same row.
             self._upsert_summary(db, events[0].game_id, row, events[-1].recorded_at)
 
         return upsert
 
-    def _upsert_summary(self, db: Database, game_id: str, row: dict, now: str) -> None:
+    def _upsert_summary(self, db: Tx, game_id: str, row: dict, now: str) -> None:
         """Insert or update the game's projection row.
 
         created_at is the game's first event time (so a rebuilt projection gets
@@ -62,7 +59,7 @@ class GamesList:
         )
 
     @staticmethod
-    def _touch_unchanged_summary(db: Database, game_id: str, row: dict, now: str) -> bool:
+    def _touch_unchanged_summary(db: Tx, game_id: str, row: dict, now: str) -> bool:
         """Most appends change no summary column: then set updated_at alone.
 
         An UPDATE of that one (unindexed) column rewrites no index page, so the commit
@@ -75,14 +72,13 @@ class GamesList:
 
     def row(self, game_id: str) -> dict | None:
         """The game's row as stored (metadata as its JSON text), None if it has none."""
-        cursor = self._db().execute("SELECT * FROM games WHERE game_id = ?", (game_id,))
+        cursor = self._handle().execute("SELECT * FROM games WHERE game_id = ?", (game_id,))
         found = cursor.fetchone()
         return None if found is None else dict(zip([d[0] for d in cursor.description], found))
 
     def drop_orphans(self) -> None:
         """Drop rows of games that have no events (after a rebuild)."""
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             db.execute(
                 "DELETE FROM games WHERE game_id NOT IN (SELECT stream_id FROM streams WHERE stream_type = ?)", (GAME,)
             )
@@ -91,13 +87,12 @@ class GamesList:
         """Rewrite the whole row of each ``(game_id, summary)`` in one transaction
         (``recorder rebuild`` writes a batch at a time, so recording goes on meanwhile)."""
         checked = [(game_id, _summary_row(summary)) for game_id, summary in rows]
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             for game_id, row in checked:
                 self._replace_row(db, game_id, row)
 
     @staticmethod
-    def _replace_row(db: Database, game_id: str, row: dict) -> None:
+    def _replace_row(db: Tx, game_id: str, row: dict) -> None:
         """The whole row, its times those of the game's first and last events."""
         full = {column: row.get(column) for column in (*SUMMARY_COLUMNS, *PLAYER_KEY_COLUMNS)}
         names = ", ".join(["game_id", *(f'"{c}"' for c in full), "created_at", "updated_at"])
@@ -131,7 +126,7 @@ class GamesList:
         if after is not None:
             clauses.append("(created_at, game_id) < (?, ?)")
             params += list(after)
-        cursor = self._db().execute(
+        cursor = self._handle().execute(
             f"SELECT * FROM games{_where(clauses)} ORDER BY created_at DESC, game_id DESC LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
@@ -178,7 +173,7 @@ class GamesList:
                 page_clauses.append(f"(created_at, game_id) {'>' if oldest_first else '<'} (?, ?)")
                 page_params += last
             rows = (
-                self._db()
+                self._handle()
                 .execute(
                     f"SELECT created_at, game_id FROM games{_where(page_clauses)}"
                     f" ORDER BY created_at {direction}, game_id {direction} LIMIT ?",

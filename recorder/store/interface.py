@@ -9,9 +9,9 @@ from __future__ import annotations
 import abc
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, overload
+from typing import Any, Protocol, Self, overload
 
 from recorder.core import chain
 from recorder.core.frozen import made_at_once
@@ -22,8 +22,8 @@ GAME, TOURNAMENT, PLAYER = "game", "tournament", "player"
 STREAM_TYPES = (GAME, TOURNAMENT, PLAYER)
 
 # What a projection beside the store writes in the same transaction as an append (e.g.
-# the games list's row): it gets the backend's transaction handle and the stored events.
-ProjectionWrite = Callable[[Any, "Sequence[StoredEvent]"], None]
+# the games list's row): it gets the append's transaction handle and the stored events.
+ProjectionWrite = Callable[["Tx", "Sequence[StoredEvent]"], None]
 
 
 @dataclass(frozen=True)
@@ -72,31 +72,12 @@ class StoredEvent:
     recorded_by: str | None
     prev_hash: str
     hash: str
-    # The payload's text as the store holds it (canonical JSON, the bytes the hash covers),
-    # when the event was read from a store or from an archive's line written as the store
-    # writes it: the chain check hashes it without encoding the payload again. Not part of
-    # the event: never compared, shown or exported.
-    payload_text: str | None = field(default=None, compare=False, repr=False)
-    # The event's stored line as it was read (an archive's line written as the store writes
-    # it), so the store need not build it again (``event_row``), and the text of its hashed
-    # record cut from that line (``chain.record_text`` of the event), so the hash check need
-    # not build it either. Not part of the event either.
-    line: str | None = field(default=None, compare=False, repr=False)
-    record_text: str | None = field(default=None, compare=False, repr=False)
-
-    @classmethod
-    def of_record(cls, record: dict[str, Any], payload_text: str | None = None) -> StoredEvent:
-        """``StoredEvent(**record, payload_text=payload_text)`` for a record that holds
-        exactly the eight fields, each of its type (an archive's line the reader checked;
-        a row read from the store is made so by ``event_of_row``): made without the frozen
-        dataclass's ``__init__``, which sets each field through ``object.__setattr__`` in
-        turn, a sizeable share of reading an archive's line."""
-        return cls.of_fields({**record, "payload_text": payload_text, "line": None, "record_text": None})
 
     @classmethod
     def of_fields(cls, fields: dict[str, Any]) -> StoredEvent:
-        """The event whose every field, ``payload_text``, ``line`` and ``record_text``
-        included, ``fields`` holds, made with its fields set at once (``core.frozen``)."""
+        """``StoredEvent(**fields)`` for a dict that holds exactly the eight fields, each of
+        its type (an archive's line the reader checked, a row read from the store), made
+        with its fields set at once (``core.frozen``), the dict kept as the event's own."""
         return made_at_once(cls, fields)
 
     def to_dict(self) -> dict:
@@ -140,18 +121,20 @@ class CheckedChain(Sequence[StoredEvent]):
     __slots__ = ("_rows",)
     _rows: tuple[tuple[Any, ...], ...]
 
-    def __init__(self, events: Sequence[StoredEvent], texts: Sequence[str]):
-        if len(texts) != len(events):
-            raise ValueError("a checked chain has one payload text per event")
+    def __init__(self, events: Sequence[StoredEvent], texts: Sequence[str], lines: Sequence[str | None] = ()):
+        if len(texts) != len(events) or (lines and len(lines) != len(events)):
+            raise ValueError("a checked chain has one payload text (and stored line, if any) per event")
         rows = []
-        for event, text in zip(events, texts):  # what _check_events checks of an append's events, in one pass
+        for event, text, line in zip(
+            events, texts, lines or [None] * len(events)
+        ):  # _check_events' checks, in one pass
             if not isinstance(event, StoredEvent):
                 raise TypeError("a checked chain holds StoredEvents")
             if not isinstance(event.type, str) or not event.type:
                 raise ValueError("event type must be a non-empty string")
             if not isinstance(event.payload, dict):
                 raise TypeError("event payload must be a dict")
-            rows.append(event_row(event, text))
+            rows.append(event_row(event, text, line))
         self._rows = tuple(rows)
         _check_links(self.links())
 
@@ -197,13 +180,12 @@ class CheckedChain(Sequence[StoredEvent]):
     __hash__ = None  # type: ignore[assignment]
 
 
-def event_row(event: StoredEvent, payload_text: str) -> tuple[Any, ...]:
+def event_row(event: StoredEvent, payload_text: str, line: str | None = None) -> tuple[Any, ...]:
     """An event's row as both SQL backends insert it: its columns (``sql._EVENT_COLUMNS``,
-    the payload as its canonical text), then its stored line: the line it was read from
-    when that is the store's own spelling of it, with this very payload text (an
+    the payload as its canonical text), then its stored line: ``line``, when the caller
+    has it, the store's own spelling of this event with this very payload text (an
     archive's sowing, ``archive.ndjson.canonical_sowing``), else built here."""
-    line = event.line
-    if line is None or payload_text != event.payload_text:
+    if line is None:
         line = stored_line(event, payload_text)
     return (
         event.game_id,
@@ -239,24 +221,27 @@ def event_of_row(row: Sequence[Any]) -> StoredEvent:
             "recorded_by": recorded_by,
             "prev_hash": prev_hash,
             "hash": hash_,
-            "payload_text": text,
-            "line": None,
-            "record_text": None,
         }
     )
 
 
+class StoredEvents(list[StoredEvent]):
+    """Events as read from a store, in seq order, with each payload's text as stored
+    (``texts``: canonical JSON, the very bytes its hash covers), so a chain check hashes
+    them without encoding the payloads again (``chain.first_broken_link``)."""
+
+    texts: list[str]
+
+    def __init__(self, rows: Iterable[Sequence[Any]] = ()):
+        rows = list(rows)
+        super().__init__(event_of_row(row) for row in rows)
+        self.texts = [row[3] for row in rows]
+
+
 def stored_line(event: StoredEvent, payload_text: str) -> str:
-    """The event's canonical JSON (keys in sorted order), as an NDJSON archive writes it:
-    built around the payload's canonical text instead of serialising the payload again
-    (``chain.json_string`` quotes each text as ``json.dumps`` would)."""
-    quote = chain.json_string
-    recorded_by = "null" if event.recorded_by is None else quote(event.recorded_by)
-    return (
-        f'{{"game_id":{quote(event.game_id)},"hash":{quote(event.hash)},"payload":{payload_text},'
-        f'"prev_hash":{quote(event.prev_hash)},"recorded_at":{quote(event.recorded_at)},'
-        f'"recorded_by":{recorded_by},"seq":{int(event.seq)},"type":{quote(event.type)}}}'
-    )
+    """The event's stored line, as an NDJSON archive writes it: ``chain.event_text`` of it,
+    linked, built around the payload's canonical text."""
+    return chain.event_text(event, payload_text, linked=True)
 
 
 @dataclass(frozen=True)
@@ -278,10 +263,12 @@ class AppendResult:
 class EventStore(abc.ABC):
     """What every backend implements: append and read, with versions and idempotency.
 
-    Streams have a type (``game`` or ``tournament``, recorder/store/schema.py) fixed by
-    their first append. Lists, notation and position caches are projections beside the
-    store (recorder/store/games_list.py, caches.py), rebuilt from the events; access
-    tokens are records beside it (recorder/store/tokens.py), never events.
+    Six verbs: ``append``, ``replayed``, ``read``, ``version``, ``stream_type``, ``close``.
+    Streams have a type (``game``, ``tournament`` or ``player``, recorder/store/schema.py)
+    fixed by their first append. Bulk reading, listing and syncing are ``BulkStore``'s; lists,
+    notation and position caches are projections beside the store (recorder/store/games_list.py,
+    caches.py), rebuilt from the events; access tokens are records beside it
+    (recorder/store/tokens.py), never events.
     """
 
     path: str  # where the store is, as ``backends.open_store`` opens it again: a SQLite file or a PostgreSQL URL
@@ -310,26 +297,40 @@ class EventStore(abc.ABC):
         """
 
     @abc.abstractmethod
-    def replayed(self, stream_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+    def replayed(self, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
         """The events an earlier request with this key stored (in whichever stream), None for a new key;
         IdempotencyMismatch when the key was used for a different request."""
 
     @abc.abstractmethod
-    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        """Events with ``after < seq <= upto`` in seq order ([] for an unknown stream)."""
+    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> StoredEvents:
+        """Events with ``after < seq <= upto`` in seq order ([] for an unknown stream), with
+        their payloads' texts as stored."""
 
     @abc.abstractmethod
-    def version(self, stream_id: str) -> int:
-        """Number of events in the stream (its last seq); 0 if there are none."""
-
-    def last_seq_recorded_by(self, stream_id: str, recorded_at: str) -> int:
-        """The last event of a stream recorded at or before ``recorded_at`` (0: none was),
-        for a tournament's broadcast delay."""
-        return max((e.seq for e in self.read(stream_id) if e.recorded_at <= recorded_at), default=0)
+    def version(self, stream_id: str, *, at: str | None = None) -> int:
+        """Number of events in the stream (its last seq); 0 if there are none. With ``at``
+        (a time as the store writes it), the number recorded at or before it (a
+        tournament's broadcast delay)."""
 
     @abc.abstractmethod
     def stream_type(self, stream_id: str) -> str | None:
-        """``game`` or ``tournament``; None for a stream with no events."""
+        """``game``, ``tournament`` or ``player``; None for a stream with no events."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release every connection the store opened."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class BulkStore(abc.ABC):
+    """What archives, verification and listings need of a backend beyond ``EventStore``:
+    streams listed and read in bulk, their stored lines, their recorded heads, and appends
+    batched and synced."""
 
     @abc.abstractmethod
     def first_events(self, stream_type: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
@@ -340,50 +341,43 @@ class EventStore(abc.ABC):
         """Ids of the streams of this type in id order, ``limit`` at a time after ``after``
         (rebuilds and verification walk every stream with it, memory flat)."""
 
-    def exists(self, stream_id: str) -> bool:
-        """True once the stream has at least one event."""
-        return self.version(stream_id) > 0
-
+    @abc.abstractmethod
     def event_lines(self, stream_id: str) -> list[str]:
         """Each stored event as one line of canonical JSON, exactly
-        ``chain.canonical_json(event.to_dict())`` (NDJSON archives). Backends may keep
-        the lines stored, so an export decodes nothing."""
-        return [chain.canonical_json(event.to_dict()) for event in self.read(stream_id)]
+        ``chain.event_text(event, linked=True)`` (NDJSON archives). Backends keep the lines
+        stored, so an export decodes nothing."""
 
+    @abc.abstractmethod
     def event_texts(self, stream_ids: Iterable[str]) -> Iterator[StreamText]:
         """Each stream's ``event_lines`` joined by newlines, in the order the ids come,
         streams without events left out: what an NDJSON export writes, a stream at a time
         (SQL backends read a batch of streams per query, joined by the database)."""
-        for stream_id in stream_ids:
-            lines = self.event_lines(stream_id)
-            if lines:
-                yield StreamText(stream_id, len(lines), "\n".join(lines))
 
+    @abc.abstractmethod
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Appends inside may share one transaction (bulk imports); each stays all-or-nothing.
         A backend may commit a batch without waiting for the disk: ``sync`` then makes every
         batch committed so far durable."""
-        return contextlib.nullcontext()
 
     def sync(self) -> None:
         """Every batch committed so far made durable (a backend whose every commit is: nothing to do)."""
         return None
 
+    @abc.abstractmethod
     def ids_in_events(self) -> Iterator[str]:
         """Every stream id in the events table itself, games and tournaments alike (what
         verification walks: no table beside the events can hide a stream from it)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def stream_heads(self, stream_id: str | None = None) -> list[StreamHead]:
         """Each stream of the streams table (or the one named) whose recorded head (the
         seq and hash of its last event, written with every append) is not its events'
         last, with both; a stream named that is in the streams table comes back whatever
         its head. What ``recorder verify`` holds against the events (docs/security.md)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def stream_count(self) -> int:
         """How many streams the streams table names."""
-        raise NotImplementedError
 
     def read_ahead(self) -> bool:
         """Ask for the whole store to be read into memory ahead of a walk over every
@@ -391,32 +385,61 @@ class EventStore(abc.ABC):
         nothing waits for it. A server backend keeps its own cache: nothing to ask."""
         return False
 
+    @abc.abstractmethod
     def read_streams(self, batch: int = 500) -> Iterator[tuple[str, list[StoredEvent]]]:
         """Every stream in the events table with its events, in id order (what ``recorder
         verify`` walks); SQL backends read a batch of streams per query."""
-        for stream_id in self.ids_in_events():
-            yield stream_id, self.read(stream_id)
 
+    @abc.abstractmethod
     def read_stream_range(self, after: str, last: str) -> Iterator[tuple[str, list[StoredEvent]]]:
         """The streams in the events table with ``after < id <= last`` and their events,
         in id order: a contiguous part of ``read_streams`` (what each worker of ``recorder
         verify --jobs`` reads); SQL backends read the range in one query."""
-        for stream_id in self.ids_in_events():
-            if after < stream_id <= last:
-                yield stream_id, self.read(stream_id)
+
+
+class Cursor(Protocol):
+    """What a statement gives back: its rows, their columns, how many rows a write changed."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    @property
+    def description(self) -> Any: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Tx(Protocol):
+    """A backend's handle on its tables, its SQL in SQLite's dialect (the PostgreSQL handle
+    rewrites it: ``pg_dialect``): what the tables beside the events read and write with,
+    and what a projection write gets inside an append's transaction."""
+
+    def execute(self, sql: str, params: Any = None, /) -> Cursor: ...
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> Any: ...
+
+
+class Tables(abc.ABC):
+    """The tables beside the events (the games list, caches, registry, tokens), reached
+    through this thread's typed handle."""
 
     @abc.abstractmethod
-    def close(self) -> None:
-        """Release every connection the store opened."""
+    def handle(self) -> Tx:
+        """This thread's handle: for reads, and for writes inside ``transaction``."""
 
-    def __enter__(self) -> EventStore:
-        return self
+    @abc.abstractmethod
+    def transaction(self) -> contextlib.AbstractContextManager[Tx]:
+        """A write transaction on this thread's handle, which it yields: committed at its
+        end, rolled back on any exception (inside a ``batch``, a savepoint)."""
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+
+class StoreBackend(EventStore, BulkStore, Tables):
+    """A backend: the event store, its bulk side and its tables (``backends.open_store`` opens one)."""
 
 
-def every_stream_id(store: EventStore, stream_type: str, page: int = 1000) -> Iterator[str]:
+def every_stream_id(store: BulkStore, stream_type: str, page: int = 1000) -> Iterator[str]:
     """Every stream id of a type in id order, read a page at a time (memory stays flat)."""
     after = None
     while batch := store.stream_ids(stream_type, after=after, limit=page):

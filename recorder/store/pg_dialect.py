@@ -1,8 +1,8 @@
 """A PostgreSQL connection seen through the few sqlite-utils calls the store's projections make.
 
 The games list, the notation and position caches and the token table (games_list.py,
-caches.py, tokens.py) are written once, against ``db.execute(sql, params)``,
-``db.conn.executemany`` and ``sql._write_transaction``. ``PgHandle`` offers those calls on a
+caches.py, tokens.py) are written once, against the store's typed handle (``Tx``:
+``execute(sql, params)``, ``executemany``) and its ``transaction()``. ``PgHandle`` offers those calls on a
 psycopg connection and rewrites the SQLite-only phrases they use, so each projection has
 one implementation for both backends:
 

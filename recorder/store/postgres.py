@@ -14,8 +14,8 @@ collides fails with unique_violation, reported as VersionConflict, so the log ne
 Triggers refuse UPDATE, DELETE and TRUNCATE of events and streams (recorder/store/pg_schema.py).
 
 The projections beside the store (games_list.py, caches.py) and the token table reuse their
-SQLite code: ``_db()`` returns a ``PgHandle``, which speaks the sqlite-utils calls they make
-and translates their few SQLite-only phrases (recorder/store/pg_dialect.py).
+SQLite code: the store's handle (``handle()``, ``transaction()``) is a ``PgHandle``, a ``Tx``
+like SQLite's, which translates their few SQLite-only phrases (recorder/store/pg_dialect.py).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import contextlib
 import os
 import threading
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -31,21 +32,12 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from recorder.errors import Unavailable, VersionConflict
 
 from .interface import (
-    GAME,
-    AppendResult,
-    EventStore,
-    Idempotency,
-    NewEvent,
-    ProjectionWrite,
-    StoredEvent,
-    _verify_next_events,
-    event_rows,
-    utc_now,
+    StoreBackend,
 )
 from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
 from .pg_schema import LATEST, applied_version, migrate
-from .sql import _EVENT_COLUMNS, UPSERT_HEAD, SqlStreams, _chained, _write_transaction
+from .sql import _EVENT_COLUMNS, SqlStreams, _write_transaction
 
 # How long opening the store waits for the server before it says it cannot reach it.
 CONNECT_TIMEOUT_SECONDS = 10
@@ -69,7 +61,7 @@ def is_postgres_url(value: str | None) -> bool:
     return bool(value) and str(value).startswith(("postgresql://", "postgres://"))
 
 
-class PostgresEventStore(SqlStreams, EventStore):
+class PostgresEventStore(SqlStreams, StoreBackend):
     """EventStore on a PostgreSQL database: one pooled connection per thread while it lives."""
 
     def __init__(self, url: str, *, max_connections: int = 32, migrate_schema: bool = True):
@@ -183,7 +175,7 @@ class PostgresEventStore(SqlStreams, EventStore):
     def batch(self) -> Iterator[None]:
         """Appends inside share one transaction, each its own savepoint (bulk imports)."""
         handle = self._db()
-        with _write_transaction(handle):  # type: ignore[arg-type]
+        with _write_transaction(handle):
             handle.in_batch = True
             try:
                 yield
@@ -192,42 +184,24 @@ class PostgresEventStore(SqlStreams, EventStore):
 
     # ---------------------------------------------------------------- appends
 
-    def append(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent] | Sequence[StoredEvent],
-        *,
-        stream_type: str = GAME,
-        recorded_by: str | None = None,
-        idempotency: Idempotency | None = None,
-        projection: ProjectionWrite | None = None,
-    ) -> AppendResult:
-        batch, verbatim, texts = self._prepared(stream_id, expected_version, events, stream_type)  # outside the lock
-        _check_text(stream_id, recorded_by, *(e.type for e in batch))
+    def handle(self) -> PgHandle:
+        return self._db()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[PgHandle]:
         handle = self._db()
+        with _write_transaction(handle):
+            yield handle
+
+    @contextlib.contextmanager
+    def _appending(self, stream_id: str, expected_version: int) -> Iterator[PgHandle]:
+        """The append's transaction; an insert refused by the second wall (met only by a
+        writer that skipped the lock: the primary key's unique_violation, or the append-only
+        trigger refusing an insert behind the head) is reported as the VersionConflict it is."""
         try:
-            with _write_transaction(handle):  # type: ignore[arg-type]
-                if idempotency is not None:
-                    handle.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (idempotency.key,))
-                    original = self._replay(handle, idempotency)
-                    if original is not None:
-                        return AppendResult(original, replayed=True)
-                handle.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (stream_id,))
-                head = self._head(handle, stream_id, expected_version, stream_type)
-                now = utc_now()  # inside the stream's lock, so recorded_at never goes backwards
-                if verbatim:
-                    stored: Sequence[StoredEvent] = batch
-                    _verify_next_events(stream_id, head, stored, texts)
-                else:
-                    stored = _chained(stream_id, head, batch, texts, now, recorded_by)
-                self._insert(handle, stream_type, stored, texts)
-                self._after_insert(handle, stream_id, stored, idempotency, projection, now)
-                # Delivered at commit to every listening app server (recorder/store/notify.py).
-                handle.execute("SELECT pg_notify(?, ?)", (CHANNEL, stream_id))
+            with self.transaction() as handle:
+                yield handle
         except psycopg.IntegrityError as error:
-            # The second wall, met only by a writer that skipped the lock: the primary key
-            # (unique_violation) or the append-only trigger refused an insert behind the head.
             actual = self.version(stream_id)
             if actual == expected_version:
                 raise  # not a lost race: let the real fault show
@@ -236,28 +210,24 @@ class PostgresEventStore(SqlStreams, EventStore):
                 expected=expected_version,
                 actual=actual,
             ) from error
-        return AppendResult(stored, replayed=False)
 
-    @staticmethod
-    def _insert(handle: PgHandle, stream_type: str, stored: Sequence[StoredEvent], texts: list[str]) -> None:
-        first = stored[0]
-        if first.seq == 1:
-            handle.execute(
-                "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
-                (first.game_id, stream_type, first.recorded_at),
-            )
-        with handle.raw.cursor() as cursor:
-            cursor.executemany(_INSERT_EVENT, event_rows(stored, texts))
-        last = stored[-1]
-        handle.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
+    def _check_values(self, stream_id: str, recorded_by: str | None, events: Sequence[Any]) -> None:
+        _check_text(stream_id, recorded_by, *(e.type for e in events))
+
+    def _serialise(self, db: PgHandle, name: str, space: int) -> None:
+        db.execute(f"SELECT pg_advisory_xact_lock(hashtextextended(?, {int(space)}))", (name,))
+
+    def _insert_rows(self, db: PgHandle, rows: Sequence[Sequence[Any]]) -> None:
+        with db.raw.cursor() as cursor:
+            cursor.executemany(_INSERT_EVENT, rows)
+
+    def _notify(self, db: PgHandle, stream_id: str) -> None:
+        """Delivered at commit to every listening app server (recorder/store/notify.py)."""
+        db.execute("SELECT pg_notify(?, ?)", (CHANNEL, stream_id))
 
     # ---------------------------------------------------------------- reads
 
     _LINES_TEXT = "string_agg(line, chr(10) ORDER BY seq)"
-
-    def event_lines(self, stream_id: str) -> list[str]:
-        rows = self._db().execute("SELECT line FROM events WHERE game_id = ? ORDER BY seq", (stream_id,))
-        return [row[0] for row in rows.fetchall()]
 
 
 def _check_text(*values: str | None) -> None:

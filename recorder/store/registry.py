@@ -26,11 +26,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 
-from sqlite_utils import Database
-
-from .interface import GAME, ProjectionWrite, StoredEvent
-from .sql import _write_transaction
-from .sqlite import SQLiteEventStore
+from .interface import GAME, ProjectionWrite, StoredEvent, Tables, Tx
 
 PLAYER_COLUMNS = (
     "player_id",
@@ -66,17 +62,17 @@ _LAST_CHARACTER = "\U0010ffff"  # above every key's characters: the end of a pre
 class GameResults:
     """``game_results``: each game's result changes, (seq, recorded_at, result or None)."""
 
-    def __init__(self, store: SQLiteEventStore):
+    def __init__(self, store: Tables):
         self.store = store
 
-    def _db(self) -> Database:
-        return self.store._db()
+    def _handle(self) -> Tx:
+        return self.store.handle()
 
     def write(self, changes: Sequence[tuple[int, str | None]]) -> ProjectionWrite:
         """What an append runs in its transaction: ``(index of the new event, the result
         after it)`` of each new event that changed the result."""
 
-        def put(db: Database, events: Sequence[StoredEvent]) -> None:
+        def put(db: Tx, events: Sequence[StoredEvent]) -> None:
             for index, result in changes:
                 event = events[index]
                 db.execute(
@@ -88,8 +84,7 @@ class GameResults:
 
     def replace(self, games: Iterable[tuple[str, list[tuple[int, str, str | None]]]]) -> None:
         """Rewrite the changes of each ``(game id, [(seq, recorded_at, result)])``."""
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             for game_id, rows in games:
                 db.execute("DELETE FROM game_results WHERE game_id = ?", (game_id,))
                 for seq, recorded_at, result in rows:
@@ -99,15 +94,14 @@ class GameResults:
                     )
 
     def of_game(self, game_id: str) -> list[tuple[int, str, str | None]]:
-        rows = self._db().execute(
+        rows = self._handle().execute(
             "SELECT seq, recorded_at, result FROM game_results WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [(r[0], r[1], r[2]) for r in rows.fetchall()]
 
     def drop_orphans(self) -> None:
         """Drop the changes of games that have no events (after a rebuild)."""
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             db.execute(
                 "DELETE FROM game_results WHERE game_id NOT IN (SELECT stream_id FROM streams WHERE stream_type = ?)",
                 (GAME,),
@@ -117,18 +111,18 @@ class GameResults:
 class PlayerTables:
     """The registry's rows on the store's file (SQLite, or PostgreSQL through its handle)."""
 
-    def __init__(self, store: SQLiteEventStore):
+    def __init__(self, store: Tables):
         self.store = store
 
-    def _db(self) -> Database:
-        return self.store._db()
+    def _handle(self) -> Tx:
+        return self.store.handle()
 
     # -- Players --------------------------------------------------------------------
 
     def write(self, row: dict, keys: list[str], games: Sequence[tuple[str, str]] = ()) -> ProjectionWrite:
         """What a player's append runs in its transaction: his row, keys and linked games, as of it."""
 
-        def upsert(db: Database, events: Sequence[StoredEvent]) -> None:
+        def upsert(db: Tx, events: Sequence[StoredEvent]) -> None:
             created = events[0].recorded_at if events[0].seq == 1 else None
             self._put(db, row, keys, created, events[-1].recorded_at, games)
 
@@ -136,7 +130,7 @@ class PlayerTables:
 
     def _put(
         self,
-        db: Database,
+        db: Tx,
         row: dict,
         keys: list[str],
         created_at: str | None,
@@ -164,35 +158,34 @@ class PlayerTables:
 
     def replace(self, rows: Iterable[tuple[dict, list[str], str, str, Sequence[tuple[str, str]]]]) -> None:
         """Rewrite each player's row, keys and linked games: ``(row, keys, created_at, updated_at, games)``."""
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             for row, keys, created_at, updated_at, games in rows:
                 self._put(db, row, keys, created_at, updated_at, games)
 
     def linked(self, player_id: str) -> list[tuple[str, str]]:
         """The (game id, side) of the games linked to this player, in game order."""
-        rows = self._db().execute(
+        rows = self._handle().execute(
             "SELECT game_id, side FROM player_games WHERE player_id = ? ORDER BY game_id, side", (player_id,)
         )
         return [(r[0], r[1]) for r in rows.fetchall()]
 
     def linked_to(self, game_id: str, side: str) -> str | None:
         row = (
-            self._db()
+            self._handle()
             .execute("SELECT player_id FROM player_games WHERE game_id = ? AND side = ?", (game_id, side))
             .fetchone()
         )
         return None if row is None else row[0]
 
     def row(self, player_id: str) -> dict | None:
-        cursor = self._db().execute(
+        cursor = self._handle().execute(
             f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE player_id = ?", (player_id,)
         )
         found = cursor.fetchone()
         return None if found is None else dict(zip(PLAYER_COLUMNS, found))
 
     def keys(self, player_id: str) -> list[str]:
-        rows = self._db().execute("SELECT key FROM player_keys WHERE player_id = ? ORDER BY key", (player_id,))
+        rows = self._handle().execute("SELECT key FROM player_keys WHERE player_id = ? ORDER BY key", (player_id,))
         return [r[0] for r in rows.fetchall()]
 
     def rows(self, player_ids: Sequence[str]) -> dict[str, dict]:
@@ -200,7 +193,7 @@ class PlayerTables:
         for start in range(0, len(player_ids), 500):
             batch = list(player_ids[start : start + 500])
             marks = ", ".join("?" * len(batch))
-            cursor = self._db().execute(
+            cursor = self._handle().execute(
                 f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE player_id IN ({marks})", batch
             )
             found.update({r[0]: dict(zip(PLAYER_COLUMNS, r)) for r in cursor.fetchall()})
@@ -211,7 +204,7 @@ class PlayerTables:
         with ``key``: one range of the key index, then the rows by id."""
         if not key:
             return []
-        ids = self._db().execute(
+        ids = self._handle().execute(
             "SELECT DISTINCT k.player_id FROM player_keys k JOIN players p ON p.player_id = k.player_id"
             " WHERE k.key >= ? AND k.key < ? AND p.merged_into IS NULL LIMIT ?",
             (key, key + _LAST_CHARACTER, limit),
@@ -225,7 +218,7 @@ class PlayerTables:
         if not wanted:
             return []
         marks = ", ".join("?" * len(wanted))
-        cursor = self._db().execute(
+        cursor = self._handle().execute(
             f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE merged_into IS NULL"
             f" AND (name_key IN ({marks}) OR geez_key IN ({marks})) ORDER BY name_key, player_id",
             [*wanted, *wanted],
@@ -234,19 +227,18 @@ class PlayerTables:
 
     def merged(self) -> dict[str, str]:
         """Every merged record's id -> the id it was merged into."""
-        rows = self._db().execute("SELECT player_id, merged_into FROM players WHERE merged_into IS NOT NULL")
+        rows = self._handle().execute("SELECT player_id, merged_into FROM players WHERE merged_into IS NOT NULL")
         return {r[0]: r[1] for r in rows.fetchall()}
 
     def all_ids(self) -> list[str]:
-        return [r[0] for r in self._db().execute("SELECT player_id FROM players ORDER BY player_id").fetchall()]
+        return [r[0] for r in self._handle().execute("SELECT player_id FROM players ORDER BY player_id").fetchall()]
 
     def count(self) -> int:
-        return self._db().execute("SELECT count(*) FROM players").fetchone()[0]
+        return self._handle().execute("SELECT count(*) FROM players").fetchone()[0]
 
     def drop_orphans(self, player_ids: set[str]) -> None:
         """Drop the rows of players that are not among ``player_ids`` (after a rebuild)."""
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             for player_id in set(self.all_ids()) - player_ids:
                 db.execute("DELETE FROM players WHERE player_id = ?", (player_id,))
                 db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,))
@@ -257,13 +249,13 @@ class PlayerTables:
     def write_entries(self, tournament_id: str, entries: list[tuple[int, str]]) -> ProjectionWrite:
         """What a tournament's append runs in its transaction: entrant ``number`` is player ``id``."""
 
-        def put(db: Database, events: Sequence[StoredEvent]) -> None:
+        def put(db: Tx, events: Sequence[StoredEvent]) -> None:
             self._put_entries(db, tournament_id, entries)
 
         return put
 
     @staticmethod
-    def _put_entries(db: Database, tournament_id: str, entries: list[tuple[int, str]]) -> None:
+    def _put_entries(db: Tx, tournament_id: str, entries: list[tuple[int, str]]) -> None:
         for number, player_id in entries:
             db.execute(
                 "INSERT OR REPLACE INTO player_entries (tournament_id, number, player_id) VALUES (?, ?, ?)",
@@ -271,13 +263,12 @@ class PlayerTables:
             )
 
     def replace_entries(self, tournament_id: str, entries: list[tuple[int, str]]) -> None:
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             db.execute("DELETE FROM player_entries WHERE tournament_id = ?", (tournament_id,))
             self._put_entries(db, tournament_id, entries)
 
     def entries(self, tournament_id: str) -> list[tuple[int, str]]:
-        rows = self._db().execute(
+        rows = self._handle().execute(
             "SELECT number, player_id FROM player_entries WHERE tournament_id = ? ORDER BY number", (tournament_id,)
         )
         return [(r[0], r[1]) for r in rows.fetchall()]
@@ -285,7 +276,7 @@ class PlayerTables:
     def tournaments_of(self, player_ids: Sequence[str]) -> list[tuple[str, int]]:
         """(tournament id, entrant number) of every entry of these players."""
         marks = ", ".join("?" * len(player_ids))
-        rows = self._db().execute(
+        rows = self._handle().execute(
             f"SELECT tournament_id, number FROM player_entries WHERE player_id IN ({marks})"
             " ORDER BY tournament_id, number",
             list(player_ids),
@@ -293,7 +284,7 @@ class PlayerTables:
         return [(r[0], r[1]) for r in rows.fetchall()]
 
     def entered_tournaments(self) -> list[str]:
-        rows = self._db().execute("SELECT DISTINCT tournament_id FROM player_entries ORDER BY tournament_id")
+        rows = self._handle().execute("SELECT DISTINCT tournament_id FROM player_entries ORDER BY tournament_id")
         return [r[0] for r in rows.fetchall()]
 
     def games_naming(self, player_ids: Sequence[str]) -> list[dict]:
@@ -301,7 +292,7 @@ class PlayerTables:
         metadata's ``south_player`` or ``north_player``)."""
         found = []
         for player_id in player_ids:
-            rows = self._db().execute(
+            rows = self._handle().execute(
                 "SELECT game_id, south, north, metadata FROM games WHERE tournament_id IS NULL AND metadata LIKE ?"
                 " ORDER BY created_at, game_id",
                 (f'%"{player_id}"%',),
@@ -334,7 +325,7 @@ class PlayerTables:
             " FROM game_results r JOIN games g ON g.game_id = r.game_id"
         )
         if since is not None:
-            rows = self._db().execute(
+            rows = self._handle().execute(
                 f"{columns} WHERE r.game_id IN (SELECT game_id FROM game_results WHERE recorded_at >= ?)"
                 " AND g.variant = ? AND g.tournament_id IS NOT NULL ORDER BY g.game_id, r.seq",
                 (since, variant),
@@ -342,7 +333,7 @@ class PlayerTables:
             return [tuple(r) for r in rows.fetchall()]  # type: ignore[misc]
         found: list = []
         for tournament_id in tournaments or []:
-            rows = self._db().execute(
+            rows = self._handle().execute(
                 f"{columns} WHERE g.tournament_id = ? AND g.variant = ? ORDER BY g.game_id, r.seq",
                 (tournament_id, variant),
             )
@@ -353,8 +344,7 @@ class PlayerTables:
         """The published lists of one game, all periods at once (a rebuild's one write),
         each list's digest and the corrections each states."""
         digests = list_digests(rows)
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             db.execute("DELETE FROM rating_lists WHERE variant = ?", (variant,))
             db.execute("DELETE FROM rating_list_digests WHERE variant = ?", (variant,))
             db.execute("DELETE FROM rating_list_corrections WHERE variant = ?", (variant,))
@@ -369,14 +359,14 @@ class PlayerTables:
                     (variant, period, digest),
                 )
             marks = ", ".join("?" * len(RATING_COLUMNS))
-            db.conn.executemany(
+            db.executemany(
                 f"INSERT INTO rating_lists ({', '.join(RATING_COLUMNS)}) VALUES ({marks})",
                 [[row[c] for c in RATING_COLUMNS] for row in rows],
             )
 
     def list_rows(self, variant: str, period: str | None = None) -> list[dict]:
         clause, params = ("AND period = ?", [variant, period]) if period is not None else ("", [variant])
-        cursor = self._db().execute(
+        cursor = self._handle().execute(
             f"SELECT {', '.join(RATING_COLUMNS)} FROM rating_lists WHERE variant = ? {clause}"
             " ORDER BY period, rank, player_id",
             params,
@@ -385,7 +375,7 @@ class PlayerTables:
 
     def correction_rows(self, variant: str, period: str | None = None) -> list[dict]:
         clause, params = ("AND period = ?", [variant, period]) if period is not None else ("", [variant])
-        cursor = self._db().execute(
+        cursor = self._handle().execute(
             f"SELECT {', '.join(CORRECTION_COLUMNS)} FROM rating_list_corrections WHERE variant = ? {clause}"
             " ORDER BY period, game_id",
             params,
@@ -396,7 +386,7 @@ class PlayerTables:
         """The digest of a stored list's rows (written with them): one row to read, and
         another whenever a rebuild changed the list."""
         row = (
-            self._db()
+            self._handle()
             .execute("SELECT digest FROM rating_list_digests WHERE variant = ? AND period = ?", (variant, period))
             .fetchone()
         )
@@ -405,21 +395,21 @@ class PlayerTables:
     def last_period(self, variant: str, before: str) -> str | None:
         """The last stored month before ``before``: one seek down the primary key."""
         row = (
-            self._db()
+            self._handle()
             .execute("SELECT MAX(period) FROM rating_lists WHERE variant = ? AND period < ?", (variant, before))
             .fetchone()
         )
         return row[0] if row else None
 
     def player_rows(self, player_id: str) -> list[dict]:
-        cursor = self._db().execute(
+        cursor = self._handle().execute(
             f"SELECT {', '.join(RATING_COLUMNS)} FROM rating_lists WHERE player_id = ? ORDER BY variant, period",
             (player_id,),
         )
         return [dict(zip(RATING_COLUMNS, r)) for r in cursor.fetchall()]
 
     def periods(self, variant: str) -> list[str]:
-        rows = self._db().execute(
+        rows = self._handle().execute(
             "SELECT DISTINCT period FROM rating_lists WHERE variant = ? ORDER BY period", (variant,)
         )
         return [r[0] for r in rows.fetchall()]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain as concatenated
 from itertools import groupby, islice
 from operator import itemgetter
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from sqlite_utils import Database
 
@@ -20,25 +20,35 @@ from recorder.core.names import player_key
 from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
 
 from .interface import (
+    GAME,
+    AppendResult,
     CheckedChain,
     Idempotency,
     NewEvent,
     ProjectionWrite,
     StoredEvent,
+    StoredEvents,
     StreamHead,
     StreamText,
     _check_append,
     _check_page,
+    _verify_next_events,
     event_of_row,
+    event_rows,
+    stored_line,
+    utc_now,
 )
 from .writer_lock import WriterLock
 
 
 class LockedDatabase(Database):
     """A connection whose writers first queue on the store's WriterLock (set by
-    SQLiteEventStore._connect; _write_transaction takes it)."""
+    SQLiteEventStore._connect; _write_transaction takes it): the SQLite store's ``Tx``."""
 
     writer_lock: WriterLock | None = None
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> sqlite3.Cursor:
+        return self.conn.executemany(sql, rows)
 
 
 def _game_filters(
@@ -141,17 +151,9 @@ def _placeholders(fields: int, rows: int) -> str:
     return ", ".join([one] * rows)
 
 
-# An event as canonical JSON (keys sorted): the stored line, or for rows stored before lines
-# were, built by SQLite from the stored canonical payload text (json_quote escapes as Python's
-# json.dumps(ensure_ascii=False) does: tests/test_store.py).
-_EVENT_LINE_TEXT = (
-    """COALESCE(line, '{"game_id":' || json_quote(game_id) || ',"hash":' || json_quote(hash)"""
-    """ || ',"payload":' || payload || ',"prev_hash":' || json_quote(prev_hash)"""
-    """ || ',"recorded_at":' || json_quote(recorded_at) || ',"recorded_by":' || json_quote(recorded_by)"""
-    """ || ',"seq":' || seq || ',"type":' || json_quote(type) || '}')"""
-)
-_EVENT_LINE = f"SELECT {_EVENT_LINE_TEXT} FROM events WHERE game_id = ? ORDER BY seq"
-_STORED_LINES = "SELECT line FROM events WHERE game_id = ? ORDER BY seq"
+# Each event's columns and its stored line, in seq order. Rows stored before lines were hold
+# none: their lines are built from the columns by the one encoder (``stored_line``).
+_EVENT_ROWS_WITH_LINES = f"SELECT {_EVENT_COLUMNS}, line FROM events WHERE game_id = ? ORDER BY seq"
 
 # A game's lines joined by newlines, in seq order. SQLite (before 3.44, which accepts the
 # ORDER BY) concatenates in the order it visits the rows: the primary key's index, walked
@@ -159,12 +161,31 @@ _STORED_LINES = "SELECT line FROM events WHERE game_id = ? ORDER BY seq"
 # Every path to a game's rows gives seq order anyway: the append-only trigger inserts a
 # game's events in seq order, so its rowids rise with seq.
 _IN_SEQ_ORDER = " ORDER BY seq" if sqlite3.sqlite_version_info >= (3, 44) else ""
-_SQLITE_LINES_TEXT = f"group_concat({_EVENT_LINE_TEXT}, char(10){_IN_SEQ_ORDER})"
+_SQLITE_LINES_TEXT = f"group_concat(line, char(10){_IN_SEQ_ORDER})"
 TEXTS_BATCH = 16  # games per query: a batch's texts are held at once, so memory stays small
 
 
+class _Connection(Protocol):
+    @property
+    def in_transaction(self) -> bool: ...
+
+    def execute(self, sql: str, /) -> Any: ...
+
+
+class _Handle(Protocol):
+    """What a write transaction needs of a backend's handle (SQLite's, or ``PgHandle``)."""
+
+    def execute(self, sql: str, params: Any = None, /) -> Any: ...
+
+    @property
+    def conn(self) -> _Connection: ...
+
+
+Handle = TypeVar("Handle", bound=_Handle)
+
+
 @contextlib.contextmanager
-def _write_transaction(db: Database) -> Iterator[Database]:
+def _write_transaction(db: Handle) -> Iterator[Handle]:
     """BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any exception.
 
     IMMEDIATE takes the write lock up front, so the version read inside the
@@ -194,7 +215,7 @@ def _write_transaction(db: Database) -> Iterator[Database]:
             raise
 
 
-def _savepoint(db: Database) -> Iterator[Database]:
+def _savepoint(db: Handle) -> Iterator[Handle]:
     """One append inside a batch: undone alone if it fails, committed with the batch."""
     db.execute("SAVEPOINT append")
     try:
@@ -246,18 +267,91 @@ _HEADS_DISAGREEING = (
 )
 
 
+# The lock spaces of an append's two locks (``SqlStreams._serialise``): its key's, then its stream's.
+KEY_LOCKS, STREAM_LOCKS = 1, 0
+
+
 class SqlStreams:
     """What both SQL backends do the same way: the append's head check and every read.
 
     The SQL is written once, in SQLite's dialect; the PostgreSQL store's handle rewrites
-    its placeholders (``pg_dialect``). A backend supplies ``_db()``, this thread's handle.
+    its placeholders (``pg_dialect``). A backend supplies ``handle()``, this thread's handle.
     """
 
     # A game's lines joined by newlines, in seq order, as the backend's SQL aggregates them.
     _LINES_TEXT = _SQLITE_LINES_TEXT
 
-    def _db(self) -> Any:
+    def handle(self) -> Any:
         raise NotImplementedError
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent] | Sequence[StoredEvent],
+        *,
+        stream_type: str = GAME,
+        recorded_by: str | None = None,
+        idempotency: Idempotency | None = None,
+        projection: ProjectionWrite | None = None,
+    ) -> AppendResult:
+        """``EventStore.append``, the one algorithm of both backends: checked and encoded
+        outside the lock; then, in one write transaction (``_appending``), the key's replay,
+        the stream's lock and head, the chained events inserted with the stream's row and
+        head, the key, the projection, and the backend's notice of the append."""
+        batch, verbatim, texts = self._prepared(stream_id, expected_version, events, stream_type)  # outside the lock
+        self._check_values(stream_id, recorded_by, batch)
+        with self._appending(stream_id, expected_version) as db:
+            if idempotency is not None:
+                self._serialise(db, idempotency.key, KEY_LOCKS)
+                original = self._replay(db, idempotency)
+                if original is not None:
+                    return AppendResult(original, replayed=True)
+            self._serialise(db, stream_id, STREAM_LOCKS)
+            head = self._head(db, stream_id, expected_version, stream_type)
+            now = utc_now()  # inside the lock, so recorded_at never goes backwards
+            if verbatim:
+                stored: Sequence[StoredEvent] = batch
+                _verify_next_events(stream_id, head, stored, texts)
+            else:
+                stored = _chained(stream_id, head, batch, texts, now, recorded_by)
+            self._insert(db, stream_type, stored, texts)
+            self._after_insert(db, stream_id, stored, idempotency, projection, now)
+            self._notify(db, stream_id)
+        return AppendResult(stored, replayed=False)
+
+    # The backend's hooks of the append.
+
+    def _appending(self, stream_id: str, expected_version: int) -> contextlib.AbstractContextManager[Any]:
+        """The append's write transaction on this thread's handle, which it yields."""
+        raise NotImplementedError
+
+    def _check_values(self, stream_id: str, recorded_by: str | None, events: Sequence[Any]) -> None:
+        """Refuse texts the backend cannot store (nothing, unless it says otherwise)."""
+
+    def _serialise(self, db: Any, name: str, space: int) -> None:
+        """Serialise the writers of ``name`` (a key, a stream) inside the transaction; a
+        backend whose write transaction is taken whole (SQLite's BEGIN IMMEDIATE) need not."""
+
+    def _insert_rows(self, db: Any, rows: Sequence[Sequence[Any]]) -> None:
+        """Insert the events' rows (``event_row``)."""
+        raise NotImplementedError
+
+    def _notify(self, db: Any, stream_id: str) -> None:
+        """Tell the backend's listeners of the append, delivered at commit (nothing, unless it says otherwise)."""
+
+    def _insert(self, db: Any, stream_type: str, stored: Sequence[StoredEvent], texts: list[str]) -> None:
+        """Insert chained events (and the stream's row with its first event) and record the
+        stream's head; the one insert both recorded and archived events go through."""
+        first = stored[0]
+        if first.seq == 1:
+            db.execute(
+                "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
+                (first.game_id, stream_type, first.recorded_at),
+            )
+        self._insert_rows(db, event_rows(stored, texts))
+        last = stored[-1]
+        db.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
 
     @staticmethod
     def _prepared(
@@ -330,38 +424,37 @@ class SqlStreams:
         # The same request: its events, even if a concurrent retry chose another new id.
         return tuple(self._select(db, original_stream, first_seq - 1, last_seq))
 
-    def replayed(self, stream_id: str | None, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
-        return self._replay(self._db(), idempotency)
+    def replayed(self, idempotency: Idempotency) -> tuple[StoredEvent, ...] | None:
+        return self._replay(self.handle(), idempotency)
 
     @staticmethod
-    def _select(db: Any, stream_id: str, after: int, upto: int | None) -> list[StoredEvent]:
+    def _select(db: Any, stream_id: str, after: int, upto: int | None) -> StoredEvents:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
         params: list = [stream_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        return [event_of_row(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
+        return StoredEvents(db.execute(sql + " ORDER BY seq", params).fetchall())
 
-    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        return self._select(self._db(), stream_id, after, upto)
+    def read(self, stream_id: str, *, after: int = 0, upto: int | None = None) -> StoredEvents:
+        return self._select(self.handle(), stream_id, after, upto)
 
-    def version(self, stream_id: str) -> int:
-        row = self._db().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
-        return row[0] or 0
-
-    def last_seq_recorded_by(self, stream_id: str, recorded_at: str) -> int:
-        sql = "SELECT MAX(seq) FROM events WHERE game_id = ? AND recorded_at <= ?"
-        row = self._db().execute(sql, (stream_id, recorded_at)).fetchone()
+    def version(self, stream_id: str, *, at: str | None = None) -> int:
+        if at is None:
+            row = self.handle().execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (stream_id,)).fetchone()
+        else:
+            sql = "SELECT MAX(seq) FROM events WHERE game_id = ? AND recorded_at <= ?"
+            row = self.handle().execute(sql, (stream_id, at)).fetchone()
         return row[0] or 0
 
     def stream_type(self, stream_id: str) -> str | None:
-        row = self._db().execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
+        row = self.handle().execute("SELECT stream_type FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
         return None if row is None else row[0]
 
     def first_events(self, stream_type: str, *, limit: int = 100, offset: int = 0) -> list[StoredEvent]:
         _check_page(limit=limit, offset=offset)
         columns = ", ".join(f"e.{c}" for c in _EVENT_COLUMNS.split(", "))
-        rows = self._db().execute(
+        rows = self.handle().execute(
             f"SELECT {columns} FROM streams s JOIN events e ON e.game_id = s.stream_id AND e.seq = 1"
             " WHERE s.stream_type = ? ORDER BY s.created_at DESC, s.stream_id DESC LIMIT ? OFFSET ?",
             (stream_type, limit, offset),
@@ -370,24 +463,24 @@ class SqlStreams:
 
     def stream_ids(self, stream_type: str, *, after: str | None = None, limit: int = 1000) -> list[str]:
         _check_page(limit=limit)
-        rows = self._db().execute(
+        rows = self.handle().execute(
             "SELECT stream_id FROM streams WHERE stream_type = ? AND stream_id > ? ORDER BY stream_id LIMIT ?",
             (stream_type, after or "", limit),
         )
         return [row[0] for row in rows.fetchall()]
 
     def ids_in_events(self) -> Iterator[str]:
-        return ids_in_events(self._db)
+        return ids_in_events(self.handle)
 
     def stream_heads(self, stream_id: str | None = None) -> list[StreamHead]:
         if stream_id is None:
-            rows = self._db().execute(_HEADS_DISAGREEING).fetchall()
+            rows = self.handle().execute(_HEADS_DISAGREEING).fetchall()
         else:
-            rows = self._db().execute(_HEADS + " WHERE s.stream_id = ?", (stream_id,)).fetchall()
+            rows = self.handle().execute(_HEADS + " WHERE s.stream_id = ?", (stream_id,)).fetchall()
         return [StreamHead(*row) for row in rows]
 
     def stream_count(self) -> int:
-        return self._db().execute("SELECT COUNT(*) FROM streams").fetchone()[0]
+        return self.handle().execute("SELECT COUNT(*) FROM streams").fetchone()[0]
 
     def read_streams(self, batch: int = 500) -> Iterator[tuple[str, list[StoredEvent]]]:
         """Every stream in the events table with its events, in id order: one ordered scan
@@ -395,7 +488,7 @@ class SqlStreams:
         verify`` over a whole archive). Memory holds one batch."""
         after = ""
         while True:
-            ids = self._db().execute(_STREAM_IDS_AFTER, (after, batch)).fetchall()
+            ids = self.handle().execute(_STREAM_IDS_AFTER, (after, batch)).fetchall()
             if not ids:
                 return
             last = ids[-1][0]
@@ -405,9 +498,9 @@ class SqlStreams:
     def read_stream_range(self, after: str, last: str) -> Iterator[tuple[str, list[StoredEvent]]]:
         """The streams with ``after < id <= last`` and their events, in id order, in one
         query (a worker of ``recorder verify --jobs`` reads its range of streams so)."""
-        rows = self._db().execute(_STREAMS_BETWEEN, (after, last)).fetchall()
+        rows = self.handle().execute(_STREAMS_BETWEEN, (after, last)).fetchall()
         for stream_id, group in groupby(rows, key=itemgetter(0)):
-            yield stream_id, [event_of_row(row) for row in group]
+            yield stream_id, StoredEvents(group)
 
     def event_texts(self, stream_ids: Iterable[str]) -> Iterator[StreamText]:
         """One query per batch of streams, each stream's lines joined by the database (one
@@ -415,13 +508,26 @@ class SqlStreams:
         the export holds, and only a batch's texts are in memory at once."""
         ids = iter(stream_ids)
         while batch := list(islice(ids, TEXTS_BATCH)):
-            texts = {row[0]: StreamText(*row) for row in self._texts_of(batch)}
+            texts = {row[0]: self._stream_text(*row) for row in self._texts_of(batch)}
             yield from (texts[stream_id] for stream_id in batch if stream_id in texts)
 
-    def _texts_of(self, batch: list[str]) -> list[tuple[str, int, str]]:
+    def _texts_of(self, batch: list[str]) -> list[tuple[str, int, int, str | None]]:
         marks = ", ".join("?" * len(batch))
-        query = f"SELECT game_id, count(*), {self._LINES_TEXT} FROM events WHERE game_id IN ({marks})"
-        return self._db().execute(query + " GROUP BY game_id", batch).fetchall()
+        query = f"SELECT game_id, count(*), count(line), {self._LINES_TEXT} FROM events WHERE game_id IN ({marks})"
+        return self.handle().execute(query + " GROUP BY game_id", batch).fetchall()
+
+    def _stream_text(self, stream_id: str, events: int, lines: int, text: str | None) -> StreamText:
+        """A stream's joined lines; a stream with rows stored before lines were (the
+        database skips their missing lines) has them built (``event_lines``)."""
+        if lines < events or text is None:
+            text = "\n".join(self.event_lines(stream_id))
+        return StreamText(stream_id, events, text)
+
+    def event_lines(self, stream_id: str) -> list[str]:
+        """Each event's stored line; a row stored before lines were has its line built from
+        its columns by the one encoder (``stored_line``)."""
+        rows = self.handle().execute(_EVENT_ROWS_WITH_LINES, (stream_id,)).fetchall()
+        return [row[8] if row[8] is not None else stored_line(event_of_row(row), row[3]) for row in rows]
 
 
 # The appended events' chain and stored lines, the same on both backends.

@@ -7,30 +7,18 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from sqlite_utils import Database
 
 from .interface import (
-    GAME,
-    AppendResult,
-    EventStore,
-    Idempotency,
-    NewEvent,
-    ProjectionWrite,
-    StoredEvent,
-    _verify_next_events,
-    event_rows,
-    utc_now,
+    StoreBackend,
 )
 from .schema import create_schema
 from .sql import (
-    _EVENT_LINE,
     _INSERT_EVENTS,
-    _STORED_LINES,
-    UPSERT_HEAD,
     LockedDatabase,
     SqlStreams,
-    _chained,
     _write_transaction,
     insert_rows,
 )
@@ -99,7 +87,7 @@ def available_memory(meminfo: str = MEMINFO) -> int | None:
     return None
 
 
-class SQLiteEventStore(SqlStreams, EventStore):
+class SQLiteEventStore(SqlStreams, StoreBackend):
     """EventStore on one SQLite file, WAL mode, one reused connection per thread."""
 
     def __init__(self, path: str):
@@ -112,7 +100,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
         self._writer_lock = writer_lock_for(self.path)
         self.init_schema()
 
-    def _db(self) -> Database:
+    def _db(self) -> LockedDatabase:
         """This thread's connection, opened on first use and then reused."""
         if self._closed:
             raise RuntimeError("the event store is closed")
@@ -121,7 +109,7 @@ class SQLiteEventStore(SqlStreams, EventStore):
         db = getattr(self._local, "db", None)
         return db if db is not None else self._connect()
 
-    def _connect(self) -> Database:
+    def _connect(self) -> LockedDatabase:
         # isolation_level=None: the sqlite3 module opens no implicit
         # transactions; we issue BEGIN IMMEDIATE ourselves. check_same_thread is
         # off only so close() can close every thread's connection; each
@@ -209,48 +197,17 @@ class SQLiteEventStore(SqlStreams, EventStore):
         with _write_transaction(db):
             create_schema(db)
 
-    def append(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent] | Sequence[StoredEvent],
-        *,
-        stream_type: str = GAME,
-        recorded_by: str | None = None,
-        idempotency: Idempotency | None = None,
-        projection: ProjectionWrite | None = None,
-    ) -> AppendResult:
-        batch, verbatim, texts = self._prepared(stream_id, expected_version, events, stream_type)  # outside the lock
-        db = self._db()
-        with _write_transaction(db):
-            if idempotency is not None:
-                original = self._replay(db, idempotency)
-                if original is not None:
-                    return AppendResult(original, replayed=True)
-            head = self._head(db, stream_id, expected_version, stream_type)
-            now = utc_now()  # inside the lock, so recorded_at never goes backwards
-            if verbatim:
-                stored: Sequence[StoredEvent] = batch
-                _verify_next_events(stream_id, head, stored, texts)
-            else:
-                stored = _chained(stream_id, head, batch, texts, now, recorded_by)
-            self._insert(db, stream_type, stored, texts)
-            self._after_insert(db, stream_id, stored, idempotency, projection, now)
-        return AppendResult(stored, replayed=False)
+    def handle(self) -> LockedDatabase:
+        return self._db()
 
-    @staticmethod
-    def _insert(db: Database, stream_type: str, stored: Sequence[StoredEvent], texts: list[str]) -> None:
-        """Insert chained events (and the stream's row with its first event); the one
-        INSERT both recorded and archived events go through."""
-        first = stored[0]
-        if first.seq == 1:
-            db.execute(
-                "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
-                (first.game_id, stream_type, first.recorded_at),
-            )
-        insert_rows(db.conn, _INSERT_EVENTS, event_rows(stored, texts))
-        last = stored[-1]
-        db.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
+    def transaction(self) -> contextlib.AbstractContextManager[LockedDatabase]:
+        return _write_transaction(self._db())
+
+    def _appending(self, stream_id: str, expected_version: int) -> contextlib.AbstractContextManager[Database]:
+        return self.transaction()
+
+    def _insert_rows(self, db: Database, rows: Sequence[Sequence[Any]]) -> None:
+        insert_rows(db.conn, _INSERT_EVENTS, rows)
 
     def read_ahead(self) -> bool:
         """The database file handed to the operating system to read into its cache, in
@@ -275,10 +232,3 @@ class SQLiteEventStore(SqlStreams, EventStore):
         except OSError:  # an in-memory database, a file gone: there is nothing to read ahead
             return False
         return True
-
-    def event_lines(self, stream_id: str) -> list[str]:
-        db = self._db()
-        lines = [row[0] for row in db.execute(_STORED_LINES, (stream_id,)).fetchall()]
-        if None in lines:  # events stored by an earlier release: SQL renders the same bytes
-            lines = [row[0] for row in db.execute(_EVENT_LINE, (stream_id,)).fetchall()]
-        return lines

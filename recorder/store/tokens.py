@@ -9,11 +9,7 @@ The table is created with the rest of the schema (schema.py).
 
 from __future__ import annotations
 
-from sqlite_utils import Database
-
-from .interface import utc_now
-from .sql import _write_transaction
-from .sqlite import SQLiteEventStore
+from .interface import Tables, Tx, utc_now
 
 TOKEN_COLUMNS = "token_id, kind, tournament_id, holder, created_at, revoked_at"
 ADMIN_ROW = "admin"
@@ -30,19 +26,18 @@ class TokenTable:
     written here waits on the same write lock as an append.
     """
 
-    def __init__(self, store: SQLiteEventStore):
+    def __init__(self, store: Tables):
         self.store = store
 
-    def _db(self) -> Database:
-        return self.store._db()
+    def _handle(self) -> Tx:
+        return self.store.handle()
 
     def add_token(
         self, token_id: str, token_hash: str, kind: str, holder: str, tournament_id: str | None = None
     ) -> dict:
         """Store a token's digest (never the token itself); returns its row."""
         row = (token_id, token_hash, kind, tournament_id, holder, utc_now())
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             db.execute(
                 "INSERT INTO access_tokens (token_id, token_hash, kind, tournament_id, holder, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -52,7 +47,7 @@ class TokenTable:
 
     def find_token(self, token_hash: str) -> dict | None:
         """The row of the token with this digest, revoked or not; None if unknown."""
-        db = self._db()
+        db = self._handle()
         row = db.execute(f"SELECT {TOKEN_COLUMNS} FROM access_tokens WHERE token_hash = ?", (token_hash,)).fetchone()
         return _token_row(row)
 
@@ -66,13 +61,12 @@ class TokenTable:
             clauses.append("tournament_id = ?")
             params.append(tournament_id)
         sql = f"SELECT {TOKEN_COLUMNS} FROM access_tokens WHERE {' AND '.join(clauses)} ORDER BY created_at, token_id"
-        return [r for r in map(_token_row, self._db().execute(sql, params).fetchall()) if r]  # type: ignore[attr-defined]
+        return [r for r in map(_token_row, self._handle().execute(sql, params).fetchall()) if r]  # type: ignore[attr-defined]
 
     def revoke_token(self, token_id: str, *, tournament_id: str | None = None) -> dict | None:
         """Mark a token revoked (a second revocation changes nothing); None if unknown."""
         scope, params = ("AND tournament_id = ?", [tournament_id]) if tournament_id is not None else ("", [])
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             db.execute(
                 f"UPDATE access_tokens SET revoked_at = ? WHERE token_id = ? AND kind != 'admin'"
                 f" AND revoked_at IS NULL {scope}",
@@ -86,7 +80,7 @@ class TokenTable:
 
     def admin_digest(self) -> str | None:
         """The digest of the first-run admin token, if one was created."""
-        db = self._db()
+        db = self._handle()
         row = db.execute(
             "SELECT token_hash FROM access_tokens WHERE token_id = ? AND revoked_at IS NULL", (ADMIN_ROW,)
         ).fetchone()
@@ -94,8 +88,7 @@ class TokenTable:
 
     def set_admin_digest(self, digest: str) -> None:
         """Keep (or replace) the first-run admin token's digest."""
-        db = self._db()
-        with _write_transaction(db):
+        with self.store.transaction() as db:
             db.execute("DELETE FROM access_tokens WHERE token_id = ?", (ADMIN_ROW,))
             db.execute(
                 "INSERT INTO access_tokens (token_id, token_hash, kind, tournament_id, holder, created_at)"

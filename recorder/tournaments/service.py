@@ -70,7 +70,7 @@ class Tournaments:
     def __init__(self, recorder: Recorder):
         self.recorder = recorder
         self.store = recorder.store
-        self.entries = PlayerTables(recorder.store)  # type: ignore[arg-type]
+        self.entries = PlayerTables(recorder.store)
 
     # -- Reading --------------------------------------------------------------------
 
@@ -209,7 +209,7 @@ class Tournaments:
     def _replayed(self, idempotency: Idempotency | None) -> Written | None:
         if idempotency is None:
             return None
-        events = self.store.replayed(None, idempotency)
+        events = self.store.replayed(idempotency)
         if not events:
             return None
         return Written(events, self.tournament(events[0].game_id), replayed=True)
@@ -264,7 +264,7 @@ class Tournaments:
         game_id = board_game_id(tournament_id, round_number, board)
 
         def decide(t: Tournament, _outcomes: dict) -> list:
-            has_game = self.store.exists(game_id)
+            has_game = self.store.version(game_id) > 0
             return decisions.decide_board_result(t, round_number, board, body, has_game)
 
         return self.execute(tournament_id, decide, **write)
@@ -283,7 +283,7 @@ class Tournaments:
         t = self.tournament(tournament_id)
         setup = decisions.game_setup(t, round_number, board, body)
         game_id = board_game_id(tournament_id, round_number, board)
-        if idempotency is None and self.store.exists(game_id):
+        if idempotency is None and self.store.version(game_id) > 0:
             raise AlreadyExists(f"board {board} of round {round_number} has its game: {game_id}", game_id=game_id)
         try:
             return self.recorder.create_game(
