@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from .brackets import pair_top_down
 from .events import DUTCH_2026, OLD_DUTCH
 from .pairing import (
     DOWN,
@@ -248,17 +249,41 @@ def gap_cost(f: Field, gap: int | None) -> int:
 # --------------------------------------------------------------------------- the matching
 
 EXACT_LIMIT = 32  # up to this many players, one matching over the whole round (2017 text)
-EXACT_LIMIT_2026 = 64  # the 2026 text: whole-round matching gives the reference engine's pairing more often
 WINDOW = 5  # larger fields: a score group's S1 and S2 are paired this many at a time
 
 
 def choose(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH, rules: str = OLD_DUTCH):
     """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
     f = make_field(ranked, final_round, initial, rules)
-    limit = EXACT_LIMIT_2026 if rules == DUTCH_2026 else EXACT_LIMIT
-    found = by_brackets(f) if len(ranked) > limit else None
+    if rules == DUTCH_2026:
+        found = top_down(f)
+    else:
+        found = by_brackets(f) if len(ranked) > EXACT_LIMIT else None
     pairs, bye = found if found is not None else whole_round(f)
     return pairs, bye, relaxed_players(f, pairs)
+
+
+def top_down(f: Field):
+    """The 2026 text's process, bracket by bracket (brackets.py); None when it finds no
+    pairing that completes the round (the whole round is matched at once then)."""
+
+    def weigh_for(bracket: int):
+        cut = f.unit[("c15", bracket)]  # the bracket's lowest quality digit
+
+        def weigh(p: SwissPlayer, q: SwissPlayer | None) -> int:
+            if q is None:
+                return bye_cost(f, p) // cut
+            if not ranks_before(p, q):
+                p, q = q, p
+            return pair_cost(f, p, q) // cut
+
+        return weigh
+
+    found = pair_top_down(list(f.ranked), f.group, weigh_for, bye_takers(f))
+    if found is None:
+        return None
+    pairs, bye = found
+    return [tuple(sorted(pq, key=lambda x: (-x.score, x.rank))) for pq in pairs], bye
 
 
 def bye_takers(f: Field) -> set:
