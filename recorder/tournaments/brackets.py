@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from .pairing import SwissPlayer
+from .pairing import NORTH, SOUTH, SwissPlayer, allocate, can_meet, preference
 
 BYE = 0  # player numbers start at 1
 
@@ -43,6 +43,20 @@ class Step:
     takers: set
     banned: set = field(default_factory=set)  # frozenset pairs the settled order rules out
     must_pair_inside: set = field(default_factory=set)  # numbers that may not float
+    core: set | None = None  # who must be placed; None: everyone (the matching's scope is the whole rest)
+    costs: dict = field(default_factory=dict)
+
+    def cost(self, p: SwissPlayer, q: SwissPlayer | None) -> int:
+        key = (p.number, q.number if q is not None else BYE)
+        if key not in self.costs:
+            self.costs[key] = self.weigh(p, q)
+        return self.costs[key]
+
+
+class Sink(SwissPlayer):
+    """A place below the bracket for one floater: what floating costs a bracket player
+    does not depend on whom of the next group he meets (those digits are the brackets
+    below), only on his own score and floats."""
 
 
 def mixed(components: list[tuple[dict, int]]) -> dict:
@@ -109,15 +123,17 @@ def mdp_digits(mdps: list, residents: list, paired: int) -> dict:
 
 
 def match(step: Step, digits: dict) -> dict | None:
-    """Number -> partner (BYE for the bye) of the best matching, or None when the players
-    below cannot all be paired."""
+    """Number -> partner (BYE for the bye) of the best matching, or None when it cannot
+    place every player it must: everyone (``step.core`` None: the round's completion,
+    C.4) or the core (the bracket and the next group; the groups below only as partners)."""
     players = step.players
     order_bound = sum(digits.values()) + 1
-    g = nx.Graph()
     edges = []
     for i, p in enumerate(players):
         for q in players[i + 1 :]:
-            if q.number in p.opponents or frozenset((p.number, q.number)) in step.banned:
+            if step.core is not None and p.number not in step.core and q.number not in step.core:
+                continue
+            if q.number in p.opponents or p.number in q.opponents or frozenset((p.number, q.number)) in step.banned:
                 continue
             inside = p.number in step.inside and q.number in step.inside
             if not inside and (p.number in step.must_pair_inside or q.number in step.must_pair_inside):
@@ -126,20 +142,32 @@ def match(step: Step, digits: dict) -> dict | None:
                 d = digits.get((p.number, q.number), 0)
             else:
                 d = digits.get((p.number,), 0) + digits.get((q.number,), 0)
-            edges.append((p.number, q.number, step.weigh(p, q) * order_bound + d))
-    if len(players) % 2:
+            edges.append((p.number, q.number, step.cost(p, q) * order_bound + d))
+    if len(players) % 2 and step.core is None:
         for p in players:
             if p.number in step.takers and p.number not in step.must_pair_inside:
-                edges.append((BYE, p.number, step.weigh(p, None) * order_bound + digits.get((p.number,), 0)))
+                edges.append((BYE, p.number, step.cost(p, None) * order_bound + digits.get((p.number,), 0)))
     if not edges:
         return None
-    big = max(c for _, _, c in edges) + 1
-    g.add_weighted_edges_from((a, b, big - c) for a, b, c in edges)
-    matching = nx.max_weight_matching(g, maxcardinality=True)
-    if 2 * len(matching) < len(players) + len(players) % 2:
+    partner = best_matching(edges, step.core, len(players))
+    must = step.core if step.core is not None else {p.number for p in players}
+    if len(partner.keys() & must) < len(must) - (len(players) % 2 if step.core is None else 0):
         return None
+    return partner
+
+
+def best_matching(edges: list, core: set | None, players: int) -> dict:
+    """The heaviest matching by (players placed, least cost): every player when ``core``
+    is None (maximum cardinality), else the core's."""
+    big = max(c for _, _, c in edges) + 1
+    g = nx.Graph()
+    if core is None:
+        g.add_weighted_edges_from((a, b, big - c) for a, b, c in edges)
+    else:  # each core player placed outweighs every cost
+        placed = big * (players + 1)
+        g.add_weighted_edges_from((a, b, placed * ((a in core) + (b in core)) - c) for a, b, c in edges)
     partner = {}
-    for a, b in matching:
+    for a, b in nx.max_weight_matching(g, maxcardinality=core is None):
         partner[a], partner[b] = b, a
     return partner
 
@@ -218,7 +246,10 @@ def settle_bracket(step: Step, mdps: list, residents: list) -> list | None:
         made += found
         used = {q.number for _, q in found}
         step.inside -= {p.number for p in mdps} | used
-        step.players = [p for p in step.players if p.number not in {x.number for pq in found for x in pq}]
+        gone = {x.number for pq in found for x in pq}
+        step.players = [p for p in step.players if p.number not in gone]
+        if step.core is not None:
+            step.core = step.core - gone
         residents = [q for q in residents if q.number not in used]
         limbo = [p for p in mdps if p.number not in {x.number for x, _ in found}]
         step.banned |= {frozenset((p.number, q.number)) for p in limbo for q in residents}
@@ -230,26 +261,205 @@ def settle_bracket(step: Step, mdps: list, residents: list) -> list | None:
     return made
 
 
-def pair_top_down(ranked: list, group: dict, weigh_for, takers: set) -> tuple[list, SwissPlayer | None] | None:
-    """Every bracket in turn from the top: (pairs, the bye's player); None when a bracket
-    finds no pairing that completes the round."""
+def pair_top_down(
+    ranked: list, group: dict, weigh_for, takers: set, breaks: Callable
+) -> tuple[list, SwissPlayer | None] | None:
+    """Every bracket in turn from the top: (pairs, the bye's player); None when no pairing
+    completes the round. A bracket is first settled looking only as far down as C.7 asks;
+    when a bracket below then finds no pairing, the brackets from the one above it are
+    settled again weighing the round's completion (C.4) exactly: the bracket itself
+    first, then one more above it each time."""
     groups: list[list] = []
     for p in ranked:
         if group[p.number] == len(groups):
             groups.append([])
         groups[-1].append(p)
+    exact_from = len(groups)  # brackets from this one on weigh every player below
+    saved: list[tuple[int, list]] = []  # before each bracket: pairs made, its MDPs
     pairs: list = []
     mdps: list = []
-    for b, residents in enumerate(groups):
-        below = [p for g in groups[b + 1 :] for p in g]
-        bracket = mdps + residents
-        step = Step(bracket + below, {p.number for p in bracket}, weigh_for(b), takers)
-        made = settle_bracket(step, [p for p in mdps if p.number in step.inside], residents)
+    b = 0
+    while b <= len(groups):
+        made = None
+        if b < len(groups):
+            saved[b:] = [(len(pairs), mdps)]
+            made = settle_group(groups, b, mdps, weigh_for(b), takers, b >= exact_from, breaks)
+            if made is not None and exact_from > 0 and any(breaks(p, q) for p, q in made):
+                made = None  # C.3 gives way only when every bracket above weighed it exactly
+        elif not mdps or (len(mdps) == 1 and mdps[0].number in takers):
+            return pairs, (mdps[0] if mdps else None)
         if made is None:
-            return None
+            if b < exact_from:  # settled looking only so far down: this bracket again, exactly
+                exact_from = b
+            elif exact_from == 0:
+                return None
+            else:
+                exact_from -= 1
+            b = exact_from
+            del pairs[saved[b][0] :]
+            mdps = saved[b][1]
+            continue
         pairs += made
         placed = {x.number for pq in made for x in pq}
-        mdps = [p for p in bracket if p.number not in placed]
-    if len(mdps) > 1:
+        mdps = [p for p in mdps + groups[b] if p.number not in placed]
+        b += 1
+    return None
+
+
+def settle_group(groups: list, b: int, mdps: list, weigh, takers: set, exact: bool, breaks: Callable) -> list | None:
+    """Bracket ``b``'s pairs: alone when it pairs within itself, against places below when
+    its floaters leave the next bracket whole, else with the players below in view."""
+    residents = groups[b]
+    bracket = mdps + residents
+    made = None if exact else alone(bracket, mdps, residents, weigh, takers)
+    if made is None and not exact and b + 1 < len(groups):
+        made = floating(bracket, mdps, residents, groups[b + 1 :], weigh, takers)
+    if made is not None and not exact and any(breaks(p, q) for p, q in made):
+        made = None  # settled without the players below, it broke C.3: floating may keep it
+    if made is None:
+        below, core = scope(groups, b, bracket, exact)
+        step = Step(bracket + below, {p.number for p in bracket}, weigh, takers, core=core)
+        made = settle_bracket(step, mdps, residents)
+    return made
+
+
+def scope(groups: list, b: int, bracket: list, exact: bool) -> tuple[list, set | None]:
+    """The players below bracket ``b`` its matchings see, and the core they must place:
+    the next group whole (C.7) and enough groups below it to take its floaters; every
+    player below (core None: the round's completion weighed exactly) when ``exact`` or
+    when that is all of them."""
+    rest = groups[b + 1 :]
+    if exact or len(rest) <= 2:
+        return [p for g in rest for p in g], None
+    below, k = list(rest[0]), 1
+    core_size = len(bracket) + len(rest[0])
+    while k < len(rest) and len(below) < 2 * core_size:
+        below += rest[k]
+        k += 1
+    if k == len(rest):
+        return below, None
+    return below, {p.number for p in bracket} | {p.number for p in rest[0]}
+
+
+def alone(bracket: list, mdps: list, residents: list, weigh, takers: set) -> list | None:
+    """A bracket that pairs every player within itself floats nobody, the best C.5 can
+    be, and C.7 has nothing to choose: it is settled without the players below (their
+    completion, C.4, is checked by the brackets that follow). None when it cannot, or
+    when it holds a player who may take the bye (weighed with the players below)."""
+    if len(bracket) % 2 or any(p.number in takers for p in bracket):
         return None
-    return pairs, (mdps[0] if mdps else None)
+    if not mdps:
+        made = natural(residents)
+        if made is not None:
+            return made
+    step = Step(list(bracket), {p.number for p in bracket}, weigh, takers)
+    return settle_bracket(step, mdps, residents)
+
+
+SEARCH_LIMIT = 4000  # partners tried before the matching decides instead
+
+
+def natural(residents: list) -> list | None:
+    """A homogeneous bracket paired granting every colour preference, by the first such
+    transposition of S2 (no exchange): no candidate is better by any criterion (no
+    floater, no score difference, no float, every preference met), and none comes
+    before it. Searched partner by partner in the handbook's order; None when there is
+    none (or the search grows too long)."""
+    if len(residents) % 2:
+        return None
+    half = len(residents) // 2
+    s1, s2 = residents[:half], residents[half:]
+    fits = [[j for j, q in enumerate(s2) if q.number not in p.opponents and grants_both(p, q)] for p in s1]
+    chosen: list[int] = []
+    used = [False] * len(s2)
+    tries = 0
+
+    def extend(i: int) -> bool:
+        nonlocal tries
+        if i == half:
+            return True
+        for j in fits[i]:
+            if used[j]:
+                continue
+            tries += 1
+            if tries > SEARCH_LIMIT:
+                return False
+            used[j] = True
+            chosen.append(j)
+            if all(any(not used[k] for k in fits[x]) for x in range(i + 1, half)) and extend(i + 1):
+                return True
+            used[j] = False
+            chosen.pop()
+        return False
+
+    if not extend(0):
+        return None
+    return [(p, s2[j]) for p, j in zip(s1, chosen, strict=True)]
+
+
+def grants_both(p: SwissPlayer, q: SwissPlayer) -> bool:
+    south, north = allocate(p, q)
+    return preference(south)[0] in (None, SOUTH) and preference(north)[0] in (None, NORTH)
+
+
+def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, takers: set) -> list | None:
+    """A bracket that floats players, settled against places below it (sinks) instead of
+    the players below, when its floaters leave the next bracket completely paired: then
+    C.7 is at its best whichever players float (their scores are C.6's). None when the
+    players below must be weighed (C.7) or no such pairing exists."""
+    if any(p.number in takers for p in bracket + lower[0]):
+        return None  # who may take the bye is weighed with the brackets below (C.4)
+    below = [p for g in lower for p in g]
+    floats = {}
+    for p in bracket:
+        partner = next((q for q in below if q.number not in p.opponents), None)
+        if partner is not None:
+            floats[p.number] = weigh(p, partner)
+    for places in (len(bracket) % 2 + 2, len(bracket)):
+        sinks = [
+            Sink(-k, 10**9, -1, frozenset(set(range(-places, 0)) | (set(floats) ^ {x.number for x in bracket})))
+            for k in range(1, places + 1)
+        ]
+        step = Step(
+            bracket + sinks,
+            {p.number for p in bracket},
+            sink_weigh(weigh, floats),
+            takers,
+            core={p.number for p in bracket},
+        )
+        made = settle_bracket(step, mdps, residents)
+        if made is None:
+            continue
+        placed = {x.number for pq in made for x in pq}
+        floaters = [p for p in bracket if p.number not in placed]
+        if len(floaters) < places or places == len(bracket):
+            return made if next_complete(floaters, lower[0]) else None
+    return None
+
+
+def sink_weigh(weigh, floats: dict):
+    def cost(p: SwissPlayer, q: SwissPlayer | None) -> int:
+        if q is not None and q.number < 0:
+            return floats[p.number]
+        return weigh(p, q)
+
+    return cost
+
+
+def next_complete(floaters: list, residents: list) -> bool:
+    """The next bracket pairs every floater and all but at most one resident."""
+    players = floaters + residents
+    half = len(players) // 2
+    if len(floaters) <= half and all(
+        q.number not in p.opponents and can_meet(p, q) for p, q in zip(players[:half], players[half:])
+    ):
+        return True
+    g = nx.Graph()
+    for i, p in enumerate(players):
+        for j, q in enumerate(players[i + 1 :], start=i + 1):
+            if j < len(floaters) or q.number in p.opponents or not can_meet(p, q):
+                continue
+            g.add_edge(p.number, q.number, weight=2 if i < len(floaters) else 1)
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+    covered = {n for pq in matching for n in pq}
+    return len(matching) == half and all(p.number in covered for p in floaters)

@@ -129,6 +129,7 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
     digits += [("bye_rank", nodes)]
     for b in reversed(range(groups)):
         digits += [(("floater_rank", b), widest)]
+        digits += [((name, b, v), 1) for name in ("c19", "c18", "c17", "c16") for v in range(1, max_sd + 1)]
         digits += [((name, b), 1) for name in ("c15", "c14", "c13", "c12")]
         digits += [((name, b), 2) for name in ("c11", "c10", "c9", "c8")]
         if b + 1 < groups:  # C.7: the next bracket's pairs, then its score differences
@@ -165,7 +166,19 @@ def pair_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
     if sd:
         cost += f.unit[("sd", b, sd) if f.by_bracket else ("sd", sd)] + f.unit.get(("c7sd", b - 1, sd), 0)
         cost += float_cost(f, p, DOWN, f.group[p.number]) + float_cost(f, q, UP, b) + downfloater_sds(f, p, b)
+        cost += repeated_float_sd(f, p, DOWN, b, sd) + repeated_float_sd(f, q, UP, b, sd)
     return cost + order_cost(f, p, q)
+
+
+def repeated_float_sd(f: Field, x: SwissPlayer, kind: str, bracket: int, sd: int) -> int:
+    """2026 order, C.16-C.19: the score difference of a player given the same float as in
+    the previous round, as two rounds before, in the bracket the pair is made in (a digit
+    per difference: the largest first)."""
+    if not f.by_bracket:
+        return 0
+    last, before = {DOWN: ("c16", "c18"), UP: ("c17", "c19")}[kind]
+    cost = (x.floats[-1:] == (kind,)) * f.unit[(last, bracket, sd)]
+    return cost + (x.floats[-2:-1] == (kind,)) * f.unit[(before, bracket, sd)]
 
 
 def downfloater_sds(f: Field, p: SwissPlayer, lower: int) -> int:
@@ -268,7 +281,7 @@ def top_down(f: Field):
     pairing that completes the round (the whole round is matched at once then)."""
 
     def weigh_for(bracket: int):
-        cut = f.unit[("c15", bracket)]  # the bracket's lowest quality digit
+        cut = f.unit[("c19", bracket, 1)]  # the bracket's lowest quality digit
 
         def weigh(p: SwissPlayer, q: SwissPlayer | None) -> int:
             if q is None:
@@ -279,7 +292,17 @@ def top_down(f: Field):
 
         return weigh
 
-    found = pair_top_down(list(f.ranked), f.group, weigh_for, bye_takers(f))
+    def breaks(p: SwissPlayer, q: SwissPlayer) -> bool:
+        return bool(relaxed_players(f, [(p, q) if ranks_before(p, q) else (q, p)]))
+
+    takers = bye_takers(f)
+    found = None
+    if takers:  # the bye's first digits: the lowest score, then the fewest rounds unplayed
+        first = min((p.score, p.unplayed) for p in f.ranked if p.number in takers)
+        preferred = {p.number for p in f.ranked if p.number in takers and (p.score, p.unplayed) == first}
+        found = pair_top_down(list(f.ranked), f.group, weigh_for, preferred, breaks)
+    if found is None:
+        found = pair_top_down(list(f.ranked), f.group, weigh_for, takers, breaks)
     if found is None:
         return None
     pairs, bye = found
