@@ -137,7 +137,8 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
             digits += [(("c7float", b), 1)]
         digits += [(("sd", b, v), 2) for v in range(1, max_sd + 1)]
         digits += [(("float", b), 1)]
-    digits += [("bye_unplayed", nodes)]
+        if b == groups - 1:
+            digits += [("bye_unplayed", nodes)]
     digits += [("bye_score", max_sd)]
     digits += [("absolute", 2)]
     unit, running = {}, 1
@@ -262,6 +263,7 @@ def gap_cost(f: Field, gap: int | None) -> int:
 # --------------------------------------------------------------------------- the matching
 
 EXACT_LIMIT = 32  # up to this many players, one matching over the whole round (2017 text)
+TOP_DOWN_LIMIT = 200  # the 2026 text: the handbook's process up to this many players, windows above
 WINDOW = 5  # larger fields: a score group's S1 and S2 are paired this many at a time
 
 
@@ -269,7 +271,7 @@ def choose(ranked: list[SwissPlayer], final_round: int | None, initial: str = SO
     """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
     f = make_field(ranked, final_round, initial, rules)
     if rules == DUTCH_2026:
-        found = top_down(f)
+        found = top_down(f) if len(ranked) <= TOP_DOWN_LIMIT else by_brackets(f)
     else:
         found = by_brackets(f) if len(ranked) > EXACT_LIMIT else None
     pairs, bye = found if found is not None else whole_round(f)
@@ -297,9 +299,9 @@ def top_down(f: Field):
 
     takers = bye_takers(f)
     found = None
-    if takers:  # the bye's first digits: the lowest score, then the fewest rounds unplayed
-        first = min((p.score, p.unplayed) for p in f.ranked if p.number in takers)
-        preferred = {p.number for p in f.ranked if p.number in takers and (p.score, p.unplayed) == first}
+    if takers:  # the bye's first digit: the lowest score
+        first = min(p.score for p in f.ranked if p.number in takers)
+        preferred = {p.number for p in f.ranked if p.number in takers and p.score == first}
         found = pair_top_down(list(f.ranked), f.group, weigh_for, preferred, breaks)
     if found is None:
         found = pair_top_down(list(f.ranked), f.group, weigh_for, takers, breaks)
