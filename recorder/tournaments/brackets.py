@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from .pairing import NORTH, SOUTH, SwissPlayer, allocate, can_meet, preference
+from .pairing import DOWN, NORTH, SOUTH, UP, SwissPlayer, allocate, can_meet, preference
 
 BYE = 0  # player numbers start at 1
 
@@ -311,7 +311,11 @@ def settle_group(groups: list, b: int, mdps: list, weigh, takers: set, exact: bo
     its floaters leave the next bracket whole, else with the players below in view."""
     residents = groups[b]
     bracket = mdps + residents
-    made = None if exact else alone(bracket, mdps, residents, weigh, takers)
+    made = None
+    if not exact and not any(p.number in takers for p in bracket + (groups[b + 1] if b + 1 < len(groups) else [])):
+        made = perfect(mdps, residents, groups[b + 1] if b + 1 < len(groups) else None)
+    if made is None and not exact:
+        made = alone(bracket, mdps, residents, weigh, takers)
     if made is None and not exact and b + 1 < len(groups):
         made = floating(bracket, mdps, residents, groups[b + 1 :], weigh, takers)
     if made is not None and not exact and any(breaks(p, q) for p, q in made):
@@ -348,10 +352,6 @@ def alone(bracket: list, mdps: list, residents: list, weigh, takers: set) -> lis
     when it holds a player who may take the bye (weighed with the players below)."""
     if len(bracket) % 2 or any(p.number in takers for p in bracket):
         return None
-    if not mdps:
-        made = natural(residents)
-        if made is not None:
-            return made
     step = Step(list(bracket), {p.number for p in bracket}, weigh, takers)
     return settle_bracket(step, mdps, residents)
 
@@ -359,42 +359,90 @@ def alone(bracket: list, mdps: list, residents: list, weigh, takers: set) -> lis
 SEARCH_LIMIT = 4000  # partners tried before the matching decides instead
 
 
-def natural(residents: list) -> list | None:
-    """A homogeneous bracket paired granting every colour preference, by the first such
-    transposition of S2 (no exchange): no candidate is better by any criterion (no
-    floater, no score difference, no float, every preference met), and none comes
-    before it. Searched partner by partner in the handbook's order; None when there is
-    none (or the search grows too long)."""
-    if len(residents) % 2:
+def perfect(mdps: list, residents: list, following: list | None) -> list | None:
+    """The first candidate in the handbook's order (every MDP paired, the MDPs' partners
+    by S2's transposition, then the remainder's transposition, no exchange) that is
+    perfect: every colour preference granted, no resident upfloated again, at most one
+    floater (an odd bracket's, a resident) who did not float down in either of the last
+    two rounds and leaves the next bracket (``following``) whole. No candidate is better
+    by any criterion then, and none comes before it. Searched partner by partner; None
+    when there is none (or the search grows too long)."""
+    odd = (len(mdps) + len(residents)) % 2
+    if len(mdps) > len(residents) or (odd and not following):
         return None
-    half = len(residents) // 2
-    s1, s2 = residents[:half], residents[half:]
-    fits = [[j for j, q in enumerate(s2) if q.number not in p.opponents and grants_both(p, q)] for p in s1]
-    chosen: list[int] = []
-    used = [False] * len(s2)
     tries = 0
 
-    def extend(i: int) -> bool:
-        nonlocal tries
-        if i == half:
-            return True
-        for j in fits[i]:
-            if used[j]:
-                continue
-            tries += 1
-            if tries > SEARCH_LIMIT:
-                return False
-            used[j] = True
-            chosen.append(j)
-            if all(any(not used[k] for k in fits[x]) for x in range(i + 1, half)) and extend(i + 1):
-                return True
-            used[j] = False
-            chosen.pop()
-        return False
+    def fits(p: SwissPlayer, q: SwissPlayer) -> bool:
+        return q.number not in p.opponents and grants_both(p, q)
 
-    if not extend(0):
+    def remainder(rest: list) -> list | None:
+        nonlocal tries
+        half = len(rest) // 2
+        s1, s2 = rest[:half], rest[half:]
+        options = [[j for j, q in enumerate(s2) if fits(p, q)] for p in s1]
+        used = [False] * len(s2)
+        chosen: list[int] = []
+
+        def extend(i: int) -> bool:
+            nonlocal tries
+            if i == half:
+                return not odd or floats_well(s2[used.index(False)], mdps_floating=[], following=following)
+            for j in options[i]:
+                tries += 1
+                if used[j] or tries > SEARCH_LIMIT:
+                    continue
+                used[j] = True
+                chosen.append(j)
+                if all(any(not used[k] for k in options[x]) for x in range(i + 1, half)) and extend(i + 1):
+                    return True
+                used[j] = False
+                chosen.pop()
+            return False
+
+        if not extend(0):
+            return None
+        return [(p, s2[j]) for p, j in zip(s1, chosen, strict=True)]
+
+    partners: list = []
+    taken: set = set()
+
+    def place(i: int) -> list | None:
+        nonlocal tries
+        if i == len(mdps):  # a remainder exchange would come before the next MDP transposition
+            rest = remainder([q for q in residents if q.number not in taken])
+            raise Found(None if rest is None else [*partners, *rest])
+        for q in residents:
+            tries += 1
+            if q.number in taken or tries > SEARCH_LIMIT or not fits(mdps[i], q) or UP in q.floats[-2:]:
+                continue
+            taken.add(q.number)
+            partners.append((mdps[i], q))
+            found = place(i + 1)
+            if found is not None:
+                return found
+            taken.discard(q.number)
+            partners.pop()
         return None
-    return [(p, s2[j]) for p, j in zip(s1, chosen, strict=True)]
+
+    try:
+        place(0)
+    except Found as found:
+        return found.pairs
+    return None
+
+
+class Found(Exception):
+    """The first complete MDP pairing: the search ends there, perfect or not."""
+
+    def __init__(self, pairs: list | None) -> None:
+        super().__init__()
+        self.pairs = pairs
+
+
+def floats_well(p: SwissPlayer, mdps_floating: list, following: list | None) -> bool:
+    """The floater of a perfect candidate: no downfloat in the last two rounds, and the
+    next bracket pairs him and all but at most one of its residents."""
+    return DOWN not in p.floats[-2:] and following is not None and next_complete([p, *mdps_floating], following)
 
 
 def grants_both(p: SwissPlayer, q: SwissPlayer) -> bool:
