@@ -457,12 +457,13 @@ def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, tak
     players below must be weighed (C.7) or no such pairing exists."""
     if any(p.number in takers for p in bracket + lower[0]):
         return None  # who may take the bye is weighed with the brackets below (C.4)
-    below = [p for g in lower for p in g]
     floats = {}
-    for p in bracket:
-        partner = next((q for q in below if q.number not in p.opponents), None)
-        if partner is not None:
-            floats[p.number] = weigh(p, partner)
+    for p in bracket:  # his cheapest partner in the first group below that has one (C.3 counts)
+        for g in lower:
+            costs = [weigh(p, q) for q in g if q.number not in p.opponents]
+            if costs:
+                floats[p.number] = min(costs)
+                break
     for places in (len(bracket) % 2 + 2, len(bracket)):
         sinks = [
             Sink(-k, 10**9, -1, frozenset(set(range(-places, 0)) | (set(floats) ^ {x.number for x in bracket})))
