@@ -172,8 +172,8 @@ def best_matching(edges: list, core: set | None, players: int) -> dict:
     return partner
 
 
-def settle_mdps(step: Step, mdps: list, residents: list) -> list | None:
-    """The MDPs' pairs with residents (steps 1 and 2)."""
+def settle_mdps(step: Step, mdps: list, residents: list) -> tuple[list, dict] | None:
+    """The MDPs' pairs with residents (steps 1 and 2), and the whole matching they came from."""
     resident_numbers = {q.number for q in residents}
     partner = match(step, mdp_digits(mdps, residents, len(mdps)))
     if partner is None:
@@ -184,7 +184,7 @@ def settle_mdps(step: Step, mdps: list, residents: list) -> list | None:
         if partner is None:
             return None
     by_number = {q.number: q for q in residents}
-    return [(p, by_number[partner[p.number]]) for p in mdps if partner.get(p.number) in resident_numbers]
+    return [(p, by_number[partner[p.number]]) for p in mdps if partner.get(p.number) in resident_numbers], partner
 
 
 def settle_remainder(step: Step, remainder: list) -> list | None:
@@ -238,11 +238,13 @@ def pairs_within(group: list, partner: dict, numbers: set) -> list:
 
 def settle_bracket(step: Step, mdps: list, residents: list) -> list | None:
     """The bracket's pairs, MDPs' first; None when the round cannot be completed."""
-    made = []
+    made: list = []
+    partner: dict = {}
     if mdps and residents:
-        found = settle_mdps(step, mdps, residents)
-        if found is None:
+        settled = settle_mdps(step, mdps, residents)
+        if settled is None:
             return None
+        found, partner = settled
         made += found
         used = {q.number for _, q in found}
         step.inside -= {p.number for p in mdps} | used
@@ -253,11 +255,14 @@ def settle_bracket(step: Step, mdps: list, residents: list) -> list | None:
         residents = [q for q in residents if q.number not in used]
         limbo = [p for p in mdps if p.number not in {x.number for x, _ in found}]
         step.banned |= {frozenset((p.number, q.number)) for p in limbo for q in residents}
+    half = len(residents) // 2
+    if half and all(partner.get(p.number) == q.number for p, q in zip(residents[:half], residents[half:])):
+        return made + list(zip(residents[:half], residents[half:]))  # the remainder's first candidate
     if len(residents) >= 2:
-        found = settle_remainder(step, residents)
-        if found is None:
+        rest = settle_remainder(step, residents)
+        if rest is None:
             return None
-        made += found
+        made += rest
     return made
 
 
@@ -313,7 +318,8 @@ def settle_group(groups: list, b: int, mdps: list, weigh, takers: set, exact: bo
     bracket = mdps + residents
     made = None
     if not exact and not any(p.number in takers for p in bracket + (groups[b + 1] if b + 1 < len(groups) else [])):
-        made = perfect(mdps, residents, groups[b + 1] if b + 1 < len(groups) else None)
+        following = (groups[b + 1], groups[b + 2] if b + 2 < len(groups) else []) if b + 1 < len(groups) else None
+        made = perfect(mdps, residents, following)
     if made is None and not exact:
         made = alone(bracket, mdps, residents, weigh, takers)
     if made is None and not exact and b + 1 < len(groups):
@@ -359,12 +365,13 @@ def alone(bracket: list, mdps: list, residents: list, weigh, takers: set) -> lis
 SEARCH_LIMIT = 4000  # partners tried before the matching decides instead
 
 
-def perfect(mdps: list, residents: list, following: list | None) -> list | None:
+def perfect(mdps: list, residents: list, following: tuple | None) -> list | None:
     """The first candidate in the handbook's order (every MDP paired, the MDPs' partners
     by S2's transposition, then the remainder's transposition, no exchange) that is
     perfect: every colour preference granted, no resident upfloated again, at most one
     floater (an odd bracket's, a resident) who did not float down in either of the last
-    two rounds and leaves the next bracket (``following``) whole. No candidate is better
+    two rounds and leaves the next bracket whole (``following``: the next group and the
+    one after it). No candidate is better
     by any criterion then, and none comes before it. Searched partner by partner; None
     when there is none (or the search grows too long)."""
     odd = (len(mdps) + len(residents)) % 2
@@ -439,10 +446,10 @@ class Found(Exception):
         self.pairs = pairs
 
 
-def floats_well(p: SwissPlayer, mdps_floating: list, following: list | None) -> bool:
+def floats_well(p: SwissPlayer, mdps_floating: list, following: tuple | None) -> bool:
     """The floater of a perfect candidate: no downfloat in the last two rounds, and the
     next bracket pairs him and all but at most one of its residents."""
-    return DOWN not in p.floats[-2:] and following is not None and next_complete([p, *mdps_floating], following)
+    return DOWN not in p.floats[-2:] and following is not None and next_complete([p, *mdps_floating], *following)
 
 
 def grants_both(p: SwissPlayer, q: SwissPlayer) -> bool:
@@ -482,7 +489,7 @@ def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, tak
         placed = {x.number for pq in made for x in pq}
         floaters = [p for p in bracket if p.number not in placed]
         if len(floaters) < places or places == len(bracket):
-            return made if next_complete(floaters, lower[0]) else None
+            return made if next_complete(floaters, lower[0], lower[1] if len(lower) > 1 else []) else None
     return None
 
 
@@ -495,20 +502,32 @@ def sink_weigh(weigh, floats: dict):
     return cost
 
 
-def next_complete(floaters: list, residents: list) -> bool:
-    """The next bracket pairs every floater and all but at most one resident."""
+def next_complete(floaters: list, residents: list, after: list) -> bool:
+    """The next bracket pairs every floater and all its residents but, when it is odd, one
+    who meets a player of the group after it (``after``): C.7 at its best, and its
+    floater one the brackets below can take."""
     players = floaters + residents
     half = len(players) // 2
-    if len(floaters) <= half and all(
-        q.number not in p.opponents and can_meet(p, q) for p, q in zip(players[:half], players[half:])
-    ):
-        return True
+    odd = len(players) % 2
+
+    def meets(p: SwissPlayer, q: SwissPlayer) -> bool:
+        return q.number not in p.opponents and can_meet(p, q)
+
+    if len(floaters) > half:
+        return False
+    for k in reversed(range(len(floaters), len(players))) if odd else [None]:
+        rest = players if k is None else players[:k] + players[k + 1 :]
+        if all(meets(p, q) for p, q in zip(rest[:half], rest[half:])):  # S1[i]-S2[i] first
+            if k is None or any(meets(players[k], q) for q in after):
+                return True
     g = nx.Graph()
     for i, p in enumerate(players):
         for j, q in enumerate(players[i + 1 :], start=i + 1):
-            if j < len(floaters) or q.number in p.opponents or not can_meet(p, q):
-                continue
-            g.add_edge(p.number, q.number, weight=2 if i < len(floaters) else 1)
-    matching = nx.max_weight_matching(g, maxcardinality=True)
+            if j >= len(floaters) and meets(p, q):
+                g.add_edge(p.number, q.number, weight=4)
+        if odd and i >= len(floaters):
+            g.add_edges_from(((p.number, -q.number) for q in after if meets(p, q)), weight=1)
+    matching = nx.max_weight_matching(g)
+    inside = sum(1 for a, b in matching if a > 0 and b > 0)
     covered = {n for pq in matching for n in pq}
-    return len(matching) == half and all(p.number in covered for p in floaters)
+    return inside == half and all(p.number in covered for p in players)

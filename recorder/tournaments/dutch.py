@@ -283,14 +283,26 @@ def top_down(f: Field):
     pairing that completes the round (the whole round is matched at once then)."""
 
     def weigh_for(bracket: int):
+        """The bracket's digits (C.5-C.19, with C.7's of the next bracket), under the bye's
+        score and C.3. The brackets above are settled: what their digits count of this
+        bracket's choices (its floaters and score differences seen by C.7 from above) the
+        bracket's own digits count the same, so they are left out, and the numbers the
+        matching adds stay short."""
         cut = f.unit[("c19", bracket, 1)]  # the bracket's lowest quality digit
+        top = f.unit[("floater_rank", bracket - 1)] if bracket else f.unit["bye_score"]
+        span = top // cut
+        bye_span = f.unit["absolute"] // f.unit["bye_score"]
+
+        def compact(cost: int) -> int:
+            above = (cost // f.unit["absolute"]) * bye_span + (cost // f.unit["bye_score"]) % bye_span
+            return above * span + (cost % top) // cut
 
         def weigh(p: SwissPlayer, q: SwissPlayer | None) -> int:
             if q is None:
-                return bye_cost(f, p) // cut
+                return compact(bye_cost(f, p))
             if not ranks_before(p, q):
                 p, q = q, p
-            return pair_cost(f, p, q) // cut
+            return compact(pair_cost(f, p, q))
 
         return weigh
 
