@@ -297,12 +297,16 @@ def top_down(f: Field):
             above = (cost // f.unit["absolute"]) * bye_span + (cost // f.unit["bye_score"]) % bye_span
             return above * span + (cost % top) // cut
 
+        known: dict = {}
+
         def weigh(p: SwissPlayer, q: SwissPlayer | None) -> int:
-            if q is None:
-                return compact(bye_cost(f, p))
-            if not ranks_before(p, q):
-                p, q = q, p
-            return compact(pair_cost(f, p, q))
+            key = (p.number, q.number if q is not None else 0)
+            if key not in known:
+                if q is None:
+                    known[key] = compact(bye_cost(f, p))
+                else:
+                    known[key] = compact(pair_cost(f, p, q) if ranks_before(p, q) else pair_cost(f, q, p))
+            return known[key]
 
         return weigh
 
@@ -310,13 +314,20 @@ def top_down(f: Field):
         return bool(relaxed_players(f, [(p, q) if ranks_before(p, q) else (q, p)]))
 
     takers = bye_takers(f)
+    weighs: dict = {}
+
+    def weigh_once(bracket: int):
+        if bracket not in weighs:
+            weighs[bracket] = weigh_for(bracket)
+        return weighs[bracket]
+
     found = None
     if takers:  # the bye's first digit: the lowest score
         first = min(p.score for p in f.ranked if p.number in takers)
         preferred = {p.number for p in f.ranked if p.number in takers and p.score == first}
-        found = pair_top_down(list(f.ranked), f.group, weigh_for, preferred, breaks)
+        found = pair_top_down(list(f.ranked), f.group, weigh_once, preferred, breaks)
     if found is None:
-        found = pair_top_down(list(f.ranked), f.group, weigh_for, takers, breaks)
+        found = pair_top_down(list(f.ranked), f.group, weigh_once, takers, breaks)
     if found is None:
         return None
     pairs, bye = found
