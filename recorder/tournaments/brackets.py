@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from .pairing import DOWN, NORTH, SOUTH, UP, SwissPlayer, allocate, can_meet, preference
+from .pairing import ABSOLUTE, DOWN, NORTH, SOUTH, STRONG, UP, SwissPlayer, allocate, can_meet, preference
 
 BYE = 0  # player numbers start at 1
 
@@ -320,6 +320,8 @@ def settle_group(groups: list, b: int, mdps: list, weigh, takers: set, exact: bo
     if not exact and not any(p.number in takers for p in bracket + (groups[b + 1] if b + 1 < len(groups) else [])):
         following = (groups[b + 1], groups[b + 2] if b + 2 < len(groups) else []) if b + 1 < len(groups) else None
         made = perfect(mdps, residents, following)
+        if made is None and not mdps:
+            made = fewest_missed(residents)
     if made is None and not exact:
         made = alone(bracket, mdps, residents, weigh, takers)
     if made is None and not exact and b + 1 < len(groups):
@@ -446,6 +448,73 @@ class Found(Exception):
         self.pairs = pairs
 
 
+def fewest_missed(residents: list) -> list | None:
+    """An even homogeneous bracket whose colour preferences cannot all be granted: the
+    first transposition (no exchange) that misses as few preferences (C.10) and strong
+    preferences (C.11) as the counts allow — more players wanting one colour than the
+    others can give it must meet each other, a mild one losing where it can — with no
+    absolute preference missed. Nothing else differs between its candidates (no floater,
+    no score difference, no float), so no candidate is better and none comes before it.
+    None when the counts' bound cannot be met (or the search grows too long)."""
+    if len(residents) % 2:
+        return None
+    wants = [preference(p) for p in residents]
+    south = [w for w in wants if w[0] == SOUTH]
+    north = [w for w in wants if w[0] == NORTH]
+    free = len(wants) - len(south) - len(north)
+    crowded = south if len(south) > len(north) + free else north if len(north) > len(south) + free else None
+    if crowded is None:
+        return None
+    missed_most = (len(crowded) - (len(wants) - len(crowded))) // 2
+    strong_most = max(0, missed_most - sum(1 for w in crowded if w[1] < STRONG))
+    half = len(residents) // 2
+    s1, s2 = residents[:half], residents[half:]
+    options: list[list[tuple[int, int, int]]] = [[] for _ in s1]
+    for i, p in enumerate(s1):
+        for j, q in enumerate(s2):
+            miss, strong_miss = misses(p, q)
+            if q.number not in p.opponents and miss is not None:
+                options[i].append((j, miss, strong_miss))
+    used = [False] * len(s2)
+    chosen: list[int] = []
+    tries = 0
+
+    def extend(i: int, missed: int, strong: int) -> bool:
+        nonlocal tries
+        if i == half:
+            return True
+        for j, miss, strong_miss in options[i]:
+            tries += 1
+            if used[j] or tries > SEARCH_LIMIT or missed + miss > missed_most or strong + strong_miss > strong_most:
+                continue
+            used[j] = True
+            chosen.append(j)
+            if all(any(not used[k] for k, _, _ in options[x]) for x in range(i + 1, half)) and extend(
+                i + 1, missed + miss, strong + strong_miss
+            ):
+                return True
+            used[j] = False
+            chosen.pop()
+        return False
+
+    if not extend(0, 0, 0):
+        return None
+    return [(p, s2[j]) for p, j in zip(s1, chosen, strict=True)]
+
+
+def misses(p: SwissPlayer, q: SwissPlayer) -> tuple[int | None, int]:
+    """(preferences missed, strong ones missed) when p meets q; None when an absolute
+    preference would be missed (C.3)."""
+    south, north = allocate(p, q)
+    loser = next((x for x, seat in ((south, NORTH), (north, SOUTH)) if preference(x)[0] == seat), None)
+    if loser is None:
+        return 0, 0
+    strength = preference(loser)[1]
+    if strength >= ABSOLUTE:
+        return None, 0
+    return 1, int(strength >= STRONG)
+
+
 def floats_well(p: SwissPlayer, mdps_floating: list, following: tuple | None) -> bool:
     """The floater of a perfect candidate: no downfloat in the last two rounds, and the
     next bracket pairs him and all but at most one of its residents."""
@@ -525,8 +594,8 @@ def next_complete(floaters: list, residents: list, after: list) -> bool:
         for j, q in enumerate(players[i + 1 :], start=i + 1):
             if j >= len(floaters) and meets(p, q):
                 g.add_edge(p.number, q.number, weight=4)
-        if odd and i >= len(floaters):
-            g.add_edges_from(((p.number, -q.number) for q in after if meets(p, q)), weight=1)
+        if odd and i >= len(floaters) and any(meets(p, q) for q in after):
+            g.add_edge(p.number, BYE, weight=1)  # one place below stands for the group after
     matching = nx.max_weight_matching(g)
     inside = sum(1 for a, b in matching if a > 0 and b > 0)
     covered = {n for pq in matching for n in pq}
