@@ -28,6 +28,7 @@ PURE_MODULES = [
             "decide",
             "pairing",
             "dutch",
+            "brackets",
             "results",
             "standings",
             "trf",

@@ -462,7 +462,7 @@ def test_c04_3_2026_absolute_criteria_hold_in_random_tournaments_of_8_to_20(seed
 
 @pytest.mark.parametrize("seed", range(3))
 def test_c04_3_2026_absolute_criteria_hold_in_fields_of_40_to_90(seed):
-    # Whole-round matching up to 64 players, bracket by bracket above: the absolute
+    # The 2026 text's bracket-by-bracket process (docs/tournaments.md): the absolute
     # criteria hold and no round with a legal pairing is refused.
     n, rounds = random.Random(seed).randint(40, 90), 6
     for field, final, _, _ in random_rounds(n, rounds, 4000 + seed):

@@ -16,6 +16,11 @@ integers), whose edge weights encode the criteria in their order, most significa
 C.1 (no repeat) and C.2 (no second bye) are edges left out of the graph. Each criterion
 is a digit of a mixed-radix integer wide enough that no sum of lower digits carries into
 it, so the heaviest matching is the lexicographically best pairing. Pure: networkx only.
+
+That is how the 2017 reading pairs a round. The 2026 text (up to 200 players) groups the
+digits by bracket (bracket_radices, with C.7 and C.16-C.19) and pairs the brackets one at
+a time as the handbook does, with the exact order of exchanges and transpositions
+(top_down, brackets.py); above 200 players it uses the windowed bracket mode here.
 """
 
 from __future__ import annotations
