@@ -196,6 +196,7 @@ def downfloater_sds(f: Field, p: SwissPlayer, lower: int) -> int:
     for b in range(f.group[p.number], lower):
         sd = p.score - f.scores[b] + 2
         cost += f.unit[("sd", b, sd)] + f.unit.get(("c7sd", b - 1, sd), 0)
+        cost += repeated_float_sd(f, p, DOWN, b, sd)  # C.16, C.18 count it there too
     return cost
 
 
