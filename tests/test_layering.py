@@ -31,6 +31,7 @@ PURE_MODULES = [
             "decide",
             "pairing",
             "dutch",
+            "brackets",
             "results",
             "standings",
             "trf",

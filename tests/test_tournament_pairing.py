@@ -462,8 +462,30 @@ def test_c04_3_2026_absolute_criteria_hold_in_random_tournaments_of_8_to_20(seed
 
 @pytest.mark.parametrize("seed", range(3))
 def test_c04_3_2026_absolute_criteria_hold_in_fields_of_40_to_90(seed):
-    # Whole-round matching up to 64 players, bracket by bracket above: the absolute
+    # The 2026 text's bracket-by-bracket process (docs/tournaments.md): the absolute
     # criteria hold and no round with a legal pairing is refused.
     n, rounds = random.Random(seed).randint(40, 90), 6
     for field, final, _, _ in random_rounds(n, rounds, 4000 + seed):
         check_absolute_criteria(field, pair_swiss(field, final, rules=DUTCH_2026), final)
+
+
+def test_c04_3_2026_pairs_every_round_of_the_8_to_12_player_reference_corpus_as_the_reference_engine(tmp_path):
+    # fixtures/pairings: rounds paired by bbpPairings (FIDE-endorsed, the 2026 Dutch text).
+    # Every round of its 30 tournaments of 8 to 12 players, paired here from the rounds
+    # before it, is the engine's: the same pairs, seats, bye and board order.
+    import json
+    import shutil
+
+    from conftest import FIXTURES
+
+    from recorder.bench.pairing import identity
+
+    corpus = FIXTURES / "pairings"
+    expected = json.loads((corpus / "expected.json").read_text())
+    chosen = {name: info for name, info in expected.items() if info["players"] <= 12}
+    for name in chosen:
+        shutil.copy(corpus / f"{name}.trf", tmp_path)
+    (tmp_path / "expected.json").write_text(json.dumps(chosen))
+    small = next(b for b in identity(tmp_path) if b.low == 8)
+    assert small.tournaments == 30 and small.rounds >= 170
+    assert small.identical == small.rounds, small.kinds

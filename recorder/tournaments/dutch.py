@@ -16,6 +16,11 @@ integers), whose edge weights encode the criteria in their order, most significa
 C.1 (no repeat) and C.2 (no second bye) are edges left out of the graph. Each criterion
 is a digit of a mixed-radix integer wide enough that no sum of lower digits carries into
 it, so the heaviest matching is the lexicographically best pairing. Pure: networkx only.
+
+That is how the 2017 reading pairs a round. The 2026 text (up to 200 players) groups the
+digits by bracket (bracket_radices, with C.7 and C.16-C.19) and pairs the brackets one at
+a time as the handbook does, with the exact order of exchanges and transpositions
+(top_down, brackets.py); above 200 players it uses the windowed bracket mode here.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from .brackets import pair_top_down
 from .events import DUTCH_2026, OLD_DUTCH
 from .pairing import (
     DOWN,
@@ -128,6 +134,7 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
     digits += [("bye_rank", nodes)]
     for b in reversed(range(groups)):
         digits += [(("floater_rank", b), widest)]
+        digits += [((name, b, v), 1) for name in ("c19", "c18", "c17", "c16") for v in range(1, max_sd + 1)]
         digits += [((name, b), 1) for name in ("c15", "c14", "c13", "c12")]
         digits += [((name, b), 2) for name in ("c11", "c10", "c9", "c8")]
         if b + 1 < groups:  # C.7: the next bracket's pairs, then its score differences
@@ -135,7 +142,8 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
             digits += [(("c7float", b), 1)]
         digits += [(("sd", b, v), 2) for v in range(1, max_sd + 1)]
         digits += [(("float", b), 1)]
-    digits += [("bye_unplayed", nodes)]
+        if b == groups - 1:
+            digits += [("bye_unplayed", nodes)]
     digits += [("bye_score", max_sd)]
     digits += [("absolute", 2)]
     unit, running = {}, 1
@@ -164,7 +172,19 @@ def pair_cost(f: Field, p: SwissPlayer, q: SwissPlayer) -> int:
     if sd:
         cost += f.unit[("sd", b, sd) if f.by_bracket else ("sd", sd)] + f.unit.get(("c7sd", b - 1, sd), 0)
         cost += float_cost(f, p, DOWN, f.group[p.number]) + float_cost(f, q, UP, b) + downfloater_sds(f, p, b)
+        cost += repeated_float_sd(f, p, DOWN, b, sd) + repeated_float_sd(f, q, UP, b, sd)
     return cost + order_cost(f, p, q)
+
+
+def repeated_float_sd(f: Field, x: SwissPlayer, kind: str, bracket: int, sd: int) -> int:
+    """2026 order, C.16-C.19: the score difference of a player given the same float as in
+    the previous round, as two rounds before, in the bracket the pair is made in (a digit
+    per difference: the largest first)."""
+    if not f.by_bracket:
+        return 0
+    last, before = {DOWN: ("c16", "c18"), UP: ("c17", "c19")}[kind]
+    cost = (x.floats[-1:] == (kind,)) * f.unit[(last, bracket, sd)]
+    return cost + (x.floats[-2:-1] == (kind,)) * f.unit[(before, bracket, sd)]
 
 
 def downfloater_sds(f: Field, p: SwissPlayer, lower: int) -> int:
@@ -176,6 +196,7 @@ def downfloater_sds(f: Field, p: SwissPlayer, lower: int) -> int:
     for b in range(f.group[p.number], lower):
         sd = p.score - f.scores[b] + 2
         cost += f.unit[("sd", b, sd)] + f.unit.get(("c7sd", b - 1, sd), 0)
+        cost += repeated_float_sd(f, p, DOWN, b, sd)  # C.16, C.18 count it there too
     return cost
 
 
@@ -248,17 +269,75 @@ def gap_cost(f: Field, gap: int | None) -> int:
 # --------------------------------------------------------------------------- the matching
 
 EXACT_LIMIT = 32  # up to this many players, one matching over the whole round (2017 text)
-EXACT_LIMIT_2026 = 64  # the 2026 text: whole-round matching gives the reference engine's pairing more often
+TOP_DOWN_LIMIT = 200  # the 2026 text: the handbook's process up to this many players, windows above
 WINDOW = 5  # larger fields: a score group's S1 and S2 are paired this many at a time
 
 
 def choose(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH, rules: str = OLD_DUTCH):
     """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
     f = make_field(ranked, final_round, initial, rules)
-    limit = EXACT_LIMIT_2026 if rules == DUTCH_2026 else EXACT_LIMIT
-    found = by_brackets(f) if len(ranked) > limit else None
+    if rules == DUTCH_2026:
+        found = top_down(f) if len(ranked) <= TOP_DOWN_LIMIT else by_brackets(f)
+    else:
+        found = by_brackets(f) if len(ranked) > EXACT_LIMIT else None
     pairs, bye = found if found is not None else whole_round(f)
     return pairs, bye, relaxed_players(f, pairs)
+
+
+def top_down(f: Field):
+    """The 2026 text's process, bracket by bracket (brackets.py); None when it finds no
+    pairing that completes the round (the whole round is matched at once then)."""
+
+    def weigh_for(bracket: int):
+        """The bracket's digits (C.5-C.19, with C.7's of the next bracket), under the bye's
+        score and C.3. The brackets above are settled: what their digits count of this
+        bracket's choices (its floaters and score differences seen by C.7 from above) the
+        bracket's own digits count the same, so they are left out, and the numbers the
+        matching adds stay short."""
+        cut = f.unit[("c19", bracket, 1)]  # the bracket's lowest quality digit
+        top = f.unit[("floater_rank", bracket - 1)] if bracket else f.unit["bye_score"]
+        span = top // cut
+        bye_span = f.unit["absolute"] // f.unit["bye_score"]
+
+        def compact(cost: int) -> int:
+            above = (cost // f.unit["absolute"]) * bye_span + (cost // f.unit["bye_score"]) % bye_span
+            return above * span + (cost % top) // cut
+
+        known: dict = {}
+
+        def weigh(p: SwissPlayer, q: SwissPlayer | None) -> int:
+            key = (p.number, q.number if q is not None else 0)
+            if key not in known:
+                if q is None:
+                    known[key] = compact(bye_cost(f, p))
+                else:
+                    known[key] = compact(pair_cost(f, p, q) if ranks_before(p, q) else pair_cost(f, q, p))
+            return known[key]
+
+        return weigh
+
+    def breaks(p: SwissPlayer, q: SwissPlayer) -> bool:
+        return bool(relaxed_players(f, [(p, q) if ranks_before(p, q) else (q, p)]))
+
+    takers = bye_takers(f)
+    weighs: dict = {}
+
+    def weigh_once(bracket: int):
+        if bracket not in weighs:
+            weighs[bracket] = weigh_for(bracket)
+        return weighs[bracket]
+
+    found = None
+    if takers:  # the bye's first digit: the lowest score
+        first = min(p.score for p in f.ranked if p.number in takers)
+        preferred = {p.number for p in f.ranked if p.number in takers and p.score == first}
+        found = pair_top_down(list(f.ranked), f.group, weigh_once, preferred, breaks)
+    if found is None:
+        found = pair_top_down(list(f.ranked), f.group, weigh_once, takers, breaks)
+    if found is None:
+        return None
+    pairs, bye = found
+    return [tuple(sorted(pq, key=lambda x: (-x.score, x.rank))) for pq in pairs], bye
 
 
 def bye_takers(f: Field) -> set:

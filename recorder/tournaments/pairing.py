@@ -10,6 +10,8 @@
   colour difference within ±2 and never three in a row, the leaders' last-round
   exception), then the quality criteria C.5-C.15 in their order, optimised over the
   whole round by a maximum-weight matching (dutch.py); seats by the rules E.1-E.5.
+  The 2026 text (applied from 1 February 2026) is paired bracket by bracket in the
+  handbook's order of candidates (brackets.py).
   South plays the role of White.
 """
 
