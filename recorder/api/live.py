@@ -16,10 +16,16 @@ versions at that interval on either backend. One indexed ``MAX(seq)`` per look i
 and it works across gunicorn's worker processes, which a condition variable in one process
 would not (an append is served by whichever worker took the request). A tournament's
 broadcast delay holds events back from a public stream until they are old enough
-(recorder/api/broadcast.py). Each worker admits at
-most ``LIVE_LISTENERS`` listeners at once (env ``RECORDER_LIVE_LISTENERS``, default 8)
-and answers 503 with ``Retry-After`` beyond it, so long-lived connections never take
-every thread and recording always has some left (docs/deployment.md: gthread workers).
+(recorder/api/broadcast.py). The watcher encodes each event once, as the message every
+stream of its key sends, so a move costs one encoding whatever the number of watchers.
+
+The live paths are meant for an event-driven process (gevent: gunicorn's gevent worker
+with recorder/gunicorn_live_conf.py, or ``recorder serve``), where a stream is a greenlet
+of a few tens of kB and holds no thread that records moves and, once it has caught up, no
+database connection (``release_connection``). Each process admits at most
+``LIVE_LISTENERS`` streams at once (env ``RECORDER_LIVE_LISTENERS``; default 10,000 in
+an event-driven process, 8 per worker elsewhere, where each stream holds one of the
+worker's threads) and answers 503 with ``Retry-After`` beyond it (docs/deployment.md).
 A stream ends after ``LIVE_MAX_SECONDS`` (300 s); EventSource reconnects and resumes.
 """
 
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import os
 import queue
+import sys
 import threading
 import time
 import weakref
@@ -44,12 +51,30 @@ from ..tournaments import is_tournament_id
 from . import openapi
 from .broadcast import Audience, audience
 from .problems import problem
-from .watchers import GameLook, Visible, Watchers
+from .watchers import Encoded, GameLook, Visible, Watchers
 
 bp = Blueprint("live", __name__)
 
+THREADED_LISTENERS = 8  # per gthread worker: each stream holds a thread, 4 of its 12 stay for recording
+EVENT_DRIVEN_LISTENERS = 10_000  # per event-driven process: each stream is a greenlet, no thread
+
+
+def event_driven() -> bool:
+    """True in a process gevent has patched (gunicorn's gevent worker, ``recorder serve``):
+    a stream waiting there costs a greenlet, not a thread."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("socket"))
+
+
+def listener_limit() -> int:
+    """``RECORDER_LIVE_LISTENERS``, else the default of this kind of process."""
+    configured = os.environ.get("RECORDER_LIVE_LISTENERS")
+    if configured:
+        return int(configured)
+    return EVENT_DRIVEN_LISTENERS if event_driven() else THREADED_LISTENERS
+
+
 DEFAULTS = {
-    "LIVE_LISTENERS": int(os.environ.get("RECORDER_LIVE_LISTENERS", "8")),
     "LIVE_POLL_SECONDS": 0.25,
     "LIVE_HEARTBEAT_SECONDS": 15.0,
     "LIVE_MAX_SECONDS": 300.0,
@@ -108,7 +133,7 @@ def stream(body: Iterator[str]) -> Response:
         response = problem(
             503,
             "Too many listeners",
-            f"this worker already serves {listeners.limit} live streams; try again shortly",
+            f"this process already serves {listeners.limit} live streams; try again shortly",
             "too-many-listeners",
         )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
@@ -170,8 +195,13 @@ def game_live(game_id: str):
     sent = version if after is None else min(after, version)  # the last seq this listener has
     key = ("game", game_id, reader.sees_all(game_id))
     poll = current_app.config["LIVE_POLL_SECONDS"]
-    look = lambda: GameLook(store, Visible(store, reader, game_id), poll)  # noqa: E731
+    look = lambda: GameLook(store, Visible(store, reader, game_id), poll, recorded)  # noqa: E731
     return stream(game_messages(watchers(), key, look, store, visible, sent, timing()))
+
+
+def recorded(event) -> Encoded:
+    """An event as the message every stream of its game sends: encoded once, by the watcher."""
+    return Encoded(event.seq, message("recorded", event_schema.dump(event.to_dict()), event.seq))
 
 
 def watchers() -> Watchers:
@@ -194,10 +224,11 @@ def game_messages(
     try:
         yield message("version", {"game_id": game_id, "version": visible.version()}, None)
         sent = yield from new_events(store, game_id, sent, visible.upto())
+        store.release_connection()  # caught up: the watcher reads for every stream from now on
         for batch in handed_on(events, *timing):
             for event in batch:
                 if event.seq > sent:
-                    yield message("recorded", event_schema.dump(event.to_dict()), event.seq)
+                    yield event.text
                     sent = event.seq
             if not batch:
                 yield ": still here\n\n"
@@ -309,6 +340,7 @@ def tournament_messages(
     changes = watchers.join(key, look)
     try:
         now = first()
+        now.store.release_connection()  # the snapshot is read: the watcher looks for every stream from now on
         if last != now.cursor:
             yield now.snapshot()
         for batch in handed_on(changes, *timing):
@@ -340,7 +372,7 @@ def _stream_responses(what: str) -> dict:
     return {
         "200": {"description": what, "content": stream_body},
         **openapi._problems(404, 422),
-        "503": {"description": "Too many listeners on this worker (Retry-After)", "content": openapi.PROBLEM},
+        "503": {"description": "Too many listeners in this process (Retry-After)", "content": openapi.PROBLEM},
     }
 
 
@@ -374,6 +406,15 @@ openapi.EXTENSIONS.append(document_live_paths)
 def init_app(app: Flask) -> None:
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
+    app.config.setdefault("LIVE_LISTENERS", listener_limit())
     app.extensions["live"] = Listeners(int(app.config["LIVE_LISTENERS"]))
-    app.extensions["live_watchers"] = Watchers()
+    app.extensions["live_watchers"] = Watchers(app.extensions["recorder"].store.release_connection)
     app.register_blueprint(bp)
+    if event_driven():
+        app.teardown_request(release_connection)
+
+
+def release_connection(_error: BaseException | None) -> None:
+    """Event-driven, every request is a greenlet of its own: its connection goes back as it
+    ends (a finished greenlet still looks alive to the store, which would keep it)."""
+    current_app.extensions["recorder"].store.release_connection()

@@ -410,6 +410,13 @@ class EventStore(abc.ABC):
     def close(self) -> None:
         """Release every connection the store opened."""
 
+    def release_connection(self) -> None:
+        """Let go of the connection this thread holds, if any (the next call opens or takes
+        one again). A live stream calls it before it waits for minutes: under an
+        event-driven server each stream is a greenlet, so a connection kept per "thread"
+        would be one per open stream. A backend that keeps none has nothing to do."""
+        return None
+
     def __enter__(self) -> EventStore:
         return self
 

@@ -163,6 +163,15 @@ class SQLiteEventStore(SqlStreams, EventStore):
         self._lock = threading.Lock()
         self._connections = []
 
+    def release_connection(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            return
+        self._local.db = None
+        with self._lock:
+            self._connections = [(thread, held) for thread, held in self._connections if held is not db]
+        db.close()
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
