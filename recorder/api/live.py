@@ -10,7 +10,7 @@ itself) first gets what it missed.
 How a listener learns of an append: the game's watcher (one per game per process, for all
 its streams: recorder/api/watchers.py) waits with ``store.notify.wait_for_append``, which
 PostgreSQL wakes at once (every append sends a NOTIFY, delivered to every app server) and
-which on SQLite looks at the store's version every ``LIVE_POLL_SECONDS`` (0.25 s), then
+which on SQLite looks at the store's version every ``LIVE_POLL_SECONDS`` (0.1 s), then
 hands each new event to every stream; a tournament's watcher looks at its boards'
 versions at that interval on either backend. One indexed ``MAX(seq)`` per look is cheap,
 and it works across gunicorn's worker processes, which a condition variable in one process
@@ -75,11 +75,12 @@ def listener_limit() -> int:
 
 
 DEFAULTS = {
-    "LIVE_POLL_SECONDS": 0.25,
+    "LIVE_POLL_SECONDS": 0.1,  # one indexed look per live game per process, whatever its watchers
     "LIVE_HEARTBEAT_SECONDS": 15.0,
     "LIVE_MAX_SECONDS": 300.0,
 }
 RETRY_AFTER_SECONDS = 5
+STREAMING = "recorder.live_stream"  # set in the environ of a request answered with a stream
 RECONNECT_MS = 1000  # EventSource waits this long before it reconnects
 
 
@@ -138,7 +139,9 @@ def stream(body: Iterator[str]) -> Response:
         )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
-    return streaming(Admitted(listeners, body))
+    request.environ[STREAMING] = True  # its body reads the store on this connection, then lets go of it
+    let_go = current_app.extensions["recorder"].store.release_connection
+    return streaming(Admitted(listeners, body, let_go))
 
 
 def streaming(body: Iterator[str]) -> Response:
@@ -151,11 +154,14 @@ def streaming(body: Iterator[str]) -> Response:
 class Admitted:
     """A stream holding one listener slot, given back exactly once: at its end, at
     ``close()`` (which every WSGI server calls, also when the client went or the body was
-    never read) or when the stream is garbage collected without either."""
+    never read) or when the stream is garbage collected without either. ``close()``, run
+    by the thread or greenlet that served the stream, also lets go of its database
+    connection (``let_go``), should the body have ended before it did so itself."""
 
-    def __init__(self, listeners: Listeners, body: Iterator[str]):
+    def __init__(self, listeners: Listeners, body: Iterator[str], let_go: Callable[[], None] = lambda: None):
         self._body = body
         self._started = False
+        self._let_go = let_go
         self._release = weakref.finalize(self, listeners.leave)
 
     def __iter__(self) -> Admitted:
@@ -178,6 +184,7 @@ class Admitted:
                 close()
         finally:
             self._release()
+            self._let_go()
 
 
 # -- One game ----------------------------------------------------------------------------
@@ -416,5 +423,8 @@ def init_app(app: Flask) -> None:
 
 def release_connection(_error: BaseException | None) -> None:
     """Event-driven, every request is a greenlet of its own: its connection goes back as it
-    ends (a finished greenlet still looks alive to the store, which would keep it)."""
-    current_app.extensions["recorder"].store.release_connection()
+    ends (a finished greenlet still looks alive to the store, which would keep it). A
+    stream's body, run in the same greenlet after this, first reads on the same connection
+    what its listener missed, then lets go of it itself."""
+    if not request.environ.get(STREAMING):
+        current_app.extensions["recorder"].store.release_connection()
