@@ -153,12 +153,13 @@ def test_the_live_process_bounds_its_streams_and_answers_503_with_retry_after(tm
 
 
 @pytest.mark.timeout(660)
-@pytest.mark.parametrize("files", [("test_store.py", "test_live_api.py"), ("test_live_fanout.py",)])
+@pytest.mark.parametrize("files", [("test_live_api.py", "test_store.py"), ("test_live_fanout.py",)])
 def test_the_store_and_live_tests_pass_in_a_process_gevent_has_patched(tmp_path, files):
     """The recording path is exactly as correct under gevent: the store's tests (SQLite and
     PostgreSQL, appends racing, idempotency, waiting for an append) and the live tests, run
     in a pytest that gevent patched before anything else (the fan-out's in a process of its
-    own: its teardown waits for the streams of its own watchers to end)."""
+    own: its teardown waits for the streams of its own watchers to end; the store's last,
+    whose PostgreSQL server's teardown then has no test's own time bound)."""
     run = "from gevent import monkey; monkey.patch_all(); import sys, pytest; sys.exit(pytest.main(sys.argv[1:]))"
     paths = [str(TESTS / name) for name in files]
     result = subprocess.run(

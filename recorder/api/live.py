@@ -80,7 +80,6 @@ DEFAULTS = {
     "LIVE_MAX_SECONDS": 300.0,
 }
 RETRY_AFTER_SECONDS = 5
-STREAMING = "recorder.live_stream"  # set in the environ of a request answered with a stream
 RECONNECT_MS = 1000  # EventSource waits this long before it reconnects
 
 
@@ -139,7 +138,6 @@ def stream(body: Iterator[str]) -> Response:
         )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
-    request.environ[STREAMING] = True  # its body reads the store on this connection, then lets go of it
     let_go = current_app.extensions["recorder"].store.release_connection
     return streaming(Admitted(listeners, body, let_go))
 
@@ -197,13 +195,15 @@ def game_live(game_id: str):
         raise UnknownGame(f"There is no game {game_id}.")
     reader = audience()
     visible = Visible(store, reader, game_id)
-    version = visible.version()
+    horizon = visible.upto()
+    version = store.version(game_id) if horizon is None else horizon
     after = last_event_id()
     sent = version if after is None else min(after, version)  # the last seq this listener has
     key = ("game", game_id, reader.sees_all(game_id))
     poll = current_app.config["LIVE_POLL_SECONDS"]
     look = lambda: GameLook(store, Visible(store, reader, game_id), poll, recorded)  # noqa: E731
-    return stream(game_messages(watchers(), key, look, store, visible, sent, timing()))
+    shown = visible if horizon is not None else (game_id, version)
+    return stream(game_messages(watchers(), key, look, store, shown, sent, timing()))
 
 
 def recorded(event) -> Encoded:
@@ -221,17 +221,27 @@ def timing() -> tuple[float, float]:
 
 
 def game_messages(
-    watchers: Watchers, key, look, store, visible: Visible, sent: int, timing: tuple[float, float]
+    watchers: Watchers, key, look, store, shown: Visible | tuple[str, int], sent: int, timing: tuple[float, float]
 ) -> Iterator[str]:
-    """The version now, then every event after ``sent`` as the game's watcher hands it on
-    (as this reader may see it). The stream joins the watcher before it reads what it
-    missed, so no event falls between the two; an event it has already is skipped."""
-    game_id = visible.game_id
+    """The version, then every event after ``sent`` as the game's watcher hands it on (as
+    this reader may see it). The stream joins the watcher first, then reads from the store
+    what it missed: so no event falls between the two, and an event it has already is
+    skipped. ``shown`` is the game's ``Visible`` when a broadcast delay cuts it (the cut is
+    asked again after the join), else the game and the version the request saw: then the
+    stream reads only what the watcher had already handed on past ``sent`` (an append
+    between the request and the join, a resuming listener's missed events), and a
+    spectator who missed nothing opens no database connection in its stream."""
     events = watchers.join(key, look)
     try:
-        yield message("version", {"game_id": game_id, "version": visible.version()}, None)
-        sent = yield from new_events(store, game_id, sent, visible.upto())
-        store.release_connection()  # caught up: the watcher reads for every stream from now on
+        if isinstance(shown, Visible):
+            game_id, version, upto = shown.game_id, shown.version(), shown.upto()
+        else:
+            (game_id, version), handed = shown, watchers.seen(key)
+            upto = version if handed is None else max(version, handed)
+        yield message("version", {"game_id": game_id, "version": version}, None)
+        if upto is None or upto > sent:
+            sent = yield from new_events(store, game_id, sent, upto)
+            store.release_connection()  # caught up: the watcher reads for every stream from now on
         for batch in handed_on(events, *timing):
             for event in batch:
                 if event.seq > sent:
@@ -423,8 +433,9 @@ def init_app(app: Flask) -> None:
 
 def release_connection(_error: BaseException | None) -> None:
     """Event-driven, every request is a greenlet of its own: its connection goes back as it
-    ends (a finished greenlet still looks alive to the store, which would keep it). A
-    stream's body, run in the same greenlet after this, first reads on the same connection
-    what its listener missed, then lets go of it itself."""
-    if not request.environ.get(STREAMING):
-        current_app.extensions["recorder"].store.release_connection()
+    ends (a finished greenlet still looks alive to the store, which would keep it), a
+    stream's as its answer starts (``game_messages`` reads only what its listener missed).
+    So open connections stay as few as the requests being answered at once: under WAL
+    each connection closed while another of the process is open keeps its descriptor
+    for reuse, so the most ever open at once is what a process holds."""
+    current_app.extensions["recorder"].store.release_connection()

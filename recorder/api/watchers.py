@@ -140,6 +140,14 @@ class Watchers:
             if watcher is not None:
                 watcher.streams.discard(stream)
 
+    def seen(self, key: Key) -> int | None:
+        """The last seq the key's game watcher has handed on (None: no such watcher, or a
+        tournament's). A stream that joined reads from the store only what is past its own
+        last seq and not past this: what comes later reaches it through its queue."""
+        with self.lock:
+            watcher = self._watchers.get(key)
+        return getattr(watcher.look, "seen", None) if watcher is not None else None
+
     def still_watched(self, watcher: Watcher) -> bool:
         """False (and the watcher forgotten) once its last stream left."""
         with self.lock:
