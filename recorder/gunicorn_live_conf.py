@@ -15,12 +15,16 @@ kB each, and none of them is a thread that records moves.
   10,000 here by default), so the app answers 503 with Retry-After beyond its bound
   rather than gunicorn leaving connections unaccepted.
 - the open-files limit raised to its hard limit in the worker: a stream is a socket.
+- the app's own objects (modules, functions, the rules' tables) frozen out of the cycle
+  collector once loaded: with thousands of streams open a full collection pauses every
+  stream of the process, and it need not walk what lives as long as the process.
 - ``timeout``: the gevent worker's heartbeat comes from its own greenlet, so a stream
   lasting minutes is never taken for a hung worker.
 """
 
 from __future__ import annotations
 
+import gc
 import resource
 
 from recorder.gunicorn_conf import access_log_format, on_starting  # noqa: F401  (gunicorn reads them from here)
@@ -37,3 +41,5 @@ def post_worker_init(worker) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    gc.collect()
+    gc.freeze()
