@@ -386,12 +386,13 @@ def test_a_configured_public_host_name_is_served(tmp_path, monkeypatch):
 
 def test_recorder_serve_answers_to_the_name_it_is_given(tmp_path, monkeypatch):
     from click.testing import CliRunner
-    from flask import Flask
 
+    from recorder.cli import serving
     from recorder.cli.main import main
 
     served_apps: list = []
-    monkeypatch.setattr(Flask, "run", lambda app, **options: served_apps.append(app))
+    monkeypatch.setattr(serving, "patch_process", lambda: None)  # gevent patches a real server's process only
+    monkeypatch.setattr(serving, "serve_forever", lambda app, *where: served_apps.append(app))
     monkeypatch.setenv("RECORDER_ADMIN_TOKEN", ADMIN_TOKEN)
     arguments = ["serve", "--host", "Hall-Laptop.local", "--db", str(tmp_path / "named.sqlite3")]
     assert CliRunner().invoke(main, arguments).exit_code == 0

@@ -226,6 +226,44 @@ def test_export_by_result_does_not_tell_a_held_back_result(clock_at_k):
         assert len(exported_events_by(hall, who, "north_wins")) == hall.full
 
 
+@pytest.mark.parametrize("query", ["", "?variant=qelat", "?player=Abeba"])
+def test_export_of_the_whole_archive_and_by_its_other_filters_ends_at_the_delay(clock_at_k, query):
+    """Not only a tournament's export: the whole archive and every other filter hold the
+    delayed game back too, as NDJSON and as notation (its effective and full history)."""
+    hall = clock_at_k
+    setup = hall.get(f"/api/games/{hall.game}/events", bearer(ADMIN_TOKEN)).get_json()["events"][0]
+    assert query != "?player=Abeba" or "Abeba" in json.dumps(setup)  # the filter does select the game
+    for who in hall.outsiders:
+        response = hall.get(f"/api/export{query}", who, headers={"Accept": "application/x-ndjson"})
+        lines = [json.loads(line) for line in response.get_data(as_text=True).splitlines() if line.strip()]
+        assert [line["seq"] for line in lines if line.get("game_id") == hall.game] == list(range(1, hall.k + 1))
+        for history in ("effective", "full"):
+            separator = "&" if query else "?"
+            text = hall.get(f"/api/export{query}{separator}history={history}", who).get_data(as_text=True)
+            twin = move_text(hall.get(f"/api/games/{hall.twin}/notation?history={history}").get_data(as_text=True))
+            assert move_text(text) == f"{twin}\n{twin}"  # the delayed game as its twin, and the twin itself
+    for who in hall.insiders:
+        response = hall.get(f"/api/export{query}", who, headers={"Accept": "application/x-ndjson"})
+        lines = [json.loads(line) for line in response.get_data(as_text=True).splitlines() if line.strip()]
+        assert len([line for line in lines if line.get("game_id") == hall.game]) == hall.full
+
+
+def test_position_search_finds_none_of_the_positions_younger_than_the_delay(clock_at_k):
+    """Every position the game reached after the last public event (not only its last): none
+    is found for the public; each is for its arbiter."""
+    hall = clock_at_k
+    admin = bearer(ADMIN_TOKEN)
+    younger = {
+        seq: hall.get(f"/api/games/{hall.game}/state?at={seq}", admin).get_json()["position_text"]
+        for seq in range(hall.k + 1, hall.full + 1)
+    }
+    assert younger
+    for seq, position in younger.items():
+        for who in hall.outsiders:
+            assert all(found <= hall.k for found in found_in(hall, position, who).get(hall.game, []))
+        assert seq in found_in(hall, position, hall.arbiter)[hall.game]
+
+
 def exported_events_by(hall, who, result: str) -> list[dict]:
     path = f"/api/export?tournament={hall.t}&result={result}"
     response = hall.get(path, who, headers={"Accept": "application/x-ndjson"})

@@ -29,7 +29,7 @@ TIMING = re.compile(
 
 # Figures that state a configured value, not a measurement: (file, figure) -> why it stays.
 CONFIGURED = {
-    ("recorder/api/live.py", "0.25 s"): "LIVE_POLL_SECONDS, the interval the module sets",
+    ("recorder/api/live.py", "0.1 s"): "LIVE_POLL_SECONDS, the interval the module sets",
     ("recorder/api/live.py", "300 s"): "LIVE_MAX_SECONDS, a stream's configured length",
     ("recorder/gunicorn_conf.py", "30 s"): "the worker timeout the file sets",
     ("recorder/gunicorn_conf.py", "1 ms"): "the GIL switch interval the file sets",

@@ -10,16 +10,22 @@ itself) first gets what it missed.
 How a listener learns of an append: the game's watcher (one per game per process, for all
 its streams: recorder/api/watchers.py) waits with ``store.notify.wait_for_append``, which
 PostgreSQL wakes at once (every append sends a NOTIFY, delivered to every app server) and
-which on SQLite looks at the store's version every ``LIVE_POLL_SECONDS`` (0.25 s), then
+which on SQLite looks at the store's version every ``LIVE_POLL_SECONDS`` (0.1 s), then
 hands each new event to every stream; a tournament's watcher looks at its boards'
 versions at that interval on either backend. One indexed ``MAX(seq)`` per look is cheap,
 and it works across gunicorn's worker processes, which a condition variable in one process
 would not (an append is served by whichever worker took the request). A tournament's
 broadcast delay holds events back from a public stream until they are old enough
-(recorder/api/broadcast.py). Each worker admits at
-most ``LIVE_LISTENERS`` listeners at once (env ``RECORDER_LIVE_LISTENERS``, default 8)
-and answers 503 with ``Retry-After`` beyond it, so long-lived connections never take
-every thread and recording always has some left (docs/deployment.md: gthread workers).
+(recorder/api/broadcast.py). The watcher encodes each event once, as the message every
+stream of its key sends, so a move costs one encoding whatever the number of watchers.
+
+The live paths are meant for an event-driven process (gevent: gunicorn's gevent worker
+with recorder/gunicorn_live_conf.py, or ``recorder serve``), where a stream is a greenlet
+of a few tens of kB and holds no thread that records moves and, once it has caught up, no
+database connection (``release_connection``). Each process admits at most
+``LIVE_LISTENERS`` streams at once (env ``RECORDER_LIVE_LISTENERS``; default 10,000 in
+an event-driven process, 8 per worker elsewhere, where each stream holds one of the
+worker's threads) and answers 503 with ``Retry-After`` beyond it (docs/deployment.md).
 A stream ends after ``LIVE_MAX_SECONDS`` (300 s); EventSource reconnects and resumes.
 """
 
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import os
 import queue
+import sys
 import threading
 import time
 import weakref
@@ -44,13 +51,31 @@ from ..tournaments import is_tournament_id
 from . import openapi
 from .broadcast import Audience, audience
 from .problems import problem
-from .watchers import GameLook, Visible, Watchers
+from .watchers import Encoded, GameLook, Visible, Watchers
 
 bp = Blueprint("live", __name__)
 
+THREADED_LISTENERS = 8  # per gthread worker: each stream holds a thread, 4 of its 12 stay for recording
+EVENT_DRIVEN_LISTENERS = 10_000  # per event-driven process: each stream is a greenlet, no thread
+
+
+def event_driven() -> bool:
+    """True in a process gevent has patched (gunicorn's gevent worker, ``recorder serve``):
+    a stream waiting there costs a greenlet, not a thread."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("socket"))
+
+
+def listener_limit() -> int:
+    """``RECORDER_LIVE_LISTENERS``, else the default of this kind of process."""
+    configured = os.environ.get("RECORDER_LIVE_LISTENERS")
+    if configured:
+        return int(configured)
+    return EVENT_DRIVEN_LISTENERS if event_driven() else THREADED_LISTENERS
+
+
 DEFAULTS = {
-    "LIVE_LISTENERS": int(os.environ.get("RECORDER_LIVE_LISTENERS", "8")),
-    "LIVE_POLL_SECONDS": 0.25,
+    "LIVE_POLL_SECONDS": 0.1,  # one indexed look per live game per process, whatever its watchers
     "LIVE_HEARTBEAT_SECONDS": 15.0,
     "LIVE_MAX_SECONDS": 300.0,
 }
@@ -108,12 +133,13 @@ def stream(body: Iterator[str]) -> Response:
         response = problem(
             503,
             "Too many listeners",
-            f"this worker already serves {listeners.limit} live streams; try again shortly",
+            f"this process already serves {listeners.limit} live streams; try again shortly",
             "too-many-listeners",
         )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
-    return streaming(Admitted(listeners, body))
+    let_go = current_app.extensions["recorder"].store.release_connection
+    return streaming(Admitted(listeners, body, let_go))
 
 
 def streaming(body: Iterator[str]) -> Response:
@@ -126,11 +152,14 @@ def streaming(body: Iterator[str]) -> Response:
 class Admitted:
     """A stream holding one listener slot, given back exactly once: at its end, at
     ``close()`` (which every WSGI server calls, also when the client went or the body was
-    never read) or when the stream is garbage collected without either."""
+    never read) or when the stream is garbage collected without either. ``close()``, run
+    by the thread or greenlet that served the stream, also lets go of its database
+    connection (``let_go``), should the body have ended before it did so itself."""
 
-    def __init__(self, listeners: Listeners, body: Iterator[str]):
+    def __init__(self, listeners: Listeners, body: Iterator[str], let_go: Callable[[], None] = lambda: None):
         self._body = body
         self._started = False
+        self._let_go = let_go
         self._release = weakref.finalize(self, listeners.leave)
 
     def __iter__(self) -> Admitted:
@@ -153,6 +182,7 @@ class Admitted:
                 close()
         finally:
             self._release()
+            self._let_go()
 
 
 # -- One game ----------------------------------------------------------------------------
@@ -165,13 +195,20 @@ def game_live(game_id: str):
         raise UnknownGame(f"There is no game {game_id}.")
     reader = audience()
     visible = Visible(store, reader, game_id)
-    version = visible.version()
+    horizon = visible.upto()
+    version = store.version(game_id) if horizon is None else horizon
     after = last_event_id()
     sent = version if after is None else min(after, version)  # the last seq this listener has
     key = ("game", game_id, reader.sees_all(game_id))
     poll = current_app.config["LIVE_POLL_SECONDS"]
-    look = lambda: GameLook(store, Visible(store, reader, game_id), poll)  # noqa: E731
-    return stream(game_messages(watchers(), key, look, store, visible, sent, timing()))
+    look = lambda: GameLook(store, Visible(store, reader, game_id), poll, recorded)  # noqa: E731
+    shown = visible if horizon is not None else (game_id, version)
+    return stream(game_messages(watchers(), key, look, store, shown, sent, timing()))
+
+
+def recorded(event) -> Encoded:
+    """An event as the message every stream of its game sends: encoded once, by the watcher."""
+    return Encoded(event.seq, message("recorded", event_schema.dump(event.to_dict()), event.seq))
 
 
 def watchers() -> Watchers:
@@ -184,20 +221,31 @@ def timing() -> tuple[float, float]:
 
 
 def game_messages(
-    watchers: Watchers, key, look, store, visible: Visible, sent: int, timing: tuple[float, float]
+    watchers: Watchers, key, look, store, shown: Visible | tuple[str, int], sent: int, timing: tuple[float, float]
 ) -> Iterator[str]:
-    """The version now, then every event after ``sent`` as the game's watcher hands it on
-    (as this reader may see it). The stream joins the watcher before it reads what it
-    missed, so no event falls between the two; an event it has already is skipped."""
-    game_id = visible.game_id
+    """The version, then every event after ``sent`` as the game's watcher hands it on (as
+    this reader may see it). The stream joins the watcher first, then reads from the store
+    what it missed: so no event falls between the two, and an event it has already is
+    skipped. ``shown`` is the game's ``Visible`` when a broadcast delay cuts it (the cut is
+    asked again after the join), else the game and the version the request saw: then the
+    stream reads only what the watcher had already handed on past ``sent`` (an append
+    between the request and the join, a resuming listener's missed events), and a
+    spectator who missed nothing opens no database connection in its stream."""
     events = watchers.join(key, look)
     try:
-        yield message("version", {"game_id": game_id, "version": visible.version()}, None)
-        sent = yield from new_events(store, game_id, sent, visible.upto())
+        if isinstance(shown, Visible):
+            game_id, version, upto = shown.game_id, shown.version(), shown.upto()
+        else:
+            (game_id, version), handed = shown, watchers.seen(key)
+            upto = version if handed is None else max(version, handed)
+        yield message("version", {"game_id": game_id, "version": version}, None)
+        if upto is None or upto > sent:
+            sent = yield from new_events(store, game_id, sent, upto)
+            store.release_connection()  # caught up: the watcher reads for every stream from now on
         for batch in handed_on(events, *timing):
             for event in batch:
                 if event.seq > sent:
-                    yield message("recorded", event_schema.dump(event.to_dict()), event.seq)
+                    yield event.text
                     sent = event.seq
             if not batch:
                 yield ": still here\n\n"
@@ -309,6 +357,7 @@ def tournament_messages(
     changes = watchers.join(key, look)
     try:
         now = first()
+        now.store.release_connection()  # the snapshot is read: the watcher looks for every stream from now on
         if last != now.cursor:
             yield now.snapshot()
         for batch in handed_on(changes, *timing):
@@ -340,7 +389,7 @@ def _stream_responses(what: str) -> dict:
     return {
         "200": {"description": what, "content": stream_body},
         **openapi._problems(404, 422),
-        "503": {"description": "Too many listeners on this worker (Retry-After)", "content": openapi.PROBLEM},
+        "503": {"description": "Too many listeners in this process (Retry-After)", "content": openapi.PROBLEM},
     }
 
 
@@ -374,6 +423,19 @@ openapi.EXTENSIONS.append(document_live_paths)
 def init_app(app: Flask) -> None:
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
+    app.config.setdefault("LIVE_LISTENERS", listener_limit())
     app.extensions["live"] = Listeners(int(app.config["LIVE_LISTENERS"]))
-    app.extensions["live_watchers"] = Watchers()
+    app.extensions["live_watchers"] = Watchers(app.extensions["recorder"].store.release_connection)
     app.register_blueprint(bp)
+    if event_driven():
+        app.teardown_request(release_connection)
+
+
+def release_connection(_error: BaseException | None) -> None:
+    """Event-driven, every request is a greenlet of its own: its connection goes back as it
+    ends (a finished greenlet still looks alive to the store, which would keep it), a
+    stream's as its answer starts (``game_messages`` reads only what its listener missed).
+    So open connections stay as few as the requests being answered at once: under WAL
+    each connection closed while another of the process is open keeps its descriptor
+    for reuse, so the most ever open at once is what a process holds."""
+    current_app.extensions["recorder"].store.release_connection()

@@ -20,6 +20,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from ..store import StoredEvent
 from ..store.notify import wait_for_append
@@ -43,16 +44,23 @@ class Visible:
         return self.store.version(self.game_id) if upto is None else upto
 
 
+class Encoded(NamedTuple):
+    """An event as its streams send it: its seq and the message, encoded once for all."""
+
+    seq: int
+    text: str
+
+
 class GameLook:
     """One look at a game for its watcher: wait for an append (or, held back, a poll
-    interval), then the events that became visible, read once."""
+    interval), then the events that became visible, read and encoded once."""
 
-    def __init__(self, store, visible: Visible, poll: float):
-        self.store, self.visible, self.poll = store, visible, poll
+    def __init__(self, store, visible: Visible, poll: float, encode: Callable[[StoredEvent], Encoded]):
+        self.store, self.visible, self.poll, self.encode = store, visible, poll, encode
         self.seen = visible.version()  # the last event handed on
         self.stored = store.version(visible.game_id)  # the store's version at the last look
 
-    def __call__(self) -> Sequence[StoredEvent]:
+    def __call__(self) -> Sequence[Encoded]:
         game_id = self.visible.game_id
         if self.visible.upto() is None:
             self.stored = wait_for_append(self.store, game_id, self.stored, self.poll)
@@ -64,7 +72,7 @@ class GameLook:
         # a stream that joins now still gets those events once they come of age (each
         # stream skips what it has already sent).
         self.seen = version
-        return events
+        return [self.encode(event) for event in events]
 
 
 class Watcher:
@@ -75,15 +83,18 @@ class Watcher:
         self.streams: set[queue.SimpleQueue] = set()
 
     def run(self) -> None:
-        while self.registry.still_watched(self):
-            try:
-                batch = self.look()
-            except Exception:  # the database is away: the streams wait, the watcher tries again
-                log.exception("live watcher of %s", self.key[1])
-                time.sleep(1.0)
-                continue
-            if batch:
-                self.hand_on(batch)
+        try:
+            while self.registry.still_watched(self):
+                try:
+                    batch = self.look()
+                except Exception:  # the database is away: the streams wait, the watcher tries again
+                    log.exception("live watcher of %s", self.key[1])
+                    time.sleep(1.0)
+                    continue
+                if batch:
+                    self.hand_on(batch)
+        finally:
+            self.registry.release(self)
 
     def hand_on(self, batch: Sequence) -> None:
         with self.registry.lock:
@@ -95,9 +106,13 @@ class Watcher:
 class Watchers:
     """The process's watchers, by key; a stream joins (starting one) and leaves."""
 
-    def __init__(self):
+    def __init__(self, release: Callable[[], None] = lambda: None):
         self.lock = threading.Lock()
         self._watchers: dict[Key, Watcher] = {}
+        self._release = release  # the store's release_connection: a watcher's thread gives its connection back
+
+    def release(self, _watcher: Watcher) -> None:
+        self._release()
 
     def join(self, key: Key, make_look: Callable[[], Callable[[], Sequence]]) -> queue.SimpleQueue:
         """A queue that receives each batch the key's watcher finds (started with
@@ -124,6 +139,14 @@ class Watchers:
             watcher = self._watchers.get(key)
             if watcher is not None:
                 watcher.streams.discard(stream)
+
+    def seen(self, key: Key) -> int | None:
+        """The last seq the key's game watcher has handed on (None: no such watcher, or a
+        tournament's). A stream that joined reads from the store only what is past its own
+        last seq and not past this: what comes later reaches it through its queue."""
+        with self.lock:
+            watcher = self._watchers.get(key)
+        return getattr(watcher.look, "seen", None) if watcher is not None else None
 
     def still_watched(self, watcher: Watcher) -> bool:
         """False (and the watcher forgotten) once its last stream left."""

@@ -1,120 +1,202 @@
-"""Live boards under gunicorn: how soon a recorded move reaches its listeners, and what
-the open streams cost recording.
+"""Live boards at a national final's scale: thousands of spectators, and what they cost recording.
 
-The app is served with gthread workers and a bound on listeners per worker (the
-configuration docs/deployment.md recommends). ``LISTENERS`` clients hold
-``GET /api/games/{id}/live`` open, each read by a thread that notes when each event
-arrives; one recording client appends ``annotate`` events one after another, a little
-apart, and the bench reports the append latency and the delay from each append's
-request to each listener's receipt. Then a few more listeners than the bound admits are opened, to
-count the refusals (503).
+Served as docs/deployment.md says: the recording server (gthread workers,
+recorder/gunicorn_conf.py) and beside it the live process (one gevent worker,
+recorder/gunicorn_live_conf.py), on the same SQLite file. ``GAMES`` games of a round each
+receive a move every ``MOVE_EVERY`` seconds or so from their own recording client (an
+arbiter's tablet: a random legal sowing with ``If-Match``, an annotation once the game is
+over); first for ``seconds`` with nobody watching, then for as long again with
+``spectators`` streams open on the live process, spread over the games, from an asyncio
+load generator in a process of its own (recorder/bench/spectators.py). Reported: every
+(spectator, move) pair's delay from the append's request to the spectator's receipt, the
+pairs never received (lost), the streams refused, the appends' latency in both runs,
+and the live process's memory per open stream (its resident size with the streams open
+less before, divided by the streams).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
-import socket
+import random
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass
 
-from .loadgen import Connection, Tally, timed_call
-from .server import HOST, GunicornConfig, served
+from .loadgen import LeanConnection, Tally, new_game, timed_call
+from .plan import SERVED
+from .server import GunicornConfig, Server, _children, served
 
-CONFIG = GunicornConfig(workers=2, threads=12, worker_class="gthread")
-PER_WORKER = 8  # RECORDER_LIVE_LISTENERS
-LISTENERS = 8  # all admitted even if every connection lands on one worker
-PAUSE_SECONDS = 0.05
+LIVE = GunicornConfig(workers=1, worker_class="gevent", config="python:recorder.gunicorn_live_conf")
+GAMES = 20
+MOVE_EVERY = 3.0  # seconds between two moves of a game, give or take a quarter
+RAMP_RATE = 400.0  # new streams a second while the spectators arrive
+SETTLE_SECONDS = 2.0  # after the last append: its delivery is still counted
+SEED = 41
 
 
 @dataclass(frozen=True)
 class LiveFigures:
-    append: Tally
-    delivery: list  # seconds from each append's request to each listener's receipt, sorted
-    missed: int  # (listener, event) pairs never received
-    refused: int  # extra listeners refused with 503
-    extra: int
-    server: str
+    spectators: int
+    admitted: int
+    refused: int
+    failed: int  # connections that got no answer at all
+    delivery: list[float]  # seconds from each append's request to each admitted spectator's receipt, sorted
+    lost: int  # (admitted spectator, move) pairs never received
+    alone: Tally  # the appends with nobody watching
+    watched: Tally  # the same appends with the spectators' streams open
+    rss_before: int  # bytes, the live process before the spectators came
+    rss_open: int  # bytes, with every admitted stream open
+    ramp_seconds: float
+    live_cpu: float  # CPU seconds the live process used while the spectators watched the moves
+    seconds: float  # the length of each run of moves
+    servers: str
+
+    @property
+    def bytes_per_stream(self) -> float:
+        return (self.rss_open - self.rss_before) / self.admitted if self.admitted else float("nan")
+
+    def delivery_at(self, q: float) -> float:
+        """Nearest-rank percentile of the delivery delay, in seconds."""
+        if not self.delivery:
+            return float("nan")
+        return self.delivery[max(0, min(len(self.delivery) - 1, int(q / 100 * len(self.delivery) + 0.5) - 1))]
 
 
-class Listener(threading.Thread):
-    """One open stream; notes the arrival time of each ``id:``."""
+def measure(*, spectators: int, seconds: float, games: int = GAMES, move_every: float = MOVE_EVERY) -> LiveFigures:
+    with tempfile.TemporaryDirectory(prefix="recorder-bench-live-") as folder:
+        db = os.path.join(folder, "live.sqlite3")
+        with served(db, SERVED) as recording, served(db, LIVE) as live:
+            return run(recording, live, folder, spectators, seconds, games, move_every)
 
-    def __init__(self, port: int, game_id: str):
-        super().__init__(daemon=True)
-        self.sock = socket.create_connection((HOST, port), timeout=10)
-        self.sock.sendall(f"GET /api/games/{game_id}/live HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
-        self.arrivals: dict[int, float] = {}
-        self.status = self.sock.recv(64).split(b" ")[1]
 
-    def run(self) -> None:
-        buffer = b""
-        with contextlib.suppress(OSError):
-            while chunk := self.sock.recv(65536):
-                now = time.perf_counter()
-                buffer += chunk
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    if line.startswith(b"id: "):
-                        self.arrivals.setdefault(int(line[4:]), now)
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_RDWR)
-        self.sock.close()
+def run(recording: Server, live: Server, folder: str, count: int, seconds: float, games: int, every: float):
+    setup = LeanConnection(recording.port)
+    game_ids = [new_game(setup, "qelat", index, 1)[0] for index in range(games)]
+    setup.close()
+    alone, _ = record_moves(recording.port, game_ids, seconds, every)
+    rss_before = resident_bytes(live)
+    out = os.path.join(folder, "arrivals.json")
+    started = time.monotonic()
+    with spectating(live.port, game_ids, count, out, deadline=seconds + count / RAMP_RATE + 120) as tally:
+        ramp_seconds = time.monotonic() - started
+        rss_open = resident_bytes(live)
+        cpu_before = live.cpu_seconds() or 0.0
+        watched, sent = record_moves(recording.port, game_ids, seconds, every)
+        time.sleep(SETTLE_SECONDS)
+        live_cpu = (live.cpu_seconds() or 0.0) - cpu_before
+    with open(out, encoding="utf-8") as handle:
+        arrivals = json.load(handle)
+    delivery, lost = delays(arrivals, sent)
+    return LiveFigures(
+        count,
+        tally["admitted"],
+        tally["refused"],
+        tally["failed"],
+        delivery,
+        lost,
+        alone,
+        watched,
+        rss_before,
+        rss_open,
+        ramp_seconds,
+        live_cpu,
+        seconds,
+        f"recording: {SERVED.describe()}; live: {LIVE.describe()}",
+    )
 
 
 @contextlib.contextmanager
-def listener_bound(limit: int):
-    before = os.environ.get("RECORDER_LIVE_LISTENERS")
-    os.environ["RECORDER_LIVE_LISTENERS"] = str(limit)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("RECORDER_LIVE_LISTENERS")
-        else:
-            os.environ["RECORDER_LIVE_LISTENERS"] = before
+def spectating(port: int, game_ids: list[str], count: int, out: str, *, deadline: float):
+    """The spectators' process, from the moment every one of them has its answer (the
+    tally it prints) until it has written their arrivals."""
+    command = [sys.executable, "-m", "recorder.bench.spectators", "--port", str(port), "--games", ",".join(game_ids)]
+    command += ["--count", str(count), "--rate", str(RAMP_RATE), "--deadline", str(deadline), "--out", out]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as process:
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            line = process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the spectators' process ended early ({process.wait()})")
+            yield json.loads(line)
+            process.stdin.write("stop\n")
+            process.stdin.close()
+            process.wait(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
 
 
-def measure(*, appends: int) -> LiveFigures:
-    with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder, listener_bound(PER_WORKER):
-        with served(os.path.join(folder, "live.sqlite3"), CONFIG) as server:
-            return run(server.port, appends)
-
-
-def run(port: int, appends: int) -> LiveFigures:
-    connection = Connection(port)
-    setup = {"variant": "qelat", "south": "Live S", "north": "Live N", "first_player": "south"}
-    game_id = connection.call("POST", "/api/games", setup).body["id"]
-    listeners = [Listener(port, game_id) for _ in range(LISTENERS)]
-    for listener in listeners:
-        listener.start()
-    time.sleep(0.5)  # every stream has sent its first message
-    append, recorded = Tally(), {}
-    for number in range(appends):
-        sent = time.perf_counter()
-        reply = timed_call(
-            connection,
-            append,
-            "POST",
-            f"/api/games/{game_id}/commands",
-            {"type": "annotate", "text": f"n{number}", "expected_version": number + 1},
+def record_moves(port: int, game_ids: list[str], seconds: float, every: float) -> tuple[Tally, dict]:
+    """A recording client per game, each a move every ``every`` seconds (give or take a
+    quarter, the games' moves spread evenly), for ``seconds``. Returns the appends' tally
+    and, per game, the time each recorded version's request was sent."""
+    tally = Tally()
+    sent: dict[str, dict[int, float]] = {game_id: {} for game_id in game_ids}
+    start = time.monotonic() + 0.2
+    threads = [
+        threading.Thread(
+            target=arbiter,
+            args=(port, game_id, start + index * every / len(game_ids), start + seconds, every, tally, sent[game_id]),
+            daemon=True,
         )
-        if reply is not None and reply.status == 201:
-            recorded[reply.body["version"]] = sent
-        time.sleep(PAUSE_SECONDS)
-    time.sleep(1.0)  # the last event reaches everyone
-    extra = [Listener(port, game_id) for _ in range(2 * PER_WORKER)]  # 8 free places are left across the 2 workers
-    refused = sum(1 for listener in extra if listener.status == b"503")
-    for listener in listeners + extra:
-        listener.close()
-    connection.close()
-    admitted = [listener for listener in listeners if listener.status == b"200"]
-    delivery = [
-        listener.arrivals[seq] - at for listener in admitted for seq, at in recorded.items() if seq in listener.arrivals
+        for index, game_id in enumerate(game_ids)
     ]
-    missed = len(listeners) * len(recorded) - len(delivery)  # a refused first listener misses every event
-    return LiveFigures(append, sorted(delivery), missed, refused, len(extra), CONFIG.describe())
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 60)
+    tally.seconds = seconds
+    return tally, sent
+
+
+def arbiter(port: int, game_id: str, first: float, end: float, every: float, tally: Tally, sent: dict) -> None:
+    """One game's recording client. Each move on a connection of its own: a server closes
+    a keep-alive connection idle for seconds (gunicorn after 2), as a tablet's would be."""
+    rng = random.Random(f"{SEED}-{game_id}")
+    with contextlib.closing(LeanConnection(port)) as reading:
+        game = reading.call("GET", f"/api/games/{game_id}").body
+    version, legal = game["version"], game["state"]["legal_moves"]
+    moment = first
+    while moment < end:
+        time.sleep(max(0.0, moment - time.monotonic()))
+        body = {"type": "sow", "hole": rng.choice(legal)} if legal else {"type": "annotate", "text": "after the end"}
+        connection, path, match = LeanConnection(port), f"/api/games/{game_id}/commands", {"If-Match": f'"{version}"'}
+        at = time.monotonic()
+        reply = timed_call(connection, tally, "POST", path, body, match)
+        connection.close()
+        if reply is not None and reply.status == 201:
+            version = reply.body["version"]
+            legal = reply.body["state"]["legal_moves"] if body["type"] == "sow" else legal
+            sent[version] = at
+        moment += every * rng.uniform(0.75, 1.25)
+
+
+def delays(arrivals: list, sent: dict[str, dict[int, float]]) -> tuple[list[float], int]:
+    """Every admitted spectator's delay for each move of its game, sorted; and the moves it never received."""
+    delivery, lost = [], 0
+    for game_id, status, arrived in arrivals:
+        if status != 200:
+            continue
+        for version, at in sent[game_id].items():
+            received = arrived.get(str(version))
+            if received is None:
+                lost += 1
+            else:
+                delivery.append(received - at)
+    return sorted(delivery), lost
+
+
+def resident_bytes(server: Server) -> int:
+    """The resident memory of the server's workers (its master forks them and serves nothing)."""
+    total = 0
+    for pid in _children(server.process.pid):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total

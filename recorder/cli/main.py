@@ -8,10 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import click
-from werkzeug.serving import WSGIRequestHandler
 
 from recorder.app import create_app, database_path
-from recorder.auth.tokens import without_tokens
 from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
 from recorder.rules.values import MAX_STORED_INT
@@ -55,16 +53,24 @@ def main():
 def serve(host: str, port: int, open_mode: bool, db: str | None):
     """Serve the API and the pages on an embedded SQLite file (use gunicorn wsgi:app in production).
 
-    With no RECORDER_ADMIN_TOKEN, the first start creates an admin token, keeps its digest in
-    the database and the token in <database>.admin-token (mode 0600), and prints a sign-in address.
+    One event-driven process (gevent): live streams wait as greenlets, never holding what
+    recording needs (docs/deployment.md). With no RECORDER_ADMIN_TOKEN, the first start
+    creates an admin token, keeps its digest in the database and the token in
+    <database>.admin-token (mode 0600), and prints a sign-in address.
     """
     from recorder import engine as chosen
     from recorder.api.hosts import configured_hosts
     from recorder.auth.service import token_file
+    from recorder.store.backends import open_store
     from recorder.web.runtime import ensure_runtime_in_background
 
+    from .serving import patch_process, serve_forever
+
+    database = database_path(db)
+    config = {"DATABASE": database, "OPEN": open_mode, "ALLOWED_HOSTS": configured_hosts(host)}
+    opened(lambda: open_store(database)).close()  # a database that cannot open is told before patching
+    patch_process()
     ensure_runtime_in_background(click.echo)  # once: Pyodide for the game page's rules, when npm is there
-    config = {"DATABASE": database_path(db), "OPEN": open_mode, "ALLOWED_HOSTS": configured_hosts(host)}
     app = opened(lambda: create_app(config))
     chosen.announce(click.echo)
     token = app.extensions["auth"].first_run_token(app.config["DATABASE"])
@@ -77,24 +83,7 @@ def serve(host: str, port: int, open_mode: bool, db: str | None):
     if open_mode:
         click.echo("OPEN MODE: anyone who can reach this server may write games outside tournaments, as")
         click.echo("    'anonymous (open mode)'; tournaments and tokens still need a token (docs/security.md)")
-    app.run(host=host, port=port, threaded=True, use_reloader=False, request_handler=_TokenlessLog)
-
-
-class _TokenlessLog(WSGIRequestHandler):
-    """The access log with every token left out: the sign-in address carries one
-    (``/?token=rt_…``), and a log is read by more people than the admin."""
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        path, line = getattr(self, "path", None), getattr(self, "requestline", "")
-        self.requestline = without_tokens(line)
-        if path is not None:
-            self.path = without_tokens(path)
-        try:
-            super().log_request(code, size)
-        finally:
-            self.requestline = line
-            if path is not None:
-                self.path = path
+    serve_forever(app, host, port, click.echo)
 
 
 @main.command("init-db")

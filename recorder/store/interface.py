@@ -434,6 +434,13 @@ class Tables(abc.ABC):
         """A write transaction on this thread's handle, which it yields: committed at its
         end, rolled back on any exception (inside a ``batch``, a savepoint)."""
 
+    def release_connection(self) -> None:
+        """Let go of the connection this thread holds, if any (the next call opens or takes
+        one again). A live stream calls it before it waits for minutes: under an
+        event-driven server each stream is a greenlet, so a connection kept per "thread"
+        would be one per open stream. A backend that keeps none has nothing to do."""
+        return None
+
 
 class StoreBackend(EventStore, BulkStore, Tables):
     """A backend: the event store, its bulk side and its tables (``backends.open_store`` opens one)."""

@@ -148,6 +148,17 @@ class PostgresEventStore(SqlStreams, StoreBackend):
                 self._pool.putconn(handle.raw)
         self._handles = alive
 
+    def release_connection(self) -> None:
+        handle = getattr(self._local, "handle", None)
+        if handle is None:
+            return
+        self._local.handle = None
+        with self._lock:
+            self._handles = [(thread, held) for thread, held in self._handles if held is not handle]
+            pool = self._pool
+        if pool is not None and self._pid == os.getpid():
+            pool.putconn(handle.raw)
+
     def close(self) -> None:
         with self._lock:
             if self._closed:

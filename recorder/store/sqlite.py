@@ -30,6 +30,7 @@ from .writer_lock import writer_lock_for
 # once per batch (a large share of a bulk import's commits otherwise).
 BATCH_CACHE_KIB = 256 * 1024
 BATCH_CHECKPOINT_PAGES = 16384  # 64 MiB of 4 KiB pages (SQLite's default is 1,000)
+IDLE_CONNECTIONS = 8  # connections let go of (release_connection) kept open for the next thread
 
 
 def _bulk_pragmas(db: Database) -> None:
@@ -95,7 +96,8 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         self._pid = os.getpid()
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._connections: list[tuple[threading.Thread, Database]] = []
+        self._connections: list[tuple[threading.Thread, LockedDatabase]] = []
+        self._idle: list[LockedDatabase] = []  # let go of by release_connection, taken again by the next _connect
         self._closed = False
         self._writer_lock = writer_lock_for(self.path)
         self.init_schema()
@@ -110,6 +112,16 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         return db if db is not None else self._connect()
 
     def _connect(self) -> LockedDatabase:
+        with self._lock:
+            db = self._idle.pop() if self._idle and not self._closed else None
+            if db is not None:
+                self._connections.append((threading.current_thread(), db))
+        if db is not None:
+            self._local.db = db
+            return db
+        return self._open()
+
+    def _open(self) -> LockedDatabase:
         # isolation_level=None: the sqlite3 module opens no implicit
         # transactions; we issue BEGIN IMMEDIATE ourselves. check_same_thread is
         # off only so close() can close every thread's connection; each
@@ -149,12 +161,30 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections = []
+        self._idle = []
+
+    def release_connection(self) -> None:
+        """This thread's connection is kept for the next thread that needs one (up to
+        ``IDLE_CONNECTIONS``): under gevent every request is a greenlet, and opening a
+        connection per request cost more than the request, while each one closed beside
+        another of the process kept its file descriptor."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            return
+        self._local.db = None
+        with self._lock:
+            self._connections = [(thread, held) for thread, held in self._connections if held is not db]
+            if not self._closed and len(self._idle) < IDLE_CONNECTIONS:
+                self._idle.append(db)
+                return
+        db.close()
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
             connections, self._connections = self._connections, []
-        for _, db in connections:
+            idle, self._idle = self._idle, []
+        for db in [*(db for _, db in connections), *idle]:
             db.close()
         if self._writer_lock is not None:
             self._writer_lock.close()

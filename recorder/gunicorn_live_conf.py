@@ -1,0 +1,45 @@
+"""The live process's gunicorn configuration (docs/deployment.md, *Live streams*).
+
+    gunicorn -c python:recorder.gunicorn_live_conf --bind 127.0.0.1:8001 wsgi:app
+
+The same app as the recording server (recorder/gunicorn_conf.py), served by one gevent
+worker: a reverse proxy sends it the live paths (``/api/games/<id>/live``,
+``/api/tournaments/<id>/live``) and everything else to the gthread workers. There each
+open stream is a greenlet, not a thread: thousands wait in one process at a few tens of
+kB each, and none of them is a thread that records moves.
+
+- one worker: one watcher per live game serves every stream of the process, and the
+  recording server keeps the other core. Past one process (or host), run more behind
+  the proxy on PostgreSQL, whose NOTIFY wakes each one's watchers.
+- ``worker_connections`` above the app's own bound on streams (``RECORDER_LIVE_LISTENERS``,
+  10,000 here by default), so the app answers 503 with Retry-After beyond its bound
+  rather than gunicorn leaving connections unaccepted.
+- the open-files limit raised to its hard limit in the worker: a stream is a socket.
+- the app's own objects (modules, functions, the rules' tables) frozen out of the cycle
+  collector once loaded: with thousands of streams open a full collection pauses every
+  stream of the process, and it need not walk what lives as long as the process.
+- ``timeout``: the gevent worker's heartbeat comes from its own greenlet, so a stream
+  lasting minutes is never taken for a hung worker.
+"""
+
+from __future__ import annotations
+
+import gc
+import resource
+
+from recorder.gunicorn_conf import access_log_format, on_starting  # noqa: F401  (gunicorn reads them from here)
+
+workers = 1
+worker_class = "gevent"
+worker_connections = 12_000
+timeout = 30
+graceful_timeout = 10  # streams are told to go; EventSource reconnects to the next process
+backlog = 4096  # spectators arriving together at a round's start wait to be accepted, not refused
+
+
+def post_worker_init(worker) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    gc.collect()
+    gc.freeze()
