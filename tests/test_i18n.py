@@ -243,6 +243,35 @@ def test_the_board_diagram_speaks_the_readers_language(client):
     assert "south store" in english and "round 1: south to move" in english
 
 
+def offline_words(response) -> dict:
+    found = re.search(r"const OFFLINE_WORDS = (\{.*?\});\n", response.get_data(as_text=True))
+    assert found, "the worker holds its offline words"
+    return json.loads(found.group(1))
+
+
+def test_the_service_worker_says_offline_in_every_language_from_the_catalogs(client):
+    words = offline_words(client.get("/sw.js"))
+    assert set(words) == set(i18n.languages())
+    english = words["en"]
+    assert english["page"].startswith("This page was not opened on this device while the network was up")
+    for language in LANGUAGES:
+        translations = {message_id(message): message.string for message in catalog(language, "messages")}
+        for key in ("title", "page", "detail"):
+            assert words[language][key] == translations[english[key]], (language, key)
+            assert not re.search(r"[A-Za-z]", words[language][key]), (language, key)
+        assert words[language]["dir"] == "ltr"
+
+
+def test_one_service_worker_serves_every_language(client):
+    """The worker picks the reader's language offline: it is the same whatever the request's
+    language, so a language chosen later needs no new worker and no cache varies by it."""
+    english = client.get("/sw.js")
+    for headers in ({"Accept-Language": "ti"}, {"Cookie": "lang=am"}):
+        answer = client.get("/sw.js?lang=am", headers=headers)
+        assert answer.get_data() == english.get_data()
+        assert "Accept-Language" not in answer.headers.get("Vary", "")
+
+
 def glossary_rows() -> list[tuple[str, ...]]:
     """The glossary's (English, Tigrinya, Amharic) rows, each word without its gloss."""
     rows = []

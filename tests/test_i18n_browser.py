@@ -189,6 +189,28 @@ def test_the_language_is_chosen_on_the_page_and_kept(site):
         context.close()
 
 
+def test_offline_a_page_never_opened_says_so_in_the_readers_language(site):
+    """The service worker's own page for an address it never kept: in the language chosen
+    on the page (its cookie), else in the browser's languages (what it sends as
+    Accept-Language)."""
+    context = site.browser.new_context(base_url=site.url, locale="am", device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto("/?lang=ti")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+        context.set_offline(True)
+        page.goto("/players/never-opened")
+        assert page.evaluate("[document.documentElement.lang, document.title]") == ["ti", "ካብ መርበብ ወጻኢ"]
+        assert page.text_content("p").startswith("እዚ ገጽ መርበብ ከሎ ኣብዚ መሳርሒ ስለ ዘይተኸፍተ")
+        context.clear_cookies()  # no choice made: the browser's language, Amharic
+        page.goto("/players/never-opened-either")
+        assert page.evaluate("[document.documentElement.lang, document.title]") == ["am", "ከመስመር ውጭ"]
+        assert page.text_content("p").startswith("ይህ ገጽ አውታረ መረቡ በነበረበት ጊዜ")
+        context.set_offline(False)
+    finally:
+        context.close()
+
+
 # Published dates of the Ethiopian calendar: New Year (Meskerem 1) of 2000, 2016 (after a
 # leap year's Pagume 6) and 2017; Genna (Tahsas 29); Timket (Tir 11) in 2024 and 2025;
 # Adwa Victory Day (Yekatit 23); the last day of 2015, Pagume 6.

@@ -16,10 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, send_file, url_for
-from flask_babel import gettext
+from flask_babel import force_locale, get_locale, gettext
 from werkzeug.exceptions import NotFound
 
-from . import runtime
+from . import i18n, runtime
 
 bp = Blueprint(
     "web",
@@ -195,10 +195,32 @@ def static_files() -> tuple[tuple[str, ...], str]:
 def service_worker():
     files, digest = static_files()
     assets = [url_for("web.home")] + [url_for("web.static", filename=name) for name in files]
-    body = render_template("sw.js", assets=assets, version=digest)
+    body = render_template(
+        "sw.js", assets=assets, version=digest, offline=offline_words(), default_language=i18n.DEFAULT_LANGUAGE
+    )
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # the browser checks for a new worker on every visit
     return response
+
+
+def offline_words() -> dict[str, dict[str, str]]:
+    """What the worker says offline, in every language: it picks the reader's when the
+    network is down (the ``lang`` cookie, else the browser's languages), so one worker
+    serves every reader and a language chosen later needs no new worker."""
+    words = {}
+    for code in i18n.languages():
+        with force_locale(code):
+            locale = get_locale()
+            words[code] = {
+                "dir": locale.text_direction if locale else "ltr",
+                "title": gettext("Offline"),
+                "page": gettext(
+                    "This page was not opened on this device while the network was up, so it cannot be"
+                    " shown offline. Games opened before are kept."
+                ),
+                "detail": gettext("the service cannot be reached and this was not saved on the device"),
+            }
+    return words
 
 
 # -- The rules in the browser: Pyodide and the rules' sources (recorder/web/runtime.py) ------
@@ -239,7 +261,5 @@ def rules_zip(digest: str):
 
 
 def init_app(app: Flask) -> None:
-    from . import i18n
-
     i18n.init_app(app)
     app.register_blueprint(bp)

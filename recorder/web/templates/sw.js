@@ -7,8 +7,12 @@
 // naming their version) is served cache first: kept once, never fetched again. Only a
 // page that records asks for it (rules.js), so a spectator's phone never downloads it.
 // Nothing is kept under a token or with one: see cacheKey below; nor who a token is.
+// What it says offline is in every language (offline_words in recorder/web/__init__.py):
+// it answers in the reader's, chosen as the service chooses (docs/i18n.md).
 const VERSION = {{ version|tojson }};
 const ASSETS = {{ assets|tojson }};
+const OFFLINE_WORDS = {{ offline|tojson }};
+const DEFAULT_LANGUAGE = {{ default_language|tojson }};
 const STATIC_CACHE = `recorder-static-${VERSION}`;
 const PAGE_CACHE = "recorder-pages"; // the reads of the pages, also filled by the page (site.js)
 const RUNTIME_CACHE = "recorder-runtime"; // also filled by the page once the rules have loaded (rules.js)
@@ -61,8 +65,10 @@ async function networkFirst(request, url) {
   } catch (error) {
     const cached = await caches.match(cacheKey(url));
     if (cached) return cached;
-    if (request.mode === "navigate") return offlinePage();
-    return new Response(JSON.stringify({ title: "Offline", status: 503, detail: "the service cannot be reached and this was not saved on the device" }),
+    const lang = await readersLanguage(url);
+    const words = OFFLINE_WORDS[lang];
+    if (request.mode === "navigate") return offlinePage(lang, words);
+    return new Response(JSON.stringify({ title: words.title, status: 503, detail: words.detail }),
       { status: 503, headers: { "Content-Type": "application/problem+json" } });
   }
 }
@@ -89,9 +95,32 @@ function withTimeout(promise, ms) {
   });
 }
 
-function offlinePage() {
-  const body = "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
-    + "<title>Offline</title><p style='font:1.2rem system-ui;padding:1rem'>This page was not opened on this device "
-    + "while the network was up, so it cannot be shown offline. Games opened before are kept.</p>";
+// The reader's language, as the service would choose it (recorder/web/i18n.py): the
+// address's ?lang=, else the lang cookie the chooser set, else the browser's languages
+// (what it sends as Accept-Language), else English.
+async function readersLanguage(url) {
+  const chosen = [url.searchParams.get("lang"), await cookieLanguage()];
+  const preferred = (self.navigator.languages || []).map((tag) => tag.toLowerCase().split("-")[0]);
+  return [...chosen, ...preferred].find((code) => code && Object.hasOwn(OFFLINE_WORDS, code)) || DEFAULT_LANGUAGE;
+}
+
+// A worker reads no document.cookie; the Cookie Store API, where the browser has it.
+async function cookieLanguage() {
+  try {
+    return self.cookieStore ? (await self.cookieStore.get("lang"))?.value : null;
+  } catch {
+    return null;
+  }
+}
+
+function escaped(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function offlinePage(lang, words) {
+  const body = `<!doctype html><html lang="${escaped(lang)}" dir="${escaped(words.dir)}"><meta charset=utf-8>`
+    + "<meta name=viewport content='width=device-width'>"
+    + `<title>${escaped(words.title)}</title>`
+    + `<p style='font:1.2rem system-ui, "Abyssinica SIL", sans-serif;padding:1rem'>${escaped(words.page)}</p>`;
   return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
