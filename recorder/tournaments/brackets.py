@@ -280,6 +280,9 @@ def pair_top_down(
             groups.append([])
         groups[-1].append(p)
     exact_from = len(groups)  # brackets from this one on weigh every player below
+    exact_alone: set[int] = set()  # brackets whose places below proved wrong: weighed exactly
+    single_bye: set[int] = set()  # brackets that float one player only, the bye's: C.9 counts
+    assumed: dict[int, dict] = {}  # bracket -> floater -> the cost its places below assumed
     saved: list[tuple[int, list]] = []  # before each bracket: pairs made, its MDPs
     pairs: list = []
     mdps: list = []
@@ -288,11 +291,27 @@ def pair_top_down(
         made = None
         if b < len(groups):
             saved[b:] = [(len(pairs), mdps)]
-            made = settle_group(groups, b, mdps, weigh_for(b), takers, b >= exact_from, breaks)
+            assumed[b] = {}
+            exact = b >= exact_from or b in exact_alone
+            made = settle_group(groups, b, mdps, weigh_for(b, b in single_bye), takers, exact, breaks, assumed[b])
             if made is not None and exact_from > 0 and any(breaks(p, q) for p, q in made):
                 made = None  # C.3 gives way only when every bracket above weighed it exactly
         elif not mdps or (len(mdps) == 1 and mdps[0].number in takers):
-            return pairs, (mdps[0] if mdps else None)
+            bye = mdps[0] if mdps else None
+            again = None
+            if len({p.unplayed for p in ranked if p.number in takers}) > 1:  # else C.9 cannot choose
+                again = only_floater_bracket(groups, group, saved, pairs, bye, single_bye)
+            if again is None:
+                again = first_wrong_place(pairs, bye, assumed, lambda b: weigh_for(b, b in single_bye))
+                if again is None:
+                    return pairs, bye
+                exact_alone.add(again)  # that bracket again, with every player below in view
+            else:
+                single_bye.add(again)  # that bracket again, weighing C.9
+            b = again
+            del pairs[saved[b][0] :]
+            mdps = saved[b][1]
+            continue
         if made is None:
             if b < exact_from:  # settled looking only so far down: this bracket again, exactly
                 exact_from = b
@@ -311,9 +330,42 @@ def pair_top_down(
     return None
 
 
-def settle_group(groups: list, b: int, mdps: list, weigh, takers: set, exact: bool, breaks: Callable) -> list | None:
+def only_floater_bracket(groups: list, group: dict, saved: list, pairs: list, bye, weighed: set) -> int | None:
+    """The first bracket not yet ``weighed`` whose only downfloater is the bye's player
+    (his own, or one below it he is left over in): C.9, the fewest unplayed games of the
+    bye's player, applies to such brackets alone."""
+    if bye is None:
+        return None
+    for b in range(group[bye.number], len(groups)):
+        end = saved[b + 1][0] if b + 1 < len(saved) else len(pairs)
+        placed = {x.number for pq in pairs[saved[b][0] : end] for x in pq}
+        floaters = [p for p in saved[b][1] + groups[b] if p.number not in placed]
+        if len(floaters) == 1 and b not in weighed:
+            return b
+    return None
+
+
+def first_wrong_place(pairs: list, bye: SwissPlayer | None, assumed: dict, weigh_for) -> int | None:
+    """The first bracket settled against places below whose floater met a partner dearer
+    than the place assumed (his cheapest partner was taken to complete a bracket further
+    down, which the places do not see); None when every floater cost what was assumed,
+    and so the bracket's choice is the one weighing every player below gives."""
+    partner: dict = {} if bye is None else {bye.number: None}
+    for p, q in pairs:
+        partner[p.number], partner[q.number] = q, p
+    for b in sorted(assumed):
+        for p, cost in assumed[b].values():
+            if weigh_for(b)(p, partner[p.number]) != cost:
+                return b
+    return None
+
+
+def settle_group(
+    groups: list, b: int, mdps: list, weigh, takers: set, exact: bool, breaks: Callable, assumed: dict
+) -> list | None:
     """Bracket ``b``'s pairs: alone when it pairs within itself, against places below when
-    its floaters leave the next bracket whole, else with the players below in view."""
+    its floaters leave the next bracket whole (``assumed`` gets each floater and the cost
+    of his place), else with the players below in view."""
     residents = groups[b]
     bracket = mdps + residents
     made = None
@@ -325,7 +377,7 @@ def settle_group(groups: list, b: int, mdps: list, weigh, takers: set, exact: bo
     if made is None and not exact:
         made = alone(bracket, mdps, residents, weigh, takers)
     if made is None and not exact and b + 1 < len(groups):
-        made = floating(bracket, mdps, residents, groups[b + 1 :], weigh, takers)
+        made = floating(bracket, mdps, residents, groups[b + 1 :], weigh, takers, assumed)
     if made is not None and not exact and any(breaks(p, q) for p, q in made):
         made = None  # settled without the players below, it broke C.3: floating may keep it
     if made is None:
@@ -526,11 +578,12 @@ def grants_both(p: SwissPlayer, q: SwissPlayer) -> bool:
     return preference(south)[0] in (None, SOUTH) and preference(north)[0] in (None, NORTH)
 
 
-def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, takers: set) -> list | None:
+def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, takers: set, assumed: dict) -> list | None:
     """A bracket that floats players, settled against places below it (sinks) instead of
     the players below, when its floaters leave the next bracket completely paired: then
     C.7 is at its best whichever players float (their scores are C.6's). None when the
-    players below must be weighed (C.7) or no such pairing exists."""
+    players below must be weighed (C.7) or no such pairing exists. ``assumed`` gets each
+    floater with what his place cost, checked once the round is paired."""
     if any(p.number in takers for p in bracket + lower[0]):
         return None  # who may take the bye is weighed with the brackets below (C.4)
     floats = {}
@@ -558,7 +611,10 @@ def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, tak
         placed = {x.number for pq in made for x in pq}
         floaters = [p for p in bracket if p.number not in placed]
         if len(floaters) < places or places == len(bracket):
-            return made if next_complete(floaters, lower[0], lower[1] if len(lower) > 1 else []) else None
+            if not next_complete(floaters, lower[0], lower[1] if len(lower) > 1 else []):
+                return None
+            assumed.update((p.number, (p, floats[p.number])) for p in floaters)
+            return made
     return None
 
 

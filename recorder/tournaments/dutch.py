@@ -137,19 +137,19 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
         digits += [((name, b, v), 1) for name in ("c19", "c18", "c17", "c16") for v in range(1, max_sd + 1)]
         digits += [((name, b), 1) for name in ("c15", "c14", "c13", "c12")]
         digits += [((name, b), 2) for name in ("c11", "c10", "c9", "c8")]
+        digits += [(("bye_unplayed", b), nodes)]  # 2026 text's C.9, after the next bracket's
         if b + 1 < groups:  # C.7: the next bracket's pairs, then its score differences
             digits += [(("c7sd", b, v), 2) for v in range(1, max_sd + 1)]
             digits += [(("c7float", b), 1)]
         digits += [(("sd", b, v), 2) for v in range(1, max_sd + 1)]
         digits += [(("float", b), 1)]
-        if b == groups - 1:
-            digits += [("bye_unplayed", nodes)]
     digits += [("bye_score", max_sd)]
     digits += [("absolute", 2)]
     unit, running = {}, 1
     for name, most in digits:
         unit[name] = running
         running *= pairs * most + 1
+    unit["bye_unplayed"] = sum(unit[("bye_unplayed", b)] for b in range(groups))  # each bracket its own digit
     return unit, running
 
 
@@ -200,13 +200,15 @@ def downfloater_sds(f: Field, p: SwissPlayer, lower: int) -> int:
     return cost
 
 
-def bye_cost(f: Field, p: SwissPlayer) -> int:
-    """The bye: p floats below the lowest group (C.5, C.6); no game, so no float (A.4.b)."""
+def bye_cost(f: Field, p: SwissPlayer, unplayed: bool = True) -> int:
+    """The bye: p floats below the lowest group (C.5, C.6); no game, so no float (A.4.b).
+    ``unplayed``: with the 2026 text's C.9 (the fewest unplayed games of the bye's
+    player), which counts only in a bracket whose one downfloater takes the bye."""
     cost = floaters_cost(f, f.group[p.number], len(f.sizes))
     if f.rules == DUTCH_2026:  # the bye to the lowest score that lets the round be completed
         cost += (p.score - f.lowest) * f.unit["bye_score"] + downfloater_sds(f, p, len(f.sizes))
         cost += float_cost(f, p, DOWN, f.group[p.number])  # the bye is a downfloat (1.4.3)
-        cost += p.unplayed * f.unit["bye_unplayed"]  # the bye to one who has played the most
+        cost += unplayed * p.unplayed * f.unit["bye_unplayed"]  # C.9: the fewest unplayed games
         cost += (len(f.ranked) - 1 - f.ranked.index(p)) * f.unit["bye_rank"]  # then to the lowest-ranked
     else:
         cost += f.unit[("sd", p.score - f.lowest + 2)]
@@ -288,12 +290,12 @@ def top_down(f: Field):
     """The 2026 text's process, bracket by bracket (brackets.py); None when it finds no
     pairing that completes the round (the whole round is matched at once then)."""
 
-    def weigh_for(bracket: int):
-        """The bracket's digits (C.5-C.19, with C.7's of the next bracket), under the bye's
-        score and C.3. The brackets above are settled: what their digits count of this
-        bracket's choices (its floaters and score differences seen by C.7 from above) the
-        bracket's own digits count the same, so they are left out, and the numbers the
-        matching adds stay short."""
+    def weigh_for(bracket: int, unplayed: bool):
+        """The bracket's digits (C.5-C.19, with C.7's of the next bracket, and the bye's
+        unplayed games when ``unplayed``), under the bye's score and C.3. The brackets
+        above are settled: what their digits count of this bracket's choices (its
+        floaters and score differences seen by C.7 from above) the bracket's own digits
+        count the same, so they are left out, and the numbers the matching adds stay short."""
         cut = f.unit[("c19", bracket, 1)]  # the bracket's lowest quality digit
         top = f.unit[("floater_rank", bracket - 1)] if bracket else f.unit["bye_score"]
         span = top // cut
@@ -309,7 +311,7 @@ def top_down(f: Field):
             key = (p.number, q.number if q is not None else 0)
             if key not in known:
                 if q is None:
-                    known[key] = compact(bye_cost(f, p))
+                    known[key] = compact(bye_cost(f, p, unplayed))
                 else:
                     known[key] = compact(pair_cost(f, p, q) if ranks_before(p, q) else pair_cost(f, q, p))
             return known[key]
@@ -322,10 +324,10 @@ def top_down(f: Field):
     takers = bye_takers(f)
     weighs: dict = {}
 
-    def weigh_once(bracket: int):
-        if bracket not in weighs:
-            weighs[bracket] = weigh_for(bracket)
-        return weighs[bracket]
+    def weigh_once(bracket: int, unplayed: bool = False):
+        if (bracket, unplayed) not in weighs:
+            weighs[bracket, unplayed] = weigh_for(bracket, unplayed)
+        return weighs[bracket, unplayed]
 
     found = None
     if takers:  # the bye's first digit: the lowest score
