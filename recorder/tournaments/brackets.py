@@ -255,15 +255,123 @@ def settle_bracket(step: Step, mdps: list, residents: list) -> list | None:
         residents = [q for q in residents if q.number not in used]
         limbo = [p for p in mdps if p.number not in {x.number for x, _ in found}]
         step.banned |= {frozenset((p.number, q.number)) for p in limbo for q in residents}
-    half = len(residents) // 2
-    if half and all(partner.get(p.number) == q.number for p, q in zip(residents[:half], residents[half:])):
-        return made + list(zip(residents[:half], residents[half:]))  # the remainder's first candidate
+    tying = tying_candidate(step, partner, residents)
+    if tying is not None:
+        return made + tying
     if len(residents) >= 2:
         rest = settle_remainder(step, residents)
         if rest is None:
             return None
         made += rest
     return made
+
+
+def tying_candidate(step: Step, partner: dict, residents: list) -> list | None:
+    """The remainder's pairing read off the MDPs' matching (``partner``), which is the
+    best by every quality digit: the first candidate in the handbook's order with no
+    exchange (S1 its first half, paired into S2) that costs no more. None when that
+    matching floats more than an odd remainder's one resident, when a candidate comes
+    first whose floater's cost below cannot be told without a matching, or when the
+    search grows too long (a matching decides then)."""
+    half = len(residents) // 2
+    if not partner or not half:
+        return None
+    by_number = {q.number: q for q in residents}
+    left = [q for q in residents if partner.get(q.number) not in by_number]
+    if len(left) != len(residents) % 2:
+        return None
+    total = 0  # the matching's cost over the players still unpaired (a pair from its first player)
+    order = {p.number: (i, p) for i, p in enumerate(step.players)}
+    for i, p in enumerate(step.players):
+        q = partner.get(p.number)
+        if q == BYE:
+            total += step.cost(p, None)
+        elif q in order and order[q][0] > i:
+            total += step.cost(p, order[q][1])
+    known = {q.number for q in left}
+    inside = sum(step.cost(q, by_number[partner[q.number]]) for q in residents if q.number not in known) // 2
+    beyond: dict = {q.number: cheapest_place(step, q, by_number) for q in residents[half:] if known}
+    for number in [*known, None]:  # the floater's place is known, and the rest below: the matching's
+        beyond[number] = total - inside
+    return first_transposition(step, residents[:half], residents[half:], total, beyond, known)
+
+
+def cheapest_place(step: Step, x: SwissPlayer, residents: dict) -> int | None:
+    """The least that floating ``x`` out of the remainder can cost (None: he cannot float)."""
+    if x.number in step.must_pair_inside:
+        return None
+    costs = [
+        step.cost(x, q)
+        for q in step.players
+        if q.number not in residents and q.number not in step.must_pair_inside and may_pair(step, x, q)
+    ]
+    if len(step.players) % 2 and step.core is None and x.number in step.takers:
+        costs.append(step.cost(x, None))
+    return min(costs, default=None)
+
+
+def may_pair(step: Step, p: SwissPlayer, q: SwissPlayer) -> bool:
+    met = q.number in p.opponents or p.number in q.opponents
+    return not met and frozenset((p.number, q.number)) not in step.banned
+
+
+class Undecided(Exception):
+    """A candidate whose floater's cost below only a matching can tell."""
+
+
+def first_transposition(step: Step, s1: list, s2: list, total: int, beyond: dict, known: set) -> list | None:
+    """The lexicographically smallest sequence of S2 partners for S1 (the transposition
+    order) whose whole pairing costs at most ``total``: its pairs, then what the one of
+    S2 left over costs below (``beyond``: exact for the ``known`` one, else the least it
+    can). None when there is none, when a candidate before it is undecided, or when the
+    search grows too long."""
+    options = [[(j, step.cost(p, q)) for j, q in enumerate(s2) if may_pair(step, p, q)] for p in s1]
+    if not all(options):
+        return None
+    after = [0] * (len(s1) + 1)  # the least the players from i on can cost
+    for i in reversed(range(len(s1))):
+        after[i] = after[i + 1] + min(c for _, c in options[i])
+    odd = len(s2) > len(s1)
+    floor = min(c for c in beyond.values() if c is not None)
+    used = [False] * len(s2)
+    chosen: list[int] = []
+    tries = 0
+
+    def leaf(spent: int) -> bool:
+        if not odd:
+            return spent + floor <= total
+        x = s2[used.index(False)]
+        rest = beyond[x.number]
+        if rest is None or spent + rest > total:
+            return False
+        if x.number in known:
+            return True
+        raise Undecided
+
+    def extend(i: int, spent: int) -> bool:
+        nonlocal tries
+        if i == len(s1):
+            return leaf(spent)
+        for j, c in options[i]:
+            tries += 1
+            if tries > SEARCH_LIMIT:
+                raise Undecided
+            if used[j] or spent + c + after[i + 1] + floor > total:
+                continue
+            used[j] = True
+            chosen.append(j)
+            if extend(i + 1, spent + c):
+                return True
+            used[j] = False
+            chosen.pop()
+        return False
+
+    try:
+        if not extend(0, 0):
+            return None
+    except Undecided:
+        return None
+    return [(p, s2[j]) for p, j in zip(s1, chosen, strict=True)]
 
 
 def pair_top_down(
@@ -416,7 +524,7 @@ def alone(bracket: list, mdps: list, residents: list, weigh, takers: set) -> lis
     return settle_bracket(step, mdps, residents)
 
 
-SEARCH_LIMIT = 4000  # partners tried before the matching decides instead
+SEARCH_LIMIT = 500  # partners tried before the matching decides instead
 
 
 def perfect(mdps: list, residents: list, following: tuple | None) -> list | None:

@@ -321,6 +321,9 @@ def top_down(f: Field):
     def breaks(p: SwissPlayer, q: SwissPlayer) -> bool:
         return bool(relaxed_players(f, [(p, q) if ranks_before(p, q) else (q, p)]))
 
+    first = without_history(f)
+    if first is not None:
+        return first
     takers = bye_takers(f)
     weighs: dict = {}
 
@@ -340,6 +343,22 @@ def top_down(f: Field):
         return None
     pairs, bye = found
     return [tuple(sorted(pq, key=lambda x: (-x.score, x.rank))) for pq in pairs], bye
+
+
+def without_history(f: Field) -> tuple[list, SwissPlayer | None] | None:
+    """A round no player has a history for (the first, or one after rounds nobody played
+    in: no game, bye, seat or float, one score, the same number of rounds unplayed): one
+    bracket whose candidates tie on every criterion (nobody has met, wants a seat or has
+    floated; one floater at most, the bye's), so the first candidate is the pairing: S1,
+    its top half, against S2 in order, and in an odd field the lowest-ranked player, the
+    last of S2, takes the bye (C.04.3's round 1). None when some player has a history."""
+    ranked = f.ranked
+    if len(f.sizes) != 1 or len({p.unplayed for p in ranked}) != 1:
+        return None
+    if any(p.opponents or p.colours or p.had_bye or any(p.floats) for p in ranked):
+        return None
+    half = len(ranked) // 2
+    return list(zip(ranked[:half], ranked[half : 2 * half])), ranked[-1] if len(ranked) % 2 else None
 
 
 def bye_takers(f: Field) -> set:
