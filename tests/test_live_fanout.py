@@ -53,6 +53,13 @@ def counting(app, game_id: str) -> Counter:
 def open_stream(app, game_id: str) -> queue.Queue:
     response = FlaskClient(app, app.response_class).get(f"/api/games/{game_id}/live", buffered=False)
     assert response.status_code == 200
+    heard = heard_in_the_background(app, response)
+    assert heard.get(timeout=5)[0] == "version"
+    return heard
+
+
+def heard_in_the_background(app, response) -> queue.Queue:
+    """The stream's messages, read by a thread of their own as they come."""
     heard: queue.Queue = queue.Queue()
 
     def read():
@@ -62,7 +69,6 @@ def open_stream(app, game_id: str) -> queue.Queue:
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     app.readers.append(reader)
-    assert heard.get(timeout=5)[0] == "version"
     return heard
 
 
@@ -132,14 +138,6 @@ def test_many_streams_of_one_tournament_cost_one_look_at_its_boards(app):
 
 def open_tournament_stream(app, tournament_id: str) -> queue.Queue:
     response = FlaskClient(app, app.response_class).get(f"/api/tournaments/{tournament_id}/live", buffered=False)
-    heard: queue.Queue = queue.Queue()
-
-    def read():
-        for item in messages(response.response):
-            heard.put(item)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    app.readers.append(reader)
+    heard = heard_in_the_background(app, response)
     assert heard.get(timeout=5)[0] == "snapshot"
     return heard

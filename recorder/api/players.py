@@ -7,7 +7,7 @@ A merged id keeps answering: its record names the survivor.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, Response, current_app, json, url_for
+from flask import Blueprint, Flask, current_app, json, url_for
 
 from recorder.players.fold import Player
 from recorder.players.service import Players, candidate_json
@@ -26,9 +26,10 @@ from . import openapi
 from .access import recorded_by
 from .body import json_body
 from .broadcast import horizon, visible_game
-from .games import expected_version, idempotency
+from .games import idempotency
 from .players_openapi import document_player_paths
 from .problems import load_query
+from .tournaments import respond, write_options
 
 bp = Blueprint("players", __name__, url_prefix="/api/players")
 openapi.EXTENSIONS.append(document_player_paths)
@@ -108,17 +109,6 @@ def visible_entry(game: dict) -> dict:
     result = state.result.name
     score = 0.5 if result == "draw" else (1.0 if result == f"{game['side']}_wins" else 0.0)
     return {**game, "status": "finished", "result": result, "score": score}
-
-
-def respond(payload: dict, version: int, status: int = 200, **headers) -> Response:
-    response = Response(json.dumps(payload), status=status, mimetype="application/json")
-    response.headers["ETag"] = f'"{version}"'
-    response.headers.update(headers)
-    return response
-
-
-def write_options(raw) -> dict:
-    return {"expected_version": expected_version(None), "recorded_by": recorded_by(), "idempotency": idempotency(raw)}
 
 
 @bp.get("")

@@ -192,28 +192,31 @@ def withdraw_player(tournament_id: str, number: int):
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
 
 
+def tournament_answer(tournament_id: str, version: int, status: int = 200):
+    """The tournament as it stands after a write to its settings."""
+    view = tournaments().view(tournament_id)
+    return respond(tournament_schema.dump(views.tournament_json(view)), version, status)
+
+
 @bp.post("/<tournament_id>/forbidden-pairs")
 def forbid_pairing(tournament_id: str):
     raw = body()
     written = tournaments().forbid(tournament_id, forbidden_pair_schema.load(raw), **write_options(raw))
-    view = tournaments().view(tournament_id)
-    return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version, 201)
+    return tournament_answer(tournament_id, written.tournament.version, 201)
 
 
 @bp.put("/<tournament_id>/broadcast")
 def set_broadcast(tournament_id: str):
     raw = body()
     written = tournaments().set_broadcast(tournament_id, broadcast_schema.load(raw), **write_options(raw))
-    view = tournaments().view(tournament_id)
-    return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version)
+    return tournament_answer(tournament_id, written.tournament.version)
 
 
 @bp.put("/<tournament_id>/tiebreaks")
 def choose_tiebreaks(tournament_id: str):
     raw = body()
     written = tournaments().choose_tiebreaks(tournament_id, tiebreaks_schema.load(raw), **write_options(raw))
-    view = tournaments().view(tournament_id)
-    return respond(tournament_schema.dump(views.tournament_json(view)), written.tournament.version)
+    return tournament_answer(tournament_id, written.tournament.version)
 
 
 # -- Rounds and boards -----------------------------------------------------------------
