@@ -100,6 +100,20 @@ def served_with_chromium(app):
     app.extensions["recorder"].store.close()
 
 
+@contextlib.contextmanager
+def watched_page(browser, *, timeout: int = 10_000, **context_options):
+    """A page on a new device (browser context); when done, no uncaught JavaScript error
+    happened on any page it opened."""
+    context = browser.new_context(**context_options)
+    page = context.new_page()
+    page.set_default_timeout(timeout)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
 def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 

@@ -14,7 +14,7 @@ from datetime import date
 
 import pytest
 from babel.dates import format_date
-from browser import CHROMIUM, TABLET, LiveServer, fixture_game, launch_chromium, record
+from browser import CHROMIUM, TABLET, LiveServer, fixture_game, launch_chromium, record, watched_page
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
@@ -64,15 +64,9 @@ def web(tmp_path_factory):
 
 @pytest.fixture
 def page(web):
-    context = web.browser.new_context(viewport=TABLET, base_url=web.url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    sign_in(page)
-    yield page
-    context.close()
-    assert errors == [], errors  # no uncaught JavaScript error on any page
+    with watched_page(web.browser, viewport=TABLET, base_url=web.url) as page:
+        sign_in(page)
+        yield page
 
 
 # -- Helpers -------------------------------------------------------------------------
@@ -532,14 +526,8 @@ def test_a_tournament_game_is_written_with_the_arbiters_token(web, page):
 @pytest.fixture
 def guest(web):
     """A device nobody signed in on."""
-    context = web.browser.new_context(viewport=PHONE, base_url=web.url, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
+    with watched_page(web.browser, viewport=PHONE, base_url=web.url, has_touch=True) as page:
+        yield page
 
 
 def assert_read_only(page, why: str) -> None:

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from browser import CHROMIUM, LiveServer, fixture_game, launch_chromium, record
+from browser import CHROMIUM, LiveServer, fixture_game, launch_chromium, record, watched_page
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
@@ -79,14 +79,8 @@ def web(tmp_path_factory):
 
 @pytest.fixture
 def page(web):
-    context = web.browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
+    with watched_page(web.browser) as page:
+        yield page
 
 
 def framed(web, page, host: Federation, path: str):

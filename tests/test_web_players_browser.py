@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 from babel.dates import format_date
-from browser import CHROMIUM, served_with_chromium
+from browser import CHROMIUM, served_with_chromium, watched_page
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
@@ -54,14 +54,8 @@ def web(tmp_path_factory):
 @pytest.fixture(params=list(SIZES))
 def page(web, request):
     size = SIZES[request.param]
-    context = web.browser.new_context(viewport=size, base_url=web.url, has_touch=size["width"] < 600)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
+    with watched_page(web.browser, viewport=size, base_url=web.url, has_touch=size["width"] < 600) as page:
+        yield page
 
 
 def fits_the_width(page) -> bool:

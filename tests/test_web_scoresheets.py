@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from browser import CHROMIUM, served_with_chromium
+from browser import CHROMIUM, served_with_chromium, watched_page
 from click.testing import CliRunner
 
 from recorder.cli.main import main
@@ -41,14 +41,8 @@ def hall(tmp_path_factory):
 
 @pytest.fixture
 def page(hall):
-    context = hall.browser.new_context(base_url=hall.url)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
+    with watched_page(hall.browser, timeout=15_000, base_url=hall.url) as page:
+        yield page
 
 
 def make_round(client) -> tuple[str, list[str]]:
