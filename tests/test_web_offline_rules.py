@@ -287,6 +287,23 @@ def test_a_move_queued_while_another_tablet_recorded_is_shown_refused_and_nothin
     assert [e["payload"].get("hole") for e in log[-3:]] == mine
 
 
+def offline_without_rules(web, tablet, query: str):
+    """A Qelat game four moves in, open on a device whose rules cannot load, gone offline;
+    with the first legal sowing, the same game on the server one sowing on (what the server
+    will make of the moves queued after it), its state, and a hole it refuses then."""
+    game = fixture_game("qelat-default.json")
+    game_id = record(web.client, game["setup"], game["commands"][:4])
+    tablet.goto(f"/games/{game_id}{query}")
+    tablet.wait_for_selector("#game-page[data-ready=true]")
+    tablet.context.set_offline(True)
+    tablet.wait_for_selector("#game-page[data-rules-state=failed]", timeout=RULES_LOAD_MS)
+    first = web.client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"][0]
+    twin = record(web.client, game["setup"], [*game["commands"][:4], {"type": "sow", "hole": first}])
+    after = web.client.get(f"/api/games/{twin}/state").get_json()
+    illegal = next(hole for hole in after["holes"] if hole not in after["legal_moves"])
+    return game_id, first, twin, after, illegal
+
+
 def test_without_the_rules_the_page_says_so_and_a_move_the_server_refuses_is_named_with_what_to_do(
     web, tablet_without_rules
 ):
@@ -294,20 +311,9 @@ def test_without_the_rules_the_page_says_so_and_a_move_the_server_refuses_is_nam
     the first queued move, any hole, on the last recorded board. An illegal sowing queued
     that way is refused when the network returns; the page names it, why, and the choices,
     and keeps the move behind it."""
-    game = fixture_game("qelat-default.json")
-    game_id = record(web.client, game["setup"], game["commands"][:4])
     tablet = tablet_without_rules
-    tablet.goto(f"/games/{game_id}")
-    tablet.wait_for_selector("#game-page[data-ready=true]")
-    tablet.context.set_offline(True)
-    tablet.wait_for_selector("#game-page[data-rules-state=failed]", timeout=RULES_LOAD_MS)
+    game_id, first, _, after, illegal = offline_without_rules(web, tablet, "")
     assert tablet.inner_text("#rules-status").startswith("The rules are not loaded on this device")
-
-    first = web.client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"][0]
-    # What the server will make of the moves after it: the same game on the server, one move on.
-    twin = record(web.client, game["setup"], [*game["commands"][:4], {"type": "sow", "hole": first}])
-    after = web.client.get(f"/api/games/{twin}/state").get_json()
-    illegal = next(hole for hole in after["holes"] if hole not in after["legal_moves"])
     legal = after["legal_moves"][0]
     for queued, hole in enumerate([first, illegal, legal], start=1):
         tablet.click(f".board [data-hole='{hole}']")  # after the first, any hole: there are no rules here
@@ -335,17 +341,8 @@ def test_the_rules_line_and_a_refused_queued_move_speak_the_readers_language(web
     """In Tigrinya the line about the rules on the device, the badge, the pending panel and
     the refused move's choices are Tigrinya: no Latin word is left but the move's notation
     (``sow a2``) and the engine's detail, which stays English (docs/i18n.md)."""
-    game = fixture_game("qelat-default.json")
-    game_id = record(web.client, game["setup"], game["commands"][:4])
     tablet = tablet_without_rules
-    tablet.goto(f"/games/{game_id}?lang=ti")
-    tablet.wait_for_selector("#game-page[data-ready=true]")
-    tablet.context.set_offline(True)
-    tablet.wait_for_selector("#game-page[data-rules-state=failed]", timeout=RULES_LOAD_MS)
-    first = web.client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"][0]
-    twin = record(web.client, game["setup"], [*game["commands"][:4], {"type": "sow", "hole": first}])
-    after = web.client.get(f"/api/games/{twin}/state").get_json()
-    illegal = next(hole for hole in after["holes"] if hole not in after["legal_moves"])
+    _, first, twin, after, illegal = offline_without_rules(web, tablet, "?lang=ti")
     detail = web.client.post(
         f"/api/games/{twin}/commands", json={"type": "sow", "hole": illegal, "expected_version": 6}
     ).get_json()["detail"]
