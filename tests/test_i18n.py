@@ -188,6 +188,27 @@ def test_an_unknown_choice_is_ignored(client):
     assert "Set-Cookie" not in response.headers
 
 
+HOSTILE_CHOICES = ["x" * 5000, "../../etc/passwd", "ti%00", "en_US;drop", "%E1%88%A0"]
+
+
+@pytest.mark.parametrize("choice", HOSTILE_CHOICES)
+def test_a_hostile_choice_is_ignored_and_costs_nothing(client, choice):
+    # In the address, in the cookie and in the browser's header: English, nothing kept.
+    response = client.get(f"/?lang={choice}")
+    assert response.status_code == 200 and page_language(response) == ("en", "ltr")
+    assert "Set-Cookie" not in response.headers
+    for path in ("/", "/api/variants"):
+        assert client.get(path, headers={"Cookie": f"lang={choice}"}).status_code == 200, path
+    assert page_language(client.get("/", headers={"Cookie": f"lang={choice}"})) == ("en", "ltr")
+
+
+def test_a_malformed_or_huge_accept_language_falls_back_to_english(client):
+    for header in ("ti;q=abc, am;q=2, *;q=-1", "\t;;,,q=", ",".join(["zz;q=0.5"] * 20_000), "x" * 100_000):
+        response = client.get("/", headers={"Accept-Language": header})
+        assert response.status_code == 200 and page_language(response)[0] in ("en", "ti", "am"), header[:40]
+    assert page_language(client.get("/", headers={"Accept-Language": "x" * 100_000})) == ("en", "ltr")
+
+
 def test_the_page_embeds_its_script_catalog_as_data(client):
     text = client.get("/?lang=am").get_data(as_text=True)
     data = json.loads(re.search(r'<script id="i18n" type="application/json">(.*?)</script>', text).group(1))
