@@ -33,6 +33,15 @@ from .pairing import ABSOLUTE, DOWN, NORTH, SOUTH, STRONG, UP, SwissPlayer, allo
 BYE = 0  # player numbers start at 1
 
 
+class MatchingGraph(nx.Graph):
+    """A graph whose ``g[v]`` is the plain neighbour dict, not networkx's read-only view:
+    the blossom algorithm reads an edge's weight through it at every dual change, and the
+    view's indirection was a large part of what a bracket's matching cost (docs/decisions.md)."""
+
+    def __getitem__(self, n):
+        return self._adj[n]
+
+
 @dataclass
 class Step:
     """One bracket's state: who is in it, what is settled, what may still pair."""
@@ -160,7 +169,7 @@ def best_matching(edges: list, core: set | None, players: int) -> dict:
     """The heaviest matching by (players placed, least cost): every player when ``core``
     is None (maximum cardinality), else the core's."""
     big = max(c for _, _, c in edges) + 1
-    g = nx.Graph()
+    g = MatchingGraph()
     if core is None:
         g.add_weighted_edges_from((a, b, big - c) for a, b, c in edges)
     else:  # each core player placed outweighs every cost
@@ -188,25 +197,23 @@ def settle_mdps(step: Step, mdps: list, residents: list) -> tuple[list, dict] | 
 
 
 def settle_remainder(step: Step, remainder: list) -> list | None:
-    """The remainder's pairs (steps 3 and 4)."""
+    """The remainder's pairs (steps 3 and 4): who forms S1 (the exchange), then S2's
+    transposition with S1 and S2 fixed. Two matchings, each with one order's digits: one
+    matching weighing both orders at once spreads its weights so far that it costs more
+    than the two (docs/decisions.md)."""
     numbers = {p.number for p in remainder}
     first = len(remainder) // 2
-    digits = pairs_digits(remainder, first)
-    partner = match(step, digits)
+    partner = match(step, exchange_digits(remainder, first))
     if partner is None:
         return None
     made = pairs_within(remainder, partner, numbers)
     if len(made) < first:
         first = len(made)
-        partner = match(step, pairs_digits(remainder, first))
+        partner = match(step, exchange_digits(remainder, first))
         if partner is None:
             return None
         made = pairs_within(remainder, partner, numbers)
-    s1 = [p for p, _ in made]
-    if {p.number for p in s1} == {p.number for p in remainder[:first]}:
-        return made
-    # an exchange: fix S1 and S2, then the transposition alone
-    s1 = sorted(s1, key=remainder.index)
+    s1 = sorted((p for p, _ in made), key=remainder.index)
     s1_numbers = {p.number for p in s1}
     s2 = [p for p in remainder if p.number not in s1_numbers]
     for side in (s1, s2):
@@ -216,14 +223,6 @@ def settle_remainder(step: Step, remainder: list) -> list | None:
     if partner is None:
         return None
     return pairs_within(remainder, partner, numbers)
-
-
-def pairs_digits(remainder: list, first: int) -> dict:
-    exchange = exchange_digits(remainder, first)
-    trans = transposition_digits(remainder[:first], remainder[first:])
-    bound = (len(remainder) - first + 1) ** first
-    keys = exchange.keys() | trans.keys()
-    return {key: exchange.get(key, 0) * (bound + 1) + trans.get(key, 0) for key in keys}
 
 
 def pairs_within(group: list, partner: dict, numbers: set) -> list:
@@ -753,7 +752,7 @@ def next_complete(floaters: list, residents: list, after: list) -> bool:
         if all(meets(p, q) for p, q in zip(rest[:half], rest[half:])):  # S1[i]-S2[i] first
             if k is None or any(meets(players[k], q) for q in after):
                 return True
-    g = nx.Graph()
+    g = MatchingGraph()
     for i, p in enumerate(players):
         for j, q in enumerate(players[i + 1 :], start=i + 1):
             if j >= len(floaters) and meets(p, q):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .brackets import pair_top_down
+from .brackets import MatchingGraph, pair_top_down
 from .events import DUTCH_2026, OLD_DUTCH
 from .pairing import (
     DOWN,
@@ -372,7 +372,7 @@ def whole_round(f: Field, players: list | None = None):
     """The best pairing of ``players`` (the whole round by default): a maximum-cardinality,
     maximum-weight matching; NoPairing when it cannot place everyone."""
     players = list(f.ranked) if players is None else players
-    g = nx.Graph()
+    g = MatchingGraph()
     g.add_nodes_from(p.number for p in players)
     for i, p in enumerate(players):
         for q in players[i + 1 :]:
@@ -473,7 +473,7 @@ def window_matching(f: Field, players: list, ahead: list, takers: set, last: boo
     natural = natural_pairs(players)
     if natural is not None and not takers:
         return natural, None
-    g = nx.Graph()
+    g = MatchingGraph()
     for i, p in enumerate(players):
         for q in players[i + 1 :]:
             if q.number not in p.opponents and (last or grants_both(p, q)):
