@@ -696,7 +696,7 @@ def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, tak
     floats = {}
     for p in bracket:  # his cheapest partner in the first group below that has one (C.3 counts)
         for g in lower:
-            costs = [weigh(p, q) for q in g if q.number not in p.opponents]
+            costs = [weigh(p, q) for q in partners_by_colours(g, p)]
             if costs:
                 floats[p.number] = min(costs)
                 break
@@ -723,6 +723,18 @@ def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, tak
             assumed.update((p.number, (p, floats[p.number])) for p in floaters)
             return made
     return None
+
+
+def partners_by_colours(group: list, p: SwissPlayer) -> list:
+    """A player of ``group`` for each colour history among those ``p`` has not met. Weighed
+    for a bracket above, a pair with a player of one group differs by his colours alone (C.3,
+    the seats): his score is the group's, and his floats, rank and seat preferences count
+    in the group's own digits, left out until it is paired."""
+    one_each: dict = {}
+    for q in group:
+        if q.number not in p.opponents:
+            one_each.setdefault(q.colours, q)
+    return list(one_each.values())
 
 
 def sink_weigh(weigh, floats: dict):
