@@ -7,7 +7,10 @@ receive a move every ``MOVE_EVERY`` seconds or so from their own recording clien
 arbiter's tablet: a random legal sowing with ``If-Match``, an annotation once the game is
 over); first for ``seconds`` with nobody watching, then for as long again with
 ``spectators`` streams open on the live process, spread over the games, from an asyncio
-load generator in a process of its own (recorder/bench/spectators.py). Reported: every
+load generator in a process of its own (recorder/bench/spectators.py). The live process
+keeps to the machine's last core (``RECORDER_LIVE_CPUS``, as docs/deployment.md advises on
+a small machine) and the spectators' process with it: they stand for devices elsewhere,
+whose reading must not take the core left to recording. Reported: every
 (spectator, move) pair's delay from the append's request to the spectator's receipt, the
 pairs never received (lost), the streams refused, the appends' latency in both runs,
 and the live process's memory per open stream (its resident size with the streams open
@@ -31,12 +34,28 @@ from .loadgen import LeanConnection, Tally, new_game, timed_call
 from .plan import SERVED
 from .server import GunicornConfig, Server, _children, served
 
-LIVE = GunicornConfig(workers=1, worker_class="gevent", config="python:recorder.gunicorn_live_conf")
+LIVE_CPU = max(os.sched_getaffinity(0))  # the live process's core, shared with the spectators' process
+ALONE = len(os.sched_getaffinity(0)) > 1  # else there is no other core to keep for recording
+LIVE = GunicornConfig(
+    workers=1,
+    worker_class="gevent",
+    config="python:recorder.gunicorn_live_conf",
+    environment=(("RECORDER_LIVE_CPUS", str(LIVE_CPU)),) if ALONE else (),
+)
 GAMES = 20
 MOVE_EVERY = 3.0  # seconds between two moves of a game, give or take a quarter
 RAMP_RATE = 400.0  # new streams a second while the spectators arrive
 SETTLE_SECONDS = 2.0  # after the last append: its delivery is still counted
 SEED = 41
+IN_MEMORY = "/dev/shm"  # Linux's tmpfs
+
+
+def database_folder() -> str | None:
+    """Where the section's database lives: in memory where the system has a tmpfs, else
+    the temporary folder. Every append waits for its fsync (docs/deployment.md); a disk's
+    rare slow fsync, in either run alike, would alone set the p99 of a few hundred appends,
+    and the ratio is there to tell what the spectators cost (docs/decisions.md)."""
+    return IN_MEMORY if os.path.isdir(IN_MEMORY) and os.access(IN_MEMORY, os.W_OK) else None
 
 
 @dataclass(frozen=True)
@@ -55,6 +74,7 @@ class LiveFigures:
     live_cpu: float  # CPU seconds the live process used while the spectators watched the moves
     seconds: float  # the length of each run of moves
     servers: str
+    database: str  # where the database was: "in memory (/dev/shm)" or "on disk"
 
     @property
     def bytes_per_stream(self) -> float:
@@ -68,7 +88,7 @@ class LiveFigures:
 
 
 def measure(*, spectators: int, seconds: float, games: int = GAMES, move_every: float = MOVE_EVERY) -> LiveFigures:
-    with tempfile.TemporaryDirectory(prefix="recorder-bench-live-") as folder:
+    with tempfile.TemporaryDirectory(prefix="recorder-bench-live-", dir=database_folder()) as folder:
         db = os.path.join(folder, "live.sqlite3")
         with served(db, SERVED) as recording, served(db, LIVE) as live:
             return run(recording, live, folder, spectators, seconds, games, move_every)
@@ -107,6 +127,7 @@ def run(recording: Server, live: Server, folder: str, count: int, seconds: float
         live_cpu,
         seconds,
         f"recording: {SERVED.describe()}; live: {LIVE.describe()}",
+        f"in memory ({IN_MEMORY})" if folder.startswith(IN_MEMORY + os.sep) else "on disk",
     )
 
 
@@ -116,6 +137,8 @@ def spectating(port: int, game_ids: list[str], count: int, out: str, *, deadline
     tally it prints) until it has written their arrivals."""
     command = [sys.executable, "-m", "recorder.bench.spectators", "--port", str(port), "--games", ",".join(game_ids)]
     command += ["--count", str(count), "--rate", str(RAMP_RATE), "--deadline", str(deadline), "--out", out]
+    if ALONE:
+        command += ["--cpu", str(LIVE_CPU)]
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as process:
         assert process.stdin is not None and process.stdout is not None
         try:

@@ -64,7 +64,7 @@ class Plan:
     archive_games: int
     postgres: str | None = None  # a scratch PostgreSQL database: the api section runs on it too
     players: tuple[int, int] = (10_000, 100_000)  # the players section's registry and rated games
-    live_seconds: float = 60.0  # each run of moves of the live section, with and without spectators
+    live_seconds: float = 120.0  # each run of moves of the live section, with and without spectators
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:

@@ -246,6 +246,10 @@ def live(plan: Plan, echo: Echo) -> None:
         echo(line)
 
 
+def spread(tally, q: float) -> str:
+    return f"{tally.percentile(q) * 1000:.1f}"
+
+
 def live_lines(figures) -> list[str]:
     """The live section's figures, each beside its target (a quick run opens fewer spectators than the target)."""
     p50, p99 = figures.delivery_at(50) * 1000, figures.delivery_at(99) * 1000
@@ -267,6 +271,8 @@ def live_lines(figures) -> list[str]:
         f"  append p99: {alone:.1f} ms with nobody watching ({figures.alone.requests} appends), "
         f"{watched:.1f} ms watched ({figures.watched.requests}): {ratio:.2f}×  target ≤ {LIVE_APPEND_RATIO:g}×  "
         f"{verdict(appends_ok)}",
+        f"    (p50 {spread(figures.alone, 50)} → {spread(figures.watched, 50)} ms, "
+        f"p90 {spread(figures.alone, 90)} → {spread(figures.watched, 90)} ms; the database {figures.database})",
         f"  memory per open stream: {per_stream:.0f} kB (live process {figures.rss_before / 2**20:.0f} MB "
         f"→ {figures.rss_open / 2**20:.0f} MB); live process CPU while watched: "
         f"{figures.live_cpu / figures.seconds * 100:.0f} % of a core",
