@@ -20,16 +20,11 @@ kB each, and none of them is a thread that records moves.
   stream of the process, and it need not walk what lives as long as the process.
 - ``timeout``: the gevent worker's heartbeat comes from its own greenlet, so a stream
   lasting minutes is never taken for a hung worker.
-- ``RECORDER_LIVE_CPUS`` (e.g. ``1``, ``2,3`` or ``2-3``): the CPUs the worker keeps to.
-  Unset, it runs anywhere. On a small machine give it the last core, so that sending
-  each move to thousands of streams never takes the core an arbiter's append needs.
 """
 
 from __future__ import annotations
 
 import gc
-import os
-import re
 import resource
 
 from recorder.gunicorn_conf import access_log_format, on_starting  # noqa: F401  (gunicorn reads them from here)
@@ -42,29 +37,7 @@ graceful_timeout = 10  # streams are told to go; EventSource reconnects to the n
 backlog = 4096  # spectators arriving together at a round's start wait to be accepted, not refused
 
 
-def cpu_list(text: str) -> set[int]:
-    """``1``, ``2,3``, ``2-3`` or a mix: the CPUs it names, each one this process may use."""
-    allowed = os.sched_getaffinity(0)
-    cpus: set[int] = set()
-    for part in text.split(","):
-        named = re.fullmatch(r" *([0-9]+)(?:-([0-9]+))? *", part)
-        if named is None:
-            raise ValueError(f"RECORDER_LIVE_CPUS={text!r}: expected CPU numbers such as 1, 2,3 or 2-3")
-        low, high = int(named[1]), int(named[2] or named[1])
-        if high > max(allowed):
-            raise ValueError(f"RECORDER_LIVE_CPUS={text!r}: this process may use CPUs {sorted(allowed)}")
-        cpus.update(range(low, high + 1))
-    if not cpus <= allowed:
-        raise ValueError(f"RECORDER_LIVE_CPUS={text!r}: this process may use CPUs {sorted(allowed)}")
-    return cpus
-
-
-LIVE_CPUS = cpu_list(os.environ["RECORDER_LIVE_CPUS"]) if os.environ.get("RECORDER_LIVE_CPUS") else None
-
-
 def post_worker_init(worker) -> None:
-    if LIVE_CPUS is not None:
-        os.sched_setaffinity(0, LIVE_CPUS)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

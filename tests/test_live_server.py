@@ -12,7 +12,6 @@ clients, the live process) holds 200 spectators with every move delivered.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import http.client
 import json
 import os
@@ -25,7 +24,6 @@ from pathlib import Path
 import pytest
 from browser import fixture_game
 
-from recorder import gunicorn_live_conf
 from recorder.bench import live as bench_live
 from recorder.bench import server as gunicorn
 from recorder.bench.report import live_lines
@@ -188,25 +186,3 @@ def test_the_live_bench_delivers_every_move_to_200_spectators():
     assert figures.rss_open > figures.rss_before > 0
     lines = live_lines(figures)
     assert any("move to every spectator" in line for line in lines) and "MISSED" in lines[0]  # 200 < 5,000
-
-
-def test_the_live_worker_keeps_to_the_cpus_recorder_live_cpus_names(tmp_path):
-    """On a small machine the live process takes the last core and leaves the others to
-    recording (docs/deployment.md); the live bench serves it so."""
-    last = max(os.sched_getaffinity(0))
-    config = dataclasses.replace(bench_live.LIVE, environment=(("RECORDER_LIVE_CPUS", str(last)),))
-    with gunicorn.served(str(tmp_path / "pinned.sqlite3"), config) as live:
-        workers = gunicorn._children(live.process.pid)
-        assert workers and all(os.sched_getaffinity(pid) == {last} for pid in workers)
-
-
-@pytest.mark.parametrize("text", ["", "x", "1-", "-1", "1,,2", "2-1x", "１", str(10**12), f"0-{10**12}"])
-def test_recorder_live_cpus_refuses_what_names_no_cpu_of_this_machine(text):
-    with pytest.raises(ValueError, match="RECORDER_LIVE_CPUS"):
-        gunicorn_live_conf.cpu_list(text)
-
-
-def test_recorder_live_cpus_reads_lists_and_ranges():
-    low, high = min(os.sched_getaffinity(0)), max(os.sched_getaffinity(0))
-    assert gunicorn_live_conf.cpu_list(str(high)) == {high}
-    assert gunicorn_live_conf.cpu_list(f" {low}-{low} , {high}") == {low, high}

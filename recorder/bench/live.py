@@ -7,10 +7,8 @@ receive a move every ``MOVE_EVERY`` seconds or so from their own recording clien
 arbiter's tablet: a random legal sowing with ``If-Match``, an annotation once the game is
 over); first for ``seconds`` with nobody watching, then for as long again with
 ``spectators`` streams open on the live process, spread over the games, from an asyncio
-load generator in a process of its own (recorder/bench/spectators.py). The live process
-keeps to the machine's last core (``RECORDER_LIVE_CPUS``, as docs/deployment.md advises on
-a small machine) and the spectators' process with it: they stand for devices elsewhere,
-whose reading must not take the core left to recording. Reported: every
+load generator in a process of its own (recorder/bench/spectators.py). The database is in
+memory where the system has a tmpfs (``database_folder``). Reported: every
 (spectator, move) pair's delay from the append's request to the spectator's receipt, the
 pairs never received (lost), the streams refused, the appends' latency in both runs,
 and the live process's memory per open stream (its resident size with the streams open
@@ -34,14 +32,7 @@ from .loadgen import LeanConnection, Tally, new_game, timed_call
 from .plan import SERVED
 from .server import GunicornConfig, Server, _children, served
 
-LIVE_CPU = max(os.sched_getaffinity(0))  # the live process's core, shared with the spectators' process
-ALONE = len(os.sched_getaffinity(0)) > 1  # else there is no other core to keep for recording
-LIVE = GunicornConfig(
-    workers=1,
-    worker_class="gevent",
-    config="python:recorder.gunicorn_live_conf",
-    environment=(("RECORDER_LIVE_CPUS", str(LIVE_CPU)),) if ALONE else (),
-)
+LIVE = GunicornConfig(workers=1, worker_class="gevent", config="python:recorder.gunicorn_live_conf")
 GAMES = 20
 MOVE_EVERY = 3.0  # seconds between two moves of a game, give or take a quarter
 RAMP_RATE = 400.0  # new streams a second while the spectators arrive
@@ -137,8 +128,6 @@ def spectating(port: int, game_ids: list[str], count: int, out: str, *, deadline
     tally it prints) until it has written their arrivals."""
     command = [sys.executable, "-m", "recorder.bench.spectators", "--port", str(port), "--games", ",".join(game_ids)]
     command += ["--count", str(count), "--rate", str(RAMP_RATE), "--deadline", str(deadline), "--out", out]
-    if ALONE:
-        command += ["--cpu", str(LIVE_CPU)]
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as process:
         assert process.stdin is not None and process.stdout is not None
         try:

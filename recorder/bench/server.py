@@ -35,7 +35,6 @@ class GunicornConfig:
     timeout: int | None = None  # None: gunicorn's default (30 s)
     graceful_timeout: int | None = None
     config: str | None = None  # a gunicorn config (-c), for its hooks; the flags above override its values
-    environment: tuple[tuple[str, str], ...] = ()  # variables set for the server beside RECORDER_DB
 
     def arguments(self) -> list[str]:
         args = ["--config", self.config] if self.config else []
@@ -142,7 +141,7 @@ def start(db_path: str, config: GunicornConfig = GunicornConfig(), *, ready_time
         "warning",
         APP,
     ]
-    env = {**os.environ, **dict(config.environment), "RECORDER_DB": db_path, "RECORDER_ADMIN_TOKEN": BENCH_TOKEN}
+    env = {**os.environ, "RECORDER_DB": db_path, "RECORDER_ADMIN_TOKEN": BENCH_TOKEN}
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     log.close()
     server = Server(process, port, db_path, log.name)

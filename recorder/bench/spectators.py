@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import gc
 import json
-import os
 import resource
 import sys
 import threading
@@ -124,10 +123,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=400.0, help="new connections a second")
     parser.add_argument("--deadline", type=float, default=240.0, help="seconds before it stops by itself")
     parser.add_argument("--out", required=True)
-    parser.add_argument("--cpu", type=int, help="the one CPU it keeps to (the live process's)")
     arguments = parser.parse_args()
-    if arguments.cpu is not None:
-        os.sched_setaffinity(0, {arguments.cpu})
     raise_open_files(arguments.count + 256)
     gc.disable()  # arrivals make no cycles; a collection over thousands of streams would delay what it notes
     run = watch(arguments.port, arguments.games.split(","), arguments.count, arguments.rate, arguments.deadline)
