@@ -22,6 +22,7 @@ from pathlib import Path
 from recorder.core.events import Event, LotDrawn, OpeningPlayed, RaceRecorded, ResultRecorded, RoundStarted, Sowed
 from recorder.core.game import apply_move
 from recorder.rules.base import Rules
+from recorder.rules.playout import random_sowing
 from recorder.rules.positions import position_from_json
 from recorder.rules.state import State, state_to_json
 
@@ -135,6 +136,18 @@ def replay(rules: Rules, state: State, items: Iterable) -> State:
         state = play(rules, state, item)
         assert state.seeds == rules.total_seeds
     return state
+
+
+def sown_both_ways(rules: Rules, state: State, rng, trace: list) -> State | None:
+    """A random legal sowing from ``state``, played traced (its steps into ``trace``) and
+    untraced (replay's route, which ends most turns in one step: rules/base.py,
+    ``turn_simply_ended``), the two held equal; the state after it, None when there is none."""
+    sown = random_sowing(rules, state, rng, trace)
+    if sown is None:
+        return None
+    hole, traced = sown
+    assert rules.play(state, hole) == traced
+    return traced
 
 
 def sow(rules: Rules, state: State, *names: str, trace: list | None = None) -> State:
