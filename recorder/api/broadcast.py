@@ -87,6 +87,7 @@ class Audience:
         self.reaches = reaches
         self.shaped = False  # some answer depended on the token (a delaying tournament was read)
         self._folds: dict[str, FoldedGame] = {}  # each held-back game's visible fold, the latest asked
+        self._tournaments: dict[str, str | None] = {}  # each game's tournament, from its immutable setup
 
     def delaying(self, tournament_id: str | None) -> Tournament | None:
         """The tournament when it holds moves back from this reader (as it stands now)."""
@@ -100,9 +101,13 @@ class Audience:
         return None if self.reaches(tournament_id) else t
 
     def tournament_of(self, game_id: str) -> str | None:
-        setup = self.recorder.setup_of(game_id)
-        metadata = getattr(setup, "metadata", None) or {}
-        return metadata.get("tournament_id") or ids.tournament_of_board(game_id)
+        """The game's tournament, read once: a live watcher asks at every look, and the
+        live process folds no game whose setup it could keep."""
+        if game_id not in self._tournaments:
+            setup = self.recorder.setup_of(game_id)
+            metadata = getattr(setup, "metadata", None) or {}
+            self._tournaments[game_id] = metadata.get("tournament_id") or ids.tournament_of_board(game_id)
+        return self._tournaments[game_id]
 
     def sees_all(self, game_id: str) -> bool:
         """Whether this reader's token reaches the game's tournament (no delay ever holds it back)."""

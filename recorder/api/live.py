@@ -81,6 +81,7 @@ DEFAULTS = {
 }
 RETRY_AFTER_SECONDS = 5
 RECONNECT_MS = 1000  # EventSource waits this long before it reconnects
+HEARTBEAT = b": still here\n\n"  # a comment: EventSource ignores it, proxies see the stream alive
 
 
 class Listeners:
@@ -103,10 +104,10 @@ class Listeners:
             self.open -= 1
 
 
-def message(event: str, data: dict, event_id: int | None = None) -> str:
-    """One SSE message; ``data`` is one line of JSON."""
+def message(event: str, data: dict, event_id: int | None = None) -> bytes:
+    """One SSE message, as the stream sends it; ``data`` is one line of JSON."""
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data)}\n\n"
+    return f"{head}event: {event}\ndata: {json.dumps(data)}\n\n".encode()
 
 
 def last_event_id() -> int | None:
@@ -119,7 +120,7 @@ def last_event_id() -> int | None:
     return int(raw)
 
 
-def stream(body: Iterator[str]) -> Response:
+def stream(body: Iterator[bytes]) -> Response:
     """Admit a listener or refuse with 503; the slot is held only while the stream runs.
 
     A HEAD request gets the stream's headers and takes no slot: its body is never sent,
@@ -142,7 +143,7 @@ def stream(body: Iterator[str]) -> Response:
     return streaming(Admitted(listeners, body, let_go))
 
 
-def streaming(body: Iterator[str]) -> Response:
+def streaming(body: Iterator[bytes]) -> Response:
     response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
@@ -156,7 +157,7 @@ class Admitted:
     by the thread or greenlet that served the stream, also lets go of its database
     connection (``let_go``), should the body have ended before it did so itself."""
 
-    def __init__(self, listeners: Listeners, body: Iterator[str], let_go: Callable[[], None] = lambda: None):
+    def __init__(self, listeners: Listeners, body: Iterator[bytes], let_go: Callable[[], None] = lambda: None):
         self._body = body
         self._started = False
         self._let_go = let_go
@@ -165,10 +166,10 @@ class Admitted:
     def __iter__(self) -> Admitted:
         return self
 
-    def __next__(self) -> str:
+    def __next__(self) -> bytes:
         if not self._started:
             self._started = True
-            return f"retry: {RECONNECT_MS}\n\n"
+            return f"retry: {RECONNECT_MS}\n\n".encode()
         try:
             return next(self._body)
         except BaseException:
@@ -222,7 +223,7 @@ def timing() -> tuple[float, float]:
 
 def game_messages(
     watchers: Watchers, key, look, store, shown: Visible | tuple[str, int], sent: int, timing: tuple[float, float]
-) -> Iterator[str]:
+) -> Iterator[bytes]:
     """The version, then every event after ``sent`` as the game's watcher hands it on (as
     this reader may see it). The stream joins the watcher first, then reads from the store
     what it missed: so no event falls between the two, and an event it has already is
@@ -231,7 +232,7 @@ def game_messages(
     stream reads only what the watcher had already handed on past ``sent`` (an append
     between the request and the join, a resuming listener's missed events), and a
     spectator who missed nothing opens no database connection in its stream."""
-    events = watchers.join(key, look)
+    events = watchers.join(key, look, *timing)
     try:
         if isinstance(shown, Visible):
             game_id, version, upto = shown.game_id, shown.version(), shown.upto()
@@ -242,27 +243,22 @@ def game_messages(
         if upto is None or upto > sent:
             sent = yield from new_events(store, game_id, sent, upto)
             store.release_connection()  # caught up: the watcher reads for every stream from now on
-        for batch in handed_on(events, *timing):
+        for batch in handed_on(events):
             for event in batch:
                 if event.seq > sent:
-                    yield event.text
+                    yield event.data
                     sent = event.seq
             if not batch:
-                yield ": still here\n\n"
+                yield HEARTBEAT
     finally:
         watchers.leave(key, events)
 
 
-def handed_on(events: queue.SimpleQueue, heartbeat: float, lifetime: float) -> Iterator[Sequence]:
-    """Each batch the watcher hands on, or an empty one when a heartbeat is due, until the
-    stream's lifetime is up."""
-    end = time.monotonic() + lifetime
-    while (left := end - time.monotonic()) > 0:
-        try:
-            yield events.get(timeout=min(heartbeat, left))
-        except queue.Empty:
-            if end - time.monotonic() > 0:
-                yield ()
+def handed_on(events: queue.SimpleQueue) -> Iterator[Sequence]:
+    """Each batch the watcher hands on (an empty one when a heartbeat is due) until it says
+    the stream's lifetime is up: the stream waits on its queue alone, with no timer."""
+    while (batch := events.get()) is not None:
+        yield batch
 
 
 def new_events(store, game_id: str, after: int, upto: int | None = None):
@@ -324,12 +320,12 @@ class BoardsLook:
         self.versions = {g: row.get("horizon") or store.version(g) for g, row in self.known.items()}
         self.cursor = self.own + sum(self.versions.values())
 
-    def snapshot(self) -> str:
+    def snapshot(self) -> bytes:
         rows = [{**board_message(self.store, row), "version": self.versions[g]} for g, row in self.known.items()]
         data = {"tournament_id": self.tournament_id, "version": self.own, "boards": rows}
         return message("snapshot", data, self.cursor)
 
-    def __call__(self) -> list[str]:
+    def __call__(self) -> list[bytes]:
         """A poll interval later: a ``board`` message per changed board, a ``tournament``
         message when the tournament changed."""
         time.sleep(self.poll)
@@ -350,20 +346,20 @@ class BoardsLook:
 
 def tournament_messages(
     watchers: Watchers, key, look, first: Callable[[], BoardsLook], last: int | None, timing: tuple[float, float]
-) -> Iterator[str]:
+) -> Iterator[bytes]:
     """A snapshot of every board (unless the client already has it, by its id), then each
     change as the tournament's watcher finds it. The stream joins the watcher before it
     reads its snapshot, so no change falls between the two (one may come twice)."""
-    changes = watchers.join(key, look)
+    changes = watchers.join(key, look, *timing)
     try:
         now = first()
         now.store.release_connection()  # the snapshot is read: the watcher looks for every stream from now on
         if last != now.cursor:
             yield now.snapshot()
-        for batch in handed_on(changes, *timing):
+        for batch in handed_on(changes):
             yield from batch
             if not batch:
-                yield ": still here\n\n"
+                yield HEARTBEAT
     finally:
         watchers.leave(key, changes)
 

@@ -15,6 +15,7 @@ watcher looks every poll interval rather than waiting for an append.
 
 from __future__ import annotations
 
+import heapq
 import logging
 import queue
 import threading
@@ -45,10 +46,10 @@ class Visible:
 
 
 class Encoded(NamedTuple):
-    """An event as its streams send it: its seq and the message, encoded once for all."""
+    """An event as its streams send it: its seq and the message's bytes, encoded once for all."""
 
     seq: int
-    text: str
+    data: bytes
 
 
 class GameLook:
@@ -76,31 +77,61 @@ class GameLook:
 
 
 class Watcher:
-    """One look at the store, repeated for all the streams of one key in this process."""
+    """One look at the store, repeated for all the streams of one key in this process.
 
-    def __init__(self, registry: Watchers, key: Key, look: Callable[[], Sequence]):
-        self.registry, self.key, self.look = registry, key, look
+    The watcher also keeps its streams' time, so that a waiting stream holds no timer of
+    its own: when nothing was handed on for a heartbeat interval it hands on an empty
+    batch (each stream sends a comment), and when a stream's lifetime is up it hands that
+    stream ``None`` (the stream ends). Both come at the next look, within a poll interval."""
+
+    def __init__(self, registry: Watchers, key: Key, look: Callable[[], Sequence], heartbeat: float):
+        self.registry, self.key, self.look, self.heartbeat = registry, key, look, heartbeat
         self.streams: set[queue.SimpleQueue] = set()
+        self.ends: list[tuple[float, int, queue.SimpleQueue]] = []  # a heap: when each stream's lifetime is up
+        self.handed = time.monotonic()  # when a batch (or a heartbeat) was last handed on
 
     def run(self) -> None:
         try:
             while self.registry.still_watched(self):
-                try:
-                    batch = self.look()
-                except Exception:  # the database is away: the streams wait, the watcher tries again
-                    log.exception("live watcher of %s", self.key[1])
-                    time.sleep(1.0)
-                    continue
-                if batch:
+                batch = self.look_once()
+                now = time.monotonic()
+                if batch or now - self.handed >= self.heartbeat:
                     self.hand_on(batch)
+                    self.handed = now
+                self.end_streams(now)
         finally:
+            self.end_streams(float("inf"))  # should the watcher fail, no stream waits for it forever
             self.registry.release(self)
+
+    def look_once(self) -> Sequence:
+        try:
+            return self.look()
+        except Exception:  # the database is away: the streams wait, the watcher tries again
+            log.exception("live watcher of %s", self.key[1])
+            time.sleep(1.0)
+            return ()
 
     def hand_on(self, batch: Sequence) -> None:
         with self.registry.lock:
             streams = list(self.streams)
         for stream in streams:
             stream.put(batch)
+
+    def add(self, stream: queue.SimpleQueue, ends: float) -> None:
+        """Called with the registry's lock held."""
+        self.streams.add(stream)
+        heapq.heappush(self.ends, (ends, id(stream), stream))
+
+    def end_streams(self, now: float) -> None:
+        ended = []
+        with self.registry.lock:
+            while self.ends and self.ends[0][0] <= now:
+                stream = heapq.heappop(self.ends)[2]
+                if stream in self.streams:
+                    self.streams.discard(stream)
+                    ended.append(stream)
+        for stream in ended:
+            stream.put(None)
 
 
 class Watchers:
@@ -114,22 +145,27 @@ class Watchers:
     def release(self, _watcher: Watcher) -> None:
         self._release()
 
-    def join(self, key: Key, make_look: Callable[[], Callable[[], Sequence]]) -> queue.SimpleQueue:
+    def join(
+        self, key: Key, make_look: Callable[[], Callable[[], Sequence]], heartbeat: float, lifetime: float
+    ) -> queue.SimpleQueue:
         """A queue that receives each batch the key's watcher finds (started with
-        ``make_look()`` when this is the key's first stream in the process)."""
+        ``make_look()`` when this is the key's first stream in the process), an empty
+        batch when ``heartbeat`` seconds passed without one, and ``None`` once the
+        stream's ``lifetime`` is up."""
         stream: queue.SimpleQueue = queue.SimpleQueue()
+        ends = time.monotonic() + lifetime
         with self.lock:
             watcher = self._watchers.get(key)
             if watcher is not None:
-                watcher.streams.add(stream)
+                watcher.add(stream, ends)
                 return stream
         look = make_look()  # outside the lock: it reads the store
         with self.lock:
             watcher = self._watchers.get(key)
             start = watcher is None
             if watcher is None:
-                watcher = self._watchers[key] = Watcher(self, key, look)
-            watcher.streams.add(stream)
+                watcher = self._watchers[key] = Watcher(self, key, look, heartbeat)
+            watcher.add(stream, ends)
         if start:
             threading.Thread(target=watcher.run, name=f"live-{key[1]}", daemon=True).start()
         return stream
