@@ -18,6 +18,12 @@ kB each, and none of them is a thread that records moves.
 - the app's own objects (modules, functions, the rules' tables) frozen out of the cycle
   collector once loaded: with thousands of streams open a full collection pauses every
   stream of the process, and it need not walk what lives as long as the process.
+- the worker in Linux's idle scheduling class (``SCHED_IDLE``) unless
+  ``RECORDER_LIVE_PRIORITY=normal``: it runs on whatever CPU recording leaves, and a
+  thread of the recording server that wakes (an append arrives, its fsync returns) takes
+  the core from it at once. A spectator's move may wait a few milliseconds; an
+  arbiter's append should not wait for five thousand spectators'. Lowering a niceness
+  does not do this: the kernel still lets the running task finish its time slice.
 - ``timeout``: the gevent worker's heartbeat comes from its own greenlet, so a stream
   lasting minutes is never taken for a hung worker.
 """
@@ -25,6 +31,7 @@ kB each, and none of them is a thread that records moves.
 from __future__ import annotations
 
 import gc
+import os
 import resource
 
 from recorder.gunicorn_conf import access_log_format, on_starting  # noqa: F401  (gunicorn reads them from here)
@@ -43,3 +50,17 @@ def post_worker_init(worker) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     gc.collect()
     gc.freeze()
+    yield_to_recording()
+
+
+PRIORITIES = ("idle", "normal")
+
+
+def yield_to_recording() -> None:
+    """Put the worker in the idle scheduling class, as ``RECORDER_LIVE_PRIORITY`` says
+    (``idle``, the default, or ``normal``); nothing where the system has no such class."""
+    priority = os.environ.get("RECORDER_LIVE_PRIORITY", "idle")
+    if priority not in PRIORITIES:
+        raise ValueError(f"RECORDER_LIVE_PRIORITY must be one of {', '.join(PRIORITIES)}, not {priority!r}")
+    if priority == "idle" and hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import resource
 import sys
 import threading
@@ -43,6 +44,13 @@ def raise_open_files(needed: int) -> None:
     wanted = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def stand_aside() -> None:
+    """The idle scheduling class, where Linux has it: the spectators stand in for browsers
+    on other machines, so their own reading should take only CPU nothing else here wants."""
+    if hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 async def spectate(port: int, spectator: Spectator, answered: asyncio.Queue) -> None:
@@ -125,6 +133,7 @@ def main() -> None:
     parser.add_argument("--out", required=True)
     arguments = parser.parse_args()
     raise_open_files(arguments.count + 256)
+    stand_aside()
     gc.disable()  # arrivals make no cycles; a collection over thousands of streams would delay what it notes
     run = watch(arguments.port, arguments.games.split(","), arguments.count, arguments.rate, arguments.deadline)
     spectators = asyncio.run(run)
