@@ -4,6 +4,7 @@ every move, and a watcher ends with its last stream."""
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -14,6 +15,9 @@ from browser import fixture_game, record
 from conftest import make_app
 from flask.testing import FlaskClient
 from test_live_api import messages
+
+from recorder import gunicorn_live_conf
+from recorder.api.watchers import Watchers
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -141,3 +145,108 @@ def open_tournament_stream(app, tournament_id: str) -> queue.Queue:
     heard = heard_in_the_background(app, response)
     assert heard.get(timeout=5)[0] == "snapshot"
     return heard
+
+
+# -- The watcher keeps its streams' time ---------------------------------------------------
+
+
+def quiet_look(poll: float = 0.02):
+    """A look that finds nothing, as a game without moves: one poll interval, no batch."""
+
+    def look():
+        time.sleep(poll)
+        return ()
+
+    return look
+
+
+def test_a_quiet_watcher_hands_its_streams_a_heartbeat():
+    watchers = Watchers()
+    stream = watchers.join(("game", "quiet", False), quiet_look, 0.2, 10.0)
+    started = time.monotonic()
+    assert stream.get(timeout=5) == ()  # an empty batch: the stream sends its comment
+    assert time.monotonic() - started >= 0.2
+    watchers.leave(("game", "quiet", False), stream)
+
+
+def test_a_watcher_ends_each_stream_at_its_own_lifetime():
+    watchers, key = Watchers(), ("game", "short", False)
+    brief = watchers.join(key, quiet_look, 60.0, 0.2)
+    longer = watchers.join(key, quiet_look, 60.0, 1.0)
+    assert brief.get(timeout=5) is None  # the stream's lifetime is up: it ends
+    assert longer.empty()
+    assert longer.get(timeout=5) is None
+    assert wait_until(lambda: watchers.count() == 0)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # the watcher's end is the point
+def test_a_failing_watcher_ends_its_streams_rather_than_leave_them_waiting():
+    def broken():
+        def look():
+            raise SystemExit  # not an error the watcher waits out: its thread ends
+
+        return look
+
+    stream = Watchers().join(("game", "broken", False), broken, 60.0, 60.0)
+    assert stream.get(timeout=5) is None
+    for thread in threading.enumerate():
+        if thread.name == "live-broken":
+            thread.join(5)  # its end is reported within this test
+
+
+def test_a_stream_ends_after_its_lifetime_although_no_heartbeat_is_due(app):
+    client = app.test_client()
+    game = fixture_game("qelat-default.json")
+    game_id = record(client, game["setup"], game["commands"][:1])
+    app.config.update(LIVE_MAX_SECONDS=0.5, LIVE_HEARTBEAT_SECONDS=60.0)
+    response = FlaskClient(app, app.response_class).get(f"/api/games/{game_id}/live", buffered=False)
+    started = time.monotonic()
+    body = b"".join(response.response)
+    assert time.monotonic() - started < 5
+    assert b"event: version" in body and b"still here" not in body
+
+
+def wait_until(condition, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return condition()
+
+
+# -- Recording comes first: the live worker's scheduling class -----------------------------
+
+
+def policy_after(priority: str | None, monkeypatch) -> int:
+    """The scheduling policy of a thread that ran the live worker's start-up with
+    ``RECORDER_LIVE_PRIORITY=priority`` (a thread: Linux sets the policy per thread)."""
+    if priority is None:
+        monkeypatch.delenv("RECORDER_LIVE_PRIORITY", raising=False)
+    else:
+        monkeypatch.setenv("RECORDER_LIVE_PRIORITY", priority)
+    seen = []
+
+    def start_up() -> None:
+        gunicorn_live_conf.yield_to_recording()
+        seen.append(os.sched_getscheduler(0))
+
+    thread = threading.Thread(target=start_up)
+    thread.start()
+    thread.join(5)
+    return seen[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+def test_the_live_worker_runs_in_the_idle_class_by_default(monkeypatch):
+    assert policy_after(None, monkeypatch) == os.SCHED_IDLE
+    assert policy_after("idle", monkeypatch) == os.SCHED_IDLE
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+def test_the_live_worker_keeps_the_normal_class_when_told(monkeypatch):
+    assert policy_after("normal", monkeypatch) == os.SCHED_OTHER
+
+
+def test_an_unknown_live_priority_stops_the_worker_naming_the_allowed_values(monkeypatch):
+    monkeypatch.setenv("RECORDER_LIVE_PRIORITY", "low")
+    with pytest.raises(ValueError, match="idle, normal"):
+        gunicorn_live_conf.yield_to_recording()
