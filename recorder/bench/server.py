@@ -177,8 +177,12 @@ def answers(port: int) -> bool:
 
 @contextlib.contextmanager
 def served(db_path: str, config: GunicornConfig = GunicornConfig()) -> Iterator[Server]:
+    """A server for the block; should it have ended by itself meanwhile, its log is
+    printed before it goes (a bench that failed for it says why)."""
     server = start(db_path, config)
     try:
         yield server
     finally:
+        if server.process.poll() is not None:
+            print(f"gunicorn ended by itself with {server.process.returncode}:\n{server.log()}", file=sys.stderr)
         server.stop()
