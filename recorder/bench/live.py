@@ -7,7 +7,8 @@ receive a move every ``MOVE_EVERY`` seconds or so from their own recording clien
 arbiter's tablet: a random legal sowing with ``If-Match``, an annotation once the game is
 over); first for ``seconds`` with nobody watching, then for as long again with
 ``spectators`` streams open on the live process, spread over the games, from an asyncio
-load generator in a process of its own (recorder/bench/spectators.py). The database is in
+load generator in a process of its own (recorder/bench/spectators.py; like the live
+process, it runs in the idle scheduling class). The database is in
 memory where the system has a tmpfs (``database_folder``). Reported: every
 (spectator, move) pair's delay from the append's request to the spectator's receipt, the
 pairs never received (lost), the streams refused, the appends' latency in both runs,

@@ -2,8 +2,10 @@
 
 Run as a process of its own (``python -m recorder.bench.spectators``), so that reading
 thousands of streams never takes the interpreter of the bench's recording clients, whose
-append latency is measured. It talks to loopback only, and is bounded in time: it stops
-at ``--deadline`` seconds whatever happens.
+append latency is measured, and in Linux's idle scheduling class: the spectators stand
+for browsers on other machines, whose reading costs this machine nothing. It talks to
+loopback only, and is bounded in time: it stops at ``--deadline`` seconds whatever
+happens.
 
 Each spectator is one connection holding ``GET /api/games/{id}/live`` open (spread over
 the games in turn, opened at ``--rate`` a second) that notes when each message's ``id:``
@@ -29,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 HOST = "127.0.0.1"
+HEAD_LIMIT = 65_536  # bytes: an answer's head longer than this is no stream of ours
 
 
 @dataclass
@@ -55,32 +58,70 @@ def stand_aside() -> None:
 
 async def spectate(port: int, spectator: Spectator, answered: asyncio.Queue) -> None:
     request = f"GET /api/games/{spectator.game_id}/live HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode()
-    writer = None
+    loop = asyncio.get_running_loop()
     try:
-        reader, writer = await asyncio.open_connection(HOST, port)
-        writer.write(request)
-        head = await reader.readuntil(b"\r\n\r\n")
-        spectator.status = int(head.split(b" ", 2)[1])
+        transport, watching = await loop.create_connection(lambda: Watching(spectator, request, answered), HOST, port)
+    except OSError:
+        spectator.status = 0
         answered.put_nowait(spectator)
-        if spectator.status == 200:
-            await note_arrivals(reader, spectator.arrivals)
-    except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, IndexError):
-        if spectator.status is None:
-            spectator.status = 0
-            answered.put_nowait(spectator)
+        return
+    try:
+        await watching.closed
     finally:
-        if writer is not None:
-            writer.close()
+        transport.close()
 
 
-async def note_arrivals(reader: asyncio.StreamReader, arrivals: dict[int, float]) -> None:
-    rest = b""
-    while chunk := await reader.read(65536):
+class Watching(asyncio.Protocol):
+    """One spectator's connection: its answer's status, then when each message's ``id:``
+    arrives. A protocol rather than a stream reader, so a message costs one call and no
+    task's wake-up: the load generator should cost as little as it can."""
+
+    def __init__(self, spectator: Spectator, request: bytes, answered: asyncio.Queue):
+        self.spectator, self.request, self.answered = spectator, request, answered
+        self.transport: asyncio.Transport | None = None
+        self.head = b""  # the answer's status line and headers, until they are whole
+        self.rest = b""  # the start of a line not yet ended
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
         now = time.monotonic()
-        *lines, rest = (rest + chunk).split(b"\n")
+        if self.spectator.status is None:
+            body = self.read_head(data)
+            if body is None:
+                return
+            data = body
+        *lines, self.rest = (self.rest + data).split(b"\n")
         for line in lines:
             if line.startswith(b"id: "):
-                arrivals.setdefault(int(line[4:]), now)
+                self.spectator.arrivals.setdefault(int(line[4:]), now)
+
+    def read_head(self, data: bytes) -> bytes | None:
+        """What follows the answer's head once it is whole (None before, or when the answer is not a stream)."""
+        self.head += data
+        end = self.head.find(b"\r\n\r\n")
+        if end < 0:
+            if len(self.head) > HEAD_LIMIT:
+                self.answer(0)
+            return None
+        parts = self.head.split(b" ", 2)
+        self.answer(int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0)
+        return self.head[end + 4 :] if self.spectator.status == 200 else None
+
+    def answer(self, status: int) -> None:
+        self.spectator.status = status
+        self.answered.put_nowait(self.spectator)
+        if status != 200 and self.transport is not None:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.spectator.status is None:
+            self.answer(0)
+        if not self.closed.done():
+            self.closed.set_result(None)
 
 
 def stop_on_input() -> asyncio.Event:
