@@ -118,7 +118,7 @@ def run(recording: Server, live: Server, folder: str, count: int, seconds: float
         ramp_seconds,
         live_cpu,
         seconds,
-        f"recording: {SERVED.describe()}; live: {LIVE.describe()}",
+        f"recording: {SERVED.describe()}; live: {LIVE.describe()}, {scheduling_class(live)}",
         f"in memory ({IN_MEMORY})" if folder.startswith(IN_MEMORY + os.sep) else "on disk",
     )
 
@@ -202,6 +202,20 @@ def delays(arrivals: list, sent: dict[str, dict[int, float]]) -> tuple[list[floa
             else:
                 delivery.append(received - at)
     return sorted(delivery), lost
+
+
+CLASSES = {getattr(os, "SCHED_IDLE", -1): "in the idle class", getattr(os, "SCHED_OTHER", -1): "in the normal class"}
+
+
+def scheduling_class(server: Server) -> str:
+    """The scheduling class the server's workers run in, as the system reports it."""
+    getter = getattr(os, "sched_getscheduler", None)
+    if getter is None:
+        return "scheduling class unknown"
+    with contextlib.suppress(OSError):
+        policies = {getter(pid) for pid in _children(server.process.pid)}
+        return " and ".join(sorted(CLASSES.get(policy, f"in scheduling class {policy}") for policy in policies))
+    return "scheduling class unknown"
 
 
 def resident_bytes(server: Server) -> int:
