@@ -26,7 +26,8 @@ database connection (``release_connection``). Each process admits at most
 ``LIVE_LISTENERS`` streams at once (env ``RECORDER_LIVE_LISTENERS``; default 10,000 in
 an event-driven process, 8 per worker elsewhere, where each stream holds one of the
 worker's threads) and answers 503 with ``Retry-After`` beyond it (docs/deployment.md).
-A stream ends after ``LIVE_MAX_SECONDS`` (300 s); EventSource reconnects and resumes.
+A stream ends after ``LIVE_MAX_SECONDS`` (300 s); EventSource reconnects and resumes. Its
+watcher keeps its time (the heartbeat, the end), so a waiting stream holds no timer.
 """
 
 from __future__ import annotations
