@@ -8,8 +8,8 @@ arbiter's tablet: a random legal sowing with ``If-Match``, an annotation once th
 over); first for ``seconds`` with nobody watching, then for as long again with
 ``spectators`` streams open on the live process, spread over the games, from an asyncio
 load generator in a process of its own (recorder/bench/spectators.py; like the live
-process, it runs in the idle scheduling class). The database is in
-memory where the system has a tmpfs (``database_folder``). Reported: every
+process, it runs in the idle scheduling class). The database is in memory where the
+system has a tmpfs (``database_folder``). Reported: every
 (spectator, move) pair's delay from the append's request to the spectator's receipt, the
 pairs never received (lost), the streams refused, the appends' latency in both runs,
 and the live process's memory per open stream (its resident size with the streams open
@@ -214,7 +214,8 @@ def scheduling_class(server: Server) -> str:
         return "scheduling class unknown"
     with contextlib.suppress(OSError):
         policies = {getter(pid) for pid in _children(server.process.pid)}
-        return " and ".join(sorted(CLASSES.get(policy, f"in scheduling class {policy}") for policy in policies))
+        if policies:
+            return " and ".join(sorted(CLASSES.get(policy, f"in scheduling class {policy}") for policy in policies))
     return "scheduling class unknown"
 
 
