@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import queue
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -216,34 +218,29 @@ def wait_until(condition, seconds: float = 5.0) -> bool:
 # -- Recording comes first: the live worker's scheduling class -----------------------------
 
 
-def policy_after(priority: str | None, monkeypatch) -> int:
-    """The scheduling policy of a thread that ran the live worker's start-up with
-    ``RECORDER_LIVE_PRIORITY=priority`` (a thread: Linux sets the policy per thread)."""
-    if priority is None:
-        monkeypatch.delenv("RECORDER_LIVE_PRIORITY", raising=False)
-    else:
-        monkeypatch.setenv("RECORDER_LIVE_PRIORITY", priority)
-    seen = []
-
-    def start_up() -> None:
-        gunicorn_live_conf.yield_to_recording()
-        seen.append(os.sched_getscheduler(0))
-
-    thread = threading.Thread(target=start_up)
-    thread.start()
-    thread.join(5)
-    return seen[0]
+def policy_after(priority: str | None) -> int:
+    """The scheduling policy of a fresh process that ran the live worker's start-up with
+    ``RECORDER_LIVE_PRIORITY=priority`` (a process of its own: the class cannot be set
+    back, and under gevent every thread of this one is the same system thread)."""
+    env = {name: value for name, value in os.environ.items() if name != "RECORDER_LIVE_PRIORITY"}
+    if priority is not None:
+        env["RECORDER_LIVE_PRIORITY"] = priority
+    start_up = "import os; from recorder.gunicorn_live_conf import yield_to_recording as start; start(); "
+    start_up += "print(os.sched_getscheduler(0))"
+    done = subprocess.run([sys.executable, "-c", start_up], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
 
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
-def test_the_live_worker_runs_in_the_idle_class_by_default(monkeypatch):
-    assert policy_after(None, monkeypatch) == os.SCHED_IDLE
-    assert policy_after("idle", monkeypatch) == os.SCHED_IDLE
+def test_the_live_worker_runs_in_the_idle_class_by_default():
+    assert policy_after(None) == os.SCHED_IDLE
+    assert policy_after("idle") == os.SCHED_IDLE
 
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
-def test_the_live_worker_keeps_the_normal_class_when_told(monkeypatch):
-    assert policy_after("normal", monkeypatch) == os.SCHED_OTHER
+def test_the_live_worker_keeps_the_normal_class_when_told():
+    assert policy_after("normal") == os.SCHED_OTHER
 
 
 def test_an_unknown_live_priority_stops_the_worker_naming_the_allowed_values(monkeypatch):
