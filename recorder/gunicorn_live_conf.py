@@ -50,7 +50,10 @@ def post_worker_init(worker) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     gc.collect()
     gc.freeze()
-    yield_to_recording()
+    try:
+        yield_to_recording()
+    except OSError as error:  # a sandbox that forbids it: serve in the normal class rather than not at all
+        worker.log.warning("the live worker stays in the normal scheduling class: %s", error)
 
 
 PRIORITIES = ("idle", "normal")

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from collections import Counter
 
 import pytest
@@ -247,3 +248,17 @@ def test_an_unknown_live_priority_stops_the_worker_naming_the_allowed_values(mon
     monkeypatch.setenv("RECORDER_LIVE_PRIORITY", "low")
     with pytest.raises(ValueError, match="idle, normal"):
         gunicorn_live_conf.yield_to_recording()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+def test_a_system_that_forbids_the_idle_class_gets_a_live_worker_in_the_normal_class_and_a_warning(monkeypatch):
+    def forbidden(*_args):
+        raise PermissionError(1, "Operation not permitted")
+
+    warnings: list[str] = []
+    worker = types.SimpleNamespace(log=types.SimpleNamespace(warning=lambda text, *args: warnings.append(text % args)))
+    monkeypatch.delenv("RECORDER_LIVE_PRIORITY", raising=False)
+    monkeypatch.setattr(gunicorn_live_conf.os, "sched_setscheduler", forbidden, raising=False)
+    monkeypatch.setattr(gunicorn_live_conf.gc, "freeze", lambda: None)  # not this test process's objects
+    gunicorn_live_conf.post_worker_init(worker)
+    assert warnings == ["the live worker stays in the normal scheduling class: [Errno 1] Operation not permitted"]
