@@ -21,9 +21,10 @@ kB each, and none of them is a thread that records moves.
 - the worker in Linux's idle scheduling class (``SCHED_IDLE``) unless
   ``RECORDER_LIVE_PRIORITY=normal``: it runs on whatever CPU recording leaves, and a
   thread of the recording server that wakes (an append arrives, its fsync returns) takes
-  the core from it at once. A spectator's move may wait a few milliseconds; an
-  arbiter's append should not wait for five thousand spectators'. Lowering a niceness
-  does not do this: the kernel still lets the running task finish its time slice.
+  the core from it at once. Spectators' moves wait while recording keeps every core
+  busy; an arbiter's append should not wait for five thousand spectators'. Lowering a
+  niceness does not do this: the kernel still lets the running task finish its time
+  slice. Where the system forbids the class, the worker stays normal and logs a warning.
 - ``timeout``: the gevent worker's heartbeat comes from its own greenlet, so a stream
   lasting minutes is never taken for a hung worker.
 """
