@@ -64,7 +64,10 @@ class Plan:
     archive_games: int
     postgres: str | None = None  # a scratch PostgreSQL database: the api section runs on it too
     players: tuple[int, int] = (10_000, 100_000)  # the players section's registry and rated games
-    live_seconds: float = 120.0  # each run of moves of the live section, with and without spectators
+    # Each run of moves of the live section, with and without spectators: long enough for
+    # the appends' p99 to be the twelfth slowest, short enough that the spectators' streams
+    # (LIVE_MAX_SECONDS, opened during the ramp) outlast the watched run.
+    live_seconds: float = 180.0
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:
