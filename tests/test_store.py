@@ -40,6 +40,7 @@ from recorder.store import (
 )
 from recorder.store.notify import wait_for_append
 from recorder.store.sql import TEXTS_BATCH
+from recorder.store.sqlite import enter_wal
 
 
 def sqlite_backend(tmp_path) -> StoreBackend:
@@ -373,6 +374,45 @@ def test_connections_are_reused_per_thread(sqlite_store):
     assert sqlite_store._db() is sqlite_store._db()
     other = race(1, lambda i: sqlite_store._db())[0]
     assert other is not sqlite_store._db()
+
+
+def test_servers_opening_one_new_file_together_all_open_it(tmp_path):
+    # A recording server and a live server started on one new file (threads here, each
+    # with its own connection as a process has): each turns the file to WAL at once, and
+    # SQLite answers "database is locked" to a loser without waiting its busy timeout.
+    for attempt in range(40):
+        path = str(tmp_path / f"new-{attempt}.sqlite3")
+        opened = race(3, lambda i, path=path: SQLiteEventStore(path))
+        failed = [outcome for outcome in opened if isinstance(outcome, Exception)]
+        for outcome in opened:
+            if not isinstance(outcome, Exception):
+                outcome.close()
+        assert failed == []
+
+
+class RefusingConnection:
+    """Answers every statement with one SQLite error, counting the tries."""
+
+    def __init__(self, message: str):
+        self.message, self.tries = message, 0
+
+    def execute(self, statement: str):
+        self.tries += 1
+        raise sqlite3.OperationalError(self.message)
+
+
+def test_a_file_that_stays_locked_is_refused_once_the_patience_runs_out():
+    locked = RefusingConnection("database is locked")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        enter_wal(locked, patience=0.05)  # type: ignore[arg-type]
+    assert locked.tries > 1
+
+
+def test_a_file_that_is_not_a_database_is_refused_at_the_first_try():
+    garbage = RefusingConnection("file is not a database")
+    with pytest.raises(sqlite3.OperationalError, match="not a database"):
+        enter_wal(garbage)  # type: ignore[arg-type]
+    assert garbage.tries == 1
 
 
 def test_closed_store_refuses_use(tmp_path):

@@ -6,6 +6,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -71,6 +72,26 @@ def _batch_settings(db: Database) -> Iterator[None]:
             db.execute("PRAGMA synchronous = FULL")
 
 
+BUSY_TIMEOUT_MS = 10000
+WAL_RETRY_SECONDS = 0.01
+
+
+def enter_wal(conn: sqlite3.Connection, *, patience: float = BUSY_TIMEOUT_MS / 1000) -> None:
+    """The file in WAL mode. Connections turning one new file to WAL together (a
+    recording and a live server started on it at once) may be answered "database is
+    locked" at once, their busy timeout not waited: such an answer is tried again,
+    as a write lock would be waited for, for as long."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+        time.sleep(WAL_RETRY_SECONDS)
+
+
 MEMINFO = "/proc/meminfo"
 
 
@@ -128,8 +149,8 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         # connection is still used by the thread that opened it.
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
-            conn.execute("PRAGMA busy_timeout = 10000")  # wait up to 10 s for the write lock
-            conn.execute("PRAGMA journal_mode = WAL")  # readers never block the writer
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")  # wait up to 10 s for the write lock
+            enter_wal(conn)  # readers never block the writer
             conn.execute("PRAGMA synchronous = FULL")  # an acknowledged append survives kill -9 / power loss
             db = LockedDatabase(conn)
             db.writer_lock = self._writer_lock  # _write_transaction queues on it
