@@ -186,5 +186,55 @@ def test_the_live_bench_delivers_every_move_to_200_spectators():
     assert figures.rss_open > figures.rss_before > 0
     if hasattr(os, "SCHED_IDLE"):  # the live configuration put its worker in the idle class
         assert figures.servers.endswith("1 gevent workers, in the idle class")
+    if len(cores_here()) >= 2:  # the live side on cores of its own, the recording side on the rest
+        assert figures.cores.startswith("recording on core") and "live process and spectators on core" in figures.cores
     lines = live_lines(figures)
     assert any("move to every spectator" in line for line in lines) and "MISSED" in lines[0]  # 200 < 5,000
+
+
+QUARTERS = [
+    ({0, 1}, {0}, {1}),
+    ({0, 1, 2, 3}, {0, 1, 2}, {3}),
+    (set(range(8)), set(range(6)), {6, 7}),
+    ({2, 5, 7}, {2, 5}, {7}),
+]
+
+
+@pytest.mark.parametrize(("available", "recording", "live"), QUARTERS)
+def test_the_live_bench_gives_the_live_side_a_quarter_of_the_cores(monkeypatch, available, recording, live):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: available, raising=False)
+    assert bench_live.split_cores() == bench_live.Cores(frozenset(recording), frozenset(live))
+
+
+def test_the_live_bench_on_one_core_shares_it(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    assert bench_live.split_cores() is None
+
+
+def cores_here() -> set[int]:
+    return set(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else set()
+
+
+# A master with a thread of its own and one child, as a gunicorn master and its worker.
+MASTER_AND_WORKER = (
+    "import os, threading, time; threading.Thread(target=time.sleep, args=(60,)).start(); os.fork(); time.sleep(60)"
+)
+
+
+@pytest.mark.skipif(len(cores_here()) < 2, reason="needs two cores to keep a server to one")
+def test_a_confined_server_keeps_every_thread_and_child_to_its_cores():
+    core = frozenset({min(cores_here())})
+    with subprocess.Popen([sys.executable, "-c", MASTER_AND_WORKER], start_new_session=True) as process:
+        server = gunicorn.Server(process, 0, "", "")
+        try:
+            deadline = time.monotonic() + 10
+            while not gunicorn._children(process.pid) or len(os.listdir(f"/proc/{process.pid}/task")) < 2:
+                assert time.monotonic() < deadline, "the master never started its thread and its child"
+                time.sleep(0.05)
+            server.confine(core)
+            pids = [process.pid, *gunicorn._children(process.pid)]
+            threads = [int(thread) for pid in pids for thread in os.listdir(f"/proc/{pid}/task")]
+            assert len(threads) >= 3
+            assert {frozenset(os.sched_getaffinity(thread)) for thread in threads} == {core}
+        finally:
+            server.kill()

@@ -8,8 +8,10 @@ arbiter's tablet: a random legal sowing with ``If-Match``, an annotation once th
 over); first for ``seconds`` with nobody watching, then for as long again with
 ``spectators`` streams open on the live process, spread over the games, from an asyncio
 load generator in a process of its own (recorder/bench/spectators.py; like the live
-process, it runs in the idle scheduling class). The database is in memory where the
-system has a tmpfs (``database_folder``). Reported: every
+process, it runs in the idle scheduling class). On a machine of two cores or more, the
+live process and the spectators keep to cores of their own and the recording server
+and its clients to the rest (``split_cores``), as docs/deployment.md advises. The
+database is in memory where the system has a tmpfs (``database_folder``). Reported: every
 (spectator, move) pair's delay from the append's request to the spectator's receipt, the
 pairs never received (lost), the streams refused, the appends' latency in both runs,
 and the live process's memory per open stream (its resident size with the streams open
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .loadgen import LeanConnection, Tally, new_game, timed_call
@@ -40,6 +43,7 @@ RAMP_RATE = 400.0  # new streams a second while the spectators arrive
 SETTLE_SECONDS = 2.0  # after the last append: its delivery is still counted
 SEED = 41
 IN_MEMORY = "/dev/shm"  # Linux's tmpfs
+LIVE_SHARE = 4  # the live side's cores: a quarter of the machine's, at least one
 
 
 def database_folder() -> str | None:
@@ -48,6 +52,35 @@ def database_folder() -> str | None:
     rare slow fsync, in either run alike, would alone set the p99 of a few hundred appends,
     and the ratio is there to tell what the spectators cost (docs/decisions.md)."""
     return IN_MEMORY if os.path.isdir(IN_MEMORY) and os.access(IN_MEMORY, os.W_OK) else None
+
+
+@dataclass(frozen=True)
+class Cores:
+    """Which cores the recording side (its server, its clients) and the live side (the
+    live process, the spectators) keep to."""
+
+    recording: frozenset[int]
+    live: frozenset[int]
+
+    def describe(self) -> str:
+        return f"recording on {_cores(self.recording)}, live process and spectators on {_cores(self.live)}"
+
+
+def _cores(cores: frozenset[int]) -> str:
+    return ("core " if len(cores) == 1 else "cores ") + ", ".join(str(core) for core in sorted(cores))
+
+
+def split_cores() -> Cores | None:
+    """The live side's cores apart from the recording side's, where the system lets a
+    process choose and there are two cores or more; else None (all share every core).
+    A spectator's move sent on a core where an append's thread wakes delays that append
+    whatever the live worker's class (docs/decisions.md, *Thousands of spectators*)."""
+    getter = getattr(os, "sched_getaffinity", None)
+    available = sorted(getter(0)) if getter is not None else []
+    if len(available) < 2:
+        return None
+    live = max(1, len(available) // LIVE_SHARE)
+    return Cores(frozenset(available[:-live]), frozenset(available[-live:]))
 
 
 @dataclass(frozen=True)
@@ -66,6 +99,7 @@ class LiveFigures:
     live_cpu: float  # CPU seconds the live process used while the spectators watched the moves
     seconds: float  # the length of each run of moves
     servers: str
+    cores: str  # how the recording side and the live side share the machine's cores
     database: str  # where the database was: "in memory (/dev/shm)" or "on disk"
 
     @property
@@ -87,18 +121,24 @@ def measure(*, spectators: int, seconds: float, games: int = GAMES, move_every: 
 
 
 def run(recording: Server, live: Server, folder: str, count: int, seconds: float, games: int, every: float):
+    cores = split_cores()
+    if cores is not None:
+        recording.confine(cores.recording)
+        live.confine(cores.live)
     setup = LeanConnection(recording.port)
     game_ids = [new_game(setup, "qelat", index, 1)[0] for index in range(games)]
     setup.close()
-    alone, _ = record_moves(recording.port, game_ids, seconds, every)
+    recording_cores = cores.recording if cores is not None else None
+    alone, _ = record_moves(recording.port, game_ids, seconds, every, recording_cores)
     rss_before = resident_bytes(live)
     out = os.path.join(folder, "arrivals.json")
     started = time.monotonic()
-    with spectating(live.port, game_ids, count, out, deadline=seconds + count / RAMP_RATE + 120) as tally:
+    deadline = seconds + count / RAMP_RATE + 120
+    with spectating(live.port, game_ids, count, out, deadline=deadline, cores=cores.live if cores else None) as tally:
         ramp_seconds = time.monotonic() - started
         rss_open = resident_bytes(live)
         cpu_before = live.cpu_seconds() or 0.0
-        watched, sent = record_moves(recording.port, game_ids, seconds, every)
+        watched, sent = record_moves(recording.port, game_ids, seconds, every, recording_cores)
         time.sleep(SETTLE_SECONDS)
         live_cpu = (live.cpu_seconds() or 0.0) - cpu_before
     with open(out, encoding="utf-8") as handle:
@@ -119,16 +159,18 @@ def run(recording: Server, live: Server, folder: str, count: int, seconds: float
         live_cpu,
         seconds,
         f"recording: {SERVED.describe()}; live: {LIVE.describe()}, {scheduling_class(live)}",
+        cores.describe() if cores is not None else "recording and live sharing every core",
         f"in memory ({IN_MEMORY})" if folder.startswith(IN_MEMORY + os.sep) else "on disk",
     )
 
 
 @contextlib.contextmanager
-def spectating(port: int, game_ids: list[str], count: int, out: str, *, deadline: float):
+def spectating(port: int, game_ids: list[str], count: int, out: str, *, deadline: float, cores: frozenset[int] | None):
     """The spectators' process, from the moment every one of them has its answer (the
     tally it prints) until it has written their arrivals."""
     command = [sys.executable, "-m", "recorder.bench.spectators", "--port", str(port), "--games", ",".join(game_ids)]
     command += ["--count", str(count), "--rate", str(RAMP_RATE), "--deadline", str(deadline), "--out", out]
+    command += ["--cores", ",".join(str(core) for core in sorted(cores or ()))]
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as process:
         assert process.stdin is not None and process.stdout is not None
         try:
@@ -144,16 +186,19 @@ def spectating(port: int, game_ids: list[str], count: int, out: str, *, deadline
                 process.kill()
 
 
-def record_moves(port: int, game_ids: list[str], seconds: float, every: float) -> tuple[Tally, dict]:
+def record_moves(
+    port: int, game_ids: list[str], seconds: float, every: float, cores: frozenset[int] | None = None
+) -> tuple[Tally, dict]:
     """A recording client per game, each a move every ``every`` seconds (give or take a
-    quarter, the games' moves spread evenly), for ``seconds``. Returns the appends' tally
-    and, per game, the time each recorded version's request was sent."""
+    quarter, the games' moves spread evenly), for ``seconds``, on ``cores`` when given.
+    Returns the appends' tally and, per game, the time each recorded version's request
+    was sent."""
     tally = Tally()
     sent: dict[str, dict[int, float]] = {game_id: {} for game_id in game_ids}
     start = time.monotonic() + 0.2
     threads = [
         threading.Thread(
-            target=arbiter,
+            target=on_cores(cores, arbiter),
             args=(port, game_id, start + index * every / len(game_ids), start + seconds, every, tally, sent[game_id]),
             daemon=True,
         )
@@ -165,6 +210,17 @@ def record_moves(port: int, game_ids: list[str], seconds: float, every: float) -
         thread.join(seconds + 60)
     tally.seconds = seconds
     return tally, sent
+
+
+def on_cores(cores: frozenset[int] | None, work: Callable[..., None]) -> Callable[..., None]:
+    """``work``, run by a thread that keeps to ``cores`` when given (the thread alone)."""
+
+    def confined(*args) -> None:
+        if cores is not None:
+            os.sched_setaffinity(0, cores)
+        work(*args)
+
+    return confined
 
 
 def arbiter(port: int, game_id: str, first: float, end: float, every: float, tally: Tally, sent: dict) -> None:

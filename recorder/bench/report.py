@@ -241,7 +241,7 @@ def live(plan: Plan, echo: Echo) -> None:
         f"{plan.live_seconds:g} s with nobody watching then {plan.live_seconds:g} s watched ({machine()})"
     )
     figures = bench_live.measure(spectators=plan.live_spectators, seconds=plan.live_seconds)
-    echo(f"  served: {figures.servers}")
+    echo(f"  served: {figures.servers}; {figures.cores}")
     for line in live_lines(figures):
         echo(line)
 

@@ -91,6 +91,15 @@ class Server:
         except OSError:
             return None
 
+    def confine(self, cores: frozenset[int]) -> None:
+        """Every thread of the master and its workers kept to ``cores``; threads and
+        workers started later inherit it from the thread that starts them."""
+        for pid in [self.process.pid, *_children(self.process.pid)]:
+            with contextlib.suppress(OSError):  # a worker that just ended
+                for thread in os.listdir(f"/proc/{pid}/task"):
+                    with contextlib.suppress(OSError):
+                        os.sched_setaffinity(int(thread), cores)
+
     def log(self) -> str:
         try:
             with open(self.log_path, encoding="utf-8", errors="replace") as handle:

@@ -172,9 +172,12 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=400.0, help="new connections a second")
     parser.add_argument("--deadline", type=float, default=240.0, help="seconds before it stops by itself")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--cores", default="", help="comma-separated cores to run on (all when empty)")
     arguments = parser.parse_args()
     raise_open_files(arguments.count + 256)
     stand_aside()
+    if arguments.cores:
+        os.sched_setaffinity(0, {int(core) for core in arguments.cores.split(",")})
     gc.disable()  # arrivals make no cycles; a collection over thousands of streams would delay what it notes
     run = watch(arguments.port, arguments.games.split(","), arguments.count, arguments.rate, arguments.deadline)
     spectators = asyncio.run(run)
