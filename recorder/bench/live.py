@@ -122,19 +122,19 @@ def measure(*, spectators: int, seconds: float, games: int = GAMES, move_every: 
 
 def run(recording: Server, live: Server, folder: str, count: int, seconds: float, games: int, every: float):
     cores = split_cores()
+    recording_cores, live_cores = (cores.recording, cores.live) if cores is not None else (None, None)
     if cores is not None:
         recording.confine(cores.recording)
         live.confine(cores.live)
     setup = LeanConnection(recording.port)
     game_ids = [new_game(setup, "qelat", index, 1)[0] for index in range(games)]
     setup.close()
-    recording_cores = cores.recording if cores is not None else None
     alone, _ = record_moves(recording.port, game_ids, seconds, every, recording_cores)
     rss_before = resident_bytes(live)
     out = os.path.join(folder, "arrivals.json")
     started = time.monotonic()
     deadline = seconds + count / RAMP_RATE + 120
-    with spectating(live.port, game_ids, count, out, deadline=deadline, cores=cores.live if cores else None) as tally:
+    with spectating(live.port, game_ids, count, out, deadline=deadline, cores=live_cores) as tally:
         ramp_seconds = time.monotonic() - started
         rss_open = resident_bytes(live)
         cpu_before = live.cpu_seconds() or 0.0

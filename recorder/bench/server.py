@@ -95,9 +95,9 @@ class Server:
         """Every thread of the master and its workers kept to ``cores``; threads and
         workers started later inherit it from the thread that starts them."""
         for pid in [self.process.pid, *_children(self.process.pid)]:
-            with contextlib.suppress(OSError):  # a worker that just ended
+            with contextlib.suppress(FileNotFoundError):  # a worker that just ended
                 for thread in os.listdir(f"/proc/{pid}/task"):
-                    with contextlib.suppress(OSError):
+                    with contextlib.suppress(ProcessLookupError):  # a thread that just ended
                         os.sched_setaffinity(int(thread), cores)
 
     def log(self) -> str:
