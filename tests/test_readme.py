@@ -134,22 +134,27 @@ def served_as_the_readme_says(tmp_path):
             env=env,
         )
         try:
-            _wait_for(port)
+            _wait_for(process, port, tmp_path / "serve.out")
             yield tmp_path, port
         finally:
             process.terminate()
             process.wait(timeout=10)
 
 
-def _wait_for(port: int, seconds: float = 20.0) -> None:
+def _wait_for(process: subprocess.Popen, port: int, output: Path, seconds: float = 300.0) -> None:
+    """Until the server answers. On a fresh machine this start is the venv's first, which
+    compiles the rules engine first (recorder/engine/auto.py), so the wait is long; a
+    server that ends or never answers fails the test with what it printed."""
     deadline = time.monotonic() + seconds
     while True:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=2):
                 return
         except OSError:
+            if process.poll() is not None:
+                pytest.fail(f"recorder serve ended ({process.returncode}) before answering:\n{output.read_text()}")
             if time.monotonic() > deadline:
-                raise
+                pytest.fail(f"recorder serve did not answer in {seconds:.0f} s:\n{output.read_text()}")
             time.sleep(0.1)
 
 
