@@ -61,6 +61,20 @@ class Tablet:
     def press(self, selector: str) -> None:
         (self.page.tap if self.touch else self.page.click)(selector)
 
+    def go_offline(self) -> None:
+        """The network drops; wait until the page has finished saying so. Going offline
+        starts the rules on this device, and their status line, above the board, changes
+        when they are ready or cannot start (their files not kept yet) and moves the board:
+        a tap while it moves is dropped (see the test of a board moving under the finger), so
+        the tests tap after."""
+        self.context.set_offline(True)
+        self.rules_settled()
+
+    def rules_settled(self) -> None:
+        self.page.wait_for_selector(
+            "#game-page:not([data-rules-state=standby]):not([data-rules-state=loading])", timeout=INSTALL_MS
+        )
+
     def version(self) -> int:
         return int(self.page.get_attribute(".board", "data-version"))
 
@@ -133,7 +147,7 @@ def test_moves_recorded_offline_survive_a_reload_and_reach_the_server_in_order(w
     tablet.open(f"/games/{game_id}")
     cached_for_offline(page)
 
-    tablet.context.set_offline(True)
+    tablet.go_offline()
     played = [command["hole"] for command in commands[4:7]]
     for count, hole in enumerate(played, start=1):
         tablet.press(f".board [data-hole='{hole}']")
@@ -173,6 +187,7 @@ def test_offline_the_page_records_with_the_token_it_holds_and_says_it_was_not_ch
     page.reload()
     page.wait_for_selector("#game-page[data-ready=true][data-can-record=true]")
     page.wait_for_selector("#signed-in[data-state=signed-in]")
+    tablet.rules_settled()
     assert page.inner_text("#signed-in") == "Signed in as the admin: may record everything (offline: not checked)"
     tablet.press(f".board [data-hole='{commands[4]['hole']}']")
     page.wait_for_selector("#pending-list li")
@@ -189,7 +204,7 @@ def test_two_tablets_one_offline_then_the_conflict_is_shown_and_resolved(web, ta
     online.open(f"/games/{game_id}")
 
     # The first tablet loses the network and records two sowings; the second records one.
-    offline.context.set_offline(True)
+    offline.go_offline()
     mine = [command["hole"] for command in commands[4:6]]
     for count, hole in enumerate(mine, start=1):
         offline.press(f".board [data-hole='{hole}']")
@@ -220,7 +235,7 @@ def test_two_tablets_one_offline_then_the_conflict_is_shown_and_resolved(web, ta
     online.page.wait_for_selector(".board[data-version='9']")  # the other tablet heard it live
 
     # Again, and this time the queued move is discarded: the server's record stands.
-    offline.context.set_offline(True)
+    offline.go_offline()
     state = web.client.get(f"/api/games/{game_id}/state").get_json()
     offline.press(f".board [data-hole='{state['legal_moves'][0]}']")
     offline.page.wait_for_selector("#pending-list li")
@@ -412,6 +427,49 @@ def test_home_page_shows_the_players_and_start_first(web, tablets, size):
     assert tablet.page.is_hidden("#options")  # folded under "Rules options"
     tablet.page.click("#rules-options summary")
     assert tablet.page.is_visible("#options [data-option]")
+
+
+def touch_tap(tablet, hole: str, while_pressed: str = "") -> None:
+    """A finger on ``hole``, lifted after ``while_pressed`` (a script) ran: the browser's own
+    touch events, so it picks the click's target itself, as on a tablet."""
+    box = tablet.page.locator(f".board [data-hole='{hole}']").bounding_box()
+    finger = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    touch = tablet.context.new_cdp_session(tablet.page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [finger]})
+    if while_pressed:
+        tablet.page.evaluate(while_pressed)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch.detach()
+
+
+def test_a_tap_sows_only_the_hole_it_pressed_when_the_board_moves_under_the_finger(web, tablets):
+    """A status line above the board can change on its own (the network drops, the rules
+    finish loading, the queue is sent) and move the board while a finger is down. The
+    browser then clicks whatever is under the finger when it lifts: that hole must not be
+    sown. The mover's row, as drawn:
+
+        a2 b2 c2 d2 e2 f2      the finger on the first legal hole; the board moves to
+        ^finger  <- board      the left, so the next legal hole is under it at the lift
+    """
+    game_id, commands = qelat(web, 4)
+    tablet = tablets("phone")
+    tablet.open(f"/games/{game_id}")
+    legal = web.client.get(f"/api/games/{game_id}/state").get_json()["legal_moves"]
+    pressed, other = sorted(legal)[:2]
+    step = tablet.page.evaluate(
+        """([a, b]) => document.querySelector(`.board [data-hole='${b}']`).getBoundingClientRect().left
+                     - document.querySelector(`.board [data-hole='${a}']`).getBoundingClientRect().left""",
+        [pressed, other],
+    )
+    touch_tap(tablet, pressed, f"document.querySelector('#board').style.transform = 'translateX({-step}px)'")
+    tablet.page.wait_for_timeout(500)
+    assert len(events(web, game_id)) == 5  # neither hole was sown
+    assert tablet.page.locator("#pending-list li").count() == 0
+
+    tablet.page.evaluate("document.querySelector('#board').style.transform = ''")
+    touch_tap(tablet, pressed)  # the same tap on a board that stays still sows the hole pressed
+    tablet.page.wait_for_selector(".board[data-version='6']")
+    assert events(web, game_id)[-1]["payload"]["hole"] == pressed
 
 
 # -- Names in Ge'ez script ------------------------------------------------------------------

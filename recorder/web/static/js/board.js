@@ -49,6 +49,20 @@ function heap(count) {
   return box;
 }
 
+// The hole the last press (finger, pen or mouse) went down on. A status line above the
+// board can change on its own (the network drops, the rules finish loading, the queue is
+// sent) and move the board while a finger is down; the browser then clicks whatever is
+// under the finger when it lifts. A click sows only the hole that was pressed, so a
+// board that moved costs a tap, never a wrong move. A click from the keyboard has no
+// press (its detail is 0) and sows the focused hole.
+let pressedHole = null;
+document.addEventListener("pointerdown", (event) => {
+  const hole = event.target instanceof Element ? event.target.closest(".board [data-hole]") : null;
+  pressedHole = hole ? hole.dataset.hole : null;
+}, true);
+
+const pressedHere = (event, hole) => event.detail === 0 || pressedHole === hole;
+
 function holeLabel(hole, count, owner, special) {
   let text = ngettext("%(hole)s: %(count)s seed, %(player)s's hole", "%(hole)s: %(count)s seeds, %(player)s's hole", count, { hole, player: PLAYER[owner] });
   if (special) text += _(", %(special)s of %(player)s", { special: _(special.kind), player: PLAYER[special.owner] });
@@ -84,7 +98,7 @@ function holeButton(variant, state, hole, options) {
     button.dataset.queued = queued.join(",");
     button.append(element("span", { class: "queued-mark", text: queued.join(" "), title: _("pending, not yet recorded") }));
   }
-  if (sowable) button.addEventListener("click", () => options.onSow(hole));
+  if (sowable) button.addEventListener("click", (event) => pressedHere(event, hole) && options.onSow(hole));
   return button;
 }
 
