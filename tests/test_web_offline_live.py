@@ -1,7 +1,8 @@
 """The arbiter's page in a hall (Debian's Chromium via Playwright, at 390×844 with touch
 and at 1280×800): moves recorded with the network down survive a reload and reach the
 server in order; two tablets in conflict; live boards for a spectator, the tournament
-page and the projector; the phone layout; names in Ge'ez script.
+page and the projector; the phone layout; a tap on a board that moves under the finger;
+names in Ge'ez script.
 
 Every expectation is read from the service's own API (its log, its notation, its move
 list), never from the page's JavaScript.
@@ -427,6 +428,9 @@ def test_home_page_shows_the_players_and_start_first(web, tablets, size):
     assert tablet.page.is_hidden("#options")  # folded under "Rules options"
     tablet.page.click("#rules-options summary")
     assert tablet.page.is_visible("#options [data-option]")
+
+
+# -- A tap on a board that moves under the finger -------------------------------------------
 
 
 def touch_tap(tablet, hole: str, while_pressed: str = "") -> None:
