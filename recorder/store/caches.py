@@ -214,18 +214,29 @@ class PositionIndex:
         order. The index's own order, so the first ``limit`` are read and no more,
         however often the position occurred (a start position, in every game). Without
         ``pending``, only indexed rows are read (never a scan of an import's queue)."""
+        return [(game_id, seq) for _, game_id, seq in self.find_after(key, (0, 0), limit=limit, pending=pending)]
+
+    def find_after(
+        self, key: str, after: tuple[int, int], *, limit: int, pending: bool = True
+    ) -> list[tuple[int, str, int]]:
+        """(game number, game_id, seq) of the occurrences past ``after`` (a game number and
+        a seq) in the index's order, at most ``limit``: the next page of ``find``, the rows
+        before ``after`` never read (a seek in the key B-tree)."""
         high, low = key_digest(key)
-        found = "SELECT game, seq FROM positions WHERE key_high = ? AND key_low = ?"
-        params: tuple = (high, low)
+        found = "SELECT game, seq FROM positions WHERE key_high = ? AND key_low = ? AND (game, seq) > (?, ?)"
+        params: tuple = (high, low, *after)
         if pending and self.pending():  # a scan of the queue: only while an import is under way (or was stopped)
-            found += " UNION SELECT game, seq FROM positions_pending WHERE key_high = ? AND key_low = ?"
-            params += (high, low)
+            found += (
+                " UNION SELECT game, seq FROM positions_pending"
+                " WHERE key_high = ? AND key_low = ? AND (game, seq) > (?, ?)"
+            )
+            params += (high, low, *after)
         query = (
-            f"SELECT position_games.game_id, hits.seq FROM ({found} ORDER BY game, seq LIMIT ?) AS hits"
+            f"SELECT hits.game, position_games.game_id, hits.seq FROM ({found} ORDER BY game, seq LIMIT ?) AS hits"
             " JOIN position_games ON position_games.game = hits.game ORDER BY hits.game, hits.seq"
         )
         rows = self._handle().execute(query, (*params, limit))
-        return [(game_id, seq) for game_id, seq in rows.fetchall()]
+        return [(game, game_id, seq) for game, game_id, seq in rows.fetchall()]
 
     def drop_orphans(self) -> None:
         """Forget the rows of games that are no streams. Their numbers stay: a number is
