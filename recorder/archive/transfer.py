@@ -54,7 +54,7 @@ from recorder.service import new_bytes, result_changes, stored_pairs, summary_of
 from recorder.store import CheckedChain, GamesList, NewEvent, ProjectionWrite, StoreBackend
 from recorder.store.caches import NotationCache
 from recorder.store.game_tables import GameTables
-from recorder.store.interface import StreamText
+from recorder.store.interface import StoredEvent, StreamText, Tx
 from recorder.tournaments import is_tournament_id
 
 from .frame import NDJSON_HEADER, check_notation, frame_notation, ndjson_lines, ndjson_terminator
@@ -356,8 +356,20 @@ class Archive:
     def _projections(
         self, summary: dict, positions: list[tuple[int, str]], results: Sequence[tuple[int, str | None]]
     ) -> ProjectionWrite:
-        """The games list row, the positions index and the result changes of an imported game."""
-        return self.tables.write(summary, positions, results, positions_later=self.positions_later)
+        """The games list row, the positions index and the result changes of an imported game;
+        a game of a tournament (only those are rated: ``Ratings.rated_records``) marks its
+        variant's rating lists stale from the month of its first result change (a restore
+        keeps the log's dates: that month's list may be published already)."""
+        write = self.tables.write(summary, positions, results, positions_later=self.positions_later)
+        if summary.get("tournament_id") is None:
+            return write
+        mark = self.tables.results.mark_lists_stale(str(summary["variant"]), results)
+
+        def both(db: Tx, events: Sequence[StoredEvent]) -> None:
+            write(db, events)
+            mark(db, events)
+
+        return both
 
     # -- Export -----------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from recorder.core import chain
 from recorder.rules import VARIANTS
 from recorder.service import Recorder
 from recorder.store import TOURNAMENT, PlayerTables
-from recorder.store.registry import list_digests
+from recorder.store.registry import GameResults, list_digests
 from recorder.tournaments import board_game_id
 
 from .glicko2 import Rating
@@ -67,6 +67,7 @@ class Ratings:
         self.recorder = recorder
         self.store = recorder.store
         self.tables = PlayerTables(recorder.store)
+        self.results = GameResults(recorder.store)
         self.month = month or (lambda: this_month())  # looked up when called: tests set the month
         self._boards: dict[tuple[str, int], dict[str, tuple[str | None, str | None]]] = {}
         # This month's list is asked for often and changes by a result at a time: the last
@@ -157,8 +158,11 @@ class Ratings:
         total = 0
         with self._publishing, collection_paused():
             for variant in VARIANTS:
+                stale = self.results.stale_lists(variant)  # read first: the lists below cover these marks
                 rows, fixes = self.rows(variant)
                 self.tables.replace_lists(variant, rows, fixes)
+                if stale is not None:
+                    self.results.clear_stale(variant, stale[1])
                 total += len(rows)
                 self._published[variant] = self.month()
         return total
@@ -238,20 +242,31 @@ class Ratings:
     def publish_due(self, variant: str) -> None:
         """Store the lists of the months that ended since the last stored one, once per
         month and process: a read after a month's end publishes it (``recorder ratings
-        rebuild`` does the same for every game), so no read computes them again."""
+        rebuild`` does the same for every game), so no read computes them again.
+
+        An import marks the lists stale from the month of a tournament game's result
+        (``GameResults.mark_lists_stale``: a restore keeps the log's dates, so a published
+        month may gain a game); the first read after it, in any process, publishes them
+        again. The marks are one indexed look per read; publishing again costs what a
+        month's end costs (the variant's rated games), once per import, not per read."""
         month = self.month()
         with self._publishing:
-            if self._published.get(variant) == month:
+            stale = self.results.stale_lists(variant)  # read before the games: a later mark stays
+            if self._published.get(variant) == month and stale is None:
                 return
             last = self.tables.last_period(variant, month)
-            if last != previous_month(month):
+            if last != previous_month(month) or (stale is not None and stale[0] < month):
                 self.tables.replace_lists(variant, *self.rows(variant))
+            if stale is not None:  # a mark of this month: this month's list is computed as asked anyway
+                self.results.clear_stale(variant, stale[1])
             self._published[variant] = month
 
     def history(self, player_id: str, variants: set[str]) -> dict[str, list[dict]]:
         """A player's published entries per game, oldest first, and this month's if he is
         rated (in the games he has entries for, or ``variants``: those he played)."""
         found: dict[str, list[dict]] = {}
+        for variant in sorted(variants):  # his published entries as they stand after any import
+            self.publish_due(variant)
         for row in self.tables.player_rows(player_id):
             found.setdefault(row["variant"], []).append(row)
         for variant in sorted(set(found) | variants):

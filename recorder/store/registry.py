@@ -14,7 +14,10 @@
   results each list applies;
 - ``game_results`` (``GameResults``): each change of a game's result, by the event that
   made it (finished with a result, or unfinished again: NULL), written with the games
-  list's row: what the rating lists read, instead of folding every game.
+  list's row: what the rating lists read, instead of folding every game;
+- ``rating_lists_stale`` (``GameResults.mark_lists_stale``): the month from which an
+  import made a variant's published lists stale (a restored game keeps its date), until
+  the next read publishes them again.
 
 All are derived from the events: the services write them in the append's transaction,
 ``recorder rebuild`` rewrites them and ``recorder verify --projections`` compares them.
@@ -81,6 +84,35 @@ class GameResults:
                 )
 
         return put
+
+    def mark_lists_stale(self, variant: str, changes: Sequence[tuple[int, str | None]]) -> ProjectionWrite:
+        """What an import's append runs in its transaction: the variant's rating lists from
+        the month of the game's first result change on are stale (an import keeps the date a
+        restored log gives each event, so the month may be one already published). Only a
+        game with a result change is marked; the reader that publishes the lists decides
+        whether the game counts (recorder/ratings/service.py ``publish_due``)."""
+
+        def put(db: Tx, events: Sequence[StoredEvent]) -> None:
+            if changes:
+                since = min(events[index].recorded_at[:7] for index, _ in changes)
+                db.execute("INSERT INTO rating_lists_stale (variant, since) VALUES (?, ?)", (variant, since))
+
+        return put
+
+    def stale_lists(self, variant: str) -> tuple[str, int] | None:
+        """(the earliest month marked stale, the last mark's id), None when nothing is marked."""
+        row = (
+            self._handle()
+            .execute("SELECT MIN(since), MAX(id) FROM rating_lists_stale WHERE variant = ?", (variant,))
+            .fetchone()
+        )
+        return None if row is None or row[1] is None else (str(row[0]), int(row[1]))
+
+    def clear_stale(self, variant: str, last: int) -> None:
+        """Forget the marks up to id ``last``, those a publication has covered; a mark made
+        since, by an import that went on meanwhile, stays for the next read."""
+        with self.store.transaction() as db:
+            db.execute("DELETE FROM rating_lists_stale WHERE variant = ? AND id <= ?", (variant, last))
 
     def replace(self, games: Iterable[tuple[str, list[tuple[int, str, str | None]]]]) -> None:
         """Rewrite the changes of each ``(game id, [(seq, recorded_at, result)])``."""

@@ -296,6 +296,15 @@ _RESULTS = (
     " PRIMARY KEY (variant, period, game_id))",
 )
 
+# The months from which a variant's published rating lists are stale: an import stored a
+# game whose result is dated then (a restore keeps each event's date), and the next read of
+# the lists publishes them again (recorder/ratings/service.py ``publish_due``).
+_STALE_LISTS = (
+    "CREATE TABLE IF NOT EXISTS rating_lists_stale (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " variant TEXT NOT NULL, since TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS rating_lists_stale_by_variant ON rating_lists_stale (variant, id)",
+)
+
 # A file from before ``game_results``: each finished game's result as of the event that
 # ended it (its last but annotations), as the lists read it then; ``recorder rebuild``
 # writes every change from the events.
@@ -315,6 +324,8 @@ def _create_registry(db: Database) -> None:
         db.execute(statement)
     if fresh:
         db.execute(RESULTS_FROM_GAMES)
+    for statement in _STALE_LISTS:
+        db.execute(statement)
 
 
 def _create_token_table(db: Database) -> None:
