@@ -177,7 +177,7 @@ def search(
     ``truncated`` says that more than ``limit`` occurrences exist. ``horizon(game_id)``:
     the last event of the game the reader may see (None: all; a broadcast delay)."""
     key = key_of(text)
-    hits = visible_hits(recorder, key, limit + 1, horizon)
+    hits = recorder.positions.find_visible(key, limit + 1, horizon)
     occurrences = []
     for game_id, seq in hits[:limit]:
         setup = recorder.setup_of(game_id)
@@ -192,40 +192,3 @@ def search(
             }
         )
     return {"position": key, "occurrences": occurrences, "truncated": len(hits) > limit}
-
-
-def visible_hits(
-    recorder: Recorder, key: str, wanted: int, horizon: Callable[[str], int | None]
-) -> list[tuple[str, int]]:
-    """The first ``wanted`` occurrences of ``key`` the reader may see, in the index's order:
-    what the index of a store holding only his events would give. Rows past a game's horizon
-    are passed over where they lie, not after a window was cut (which would count them).
-
-    The work is bounded by the answer and the delay, not by the index: the index is read in
-    pages of the occurrences still wanted, each page a seek past the last row read. A game
-    held back is left at its first hidden row (its later rows are in seq order, all hidden):
-    each page is either the last (short: the index has no more) or meets a hidden row of a
-    new game, so the rows read are at most ``wanted`` visible ones and the hidden rows of the
-    games a delay holds back, whose number is that of the games with a move younger than
-    their tournament's delay (a day at most), whatever ``wanted`` the reader asks."""
-    hits: list[tuple[str, int]] = []
-    horizons: dict[str, int | None] = {}
-    after = (0, 0)
-    while len(hits) < wanted:
-        asked = wanted - len(hits)
-        page = recorder.positions.find_after(key, after, limit=asked)
-        for number, game_id, seq in page:
-            if game_id not in horizons:
-                horizons[game_id] = horizon(game_id)
-            upto = horizons[game_id]
-            if upto is None or seq <= upto:
-                hits.append((game_id, seq))
-                after = (number, seq)
-            else:
-                after = (number, PAST_ANY_SEQ)
-        if len(page) < asked:
-            break
-    return hits[:wanted]
-
-
-PAST_ANY_SEQ = 2**62  # a seq beyond every event: a page after (game, PAST_ANY_SEQ) starts at the next game

@@ -10,6 +10,7 @@ answer is compared with the twin's through each game's place in that order.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 import pytest
@@ -17,6 +18,7 @@ from conftest import ADMIN_TOKEN, make_app
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_archive_import import lines_of, rehash
 
 from recorder.projections import search
 from recorder.rules.position_text import position_text
@@ -205,3 +207,38 @@ def test_a_search_past_held_back_games_reads_the_answer_and_one_row_per_held_gam
 
 
 HELD = 5
+
+
+# -- The other reader of the index: an import's search for a copy of itself ---------------------
+
+
+def test_an_import_is_not_told_that_it_copies_a_game_a_delay_holds_back(tmp_path):
+    """A board's game restored from a setup that names no tournament (its id does) has no
+    Tournament tag in its notation, so a recorder may import the same text. That import
+    looks for a copy of itself among the games that reached its last position; a game whose
+    moves the delay holds from the recorder is no copy he may be told of ("exists" would
+    confirm a guess of the hidden moves): his import is stored as a store holding only his
+    events would store it."""
+    app = make_app(tmp_path / "copies.sqlite3")
+    admin = app.test_client()
+    tournament = Delayed(admin, HOUR)
+    plain = create(admin)
+    exported = admin.get("/api/export", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True)
+    events = [json.loads(line) for line in exported.splitlines() if line.strip()]
+    board = f"{tournament.id.removeprefix('t-')}-r1-b1"
+    log = rehash([{**event, "game_id": board} for event in events if event.get("game_id") == plain])
+    restored = admin.post("/api/import", data="\n".join(lines_of(log)), content_type="application/x-ndjson")
+    assert restored.status_code == 201, restored.get_json()
+    sow(admin, board, ["d1"])  # held back from the public for an hour
+    text = admin.get(f"/api/games/{board}/notation").get_data(as_text=True)
+    assert "Tournament" not in text
+    recorder_token = admin.post("/api/tokens", json={"holder": "Recorder R"}).get_json()["token"]
+    guess = admin.post(
+        "/api/import",
+        data=text,
+        content_type="text/x-mancala-notation",
+        headers={"Authorization": f"Bearer {recorder_token}"},
+    )
+    (report,) = guess.get_json()["games"]
+    assert (report["status"], report["game_id"]) != ("exists", board)
+    assert report["status"] == "imported"

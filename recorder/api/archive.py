@@ -50,6 +50,7 @@ def import_archive():
         check_command=schema_check,
         restore=principal().is_admin,
         limits=import_limits(),
+        horizon=horizon,
     )
     if request.mimetype in NOTATION_TYPES:
         reports = archive.import_notation(body_text(), source)

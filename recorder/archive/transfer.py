@@ -156,6 +156,7 @@ class Archive:
         limits: ImportLimits | None = None,
         fill_cache: bool = False,
         positions_later: bool = False,
+        horizon: Horizon = everything,
     ):
         """``check_command`` passes each command through the HTTP boundary's schema first
         (the API and CLI give ``api.archive.schema_check``, so imported commands meet
@@ -167,7 +168,9 @@ class Archive:
         are checked on the whole body before anything is stored; without them (the CLI)
         each game is still held to the ceiling on events per game. ``positions_later`` (the
         command line's bulk import) queues the positions of the games it stores, to be
-        indexed all at once by ``self.positions.index_pending``."""
+        indexed all at once by ``self.positions.index_pending``. ``horizon(game_id)``: the
+        last event of a stored game the importer may see (the API's broadcast delay; None:
+        all), so a report of a game found stored already tells only what he may see."""
         self.store = store
         # What makes another Archive like this one on another connection to the same
         # database (``recorder import``'s workers: recorder/archive/parallel.py).
@@ -179,6 +182,7 @@ class Archive:
             "limits": limits,
             "fill_cache": fill_cache,
             "positions_later": positions_later,
+            "horizon": horizon,
         }
         self.restore = restore
         self.limits = limits
@@ -192,6 +196,7 @@ class Archive:
         self.check_command = OncePerShape(check_command)  # the schemas' verdict on a sowing is asked once
         self.fill_cache = fill_cache
         self.positions_later = positions_later
+        self.horizon = horizon
         self.check_log = LogCheck(
             self.check_command, self.events_per_game, restore, recorded_by, authorize, self.bytes_per_game
         )
@@ -241,7 +246,7 @@ class Archive:
     def _exists(self, parsed: ParsedGame, game_id: str, events: list[Event], players: dict) -> GameReport:
         """The id is taken: by this very record (a repeat import, in either format, by
         anyone), or, against all odds, by another. Either way nothing is stored or changed."""
-        stored = self.store.read(game_id)
+        stored = self._visible_events(game_id)
         if record_of((e.type, e.payload) for e in stored) == record_of((e.type, e.payload()) for e in events):
             detail = f"a game {game_id!r} exists already: the same record was imported before"
             return GameReport(parsed.index, "exists", game_id, len(events), players, detail=detail)
@@ -252,18 +257,30 @@ class Archive:
         """The id of a game held under another id (one recorded live has a random id) whose
         effective record is this one's. The games that reached this game's last position
         are the candidates, the first ``COPY_CANDIDATES`` of them; one with the same variant
-        and players whose notation text (the effective line) is this game's is this game."""
+        and players whose notation text (the effective line) is this game's is this game.
+        Both as far as the importer may see them (``horizon``): a game a delay holds back is
+        compared by its visible events, so a guess of its hidden moves is never confirmed."""
         if not positions:
             return None
         text = None
-        for game_id, _ in self.positions.find(positions[-1][1], limit=COPY_CANDIDATES, pending=False):
+        for game_id, _ in self.positions.find_visible(positions[-1][1], COPY_CANDIDATES, self.horizon, pending=False):
             row = self.games.row(game_id)
             if row is None or (row["variant"], row["south"], row["north"]) != (setup.variant, setup.south, setup.north):
                 continue
             text = text or write_game(list(enumerate(events, start=1)))
-            if next(self._effective_lines([game_id]), None) == text:
+            if self._visible_line(game_id) == text:
                 return game_id
         return None
+
+    def _visible_events(self, game_id: str) -> list[StoredEvent]:
+        upto = self.horizon(game_id)
+        return self.store.read(game_id) if upto is None else self.store.read(game_id, upto=upto)
+
+    def _visible_line(self, game_id: str) -> str | None:
+        """The game's effective line as the importer may see it (the cache's text when he sees all)."""
+        if self.horizon(game_id) is None:
+            return next(self._effective_lines([game_id]), None)
+        return write_game(list(stored_pairs(self._visible_events(game_id))))
 
     def import_ndjson_text(self, text: str, source: str = "<ndjson>") -> Iterator[GameReport]:
         """Each game's log of an NDJSON text, verified then stored verbatim (or refused);

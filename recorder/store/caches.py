@@ -238,6 +238,41 @@ class PositionIndex:
         rows = self._handle().execute(query, (*params, limit))
         return [(game, game_id, seq) for game, game_id, seq in rows.fetchall()]
 
+    def find_visible(
+        self, key: str, wanted: int, horizon: Callable[[str], int | None], *, pending: bool = True
+    ) -> list[tuple[str, int]]:
+        """The first ``wanted`` occurrences of ``key`` a reader may see, in the index's order:
+        ``horizon(game_id)`` is the last event of the game he may see (None: all of it). What
+        the index of a store holding only his events would give: rows past a game's horizon
+        are passed over where they lie, not after a window was cut (which would count them).
+
+        The work is bounded by the answer and the delay, not by the index: the index is read
+        in pages of the occurrences still wanted, each page a seek past the last row read. A
+        game held back is left at its first hidden row (its later rows are in seq order, all
+        hidden): each page is either the last (short: the index has no more) or meets a
+        hidden row of a new game, so the rows read are at most ``wanted`` visible ones and
+        the hidden rows of the games a delay holds back, whose number is that of the games
+        with a move younger than their tournament's delay (a day at most), whatever
+        ``wanted`` the reader asks."""
+        hits: list[tuple[str, int]] = []
+        horizons: dict[str, int | None] = {}
+        after = (0, 0)
+        while len(hits) < wanted:
+            asked = wanted - len(hits)
+            page = self.find_after(key, after, limit=asked, pending=pending)
+            for number, game_id, seq in page:
+                if game_id not in horizons:
+                    horizons[game_id] = horizon(game_id)
+                upto = horizons[game_id]
+                if upto is None or seq <= upto:
+                    hits.append((game_id, seq))
+                    after = (number, seq)
+                else:
+                    after = (number, PAST_ANY_SEQ)
+            if len(page) < asked:
+                break
+        return hits
+
     def drop_orphans(self) -> None:
         """Forget the rows of games that are no streams. Their numbers stay: a number is
         given once, and a row queued for it meanwhile still names its game."""
@@ -258,6 +293,7 @@ def _sorting_threads(db: Tx) -> Iterator[None]:
         db.execute("PRAGMA threads = 0")
 
 
+PAST_ANY_SEQ = 2**62  # a seq beyond every event: a page after (game, PAST_ANY_SEQ) starts at the next game
 PENDING_CHUNK = 200_000  # positions indexed per transaction by index_pending
 SORTING_THREADS = 8  # the most SQLite's sorter takes (SQLITE_MAX_WORKER_THREADS)
 _COLUMNS = "key_high, key_low, game, seq"  # a row's columns, as the queue and the key B-tree hold them
