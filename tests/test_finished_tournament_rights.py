@@ -11,7 +11,10 @@ even while the game it reopened is unfinished.
 import sqlite3
 
 import pytest
+from click.testing import CliRunner
 from conftest import bearer, make_app
+
+from recorder.cli.main import main
 
 RESIGN = {"type": "result", "kind": "resignation"}
 
@@ -161,6 +164,11 @@ def test_the_admins_change_to_a_finished_tournament_is_a_correction_shown_as_suc
     events = ok(client.get(f"/api/tournaments/{f.t}/events"))["events"]
     assert events[-1]["type"] == "correction_recorded" and events[-1]["recorded_by"] == "admin"
     assert ok(client.get(f"/api/games/{f.game}"))["result"] == "north_wins"
+    game = ok(client.get(f"/api/games/{f.game}"))["metadata"]
+    ratings = {e["id"]: e["rating"] for e in ok(client.get("/api/ratings/qelat"))["players"]}
+    assert ratings[game["north_player"]] > ratings[game["south_player"]]  # the lists take the corrected result
+    verified = CliRunner().invoke(main, ["verify", "--projections", "--db", client.application.config["DATABASE"]])
+    assert verified.exit_code == 0, verified.output  # the correction folds, and every projection agrees
 
 
 def test_a_correction_is_the_admins_and_only_of_a_finished_tournament(client):
