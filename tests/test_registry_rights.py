@@ -11,6 +11,11 @@ import sqlite3
 
 import pytest
 from conftest import bearer, make_app
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recorder.auth.policy import Resource, allowed
+from recorder.auth.tokens import ADMIN_PRINCIPAL, Principal
 
 STAR = {"name": "Selam Haile", "federation": "ETH", "club": "Addis Mancala Club"}
 
@@ -139,3 +144,24 @@ def test_each_registry_event_names_the_principal_that_made_it_and_the_record_sho
         (3, "affiliation_changed", "admin", {"kind": "admin"}),
     ]
     assert all(c["recorded_at"] == e["recorded_at"] for c, e in zip(changes, events, strict=True))
+
+
+TOURNAMENTS = st.sampled_from(["t-a1", "t-b2", "t-c3"])
+
+
+@settings(max_examples=400, derandomize=True)
+@given(
+    mine=TOURNAMENTS,
+    entered=st.frozensets(TOURNAMENTS),
+    registered_in=st.one_of(st.none(), TOURNAMENTS),
+    rated=st.booleans(),
+    finished=st.booleans(),
+)
+def test_an_arbiters_rights_over_a_record_never_come_from_entering_it(mine, entered, registered_in, rated, finished):
+    arbiter = Principal("arbiter", "Arbiter", tournament_id=mine, token_id="k")
+    resource = Resource(tournaments=entered, registered_in=registered_in, rated=rated, finished=finished)
+    may = allowed(arbiter, "write_player", resource)
+    assert may == (registered_in == mine and entered <= {mine} and not rated and not finished)
+    entering = Resource(tournaments=entered | {mine}, registered_in=registered_in, rated=rated, finished=finished)
+    assert allowed(arbiter, "write_player", entering) == may  # entering him in his tournament changes nothing
+    assert allowed(ADMIN_PRINCIPAL, "write_player", resource)
