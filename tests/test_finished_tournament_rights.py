@@ -115,6 +115,24 @@ def test_the_retry_of_the_result_that_finished_the_tournament_is_answered_not_re
     assert everything(client) == before
 
 
+def test_the_retry_of_the_admins_result_that_finished_the_tournament_is_answered_not_refused(client):
+    t = ok(client.post("/api/tournaments", json={"name": "Final", "variant": "qelat", "format": "round_robin"}))["id"]
+    for name in ("A", "B"):
+        ok(client.post(f"/api/tournaments/{t}/players", json={"name": name}))
+    ok(client.post(f"/api/tournaments/{t}/rounds", json={}))
+    game = ok(client.post(f"/api/tournaments/{t}/rounds/1/boards/1/game", json={}))["id"]
+    result = {**RESIGN, "winner": "south", "expected_version": 1}
+    url, key = f"/api/games/{game}/commands", {"Idempotency-Key": "final-result"}
+    first = client.post(url, json=result, headers=key)
+    assert first.status_code == 201
+    before = everything(client)
+    again = client.post(url, json=result, headers=key)
+    assert again.status_code == 201 and again.get_json()["events"] == first.get_json()["events"]
+    fresh = client.post(url, json=result, headers={"Idempotency-Key": "another-key"})
+    assert fresh.status_code == 409 and fresh.get_json()["title"] == "Correction needed"
+    assert everything(client) == before
+
+
 def test_a_finished_tournaments_arbiter_can_no_longer_write_its_entrants_settings_or_players(client):
     f = Finished(client)
     before = everything(client)

@@ -103,7 +103,7 @@ def guard() -> None:
             g.principal = principal  # before the resource: an unknown game is 404 only to a holder
         g.principal = require(principal, token is not None, action, _resource(scope, principal))
         if g.principal.is_admin:
-            _require_correction(request.endpoint, request.view_args or {})
+            _require_correction(g.principal, request.endpoint, request.view_args or {})
     if request.method not in READS:
         _admit_body()
 
@@ -201,17 +201,18 @@ def _game_finished(game_id: str) -> bool:
 BOARD_WRITES = frozenset({"games.record_command", "tournaments.record_board_result", "tournaments.start_board_game"})
 
 
-def _require_correction(endpoint: str | None, args: dict) -> None:
+def _require_correction(admin: Principal, endpoint: str | None, args: dict) -> None:
     """The admin's change to a board of a finished tournament must follow a correction on
     the tournament (the board, the admin, a reason: POST .../boards/{b}/correction), so
-    it is shown as one; 409 otherwise, nothing stored."""
+    it is shown as one; 409 otherwise, nothing stored (the retry of a write stored before
+    the tournament finished is answered, as any retry)."""
     if endpoint not in BOARD_WRITES:
         return
     tournament_id, board = _board_written(endpoint, args)
     if board is None or not tournament_over(tournament_id, unfinished_game=_unfinished_board(endpoint, args)):
         return
     t = current_app.extensions["tournaments"].latest(tournament_id)
-    if not t.corrected(*board):
+    if not t.corrected(*board) and not _a_retry(admin):
         round_number, number = board
         raise CorrectionNeeded(
             f"tournament {tournament_id} is finished: record a correction of round {round_number} board {number}"
