@@ -86,6 +86,13 @@ class ForeignOrigin(Forbidden):
     title = "Cross-origin write refused"
 
 
+class CorrectionNeeded(RecorderError):
+    """A write to a board of a finished tournament that no correction announced: the
+    admin records one first, with a reason (docs/tournaments.md, "Corrections")."""
+
+    title = "Correction needed"
+
+
 class PreconditionRequired(RecorderError):
     """A command that names no version (RFC 6585): a sowing is never applied to a
     position its recorder did not see."""

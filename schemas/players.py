@@ -77,6 +77,7 @@ class PlayerSchema(PlayerSummarySchema):
     tournaments = fields.List(fields.Dict(), dump_only=True)
     games = fields.List(fields.Dict(), dump_only=True)
     ratings = fields.Dict(dump_only=True)
+    changes = fields.List(fields.Dict(), dump_only=True)  # who changed what: each event's recorder and principal
 
 
 class PlayerListSchema(Schema):

@@ -153,6 +153,13 @@ class BoardResultSchema(Schema):
     note = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 
+class CorrectionSchema(Schema):
+    """POST .../boards/{board}/correction: the admin's correction of a finished tournament's
+    board, and why; his commands to the board's game follow."""
+
+    reason = fields.String(required=True, validate=validate.Length(max=2000))
+
+
 class TokenCreateSchema(Schema):
     holder = text(required=True)
 
@@ -207,6 +214,8 @@ class TournamentSchema(Schema):
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
     rounds = fields.List(fields.Nested(RoundSchema), dump_only=True)
+    corrected = fields.Boolean(dump_only=True)  # the admin corrected it after it finished
+    corrections = fields.List(fields.Dict(), dump_only=True)  # each: board, game, reason, who, when
 
 
 class TournamentSummarySchema(Schema):
@@ -323,6 +332,7 @@ broadcast_schema = BroadcastSchema()
 pair_schema = PairSchema()
 board_game_schema = BoardGameSchema()
 board_result_schema = BoardResultSchema()
+correction_schema = CorrectionSchema()
 token_create_schema = TokenCreateSchema()
 page_schema = PageSchema()
 tournament_schema = TournamentSchema()

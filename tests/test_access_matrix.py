@@ -37,10 +37,12 @@ MAY = {
     ("post", "/api/tournaments/{tournament_id}/tokens"): {"admin"},
     ("delete", "/api/tournaments/{tournament_id}/tokens/{token_id}"): {"admin"},
     ("post", "/api/players"): {"arbiter_other", "arbiter", "admin"},  # any arbiter registers
-    ("post", "/api/players/{player_id}/name"): {"arbiter", "admin"},  # the player entered T
+    # P was registered by T's arbiter and entered in T only: entering alone grants nothing
+    ("post", "/api/players/{player_id}/name"): {"arbiter", "admin"},
     ("post", "/api/players/{player_id}/affiliation"): {"arbiter", "admin"},
     ("post", "/api/players/{player_id}/merge"): {"admin"},
     ("post", "/api/players/{player_id}/merge/withdrawal"): {"admin"},
+    ("post", "/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/correction"): {"admin"},
 }
 TOURNAMENT_WRITE = {"arbiter", "admin"}  # every other write under /api/tournaments/{tournament_id}
 
@@ -54,14 +56,19 @@ def may(method: str, path: str) -> set[str]:
 
 class World:
     """Tournament T (paired, its board 1 game started), tournament U, a game G recorded by
-    "recorder", registry player P (entered in T) and Q, and a token of each kind."""
+    "recorder", registry player P (registered by T's arbiter, entered in T) and Q, and a
+    token of each kind."""
 
     def __init__(self, client):
         self.client = client
         create = {"name": "T", "variant": "qelat", "format": "round_robin"}
         self.t = self.ok(client.post("/api/tournaments", json=create))["id"]
         self.u = self.ok(client.post("/api/tournaments", json={**create, "name": "U"}))["id"]
-        self.player = self.ok(client.post("/api/players", json={"name": "Registry P", "federation": "ETH"}))["id"]
+        arbiter = self.ok(client.post(f"/api/tournaments/{self.t}/tokens", json={"holder": "Arb T"}))["token"]
+        registered = client.post(
+            "/api/players", json={"name": "Registry P", "federation": "ETH"}, headers=bearer(arbiter)
+        )
+        self.player = self.ok(registered)["id"]
         self.other_player = self.ok(client.post("/api/players", json={"name": "Registry Q", "federation": "ETH"}))["id"]
         self.ok(client.post(f"/api/tournaments/{self.t}/players", json={"player_id": self.player}))
         for name in ("P2", "P3", "P4"):
@@ -77,7 +84,7 @@ class World:
             "arbiter_other": self.ok(client.post(f"/api/tournaments/{self.u}/tokens", json={"holder": "Arb U"}))[
                 "token"
             ],
-            "arbiter": self.ok(client.post(f"/api/tournaments/{self.t}/tokens", json={"holder": "Arb T"}))["token"],
+            "arbiter": arbiter,
             "recorder_other": self.ok(client.post("/api/tokens", json={"holder": "Other"}))["token"],
             "recorder": self.ok(client.post("/api/tokens", json={"holder": "Owner"}))["token"],
             "admin": ADMIN["Authorization"].removeprefix("Bearer "),

@@ -259,12 +259,16 @@ def test_a_game_outside_tournaments_may_name_registry_players(client):
     assert bad.status_code == 422 and bad.get_json()["field"] == "north_player"
 
 
-def test_an_arbiter_renames_the_players_of_his_tournament(client):
+def test_an_arbiter_renames_the_players_his_tournament_registered_not_those_it_entered(client):
     tid, headers = arbiter(client)
     abeba = register(client, **ABEBA)
     assert client.post(f"/api/players/{abeba['id']}/name", json={"name": "A T"}, headers=headers).status_code == 403
     client.post(f"/api/tournaments/{tid}/players", json={"player_id": abeba["id"]}, headers=headers)
-    renamed = client.post(f"/api/players/{abeba['id']}/name", json={"name": "Abeba T. Tesfaye"}, headers=headers)
+    entered = client.post(f"/api/players/{abeba['id']}/name", json={"name": "Abeba T. Tesfaye"}, headers=headers)
+    assert entered.status_code == 403  # entering a player grants nothing over his record
+    body = {"name": "Selam Haile", "federation": "ETH", "register": True}
+    selam = client.post(f"/api/tournaments/{tid}/players", json=body, headers=headers).get_json()["player_id"]
+    renamed = client.post(f"/api/players/{selam}/name", json={"name": "Selam G. Haile"}, headers=headers)
     assert renamed.status_code == 201
 
 

@@ -466,6 +466,10 @@ def test_a_result_corrected_a_month_later_goes_in_the_next_list_on_postgres(post
     january = client.get("/api/ratings/qelat?period=2026-01").get_json()
     monkeypatch.setattr("recorder.store.sql.utc_now", lambda: "2026-02-03T10:00:00.000000Z")
     retract = {"type": "retract", "count": 1, "reason": "the wrong side resigned", "expected_version": 2}
+    # the tournament is finished: the admin's change is a correction, recorded first with its reason
+    correction = {"reason": "the wrong side resigned"}
+    url = f"/api/tournaments/{tid}/rounds/1/boards/{board['board']}/correction"
+    assert client.post(url, json=correction).status_code == 201
     assert client.post(f"/api/games/{game}/commands", json=retract).status_code == 201
     lost = {**won, "winner": "north", "expected_version": 3}
     assert client.post(f"/api/games/{game}/commands", json=lost).status_code == 201

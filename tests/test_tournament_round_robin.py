@@ -77,7 +77,8 @@ def test_six_player_round_robin_standings_and_tiebreaks_by_hand(client):
         assert paired["method"] == "berger" and seats(paired) == BERGER[round_number - 1]
         arbiter.pair(t["id"], expect=422)  # the round must finish before the next is paired
         play_round(arbiter, t["id"], round_number)
-    arbiter.pair(t["id"], expect=422)  # all five rounds are paired
+    admin.pair(t["id"], expect=422)  # all five rounds are paired
+    arbiter.pair(t["id"], expect=403)  # and the tournament is finished: its arbiter's rights ended with it
 
     standings = admin.standings(t["id"])
     assert standings["status"] == "finished" and standings["rounds_played"] == 5

@@ -21,7 +21,8 @@ from recorder.auth.policy import Action, Resource, require
 from recorder.auth.service import Authenticator
 from recorder.auth.tokens import Principal
 from recorder.core import ids
-from recorder.errors import Unauthorized, UnknownGame
+from recorder.errors import CorrectionNeeded, IdempotencyMismatch, NotFound, Unauthorized, UnknownGame
+from recorder.players.reach import player_reach
 from recorder.store import Idempotency
 
 # Endpoint -> (action, what the resource is found from). Reads are public unless listed.
@@ -40,6 +41,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.pair_round": ("write_tournament", "tournament"),
     "tournaments.start_board_game": ("write_tournament", "tournament"),
     "tournaments.record_board_result": ("write_tournament", "tournament"),
+    "tournaments.correct_board": ("correct_result", "tournament"),
     "tournaments.list_tokens": ("manage_tokens", "tournament"),
     "tournaments.issue_token": ("manage_tokens", "tournament"),
     "tournaments.revoke_token": ("manage_tokens", "tournament"),
@@ -100,6 +102,8 @@ def guard() -> None:
         if principal is not None:
             g.principal = principal  # before the resource: an unknown game is 404 only to a holder
         g.principal = require(principal, token is not None, action, _resource(scope, principal))
+        if g.principal.is_admin:
+            _require_correction(g.principal, request.endpoint, request.view_args or {})
     if request.method not in READS:
         _admit_body()
 
@@ -115,18 +119,59 @@ def _rule(endpoint: str | None, method: str) -> tuple[Action, str | None] | None
 def _resource(scope: str | None, principal: Principal | None) -> Resource:
     args = request.view_args or {}
     if scope == "tournament":
-        return Resource(tournament_id=args.get("tournament_id"))
+        tournament_id = args.get("tournament_id")
+        return Resource(tournament_id=tournament_id, finished=rights_ended(principal, tournament_id))
     if scope == "game":
         return game_resource(args.get("game_id", ""), principal)
     if scope == "player":
-        return player_resource(args.get("player_id", ""))
+        return player_resource(args.get("player_id", ""), principal)
     return Resource()
 
 
-def player_resource(player_id: str) -> Resource:
-    """The tournaments a player entered (the registry's entries): whose arbiters may write him."""
-    entries = current_app.extensions["players"].tables.tournaments_of([player_id])
-    return Resource(tournaments=frozenset(tournament for tournament, _ in entries))
+def rights_ended(principal: Principal | None, tournament_id: str | None, *, unfinished_game: bool = False) -> bool:
+    """Has this arbiter's tournament finished (or been corrected), ending his rights? Asked
+    of the tournament's own arbiter only: nobody else's answer depends on it."""
+    if principal is None or principal.kind != "arbiter" or principal.tournament_id != tournament_id:
+        return False
+    return tournament_over(tournament_id, unfinished_game=unfinished_game) and not _a_retry(principal)
+
+
+def _a_retry(principal: Principal) -> bool:
+    """Does this request carry an Idempotency-Key its principal used on this path before?
+    Then the view answers with what that request stored (or 422 for another body) and
+    stores nothing: the retry of the write that finished the tournament is not refused."""
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return False
+    probe = Idempotency(_scoped_key(principal.identity, key), fingerprint="")  # no request's fingerprint
+    try:
+        return current_app.extensions["recorder"].store.replayed(probe) is not None
+    except IdempotencyMismatch:
+        return True  # the key is stored (under the request's own fingerprint)
+
+
+def tournament_over(tournament_id: str | None, *, unfinished_game: bool = False) -> bool:
+    if tournament_id is None:
+        return False
+    try:
+        return current_app.extensions["tournaments"].is_over(tournament_id, unfinished_game=unfinished_game)
+    except NotFound:
+        return False  # no such tournament: the view says so
+
+
+def player_resource(player_id: str, principal: Principal | None) -> Resource:
+    """What decides an arbiter's rights over a registry record (recorder/players/reach.py):
+    the tournaments he entered, who registered him, his rated games; and whether the
+    arbiter's own tournament is over. Read for an arbiter only: the admin may always."""
+    if principal is None or principal.kind != "arbiter":
+        return Resource()
+    reach = player_reach(current_app.extensions["recorder"], current_app.extensions["players"], player_id)
+    return Resource(
+        tournaments=reach.tournaments,
+        registered_in=reach.registered_in,
+        rated=reach.rated,
+        finished=rights_ended(principal, principal.tournament_id),
+    )
 
 
 def game_resource(game_id: str, principal: Principal | None) -> Resource:
@@ -140,7 +185,53 @@ def game_resource(game_id: str, principal: Principal | None) -> Resource:
     # a board's id names its tournament even if a restored setup does not (as on import)
     tournament_id = metadata.get("tournament_id") or ids.tournament_of_board(game_id)
     imported = was_imported(game_id, first[0].payload)  # nobody's own (docs/security.md, "Imports")
-    return Resource(tournament_id=tournament_id, created_by=first[0].recorded_by, imported=imported)
+    finished = False
+    if tournament_id is not None and principal is not None and principal.kind == "arbiter":
+        # a game still being played means its tournament is not finished: no result is read
+        finished = rights_ended(principal, tournament_id, unfinished_game=not _game_finished(game_id))
+    return Resource(tournament_id=tournament_id, created_by=first[0].recorded_by, imported=imported, finished=finished)
+
+
+def _game_finished(game_id: str) -> bool:
+    row = current_app.extensions["recorder"].games.row(game_id)
+    return row is not None and row["status"] == "finished"
+
+
+# The admin's writes to a board: a finished tournament's board changes only after a correction.
+BOARD_WRITES = frozenset({"games.record_command", "tournaments.record_board_result", "tournaments.start_board_game"})
+
+
+def _require_correction(admin: Principal, endpoint: str | None, args: dict) -> None:
+    """The admin's change to a board of a finished tournament must follow a correction on
+    the tournament (the board, the admin, a reason: POST .../boards/{b}/correction), so
+    it is shown as one; 409 otherwise, nothing stored (the retry of a write stored before
+    the tournament finished is answered, as any retry)."""
+    if endpoint not in BOARD_WRITES:
+        return
+    tournament_id, board = _board_written(endpoint, args)
+    if board is None or not tournament_over(tournament_id, unfinished_game=_unfinished_board(endpoint, args)):
+        return
+    t = current_app.extensions["tournaments"].latest(tournament_id)
+    if not t.corrected(*board) and not _a_retry(admin):
+        round_number, number = board
+        raise CorrectionNeeded(
+            f"tournament {tournament_id} is finished: record a correction of round {round_number} board {number}"
+            f" first (POST /api/tournaments/{tournament_id}/rounds/{round_number}/boards/{number}/correction"
+            " with a reason), then change it",
+            tournament_id=tournament_id,
+        )
+
+
+def _board_written(endpoint: str, args: dict) -> tuple[str | None, tuple[int, int] | None]:
+    if endpoint == "games.record_command":
+        game_id = args.get("game_id", "")
+        return ids.tournament_of_board(game_id), ids.board_of(game_id)
+    round_number, board = args.get("round_number"), args.get("board")
+    return args.get("tournament_id"), (round_number, board) if round_number and board else None
+
+
+def _unfinished_board(endpoint: str, args: dict) -> bool:
+    return endpoint == "games.record_command" and not _game_finished(args.get("game_id", ""))
 
 
 def principal() -> Principal:
@@ -159,8 +250,11 @@ def scoped_idempotency(fingerprint: str) -> Idempotency | None:
     if not key:
         return None
     who = g.principal.identity if "principal" in g else "public"
-    scoped = hashlib.sha256("\0".join((who, request.path, key)).encode("utf-8", "surrogatepass")).hexdigest()
-    return Idempotency(scoped, fingerprint)
+    return Idempotency(_scoped_key(who, key), fingerprint)
+
+
+def _scoped_key(who: str, key: str) -> str:
+    return hashlib.sha256("\0".join((who, request.path, key)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _admit_body() -> None:

@@ -28,7 +28,7 @@ from schemas import load_command
 from schemas.archive import export_query_schema, import_query_schema, import_report_schema
 
 from . import openapi
-from .access import principal, recorded_by
+from .access import principal, recorded_by, rights_ended
 from .broadcast import horizon, visible_game
 from .games import recorder
 from .problems import load_query, problem
@@ -105,7 +105,8 @@ def authorize_game(game_id: str | None, setup: GameCreated) -> str:
         owners.add(ids.tournament_of_board(game_id))
     tournaments: list[str | None] = [str(owner) for owner in sorted(map(str, owners - {None}))]
     for tournament_id in tournaments or [None]:
-        require(principal(), True, "create_game", Resource(tournament_id=tournament_id))
+        finished = rights_ended(principal(), tournament_id)  # a finished tournament's boards are the admin's
+        require(principal(), True, "create_game", Resource(tournament_id=tournament_id, finished=finished))
     return principal().holder
 
 

@@ -1,14 +1,17 @@
 """The player registry over HTTP: reads are public, writes need a bearer token.
 
 The admin registers, renames, changes affiliations and merges; an arbiter registers
-players and renames or re-affiliates the players of his tournament (recorder/auth/policy.py).
-A merged id keeps answering: its record names the survivor.
+players and renames or re-affiliates only those his tournament registered, entered
+nowhere else, with no rated game, until it finishes (recorder/auth/policy.py). Each event
+names the principal that made it; a record lists who changed what. A merged id keeps
+answering: its record names the survivor.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app, json, url_for
 
+from recorder.auth.policy import principal_record
 from recorder.players.fold import Player
 from recorder.players.service import Players, candidate_json
 from schemas.players import (
@@ -23,7 +26,7 @@ from schemas.players import (
 )
 
 from . import openapi
-from .access import recorded_by
+from .access import principal, recorded_by
 from .body import json_body
 from .broadcast import horizon, visible_game
 from .games import idempotency
@@ -68,7 +71,28 @@ def player_json(p: Player, *, full: bool = False) -> dict:
     }
     if full:
         found.update(record_of((survivor or p).player_id))
+        found["changes"] = changes_of(p.player_id)
     return found
+
+
+def changes_of(player_id: str) -> list[dict]:
+    """Who changed what: each event of the record, who recorded it and as which principal
+    (absent from events stored before principals were kept)."""
+    return [
+        {
+            "seq": e.seq,
+            "type": e.type,
+            "recorded_by": e.recorded_by,
+            "recorded_at": e.recorded_at,
+            "principal": e.payload.get("principal"),
+        }
+        for e in players().events(player_id)
+    ]
+
+
+def player_write_options(raw) -> dict:
+    """As a tournament's writes, and the principal each registry event names."""
+    return {**write_options(raw), "principal": principal_record(principal())}
 
 
 def record_of(player_id: str) -> dict:
@@ -123,7 +147,10 @@ def register_player():
     raw = json_body()
     data = player_create_schema.load(raw)
     force = data.pop("force")
-    written = players().register(data, recorded_by=recorded_by(), idempotency=idempotency(raw), force=force)
+    who = principal_record(principal())
+    written = players().register(
+        data, recorded_by=recorded_by(), principal=who, idempotency=idempotency(raw), force=force
+    )
     p = written.player
     location = url_for("players.get_player", player_id=p.player_id)
     return respond(player_schema.dump(player_json(p)), p.version, 201, Location=location)
@@ -143,21 +170,21 @@ def get_player_events(player_id: str):
 @bp.post("/<player_id>/name")
 def rename_player(player_id: str):
     raw = json_body()
-    written = players().rename(player_id, rename_schema.load(raw), **write_options(raw))
+    written = players().rename(player_id, rename_schema.load(raw), **player_write_options(raw))
     return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
 
 
 @bp.post("/<player_id>/affiliation")
 def change_affiliation(player_id: str):
     raw = json_body()
-    written = players().change_affiliation(player_id, affiliation_schema.load(raw), **write_options(raw))
+    written = players().change_affiliation(player_id, affiliation_schema.load(raw), **player_write_options(raw))
     return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
 
 
 @bp.post("/<player_id>/merge")
 def merge_player(player_id: str):
     raw = json_body()
-    written = players().merge(player_id, merge_schema.load(raw), **write_options(raw))
+    written = players().merge(player_id, merge_schema.load(raw), **player_write_options(raw))
     current_app.extensions["ratings"].rebuild()  # the lists as if the record had always been one
     return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
 
@@ -165,6 +192,6 @@ def merge_player(player_id: str):
 @bp.post("/<player_id>/merge/withdrawal")
 def withdraw_merge(player_id: str):
     raw = json_body(empty_is_object=True)
-    written = players().withdraw_merge(player_id, reason_schema.load(raw), **write_options(raw))
+    written = players().withdraw_merge(player_id, reason_schema.load(raw), **player_write_options(raw))
     current_app.extensions["ratings"].rebuild()
     return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)

@@ -27,6 +27,7 @@ STATUS = {
     errors.Forbidden: 403,  # ForeignOrigin included: a write from another origin
     errors.ForeignHost: 400,  # a Host this server does not answer to (recorder/api/hosts.py)
     errors.AlreadyExists: 409,  # a board's game, a player's name (recorder/tournaments)
+    errors.CorrectionNeeded: 409,  # a finished tournament's board changed without a correction
     errors.PreconditionRequired: 428,  # a command without If-Match (RFC 6585)
     errors.Unavailable: 503,  # with Retry-After
     errors.RecordBroken: 409,  # a tampered record is never signed (recorder/audit/checkpoints.py)
@@ -55,6 +56,7 @@ TITLES = (
     N_("Not allowed"),
     N_("Cross-origin write refused"),
     N_("Host not served"),
+    N_("Correction needed"),
     N_("Precondition required"),
     N_("Service unavailable"),
     N_("Record fails verification"),

@@ -15,6 +15,7 @@ from flask import Blueprint, Flask, Response, current_app
 from recorder.errors import NotFound
 from recorder.ratings.lists import PROVISIONAL_RD
 from recorder.ratings.service import Ratings
+from recorder.render.csv_cells import spreadsheet_row
 from recorder.rules import VARIANTS
 from schemas.players import rating_list_schema, rating_query_schema
 
@@ -102,13 +103,13 @@ def export_rating_list(variant: str):
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for entry in listing["players"]:
-        writer.writerow([entry[c] for c in CSV_COLUMNS])
+    for entry in listing["players"]:  # names and clubs are typed by people: never a formula (csv_cells)
+        writer.writerow(spreadsheet_row(entry[c] for c in CSV_COLUMNS))
     if listing["corrections"]:  # after a blank line: the corrections of earlier months' results it applies
         writer.writerow([])
         writer.writerow(CORRECTION_COLUMNS)
         for correction in listing["corrections"]:
-            writer.writerow(["" if correction[c] is None else correction[c] for c in CORRECTION_COLUMNS])
+            writer.writerow(spreadsheet_row("" if correction[c] is None else correction[c] for c in CORRECTION_COLUMNS))
     name = f"ratings-{variant}-{listing['period']}.csv"
     return Response(
         out.getvalue(), mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'}

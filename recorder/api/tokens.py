@@ -25,7 +25,7 @@ from schemas.tournaments import (
 )
 
 from . import openapi
-from .access import authenticator, bearer_token, game_resource
+from .access import authenticator, bearer_token, game_resource, rights_ended
 from .body import json_body
 
 bp = Blueprint("tokens", __name__, url_prefix="/api/tokens")
@@ -73,7 +73,9 @@ def _asked_about(query: dict, principal: Principal) -> tuple[Action, Resource] |
     if "game" in query:
         return "write_game", game_resource(query["game"], principal)
     if "tournament" in query:
-        return "write_tournament", Resource(tournament_id=query["tournament"])
+        tournament_id = query["tournament"]
+        finished = rights_ended(principal, tournament_id)
+        return "write_tournament", Resource(tournament_id=tournament_id, finished=finished)
     return None
 
 

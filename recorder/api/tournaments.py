@@ -11,14 +11,16 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, current_app, json, request, url_for
 from werkzeug.exceptions import UnsupportedMediaType
 
+from recorder.auth.policy import principal_record
 from recorder.errors import InvalidRecord
-from recorder.tournaments import views
+from recorder.tournaments import board_game_id, views
 from recorder.tournaments.decide import decide_register
 from recorder.tournaments.service import Tournaments
 from schemas.tournaments import (
     board_game_schema,
     board_result_schema,
     broadcast_schema,
+    correction_schema,
     crosstable_schema,
     entrant_schema,
     forbidden_pair_schema,
@@ -41,7 +43,7 @@ from schemas.tournaments import (
 )
 
 from . import openapi
-from .access import authenticator, recorded_by
+from .access import authenticator, principal, recorded_by
 from .archive import body_text
 from .body import json_body
 from .broadcast import visible_state_of
@@ -101,7 +103,7 @@ def create_tournament():
     written = tournaments().create(data, recorded_by=recorded_by(), idempotency=idempotency(raw))
     view = tournaments().view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
-    return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
+    return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version, 201, Location=location)
 
 
 @bp.post("/trf")
@@ -115,7 +117,7 @@ def import_trf():
     written = tournaments().import_trf(text, query, recorded_by=recorded_by(), idempotency=key)
     view = tournaments().view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
-    return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version, 201, Location=location)
+    return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version, 201, Location=location)
 
 
 @bp.get("/<tournament_id>/trf")
@@ -130,7 +132,7 @@ def get_trf(tournament_id: str):
 @bp.get("/<tournament_id>")
 def get_tournament(tournament_id: str):
     view = tournaments().view(tournament_id, visible_state_of)
-    return respond(tournament_schema.dump(views.tournament_json(view)), view.tournament.version)
+    return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/events")
@@ -180,7 +182,8 @@ def registry_entry(tournament_id: str, data: dict) -> dict:
     if not register:
         return data
     decide_register(tournaments().tournament(tournament_id), data)  # refused here: nothing registered
-    written = registry.register({**data, **details}, recorded_by=recorded_by(), force=force)
+    who = principal_record(principal())
+    written = registry.register({**data, **details}, recorded_by=recorded_by(), principal=who, force=force)
     return {**data, "player_id": written.player.player_id}
 
 
@@ -195,7 +198,7 @@ def withdraw_player(tournament_id: str, number: int):
 def tournament_answer(tournament_id: str, version: int, status: int = 200):
     """The tournament as it stands after a write to its settings."""
     view = tournaments().view(tournament_id)
-    return respond(tournament_schema.dump(views.tournament_json(view)), version, status)
+    return respond(tournament_schema.dump(tournament_json(view)), version, status)
 
 
 @bp.post("/<tournament_id>/forbidden-pairs")
@@ -264,6 +267,43 @@ def record_board_result(tournament_id: str, round_number: int, board: int):
     data = board_result_schema.load(raw)
     tournaments().record_forfeit(tournament_id, round_number, board, data, **write_options(raw))
     return round_response(tournament_id, round_number, 201)
+
+
+@bp.post("/<tournament_id>/rounds/<int:round_number>/boards/<int:board>/correction")
+def correct_board(tournament_id: str, round_number: int, board: int):
+    """The admin's correction of a finished tournament's board: recorded first, with a
+    reason, so the changes to its game that follow are shown as a correction."""
+    raw = body()
+    data = correction_schema.load(raw)
+    who = principal_record(principal())
+    written = tournaments().correct(tournament_id, round_number, board, data, principal=who, **write_options(raw))
+    return tournament_answer(tournament_id, written.tournament.version, 201)
+
+
+def tournament_json(view) -> dict:
+    """The tournament as every answer gives it, with the admin's corrections after it finished."""
+    return {**views.tournament_json(view), **corrections_json(view.tournament)}
+
+
+def corrections_json(t) -> dict:
+    """Each correction with who made it and when (its event's envelope)."""
+    events = {e.seq: e for e in tournaments().events(t.tournament_id)} if t.corrections else {}
+    return {
+        "corrected": bool(t.corrections),
+        "corrections": [
+            {
+                "round": c.round,
+                "board": c.board,
+                "game_id": board_game_id(t.tournament_id, c.round, c.board),
+                "reason": c.reason,
+                "recorded_by": events[c.seq].recorded_by,
+                "recorded_at": events[c.seq].recorded_at,
+                "principal": c.principal,
+                "seq": c.seq,
+            }
+            for c in t.corrections
+        ],
+    }
 
 
 # -- Standings ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ SCHEMAS = (
     "Pair",
     "BoardGame",
     "BoardResult",
+    "Correction",
     "TokenCreate",
     "Entrant",
     "Round",
@@ -236,6 +237,20 @@ def _round_paths(spec: APISpec) -> None:
                 TOURNAMENT_ID,
                 round_number,
                 board,
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/correction",
+        operations={
+            "post": _write(
+                "Correct a board of a finished tournament, saying why (the board's game's commands follow)",
+                "Correction",
+                "Tournament",
+                TOURNAMENT_ID,
+                round_number,
+                board,
+                admin=True,
             )
         },
     )

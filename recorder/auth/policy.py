@@ -8,9 +8,13 @@ docs/security.md, this function and the access-matrix test describe the same thi
 - a recorder creates games outside tournaments and writes the games it created, not a
   game created by an import (its own import included: docs/security.md, "Imports");
 - the anonymous principal exists only with ``--open``: it writes games outside tournaments;
-- the player registry: the admin and any arbiter register players; the admin, and an
-  arbiter of a tournament the player entered, rename him or change his affiliation;
-  merging (and withdrawing a merge) is the admin's alone;
+- an arbiter's rights end with his tournament: once it is finished (or the admin has
+  corrected it), its writes and its games' commands are the admin's alone;
+- the player registry: the admin and any arbiter register players; the admin renames
+  or re-affiliates anyone, an arbiter only a player his tournament's arbiters
+  registered, entered in no other tournament, with no rated game, while his tournament
+  is not finished (entering a player grants nothing over the record); merging (and
+  withdrawing a merge) is the admin's alone;
 - anyone holding a valid token may import (each game is then decided as a creation)
   and check a checkpoint.
 """
@@ -34,6 +38,7 @@ Action = Literal[
     "manage_tokens",  # issue, list, revoke any token
     "register_player",  # POST /api/players
     "write_player",  # a player's names and affiliation
+    "correct_result",  # a correction of a finished tournament's board: the admin's
     "admin",  # anything not named above: the admin only
 ]
 
@@ -46,6 +51,16 @@ class Resource:
     created_by: str | None = None
     imported: bool = False  # a game created by an import: an archive copy, nobody's own
     tournaments: frozenset[str] = frozenset()  # a player's: the tournaments he entered
+    registered_in: str | None = None  # a player's: the tournament whose arbiter registered him
+    rated: bool = False  # a player's: a game of his counts in a rating list
+    finished: bool = False  # the arbiter's tournament is finished or corrected: his rights ended
+
+
+def principal_record(principal: Principal) -> dict:
+    """Who made a registry event, as the event keeps it (recorder/players/events.py)."""
+    if principal.kind == "arbiter":
+        return {"kind": "arbiter", "tournament_id": principal.tournament_id}
+    return {"kind": principal.kind}
 
 
 def allowed(principal: Principal | None, action: Action, resource: Resource) -> bool:
@@ -56,7 +71,7 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
     if action in ("import", "verify"):
         return True
     if action in ("create_game", "write_game") and resource.tournament_id is not None:
-        return principal.kind == "arbiter" and principal.tournament_id == resource.tournament_id
+        return _arbiter_of(principal, resource.tournament_id) and not resource.finished
     if action == "create_game":
         return principal.kind in ("recorder", "anonymous")
     if action == "write_game":
@@ -64,12 +79,30 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
             return True
         return principal.kind == "recorder" and not resource.imported and resource.created_by == principal.holder
     if action == "write_tournament":
-        return principal.kind == "arbiter" and principal.tournament_id == resource.tournament_id
+        return _arbiter_of(principal, resource.tournament_id) and not resource.finished
     if action == "register_player":
         return principal.kind == "arbiter"
     if action == "write_player":
-        return principal.kind == "arbiter" and principal.tournament_id in resource.tournaments
+        return principal.kind == "arbiter" and _player_refusal(principal, resource) is None
     return False
+
+
+def _arbiter_of(principal: Principal, tournament_id: str | None) -> bool:
+    return principal.kind == "arbiter" and principal.tournament_id == tournament_id
+
+
+def _player_refusal(principal: Principal, resource: Resource) -> str | None:
+    """Why an arbiter may not rename or re-affiliate this player (None: he may). Rights
+    over a record come from registering it, never from entering it."""
+    if resource.registered_in != principal.tournament_id:
+        return "this player was not registered by this tournament's arbiter: only the admin may change his record"
+    if resource.tournaments - {principal.tournament_id}:
+        return "this player is entered in another tournament too: only the admin may change his record"
+    if resource.rated:
+        return "this player has rated games: renames and changes of affiliation are the admin's"
+    if resource.finished:
+        return f"tournament {principal.tournament_id} is finished: its arbiter's rights ended with it"
+    return None
 
 
 def require(principal: Principal | None, presented: bool, action: Action, resource: Resource) -> Principal:
@@ -86,12 +119,19 @@ def require(principal: Principal | None, presented: bool, action: Action, resour
 
 def refusal(principal: Principal, action: Action, resource: Resource) -> str:
     """Why ``principal`` may not do ``action`` on ``resource``, in one line."""
+    if action == "correct_result":
+        return "a correction of a finished tournament's board is the admin's alone"
+    if resource.finished and resource.tournament_id is not None and _arbiter_of(principal, resource.tournament_id):
+        return (
+            f"tournament {resource.tournament_id} is finished: its arbiter's rights ended with it;"
+            ' a change now is the admin\'s correction (docs/tournaments.md, "Corrections")'
+        )
     if resource.tournament_id is not None:
         return f"this token does not reach tournament {resource.tournament_id}"
     if action == "write_game" and resource.imported:
         return "this game was imported: an imported record is nobody's own, only the admin may write it"
     if action == "write_game":
         return f"{principal.holder} did not create this game; only its recorder or the admin may write it"
-    if action == "write_player":
-        return "an arbiter writes only to the players of his tournament; this player did not enter it"
+    if action == "write_player" and principal.kind == "arbiter":
+        return _player_refusal(principal, resource) or "only the admin token may do this"
     return "only the admin token may do this"

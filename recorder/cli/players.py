@@ -15,6 +15,7 @@ import sys
 import click
 
 from recorder.errors import AlreadyExists, RecorderError
+from recorder.render.csv_cells import spreadsheet_row
 from recorder.rules import VARIANTS
 from schemas import players as bodies
 
@@ -266,7 +267,7 @@ def list_(variant, period, federation, as_csv, db):
         values = [row["rank"], row["player_id"], player.get("name"), player.get("federation")]
         values += [f"{row['rating']:.2f}", f"{row['rd']:.2f}", row["games"], "P" if row["provisional"] else ""]
         if out is not None:
-            out.writerow(values)
+            out.writerow(spreadsheet_row(values))  # a name is never a formula (recorder/render/csv_cells.py)
         else:
             click.echo("{:>4}  {}  {:<28} {}  {}  {}  {:>3} {}".format(*values))
     for fix in fixes:  # the corrections of earlier months' results this list applies

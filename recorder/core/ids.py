@@ -17,7 +17,7 @@ import re
 
 GAME_ID = re.compile(r"[0-9a-z_]{1,64}")
 TOURNAMENT_ID = re.compile(r"t-[0-9a-f]{1,64}")
-BOARD_GAME_ID = re.compile(r"(?P<tournament>[0-9a-f]{1,64})-r[1-9][0-9]{0,5}-b[1-9][0-9]{0,5}")
+BOARD_GAME_ID = re.compile(r"(?P<tournament>[0-9a-f]{1,64})-r(?P<round>[1-9][0-9]{0,5})-b(?P<board>[1-9][0-9]{0,5})")
 # The id an import gives a game from its content (archive/transfer.py, ``content_id``):
 # 16 hex digits, where the service mints 12, so no game created over the API has one.
 CONTENT_ID = re.compile(r"[0-9a-f]{16}")
@@ -44,6 +44,12 @@ def tournament_of_board(game_id: str) -> str | None:
     """The tournament a board's game id names; None for any other id."""
     match = BOARD_GAME_ID.fullmatch(game_id)
     return "t-" + match.group("tournament") if match else None
+
+
+def board_of(game_id: str) -> tuple[int, int] | None:
+    """The (round, board) a board's game id names; None for any other id."""
+    match = BOARD_GAME_ID.fullmatch(game_id)
+    return (int(match.group("round")), int(match.group("board"))) if match else None
 
 
 def game_id_problem(text: object) -> str | None:

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from recorder.core.events import Event
 
 
 @dataclass(frozen=True)
 class PlayerEvent(Event):
-    """A fact of a player's stream; the same shape as a game's events."""
+    """A fact of a player's stream; the same shape as a game's events.
+
+    ``principal``: who made it, beyond the holder name the store records: ``{"kind":
+    "admin"}`` or ``{"kind": "arbiter", "tournament_id": …}`` (the arbiter's one
+    tournament, which decides his later rights over the record: recorder/auth/policy.py).
+    Absent from events stored before it was kept, and from the command line's."""
+
+    principal: dict | None = field(default=None, kw_only=True)
+
+    def payload(self) -> dict[str, Any]:
+        body = super().payload()
+        if body["principal"] is None:
+            del body["principal"]
+        return body
 
 
 @dataclass(frozen=True)

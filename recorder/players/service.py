@@ -8,7 +8,7 @@ version decided on, so a stale decision is a conflict, never a fork.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound, VersionConflict
@@ -101,14 +101,21 @@ class Players:
     # -- Writing --------------------------------------------------------------------
 
     def register(
-        self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None, force: bool = False
+        self,
+        body: dict,
+        *,
+        recorded_by: str,
+        principal: dict | None = None,
+        idempotency: Idempotency | None = None,
+        force: bool = False,
     ) -> Written:
         """A new record; refused (409 with the candidates) when a player not merged has a
-        name with the same search key, unless ``force`` confirms it is another person."""
+        name with the same search key, unless ``force`` confirms it is another person.
+        ``principal``: who registers him, kept in the event (``PlayerEvent.principal``)."""
         original = self._replayed(idempotency)
         if original is not None:
             return original
-        event = decisions.decide_register(body, self.year())
+        event = replace(decisions.decide_register(body, self.year()), principal=principal)
         if not force:
             candidates = self.same_names(event.payload())
             if candidates:
@@ -138,8 +145,10 @@ class Players:
         *,
         expected_version: int | None = None,
         recorded_by: str,
+        principal: dict | None = None,
         idempotency: Idempotency | None = None,
     ) -> Written:
+        """Decide on the latest fold and append at its version; each event names ``principal``."""
         original = self._replayed(idempotency)
         if original is not None:
             return original
@@ -153,7 +162,7 @@ class Players:
                     expected=expected_version,
                     actual=p.version,
                 )
-            events = decide(p)
+            events = [replace(event, principal=principal) for event in decide(p)]
             after = p
             for offset, event in enumerate(events, start=1):
                 after = apply_one(after, event, p.version + offset)

@@ -21,6 +21,7 @@ from .events import (
     PAIRING_RULES,
     BoardResultRecorded,
     BroadcastSet,
+    CorrectionRecorded,
     EntrantLinked,
     PairingForbidden,
     PlayerRegistered,
@@ -227,6 +228,22 @@ def decide_board_result(t: Tournament, round_number: int, board: int, body: dict
     if (round_number, board) in t.forfeits:
         raise AlreadyExists("this board already has a result")
     return [BoardResultRecorded(round_number, board, body["result"], "forfeit", body.get("note"))]
+
+
+def decide_correction(
+    t: Tournament, round_number: int, board: int, body: dict, finished: bool, principal: dict
+) -> list[CorrectionRecorded]:
+    """The admin's correction of a board of a finished tournament (``finished``: its
+    status now; a tournament corrected once stays open to corrections)."""
+    _board(t, round_number, board)
+    if not finished and not t.corrections:
+        raise InvalidRecord(
+            f"tournament {t.tournament_id} is not finished: its arbiter records this board's result", field="round"
+        )
+    reason = " ".join((body.get("reason") or "").split())
+    if not reason:
+        raise InvalidRecord("a correction says why: give a reason", field="reason")
+    return [CorrectionRecorded(round_number, board, reason, principal)]
 
 
 def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict:

@@ -137,6 +137,19 @@ class EntrantLinked(TournamentEvent):
     player_id: str
 
 
+@dataclass(frozen=True)
+class CorrectionRecorded(TournamentEvent):
+    """The admin corrects a board of a finished tournament, and says why: his commands to
+    the board's game follow (the game's own events record them). From this event on the
+    tournament is closed to its arbiter, even while the corrected game is unfinished."""
+
+    type: ClassVar[str] = "correction_recorded"
+    round: int
+    board: int
+    reason: str
+    principal: dict = field(default_factory=dict)  # who corrected: {"kind": "admin"}
+
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.type: cls
     for cls in (
@@ -149,6 +162,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         BoardResultRecorded,
         EntrantLinked,
         BroadcastSet,
+        CorrectionRecorded,
     )
 }
 

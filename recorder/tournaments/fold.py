@@ -13,6 +13,7 @@ from .events import (
     OLD_DUTCH,
     BoardResultRecorded,
     BroadcastSet,
+    CorrectionRecorded,
     EntrantLinked,
     PairingForbidden,
     PlayerRegistered,
@@ -97,6 +98,17 @@ class Forbidden:
 
 
 @dataclass(frozen=True)
+class Correction:
+    """A board of a finished tournament the admin corrected (the event's seq), and why."""
+
+    round: int
+    board: int
+    reason: str
+    principal: dict
+    seq: int
+
+
+@dataclass(frozen=True)
 class Tournament:
     tournament_id: str
     name: str
@@ -119,6 +131,7 @@ class Tournament:
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
+    corrections: tuple[Correction, ...] = ()  # the admin's, after the tournament finished
     version: int = 0
 
     @property
@@ -153,6 +166,10 @@ class Tournament:
 
     def active_in(self, round_number: int) -> list[Entrant]:
         return [e for e in self.entrants if e.is_active_in(round_number)]
+
+    def corrected(self, round_number: int, board: int) -> bool:
+        """Has the admin recorded a correction of this board (so his commands to its game may follow)?"""
+        return any((c.round, c.board) == (round_number, board) for c in self.corrections)
 
 
 def bye_kind(rnd: Round, bye: Bye) -> str:
@@ -217,6 +234,9 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
         return replace(t, rounds=t.rounds + (round_from_event(event),), version=seq)
     if isinstance(event, BroadcastSet):
         return replace(t, broadcast_delay=event.broadcast_delay, finished_public=event.finished_public, version=seq)
+    if isinstance(event, CorrectionRecorded):
+        correction = Correction(event.round, event.board, event.reason, dict(event.principal), seq)
+        return replace(t, corrections=t.corrections + (correction,), version=seq)
     if isinstance(event, BoardResultRecorded):
         forfeit = Forfeit(event.result, event.reason, event.note)
         return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit}, version=seq)

@@ -33,6 +33,8 @@ from .fold import Tournament, replay
 from .results import outcome_of_forfeit, outcome_of_state
 from .standings import Standing, crosstable, is_finished, standings
 
+FOLDS_KEPT = 64  # the tournaments the guard asks about on every move: folded once per version
+
 
 @dataclass(frozen=True)
 class Written:
@@ -71,6 +73,7 @@ class Tournaments:
         self.recorder = recorder
         self.store = recorder.store
         self.entries = PlayerTables(recorder.store)
+        self._folds: dict[str, Tournament] = {}  # the latest fold of each, for ``is_over``
 
     # -- Reading --------------------------------------------------------------------
 
@@ -88,6 +91,29 @@ class Tournaments:
     def view(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> View:
         t = self.tournament(tournament_id)
         return View(t, self.outcomes(t, state_of))
+
+    def latest(self, tournament_id: str) -> Tournament:
+        """The tournament as it stands, folded again only when its version moved (one
+        indexed read otherwise): the guard asks on every command to a board's game."""
+        kept = self._folds.get(tournament_id)
+        if kept is not None and kept.version == self.store.version(tournament_id):
+            return kept
+        t = self.tournament(tournament_id)
+        if len(self._folds) >= FOLDS_KEPT:
+            self._folds.clear()
+        self._folds[tournament_id] = t
+        return t
+
+    def is_over(self, tournament_id: str, *, unfinished_game: bool = False) -> bool:
+        """Finished (every planned round paired and every board's result known) or corrected
+        by the admin: its arbiter's rights have ended. ``unfinished_game``: a game of its
+        boards is known to be unfinished, so the tournament is not (no result is read)."""
+        t = self.latest(tournament_id)
+        if t.corrections:
+            return True
+        if unfinished_game or not t.rounds or len(t.rounds) != t.planned_rounds:
+            return False
+        return is_finished(t, self.outcomes(t))
 
     def outcomes(self, t: Tournament, state_of: Callable[[str], Any] | None = None) -> dict:
         """(round, board) -> BoardOutcome for every board whose result is known: a
@@ -243,6 +269,17 @@ class Tournaments:
         for orphan in sorted(set(self.entries.entered_tournaments()) - set(ids)):
             problems.append(f"player entries: {orphan}: entries without a tournament")
         return problems
+
+    def correct(
+        self, tournament_id: str, round_number: int, board: int, body: dict, *, principal: dict, **write
+    ) -> Written:
+        """The admin's correction of a board of a finished tournament (docs/tournaments.md)."""
+
+        def decide(t: Tournament, outcomes: dict) -> list:
+            finished = is_finished(t, outcomes)
+            return decisions.decide_correction(t, round_number, board, body, finished, principal)
+
+        return self.execute(tournament_id, decide, needs_results=True, **write)
 
     def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_withdraw(t, number, body), **write)
