@@ -5,7 +5,7 @@
 // tournament's live stream (GET …/live): a move or result on any board redraws it.
 import { describeProblem, getJSON } from "./api.js";
 import { _, date } from "./i18n.js";
-import { element, listen } from "./site.js";
+import { crossMark, element, listen } from "./site.js";
 
 const page = document.getElementById("tournament-page");
 const id = page.dataset.tournamentId;
@@ -109,8 +109,8 @@ function roundCrosstable(rows, started) {
   const rounds = Math.max(0, ...rows.map((r) => r.cells.length));
   const body = rows.map((row) => element("tr", {},
     element("td", { text: String(row.place) }), element("td", { text: row.name }),
-    ...row.cells.map((cell) => element("td", {}, cell.kind === "bye" ? _("bye") + cell.mark
-      : cell.kind === "absent" ? "–" : gameLink(cell.game_id, `${cell.opponent_place}${cell.colour[0]}${cell.mark}`, started))),
+    ...row.cells.map((cell) => element("td", {}, cell.kind === "bye" || cell.kind === "absent" ? crossMark(cell)
+      : gameLink(cell.game_id, crossMark(cell), started))),
     element("td", { class: "points", text: String(row.points) })));
   table("crosstable", ["", _("Player"), ...Array.from({ length: rounds }, (unused, i) => _("R%(n)s", { n: i + 1 })), _("Points")], body);
 }
