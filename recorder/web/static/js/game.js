@@ -16,7 +16,7 @@ import { _, date } from "./i18n.js";
 import { resetToolForms, showDecision, wireForms } from "./decisions.js";
 import { OfflineRecorder, refusedWords, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
-import { effectiveLine, moveText, optionsText, shortDecision, statusText, turnsOf } from "./record.js";
+import { effectiveLine, moveText, optionsText, statusText, turnsOf } from "./record.js";
 import { DeviceRules } from "./rules.js";
 import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
@@ -201,7 +201,7 @@ function renderMoves() {
       const event = view.plies[ply.index];
       const written = view.notation.get(event.seq);
       const button = element("button", { type: "button", class: "ply", "data-ply": ply.index, "data-seq": event.seq,
-        "data-notation": written || null, title: written || moveText(event) }, ply.text);
+        "data-notation": written || null, title: (event.type === "sowed" && written) || moveText(event) }, ply.text);
       button.addEventListener("click", () => show(ply.index));
       const comments = (view.line.comments.get(event.seq) || []).map((text) => element("p", { class: "comment", text }));
       return [button, ply.rest ? element("span", { class: "pass", text: ply.rest }) : null, ...comments];
@@ -220,7 +220,8 @@ function renderStepper(ply) {
   slider.value = String(view.index);
   slider.setAttribute("aria-valuetext", _("move %(n)s: %(move)s", { n: view.index, move: moveText(ply) }));
   byId("step-label").textContent = `${view.index} / ${view.plies.length - 1}`;
-  byId("step-move").textContent = view.index ? (view.notation.get(ply.seq) ? shortDecision(view.notation.get(ply.seq)) : moveText(ply)) : _("Start");
+  const written = ply.type === "sowed" && view.notation.get(ply.seq);
+  byId("step-move").textContent = view.index ? written || moveText(ply) : _("Start");
   byId("step-first").disabled = byId("step-prev").disabled = view.index === 0;
   byId("step-last").disabled = byId("step-next").disabled = isLatest();
   for (const button of byId("moves").querySelectorAll(".ply")) {
