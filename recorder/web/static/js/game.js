@@ -106,7 +106,8 @@ function drawBoard(state, ply, answer) {
   const latest = isLatest();
   const canSow = latest && view.canRecord && !view.busy && !state.awaiting && !state.game_over && !offline.conflict;
   const sowable = !canSow ? [] : !offline.holding ? state.legal_moves : answer ? (answer.refused ? [] : state.legal_moves)
-    // Without the rules on this device the board is the last recorded position, not the one
+    : rulesComing() ? [] // they are starting: no hole until they say which are legal after the queue
+    // With no rules to come on this device the board is the last recorded position, not the one
     // being played: any hole may be tapped, and the server judges the queue when the network returns.
     : variantHoles();
   renderBoard(byId("board"), view.variant, state, {
@@ -123,6 +124,7 @@ function drawBoard(state, ply, answer) {
 }
 
 const variantHoles = () => view.variant.board.holes;
+const rulesComing = () => deviceRules.state === "standby" || deviceRules.state === "loading";
 const lastQueuedHole = () => {
   const last = offline.pending[offline.pending.length - 1];
   return last && last.command.type === "sow" ? last.command.hole : null;
@@ -167,7 +169,7 @@ function renderStatus(state, answer) {
 function promptText(state, answer) {
   if (!isLatest()) return _("Go to the latest position to record.");
   if (state.game_over || state.awaiting || !state.to_move || offline.conflict || (answer && answer.refused)) return "";
-  if (offline.holding && !answer) return SAY.promptWithoutRules;
+  if (offline.holding && !answer) return rulesComing() ? SAY.promptRulesStarting : SAY.promptWithoutRules;
   return state.legal_moves.length
     ? _("%(side)s (%(name)s): tap a highlighted hole to record the sowing.", { side: PLAYER[state.to_move], name: names()[state.to_move] })
     : _("No sowing can be recorded here (GEN-35): record a result.");
