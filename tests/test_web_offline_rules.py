@@ -359,7 +359,8 @@ def test_the_rules_line_and_a_refused_queued_move_speak_the_readers_language(web
     assert detail in tablet.inner_text("#rejected-help")
 
 
-OFFERED = "() => [...document.querySelectorAll('.board [data-hole]')].filter((h) => !h.disabled).map((h) => h.dataset.hole).sort()"
+OFFERED = """() => [...document.querySelectorAll('.board [data-hole]')]
+  .filter((h) => !h.disabled).map((h) => h.dataset.hole).sort()"""
 
 
 def test_no_hole_the_rules_refuse_is_offered_at_any_moment_after_the_network_drops(web, tablet):
