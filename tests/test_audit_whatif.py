@@ -144,3 +144,23 @@ def test_cli_what_if_says_when_nothing_differs(app, api):
     arguments = ["what-if", game, "--option", "wegue_block=first_turn_each_player", "--db", app.config["DATABASE"]]
     output = CliRunner().invoke(main, arguments).output
     assert "no event gives a different position under these options" in output
+
+
+def test_qel_11_cli_what_if_names_what_differs_when_the_boards_agree(app, api):
+    # QEL-E4a recorded (the ban on), replayed as QEL-E4b (no_return off): after South's a1
+    # both boards are the same,
+    #   2:   1   0   3   2   2 20S
+    #   1:   0   0   2   0   0 18N
+    # and only the ban and North's legal holes differ. Two identical boards and nothing else
+    # would tell the reader nothing: the lines under them name what differs.
+    e4a = next(e for e in json.loads((RULES / "examples.json").read_text()) if e["id"] == "QEL-E4a")
+    game = api.create(variant="qelat", options=e4a["options"], south="A", north="B", position=e4a["before"])["id"]
+    api.command(game, type="sow", hole="a1")
+    arguments = ["what-if", game, "--option", "mazagebh_no_return=false", "--db", app.config["DATABASE"]]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "first difference: after event 2, sow a1 (south)" in lines
+    assert "the boards are drawn alike; what differs:" in lines
+    assert "  no return: a2 | none" in lines
+    assert "  legal moves: c2 d2 e2 | a2 c2 d2 e2" in lines

@@ -313,3 +313,9 @@ def test_gunicorns_master_logs_the_engine_its_workers_will_run():
     log = SimpleNamespace(info=lambda message, *args: logged.append(message % args))
     gunicorn_conf.on_starting(SimpleNamespace(log=log))
     assert logged == [f"rules engine: {engine.current().describe()}"]
+
+
+def test_the_readme_and_the_command_say_the_same_compile_time():
+    # The command said "about a minute" while the README said "about half a minute".
+    assert f"({building.COMPILE_TIME})..." in (ROOT / "docs" / "engine.md").read_text()
+    assert f"after, {building.COMPILE_TIME}, then" in " ".join((ROOT / "README.md").read_text().split())

@@ -316,3 +316,23 @@ def test_the_glossary_and_the_catalogs_use_the_same_words():
                 assert translations[row[0]] == row[index], (language, row)
                 checked += 1
     assert checked >= 2 * 12  # the games, their special holes, the sides, the decisions and results
+
+
+def test_the_tigrinya_sign_in_line_addresses_no_one_as_a_man():
+    # It said ኣቲኻ ... ትኽእል ("you (m.) are signed in ... you (m.) may"): the line says who is
+    # signed in, in forms that are neither masculine nor feminine.
+    with (TRANSLATIONS / "ti" / "LC_MESSAGES" / "js.po").open("rb") as file:
+        catalog = read_po(file, locale="ti")
+    lines = [m.string for m in catalog if isinstance(m.id, str) and m.id.startswith("Signed in")]
+    assert len(lines) == 4
+    for line in lines:
+        assert not any(form in line for form in ("ኣቲኻ", "ኣቲኺ", "ትኽእል", "ክትምዝግብ")), line
+
+
+def test_an_address_no_page_has_answers_in_the_readers_language(client):
+    response = client.get("/no-such-page", headers={"Accept-Language": "ti"})
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    assert "ኣይተረኽበን" in page and "ኣብዚ ኣድራሻ ገጽ የለን።" in page and "Not Found" not in page
+    api = client.get("/api/no-such-thing", headers={"Accept-Language": "ti"})
+    assert api.status_code == 404 and api.mimetype == "application/problem+json"

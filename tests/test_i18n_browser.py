@@ -33,8 +33,9 @@ LANGUAGES = i18n.languages()  # English and every catalog folder
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 
 # Names that are the same in every language: a language's own name in the chooser, formats
-# and programs named by their names, the rating system's name, keyboard keys.
-ALLOWED = {"English", "JavaScript", "JSON", "API", "api", "SVG", "CSV", "QR", "Glicko", "Home", "End"}
+# and programs named by their names, the rating system's name. (Keyboard keys are shown by
+# their symbols, ⇱ and ⇲, not as "Home" and "End".)
+ALLOWED = {"English", "JavaScript", "JSON", "API", "api", "SVG", "CSV", "QR", "Glicko"}
 RULE_ID = re.compile(r"\b[A-Z]{2,4}-\d+[a-z]?\b")  # SEL-7b, GEN-35, LW-6
 WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -108,6 +109,8 @@ def site(tmp_path_factory):
         selus = fixture("selus-rounds-1372.json")
         setup = {**selus["setup"], "south": "ሃብቶም", "north": "ሰናይት", "event": "ዋንጫ ኣስመራ", "site": "ኣስመራ"}
         game_id = record(server.client, {**setup, "date": "2026-11-21", "round": "3"}, selus["commands"][:12])
+        gabata = fixture("gabata-default.json")  # its race, a decision, in the move list
+        gabata_id = record(server.client, {**gabata["setup"], "south": "ሃብቶም", "north": "ሰናይት"}, gabata["commands"][:3])
         server.pages = {
             "home": "/",
             "game": f"/games/{game_id}",
@@ -124,8 +127,10 @@ def site(tmp_path_factory):
             "embed-game": f"/embed/games/{game_id}",
             "embed-round": f"/embed/tournaments/{tournament_id}/rounds/3",
             "unknown-game": f"/games/{UNKNOWN}",  # a 404 page says so in the reader's language
+            "unknown-address": f"/{UNKNOWN}",  # and so does an address no page has
+            "gabata": f"/games/{gabata_id}",
         }
-        server.identifiers = {game_id, tournament_id, player_id, UNKNOWN, FEDERATION, *PLAYERS}
+        server.identifiers = {game_id, gabata_id, tournament_id, player_id, UNKNOWN, FEDERATION, *PLAYERS}
         yield server
         server.browser.close()
     app.extensions["recorder"].store.close()

@@ -395,6 +395,11 @@ def test_home_page_lists_games_and_searches_them(web, page):
     assert set(ids.values()) <= shown()
     page.fill("#search-text", "dawit")
     assert shown() == {ids["Dawit"]}
+    page.evaluate("() => { window.notReloaded = true; }")
+    page.press("#search-text", "Enter")  # it once reloaded the page and cleared the filter
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.notReloaded === true") and page.input_value("#search-text") == "dawit"
+    assert shown() == {ids["Dawit"]}
     page.fill("#search-text", "")
     page.select_option("#search-variant", "gabata")
     assert ids["Meron"] in shown() and not {ids["Dawit"], ids["Abrehet"]} & shown()

@@ -7,9 +7,11 @@ broadcast delay holds moves back in the frame as in every public read.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 from browser import CHROMIUM, LiveServer, fixture_game, launch_chromium, record, watched_page
@@ -26,6 +28,7 @@ DELAY = 15 * 60
 READ_HOLES = """(board) => Object.fromEntries(
   [...board.querySelectorAll('[data-hole]')].map((hole) => [hole.dataset.hole, Number(hole.dataset.count)]))"""
 SHOWN = 6  # the commands the public may see once the test's clock says so
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class HostPage(BaseHTTPRequestHandler):
@@ -165,3 +168,60 @@ def test_embedded_round_of_an_unknown_tournament_says_so(web, page):
     frame = framed(web, page, web.allowed, "/embed/tournaments/no-such-tournament/rounds/1")
     frame.locator("#embed-page[data-ready=error]").wait_for()
     assert frame.locator(".embed-status").inner_text() == "There is no such tournament here."
+
+
+OVERLAPS = """() => {
+  // Pairs of holes, and of seed counts, of one board whose boxes intersect.
+  const overlapping = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const found = [];
+  for (const board of document.querySelectorAll('.board')) {
+    for (const selector of ['[data-hole]', '.count']) {
+      const boxes = [...board.querySelectorAll(selector)].map((el) => el.getBoundingClientRect());
+      boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => { if (overlapping(a, b)) found.push(selector); }));
+    }
+  }
+  return found;
+}"""
+
+
+def embedded_round(web) -> str:
+    """Round 1 of a six-player round robin, three boards under way: the tournament's id."""
+    admin = web.client
+    body = {"name": "Massawa Cup", "variant": "qelat", "format": "round_robin"}
+    tournament = admin.post("/api/tournaments", json=body).get_json()["id"]
+    for name in ("Abeba", "Berhane", "Chaltu", "Dawit", "Eden", "Filmon"):
+        assert admin.post(f"/api/tournaments/{tournament}/players", json={"name": name}).status_code == 201
+    assert admin.post(f"/api/tournaments/{tournament}/rounds", json={}).status_code == 201
+    for board in (1, 2, 3):
+        url = f"/api/tournaments/{tournament}/rounds/1/boards/{board}/game"
+        assert admin.post(url, json={"first_player": "south"}).status_code == 201
+    return tournament
+
+
+@pytest.mark.parametrize("width", [390, 800, 1280, 1920])
+def test_the_round_embeds_holes_and_counts_never_overlap(web, width):
+    # With two columns or more each hole was 44 px wide but spaced 23 px apart: only the last
+    # count could be read.
+    tournament = embedded_round(web)
+    with watched_page(web.browser, viewport={"width": width, "height": 900}) as page:
+        page.goto(f"{web.url}/embed/tournaments/{tournament}/rounds/1")
+        page.wait_for_selector("#embed-page[data-ready=true]")
+        assert page.locator(".embed-card").count() == 3
+        assert page.evaluate(OVERLAPS) == []
+
+
+def test_the_documented_iframe_size_shows_the_whole_board(web):
+    # docs/web.md's snippet for one game: the frame at that size scrolls nowhere.
+    snippet = (ROOT / "docs" / "web.md").read_text().split('src="https://records.example.org/embed/games/GAME-ID"')[1]
+    width, height = (int(re.search(rf'{name}="(\d+)"', snippet).group(1)) for name in ("width", "height"))
+    game = fixture_game("qelat-default.json")
+    game_id = record(
+        web.client, {**game["setup"], "south": "Selam Tesfay", "north": "Berhane Kidane"}, game["commands"][:2]
+    )
+    with watched_page(web.browser, viewport={"width": width, "height": height}) as page:
+        page.goto(f"{web.url}/embed/games/{game_id}")
+        page.wait_for_selector("#embed-page[data-ready=true]")
+        scroll = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+        assert scroll[0] <= width and scroll[1] <= height, (scroll, width, height)
+        assert page.evaluate(OVERLAPS) == []

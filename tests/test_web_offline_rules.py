@@ -339,8 +339,8 @@ def test_without_the_rules_the_page_says_so_and_a_move_the_server_refuses_is_nam
 
 def test_the_rules_line_and_a_refused_queued_move_speak_the_readers_language(web, tablet_without_rules):
     """In Tigrinya the line about the rules on the device, the badge, the pending panel and
-    the refused move's choices are Tigrinya: no Latin word is left but the move's notation
-    (``sow a2``) and the engine's detail, which stays English (docs/i18n.md)."""
+    the refused move's choices are Tigrinya: no Latin word is left but the hole's name
+    (``a2``) and the engine's detail, which stays English (docs/i18n.md)."""
     tablet = tablet_without_rules
     _, first, twin, after, illegal = offline_without_rules(web, tablet, "?lang=ti")
     detail = web.client.post(
@@ -354,6 +354,38 @@ def test_the_rules_line_and_a_refused_queued_move_speak_the_readers_language(web
     tablet.context.set_offline(False)
     tablet.wait_for_selector("#connection[data-state=refused]")
     shown += [tablet.inner_text(selector) for selector in ("#connection", "#rejected-help", "#rejected-actions")]
-    words = [word for text in shown for word in WORD.findall(text.replace(detail, "").replace(f"sow {illegal}", ""))]
+    words = [word for text in shown for word in WORD.findall(text.replace(detail, ""))]
     assert words == [], (words, shown)
     assert detail in tablet.inner_text("#rejected-help")
+
+
+OFFERED = """() => [...document.querySelectorAll('.board [data-hole]')]
+  .filter((h) => !h.disabled).map((h) => h.dataset.hole).sort()"""
+
+
+def test_no_hole_the_rules_refuse_is_offered_at_any_moment_after_the_network_drops(web, tablet):
+    """An arbiter taps at once when the network drops: the rules on the device then take
+    seconds to start. The first sowing is offered from the service's own legal holes; after
+    it, nothing is offered until the rules say which holes are legal after the queue (they
+    once offered every hole of both rows meanwhile). The page is read every 20 ms from the
+    moment the network drops until the rules run."""
+    game = fixture_game("qelat-default.json")
+    game_id = record(web.client, game["setup"], game["commands"][:4])
+    recorded = web.client.get(f"/api/games/{game_id}/state").get_json()
+    first = recorded["legal_moves"][0]
+    twin = record(web.client, game["setup"], [*game["commands"][:4], {"type": "sow", "hole": first}])
+    after = sorted(web.client.get(f"/api/games/{twin}/state").get_json()["legal_moves"])
+    tablet.goto(f"/games/{game_id}")
+    tablet.wait_for_selector("#game-page[data-ready=true][data-rules-state=standby]")
+    tablet.wait_for_selector("#game-page[data-rules-kept=true]", timeout=RULES_LOAD_MS)
+    tablet.context.set_offline(True)
+    assert set(tablet.evaluate(OFFERED)) <= set(recorded["legal_moves"])
+    tablet.click(f".board [data-hole='{first}']")  # at once: the rules are still starting
+    samples = []
+    while tablet.get_attribute("#game-page", "data-rules-state") != "ready":
+        samples.append(tablet.evaluate(OFFERED))
+        assert set(samples[-1]) <= set(after), samples[-1]
+        tablet.wait_for_timeout(20)
+    assert samples and samples[0] == []  # it was still starting: nothing was offered, and the page said why
+    tablet.wait_for_function(f"() => ({OFFERED})().length === {len(after)}")
+    assert tablet.evaluate(OFFERED) == after

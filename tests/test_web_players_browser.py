@@ -175,3 +175,31 @@ def test_the_rating_list_states_the_corrections_it_applies(web, page, monkeypatc
     assert item.text_content() == f"{game_id} ({month}): South won → North won"
     assert item.locator("a").get_attribute("href") == f"/games/{game_id}"
     assert fits_the_width(page)
+
+
+def test_on_a_phone_the_pairings_and_the_rating_list_fit_the_screen(web):
+    # At 390 px the pairings' game column was off the screen with nothing to say the table
+    # scrolls, and the rating list's games and provisional columns were cut.
+    body = {"name": "Keren Open", "variant": "qelat", "format": "swiss", "rounds": 3}
+    tid = ok(web.client.post("/api/tournaments", json=body))["id"]
+    for name in ("Selam Tesfay Gebremedhin", "Berhane Kidane Woldemariam", "Eden Haile", "Filmon Tekle"):
+        ok(web.client.post(f"/api/tournaments/{tid}/players", json={"name": name, "rating": 1500}))
+    boards = ok(web.client.post(f"/api/tournaments/{tid}/rounds", json={}))["boards"]
+    games = [
+        ok(web.client.post(f"/api/tournaments/{tid}/rounds/1/boards/{b['board']}/game", json={}))["id"] for b in boards
+    ]
+    overflowing = (
+        "() => [...document.querySelectorAll('.scroll, table')].filter((e) => e.scrollWidth > e.clientWidth + 1).length"
+    )
+    for language in ("en", "ti"):
+        with watched_page(web.browser, viewport=SIZES["phone"], base_url=web.url, has_touch=True) as page:
+            page.goto(f"/tournaments/{tid}?lang={language}")
+            page.wait_for_selector("#tournament-page[data-ready=true]")
+            assert page.evaluate(overflowing) == 0 and fits_the_width(page)
+            for game_id in games:  # each game still a tap away, on the screen
+                link = page.locator(f"[data-round='1'] a[data-game='{game_id}']").first
+                box = link.bounding_box()
+                assert link.is_visible() and box is not None and box["x"] + box["width"] <= SIZES["phone"]["width"]
+            page.goto(f"/ratings/qelat?lang={language}")
+            page.wait_for_selector("#ratings-page[data-ready=true]")
+            assert page.evaluate(overflowing) == 0 and fits_the_width(page)

@@ -110,3 +110,44 @@ def test_an_unknown_list_is_404_and_an_unpaired_round_says_so(web):
     page.wait_for_selector("#print-page[data-ready=error]", timeout=10_000)
     assert page.text_content("#print-status") == "Round 9 is not paired."
     context.close()
+
+
+def test_the_printed_crosstable_gives_each_rounds_opponent_seat_and_result_as_the_screen(web):
+    # Paper once showed only "1", "½", "*": an arbiter checking a Swiss needs whom each player
+    # met and on which seat, "46s1" (place 46, South's seat, won), as the screen writes it.
+    crosstable = web.client.get(f"/api/tournaments/{web.tournament}/crosstable").get_json()
+    pdf, handle = printed(web, "list=crosstable")
+    page = handle[0]
+    for row in crosstable["rows"][:3]:
+        printed_row = page.locator(f".print-sheet tbody tr[data-number='{row['number']}']").inner_text().split("\t")
+        cell = row["cells"][0]
+        assert printed_row[2] == f"{cell['opponent_place']}{cell['colour'][0]}{cell['mark']}"
+    close(handle)
+
+
+def test_a_withdrawn_player_is_marked_on_the_printed_lists(web):
+    last = web.client.get(f"/api/tournaments/{web.tournament}").get_json()["players"][-1]
+    url = f"/api/tournaments/{web.tournament}/players/{last['number']}/withdrawal"
+    assert web.client.post(url, headers=ADMIN, json={}).status_code == 201
+    for query in ("list=standings", "list=crosstable"):
+        pdf, handle = printed(web, query)
+        row = handle[0].locator(f".print-sheet tbody tr[data-number='{last['number']}']").inner_text()
+        assert f"{last['name']} (withdrawn)" in row, (query, row)
+        close(handle)
+
+
+def test_the_crosstables_seats_are_written_in_the_readers_language(web):
+    # Tigrinya: ደቡብ (South), ሰሜን (North); a seat is the first letter of its word, never Latin s/n.
+    pages = {
+        f"/tournaments/{web.tournament}?lang=ti": "#crosstable tbody tr",
+        f"/tournaments/{web.tournament}/print?list=crosstable&lang=ti": ".print-sheet tbody tr",
+    }
+    for address, rows in pages.items():
+        context = web.browser.new_context(base_url=web.url)
+        page = context.new_page()
+        page.goto(address)
+        page.wait_for_selector("[data-ready=true]", timeout=10_000)
+        cells = page.locator(rows).first.locator("td").all_inner_texts()
+        marks = [text for text in cells if re.fullmatch(r"\d+\D+[\d½=*+-]+", text)]
+        assert marks and all(re.fullmatch(r"\d+[ደሰ][\d½=*+-]+", text) for text in marks), (address, cells)
+        context.close()

@@ -184,3 +184,25 @@ def test_fewer_boards_per_page_make_larger_counts(web, screen):
     assert min(count["size"] for count in shown["counts"]) >= 0.05 * shown["height"]
     page.wait_for_selector("#projector-page[data-page='2']", timeout=6_000)
     assert [card["board"] for card in measured(page)["cards"]] == ["5"]
+
+
+def test_names_are_not_cut_where_the_screen_has_room(web, screen):
+    # Five boards at 1920x1080: the cards are as tall as the screen allows and their names
+    # were cut ("Selam Tes…") beside some 280 px of margin on each side.
+    setup = {"name": "Asmara names", "variant": "qelat", "format": "round_robin"}
+    tournament_id = web.client.post("/api/tournaments", headers=ADMIN, json=setup).get_json()["id"]
+    names = ["Selam Tesfay", "Berhane Kidane", "Abeba Tesfaye", "Dawit Alemu", "Chaltu Bekele"]
+    for name in [*names, *(f"{name} Haile" for name in names)]:
+        assert (
+            web.client.post(f"/api/tournaments/{tournament_id}/players", headers=ADMIN, json={"name": name}).status_code
+            == 201
+        )
+    assert web.client.post(f"/api/tournaments/{tournament_id}/rounds", headers=ADMIN, json={}).status_code == 201
+    for board in range(1, 6):
+        url = f"/api/tournaments/{tournament_id}/rounds/1/boards/{board}/game"
+        assert web.client.post(url, headers=ADMIN, json={"first_player": "south"}).status_code == 201
+    page = screen("1920x1080", f"/tournaments/{tournament_id}/projector")
+    assert_every_board_on_the_screen(measured(page))
+    cut = page.evaluate("""() => [...document.querySelectorAll('.projector-card h2')]
+      .filter((h) => h.scrollWidth > h.clientWidth).map((h) => h.textContent)""")
+    assert cut == []

@@ -10,7 +10,11 @@ empty sheets are one A4 page per board.
 
 from __future__ import annotations
 
+import json
 import os
+import re
+from datetime import date
+from pathlib import Path
 
 import pytest
 from browser import CHROMIUM, served_with_chromium, watched_page
@@ -27,6 +31,7 @@ if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a br
 from conftest import ADMIN, make_app  # noqa: E402
 
 A4_POINTS = (595, 842)  # 210 x 297 mm at 72 points an inch, rounded
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 DPI = 200
 
 
@@ -157,5 +162,74 @@ def test_a_round_prints_an_empty_scoresheet_per_board_before_play(hall, page):
         text = text_of(sheet)
         assert board["south"]["name"] in text and board["north"]["name"] in text
         assert f"BOARD {board['board']}" in text and "ROUND 1" in text and "Keren Cup" in text
-        assert "40" in text and text.count("SIGNATURE") == 3
+        assert "75" in text and text.count("SIGNATURE") == 3
         assert zxingcpp.read_barcodes(image_of(sheet)) == []
+
+
+def fixture_game(client, name: str) -> tuple[str, dict]:
+    """A game of fixtures/games recorded through the API (no date given), and what the
+    fixture expects of it."""
+    fixture = json.loads((FIXTURES / f"{name}.json").read_text())
+    created = client.post("/api/games", headers=ADMIN, json=fixture["setup"])
+    game_id, version = created.get_json()["id"], 1
+    for command in fixture["commands"]:
+        answer = client.post(
+            f"/api/games/{game_id}/commands", headers=ADMIN, json={**command, "expected_version": version}
+        )
+        assert answer.status_code == 201, answer.get_json()
+        version = answer.get_json()["version"]
+    return game_id, fixture["expect"]
+
+
+VISUAL_LINES = """(item) => {
+  // The text of each line the item is laid out on, read character by character.
+  const lines = [];
+  let top = null;
+  const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect) continue;  // a space swallowed at a line's end
+      if (top === null || Math.abs(rect.top - top) > 2) { lines.push(""); top = rect.top; }
+      lines[lines.length - 1] += node.data[i];
+    }
+  }
+  return lines.map((line) => line.replace(/\u00a0/g, " ").trim());
+}"""
+
+
+def test_a_pass_is_never_split_across_lines_on_the_sheet(hall, page):
+    # Qelat, seeded playout 0: turn 80 is South's pass, printed "79. N b2 80. S --". It once
+    # printed as "... 80. S -" with the second "-" alone on the next line; a line may end
+    # between turns or between a turn's holes only. Narrow columns make every turn wrap.
+    game_id, _ = fixture_game(hall.client, "qelat-default")
+    page.goto(f"/games/{game_id}/scoresheet")
+    page.wait_for_selector("#scoresheet-page[data-ready=true]")
+    page.evaluate(
+        "() => { for (const list of document.querySelectorAll('.sheet-moves')) list.style.columns = '9 12mm'; }"
+    )
+    items = page.locator(".sheet-moves li")
+    notations = items.all_inner_texts()
+    assert any(re.search(r"\b80\. S --", " ".join(text.split())) for text in notations)
+    wrapped = 0
+    for index in range(items.count()):
+        lines = items.nth(index).evaluate(VISUAL_LINES)
+        wrapped += len(lines) > 1
+        assert " ".join(lines) == " ".join(notations[index].split()), lines  # breaks only at spaces
+        for line in lines[:-1]:
+            assert not re.search(r"(\d+\.|\b[SN])$", line), lines  # a turn's number and side stay with its hole
+    assert wrapped > 0
+
+
+def test_the_result_line_gives_the_score_and_the_sheet_the_date(hall, page):
+    # The fixture ends on the board, North ahead 37 to 11 (QEL-13). The game names no date:
+    # the sheet gives the day its record began, where it was blank.
+    game_id, expect = fixture_game(hall.client, "qelat-default")
+    began = date.fromisoformat(hall.client.get(f"/api/games/{game_id}").get_json()["created_at"][:10])
+    assert expect["result"] == "north_wins"
+    text = text_of(pages_of(print_to_pdf(page, f"/games/{game_id}/scoresheet"))[0])
+    assert f"North won (score), {expect['score']['south']}–{expect['score']['north']}" in text, text[-900:]
+    assert f"DATE {began:%B} {began.day}, {began.year}" in text, text[:300]

@@ -177,8 +177,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        if not request.path.startswith("/api/"):
-            return error
+        if not request.path.startswith("/api/"):  # a page: the web's own, in the reader's language
+            page = app.extensions.get("error_page")
+            return page(error) if page is not None else error
         kind = "malformed-json" if error.code == 400 else (error.name or "error").lower().replace(" ", "-")
         return problem(error.code or 500, error.name, error.description or "", kind)
 

@@ -51,8 +51,28 @@ def _difference(report: dict, games: tuple[FoldedGame, FoldedGame] | None) -> li
         return ["no event gives a different position under these options", ""]
     recorded, alternative = games
     lines = [f"first difference: after event {first['seq']}, {describe(first['type'], first['payload'])}"]
-    lines.extend(side_by_side(_board(recorded), _board(alternative), "as recorded", "what if"))
+    recorded_board, alternative_board = _board(recorded), _board(alternative)
+    lines.extend(side_by_side(recorded_board, alternative_board, "as recorded", "what if"))
+    if recorded_board == alternative_board:  # the difference is off the board: say what it is
+        lines.append("the boards are drawn alike; what differs:")
+        lines.extend(_fields_that_differ(first["recorded"], first["what_if"]))
     return [*lines, ""]
+
+
+def _fields_that_differ(recorded: dict, alternative: dict) -> list[str]:
+    """Each field of the two positions that differs, as ``  legal moves: c2 d2 | a2 c2 d2``."""
+    names = [name for name in {**recorded, **alternative} if recorded.get(name) != alternative.get(name)]
+    return [
+        f"  {name.replace('_', ' ')}: {_value(recorded.get(name))} | {_value(alternative.get(name))}" for name in names
+    ]
+
+
+def _value(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "none"
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _illegal(report: dict) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, send_file, url_for
 from flask_babel import force_locale, get_locale, gettext
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import HTTPException, NotFound
 
 from . import i18n, runtime
 
@@ -61,6 +61,21 @@ def same_origin_only(response):
 def not_found(error: NotFound):
     """An unknown game or list: a page in the reader's language that says so, still a 404."""
     return render_template("error.html", title=gettext("Not found"), detail=error.description), 404
+
+
+def error_page(error: HTTPException):
+    """An address outside every page and the API (``/nope``): the same page as an unknown
+    game, never Flask's English one. Other errors keep Flask's answer."""
+    if error.code != 404:
+        return error
+    return render_template(
+        "error.html", title=gettext("Not found"), detail=gettext("There is no page at this address.")
+    ), 404
+
+
+@bp.record_once
+def _answer_unknown_addresses(state) -> None:
+    state.app.extensions["error_page"] = error_page  # called by the one HTTP error handler (api/problems.py)
 
 
 @bp.get("/")

@@ -26,3 +26,15 @@ export function visible(name) {
 }
 
 export const PLAYER = { south: _("South"), north: _("North") };
+
+// A seat in a crosstable's cell is the first letter of its word in the reader's language
+// (s, n; ደ, ሰ), so no Latin letter stands in a Tigrinya or Amharic table.
+export const SEAT = { south: PLAYER.south.charAt(0).toLowerCase(), north: PLAYER.north.charAt(0).toLowerCase() };
+
+// A Swiss crosstable's cell, on screen and on paper alike: the opponent's place, the seat
+// and the result ("8s1"), a bye with its points, "–" for a round not played.
+export function crossMark(cell) {
+  if (cell.kind === "bye") return _("bye") + cell.mark;
+  if (cell.kind === "absent") return "–";
+  return `${cell.opponent_place}${SEAT[cell.colour]}${cell.mark}`;
+}

@@ -16,7 +16,7 @@ import { _, date } from "./i18n.js";
 import { resetToolForms, showDecision, wireForms } from "./decisions.js";
 import { OfflineRecorder, refusedWords, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
-import { effectiveLine, moveText, optionsText, shortDecision, statusText, turnsOf } from "./record.js";
+import { effectiveLine, moveText, optionsText, statusText, turnsOf } from "./record.js";
 import { DeviceRules } from "./rules.js";
 import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
@@ -106,7 +106,8 @@ function drawBoard(state, ply, answer) {
   const latest = isLatest();
   const canSow = latest && view.canRecord && !view.busy && !state.awaiting && !state.game_over && !offline.conflict;
   const sowable = !canSow ? [] : !offline.holding ? state.legal_moves : answer ? (answer.refused ? [] : state.legal_moves)
-    // Without the rules on this device the board is the last recorded position, not the one
+    : rulesComing() ? [] // they are starting: no hole until they say which are legal after the queue
+    // With no rules to come on this device the board is the last recorded position, not the one
     // being played: any hole may be tapped, and the server judges the queue when the network returns.
     : variantHoles();
   renderBoard(byId("board"), view.variant, state, {
@@ -123,6 +124,7 @@ function drawBoard(state, ply, answer) {
 }
 
 const variantHoles = () => view.variant.board.holes;
+const rulesComing = () => deviceRules.state === "standby" || deviceRules.state === "loading";
 const lastQueuedHole = () => {
   const last = offline.pending[offline.pending.length - 1];
   return last && last.command.type === "sow" ? last.command.hole : null;
@@ -167,7 +169,7 @@ function renderStatus(state, answer) {
 function promptText(state, answer) {
   if (!isLatest()) return _("Go to the latest position to record.");
   if (state.game_over || state.awaiting || !state.to_move || offline.conflict || (answer && answer.refused)) return "";
-  if (offline.holding && !answer) return SAY.promptWithoutRules;
+  if (offline.holding && !answer) return rulesComing() ? SAY.promptRulesStarting : SAY.promptWithoutRules;
   return state.legal_moves.length
     ? _("%(side)s (%(name)s): tap a highlighted hole to record the sowing.", { side: PLAYER[state.to_move], name: names()[state.to_move] })
     : _("No sowing can be recorded here (GEN-35): record a result.");
@@ -201,7 +203,7 @@ function renderMoves() {
       const event = view.plies[ply.index];
       const written = view.notation.get(event.seq);
       const button = element("button", { type: "button", class: "ply", "data-ply": ply.index, "data-seq": event.seq,
-        "data-notation": written || null, title: written || moveText(event) }, ply.text);
+        "data-notation": written || null, title: (event.type === "sowed" && written) || moveText(event) }, ply.text);
       button.addEventListener("click", () => show(ply.index));
       const comments = (view.line.comments.get(event.seq) || []).map((text) => element("p", { class: "comment", text }));
       return [button, ply.rest ? element("span", { class: "pass", text: ply.rest }) : null, ...comments];
@@ -220,7 +222,8 @@ function renderStepper(ply) {
   slider.value = String(view.index);
   slider.setAttribute("aria-valuetext", _("move %(n)s: %(move)s", { n: view.index, move: moveText(ply) }));
   byId("step-label").textContent = `${view.index} / ${view.plies.length - 1}`;
-  byId("step-move").textContent = view.index ? (view.notation.get(ply.seq) ? shortDecision(view.notation.get(ply.seq)) : moveText(ply)) : _("Start");
+  const written = ply.type === "sowed" && view.notation.get(ply.seq);
+  byId("step-move").textContent = view.index ? written || moveText(ply) : _("Start");
   byId("step-first").disabled = byId("step-prev").disabled = view.index === 0;
   byId("step-last").disabled = byId("step-next").disabled = isLatest();
   for (const button of byId("moves").querySelectorAll(".ply")) {

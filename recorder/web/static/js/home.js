@@ -149,6 +149,10 @@ async function init() {
   byId("options").addEventListener("change", summariseOptions);
   byId("new-game").addEventListener("submit", startGame);
   byId("search-text").addEventListener("input", renderLists);
+  byId("search").addEventListener("submit", (event) => { // Enter filters as typing does; the page stays
+    event.preventDefault();
+    renderLists();
+  });
   byId("search-variant").addEventListener("change", renderLists);
   await Promise.all([loadLists(), showWhetherGamesCanStart()]);
   document.body.dataset.ready = "true";

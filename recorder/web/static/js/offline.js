@@ -26,6 +26,7 @@ export const SAY = {
   pendingWithRules: _("Kept on this device and sent in order when the network returns. The board shows the position after them."),
   pendingWithoutRules: _("Kept on this device and sent in order when the network returns. The board shows the last recorded position."),
   promptWithoutRules: _("Moves are pending: tap the next hole played. The board shows the last recorded position."),
+  promptRulesStarting: _("Moves are pending: the next hole can be tapped once the rules run on this device (a few seconds)."),
   queuedAfter: (count) => ngettext("After the %(count)s move queued on this device.", "After the %(count)s moves queued on this device.", count),
   offline: (count) => (count
     ? ngettext("Offline: moves are kept on this device (%(count)s pending)", "Offline: moves are kept on this device (%(count)s pending)", count)

@@ -3,7 +3,7 @@
 // cut into sheets of 40 (print.css breaks the page after each sheet), black on white.
 import { describeProblem, getJSON } from "./api.js";
 import { _, date } from "./i18n.js";
-import { element } from "./site.js";
+import { crossMark, element } from "./site.js";
 
 const ROWS_PER_SHEET = 40;
 const page = document.getElementById("print-page");
@@ -62,21 +62,41 @@ function pairingSheets(t, standings, roundNumber) {
   return sheets(t, _("Round %(n)s pairings", { n: round.round }), head, rows, byes);
 }
 
+// A withdrawn player is marked on paper as on the screen.
+function nameOf(t, number, name) {
+  const withdrawn = t.players.some((p) => p.number === number && p.withdrawn);
+  return withdrawn ? name + _(" (withdrawn)") : name;
+}
+
 function standingSheets(t, standings) {
   const order = standings.tiebreaks;
   const rows = standings.standings.map((s) => element("tr", { "data-number": s.number },
-    cell(s.rank, "num"), cell(s.name), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
+    cell(s.rank, "num"), cell(nameOf(t, s.number, s.name)), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
     ...order.map((name) => cell(s.tiebreaks[name], "num"))));
   const head = [[_("Rank"), "num"], [_("Name")], [_("Fed")], [_("Rating"), "num"], [_("Pts"), "num"], ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
   return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows);
 }
 
+// As on the screen: a round robin is the square (row against column, by place), a Swiss
+// gives each round's opponent, seat and result ("46s1").
 function crosstableSheets(t, crosstable) {
-  const rounds = crosstable.rows.length ? crosstable.rows[0].cells.length : 0;
+  const square = crosstable.format === "round_robin" || crosstable.format === "double_round_robin";
+  const columns = square ? crosstable.rows.map((r) => r.place) : roundNumbers(crosstable.rows);
   const rows = crosstable.rows.map((r) => element("tr", { "data-number": r.number },
-    cell(r.place, "num"), cell(r.name), ...r.cells.map((c) => cell(c.mark, "num")), cell(points(r.points), "num")));
-  const head = [[_("Pl"), "num"], [_("Name")], ...Array.from({ length: rounds }, (unused, i) => [_("R%(n)s", { n: i + 1 }), "num"]), [_("Pts"), "num"]];
-  return sheets(t, _("Crosstable"), head, rows);
+    cell(r.place, "num"), cell(nameOf(t, r.number, r.name)),
+    ...(square ? squareCells(r, columns) : r.cells.map((c) => cell(crossMark(c), "num"))), cell(points(r.points), "num")));
+  const labels = square ? columns.map((place) => [String(place), "num"]) : columns.map((n) => [_("R%(n)s", { n }), "num"]);
+  return sheets(t, _("Crosstable"), [[_("Pl"), "num"], [_("Name")], ...labels, [_("Pts"), "num"]], rows);
+}
+
+function roundNumbers(rows) {
+  const rounds = Math.max(0, ...rows.map((r) => r.cells.length));
+  return Array.from({ length: rounds }, (unused, i) => i + 1);
+}
+
+function squareCells(row, places) {
+  return places.map((place) => (place === row.place ? cell("×", "num")
+    : cell(row.cells.filter((c) => c.opponent_place === place).map((c) => c.mark).join(" "), "num")));
 }
 
 async function load() {

@@ -112,6 +112,7 @@ function layout() {
   const cards = cardsOnPage();
   if (!cards.length) return;
   boards.style.setProperty("--u", `${MEASURE_UNIT_PX}px`);
+  boards.style.removeProperty("--card-width");
   boards.style.gridTemplateColumns = `repeat(${cards.length}, max-content)`;
   const tallest = Math.max(...cards.map((card) => card.offsetHeight));
   const cardRatio = (CARD_UNITS * MEASURE_UNIT_PX) / tallest;
@@ -123,6 +124,10 @@ function layout() {
   // Whole hundredths of a pixel per unit, rounded down: the cards never outgrow the screen.
   const unit = Math.floor((grid.cardWidth / CARD_UNITS) * 100) / 100;
   boards.style.setProperty("--u", `${unit}px`);
+  // A card held back by the screen's height takes the width its column has to spare, for the
+  // players' names (they were cut, "Selam Tes…", beside 280 px of margin); its board stays as large.
+  const columnWidth = Math.floor((width - GAP_PX * (grid.columns - 1)) / grid.columns);
+  boards.style.setProperty("--card-width", `${Math.max(columnWidth, Math.floor(unit * CARD_UNITS))}px`);
   boards.style.gridTemplateColumns = `repeat(${grid.columns}, max-content)`;
   boards.dataset.columns = String(grid.columns);
   boards.dataset.rows = String(grid.rows);

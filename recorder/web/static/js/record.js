@@ -38,27 +38,38 @@ export function moveText(event) {
   switch (event.type) {
     case "game_created": return _("Start");
     case "sowed": return `${SIDE[p.player]} ${p.hole}`;
-    case "opening_played": return `{opening ${p.choice}}`;
-    case "race_recorded": return `{race ${p.winner} …}`;
-    case "lot_drawn": return `{lot ${p.winner}}`;
-    case "round_started": return `{round ${p.first_player}${p.allocation ? " alloc …" : ""}}`;
-    case "result_recorded": return `{result ${p.kind} ${p.winner || "draw"}}`;
+    case "opening_played": return decisionText("opening", p);
+    case "race_recorded": return decisionText("race", p);
+    case "lot_drawn": return decisionText("lot", p);
+    case "round_started": return decisionText("next_round", p);
+    case "result_recorded": return decisionText("result", p);
     case "moves_retracted": return ngettext("Retracted %(count)s move: %(reason)s", "Retracted %(count)s moves: %(reason)s", p.count, { reason: p.reason });
     case "annotated": return _("Comment: %(text)s", { text: p.text });
     default: return event.type;
   }
 }
 
+// A decision (GEN-24..28) in the reader's words, from a command's body or its event's
+// payload alike (the notation's braces, "{race south …}", are for files, not readers).
+export function decisionText(type, p) {
+  switch (type) {
+    case "opening": return _("Opening: %(choice)s", { choice: word(p.choice) });
+    case "race": return _("%(player)s wins the race", { player: PLAYER[p.winner] });
+    case "lot": return _("%(player)s wins the lot", { player: PLAYER[p.winner] });
+    case "next_round": return _("Next round: %(player)s first", { player: PLAYER[p.first_player] });
+    case "result": return p.winner ? `${WINS[p.winner]} (${word(p.kind)})` : `${_("Draw")} (${word(p.kind)})`;
+    default: return type;
+  }
+}
+
+const WINS = { south: _("South wins"), north: _("North wins") };
+
 // A command not yet recorded (queued offline), in the same words; its player is not
 // known until the server has folded the moves before it.
 export function commandText(command) {
   switch (command.type) {
-    case "sow": return `sow ${command.hole}`;
-    case "opening": return `{opening ${command.choice}}`;
-    case "race": return `{race ${command.winner} …}`;
-    case "lot": return `{lot ${command.winner}}`;
-    case "next_round": return `{round ${command.first_player}${command.allocation ? " alloc …" : ""}}`;
-    case "result": return `{result ${command.kind} ${command.winner || "draw"}}`;
+    case "sow": return _("sow %(hole)s", { hole: command.hole });
+    case "opening": case "race": case "lot": case "next_round": case "result": return decisionText(command.type, command);
     case "retract": return _("retract %(count)s: %(reason)s", { count: command.count, reason: command.reason });
     case "annotate": return _("comment: %(text)s", { text: command.text });
     default: return command.type;
@@ -93,16 +104,11 @@ function plyParts(event, written, index) {
       ? { index, text: event.payload.hole, rest: "", label: SIDE[event.payload.player], continues: false }
       : { index, text, rest: "", label: "", continues: false };
   }
-  if (written.startsWith("{")) return { index, text: shortDecision(written), rest: "", label: "", continues: false };
+  if (written.startsWith("{")) return { index, text: moveText(event), rest: "", label: "", continues: false };
   const numbered = written.match(NUMBERED);
   if (numbered) return { index, text: numbered[2], rest: numbered[3].trim(), label: numbered[1], continues: false };
   const [hole, ...rest] = written.split(" ");
   return { index, text: hole, rest: rest.join(" "), label: "", continues: true };
-}
-
-// A race lists all 18 holes; the move list shows its winner only (the panel has the rest).
-export function shortDecision(text) {
-  return text.startsWith("{race ") ? `${text.split(" ").slice(0, 2).join(" ")} …}` : text;
 }
 
 export function resultText(state) {

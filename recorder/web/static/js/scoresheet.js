@@ -11,7 +11,10 @@ import { element, PLAYER } from "./site.js";
 
 const page = document.getElementById("scoresheet-page");
 const sheets = document.getElementById("sheets");
-const EMPTY_TURNS = 40; // numbered lines on an empty sheet: two columns of twenty
+// Numbered lines on an empty sheet: three columns of twenty-five, what one A4 page holds
+// (recorded games run 50-70 turns; forty lines sent most of them onto a second sheet).
+const EMPTY_COLUMNS = 3;
+const EMPTY_TURNS = 75;
 const RESULT_WORDS = { south_wins: _("South won"), north_wins: _("North won"), draw: _("Draw") };
 
 const field = (label, value, className = "") =>
@@ -41,9 +44,18 @@ function signatures() {
 
 // -- A recorded game -------------------------------------------------------------------
 
+// A line breaks only between turns or between a turn's holes: never inside a token (the
+// pass "--" once printed as "-" above "-"), nor between a turn's number, side and first hole.
+function notationItem(move) {
+  const item = element("li", { "data-seq": move.seq, translate: "no" });
+  const tokens = move.notation.replace(/(\d+\.) ([SN]) (\S+)/g, "$1\u00a0$2\u00a0$3").split(" ");
+  tokens.forEach((token, i) => item.append(...(i ? [" "] : []), element("span", { class: "token", text: token })));
+  return item;
+}
+
 function moveList(moves) {
   const list = element("ol", { class: "sheet-moves" });
-  for (const move of moves) list.append(element("li", { "data-seq": move.seq, text: move.notation, translate: "no" }));
+  for (const move of moves) list.append(notationItem(move));
   if (!moves.length) list.append(element("li", { class: "hint", text: _("No move recorded.") }));
   return list;
 }
@@ -52,7 +64,8 @@ function resultLine(game) {
   const state = game.state;
   if (!state.game_over) return _("Not finished: the game is still in progress.");
   const how = state.result_reason ? " (" + _(state.result_reason) + ")" : "";
-  return `${RESULT_WORDS[state.result] || state.result}${how}`;
+  const score = state.score ? `, ${state.score.south}–${state.score.north}` : ""; // south's first, as the players' line
+  return `${RESULT_WORDS[state.result] || state.result}${how}${score}`;
 }
 
 function checkpointBlock(gameId, checkpoint) {
@@ -71,6 +84,9 @@ function checkpointBlock(gameId, checkpoint) {
       element("p", { class: "checkpoint-text", translate: "no", text: checkpoint.text })));
 }
 
+// The date the game was played: the one its record names, else the day its record began.
+const playedOn = (game) => game.metadata?.date || (game.created_at || "").slice(0, 10);
+
 async function showGame(gameId) {
   const base = `/api/games/${encodeURIComponent(gameId)}`;
   const [{ data: game }, { data: moves }, { data: variants }, checkpoint] = await Promise.all([
@@ -78,7 +94,7 @@ async function showGame(gameId) {
   ]);
   const title = variants.variants.find((v) => v.name === game.variant)?.title || game.variant;
   const sheet = element("article", { class: "sheet", "data-game-id": gameId },
-    heading(_("%(game)s scoresheet", { game: title }), game.metadata || {}),
+    heading(_("%(game)s scoresheet", { game: title }), { ...game.metadata, date: playedOn(game) }),
     players(game.south, game.north),
     element("p", { class: "sheet-game-id", text: _("Game %(id)s", { id: gameId }) }),
     element("section", { class: "sheet-record" }, element("h2", { text: _("Moves") }), moveList(moves.moves)),
@@ -93,15 +109,15 @@ async function showGame(gameId) {
 
 // -- An empty sheet per board of a round --------------------------------------------------
 
-// Numbered turns in two tables side by side; a longer game goes on a second sheet.
+// Numbered turns in tables side by side; a longer game goes on a second sheet.
 function emptyMoves() {
-  const half = EMPTY_TURNS / 2;
+  const rows = EMPTY_TURNS / EMPTY_COLUMNS;
   const table = (first) => element("table", { class: "sheet-blank-moves" },
     element("thead", {}, element("tr", {}, element("th", { text: _("Turn") }),
       element("th", { text: PLAYER.south }), element("th", { text: PLAYER.north }))),
-    element("tbody", {}, ...Array.from({ length: half }, (unused, i) => element("tr", {},
+    element("tbody", {}, ...Array.from({ length: rows }, (unused, i) => element("tr", {},
       element("th", { scope: "row", text: String(first + i) }), element("td"), element("td")))));
-  return element("div", { class: "sheet-blank" }, table(1), table(half + 1));
+  return element("div", { class: "sheet-blank" }, ...Array.from({ length: EMPTY_COLUMNS }, (unused, i) => table(1 + i * rows)));
 }
 
 const box = (words) => `☐\u00a0${words.replaceAll(" ", "\u00a0")}`; // a box never parts from its words
@@ -119,7 +135,9 @@ async function showRound(tournamentId, roundNumber) {
     getJSON(base), getJSON(`${base}/rounds/${roundNumber}`), getJSON("/api/variants"),
   ]);
   const title = variants.variants.find((v) => v.name === tournament.variant)?.title || tournament.variant;
-  const meta = { event: tournament.name, site: tournament.site, date: "", round: roundNumber };
+  // A one-day event's date is known before play; on a longer one the players write the day.
+  const oneDay = tournament.start_date && tournament.start_date === tournament.end_date;
+  const meta = { event: tournament.name, site: tournament.site, date: oneDay ? tournament.start_date : "", round: roundNumber };
   const made = round.boards.map((board) => element("article", { class: "sheet empty", "data-board": board.board },
     heading(_("%(game)s scoresheet", { game: title }), { ...meta, board: board.board }),
     players(board.south.name, board.north.name),

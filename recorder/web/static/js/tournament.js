@@ -5,7 +5,7 @@
 // tournament's live stream (GET …/live): a move or result on any board redraws it.
 import { describeProblem, getJSON } from "./api.js";
 import { _, date } from "./i18n.js";
-import { element, listen } from "./site.js";
+import { crossMark, element, listen } from "./site.js";
 
 const page = document.getElementById("tournament-page");
 const id = page.dataset.tournamentId;
@@ -109,29 +109,31 @@ function roundCrosstable(rows, started) {
   const rounds = Math.max(0, ...rows.map((r) => r.cells.length));
   const body = rows.map((row) => element("tr", {},
     element("td", { text: String(row.place) }), element("td", { text: row.name }),
-    ...row.cells.map((cell) => element("td", {}, cell.kind === "bye" ? _("bye") + cell.mark
-      : cell.kind === "absent" ? "–" : gameLink(cell.game_id, `${cell.opponent_place}${cell.colour[0]}${cell.mark}`, started))),
+    ...row.cells.map((cell) => element("td", {}, cell.kind === "bye" || cell.kind === "absent" ? crossMark(cell)
+      : gameLink(cell.game_id, crossMark(cell), started))),
     element("td", { class: "points", text: String(row.points) })));
   table("crosstable", ["", _("Player"), ...Array.from({ length: rounds }, (unused, i) => _("R%(n)s", { n: i + 1 })), _("Points")], body);
 }
 
 function renderRounds(t, started) {
   const sections = t.rounds.slice().reverse().map((round) => {
+    // On a phone the game column gives way: the board's number links to its game.
     const rows = round.boards.map((board) => element("tr", { "data-board": board.board },
-      element("td", { text: String(board.board) }),
+      element("td", {}, gameLink(board.game_id, String(board.board), started)),
       element("td", { text: board.south.name }),
       element("td", { text: board.north.name }),
       element("td", { text: board.result ? RESULTS[board.result] + (board.decided_by === "forfeit" ? _(" (forfeit)") : "") : "" }),
-      element("td", {}, started.has(board.game_id) ? gameLink(board.game_id, _("open the game"), started)
+      element("td", { class: "wide-only" }, started.has(board.game_id) ? gameLink(board.game_id, _("open the game"), started)
         : element("span", { class: "hint", text: _("not started") }))));
-    const head = element("tr", {}, ...[_("Board"), _("South"), _("North"), _("Result"), _("Game")].map((text) => element("th", { scope: "col", text })));
+    const head = element("tr", {}, shortened(_("Board"), "#"), ...[_("South"), _("North"), _("Result")].map((text) => element("th", { scope: "col", text })),
+      element("th", { scope: "col", class: "wide-only", text: _("Game") }));
     const byes = round.byes.map((bye) => element("li", { text: _("%(name)s: bye (%(points)s)", { name: bye.name, points: bye.points }) }));
     return element("section", { class: "round", "data-round": round.round },
       element("h3", { text: _("Round %(n)s", { n: round.round }) + (round.complete ? "" : _(" (in progress)")) }),
       element("p", {}, element("a", { class: "scoresheets-link",
         href: `/tournaments/${encodeURIComponent(id)}/rounds/${round.round}/scoresheets`,
         text: _("Empty scoresheets to print, one per board") })),
-      element("div", { class: "scroll" }, element("table", { class: "table" }, element("thead", {}, head), element("tbody", {}, ...rows))),
+      element("div", { class: "scroll" }, element("table", { class: "table pairings" }, element("thead", {}, head), element("tbody", {}, ...rows))),
       byes.length ? element("ul", { class: "byes" }, ...byes) : null);
   });
   byId("tournament-rounds").replaceChildren(...(sections.length ? sections
