@@ -14,6 +14,8 @@ import time
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tournament_support import ADMIN_TOKEN, bearer, make_app
 
 from recorder.tournaments import MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_ROUNDS, trf
@@ -206,6 +208,7 @@ def test_a_group_stored_before_the_limits_costs_the_check_its_length_not_its_squ
     [
         (("142 3", f"142 {MAX_ROUNDS + 1}"), 2, 5, f"at most {MAX_ROUNDS}"),
         (("142 3", "142 99999999999999999999"), 2, 5, f"at most {MAX_ROUNDS}"),
+        (("142 3", "142 " + "9" * 5000), 2, 5, f"at most {MAX_ROUNDS}"),  # past int()'s 4,300 digits
         (("142 3", "142 3\n260 001 100    1    3"), 3, 9, f"at most {MAX_ROUNDS}"),
         (("1900", "4001"), 3, 49, "4000"),
         (("1900", "19²0"), 3, 49, "whole number"),  # str.isdigit says yes, int() says no
@@ -221,6 +224,21 @@ def test_a_group_stored_before_the_limits_costs_the_check_its_length_not_its_squ
 def test_a_number_or_date_the_api_would_refuse_is_refused_naming_line_and_column(change, line, column, words):
     got_line, got_column, detail = refused_at(SMALL.replace(*change, 1))
     assert (got_line, got_column) == (line, column) and words in detail, detail
+
+
+ODD = ["²", "١", "９", "¹", "\x1b", "\x00", "\u202e", "\u200b", "\u2028", "\ue000", "9" * 30, "0" * 5000]
+
+
+@settings(derandomize=True, max_examples=400, deadline=None)
+@given(at=st.integers(0, len(SMALL)), odd=st.sampled_from(ODD), length=st.integers(0, 3))
+def test_odd_digits_or_hidden_characters_anywhere_are_read_or_refused_never_a_crash(at, odd, length):
+    """Each column of the small file replaced by odd digits, hidden characters or very long
+    numbers: the file is read, or refused with its line and column (never a 500)."""
+    text = SMALL[:at] + odd + SMALL[at + length :]
+    try:
+        imported(text)
+    except trf.TrfError as refused:
+        assert refused.extra["line"] >= 1 and refused.extra["column"] >= 1
 
 
 def test_a_player_line_of_more_rounds_than_a_tournament_may_have_is_refused():

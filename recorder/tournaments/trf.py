@@ -197,12 +197,15 @@ def cut(line: str, first: int, last: int) -> str:
 
 def whole(number: int, line: str, first: int, last: int, what: str, low: int = 0, high: int | None = None) -> int:
     value = cut(line, first, last).strip()
-    if not DIGITS.fullmatch(value) or int(value) < low:
+    # More digits than any bound is past every bound (and int() refuses past 4,300 digits).
+    digits = value.lstrip("0") or "0"
+    read = (int(digits) if len(digits) <= 18 else 10**18) if DIGITS.fullmatch(value) else None
+    if read is None or read < low:
         least = f" from {low}" if low else ""
         raise TrfError(number, first, f"{what} must be a whole number{least}, not {value[:12]!r}")
-    if high is not None and int(value) > high:
+    if high is not None and read > high:
         raise TrfError(number, first, f"{what} is at most {high}, not {value[:12]}")
-    return int(value)
+    return read
 
 
 def read_text(number: int, line: str, tag: str) -> str:
