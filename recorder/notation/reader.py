@@ -120,7 +120,7 @@ def check_setup_fields(body: dict) -> None:
             continue
         problem = name_problem(value) if value is not None or field in ("south", "north") else None
         if problem is not None:
-            raise InvalidRecord(f"{field}: {problem}", field=field)
+            raise InvalidRecord(f"{field} must be a name: {problem}", field=field)
     date = body.get("date")
     if date is not None and not is_date(date):
         raise InvalidRecord(f"date must be {DATE_FORMS}", field="date")
