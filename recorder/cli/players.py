@@ -120,7 +120,7 @@ def rename(player_id, name, name_geez, db, by):
     body = {k: v for k, v in {"name": name, "name_geez": name_geez}.items() if v is not None}
     data = _loaded(bodies.rename_schema, body)
     written = _run(lambda: _players(db).rename(player_id, data, recorded_by=by))
-    click.echo(
+    say(
         f"{written.player.player_id}: {written.player.name}"
         + (f" / {written.player.name_geez}" if written.player.name_geez else "")
     )
