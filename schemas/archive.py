@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
-from .fields import StrictInteger, date, name
+from .fields import StrictInteger, date, search_name
 from .games import VARIANT_NAMES
 
 RESULT_FILTERS = ("south_wins", "north_wins", "draw", "unfinished")
@@ -12,8 +12,8 @@ class ExportQuerySchema(Schema):
     """GET /api/export filters; the format comes from the Accept header."""
 
     variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
-    player = name()
-    tournament = name()
+    player = search_name()
+    tournament = search_name()
     date_from = date()
     date_to = date()
     result = fields.String(validate=validate.OneOf(RESULT_FILTERS))

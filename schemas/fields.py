@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from recorder.core.commands import DATE_FORMS, DATE_PATTERN, is_date
-from recorder.core.names import is_blank
+from recorder.core.names import MAX_NAME, is_blank, shown_problem
 from recorder.rules.values import MAX_STORED_INT
 
 PLAYERS = ("south", "north")
@@ -53,8 +53,24 @@ def _not_blank(value: str) -> None:
         raise ValidationError("must not be blank: spaces alone are no name")
 
 
+def _shows_as_itself(value: str) -> None:
+    """The name rule (``recorder.core.names.name_problem``) past its length: no control,
+    bidi, zero-width, separator, private-use or unassigned character, and not blank."""
+    problem = shown_problem(value)
+    if problem is not None:
+        raise ValidationError(problem)
+
+
 def name(**kwargs) -> fields.String:
-    return fields.String(validate=[validate.Length(min=1, max=200), NO_CONTROLS, _not_blank], **kwargs)
+    """A name a person gives (a player, a club, a tournament, an event, a site, a game's
+    side), as every way in takes it."""
+    return fields.String(validate=[validate.Length(min=1, max=MAX_NAME), _shows_as_itself], **kwargs)
+
+
+def search_name(**kwargs) -> fields.String:
+    """A name searched for: one line, as ``name`` once was, so that a record stored before
+    the name rule can still be found by what it holds."""
+    return fields.String(validate=[validate.Length(min=1, max=MAX_NAME), NO_CONTROLS, _not_blank], **kwargs)
 
 
 def _hole_name(value: str) -> None:

@@ -4,7 +4,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from recorder.rules import VARIANTS
 
-from .fields import MAX_STORED_INT, Cursor, Int64, StrictInteger, date, name, player
+from .fields import MAX_STORED_INT, Cursor, Int64, StrictInteger, date, name, player, search_name
 
 VARIANT_NAMES = tuple(VARIANTS)  # GEN-1's order, as the registry holds them
 
@@ -78,9 +78,9 @@ class GameQuerySchema(Schema):
     pages by keyset, one page's cost however deep; ``offset`` costs what it skips."""
 
     variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
-    player = name()
-    tournament = name()
-    event = name()
+    player = search_name()
+    tournament = search_name()
+    event = search_name()
     limit = Int64(load_default=100, validate=validate.Range(min=1, max=1000))
     offset = Int64(load_default=0, validate=validate.Range(min=0, max=MAX_STORED_INT))
     after = Cursor(load_default=None)

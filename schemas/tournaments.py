@@ -6,7 +6,15 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from recorder.tournaments import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, TIEBREAKS
+from recorder.tournaments import (
+    BOARD_RESULTS,
+    FORMATS,
+    MAX_BROADCAST_DELAY,
+    MAX_FORBIDDEN_GROUP,
+    MAX_RATING,
+    MAX_ROUNDS,
+    TIEBREAKS,
+)
 from recorder.tournaments.events import PAIRING_RULES
 
 from .fields import Int64, StrictInteger, player
@@ -55,7 +63,7 @@ class TournamentCreateSchema(Schema):
     variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
     options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), load_default=dict)
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
-    rounds = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
+    rounds = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
     tiebreaks = fields.List(fields.String(validate=validate.OneOf(TIEBREAKS)), allow_none=True)
     bye_points = points()
     site = text(allow_none=True)
@@ -88,7 +96,7 @@ class PlayerCreateSchema(Schema):
 
     name = text()
     federation = text(allow_none=True)
-    rating = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=4000))
+    rating = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=MAX_RATING))
     player_id = fields.String(validate=validate.Regexp(r"^p-[0-9a-f]{1,64}\Z"))
     register = fields.Boolean(load_default=False)
     force = fields.Boolean(load_default=False)
@@ -101,10 +109,12 @@ class ForbiddenPairSchema(Schema):
     """POST /api/tournaments/{id}/forbidden-pairs: players no two of whom may meet."""
 
     players = fields.List(
-        StrictInteger(validate=validate.Range(min=1, max=9999)), required=True, validate=validate.Length(min=2, max=50)
+        StrictInteger(validate=validate.Range(min=1, max=9999)),
+        required=True,
+        validate=validate.Length(min=2, max=MAX_FORBIDDEN_GROUP),
     )
-    first_round = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
-    last_round = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
+    first_round = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
+    last_round = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
 
 
 class WithdrawalSchema(Schema):

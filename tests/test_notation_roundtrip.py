@@ -133,16 +133,14 @@ LINE_BREAKS_OUTSIDE_JSON = ["\u2028", "\u2029"]
     seed=st.integers(min_value=0, max_value=2**32),
     breaks=st.lists(st.sampled_from(LINE_BREAKS_OUTSIDE_JSON), min_size=3, max_size=3),
 )
-def test_names_and_notes_with_unicode_line_separators_round_trip_in_both_formats(variant, seed, breaks):
+def test_notes_with_unicode_line_separators_round_trip_in_both_formats(variant, seed, breaks):
+    """Names hold no line separator (recorder.core.names: refused wherever they enter,
+    tests/test_name_characters.py); notes may, and every format keeps them."""
     played = random_record(variant, seed, max_events=40, metadata=True)
-    setup = {
-        **played.setup,
-        "south": f"Abeba{breaks[0]}Kidane",
-        "north": f"ሰላም{breaks[1]}",
-        "event": f"Open{breaks[2]}",
-    }
+    setup = {**played.setup, "south": "Abeba Kidane", "north": "ሰላም", "event": "Open"}
+    notes = [{"type": "annotate", "text": text} for text in (f"a{breaks[0]}b", f"ሰላም{breaks[1]}", f"c{breaks[2]}")]
     recorder = Recorder(SQLiteEventStore(":memory:"))
-    original = record(recorder, setup, [*played.commands, {"type": "annotate", "text": f"a{breaks[2]}b"}])
+    original = record(recorder, setup, [*played.commands, *notes])
     source = Archive(recorder.store)
     ndjson = "".join(source.ndjson_archive([original]))
     target = memory_archive()

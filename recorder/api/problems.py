@@ -162,7 +162,7 @@ def init_app(app: Flask) -> None:
         messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
         field, message = first_fault(messages)
         detail = f"the request body does not match its schema: {field}: {message}"
-        return problem(422, "Invalid body", detail, "invalid-body", errors=messages)
+        return problem(422, "Invalid body", detail, "invalid-body", field=field, errors=messages)
 
     @app.errorhandler(InvalidQuery)
     def invalid_query(error: InvalidQuery):

@@ -21,6 +21,7 @@ import signal
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from recorder.core.names import printable
 from recorder.workers import collector_paused, in_order, worker_context
 
 CHUNK_MAX = 250  # streams per range at most: a range's rows are read in one query
@@ -160,21 +161,6 @@ def report_line(report: dict) -> str:
         return f"{'BROKEN':<8}{stream}: {printable(report['detail'])}"
     result = f"  {report['result']}" if report["result"] else ""
     return f"{'ok':<8}{stream}: {report['version']} events, head {report['head_hash'][:16]}{result}"
-
-
-def printable(text: object) -> str:
-    """Text for one line of a report: control characters, line and paragraph separators
-    and backslashes escaped (as in a Python literal), so stored text cannot start a
-    line or move the cursor."""
-    out = []
-    for char in str(text):
-        if char == "\\":
-            out.append("\\\\")
-        elif char.isprintable() and char not in "\u2028\u2029":
-            out.append(char)
-        else:
-            out.append(char.encode("unicode_escape").decode("ascii"))
-    return "".join(out)
 
 
 # ------------------------------------------------------------------ the streams table and heads

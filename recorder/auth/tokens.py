@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+from recorder.core.names import code_point, hidden_character
+
 TOKEN_PREFIX = "rt_"
 ADMIN = "admin"
 ANONYMOUS = "anonymous (open mode)"
@@ -65,21 +67,16 @@ def holder_problem(holder: object) -> str | None:
         return "a holder is a non-empty name"
     if holder != holder.strip() or len(holder) > MAX_HOLDER:
         return f"a holder has no surrounding spaces and at most {MAX_HOLDER} characters"
-    hidden = next((c for c in holder if unicodedata.category(c) in HIDDEN or (c.isspace() and c != " ")), None)
+    hidden = hidden_character(holder) or next((c for c in holder if c.isspace() and c != " "), None)
     if hidden is not None:
         return (
-            f"a holder is one line of visible characters and plain spaces, without U+{ord(hidden):04X} "
-            f"({unicodedata.name(hidden, 'unnamed')}): no control, format (bidi, zero-width) or separator character"
+            f"a holder is one line of visible characters and plain spaces, without {code_point(hidden)}: "
+            "no control, format (bidi, zero-width) or separator character"
         )
     if any(skeleton(holder) == skeleton(reserved) for reserved in RESERVED_HOLDERS):
         return f"{ascii(holder)} is reserved or looks like a reserved principal ({', '.join(RESERVED_HOLDERS)})"
     return None
 
-
-# Characters a name must not hold: controls (Cc), format characters (Cf: bidi overrides
-# and isolates, zero-width spaces and joiners, the soft hyphen), surrogates, private-use
-# and unassigned code points, and line and paragraph separators.
-HIDDEN = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
 
 # Latin look-alikes from Cyrillic and Greek (after NFKC and casefold), and the digits and
 # signs that pass for letters: a small part of Unicode's confusables (UTS #39), enough that

@@ -29,7 +29,7 @@ from recorder.workers import default_jobs
 from schemas.archive import ExportQuerySchema
 from schemas.fields import first_message
 
-from .common import DB_OPTION, make_recorder, pace
+from .common import DB_OPTION, make_recorder, pace, say
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "notation"
 
@@ -71,7 +71,7 @@ def _plural(count: int, noun: str = "game") -> str:
 
 def _report(counts: dict, refused: list[GameReport]) -> None:
     for report in refused:
-        click.echo(f"refused: {(report.error or {}).get('detail')}", err=True)
+        say(f"refused: {(report.error or {}).get('detail')}", err=True)
     line = f"imported {_plural(counts['imported'])}, refused {len(refused)}"
     if counts["exists"]:
         line += f"; {_plural(counts['exists'])} existed already (imported before), not stored again"

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 import click
 
 from recorder.app import database_path
-from recorder.audit.walk import Checked, WorkerFailed, printable
+from recorder.audit.walk import Checked, WorkerFailed
+from recorder.core.names import printable
 from recorder.errors import RecorderError
 
 from .common import DB_OPTION as DB

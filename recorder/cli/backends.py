@@ -8,7 +8,7 @@ import click
 
 from recorder.app import database_path
 
-from .common import DB_OPTION, opened
+from .common import DB_OPTION, opened, say
 
 
 @click.command()
@@ -57,7 +57,7 @@ def copy(source: str, target: str):
                 raise click.ClickException(str(error)) from error
         problems = list(differences(origin, destination))
         for line in problems:
-            click.echo(f"differs: {line}", err=True)
+            say(f"differs: {line}", err=True)
         if problems:
             raise click.ClickException(f"the copy differs from the source in {len(problems)} streams")
         games = rebuild(Recorder(destination))

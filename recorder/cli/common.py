@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from recorder.app import database_path
+from recorder.core.names import printable
 
 T = TypeVar("T")
 
@@ -24,8 +27,41 @@ DB_OPTION = click.option(
 def fail(message: str, status: int = 1) -> NoReturn:
     """A command refused: one line on stderr, ``error: …``, and the exit status (1, or 2
     for a usage error)."""
-    click.echo(f"error: {message}", err=True)
+    say(f"error: {message}", err=True)
     sys.exit(status)
+
+
+def say(text: object, *, err: bool = False) -> None:
+    """Output that holds stored text (names, details): each line printed with whatever
+    does not show as itself escaped (``printable``: ``\\x1b``, ``\\u202e``), so a name
+    cannot retitle the terminal, move its cursor, start a line or reverse what follows."""
+    lines = str(text).split("\n")
+    click.echo("\n".join(printable(line, backslashes=False) for line in lines), err=err)
+
+
+def say_json(value: Any, **options: Any) -> None:
+    """JSON output that holds stored text: the same JSON, every character that does not
+    show as itself written as its ``\\u`` escape (a JSON document's own characters are
+    plain ASCII, so only the strings' change, and they mean what they meant)."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    click.echo("".join(char if char.isprintable() or char in "\n " else _json_escape(char) for char in text))
+
+
+def _json_escape(char: str) -> str:
+    return json.dumps(char)[1:-1]  # ASCII: \\u202e, a surrogate pair past the BMP
+
+
+def say_file(text: str) -> None:
+    """A file's text (an export, a TRF) on stdout: as the file holds it when stdout is a
+    pipe or a file, so a redirect keeps its bytes; escaped line by line when it is a
+    terminal, which would act on a control sequence in it."""
+    if sys.stdout.isatty():
+        lines = re.split(r"(\r\n|\n)", text)  # the line ends kept as they are
+        click.echo(
+            "".join(part if part in ("\r\n", "\n") else printable(part, backslashes=False) for part in lines), nl=False
+        )
+    else:
+        click.echo(text, nl=False)
 
 
 def opened(open_database: Callable[[], T]) -> T:

@@ -15,7 +15,7 @@ from recorder.render.text import board_text
 from recorder.rules.values import MAX_STORED_INT
 
 from . import archive, audit, backends, engine, players, runtime, tokens, tournaments
-from .common import DB_OPTION, fail, make_recorder, opened
+from .common import DB_OPTION, fail, make_recorder, opened, say, say_json
 
 
 class _TextArguments(click.Group):
@@ -117,7 +117,7 @@ def replay(game_id: str, at: int | None, db: str | None):
         game = recorder.game_at(game_id, at)
     except RecorderError as error:
         fail(error.detail)
-    click.echo(
+    say(
         f"{game.setup.variant} {game_id}: {game.setup.south} (south) v {game.setup.north} (north), "
         f"after event {game.version}"
     )
@@ -150,7 +150,6 @@ def rebuild(db: str | None):
 @DB_OPTION
 def search(position: str, limit: int, as_json: bool, db: str | None):
     """Find every game and event where POSITION (a position text, docs/notation.md) stood."""
-    import json
 
     from recorder.errors import RecorderError
     from recorder.projections import search as search_position
@@ -163,10 +162,10 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
     finally:
         recorder.store.close()
     if as_json:
-        click.echo(json.dumps(found, indent=2, ensure_ascii=False))
+        say_json(found, indent=2)
         return
     for hit in found["occurrences"]:
-        click.echo(f"{hit['game_id']}  after event {hit['seq']}  {hit['variant']}  {hit['south']} v {hit['north']}")
+        say(f"{hit['game_id']}  after event {hit['seq']}  {hit['variant']}  {hit['south']} v {hit['north']}")
     more = " (more exist: raise --limit)" if found["truncated"] else ""
     count = len(found["occurrences"])
     click.echo(f"{count} occurrence{'s' * (count != 1)} of {found['position']}{more}", err=True)

@@ -19,7 +19,7 @@ from recorder.render.csv_cells import spreadsheet_row
 from recorder.rules import VARIANTS
 from schemas import players as bodies
 
-from .common import fail
+from .common import fail, say, say_json
 from .tournaments import AS_JSON, BY, DB, _loaded, _run
 
 
@@ -71,7 +71,7 @@ def register(name, federation, name_geez, club, birth_year, external_id, force, 
         written = service.register(data, recorded_by=by, force=data.pop("force"))
     except AlreadyExists as error:
         for c in error.extra.get("candidates", []):
-            click.echo(f"candidate: {c['id']}  {c['name']}  {c['federation']}", err=True)
+            say(f"candidate: {c['id']}  {c['name']}  {c['federation']}", err=True)
         fail(error.detail + " (--force registers another person)")
     except RecorderError as error:
         fail(error.detail)
@@ -87,10 +87,10 @@ def search(query, limit, db, as_json):
     """Players whose name matches QUERY (case, spacing and diacritics aside, either script)."""
     found = _players(db).search(query, limit=limit)
     if as_json:
-        click.echo(json.dumps(found, ensure_ascii=False, indent=2))
+        say_json(found, indent=2)
         return
     for row in found:
-        click.echo(_line(row))
+        say(_line(row))
 
 
 @players.command()
@@ -103,11 +103,11 @@ def show(player_id, db, as_json):
     p = _run(lambda: service.player(player_id))
     row = service.tables.row(p.player_id) or {}
     if as_json:
-        click.echo(json.dumps(row, ensure_ascii=False, indent=2))
+        say_json(row, indent=2)
         return
-    click.echo(_line(row))
+    say(_line(row))
     if p.merged:
-        click.echo("survivor: " + _line(service.tables.row(service.survivor(player_id).player_id) or {}))
+        say("survivor: " + _line(service.tables.row(service.survivor(player_id).player_id) or {}))
 
 
 @players.command()
@@ -121,7 +121,7 @@ def rename(player_id, name, name_geez, db, by):
     body = {k: v for k, v in {"name": name, "name_geez": name_geez}.items() if v is not None}
     data = _loaded(bodies.rename_schema, body)
     written = _run(lambda: _players(db).rename(player_id, data, recorded_by=by))
-    click.echo(
+    say(
         f"{written.player.player_id}: {written.player.name}"
         + (f" / {written.player.name_geez}" if written.player.name_geez else "")
     )
@@ -138,7 +138,7 @@ def affiliation(player_id, federation, club, db, by):
     body = {k: v for k, v in {"federation": federation, "club": club}.items() if v is not None}
     data = _loaded(bodies.affiliation_schema, body)
     written = _run(lambda: _players(db).change_affiliation(player_id, data, recorded_by=by))
-    click.echo(f"{written.player.player_id}: {written.player.federation}, {written.player.club}")
+    say(f"{written.player.player_id}: {written.player.federation}, {written.player.club}")
 
 
 @players.command()
@@ -181,11 +181,11 @@ def link(dry_run, db, by):
     linked, unlinked = _run(lambda: link_names(service.recorder, service, recorded_by=by, dry_run=dry_run))
     for done in linked:
         where = f"{done.where} #{done.number}" if done.number is not None else f"{done.where} {done.side}"
-        click.echo(f"LINKED   {where} {done.name} -> {done.player_id}")
+        say(f"LINKED   {where} {done.name} -> {done.player_id}")
     for left in unlinked:
         where = f"{left.where} #{left.number}" if left.number is not None else f"{left.where} {left.side}"
         candidates = ", ".join(left.candidates) or "no candidate"
-        click.echo(f"UNLINKED {where} {left.name}: {candidates}")
+        say(f"UNLINKED {where} {left.name}: {candidates}")
     if linked and not dry_run:
         _rebuild_ratings(service)
     verb = "would link" if dry_run else "linked"
@@ -269,7 +269,7 @@ def list_(variant, period, federation, as_csv, db):
         if out is not None:
             out.writerow(spreadsheet_row(values))  # a name is never a formula (recorder/render/csv_cells.py)
         else:
-            click.echo("{:>4}  {}  {:<28} {}  {}  {}  {:>3} {}".format(*values))
+            say("{:>4}  {}  {:<28} {}  {}  {}  {:>3} {}".format(*values))
     for fix in fixes:  # the corrections of earlier months' results this list applies
         before, after = fix["before"] or "no result", fix["after"] or "no result"
         click.echo(f"corrected: {fix['game_id']} (of {fix['game_period']}): {before} -> {after}", err=as_csv)

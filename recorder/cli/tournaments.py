@@ -19,7 +19,7 @@ from schemas import tournaments as bodies
 from schemas.fields import first_fault
 
 from .common import DB_OPTION as DB
-from .common import fail
+from .common import fail, say, say_file
 
 BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
 AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -135,7 +135,7 @@ def create(
 def list_tournaments(db):
     """List tournaments, newest first."""
     for row in _service(db).list_tournaments():
-        click.echo(f"{row['id']}  {row['name']}  {row['variant']}  {row['format']}  {row.get('start_date') or ''}")
+        say(f"{row['id']}  {row['name']}  {row['variant']}  {row['format']}  {row.get('start_date') or ''}")
 
 
 @tournament.command("add-player")
@@ -215,9 +215,9 @@ def pair(tournament_id, boards, byes, db, by):
     rnd = t.rounds[-1]
     click.echo(f"round {rnd.number} ({rnd.method})")
     for b in rnd.boards:
-        click.echo(f"  board {b.board}: {t.entrant(b.south).name} (south) - {t.entrant(b.north).name} (north)")
+        say(f"  board {b.board}: {t.entrant(b.south).name} (south) - {t.entrant(b.north).name} (north)")
     for bye in rnd.byes:
-        click.echo(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
+        say(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
 
 
 @tournament.command("start-game")
@@ -275,7 +275,10 @@ def crosstable(tournament_id, as_json, db):
 def _print_view(tournament_id, as_json: bool, db, as_dict, as_text) -> None:
     """One view of the tournament, as JSON or as text."""
     view = _run(lambda: _service(db).view(tournament_id))
-    click.echo(json.dumps(as_dict(view), indent=2) if as_json else as_text(view))
+    if as_json:  # ASCII: every stored character escaped
+        click.echo(json.dumps(as_dict(view), indent=2))
+    else:
+        say(as_text(view))
 
 
 @tournament.command("issue-token")
@@ -316,7 +319,7 @@ def tokens(tournament_id, db):
         return Authenticator(service.store).tokens.list_tokens(kind="arbiter", tournament_id=tournament_id)
 
     for row in _run(listed):
-        click.echo(
+        say(
             f"{row['token_id']}  {row['holder']}  issued {row['created_at']}  "
             f"{'revoked ' + row['revoked_at'] if row['revoked_at'] else 'active'}"
         )
@@ -331,19 +334,19 @@ def show(tournament_id, db):
 
     view = _run(lambda: _service(db).view(tournament_id))
     t = view.tournament
-    click.echo(
+    say(
         f"{t.name} ({t.tournament_id}): {t.variant} {t.format}, {view.status}, "
         f"rounds {len(t.rounds)}/{t.planned_rounds or '?'}"
     )
-    click.echo(entrants_text(t))
+    say(entrants_text(t))
     for rnd in t.rounds:
         click.echo(f"round {rnd.number} ({rnd.method})")
         for b in rnd.boards:
             outcome = view.outcomes.get((rnd.number, b.board))
             result = f"{outcome.result}{'' if outcome.played else ' (forfeit)'}" if outcome else "*"
-            click.echo(f"  board {b.board}: {t.entrant(b.south).name} - {t.entrant(b.north).name}  {result}")
+            say(f"  board {b.board}: {t.entrant(b.south).name} - {t.entrant(b.north).name}  {result}")
         for bye in rnd.byes:
-            click.echo(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
+            say(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
 
 
 @tournament.command()
@@ -358,7 +361,7 @@ def trf(tournament_id, layout, output, db):
         with open(output, "w", encoding="utf-8", newline="") as out:
             out.write(text)
     else:
-        click.echo(text, nl=False)
+        say_file(text)
 
 
 @tournament.command("import-trf")
@@ -391,10 +394,10 @@ def check(tournament_id, as_json, db):
     view, checks = _run(lambda: _service(db).check(tournament_id))
     report = views.check_json(view, checks)
     if as_json:
-        click.echo(json.dumps(report, indent=2))
+        click.echo(json.dumps(report, indent=2))  # ASCII: every stored character escaped
     else:
         for line in check_lines(report):
-            click.echo(line)
+            say(line)
     if report["differing_rounds"]:
         raise SystemExit(1)
 

@@ -10,13 +10,13 @@ file, game, line, column and what was expected. Pure: no I/O.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from recorder.core.commands import DATE_FORMS, decide, decide_create, is_date
 from recorder.core.events import Event, GameCreated
 from recorder.core.game import FoldedGame
+from recorder.core.names import name_problem
 from recorder.errors import InvalidRecord, NotationError, RecorderError
 from recorder.rules import find_variant
 from recorder.rules.values import MAX_STORED_INT
@@ -105,9 +105,9 @@ def setup_body(parsed: ParsedGame) -> dict:
 
 def check_setup_fields(body: dict) -> None:
     """The limits ``POST /api/games`` puts on a setup's names and metadata (GEN-31):
-    names of 1 to 200 characters, an ISO date, a player for ``first_player``. Round and
-    board may also be whole numbers from 0 to 2**63 - 1 (what the store's integers hold), as a
-    tournament's games carry them."""
+    names as ``recorder.core.names.name_problem`` takes them, an ISO date, a player for
+    ``first_player``. Round and board may also be whole numbers from 0 to 2**63 - 1 (what
+    the store's integers hold), as a tournament's games carry them."""
     if not isinstance(body.get("variant"), str) or not isinstance(body.get("options", {}), dict):
         raise InvalidRecord("variant is a variant id and options an object of option values", field="variant")
     for field in ("south", "north", "event", "site", "round", "tournament_id", "board", "south_player", "north_player"):
@@ -118,21 +118,14 @@ def check_setup_fields(body: dict) -> None:
                     f"{field} must be a whole number from 0 to {MAX_STORED_INT}, or a name", field=field
                 )
             continue
-        if (value is not None or field in ("south", "north")) and not _is_name(value):
-            raise InvalidRecord(f"{field} must be 1 to 200 characters, no control characters", field=field)
+        problem = name_problem(value) if value is not None or field in ("south", "north") else None
+        if problem is not None:
+            raise InvalidRecord(f"{field} must be a name: {problem}", field=field)
     date = body.get("date")
     if date is not None and not is_date(date):
         raise InvalidRecord(f"date must be {DATE_FORMS}", field="date")
     if body.get("first_player") not in (None, "south", "north"):
         raise InvalidRecord("first_player must be south or north", field="first_player")
-
-
-def _is_name(value) -> bool:
-    """1 to 200 characters, none of them a control character or a lone surrogate."""
-    return isinstance(value, str) and 1 <= len(value) <= 200 and not _UNPRINTABLE.search(value)
-
-
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _add_tag(body: dict, name: str, value) -> None:

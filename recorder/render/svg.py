@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
+from recorder.core.names import visible
 from recorder.rules.base import Rules
 from recorder.rules.board import Player
 from recorder.rules.state import State
@@ -148,7 +149,7 @@ def _stores(u: float, top: float, bottom: float, state: State, gettext: Words) -
 def _side_labels(u: float, top: float, bottom: float, names: tuple[str, str] | None, gettext: Words) -> list[str]:
     labels = []
     for player, y in ((Player.NORTH, top - 0.3 * u), (Player.SOUTH, bottom + 0.6 * u)):
-        text = gettext(player.json.capitalize()) + (f" — {names[player]}" if names else "")
+        text = gettext(player.json.capitalize()) + (f" — {visible(names[player])}" if names else "")
         ink = INK[player.json]
         labels.append(_text(5 * u, y, 0.32 * u, text, cls=f"side side-{player.json}", fill=ink, weight="bold"))
     return labels

@@ -27,7 +27,19 @@ TIEBREAKS = (
     "hole_difference",
 )
 MAX_BROADCAST_DELAY = 24 * 60 * 60  # seconds (a day): the longest delay a tournament may set
+MAX_ROUNDS = 99  # planned or played, by the API or a TRF
+MAX_RATING = 4000
+# Players who must not meet (family, team-mates): a group names 2 to 50 different players,
+# and a tournament forbids at most 10,000 pairs in all (a group of n forbids n(n-1)/2).
+# Every pairing of a round, and the checker's every round, works through them.
+MAX_FORBIDDEN_GROUP = 50
+MAX_FORBIDDEN_PAIRS = 10_000
 BOARD_RESULTS = ("south_wins", "north_wins", "draw", "double_forfeit")
+
+
+def forbidden_pairs(group_size: int) -> int:
+    """The pairs a forbidden group of ``group_size`` different players forbids."""
+    return group_size * (group_size - 1) // 2
 
 
 def new_tournament_id() -> str:

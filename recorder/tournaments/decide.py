@@ -14,7 +14,7 @@ from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
-from . import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, TIEBREAKS, trf
+from . import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, MAX_FORBIDDEN_PAIRS, TIEBREAKS, forbidden_pairs, trf
 from .dutch import pair_swiss
 from .events import (
     DUTCH_2026,
@@ -205,6 +205,9 @@ def decide_forbid(t: Tournament, body: dict) -> list[PairingForbidden]:
     players = list(body["players"])
     if len(players) < 2 or len(set(players)) != len(players):
         raise InvalidRecord("name at least two different players", field="players")
+    pairs = sum(forbidden_pairs(len(set(group.players))) for group in t.forbidden) + forbidden_pairs(len(players))
+    if pairs > MAX_FORBIDDEN_PAIRS:
+        raise InvalidRecord(f"a tournament forbids at most {MAX_FORBIDDEN_PAIRS:,} pairs in all", field="players")
     for number in players:
         _entrant(t, number)
     first = body.get("first_round") or t.next_round
@@ -419,8 +422,11 @@ def forbidden_partners(t: Tournament, number: int) -> dict[int, set]:
     barred: dict[int, set] = {}
     for group in t.forbidden:
         if group.applies_to(number):
-            for player in group.players:
-                barred.setdefault(player, set()).update(p for p in group.players if p != player)
+            members = set(group.players)  # once each: a group stored before the limits may repeat one
+            for player in members:
+                barred.setdefault(player, set()).update(members)
+    for player, others in barred.items():
+        others.discard(player)
     return barred
 
 

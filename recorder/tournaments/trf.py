@@ -8,7 +8,11 @@ date (70-79), points (81-84), rank (86-89), then ten columns a round from column
 the opponent (4 digits, 0000 for none), the colour (w, b or -) and the result code.
 TRF-16 is the same file without the records the 2026 version added (142 onwards).
 
-``parse`` checks every line and refuses with ``TrfError`` naming the line and column;
+``parse`` checks every line and refuses with ``TrfError`` naming the line and column,
+holding the file to the limits the API holds a tournament to: names as every name is
+taken (``recorder.core.names``), at most 99 rounds, ratings to 4000, numbers in ASCII
+digits, calendar dates, forbidden-pairs groups of 2 to 50 different players and at most
+10,000 forbidden pairs in all (each round's pairing, and the checker, work through them);
 ``write`` turns a tournament and its board results into a file; ``import_events``
 turns a parsed file into the events of a new tournament. Seats are colours: south is
 White (docs/tournaments.md).
@@ -18,10 +22,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from fractions import Fraction
 
+from recorder.core.names import name_problem, shown_problem
 from recorder.errors import InvalidRecord
 
+from . import MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_RATING, MAX_ROUNDS, forbidden_pairs
 from .events import (
     DUTCH_2026,
     OLD_DUTCH,
@@ -60,7 +67,9 @@ SYSTEMS = {"FIDE_DUTCH_2025": None, "FIDE_DUTCH_2025_BAKU": "baku", "FIDE_DUTCH"
 POINT_CODES = "WDLAPX"
 DEFAULT_POINTS = {"W": Fraction(1), "D": Fraction(1, 2), "L": Fraction(0), "A": Fraction(0)}
 TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", "G", "M", "F", "C", "WG", "WM", "WF", "WC")
-DATE = re.compile(r"^(\d{4})/(\d{2})/(\d{2})$")
+DATE = re.compile(r"([0-9]{4})/([0-9]{2})/([0-9]{2})")
+DIGITS = re.compile(r"[0-9]+")  # ASCII: str.isdigit() takes "²" and "١", which int() refuses or reads
+NAMED_TAGS = {"012": "the tournament's name", "022": "the site"}  # the text records a tournament keeps
 
 
 class TrfError(InvalidRecord):
@@ -126,7 +135,7 @@ class TrfFile:
 
 def parse(text: str) -> TrfFile:
     """Every line read and checked; the first fault raises TrfError(line, column)."""
-    found: dict = {"text": {}, "points": {}, "forbidden": [], "players": []}
+    found: dict = {"text": {}, "points": {}, "forbidden": [], "players": [], "forbidden_pairs": 0}
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         read_line(found, number, line.rstrip())
     players = tuple(found["players"])
@@ -157,9 +166,9 @@ def read_line(found: dict, number: int, line: str) -> None:
     if tag == "001":
         found["players"].append(read_player(number, line))
     elif tag in TEXT_TAGS:
-        found["text"][tag] = (number, line[4:].strip())
+        found["text"][tag] = (number, read_text(number, line, tag))
     elif tag == "142":
-        found["planned"] = (number, whole(number, line, 5, len(line), "the number of rounds", low=1))
+        found["planned"] = (number, whole(number, line, 5, len(line), "the number of rounds", low=1, high=MAX_ROUNDS))
     elif tag == "152":
         found["initial_colour"] = one_of(number, line, 5, "WB", "the initial colour")
     elif tag == "162":
@@ -169,6 +178,9 @@ def read_line(found: dict, number: int, line: str) -> None:
         found["system"] = (number, line[4:].strip())
     elif tag == "260":
         found["forbidden"].append(read_forbidden(number, line))
+        found["forbidden_pairs"] += forbidden_pairs(len(found["forbidden"][-1][2]))
+        if found["forbidden_pairs"] > MAX_FORBIDDEN_PAIRS:
+            raise TrfError(number, 13, f"a tournament forbids at most {MAX_FORBIDDEN_PAIRS:,} pairs in all")
     elif tag in ("172", "182", "202", "212", "222"):
         return  # informative for this service: ranking method, controller, tiebreaks, time control
     elif tag in ("240", "250"):
@@ -183,12 +195,26 @@ def cut(line: str, first: int, last: int) -> str:
     return line[first - 1 : last].ljust(last - first + 1)
 
 
-def whole(number: int, line: str, first: int, last: int, what: str, low: int = 0) -> int:
+def whole(number: int, line: str, first: int, last: int, what: str, low: int = 0, high: int | None = None) -> int:
     value = cut(line, first, last).strip()
-    if not value.isdigit() or int(value) < low:
+    # More digits than any bound is past every bound (and int() refuses past 4,300 digits).
+    digits = value.lstrip("0") or "0"
+    read = (int(digits) if len(digits) <= 18 else 10**18) if DIGITS.fullmatch(value) else None
+    if read is None or read < low:
         least = f" from {low}" if low else ""
-        raise TrfError(number, first, f"{what} must be a whole number{least}, not {value!r}")
-    return int(value)
+        raise TrfError(number, first, f"{what} must be a whole number{least}, not {value[:12]!r}")
+    if high is not None and read > high:
+        raise TrfError(number, first, f"{what} is at most {high}, not {value[:12]}")
+    return read
+
+
+def read_text(number: int, line: str, tag: str) -> str:
+    """A text record; the tournament's name and site are names as any other."""
+    text = line[4:].strip()
+    problem = name_problem(text) if tag in NAMED_TAGS else None
+    if problem is not None:
+        raise TrfError(number, 5, f"{NAMED_TAGS[tag]}: {problem}")
+    return text
 
 
 def one_of(number: int, line: str, column: int, allowed: str, what: str) -> str:
@@ -202,7 +228,7 @@ def decimal(number: int, line: str, first: int, last: int, what: str) -> Fractio
     value = cut(line, first, last).strip()
     if not value:
         return None
-    if not re.fullmatch(r"\d{1,3}(\.\d)?", value):
+    if not re.fullmatch(r"[0-9]{1,3}(\.[0-9])?", value):
         raise TrfError(number, first, f"{what} must read like 11.5, not {value!r}")
     return Fraction(value)
 
@@ -219,12 +245,22 @@ def read_points(number: int, line: str) -> dict:
 
 
 def read_forbidden(number: int, line: str) -> tuple:
-    first = whole(number, line, 5, 7, "the first round", low=1)
-    last = whole(number, line, 9, 11, "the last round", low=first)
-    players = tuple(whole(number, line, c, c + 3, "a starting number", low=1) for c in range(13, len(line) + 1, 5))
+    """Players no two of whom may meet: 2 to 50 different ones, as the API takes them."""
+    first = whole(number, line, 5, 7, "the first round", low=1, high=MAX_ROUNDS)
+    last = whole(number, line, 9, 11, "the last round", low=first, high=MAX_ROUNDS)
+    columns = range(13, len(line) + 1, 5)
+    if len(columns) > MAX_FORBIDDEN_GROUP:
+        column = columns[MAX_FORBIDDEN_GROUP]
+        raise TrfError(number, column, f"a prohibited pairing names at most {MAX_FORBIDDEN_GROUP} players")
+    players: list[int] = []
+    for column in columns:
+        player = whole(number, line, column, column + 3, "a starting number", low=1)
+        if player in players:
+            raise TrfError(number, column, f"a prohibited pairing names player {player} twice")
+        players.append(player)
     if len(players) < 2:
         raise TrfError(number, 13, "a prohibited pairing names at least two players")
-    return (first, last, players, number)
+    return (first, last, tuple(players), number)
 
 
 def read_player(number: int, line: str) -> TrfPlayer:
@@ -234,6 +270,11 @@ def read_player(number: int, line: str) -> TrfPlayer:
     name = cut(line, 15, 47).strip()
     if not name:
         raise TrfError(number, 15, "a player needs a name (columns 15-47)")
+    if name_problem(name) is not None:
+        raise TrfError(number, 15, f"the player's name: {name_problem(name)}")
+    federation = cut(line, 54, 56).strip()
+    if federation and shown_problem(federation) is not None:
+        raise TrfError(number, 54, f"the federation: {shown_problem(federation)}")
     sex = cut(line, 10, 10).strip()
     if sex and sex.lower() not in "mwf":
         raise TrfError(number, 10, f"sex is m or w, not {sex!r}")
@@ -241,15 +282,20 @@ def read_player(number: int, line: str) -> TrfPlayer:
     if title and title.upper() not in TITLES:
         raise TrfError(number, 11, f"the title is one of {', '.join(TITLES[:8])} (or blank), not {title!r}")
     rating = cut(line, 49, 52).strip()
-    if rating and not rating.isdigit():
+    if rating and not DIGITS.fullmatch(rating):
         raise TrfError(number, 49, f"the rating must be a whole number, not {rating!r}")
+    if rating and int(rating) > MAX_RATING:
+        raise TrfError(number, 49, f"the rating is at most {MAX_RATING}, not {rating}")
     fide_id = cut(line, 58, 68).strip()
-    if fide_id and not fide_id.isdigit():
+    if fide_id and not DIGITS.fullmatch(fide_id):
         raise TrfError(number, 58, f"the FIDE number must be digits, not {fide_id!r}")
     rank = cut(line, 86, 89).strip()
-    if rank and not rank.isdigit():
+    if rank and not DIGITS.fullmatch(rank):
         raise TrfError(number, 86, f"the rank must be a whole number, not {rank!r}")
-    rounds = tuple(read_round(number, line, c) for c in range(ROUND_START, len(line) + 1, 10))
+    columns = range(ROUND_START, len(line) + 1, 10)
+    if len(columns) > MAX_ROUNDS:
+        raise TrfError(number, columns[MAX_ROUNDS], f"a tournament has at most {MAX_ROUNDS} rounds")
+    rounds = tuple(read_round(number, line, c) for c in columns)
     return TrfPlayer(
         line=number,
         number=whole(number, line, 5, 8, "the starting number", low=1),
@@ -257,7 +303,7 @@ def read_player(number: int, line: str) -> TrfPlayer:
         sex=sex,
         title=title,
         rating=int(rating) if rating and int(rating) else None,
-        federation=cut(line, 54, 56).strip(),
+        federation=federation,
         fide_id=fide_id,
         birth=cut(line, 70, 79).strip(),
         points=decimal(number, line, 81, 84, "the points"),
@@ -267,7 +313,7 @@ def read_player(number: int, line: str) -> TrfPlayer:
 
 def read_round(number: int, line: str, column: int) -> TrfRound:
     opponent = cut(line, column, column + 3)
-    if opponent.strip() and not opponent.strip().isdigit():
+    if opponent.strip() and not DIGITS.fullmatch(opponent.strip()):
         raise TrfError(number, column, f"the opponent must be a starting number or 0000, not {opponent!r}")
     for gap in (column + 4, column + 6, column + 8, column + 9):
         if cut(line, gap, gap) != " ":
@@ -499,10 +545,15 @@ def creation_fields(trf: TrfFile) -> dict:
 
 
 def iso_date(line: int, value: str) -> str:
-    found = DATE.match(value)
+    found = DATE.fullmatch(value)
     if not found:
-        raise TrfError(line, 5, f"a date reads YYYY/MM/DD, not {value!r}")
-    return "-".join(found.groups())
+        raise TrfError(line, 5, f"a date reads YYYY/MM/DD, not {value[:12]!r}")
+    iso = "-".join(found.groups())
+    try:
+        date.fromisoformat(iso)
+    except ValueError:
+        raise TrfError(line, 5, f"{value} is not a day of the calendar") from None
+    return iso
 
 
 def bye_points(trf: TrfFile) -> float | int:
