@@ -95,3 +95,28 @@ def test_cli_check_prints_each_round_and_exits_1_when_one_differs(tmp_path):
     run("pair", tid, "--board", "1-2", "--board", "3-4")  # by hand, not what the rules give
     output = run("check", tid, ok=False)
     assert "round 2 (paired by hand): DIFFERS" in output and "1 round(s) differ: 2" in output
+
+
+def test_an_anonymous_reader_repeating_the_check_pairs_nothing_again(client, monkeypatch):
+    # Anyone may ask for the check, and a made-up history can make its pairings cost seconds
+    # (networkx's matching): a repeated read of the same tournament and results is the stored
+    # answer, so looping on it costs the service one check per change, not one per request.
+    from recorder.tournaments import service
+
+    admin = Organiser(client)
+    tid = swiss(admin)
+    admin.pair(tid)
+    finish_round(admin, tid, 1)
+    admin.pair(tid)
+    runs = []
+    checked = service.check_tournament
+    monkeypatch.setattr(service, "check_tournament", lambda *args: runs.append(1) or checked(*args))
+    anonymous = client.application.test_client()
+    first = anonymous.get(f"/api/tournaments/{tid}/check", headers={"Authorization": ""}).get_json()
+    for _ in range(5):
+        assert anonymous.get(f"/api/tournaments/{tid}/check", headers={"Authorization": ""}).get_json() == first
+    assert len(runs) == 1
+    finish_round(admin, tid, 2)  # new results: the check is made again, once
+    for _ in range(3):
+        anonymous.get(f"/api/tournaments/{tid}/check", headers={"Authorization": ""})
+    assert len(runs) == 2

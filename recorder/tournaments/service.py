@@ -9,6 +9,8 @@ by the store's expected-version check.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -68,12 +70,17 @@ def entries_of(t: Tournament) -> list[tuple[int, str]]:
     return [(e.number, e.player_id) for e in t.entrants if e.player_id is not None]
 
 
+CHECKS_KEPT = 64  # pairing checks kept per process, the latest asked for
+
+
 class Tournaments:
     def __init__(self, recorder: Recorder):
         self.recorder = recorder
         self.store = recorder.store
         self.entries = PlayerTables(recorder.store)
         self._folds: dict[str, Tournament] = {}  # the latest fold of each, for ``is_over``
+        self._checks: OrderedDict[tuple, list] = OrderedDict()  # the latest checks: see ``check``
+        self._checks_lock = threading.Lock()
 
     # -- Reading --------------------------------------------------------------------
 
@@ -179,7 +186,21 @@ class Tournaments:
         """Every round paired again by the tournament's rules from the history before it
         (the results as the reader may see them: ``state_of``, as ``outcomes`` takes it)."""
         view = self.view(tournament_id, state_of)
-        return view, check_tournament(view.tournament, view.outcomes)
+        # Anyone may ask, and pairing every round again can cost seconds on an odd history:
+        # a check is kept by what it depends on (the tournament's version and the results the
+        # reader sees), so a reader looping on it costs one check per change, not per request.
+        key = (tournament_id, view.tournament.version, frozenset(view.outcomes.items()))
+        with self._checks_lock:
+            kept = self._checks.get(key)
+            if kept is not None:
+                self._checks.move_to_end(key)
+                return view, kept
+        checks = check_tournament(view.tournament, view.outcomes)
+        with self._checks_lock:
+            self._checks[key] = checks
+            while len(self._checks) > CHECKS_KEPT:
+                self._checks.popitem(last=False)
+        return view, checks
 
     def trf(self, tournament_id: str, layout: str = "2026", state_of: Callable[[str], Any] | None = None) -> str:
         view = self.view(tournament_id, state_of)
