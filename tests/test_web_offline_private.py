@@ -107,6 +107,16 @@ def test_an_arbiters_private_reads_are_not_served_after_sign_out_offline(hall):
             "async (url) => Boolean(await caches.match(url))", arg=f"/api/games/{game_id}/events", timeout=INSTALL_MS
         )
     assert events_read_by(page, hall.game) == hall.version  # the arbiter reads the game whole
+    # The worker and the page name the arbiter's cache alike (a digest, not the token).
+    private = page.evaluate(
+        """async (token) => {
+          const { readerCache } = await import('/web-static/js/api.js');
+          const names = (await caches.keys()).filter((name) => name.startsWith('recorder-private-'));
+          return { names, expected: await readerCache(`Bearer ${token}`) };
+        }""",
+        hall.arbiter,
+    )
+    assert private["names"] == [private["expected"]] and hall.arbiter not in private["expected"]
     context.set_offline(True)
     assert events_read_by(page, hall.game) == hall.version  # and offline too, signed in: kept for the arbiter
     context.set_offline(False)
