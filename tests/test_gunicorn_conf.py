@@ -56,3 +56,21 @@ def test_control_socket_flag_overrides_the_configuration(monkeypatch, runtime_di
     """A second live process on the same host is given its own socket on the command line."""
     second = str(tmp_path / "recorder-live-2.ctl")
     assert loaded(monkeypatch, LIVE, "--control-socket", second).control_socket == second
+
+
+def test_a_bench_server_keeps_its_control_socket_to_itself(tmp_path, monkeypatch):
+    """``recorder bench`` (and the tests) serve the app with these configurations, often on
+    the host that serves the hall: a bench server's control socket is its own, never the
+    path of a recording server or live process running as the same user."""
+    from recorder.bench.server import GunicornConfig, served
+
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.delenv("RECORDER_CONTROL_DIR", raising=False)
+    config = GunicornConfig(workers=1, config=RECORDING)
+    with served(str(tmp_path / "bench.sqlite3"), config) as server:
+        assert os.listdir(runtime) == []  # the path a served process takes is left alone
+        own = server.control_dir
+        assert own is not None and os.path.exists(os.path.join(own, "recorder-recording.ctl"))
+    assert not os.path.exists(own)  # the bench server's own went with it
