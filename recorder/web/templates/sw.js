@@ -62,9 +62,12 @@ async function networkFirst(request, url) {
   const reader = await readerCache(request.headers.get("Authorization"));
   try {
     const response = await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
-    if (response.ok && response.type === "basic" && !notToKeep(response)) {
+    const cacheName = cacheFor(url, request, response, reader);
+    // A reader's cache is opened by the reader's pages (site.js) and deleted at sign-out:
+    // an answer that comes back after the reader signed out finds none, and is not kept.
+    if (response.ok && response.type === "basic" && !notToKeep(response) && (cacheName !== reader || await caches.has(reader))) {
       const copy = await kept(response);
-      caches.open(cacheFor(url, request, response, reader)).then((cache) => cache.put(cacheKey(url), copy));
+      caches.open(cacheName).then((cache) => cache.put(cacheKey(url), copy));
     }
     return response;
   } catch (error) {

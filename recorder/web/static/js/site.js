@@ -11,6 +11,8 @@ const INSTALL_RETRY_MS = 15000;
 
 // Service workers need a secure context (https, or localhost); elsewhere the pages work online only.
 if ("serviceWorker" in navigator && window.isSecureContext) registerWorker();
+// The cache of this reader's answers (templates/sw.js keeps them only in one that exists).
+if ("caches" in window) readerCache(authHeaders().Authorization).then((name) => caches.open(name)).catch(() => {});
 
 // Two ways a page can be left without the worker, and so without its offline copy:
 // - the worker's claim() at activation misses a page whose navigation was still under way
