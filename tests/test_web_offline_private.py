@@ -126,6 +126,18 @@ def test_an_arbiters_private_reads_are_not_served_after_sign_out_offline(hall):
     page.click("#sign-in-summary")
     page.click("#sign-out")
     page.wait_for_selector("#signed-in[data-state=viewing]")
+    # A read asked with the arbiter's token that comes back after sign-out is not kept.
+    late = page.evaluate(
+        """async ([gameId, token]) => {
+          const { readerCache } = await import('/web-static/js/api.js');
+          const headers = { Authorization: `Bearer ${token}` };
+          const response = await fetch(`/api/games/${gameId}/events`, { headers });
+          await new Promise((resolve) => setTimeout(resolve, 500));  // the worker's put, were there one
+          return { status: response.status, kept: await caches.has(await readerCache(`Bearer ${token}`)) };
+        }""",
+        [hall.game, hall.arbiter],
+    )
+    assert late == {"status": 200, "kept": False}
     context.set_offline(True)
     assert events_read_by(page, hall.game) in (None, hall.public_events)  # never the arbiter's
     assert hall.version not in kept_logs(page, hall.game)  # no copy of it is left on the device
