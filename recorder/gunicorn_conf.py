@@ -17,10 +17,13 @@ file (``bench.plan.SERVED``), so the figures it prints are this configuration's.
 - the GIL switch interval: a thread that waits for the GIL (an append back from its
   fsync) waits up to this long while another thread computes; 1 ms instead of Python's
   5 ms keeps appends quick beside expensive reads in the same worker.
+- the control socket (``gunicornc``) named after the process kind: gunicorn's default is
+  one path per user, and the live process beside this one would take it over.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 workers = 2
@@ -32,6 +35,25 @@ SWITCH_INTERVAL = 0.001  # seconds
 # The access log (off unless --access-logfile) names the path without its query and no
 # referrer: the sign-in address carries the admin token as ?token= (docs/security.md).
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
+
+
+def control_socket_path(kind: str) -> str:
+    """Where the ``kind`` process (``recording``, ``live``) keeps its control socket:
+    ``$RECORDER_CONTROL_DIR``, else the directory gunicorn itself would use
+    (``$XDG_RUNTIME_DIR``, else ``~/.gunicorn``), one file per kind. Two processes of one
+    kind on one host each take ``--control-socket PATH`` (a flag overrides this file)."""
+    directory = os.environ.get("RECORDER_CONTROL_DIR") or _gunicorn_control_dir()
+    return os.path.join(directory, f"recorder-{kind}.ctl")
+
+
+def _gunicorn_control_dir() -> str:
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return runtime
+    return os.path.join(os.path.expanduser("~"), ".gunicorn")
+
+
+control_socket = control_socket_path("recording")  # gunicorn before 25.1 has none and ignores the name
 
 
 def post_worker_init(worker) -> None:

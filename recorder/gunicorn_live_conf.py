@@ -35,6 +35,7 @@ import gc
 import os
 import resource
 
+from recorder import gunicorn_conf
 from recorder.gunicorn_conf import access_log_format, on_starting  # noqa: F401  (gunicorn reads them from here)
 
 workers = 1
@@ -43,6 +44,7 @@ worker_connections = 12_000
 timeout = 30
 graceful_timeout = 10  # streams are told to go; EventSource reconnects to the next process
 backlog = 4096  # spectators arriving together at a round's start wait to be accepted, not refused
+control_socket = gunicorn_conf.control_socket_path("live")  # not the recording server's (recorder/gunicorn_conf.py)
 
 
 def post_worker_init(worker) -> None:

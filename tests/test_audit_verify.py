@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from recorder.app import create_app
 from recorder.cli.main import main
 from recorder.core.chain import event_hash
+from recorder.store.sqlite import SQLiteEventStore
 
 
 def finished_game(api) -> str:
@@ -26,12 +27,15 @@ def finished_game(api) -> str:
 
 
 def behind_the_services_back(app, sql: str, params=()) -> None:
-    """Change the events table through a plain connection, with the immutability triggers dropped."""
+    """Change the events table through a plain connection, with the immutability triggers
+    dropped; the store's next open creates them again, as the service's would (so a verify
+    judges the records, not the triggers: tests/test_store_postgres_triggers.py has those)."""
     with sqlite3.connect(app.config["DATABASE"]) as conn:
         for trigger in ("events_no_update", "events_no_delete", "events_extend_chain"):
             conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
         conn.execute(sql, params)
     conn.close()
+    SQLiteEventStore(app.config["DATABASE"]).close()
 
 
 def verify(client, game):

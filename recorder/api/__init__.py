@@ -9,6 +9,7 @@ from . import (
     broadcast,  # a tournament's broadcast delay: what public reads show of its games
     game_notation,  # one game's notation and move list, for the game page
     games,
+    headers,  # nosniff, no active content and no framing on every answer but a page
     hosts,  # Host and Origin checked before anything else (DNS rebinding)
     live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
@@ -24,6 +25,7 @@ from . import (
 
 def init_app(app: Flask) -> None:
     problems.init_app(app)
+    headers.init_app(app)
     hosts.init_app(app)
     access.init_app(app)
     app.register_blueprint(tokens.bp)

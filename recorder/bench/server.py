@@ -11,6 +11,7 @@ import contextlib
 import http.client
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -62,6 +63,9 @@ class Server:
     port: int
     db_path: str
     log_path: str
+    # Its gunicorn control socket's folder (RECORDER_CONTROL_DIR, recorder/gunicorn_conf.py):
+    # its own, so a bench on the hall's host never takes a served process's socket over.
+    control_dir: str | None = None
 
     @property
     def host(self) -> str:
@@ -82,6 +86,8 @@ class Server:
             self.kill(signal.SIGKILL)
         with contextlib.suppress(OSError):
             os.unlink(self.log_path)
+        if self.control_dir is not None:
+            shutil.rmtree(self.control_dir, ignore_errors=True)
 
     def cpu_seconds(self) -> float | None:
         """CPU time (user + system) the master and its workers have used so far; None off Linux."""
@@ -150,10 +156,16 @@ def start(db_path: str, config: GunicornConfig = GunicornConfig(), *, ready_time
         "warning",
         APP,
     ]
-    env = {**os.environ, "RECORDER_DB": db_path, "RECORDER_ADMIN_TOKEN": BENCH_TOKEN}
+    control_dir = tempfile.mkdtemp(prefix="recorder-gunicorn-ctl-")
+    env = {
+        **os.environ,
+        "RECORDER_DB": db_path,
+        "RECORDER_ADMIN_TOKEN": BENCH_TOKEN,
+        "RECORDER_CONTROL_DIR": control_dir,
+    }
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     log.close()
-    server = Server(process, port, db_path, log.name)
+    server = Server(process, port, db_path, log.name, control_dir)
     try:
         wait_until_ready(server, ready_timeout)
     except BaseException:

@@ -150,6 +150,7 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     except WorkerFailed as error:  # the report so far stands; the rest was not verified
         fail(f"{error}; the streams after the last line printed were not verified")
     failed |= _print_stream_problems(store, game_ids or None, tally)
+    failed |= _print_protection_problems(store)
     click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
     click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
     sys.exit(1 if failed else 0)
@@ -189,6 +190,21 @@ def _print_stream_problems(store, game_ids: tuple[str, ...] | None, tally: dict)
         verdict = f"{problems} disagree with the events" if problems else "each head as recorded"
         click.echo(f"streams table: {streams} streams, {verdict}")
     return problems > 0
+
+
+def _print_protection_problems(store) -> bool:
+    """The protective triggers (immutable events, heads moving forward): a line for each one
+    that was taken away when this check opened the store (the open created it again) and
+    for each one missing now, then one for them all; whether any was."""
+    lines = [
+        f"{'TRIGGER':<8}{problem} when verify opened the store (created again)"
+        for problem in store.protections_restored
+    ]
+    lines += [f"{'TRIGGER':<8}{problem}" for problem in store.missing_protections()]
+    for line in lines:
+        click.echo(line)
+    click.echo(f"protective triggers: {len(lines)} taken away" if lines else "protective triggers: each in place")
+    return bool(lines)
 
 
 def _verify_projections(db) -> None:

@@ -445,6 +445,14 @@ class Tables(abc.ABC):
 class StoreBackend(EventStore, BulkStore, Tables):
     """A backend: the event store, its bulk side and its tables (``backends.open_store`` opens one)."""
 
+    # The protective triggers (immutable events, heads moving forward) found taken away,
+    # and created again, when this store opened: ``recorder verify`` names them.
+    protections_restored: tuple[str, ...] = ()
+
+    @abc.abstractmethod
+    def missing_protections(self) -> list[str]:
+        """What the protective triggers lack now, one line each; empty when they are whole."""
+
 
 def every_stream_id(store: BulkStore, stream_type: str, page: int = 1000) -> Iterator[str]:
     """Every stream id of a type in id order, read a page at a time (memory stays flat)."""

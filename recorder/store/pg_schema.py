@@ -12,10 +12,43 @@ code point, as SQLite sorts them, whatever the cluster's locale.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from recorder.core import chain
 
 # pg_advisory_xact_lock key taken by every migration run ("recorder" in ASCII).
 MIGRATION_LOCK = 0x7265636F72646572
+
+# The bodies of the protective triggers' functions (``PROTECTIONS`` below), as the
+# migrations created them: an open compares them with the catalogue's (``pg_proc.prosrc``).
+_REFUSE_CHANGE = """
+BEGIN
+  RAISE EXCEPTION '% are immutable', TG_TABLE_NAME USING ERRCODE = 'integrity_constraint_violation';
+END """
+
+# Append only: each insert must extend its stream's chain exactly. Racing inserts that
+# skipped the advisory lock could both pass this check; the primary key stops the second.
+_APPEND_ONLY = f"""
+DECLARE
+  last_seq bigint;
+  last_hash text;
+BEGIN
+  SELECT seq, hash INTO last_seq, last_hash FROM events WHERE game_id = NEW.game_id ORDER BY seq DESC LIMIT 1;
+  IF NEW.seq IS DISTINCT FROM COALESCE(last_seq, 0) + 1
+     OR NEW.prev_hash IS DISTINCT FROM COALESCE(last_hash, '{chain.GENESIS}') THEN
+    RAISE EXCEPTION 'events are immutable: append only, extending the hash chain'
+      USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NEW;
+END """
+
+_HEAD_FORWARD = """
+BEGIN
+  IF NEW.stream_id <> OLD.stream_id OR NEW.head_seq <= OLD.head_seq THEN
+    RAISE EXCEPTION 'a stream head only moves forward' USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NEW;
+END """
 
 _EVENTS = f"""
 CREATE TABLE streams (
@@ -47,26 +80,11 @@ CREATE TABLE idempotency_keys (
   created_at  text NOT NULL
 );
 
-CREATE FUNCTION recorder_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  RAISE EXCEPTION '% are immutable', TG_TABLE_NAME USING ERRCODE = 'integrity_constraint_violation';
-END $$;
+CREATE FUNCTION recorder_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $${_REFUSE_CHANGE}$$;
 
 -- Append only: each insert must extend its stream's chain exactly. Racing inserts that
 -- skipped the advisory lock could both pass this check; the primary key stops the second.
-CREATE FUNCTION recorder_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  last_seq bigint;
-  last_hash text;
-BEGIN
-  SELECT seq, hash INTO last_seq, last_hash FROM events WHERE game_id = NEW.game_id ORDER BY seq DESC LIMIT 1;
-  IF NEW.seq IS DISTINCT FROM COALESCE(last_seq, 0) + 1
-     OR NEW.prev_hash IS DISTINCT FROM COALESCE(last_hash, '{chain.GENESIS}') THEN
-    RAISE EXCEPTION 'events are immutable: append only, extending the hash chain'
-      USING ERRCODE = 'integrity_constraint_violation';
-  END IF;
-  RETURN NEW;
-END $$;
+CREATE FUNCTION recorder_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $${_APPEND_ONLY}$$;
 
 CREATE TRIGGER events_append_only BEFORE INSERT ON events
   FOR EACH ROW EXECUTE FUNCTION recorder_events_append_only();
@@ -164,7 +182,7 @@ CREATE INDEX games_north_key ON games (north_key);
 # Each stream's head (its last event's seq and hash), recorded by every append
 # (``sql.UPSERT_HEAD``), read from the events for the streams already stored; it only
 # moves forward and is never removed (docs/security.md, "What verify checks").
-_STREAM_HEADS = """
+_STREAM_HEADS = f"""
 CREATE TABLE stream_heads (
   stream_id text COLLATE "C" PRIMARY KEY REFERENCES streams (stream_id),
   head_seq  bigint NOT NULL,
@@ -172,13 +190,7 @@ CREATE TABLE stream_heads (
 );
 INSERT INTO stream_heads (stream_id, head_seq, head_hash)
   SELECT DISTINCT ON (game_id) game_id, seq, hash FROM events ORDER BY game_id, seq DESC;
-CREATE FUNCTION recorder_head_forward() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.stream_id <> OLD.stream_id OR NEW.head_seq <= OLD.head_seq THEN
-    RAISE EXCEPTION 'a stream head only moves forward' USING ERRCODE = 'integrity_constraint_violation';
-  END IF;
-  RETURN NEW;
-END $$;
+CREATE FUNCTION recorder_head_forward() RETURNS trigger LANGUAGE plpgsql AS $${_HEAD_FORWARD}$$;
 CREATE TRIGGER stream_heads_forward BEFORE UPDATE ON stream_heads
   FOR EACH ROW EXECUTE FUNCTION recorder_head_forward();
 CREATE TRIGGER stream_heads_no_delete BEFORE DELETE ON stream_heads
@@ -335,3 +347,124 @@ def grant_app_role(conn, role: str) -> None:
                 sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(sql.Identifier(table), name)
             )
         cursor.execute(sql.SQL("GRANT SELECT ON recorder_migrations TO {}").format(name))
+
+
+# -- The protective triggers, checked on every open ----------------------------------------
+# Migrations run once: a trigger its owner dropped, disabled or rewrote afterwards would stay
+# so. SQLite creates its triggers again on every open (schema.py); here an open reads the
+# catalogue (no DDL while all is whole, so an application role without CREATE opens it) and
+# creates again whatever differs from what the migrations made (``restore_protections``).
+
+# Each function's body, and the migration that created it (a database not migrated that
+# far lacks nothing: its migrations create it).
+TRIGGER_FUNCTIONS = {
+    "recorder_refuse_change": (_REFUSE_CHANGE, 1),
+    "recorder_events_append_only": (_APPEND_ONLY, 1),
+    "recorder_head_forward": (_HEAD_FORWARD, 5),
+}
+
+# pg_trigger.tgtype's bits (PostgreSQL's catalog/pg_trigger.h).
+_ROW, _BEFORE = 1, 2
+_EVENT_BITS = {"INSERT": 4, "DELETE": 8, "UPDATE": 16, "TRUNCATE": 32}
+
+
+@dataclass(frozen=True)
+class Protection:
+    """One trigger as the migrations created it: ``BEFORE {events}`` on ``table``, for
+    each row (or statement), running ``function``, on every change, enabled."""
+
+    name: str
+    table: str
+    events: str  # "UPDATE OR DELETE"
+    per_row: bool
+    function: str
+    since: int  # the migration that created it
+
+    def create(self) -> str:
+        level = "ROW" if self.per_row else "STATEMENT"
+        return (
+            f"CREATE TRIGGER {self.name} BEFORE {self.events} ON {self.table}"
+            f" FOR EACH {level} EXECUTE FUNCTION {self.function}()"
+        )
+
+    def tgtype(self) -> int:
+        return _BEFORE | (_ROW if self.per_row else 0) | sum(_EVENT_BITS[e] for e in self.events.split(" OR "))
+
+
+PROTECTIONS = (
+    Protection("events_append_only", "events", "INSERT", True, "recorder_events_append_only", 1),
+    Protection("events_no_change", "events", "UPDATE OR DELETE", True, "recorder_refuse_change", 1),
+    Protection("events_no_truncate", "events", "TRUNCATE", False, "recorder_refuse_change", 1),
+    Protection("streams_no_change", "streams", "UPDATE OR DELETE", True, "recorder_refuse_change", 1),
+    Protection("streams_no_truncate", "streams", "TRUNCATE", False, "recorder_refuse_change", 1),
+    Protection("stream_heads_forward", "stream_heads", "UPDATE", True, "recorder_head_forward", 5),
+    Protection("stream_heads_no_delete", "stream_heads", "DELETE", True, "recorder_refuse_change", 5),
+    Protection("stream_heads_no_truncate", "stream_heads", "TRUNCATE", False, "recorder_refuse_change", 5),
+)
+
+# Every user trigger of the protected tables, as the catalogue holds it: the function it
+# runs, whether it fires (tgenabled 'O' in normal sessions, 'A' always), and whether it
+# fires on every change (no column list, no WHEN condition).
+_TRIGGERS_NOW = """
+SELECT t.tgname, c.relname, t.tgtype, t.tgenabled, p.proname,
+       cardinality(t.tgattr::int2[]) = 0 AND t.tgqual IS NULL
+  FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+ WHERE NOT t.tgisinternal AND t.tgrelid = ANY (SELECT to_regclass(name) FROM unnest(%s::text[]) AS name)
+"""
+_FUNCTIONS_NOW = """
+SELECT p.proname, p.prosrc, l.lanname
+  FROM unnest(%s::text[]) AS f(name)
+  JOIN pg_proc p ON p.oid = to_regprocedure(f.name || '()') JOIN pg_language l ON l.oid = p.prolang
+"""
+_FIRES = {"O": "", "A": "", "D": "disabled", "R": "disabled (fires on replicas only)"}
+
+
+def protection_problems(cursor) -> list[str]:
+    """What differs from the protections the migrations applied made, one line each (empty: whole)."""
+    applied = applied_version(cursor)
+    functions = {name: body for name, (body, since) in TRIGGER_FUNCTIONS.items() if since <= applied}
+    protections = [p for p in PROTECTIONS if p.since <= applied]
+    cursor.execute(_FUNCTIONS_NOW, (list(functions),))
+    found = {name: (source, language) for name, source, language in cursor.fetchall()}
+    problems = [_function_problem(name, body, found.get(name)) for name, body in functions.items()]
+    cursor.execute(_TRIGGERS_NOW, (list(dict.fromkeys(p.table for p in protections)),))
+    triggers = {(name, table): rest for name, table, *rest in cursor.fetchall()}
+    problems += [_trigger_problem(p, triggers.get((p.name, p.table))) for p in protections]
+    return [problem for problem in problems if problem]
+
+
+def _function_problem(name: str, body: str, found: tuple[str, str] | None) -> str:
+    if found is None:
+        return f"function {name}(): missing"
+    return "" if found == (body, "plpgsql") else f"function {name}(): its body was changed"
+
+
+def _trigger_problem(protection: Protection, found: tuple | None) -> str:
+    where = f"trigger {protection.name} on {protection.table}"
+    if found is None:
+        return f"{where}: missing"
+    tgtype, enabled, function, every_change = found
+    if tgtype != protection.tgtype() or function != protection.function or not every_change:
+        return f"{where}: changed (it is not {protection.create().removeprefix('CREATE TRIGGER ')})"
+    fires = _FIRES.get(enabled, f"in the state {enabled!r}")
+    return f"{where}: {fires}" if fires else ""
+
+
+def restore_protections(conn) -> tuple[str, ...]:
+    """Create again, in one transaction, every protection that differs from the migrations';
+    what differed (nothing is written when nothing does). Raises psycopg's
+    InsufficientPrivilege for a role that does not own the tables."""
+    with conn.transaction(), conn.cursor() as cursor:
+        problems = protection_problems(cursor)
+        if not problems:
+            return ()
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        applied = applied_version(cursor)
+        for name, (body, since) in TRIGGER_FUNCTIONS.items():
+            if since <= applied:
+                cursor.execute(f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $${body}$$")
+        for protection in PROTECTIONS:
+            if protection.since <= applied:
+                cursor.execute(f"DROP TRIGGER IF EXISTS {protection.name} ON {protection.table}")
+                cursor.execute(protection.create())
+    return tuple(problems)

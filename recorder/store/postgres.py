@@ -21,6 +21,7 @@ like SQLite's, which translates their few SQLite-only phrases (recorder/store/pg
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -36,8 +37,10 @@ from .interface import (
 )
 from .notify import CHANNEL, AppendListener
 from .pg_dialect import PgHandle
-from .pg_schema import LATEST, applied_version, migrate
+from .pg_schema import LATEST, applied_version, migrate, protection_problems, restore_protections
 from .sql import _EVENT_COLUMNS, SqlStreams, _write_transaction
+
+log = logging.getLogger(__name__)
 
 # How long opening the store waits for the server before it says it cannot reach it.
 CONNECT_TIMEOUT_SECONDS = 10
@@ -73,8 +76,11 @@ class PostgresEventStore(SqlStreams, StoreBackend):
         self._closed = False
         _require_reachable(url)
         self._start_process()
+        # The protective triggers found taken away, and created again, by this open.
+        self.protections_restored: tuple[str, ...] = ()
         if migrate_schema:
             self.init_schema()
+            self.protections_restored = self._restore_protections()
 
     # ---------------------------------------------------------------- connections
 
@@ -181,6 +187,27 @@ class PostgresEventStore(SqlStreams, StoreBackend):
             if applied_version(cursor) >= LATEST:
                 return  # the usual case: no DDL, so an application role without CREATE opens it
         migrate(handle.raw)
+
+    def _restore_protections(self) -> tuple[str, ...]:
+        """The triggers that keep the log immutable, created again where they were taken away
+        (pg_schema.restore_protections); a role that may not (the application role owns no
+        table) opens the store all the same: its privileges refuse it any change, and
+        ``recorder verify`` names what is missing."""
+        try:
+            restored = restore_protections(self._db().raw)
+        except psycopg.errors.InsufficientPrivilege:
+            log.warning(
+                "protective triggers are missing and this role may not create them: %s", self.missing_protections()
+            )
+            return ()
+        if restored:
+            log.warning("protective triggers created again: %s", "; ".join(restored))
+        return restored
+
+    def missing_protections(self) -> list[str]:
+        """What the protective triggers and their functions lack now, one line each."""
+        with self._db().raw.cursor() as cursor:
+            return protection_problems(cursor)
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:

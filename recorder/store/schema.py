@@ -147,6 +147,32 @@ _HEAD_TRIGGERS = (
 )
 
 
+# The triggers that keep the log immutable and the heads moving forward, by table: every
+# open creates what is missing (create_schema), and ``recorder verify`` names it.
+PROTECTIVE_TRIGGERS = {
+    "events_no_update": "events",
+    "events_no_delete": "events",
+    "events_extend_chain": "events",
+    "stream_heads_forward": "stream_heads",
+    "stream_heads_no_delete": "stream_heads",
+}
+
+
+def missing_triggers(db: Database) -> list[str]:
+    """The protective triggers a file lacks, one line each: those of a table it has. A file
+    from before a trigger (or its table) is not lacking it: its next open creates it."""
+    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')")}
+    return [
+        f"trigger {name} on {table}: missing"
+        for name, table in PROTECTIVE_TRIGGERS.items()
+        if table in present and name not in present and _REPLACES.get(name) not in present
+    ]
+
+
+# A trigger that took an older one's place (create_schema drops the older one).
+_REPLACES = {"events_extend_chain": "events_append_only"}
+
+
 def _create_idempotency_keys(db: Database) -> None:
     db.table("idempotency_keys").create(
         {"key": str, "fingerprint": str, "game_id": str, "first_seq": int, "last_seq": int, "created_at": str},

@@ -15,7 +15,7 @@ from sqlite_utils import Database
 from .interface import (
     StoreBackend,
 )
-from .schema import create_schema
+from .schema import create_schema, missing_triggers
 from .sql import (
     _INSERT_EVENTS,
     LockedDatabase,
@@ -243,10 +243,15 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
             os.close(log)
 
     def init_schema(self) -> None:
-        """Create tables, indexes and triggers if missing and migrate older files (idempotent)."""
+        """Create tables, indexes and triggers if missing and migrate older files (idempotent);
+        the protective triggers an existing file lacked are ``protections_restored``."""
         db = self._db()
         with _write_transaction(db):
+            self.protections_restored = tuple(missing_triggers(db))
             create_schema(db)
+
+    def missing_protections(self) -> list[str]:
+        return missing_triggers(self._db())
 
     def handle(self) -> LockedDatabase:
         return self._db()

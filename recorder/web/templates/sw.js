@@ -7,6 +7,9 @@
 // naming their version) is served cache first: kept once, never fetched again. Only a
 // page that records asks for it (rules.js), so a spectator's phone never downloads it.
 // Nothing is kept under a token or with one: see cacheKey below; nor who a token is.
+// An answer meant for one reader (asked with a token, or marked private or Vary:
+// Authorization) is kept only for that reader, in a cache named after a digest of the
+// token (readerCache), and served to no one else; signing out deletes them all (api.js).
 // What it says offline is in every language (offline_words in recorder/web/__init__.py):
 // it answers in the reader's, chosen as the service chooses (docs/i18n.md).
 const VERSION = {{ version|tojson }};
@@ -16,6 +19,7 @@ const DEFAULT_LANGUAGE = {{ default_language|tojson }};
 const STATIC_CACHE = `recorder-static-${VERSION}`;
 const PAGE_CACHE = "recorder-pages"; // the reads of the pages, also filled by the page (site.js)
 const RUNTIME_CACHE = "recorder-runtime"; // also filled by the page once the rules have loaded (rules.js)
+const READER_CACHES = "recorder-private-"; // + the reader: one reader's answers, also filled by the page (site.js)
 const NETWORK_TIMEOUT_MS = 4000; // a hall's weak network: fall back to the copy rather than wait
 
 self.addEventListener("install", (event) => {
@@ -55,15 +59,19 @@ async function cacheFirst(request) {
 }
 
 async function networkFirst(request, url) {
+  const reader = await readerCache(request.headers.get("Authorization"));
   try {
     const response = await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
-    if (response.ok && response.type === "basic") {
+    const cacheName = cacheFor(url, request, response, reader);
+    // A reader's cache is opened by the reader's pages (site.js) and deleted at sign-out:
+    // an answer that comes back after the reader signed out finds none, and is not kept.
+    if (response.ok && response.type === "basic" && !notToKeep(response) && (cacheName !== reader || await caches.has(reader))) {
       const copy = await kept(response);
-      caches.open(url.pathname.startsWith("/web-static/") ? STATIC_CACHE : PAGE_CACHE).then((cache) => cache.put(cacheKey(url), copy));
+      caches.open(cacheName).then((cache) => cache.put(cacheKey(url), copy));
     }
     return response;
   } catch (error) {
-    const cached = await caches.match(cacheKey(url));
+    const cached = await keptCopy(cacheKey(url), reader);
     if (cached) return cached;
     const lang = await readersLanguage(url);
     const words = OFFLINE_WORDS[lang];
@@ -71,6 +79,39 @@ async function networkFirst(request, url) {
     return new Response(JSON.stringify({ title: words.title, status: 503, detail: words.detail }),
       { status: 503, headers: { "Content-Type": "application/problem+json" } });
   }
+}
+
+// Where an answer is kept: the scripts and styles with the static files; an answer meant
+// for one reader in that reader's cache; every other answer with the pages' reads.
+function cacheFor(url, request, response, reader) {
+  if (url.pathname.startsWith("/web-static/")) return STATIC_CACHE;
+  return request.headers.has("Authorization") || forOneReader(response) ? reader : PAGE_CACHE;
+}
+
+function forOneReader(response) {
+  const vary = (response.headers.get("Vary") || "").toLowerCase().split(",").map((name) => name.trim());
+  return /(^|[\s,])private\b/i.test(response.headers.get("Cache-Control") || "") || vary.includes("authorization") || vary.includes("*");
+}
+
+function notToKeep(response) {
+  return /(^|[\s,])no-store\b/i.test(response.headers.get("Cache-Control") || "");
+}
+
+// The copy kept for this reader, else one kept for anyone; never another reader's.
+async function keptCopy(key, reader) {
+  for (const cacheName of [reader, STATIC_CACHE, PAGE_CACHE]) {
+    const cached = await caches.match(key, { cacheName });
+    if (cached) return cached;
+  }
+  return undefined;
+}
+
+// The cache of one reader's answers: named after a digest of the Authorization it sends
+// (never the token itself), or "anonymous". site.js names it the same way.
+async function readerCache(authorization) {
+  if (!authorization) return `${READER_CACHES}anonymous`;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(authorization));
+  return READER_CACHES + Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 // Nothing kept may hold a token. The sign-in address carries one (/?token=…): it is kept

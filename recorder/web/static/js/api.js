@@ -30,11 +30,34 @@ export function token() {
 }
 
 export function saveToken(value) {
+  const changed = value !== token();
   try {
     localStorage.removeItem("recorder.principal"); // learnt again with the new token
     if (value) localStorage.setItem(TOKEN_KEY, value);
     else localStorage.removeItem(TOKEN_KEY);
   } catch { /* private mode: the token lasts this page only */ }
+  if (changed) forgetReadersAnswers();
+}
+
+// The answers the service worker and the pages kept for one reader (templates/sw.js,
+// readerCache): all of them go when the device signs out or takes another token, so no
+// one after the reader is served them offline.
+const READER_CACHES = "recorder-private-";
+
+export async function forgetReadersAnswers() {
+  if (!("caches" in self)) return;
+  try {
+    const names = (await caches.keys()).filter((name) => name.startsWith(READER_CACHES));
+    await Promise.all(names.map((name) => caches.delete(name)));
+  } catch { /* storage refused (private mode): nothing was kept */ }
+}
+
+// The cache of the answers meant for the reader who sends `authorization`, named as the
+// service worker names it (templates/sw.js, readerCache): a digest, never the token.
+export async function readerCache(authorization) {
+  if (!authorization) return `${READER_CACHES}anonymous`;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(authorization));
+  return READER_CACHES + Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 // The sign-in address `recorder serve` prints (http://HOST:PORT/?token=…): take the token
@@ -134,17 +157,19 @@ function rememberedPrincipal() {
   try { return JSON.parse(localStorage.getItem(PRINCIPAL_KEY) || "null"); } catch { return null; }
 }
 
-function authHeaders() {
+export function authHeaders() {
   const value = token();
   return value ? { Authorization: `Bearer ${value}` } : {};
 }
 
-// The one place the pages call fetch: the token on every request, and a failed
-// connection reported as Offline rather than as a TypeError.
+// The one place the pages call fetch: the token on every request (but one `withoutToken`:
+// a page, the same for every reader), and a failed connection reported as Offline rather
+// than as a TypeError.
 export async function request(url, init = {}) {
-  const headers = { ...authHeaders(), ...(init.headers || {}) };
+  const { withoutToken, ...options } = init;
+  const headers = { ...(withoutToken ? {} : authHeaders()), ...(options.headers || {}) };
   try {
-    return await fetch(url, { ...init, headers });
+    return await fetch(url, { ...options, headers });
   } catch (error) {
     throw new Offline(error.message || _("the service cannot be reached"));
   }

@@ -1,7 +1,7 @@
 // Every page: who the device is signed in as (and so what the page can do), the sign-in
 // form in the header, the notice banner, the service worker that serves the pages
 // offline, and live updates (Server-Sent Events).
-import { addressSignIn, getJSON, request, saveToken, signInWith, token, whoAmI } from "./api.js";
+import { addressSignIn, authHeaders, forgetReadersAnswers, getJSON, readerCache, request, saveToken, signInWith, token, whoAmI } from "./api.js";
 import { crossMark, element, PLAYER, visible } from "./dom.js";
 import { _ } from "./i18n.js";
 
@@ -11,6 +11,8 @@ const INSTALL_RETRY_MS = 15000;
 
 // Service workers need a secure context (https, or localhost); elsewhere the pages work online only.
 if ("serviceWorker" in navigator && window.isSecureContext) registerWorker();
+// The cache of this reader's answers (templates/sw.js keeps them only in one that exists).
+if ("caches" in window) readerCache(authHeaders().Authorization).then((name) => caches.open(name)).catch(() => {});
 
 // Two ways a page can be left without the worker, and so without its offline copy:
 // - the worker's claim() at activation misses a page whose navigation was still under way
@@ -91,8 +93,9 @@ async function signIn(event) {
 const form = document.getElementById("token-form");
 if (form) {
   form.addEventListener("submit", signIn);
-  document.getElementById("sign-out").addEventListener("click", () => {
+  document.getElementById("sign-out").addEventListener("click", async () => {
     saveToken("");
+    await forgetReadersAnswers(); // gone before the page reloads, offline included
     window.location.reload();
   });
   for (const link of document.querySelectorAll('a[href="#sign-in"]')) {
@@ -132,12 +135,25 @@ export function clearNotice() {
 export { crossMark, element, PLAYER, visible };
 
 // Keep fresh copies of these reads for an offline reload (the first visit is not yet
-// served through the service worker, and a write makes the cached log stale).
+// served through the service worker, and a write makes the cached log stale). As the
+// worker keeps them (templates/sw.js, cacheFor): a read asked with a token, or marked
+// for one reader, only in that reader's cache; nothing marked no-store. A page is the
+// same for every reader: it is asked without the token, as a navigation is, and kept for all.
 export function keepForOffline(urls) {
   if (!("caches" in window)) return;
-  caches.open(PAGE_CACHE).then((cache) => Promise.all(urls.map((url) =>
-    request(url).then((response) => (response.ok ? cache.put(url, response) : null)))))
-    .catch(() => { /* offline: the cache keeps what it had */ });
+  Promise.all(urls.map(async (url) => {
+    const withoutToken = !url.startsWith("/api/");
+    const authorization = withoutToken ? undefined : authHeaders().Authorization;
+    const response = await request(url, { withoutToken });
+    if (!response.ok || /(^|[\s,])no-store\b/i.test(response.headers.get("Cache-Control") || "")) return;
+    const name = authorization || forOneReader(response) ? await readerCache(authorization) : PAGE_CACHE;
+    await (await caches.open(name)).put(url, response);
+  })).catch(() => { /* offline: the cache keeps what it had */ });
+}
+
+function forOneReader(response) {
+  const vary = (response.headers.get("Vary") || "").toLowerCase().split(",").map((name) => name.trim());
+  return /(^|[\s,])private\b/i.test(response.headers.get("Cache-Control") || "") || vary.includes("authorization") || vary.includes("*");
 }
 
 // Listen to a live stream; `handlers` maps an event name to a function of its data.
