@@ -109,8 +109,8 @@ def copy_sources(work: Path) -> Path:
     return rules
 
 
-# How long the build takes, as the command and the README say it: 18-28 s measured on a
-# quiet two-core machine, about a minute on a loaded one.
+# How long the build takes, said once for the command, the README and docs/engine.md
+# (the figures behind it: docs/engine.md).
 COMPILE_TIME = "20 s to a minute"
 
 
