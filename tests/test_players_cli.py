@@ -27,9 +27,9 @@ def test_register_search_rename_merge_and_unmerge(tmp_path):
         main, ["players", "register", "--name", "abeba  tesfaye", "--federation", "ETH", "--db", str(db)]
     )
     assert refused.exit_code == 1 and f"candidate: {abeba}" in refused.output
-    bad = CliRunner().invoke(main, ["players", "register", "--name", "X", "--federation", "eth", "--db", str(db)])
+    bad = CliRunner().invoke(main, ["players", "register", "--name", "X", "--federation", "et", "--db", str(db)])
     assert bad.exit_code == 1 and "federation" in bad.output
-    other = run(db, "players", "register", "--name", "Abeba Tesfay", "--federation", "ERI")
+    other = run(db, "players", "register", "--name", "Abeba Tesfay", "--federation", "ERI", "--force")
     assert abeba in run(db, "players", "search", "ተስፋይ")
     run(db, "players", "rename", other, "--name", "Abeba Tesfai")
     run(db, "players", "merge", other, abeba)

@@ -52,8 +52,8 @@ def players():
 
 
 @players.command()
-@click.option("--name", required=True, help="The name in Latin script.")
-@click.option("--federation", required=True, help="Three capital letters (ETH, ERI).")
+@click.option("--name", default=None, help="The name in Latin script (left out: the Ge'ez name transliterated).")
+@click.option("--federation", required=True, help="Three letters (ETH, ERI), read in capitals.")
 @click.option("--name-geez", default=None, help="The name in Ge'ez script.")
 @click.option("--club", default=None)
 @click.option("--birth-year", type=int, default=None)
