@@ -142,3 +142,28 @@ def test_the_sound_keys_are_rebuilt_and_checked(client):
     assert any("sound" in line for line in players.check())
     players.rebuild()
     assert players.check() == []
+
+
+def test_the_games_list_gives_the_geez_names_of_the_registry_players_it_names(client):
+    selam = register(client, name="Selam Tesfay", name_geez="ሰላም ተስፋይ", federation="ERI")["id"]
+    other = register(client, name="Meron Haile", federation="ERI")["id"]
+    body = {"variant": "qelat", "south": "Selam", "north": "Meron", "first_player": "south"}
+    named = client.post("/api/games", json={**body, "south_player": selam, "north_player": other}).get_json()["id"]
+    guest = client.post("/api/games", json={**body, "north": "Guest"}).get_json()["id"]
+    games = {g["id"]: g for g in client.get("/api/games").get_json()["games"]}
+    assert (games[named]["south_geez"], games[named]["north_geez"]) == ("ሰላም ተስፋይ", None)
+    assert (games[guest]["south_geez"], games[guest]["north_geez"]) == (None, None)
+    renamed = client.post(f"/api/players/{selam}/name", json={"name_geez": "ሰላም ተስፋየ"})
+    assert renamed.status_code == 201, renamed.get_json()
+    games = {g["id"]: g for g in client.get("/api/games").get_json()["games"]}
+    assert games[named]["south_geez"] == "ሰላም ተስፋየ"  # read with the page: a rename shows at once
+
+
+def test_the_games_list_gives_a_merged_players_geez_name_as_his_survivors(client):
+    survivor = register(client, name="Selam Tesfay", name_geez="ሰላም ተስፋይ", federation="ERI")["id"]
+    duplicate = register(client, name="S. Tesfay", federation="ERI", force=True)["id"]
+    body = {"variant": "qelat", "south": "S. Tesfay", "north": "Guest", "first_player": "south"}
+    game = client.post("/api/games", json={**body, "south_player": duplicate}).get_json()["id"]
+    assert client.post(f"/api/players/{duplicate}/merge", json={"into": survivor}).status_code == 201
+    (listed,) = [g for g in client.get("/api/games").get_json()["games"] if g["id"] == game]
+    assert listed["south_geez"] == "ሰላም ተስፋይ"

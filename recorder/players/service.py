@@ -104,6 +104,34 @@ class Players:
             p = self.player(p.merged_into)
         raise NotFound(f"the merges of {player_id} do not end", player_id=player_id)
 
+    def geez_names_of_games(self, games: Sequence[tuple[str, dict]]) -> dict[tuple[str, str], str]:
+        """(game id, side) -> the Ge'ez name of the registry player who played it, for a
+        page of games ``(game id, metadata)``: the ids their metadata name, else the player
+        linked after the fact; a merged record answers with its survivor's name. A few
+        queries per page, whatever its length (``PlayerTables.rows`` takes 500 at a time)."""
+        players = self.tables.linked_players([game_id for game_id, _ in games])
+        for game_id, metadata in games:
+            for side in ("south", "north"):
+                named = metadata.get(f"{side}_player")
+                if isinstance(named, str) and is_player_id(named):
+                    players[(game_id, side)] = named
+        rows = self.tables.rows(sorted(set(players.values())))
+        for _ in range(MAX_MERGE_CHAIN):
+            missing = {r["merged_into"] for r in rows.values() if r["merged_into"] and r["merged_into"] not in rows}
+            if not missing:
+                break
+            rows.update(self.tables.rows(sorted(missing)))
+        names = {}
+        for seat, player_id in players.items():
+            row = rows.get(player_id)
+            for _ in range(MAX_MERGE_CHAIN):
+                if row is None or row["merged_into"] is None:
+                    break
+                row = rows.get(row["merged_into"])
+            if row is not None and row["name_geez"]:
+                names[seat] = row["name_geez"]
+        return names
+
     def search(self, text: str, *, limit: int = 20) -> list[dict]:
         return self.tables.search(search_key(text), limit=limit)
 

@@ -218,6 +218,18 @@ class PlayerTables:
         )
         return None if row is None else row[0]
 
+    def linked_players(self, game_ids: Sequence[str]) -> dict[tuple[str, str], str]:
+        """(game id, side) -> the player linked to it, for these games (500 to a query)."""
+        found: dict[tuple[str, str], str] = {}
+        for start in range(0, len(game_ids), 500):
+            batch = list(game_ids[start : start + 500])
+            marks = ", ".join("?" * len(batch))
+            cursor = self._handle().execute(
+                f"SELECT game_id, side, player_id FROM player_games WHERE game_id IN ({marks})", batch
+            )
+            found.update({(r[0], r[1]): r[2] for r in cursor.fetchall()})
+        return found
+
     def row(self, player_id: str) -> dict | None:
         cursor = self._handle().execute(
             f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE player_id = ?", (player_id,)
