@@ -167,3 +167,19 @@ def test_the_games_list_gives_a_merged_players_geez_name_as_his_survivors(client
     assert client.post(f"/api/players/{duplicate}/merge", json={"into": survivor}).status_code == 201
     (listed,) = [g for g in client.get("/api/games").get_json()["games"] if g["id"] == game]
     assert listed["south_geez"] == "ሰላም ተስፋይ"
+
+
+def test_a_tournament_entry_registers_a_player_by_his_geez_name_and_a_federation_in_small_letters(client):
+    body = {"name": "Qelat Open", "variant": "qelat", "format": "round_robin"}
+    tid = client.post("/api/tournaments", json=body).get_json()["id"]
+    entry = {"name_geez": "ሰላም ተስፋይ", "federation": "eri", "register": True}
+    entered = client.post(f"/api/tournaments/{tid}/players", json=entry)
+    assert entered.status_code == 201, entered.get_json()
+    entrant = entered.get_json()
+    assert (entrant["name"], entrant["federation"]) == ("Selam Tesfay", "ERI")
+    player = client.get(f"/api/players/{entrant['player_id']}").get_json()
+    assert (player["name"], player["name_geez"], player["federation"]) == ("Selam Tesfay", "ሰላም ተስፋይ", "ERI")
+    before = stored(client)
+    refused = client.post(f"/api/tournaments/{tid}/players", json={**entry, "name_geez": "፡"})
+    assert refused.status_code == 422 and refused.get_json()["field"] == "name_geez"
+    assert stored(client) == before
