@@ -106,4 +106,4 @@ def edit_distance(first: str, second: str, bound: int) -> int:
         if min(current) > bound:
             return bound + 1
         previous = current
-    return previous[-1]
+    return min(previous[-1], bound + 1)
