@@ -183,3 +183,14 @@ def test_a_tournament_entry_registers_a_player_by_his_geez_name_and_a_federation
     refused = client.post(f"/api/tournaments/{tid}/players", json={**entry, "name_geez": "፡"})
     assert refused.status_code == 422 and refused.get_json()["field"] == "name_geez"
     assert stored(client) == before
+
+
+def test_a_registry_from_before_the_sound_keys_gets_them_when_the_service_starts(tmp_path):
+    path = tmp_path / "older.sqlite3"
+    first = register(make_app(path).test_client(), **SELAM)["id"]
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM player_sounds")  # as a file of the release before holds it
+    client = make_app(path).test_client()
+    assert client.application.extensions["players"].check() == []
+    problem = register(client, 409, name="Selam Tesfay", federation="ERI")
+    assert [c["id"] for c in problem["candidates"]] == [first]

@@ -28,7 +28,9 @@ def _players(db):
 
     from .common import make_recorder
 
-    return Players(make_recorder(db))
+    registry = Players(make_recorder(db))
+    registry.fill_sound_keys()  # a registry from before them gets them once
+    return registry
 
 
 def _ratings(db):

@@ -322,6 +322,15 @@ class Players:
         self.tables.drop_orphans(set(ids))
         return len(ids)
 
+    def fill_sound_keys(self) -> int:
+        """A registry from before the sound keys were kept gets them from its rows' names
+        (what ``rebuild`` writes), once: the next time there are some. Returns how many players."""
+        if not self.tables.sounds_missing():
+            return 0
+        names = self.tables.names()
+        self.tables.add_sounds({player_id: names_sounds([name, geez]) for player_id, name, geez in names})
+        return len(names)
+
     def check(self) -> list[str]:
         """One line per disagreement between the registry's rows and the events."""
         problems = []

@@ -245,6 +245,25 @@ class PlayerTables:
         rows = self._handle().execute("SELECT key FROM player_sounds WHERE player_id = ? ORDER BY key", (player_id,))
         return [r[0] for r in rows.fetchall()]
 
+    def sounds_missing(self) -> bool:
+        """Players and no sound key at all: a file from before ``player_sounds`` was kept."""
+        found = self._handle().execute(
+            "SELECT 1 FROM players WHERE EXISTS (SELECT 1 FROM players) AND NOT EXISTS (SELECT 1 FROM player_sounds)"
+            " LIMIT 1"
+        )
+        return found.fetchone() is not None
+
+    def names(self) -> list[tuple[str, str, str | None]]:
+        """(id, name, Ge'ez name) of every player, as his row holds them."""
+        rows = self._handle().execute("SELECT player_id, name, name_geez FROM players ORDER BY player_id")
+        return [(r[0], r[1], r[2]) for r in rows.fetchall()]
+
+    def add_sounds(self, sounds: dict[str, list[str]]) -> None:
+        with self.store.transaction() as db:
+            for player_id, keys in sounds.items():
+                for key in keys:
+                    db.execute("INSERT OR IGNORE INTO player_sounds (key, player_id) VALUES (?, ?)", (key, player_id))
+
     def sounding_like(self, sounds: Sequence[str], *, limit: int) -> list[dict]:
         """Players (not merged) with a name of one of these sound keys: an index range each."""
         wanted = sorted({s for s in sounds if s})
