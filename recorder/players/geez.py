@@ -95,15 +95,22 @@ def near(first: str, second: str) -> bool:
 
 
 def edit_distance(first: str, second: str, bound: int) -> int:
-    """Levenshtein's distance, or ``bound + 1`` once it is sure to exceed ``bound``."""
+    """Levenshtein's distance, or ``bound + 1`` when it exceeds ``bound``. Only the cells
+    within ``bound`` of the diagonal are computed (a path leaving that band costs more than
+    ``bound``), so two names of n letters cost n * (2 * bound + 1) steps, not n * n."""
     if abs(len(first) - len(second)) > bound:
         return bound + 1
-    previous = list(range(len(second) + 1))
+    beyond = bound + 1
+    previous = {j: j for j in range(min(len(second), bound) + 1)}
     for i, a in enumerate(first, start=1):
-        current = [i]
-        for j, b in enumerate(second, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
-        if min(current) > bound:
-            return bound + 1
+        current = {}
+        for j in range(max(0, i - bound), min(len(second), i + bound) + 1):
+            if j == 0:
+                current[j] = i
+                continue
+            change = previous.get(j - 1, beyond) + (a != second[j - 1])
+            current[j] = min(previous.get(j, beyond) + 1, current.get(j - 1, beyond) + 1, change)
+        if min(current.values()) > bound:
+            return beyond
         previous = current
-    return min(previous[-1], bound + 1)
+    return min(previous.get(len(second), beyond), beyond)
