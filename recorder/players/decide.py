@@ -64,7 +64,7 @@ def registered_names(body: dict) -> tuple[str, str | None]:
     latin = transliterate(name_geez)
     if not latin:
         raise InvalidRecord("name_geez holds no letter to read a Latin name from", field="name_geez")
-    return latin, name_geez
+    return latin_name(latin), name_geez
 
 
 def club_name(text: str | None) -> str | None:
