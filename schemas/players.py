@@ -13,9 +13,10 @@ PERIOD = validate.Regexp(r"^[0-9]{4}-(0[1-9]|1[0-2])\Z", error="a period is a mo
 
 
 class PlayerCreateSchema(Schema):
-    """POST /api/players (the admin, or an arbiter)."""
+    """POST /api/players (the admin, or an arbiter). ``name`` may be left out when
+    ``name_geez`` is given: the record's Latin name is then its transliteration."""
 
-    name = text(required=True)
+    name = text()
     name_geez = text(allow_none=True)
     federation = fields.String(required=True, validate=validate.Length(max=20))
     club = text(allow_none=True)
@@ -40,6 +41,8 @@ class MergeSchema(Schema):
     """POST /api/players/{id}/merge (the admin): this record is a duplicate of ``into``."""
 
     into = fields.String(required=True, validate=validate.Length(max=80))
+    # both records are entrants of one tournament (the 409 names it): merge them all the same
+    entered_twice = fields.Boolean(load_default=False)
     reason = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 

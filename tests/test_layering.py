@@ -43,7 +43,7 @@ PURE_MODULES = [
     "recorder.tournaments",
     "recorder.bench.engine",
     *(f"recorder.ratings.{name}" for name in ("glicko2", "lists")),
-    *(f"recorder.players.{name}" for name in ("events", "fold", "decide")),
+    *(f"recorder.players.{name}" for name in ("events", "fold", "decide", "geez")),
     "recorder.players",
     "recorder.ratings",
 ]

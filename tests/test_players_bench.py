@@ -27,3 +27,4 @@ def test_the_players_bench_rebuilds_lists_reflects_results_and_searches():
     assert figures.players == 200 and figures.games == 600 and figures.periods == 12
     assert figures.entries >= 200  # every player rated in the months after his first game
     assert len(figures.reflect_ms) == 50 and len(figures.search_ms) == 500
+    assert len(figures.duplicate_ms) == 500 and 0 < figures.near_found <= 500

@@ -27,9 +27,9 @@ def test_register_search_rename_merge_and_unmerge(tmp_path):
         main, ["players", "register", "--name", "abeba  tesfaye", "--federation", "ETH", "--db", str(db)]
     )
     assert refused.exit_code == 1 and f"candidate: {abeba}" in refused.output
-    bad = CliRunner().invoke(main, ["players", "register", "--name", "X", "--federation", "eth", "--db", str(db)])
+    bad = CliRunner().invoke(main, ["players", "register", "--name", "X", "--federation", "et", "--db", str(db)])
     assert bad.exit_code == 1 and "federation" in bad.output
-    other = run(db, "players", "register", "--name", "Abeba Tesfay", "--federation", "ERI")
+    other = run(db, "players", "register", "--name", "Abeba Tesfay", "--federation", "ERI", "--force")
     assert abeba in run(db, "players", "search", "ተስፋይ")
     run(db, "players", "rename", other, "--name", "Abeba Tesfai")
     run(db, "players", "merge", other, abeba)
@@ -151,3 +151,24 @@ def test_ratings_list_and_explain_a_players_month(tmp_path):
     assert explained[1].endswith("expected 0.5000  scored 1")
     after = rate(Rating(), [Result(Rating(), 1)])  # the formula Glickman's example pins (tests/test_glicko2.py)
     assert explained[2].startswith(f"after:  {after.rating:.2f} (RD {after.rd:.2f}")
+
+
+def test_a_merge_of_two_entrants_of_one_tournament_needs_entered_twice(tmp_path):
+    db = tmp_path / "cli.sqlite3"
+    survivor = run(db, "players", "register", "--name", "Selam Tesfaye", "--federation", "ERI")
+    duplicate = run(db, "players", "register", "--name", "Selam Tesfay", "--federation", "eri", "--force")
+    from recorder.players.service import Players
+    from recorder.service import Recorder
+    from recorder.store.backends import open_store
+    from recorder.tournaments.service import Tournaments
+
+    with open_store(str(db)) as store:
+        tournaments = Tournaments(Recorder(store))
+        body = {"name": "Open", "variant": "qelat", "format": "round_robin"}
+        tid = tournaments.create(body, recorded_by="admin").tournament.tournament_id
+        for player_id, name in ((survivor, "Selam Tesfaye"), (duplicate, "Selam Tesfay")):
+            tournaments.register(tid, {"name": name, "player_id": player_id}, recorded_by="admin")
+        assert Players(Recorder(store)).shared_tournaments(duplicate, survivor) == [tid]
+    refused = run(db, "players", "merge", duplicate, survivor, status=1)
+    assert tid in refused and "--entered-twice" in refused
+    assert f"merged into {survivor}" in run(db, "players", "merge", duplicate, survivor, "--entered-twice")

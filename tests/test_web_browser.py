@@ -408,6 +408,33 @@ def test_home_page_lists_games_and_searches_them(web, page):
     assert page.get_attribute(".board", "data-awaiting") == "race"
 
 
+def test_home_page_search_finds_a_registry_players_games_by_his_geez_name(web, page):
+    client = web.client
+    selam = {"name": "Selam Tesfay", "name_geez": "ሰላም ተስፋይ", "federation": "ERI", "force": True}
+    meron = {"name": "Meron Gebru", "name_geez": "ሜሮን ገብሩ", "federation": "ERI", "force": True}
+    ids = [client.post("/api/players", json=body).get_json()["id"] for body in (selam, meron)]
+    tournament = client.post(
+        "/api/tournaments", json={"name": "Asmara Open", "variant": "qelat", "format": "round_robin"}
+    )
+    tid = tournament.get_json()["id"]
+    for player_id in ids:
+        assert client.post(f"/api/tournaments/{tid}/players", json={"player_id": player_id}).status_code == 201
+    client.post(f"/api/tournaments/{tid}/rounds", json={})
+    board = client.post(f"/api/tournaments/{tid}/rounds/1/boards/1/game", json={}).get_json()["id"]
+    other = record(client, {"variant": "qelat", "south": "Selam", "north": "Guest", "first_player": "south"}, [])
+    page.goto("/")
+    page.wait_for_selector("body[data-ready=true]")
+    shown = lambda: set(page.locator("#games [data-game]").evaluate_all("cards => cards.map((c) => c.dataset.game)"))  # noqa: E731
+    page.fill("#search-text", "ሰላም")
+    assert shown() == {
+        board
+    }  # the board's game names "Selam Tesfay" in Latin letters only; "Selam" is no registry player
+    page.fill("#search-text", "ሜሮን ገብሩ")
+    assert shown() == {board}
+    page.fill("#search-text", "selam")
+    assert {board, other} <= shown()
+
+
 def test_touch_targets_are_at_least_44px_and_the_board_fits_a_phone(web, page):
     game = fixture_game("selus-rounds-1372.json")
     game_id = record(web.client, game["setup"], game["commands"][:20])

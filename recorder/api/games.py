@@ -98,6 +98,10 @@ def list_games():
     query = load_query(game_query_schema)
     rows = recorder().games.page(**query)
     games = [{**visible_row(row), "id": row["game_id"]} for row in rows]
+    # The registry players' names in Ge'ez, read with the page: a search by either script finds the game.
+    geez = current_app.extensions["players"].geez_names_of_games([(g["id"], g.get("metadata") or {}) for g in games])
+    for game in games:
+        game["south_geez"], game["north_geez"] = geez.get((game["id"], "south")), geez.get((game["id"], "north"))
     last = (rows[-1]["created_at"], rows[-1]["game_id"]) if len(rows) == query["limit"] else None
     return game_list_schema.dump({"games": games, "next": last})
 

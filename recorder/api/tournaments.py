@@ -13,6 +13,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 
 from recorder.auth.policy import principal_record
 from recorder.errors import InvalidRecord
+from recorder.players.decide import federation_code, registered_names
 from recorder.tournaments import board_game_id, views
 from recorder.tournaments.decide import decide_register
 from recorder.tournaments.service import Tournaments
@@ -177,10 +178,13 @@ def registry_entry(tournament_id: str, data: dict) -> dict:
             "federation": data.get("federation") or p.federation,
             "rating": data.get("rating") if data.get("rating") is not None else registry_rating(tournament_id, p),
         }
+    if register and not (data.get("name") or "").strip() and details.get("name_geez"):
+        data["name"] = registered_names({"name_geez": details["name_geez"]})[0]  # the Ge'ez name transliterated
     if not (data.get("name") or "").strip():
         raise InvalidRecord("a player needs a name, or the player_id of a registered player", field="name")
     if not register:
         return data
+    data["federation"] = federation_code(data.get("federation"))  # as the registry reads it ("eri" is ERI)
     decide_register(tournaments().tournament(tournament_id), data)  # refused here: nothing registered
     who = principal_record(principal())
     written = registry.register({**data, **details}, recorded_by=recorded_by(), principal=who, force=force)

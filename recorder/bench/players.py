@@ -50,6 +50,12 @@ class PlayersFigures:
     periods: int
     reflect_ms: list[float]
     search_ms: list[float]
+    duplicate_ms: list[float]  # a registration's duplicate check: the same name or one spelt nearly alike
+    near_found: int  # of the duplicate checks, those that found the registered name misspelt
+
+    @property
+    def duplicate_p99_ms(self) -> float:
+        return _p99(self.duplicate_ms)
 
     @property
     def reflect_p99_ms(self) -> float:
@@ -161,8 +167,11 @@ def measure(players: int, games: int, seed: int = 2026, folder: str | None = Non
         rebuild = time.perf_counter() - start
         reflect = [_new_result(recorder, ratings, events[0], ids, rng) for _ in range(50)]
         search = [_search(registry, rng) for _ in range(500)]
+        checks = [_duplicate_check(registry, rng) for _ in range(500)]
         store.close()
-    return PlayersFigures(players, games, build, rebuild, entries, len(periods), reflect, search)
+    duplicates = [ms for ms, _ in checks]
+    found = sum(hit for _, hit in checks)
+    return PlayersFigures(players, games, build, rebuild, entries, len(periods), reflect, search, duplicates, found)
 
 
 def _imported(reports) -> None:
@@ -187,6 +196,20 @@ def _new_result(recorder, ratings, tournament_id: str, ids: list[str], rng: rand
     if after != before + 1:
         raise RuntimeError("the new result is not in the current list")
     return elapsed
+
+
+def _duplicate_check(registry, rng: random.Random) -> tuple[float, bool]:
+    """A registration's duplicate check of a registered name misspelt: a letter of its
+    family name dropped, doubled or changed into a vowel. (ms, whether it was found)"""
+    family = rng.choice(FAMILY)
+    at = rng.randrange(1, len(family))
+    misspelt = rng.choice(
+        [family[:at] + family[at + 1 :], family[:at] + family[at] + family[at:], family[:at] + "e" + family[at + 1 :]]
+    )
+    name = f"{rng.choice(FIRST)} {misspelt}"
+    start = time.perf_counter()
+    found = registry.same_names({"name": name})
+    return 1000 * (time.perf_counter() - start), bool(found)
 
 
 def _search(registry, rng: random.Random) -> float:

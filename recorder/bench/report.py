@@ -304,6 +304,11 @@ def players(plan: Plan, echo: Echo) -> None:
         f"  player search: p99 {f.search_p99_ms:,.2f} ms of {len(f.search_ms)} (a prefix, either script)"
         f"  target ≤ {PLAYER_SEARCH_TARGET_P99_MS:g} ms  {verdict(f.search_p99_ms <= PLAYER_SEARCH_TARGET_P99_MS)}"
     )
+    met = f.duplicate_p99_ms <= PLAYER_SEARCH_TARGET_P99_MS
+    echo(
+        f"  duplicate check: p99 {f.duplicate_p99_ms:,.2f} ms of {len(f.duplicate_ms)} (a registered name misspelt:"
+        f" {f.near_found} found)  target ≤ {PLAYER_SEARCH_TARGET_P99_MS:g} ms  {verdict(met)}"
+    )
 
 
 def archive(plan: Plan, echo: Echo) -> None:

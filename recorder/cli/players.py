@@ -28,7 +28,9 @@ def _players(db):
 
     from .common import make_recorder
 
-    return Players(make_recorder(db))
+    registry = Players(make_recorder(db))
+    registry.fill_sound_keys()  # a registry from before them gets them once
+    return registry
 
 
 def _ratings(db):
@@ -52,8 +54,8 @@ def players():
 
 
 @players.command()
-@click.option("--name", required=True, help="The name in Latin script.")
-@click.option("--federation", required=True, help="Three capital letters (ETH, ERI).")
+@click.option("--name", default=None, help="The name in Latin script (left out: the Ge'ez name transliterated).")
+@click.option("--federation", required=True, help="Three letters (ETH, ERI), read in capitals.")
 @click.option("--name-geez", default=None, help="The name in Ge'ez script.")
 @click.option("--club", default=None)
 @click.option("--birth-year", type=int, default=None)
@@ -145,12 +147,21 @@ def affiliation(player_id, federation, club, db, by):
 @click.argument("duplicate")
 @click.argument("survivor")
 @click.option("--reason", default=None)
+@click.option("--entered-twice", is_flag=True, help="Merge even though both are entrants of one tournament.")
 @DB
 @BY
-def merge(duplicate, survivor, reason, db, by):
+def merge(duplicate, survivor, reason, entered_twice, db, by):
     """Merge DUPLICATE into SURVIVOR (the rating lists are rebuilt)."""
     service = _players(db)
-    _run(lambda: service.merge(duplicate, {"into": survivor, "reason": reason}, recorded_by=by))
+    body = {"into": survivor, "reason": reason, "entered_twice": entered_twice}
+
+    def merged():
+        try:
+            return service.merge(duplicate, body, recorded_by=by)
+        except AlreadyExists as error:  # both entered in one tournament: say how to confirm
+            raise AlreadyExists(error.detail + " (--entered-twice merges them)", **error.extra) from None
+
+    _run(merged)
     _rebuild_ratings(service)
     click.echo(f"{duplicate} merged into {survivor}")
 

@@ -14,6 +14,7 @@ from recorder.errors import InvalidRecord
 from . import FEDERATION, is_player_id
 from .events import AffiliationChanged, GameLinked, MergeWithdrawn, PlayerMerged, PlayerRegistered, PlayerRenamed
 from .fold import Player
+from .geez import transliterate
 
 EARLIEST_BIRTH_YEAR = 1880
 # Ethiopic, Ethiopic Supplement, Extended and Extended-A: the Ge'ez script's letters.
@@ -46,9 +47,24 @@ def geez_name(text: str | None) -> str | None:
 
 
 def federation_code(text: str | None) -> str:
-    if not isinstance(text, str) or FEDERATION.fullmatch(text) is None:
+    """Three letters, read in capitals whatever case they were typed in ("eri" is ERI)."""
+    code = text.strip().upper() if isinstance(text, str) else text
+    if not isinstance(code, str) or FEDERATION.fullmatch(code) is None:
         raise InvalidRecord(f"federation is three capital letters (ETH, ERI), not {text!r}", field="federation")
-    return text
+    return code
+
+
+def registered_names(body: dict) -> tuple[str, str | None]:
+    """The Latin and Ge'ez names of a new record. A player known by his Ge'ez name only
+    is registered under its transliteration (ሰላም ተስፋይ: "Selam Tesfay"), so every list,
+    page and export that shows the Latin name has one."""
+    name_geez = geez_name(body.get("name_geez"))
+    if body.get("name") is not None or name_geez is None:
+        return latin_name(body.get("name")), name_geez
+    latin = transliterate(name_geez)
+    if not latin:
+        raise InvalidRecord("name_geez holds no letter to read a Latin name from", field="name_geez")
+    return latin_name(latin), name_geez
 
 
 def club_name(text: str | None) -> str | None:
@@ -68,10 +84,11 @@ def birth_year(year: int | None, this_year: int) -> int | None:
 def decide_register(body: dict, this_year: int) -> PlayerRegistered:
     external = body.get("external_id")
     external = external.strip() or None if external is not None else None
+    name, name_geez = registered_names(body)
     return PlayerRegistered(
-        name=latin_name(body.get("name")),
+        name=name,
         federation=federation_code(body.get("federation")),
-        name_geez=geez_name(body.get("name_geez")),
+        name_geez=name_geez,
         club=club_name(body.get("club")),
         birth_year=birth_year(body.get("birth_year"), this_year),
         external_id=external,

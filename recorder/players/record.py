@@ -12,29 +12,26 @@ from recorder.service import Recorder
 from recorder.tournaments import board_game_id
 from recorder.tournaments.service import Tournaments
 
-from .service import Players
+from .service import Players, merged_family
 
 
 def merged_into(players: Players, player_id: str) -> list[str]:
     """The player's id and the ids of every record merged into him (through chains too)."""
-    merged = players.tables.merged()
-    found = [player_id]
-    for other in sorted(merged):
-        seen, target = 0, merged[other]
-        while target in merged and seen < 64:
-            target, seen = merged[target], seen + 1
-        if target == player_id:
-            found.append(other)
-    return found
+    return merged_family(players.tables.merged(), player_id)
 
 
 def player_record(recorder: Recorder, players: Players, player_id: str) -> dict:
     ids = merged_into(players, player_id)
     tournaments = Tournaments(recorder)
-    entered, games = [], []
+    entered: dict[str, dict] = {}  # one line per tournament, whatever records were entered in it
+    games = []
     for tournament_id, number in players.tables.tournaments_of(ids):
         t = tournaments.tournament(tournament_id)
-        entered.append({"id": tournament_id, "name": t.name, "variant": t.variant, "rated": t.rated, "number": number})
+        line = entered.setdefault(
+            tournament_id,
+            {"id": tournament_id, "name": t.name, "variant": t.variant, "rated": t.rated, "number": number},
+        )
+        line["numbers"] = [*line.get("numbers", []), number]
         for rnd in t.rounds:
             for board in rnd.boards:
                 if number not in board.players():
@@ -57,7 +54,7 @@ def player_record(recorder: Recorder, players: Players, player_id: str) -> dict:
         opponent = row["north" if meta_side == "south" else "south"]
         other_id = row["north_player" if meta_side == "south" else "south_player"]
         games.append(_game(recorder, row["game_id"], meta_side, opponent, other_id, None))
-    return {"merged_ids": ids[1:], "tournaments": entered, "games": [g for g in games if g is not None]}
+    return {"merged_ids": ids[1:], "tournaments": list(entered.values()), "games": [g for g in games if g is not None]}
 
 
 def _game(recorder: Recorder, game_id: str, side: str, opponent: str, opponent_id, tournament_id) -> dict | None:

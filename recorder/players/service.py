@@ -19,8 +19,12 @@ from . import decide as decisions
 from . import is_player_id, new_player_id, search_key, word_keys
 from .events import event_from_record
 from .fold import Player, apply, replay
+from .geez import latin_key, near, sound_key
 
 MAX_MERGE_CHAIN = 64  # merges point at records not merged when made; a chain is short
+# The most records of one sound a registration compares letter by letter: a sound key is
+# a name's consonants, shared by few names of two words (a bound on the cost, not a filter).
+MAX_SOUNDING_ALIKE = 500
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,15 @@ def row_of(p: Player) -> dict:
 def keys_of(p: Player) -> list[str]:
     """The search keys of both names, from each word on."""
     return sorted(set(word_keys(p.name)) | set(word_keys(p.name_geez or "")))
+
+
+def sounds_of(p: Player) -> list[str]:
+    """The sound keys of both names (recorder/players/geez.py)."""
+    return names_sounds([p.name, p.name_geez])
+
+
+def names_sounds(names: Sequence[str | None]) -> list[str]:
+    return sorted({key for name in names if name and (key := sound_key(name))})
 
 
 def this_year() -> int:
@@ -91,12 +104,51 @@ class Players:
             p = self.player(p.merged_into)
         raise NotFound(f"the merges of {player_id} do not end", player_id=player_id)
 
+    def geez_names_of_games(self, games: Sequence[tuple[str, dict]]) -> dict[tuple[str, str], str]:
+        """(game id, side) -> the Ge'ez name of the registry player who played it, for a
+        page of games ``(game id, metadata)``: the ids their metadata name, else the player
+        linked after the fact; a merged record answers with its survivor's name. A few
+        queries per page, whatever its length (``PlayerTables.rows`` takes 500 at a time)."""
+        players = self.tables.linked_players([game_id for game_id, _ in games])
+        for game_id, metadata in games:
+            for side in ("south", "north"):
+                named = metadata.get(f"{side}_player")
+                if isinstance(named, str) and is_player_id(named):
+                    players[(game_id, side)] = named
+        rows = self.tables.rows(sorted(set(players.values())))
+        for _ in range(MAX_MERGE_CHAIN):
+            missing = {r["merged_into"] for r in rows.values() if r["merged_into"] and r["merged_into"] not in rows}
+            if not missing:
+                break
+            rows.update(self.tables.rows(sorted(missing)))
+        names = {}
+        for seat, player_id in players.items():
+            row = rows.get(player_id)
+            for _ in range(MAX_MERGE_CHAIN):
+                if row is None or row["merged_into"] is None:
+                    break
+                row = rows.get(row["merged_into"])
+            if row is not None and row["name_geez"]:
+                names[seat] = row["name_geez"]
+        return names
+
     def search(self, text: str, *, limit: int = 20) -> list[dict]:
         return self.tables.search(search_key(text), limit=limit)
 
     def same_names(self, body: dict) -> list[dict]:
-        names = [body.get("name") or "", body.get("name_geez") or ""]
-        return self.tables.same_names([search_key(n) for n in names if n.strip()])
+        """Players (not merged) a new record may duplicate: a name with the same search
+        key, or one spelt nearly alike (the same sound key, and ``geez.near`` letter by
+        letter, either name read in Latin letters)."""
+        names = [n for n in (body.get("name"), body.get("name_geez")) if n and n.strip()]
+        same = self.tables.same_names([search_key(n) for n in names])
+        mine = {latin_key(n) for n in names}
+        alike = [
+            row
+            for row in self.tables.sounding_like(names_sounds(names), limit=MAX_SOUNDING_ALIKE)
+            if any(near(key, theirs) for key in mine for theirs in _latin_keys(row))
+        ]
+        exact = {row["player_id"] for row in same}
+        return [*same, *(row for row in alike if row["player_id"] not in exact)]  # the same names first
 
     # -- Writing --------------------------------------------------------------------
 
@@ -134,7 +186,7 @@ class Players:
             stream_type=PLAYER,
             recorded_by=recorded_by,
             idempotency=idempotency,
-            projection=self.tables.write(row_of(p), keys_of(p), p.linked_games),
+            projection=self.tables.write(row_of(p), keys_of(p), p.linked_games, sounds_of(p)),
         )
         return Written(result.events, self.player(result.events[0].game_id), result.replayed)
 
@@ -173,7 +225,7 @@ class Players:
                 stream_type=PLAYER,
                 recorded_by=recorded_by,
                 idempotency=idempotency,
-                projection=self.tables.write(row_of(after), keys_of(after), after.linked_games),
+                projection=self.tables.write(row_of(after), keys_of(after), after.linked_games, sounds_of(after)),
             )
             return Written(result.events, self.player(player_id), result.replayed)
 
@@ -194,14 +246,37 @@ class Players:
         return self.execute(player_id, lambda p: decisions.decide_affiliation(p, body), **write)
 
     def merge(self, player_id: str, body: dict, **write) -> Written:
-        """``player_id`` (the duplicate) into ``body["into"]`` (the record that survives)."""
+        """``player_id`` (the duplicate) into ``body["into"]`` (the record that survives).
+
+        Refused (409 naming the tournaments) when both records, or records merged into
+        them, are entrants of one tournament, unless ``entered_twice`` confirms it: one
+        person entered twice is for the arbiter to see before the entries become one."""
         into_id = body.get("into")
 
         def decide(p: Player) -> list:
             into = self._found(into_id) if isinstance(into_id, str) and is_player_id(into_id) else None
-            return decisions.decide_merge(p, into, body)
+            events = decisions.decide_merge(p, into, body)
+            shared = self.shared_tournaments(p.player_id, events[0].into)
+            if shared and not body.get("entered_twice"):
+                raise AlreadyExists(
+                    f"{p.player_id} and {events[0].into} are both entered in {', '.join(shared)}:"
+                    " send entered_twice to merge them all the same",
+                    field="into",
+                    tournaments=shared,
+                )
+            return events
 
         return self.execute(player_id, decide, **write)
+
+    def shared_tournaments(self, first: str, second: str) -> list[str]:
+        """The tournaments where both players (or records merged into them) are entered."""
+        merged = self.tables.merged()
+
+        def entered(player_id: str) -> set[str]:
+            ids = merged_family(merged, player_id)
+            return {tournament_id for tournament_id, _ in self.tables.tournaments_of(ids)}
+
+        return sorted(entered(first) & entered(second))
 
     def link_game(self, player_id: str, game_id: str, side: str, **write) -> Written:
         """A game outside tournaments recorded before the registry: its ``side`` is this
@@ -241,10 +316,20 @@ class Players:
             for player_id in ids[start : start + 500]:
                 events = self.store.read(player_id)
                 p = fold(player_id, events)
-                rows.append((row_of(p), keys_of(p), events[0].recorded_at, events[-1].recorded_at, p.linked_games))
+                created, updated = events[0].recorded_at, events[-1].recorded_at
+                rows.append((row_of(p), keys_of(p), created, updated, p.linked_games, sounds_of(p)))
             self.tables.replace(rows)
         self.tables.drop_orphans(set(ids))
         return len(ids)
+
+    def fill_sound_keys(self) -> int:
+        """A registry from before the sound keys were kept gets them from its rows' names
+        (what ``rebuild`` writes), once: the next time there are some. Returns how many players."""
+        if not self.tables.sounds_missing():
+            return 0
+        names = self.tables.names()
+        self.tables.add_sounds({player_id: names_sounds([name, geez]) for player_id, name, geez in names})
+        return len(names)
 
     def check(self) -> list[str]:
         """One line per disagreement between the registry's rows and the events."""
@@ -261,9 +346,26 @@ class Players:
                 problems.append(f"players: {player_id}: the search keys differ from its names'")
             elif self.tables.linked(player_id) != sorted(p.linked_games):
                 problems.append(f"players: {player_id}: the linked games differ from its events'")
+            elif self.tables.sounds(player_id) != sounds_of(p):
+                problems.append(f"players: {player_id}: the sound keys differ from its names'")
         for orphan in sorted(set(self.tables.all_ids()) - set(ids)):
             problems.append(f"players: {orphan}: a row without a player")
         return problems
+
+
+def merged_family(merged: dict[str, str], player_id: str) -> list[str]:
+    """The player's id and the ids of every record merged into him (through chains too);
+    ``merged`` maps each merged record to the record it was merged into."""
+    found = [player_id]
+    for other in sorted(merged):
+        target = merged[other]
+        for _ in range(MAX_MERGE_CHAIN):
+            if target not in merged:
+                break
+            target = merged[target]
+        if target == player_id:
+            found.append(other)
+    return found
 
 
 def fold(player_id: str, events: Sequence[StoredEvent]) -> Player:
@@ -276,6 +378,10 @@ def fold_new(player_id: str, event) -> Player:
 
 def apply_one(p: Player, event, seq: int) -> Player:
     return apply(p, event, seq)
+
+
+def _latin_keys(row: dict) -> list[str]:
+    return [latin_key(name) for name in (row["name"], row["name_geez"]) if name]
 
 
 def candidate_json(row: dict) -> dict:

@@ -267,6 +267,15 @@ CREATE TABLE rating_lists_stale (
 CREATE INDEX rating_lists_stale_by_variant ON rating_lists_stale (variant, id);
 """
 
+# The sound key of each player's names (recorder/store/registry.py): near spellings.
+# Filled by `recorder rebuild` (the keys are computed in Python, recorder/players/geez.py).
+_PLAYER_SOUNDS = """
+CREATE TABLE player_sounds (
+  key text COLLATE "C" NOT NULL, player_id text COLLATE "C" NOT NULL, PRIMARY KEY (key, player_id)
+);
+CREATE INDEX player_sounds_by_player ON player_sounds (player_id);
+"""
+
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
@@ -277,6 +286,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "player registry: player streams, players, search keys, entries, rating lists", _REGISTRY),
     (7, "rating lists: each game's result changes, the corrections a list states", _RESULTS),
     (8, "rating lists: the months an import made stale", _STALE_LISTS),
+    (9, "player registry: the sound keys of the names", _PLAYER_SOUNDS),
 )
 LATEST = MIGRATIONS[-1][0]
 
@@ -292,6 +302,7 @@ REWRITABLE_TABLES = (
     "access_tokens",
     "players",
     "player_keys",
+    "player_sounds",
     "player_entries",
     "player_games",
     "rating_lists",

@@ -5,6 +5,8 @@
   has the same key as another's asks for confirmation);
 - ``player_keys``: the search key of each name from each of its words on
   (``players.word_keys``), in key order: a search is one range of that index;
+- ``player_sounds``: the sound key of each name (``players.geez.sound_key``): a
+  registration's candidates spelt nearly alike are those sharing one, an index lookup;
 - ``player_entries``: which tournament entrant is which registry player (written with
   the tournament's events that say so); ``player_games``: which side of a game outside
   tournaments is which player, linked after the fact (written with his ``game_linked``);
@@ -151,12 +153,14 @@ class PlayerTables:
 
     # -- Players --------------------------------------------------------------------
 
-    def write(self, row: dict, keys: list[str], games: Sequence[tuple[str, str]] = ()) -> ProjectionWrite:
-        """What a player's append runs in its transaction: his row, keys and linked games, as of it."""
+    def write(
+        self, row: dict, keys: list[str], games: Sequence[tuple[str, str]] = (), sounds: Sequence[str] = ()
+    ) -> ProjectionWrite:
+        """What a player's append runs in its transaction: his row, keys, linked games and sound keys, as of it."""
 
         def upsert(db: Tx, events: Sequence[StoredEvent]) -> None:
             created = events[0].recorded_at if events[0].seq == 1 else None
-            self._put(db, row, keys, created, events[-1].recorded_at, games)
+            self._put(db, row, keys, created, events[-1].recorded_at, games, sounds)
 
         return upsert
 
@@ -168,6 +172,7 @@ class PlayerTables:
         created_at: str | None,
         updated_at: str,
         games: Sequence[tuple[str, str]] = (),
+        sounds: Sequence[str] = (),
     ) -> None:
         player_id = row["player_id"]
         if created_at is None:
@@ -187,12 +192,16 @@ class PlayerTables:
             db.execute(
                 "INSERT INTO player_games (game_id, side, player_id) VALUES (?, ?, ?)", (game_id, side, player_id)
             )
+        db.execute("DELETE FROM player_sounds WHERE player_id = ?", (player_id,))
+        for sound in sounds:
+            db.execute("INSERT OR IGNORE INTO player_sounds (key, player_id) VALUES (?, ?)", (sound, player_id))
 
-    def replace(self, rows: Iterable[tuple[dict, list[str], str, str, Sequence[tuple[str, str]]]]) -> None:
-        """Rewrite each player's row, keys and linked games: ``(row, keys, created_at, updated_at, games)``."""
+    def replace(self, rows: Iterable[tuple[dict, list[str], str, str, Sequence[tuple[str, str]], list[str]]]) -> None:
+        """Rewrite each player's row, keys, linked games and sound keys:
+        ``(row, keys, created_at, updated_at, games, sounds)``."""
         with self.store.transaction() as db:
-            for row, keys, created_at, updated_at, games in rows:
-                self._put(db, row, keys, created_at, updated_at, games)
+            for row, keys, created_at, updated_at, games, sounds in rows:
+                self._put(db, row, keys, created_at, updated_at, games, sounds)
 
     def linked(self, player_id: str) -> list[tuple[str, str]]:
         """The (game id, side) of the games linked to this player, in game order."""
@@ -209,6 +218,18 @@ class PlayerTables:
         )
         return None if row is None else row[0]
 
+    def linked_players(self, game_ids: Sequence[str]) -> dict[tuple[str, str], str]:
+        """(game id, side) -> the player linked to it, for these games (500 to a query)."""
+        found: dict[tuple[str, str], str] = {}
+        for start in range(0, len(game_ids), 500):
+            batch = list(game_ids[start : start + 500])
+            marks = ", ".join("?" * len(batch))
+            cursor = self._handle().execute(
+                f"SELECT game_id, side, player_id FROM player_games WHERE game_id IN ({marks})", batch
+            )
+            found.update({(r[0], r[1]): r[2] for r in cursor.fetchall()})
+        return found
+
     def row(self, player_id: str) -> dict | None:
         cursor = self._handle().execute(
             f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE player_id = ?", (player_id,)
@@ -219,6 +240,43 @@ class PlayerTables:
     def keys(self, player_id: str) -> list[str]:
         rows = self._handle().execute("SELECT key FROM player_keys WHERE player_id = ? ORDER BY key", (player_id,))
         return [r[0] for r in rows.fetchall()]
+
+    def sounds(self, player_id: str) -> list[str]:
+        rows = self._handle().execute("SELECT key FROM player_sounds WHERE player_id = ? ORDER BY key", (player_id,))
+        return [r[0] for r in rows.fetchall()]
+
+    def sounds_missing(self) -> bool:
+        """Players and no sound key at all: a file from before ``player_sounds`` was kept."""
+        found = self._handle().execute(
+            "SELECT 1 FROM players WHERE EXISTS (SELECT 1 FROM players) AND NOT EXISTS (SELECT 1 FROM player_sounds)"
+            " LIMIT 1"
+        )
+        return found.fetchone() is not None
+
+    def names(self) -> list[tuple[str, str, str | None]]:
+        """(id, name, Ge'ez name) of every player, as his row holds them."""
+        rows = self._handle().execute("SELECT player_id, name, name_geez FROM players ORDER BY player_id")
+        return [(r[0], r[1], r[2]) for r in rows.fetchall()]
+
+    def add_sounds(self, sounds: dict[str, list[str]]) -> None:
+        with self.store.transaction() as db:
+            for player_id, keys in sounds.items():
+                for key in keys:
+                    db.execute("INSERT OR IGNORE INTO player_sounds (key, player_id) VALUES (?, ?)", (key, player_id))
+
+    def sounding_like(self, sounds: Sequence[str], *, limit: int) -> list[dict]:
+        """Players (not merged) with a name of one of these sound keys: an index range each."""
+        wanted = sorted({s for s in sounds if s})
+        if not wanted:
+            return []
+        marks = ", ".join("?" * len(wanted))
+        ids = self._handle().execute(
+            "SELECT DISTINCT s.player_id FROM player_sounds s JOIN players p ON p.player_id = s.player_id"
+            f" WHERE s.key IN ({marks}) AND p.merged_into IS NULL ORDER BY s.player_id LIMIT ?",
+            [*wanted, limit],
+        )
+        found = self.rows([r[0] for r in ids.fetchall()])
+        return sorted(found.values(), key=lambda r: (r["name_key"], r["player_id"]))
 
     def rows(self, player_ids: Sequence[str]) -> dict[str, dict]:
         found: dict[str, dict] = {}
@@ -275,6 +333,7 @@ class PlayerTables:
                 db.execute("DELETE FROM players WHERE player_id = ?", (player_id,))
                 db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,))
                 db.execute("DELETE FROM player_games WHERE player_id = ?", (player_id,))
+                db.execute("DELETE FROM player_sounds WHERE player_id = ?", (player_id,))
 
     # -- Tournament entries ---------------------------------------------------------
 

@@ -21,7 +21,7 @@ transaction: a database created by an earlier release is migrated in place.
   ``position_games``: the numbers the position index gives games; ``positions_pending``:
   a bulk import's positions until it indexes them. An index from before digests (the
   keys' texts) is rewritten as digests on open (``_migrate_position_texts``).
-- ``players``, ``player_keys``, ``player_entries``, ``rating_lists``,
+- ``players``, ``player_keys``, ``player_sounds``, ``player_entries``, ``rating_lists``,
   ``rating_list_corrections``, ``game_results``: the player registry's and the rating
   lists' projections (recorder/store/registry.py), rebuilt like the games list.
 - ``access_tokens``: digests of the access tokens (recorder/store/tokens.py), records
@@ -296,6 +296,9 @@ _REGISTRY = (
     "CREATE TABLE IF NOT EXISTS player_keys (key TEXT NOT NULL, player_id TEXT NOT NULL,"
     " PRIMARY KEY (key, player_id)) WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS player_keys_by_player ON player_keys (player_id)",
+    "CREATE TABLE IF NOT EXISTS player_sounds (key TEXT NOT NULL, player_id TEXT NOT NULL,"
+    " PRIMARY KEY (key, player_id)) WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS player_sounds_by_player ON player_sounds (player_id)",
     "CREATE TABLE IF NOT EXISTS player_entries (tournament_id TEXT NOT NULL, number INTEGER NOT NULL,"
     " player_id TEXT NOT NULL, PRIMARY KEY (tournament_id, number))",
     "CREATE INDEX IF NOT EXISTS player_entries_by_player ON player_entries (player_id)",

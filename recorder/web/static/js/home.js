@@ -115,7 +115,7 @@ function renderLists() {
   const text = byId("search-text").value.trim().toLowerCase();
   const variant = byId("search-variant").value;
   const games = state.games.filter((g) => (!variant || g.variant === variant)
-    && matches(text, g.id, g.south, g.north, g.variant, g.metadata?.event, g.metadata?.site, g.metadata?.round));
+    && matches(text, g.id, g.south, g.north, g.south_geez, g.north_geez, g.variant, g.metadata?.event, g.metadata?.site, g.metadata?.round));
   byId("games").replaceChildren(...(games.length ? games.slice(0, 100).map(gameCard)
     : [element("li", { class: "hint", text: state.games.length ? _("No game matches.") : _("No games recorded yet.") })]));
   if (state.tournaments === null) {
