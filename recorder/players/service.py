@@ -91,6 +91,13 @@ class Players:
             p = self.player(p.merged_into)
         raise NotFound(f"the merges of {player_id} do not end", player_id=player_id)
 
+    def survivor_id(self, player_id: str) -> str | None:
+        """The id a (possibly merged) player answers with; None when the registry holds none."""
+        try:
+            return self.survivor(player_id).player_id
+        except NotFound:
+            return None
+
     def search(self, text: str, *, limit: int = 20) -> list[dict]:
         return self.tables.search(search_key(text), limit=limit)
 

@@ -1,0 +1,206 @@
+"""A TRF export and re-import keeps what the tournament knew (recorder/tournaments/trf.py):
+withdrawals, registry links and the rated flag travel in this service's extension records
+(``XMR``, ignored by other programs) and a withdrawal also as TRF-2026's ``240 Z``
+pre-declared zero-point byes for the rounds not yet paired; importing the same file again
+answers with the tournament it made (its id comes from its content), not a copy.
+
+An arbiter once exported a rated ten-player Swiss, imported it and found the withdrawn
+player back and paired in round 3, the registry links gone, the tournament unrated, and
+after a second import three identical tournaments on the home page."""
+
+from __future__ import annotations
+
+import pytest
+from tournament_support import ADMIN_TOKEN, Organiser, bearer, make_app
+
+from recorder.tournaments import trf
+from recorder.tournaments.events import TournamentCreated
+from recorder.tournaments.fold import replay
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    yield app
+    app.extensions["recorder"].store.close()
+
+
+def post_trf(client, text: str):
+    headers = {"Content-Type": "text/plain", **bearer(ADMIN_TOKEN)}
+    return client.post("/api/tournaments/trf?variant=qelat", data=text.encode(), headers=headers)
+
+
+def export(client, tournament_id: str, layout: str = "2026") -> str:
+    return client.get(f"/api/tournaments/{tournament_id}/trf?layout={layout}").get_data(as_text=True)
+
+
+def entry(client, tournament_id: str, body: dict) -> dict:
+    response = client.post(f"/api/tournaments/{tournament_id}/players", json=body, headers=bearer(ADMIN_TOKEN))
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def complete_round(admin: Organiser, tournament_id: str, round_json: dict) -> None:
+    """Every board of the round decided for south (forfeits: no game is needed here)."""
+    for board in round_json["boards"]:
+        admin.forfeit(tournament_id, round_json["round"], board["board"], "south_wins")
+
+
+def rated_swiss_with_a_withdrawal(client) -> str:
+    """A rated four-round Swiss of six: two linked to the registry, player 4 withdrawn after
+    round 1 (left out of round 2, which is paired and decided)."""
+    admin = Organiser(client)
+    t = admin.create(name="Adwa Qelat", variant="qelat", format="swiss", rounds=4, rated=True)
+    entry(client, t["id"], {"name": "Abeba Tesfaye", "federation": "ERI", "rating": 1900, "register": True})
+    entry(client, t["id"], {"name": "Berhane Kidane", "federation": "ERI", "rating": 1850, "register": True})
+    admin.add_players(t["id"], ("Chaltu", 1800), ("Dawit", 1750), ("Eleni", 1700), "Fikre")
+    complete_round(admin, t["id"], admin.pair(t["id"]))
+    response = client.post(
+        f"/api/tournaments/{t['id']}/players/4/withdrawal", json={"reason": "ill"}, headers=bearer(ADMIN_TOKEN)
+    )
+    assert response.status_code == 201, response.get_json()
+    complete_round(admin, t["id"], admin.pair(t["id"]))
+    return t["id"]
+
+
+def entrants(tournament_json: dict) -> list[tuple]:
+    return [(e["number"], e["name"], e["player_id"], e["withdrawn_after"]) for e in tournament_json["players"]]
+
+
+def test_a_trf_export_and_import_keeps_withdrawals_registry_links_and_the_rated_flag(client):
+    original_id = rated_swiss_with_a_withdrawal(client)
+    original = client.get(f"/api/tournaments/{original_id}").get_json()
+    exported = export(client, original_id)
+    response = post_trf(client, exported)
+    assert response.status_code == 201, response.get_json()
+    copy = response.get_json()
+    assert copy["rated"] is True
+    assert entrants(copy) == entrants(original)
+    assert [e["player_id"] is not None for e in copy["players"]] == [True, True, False, False, False, False]
+    assert [e["withdrawn_after"] for e in copy["players"]] == [None, None, None, 1, None, None]
+    assert export(client, copy["id"]) == exported  # export, import, export: the same file
+
+
+def test_the_imported_copy_leaves_the_withdrawn_player_out_of_the_next_round(client):
+    copy = post_trf(client, export(client, rated_swiss_with_a_withdrawal(client))).get_json()
+    third = Organiser(client).pair(copy["id"])
+    seated = {b[seat]["number"] for b in third["boards"] for seat in ("south", "north")}
+    assert seated | {bye["number"] for bye in third["byes"]} == {1, 2, 3, 5, 6}
+
+
+def test_the_trf16_layout_keeps_them_too(client):
+    original_id = rated_swiss_with_a_withdrawal(client)
+    exported = export(client, original_id, layout="16")
+    copy = post_trf(client, exported).get_json()
+    assert copy["rated"] is True
+    assert entrants(copy) == entrants(client.get(f"/api/tournaments/{original_id}").get_json())
+    assert export(client, copy["id"], layout="16") == exported
+
+
+def test_a_second_import_of_the_same_file_answers_with_the_tournament_it_made(client):
+    exported = export(client, rated_swiss_with_a_withdrawal(client))
+    first = post_trf(client, exported)
+    again = post_trf(client, exported)
+    assert (first.status_code, again.status_code) == (201, 200), again.get_json()
+    assert again.get_json()["id"] == first.get_json()["id"]
+    assert again.headers["Location"].endswith(f"/api/tournaments/{first.get_json()['id']}")
+    assert len(client.get("/api/tournaments").get_json()["tournaments"]) == 2  # the original and one copy
+    changed = post_trf(client, exported.replace("012 Adwa Qelat", "012 Adwa Qelat B", 1))
+    assert changed.status_code == 201 and changed.get_json()["id"] != first.get_json()["id"]
+    assert len(client.get("/api/tournaments").get_json()["tournaments"]) == 3
+
+
+def test_a_registry_link_to_a_player_this_registry_does_not_hold_is_a_422_naming_the_line(client):
+    exported = export(client, rated_swiss_with_a_withdrawal(client))
+    lines = exported.split("\r\n")
+    number = next(i for i, line in enumerate(lines, start=1) if line.startswith("XMR    2 PLAYER"))
+    lines[number - 1] = "XMR    2 PLAYER    p-0123456789ab"
+    response = post_trf(client, "\r\n".join(lines))
+    problem = response.get_json()
+    assert response.status_code == 422 and (problem["line"], problem["column"]) == (number, 20), problem
+    assert "p-0123456789ab" in problem["detail"]
+    assert len(client.get("/api/tournaments").get_json()["tournaments"]) == 1  # nothing stored
+
+
+# --------------------------------------------------------------------------- the records, read
+
+
+def record(number: int, name: str, points: str, *rounds: str) -> str:
+    head = f"001 {number:>4}      {name:<33} {'':>4} {'':3} {'':11} {'':10} {points:>4} {'':>4}"
+    return (head + "".join(f"  {r}" for r in rounds)).rstrip()
+
+
+FOUR = [
+    "012 Axum Open",
+    "142 3",
+    record(1, "Abeba", "1.0", "   2 w 1"),
+    record(2, "Berhane", "0.0", "   1 b 0"),
+    record(3, "Chaltu", "1.0", "   4 w 1"),
+    record(4, "Dawit", "0.0", "   3 b 0"),
+]
+
+
+def imported(lines: list[str]):
+    parsed = trf.parse("\n".join(lines) + "\n")
+    fields = trf.creation_fields(parsed)
+    created = TournamentCreated(variant="qelat", options={}, format="swiss", tiebreaks=[], **fields)
+    return replay("t-trf", enumerate(trf.import_events(parsed, created), start=1))
+
+
+def refused_at(lines: list[str]) -> tuple[int, int, str]:
+    with pytest.raises(trf.TrfError) as refused:
+        imported(lines)
+    return refused.value.extra["line"], refused.value.extra["column"], refused.value.detail
+
+
+def test_a_withdrawal_record_withdraws_the_player_after_the_round_it_names():
+    t = imported([*FOUR, "XMR    4 WITHDRAWN 001"])
+    assert [e.withdrawn_after for e in t.entrants] == [None, None, None, 1]
+    assert [e.number for e in t.active_in(2)] == [1, 2, 3]
+
+
+def test_zero_point_byes_declared_for_every_round_to_come_are_a_withdrawal():
+    t = imported([*FOUR, "240 Z 002    4", "240 Z 003    4"])
+    assert [e.withdrawn_after for e in t.entrants] == [None, None, None, 1]
+
+
+@pytest.mark.parametrize(
+    "extra, column, words",
+    [
+        ("XMR    5 WITHDRAWN 001", 5, "no player 5"),
+        ("XMR    4 WITHDRAWN 002", 20, "round 2 is not paired"),
+        ("XMR    4 WITHDRAWN 0x1", 20, "whole number"),
+        ("XMR    4 RETIRED   001", 10, "unknown"),
+        ("XMR    4 PLAYER    P-1", 20, "registry player"),
+        ("XMR    1 RATED", 5, "0000"),
+        ("XMR", 5, "starting number"),
+        ("240 Z 003    4", 11, "every round"),  # round 2 would still pair him: not a withdrawal
+        ("240 H 002    4", 5, "zero-point"),
+        ("240 Z 001    4", 7, "paired already"),
+        ("240 Z 004    4", 7, "3 rounds"),
+        ("240 Z 002    9", 11, "no player 9"),
+    ],
+)
+def test_a_bad_extension_or_bye_record_is_refused_naming_line_and_column(extra, column, words):
+    line, found_column, detail = refused_at([*FOUR, extra])
+    assert (line, found_column) == (len(FOUR) + 1, column) and words in detail, detail
+
+
+def test_a_withdrawn_player_who_plays_a_later_round_is_refused():
+    lines = [
+        "012 Axum Open",
+        "142 3",
+        record(1, "Abeba", "2.0", "   2 w 1", "   3 w 1"),
+        record(2, "Berhane", "0.0", "   1 b 0", "0000 - Z"),
+        record(3, "Chaltu", "0.0", "0000 - Z", "   1 b 0"),
+        "XMR    3 WITHDRAWN 000",
+    ]
+    line, column, detail = refused_at(lines)
+    assert (line, column) == (6, 20) and "round 2" in detail
+
+
+def test_a_player_withdrawn_twice_or_linked_twice_is_refused_at_the_second_line():
+    assert refused_at([*FOUR, "XMR    4 WITHDRAWN 001", "XMR    4 WITHDRAWN 001"])[:2] == (8, 5)
+    twice = [*FOUR, "XMR    1 PLAYER    p-1a", "XMR    2 PLAYER    p-1a"]
+    line, column, detail = refused_at(twice)
+    assert (line, column) == (8, 20) and "p-1a" in detail
