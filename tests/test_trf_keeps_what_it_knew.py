@@ -10,12 +10,17 @@ after a second import three identical tournaments on the home page."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, make_app
 
-from recorder.tournaments import trf
+from recorder.tournaments import MAX_DECLARED_BYES, trf
 from recorder.tournaments.events import TournamentCreated
 from recorder.tournaments.fold import replay
+from recorder.tournaments.results import outcome_of_forfeit
 
 
 @pytest.fixture
@@ -140,11 +145,14 @@ FOUR = [
 ]
 
 
+def created_from(text: str) -> TournamentCreated:
+    fields = trf.creation_fields(trf.parse(text))
+    return TournamentCreated(variant="qelat", options={}, format="swiss", tiebreaks=[], **fields)
+
+
 def imported(lines: list[str]):
-    parsed = trf.parse("\n".join(lines) + "\n")
-    fields = trf.creation_fields(parsed)
-    created = TournamentCreated(variant="qelat", options={}, format="swiss", tiebreaks=[], **fields)
-    return replay("t-trf", enumerate(trf.import_events(parsed, created), start=1))
+    text = "\n".join(lines) + "\n"
+    return replay("t-trf", enumerate(trf.import_events(trf.parse(text), created_from(text)), start=1))
 
 
 def refused_at(lines: list[str]) -> tuple[int, int, str]:
@@ -204,3 +212,60 @@ def test_a_player_withdrawn_twice_or_linked_twice_is_refused_at_the_second_line(
     twice = [*FOUR, "XMR    1 PLAYER    p-1a", "XMR    2 PLAYER    p-1a"]
     line, column, detail = refused_at(twice)
     assert (line, column) == (8, 20) and "p-1a" in detail
+
+
+def withdrawn_field(players: int, planned: int) -> list[str]:
+    """``players`` who played round 1 (odd numbers win) and all withdrew after it: a 240 Z
+    line per player for each of the ``planned - 1`` rounds to come."""
+    records = [
+        record(
+            n, f"Player {n}", "1.0" if n % 2 else "0.0", f"{n + 1 if n % 2 else n - 1:4d} {'w 1' if n % 2 else 'b 0'}"
+        )
+        for n in range(1, players + 1)
+    ]
+    byes = [f"240 Z {r:03d} {n:4d}" for n in range(1, players + 1) for r in range(2, planned + 1)]
+    return ["012 Big Open", f"142 {planned}", *records, *byes]
+
+
+def test_the_most_declared_byes_a_file_may_hold_are_read_quickly_and_one_more_is_refused(client):
+    lines = withdrawn_field(100, 99)  # 100 players x 98 rounds: 9,800 byes
+    started = time.perf_counter()
+    response = post_trf(client, "\n".join(lines))
+    took = time.perf_counter() - started
+    assert response.status_code == 201, response.get_json()
+    assert all(p["withdrawn_after"] == 1 for p in response.get_json()["players"])
+    assert took < 3, took
+    past = [*lines, *(f"240 Z 002 {n:4d}" for n in range(101, 101 + MAX_DECLARED_BYES - 9_800 + 1))]
+    line, column, detail = refused_at(past)
+    assert (line, column) == (len(past), 11) and f"{MAX_DECLARED_BYES:,}" in detail
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["XMR", "240", "XMR    4 ", "240 Z 00", "XMR    1 PLAYER    p-", "XMR 0000 "]).flatmap(
+                lambda head: st.text(
+                    alphabet=st.sampled_from("0123456789 ZHFpab-WITHDRAWNPLAYERTEDx"), max_size=24
+                ).map(lambda tail: head + tail)
+            ),
+        ),
+        max_size=6,
+    )
+)
+def test_any_extension_or_bye_lines_are_read_or_refused_with_a_line_never_a_crash(extra):
+    try:
+        imported([*FOUR, *extra])
+    except trf.TrfError as refused:
+        assert refused.extra["line"] >= 1 and refused.extra["column"] >= 1
+
+
+def test_withdrawals_past_the_byes_limit_are_written_by_their_own_records_alone_and_read_back():
+    lines = withdrawn_field(110, 99)  # 110 x 98 = 10,780 byes: more than a file may declare
+    lines = [line for line in lines if not line.startswith("240")]
+    lines += [f"XMR {n:4d} WITHDRAWN 001" for n in range(1, 111)]
+    t = imported(lines)
+    text = trf.write(t, {key: outcome_of_forfeit(f) for key, f in t.forfeits.items()})
+    assert "\r\n240 " not in text
+    again = replay("t-trf", enumerate(trf.import_events(trf.parse(text), created_from(text)), start=1))
+    assert [e.withdrawn_after for e in again.entrants] == [1] * 110

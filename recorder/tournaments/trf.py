@@ -154,6 +154,7 @@ def parse(text: str) -> TrfFile:
         "players": [],
         "forbidden_pairs": 0,
         "declared": [],
+        "declared_keys": set(),  # (round, player), so a repeat is found at once
         "withdrawals": {},
         "links": {},
     }
@@ -303,8 +304,9 @@ def read_declared(found: dict, number: int, line: str) -> None:
         if len(found["declared"]) >= MAX_DECLARED_BYES:
             raise TrfError(number, column, f"a file declares at most {MAX_DECLARED_BYES:,} zero-point byes")
         player = whole(number, line, column, column + 3, "a starting number", low=1)
-        if any((r, p) == (round_number, player) for r, p, _, _ in found["declared"]):
+        if (round_number, player) in found["declared_keys"]:
             raise TrfError(number, column, f"player {player}'s bye in round {round_number} is declared twice")
+        found["declared_keys"].add((round_number, player))
         found["declared"].append((round_number, player, number, column))
 
 
@@ -473,12 +475,15 @@ def check_withdrawals(trf: TrfFile) -> None:
             raise TrfError(line, 7, f"round {r} is paired already: its bye is in the player's record")
         if r > planned:
             raise TrfError(line, 7, f"the tournament has {planned} rounds, not {r}")
-    for player in dict.fromkeys(p for _, p, _, _ in trf.declared):
-        rounds = {r for r, p, _, _ in trf.declared if p == player}
+    rounds_of: dict[int, set] = {}
+    first_of: dict[int, tuple[int, int]] = {}  # player -> (line, column) of his first 240 entry
+    for r, player, line, column in trf.declared:
+        rounds_of.setdefault(player, set()).add(r)
+        first_of.setdefault(player, (line, column))
+    for player, rounds in rounds_of.items():
         if rounds != to_come:
-            _, _, line, column = next(d for d in trf.declared if d[1] == player)
             detail = f"player {player}'s zero-point byes must be every round to come, {played + 1} to {planned}"
-            raise TrfError(line, column, f"{detail}: only a withdrawal is kept here")
+            raise TrfError(*first_of[player], f"{detail}: only a withdrawal is kept here")
 
 
 def withdrawn_after(trf: TrfFile) -> dict[int, int]:
@@ -526,10 +531,14 @@ def extension_records(t: Tournament) -> list[str]:
 
 def declared_byes(t: Tournament) -> list[str]:
     """240 Z: a withdrawn player's zero-point bye in each round still to pair (TRF-2026's
-    way to tell another program to leave him out)."""
+    way to tell another program to leave him out); none past the limit a file is read to
+    (the XMR records alone then carry the withdrawals, so the file still reads back)."""
     gone = [e.number for e in t.entrants if e.withdrawn]
+    to_come = range(len(t.rounds) + 1, (t.planned_rounds or 0) + 1)
+    if len(gone) * len(to_come) > MAX_DECLARED_BYES:
+        return []
     lines = []
-    for r in range(len(t.rounds) + 1, (t.planned_rounds or 0) + 1):
+    for r in to_come:
         for start in range(0, len(gone), BYES_PER_LINE):
             lines.append(f"240 Z {r:03d} " + " ".join(f"{p:4d}" for p in gone[start : start + BYES_PER_LINE]))
     return lines
