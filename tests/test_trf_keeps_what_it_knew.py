@@ -13,10 +13,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, make_app
 
+from recorder.cli.main import main
 from recorder.tournaments import MAX_DECLARED_BYES, trf
 from recorder.tournaments.events import TournamentCreated
 from recorder.tournaments.fold import replay
@@ -110,6 +112,10 @@ def test_a_second_import_of_the_same_file_answers_with_the_tournament_it_made(cl
     assert again.get_json()["id"] == first.get_json()["id"]
     assert again.headers["Location"].endswith(f"/api/tournaments/{first.get_json()['id']}")
     assert len(client.get("/api/tournaments").get_json()["tournaments"]) == 2  # the original and one copy
+    Organiser(client).pair(first.get_json()["id"])  # the copy goes on: round 3
+    later = post_trf(client, exported)
+    assert (later.status_code, later.get_json()["id"]) == (200, first.get_json()["id"])
+    assert len(later.get_json()["rounds"]) == 3
     changed = post_trf(client, exported.replace("012 Adwa Qelat", "012 Adwa Qelat B", 1))
     assert changed.status_code == 201 and changed.get_json()["id"] != first.get_json()["id"]
     assert len(client.get("/api/tournaments").get_json()["tournaments"]) == 3
@@ -269,3 +275,14 @@ def test_withdrawals_past_the_byes_limit_are_written_by_their_own_records_alone_
     assert "\r\n240 " not in text
     again = replay("t-trf", enumerate(trf.import_events(trf.parse(text), created_from(text)), start=1))
     assert [e.withdrawn_after for e in again.entrants] == [1] * 110
+
+
+def test_the_command_line_imports_the_same_file_once(tmp_path):
+    db, source = tmp_path / "cli.sqlite3", tmp_path / "in.trf"
+    source.write_text("\n".join([*FOUR, "XMR 0000 RATED", "XMR    4 WITHDRAWN 001"]) + "\n")
+    runner = CliRunner()
+    args = ["tournament", "import-trf", str(source), "--variant", "qelat", "--db", str(db)]
+    first, again = runner.invoke(main, args), runner.invoke(main, args)
+    assert first.exit_code == again.exit_code == 0, again.output
+    assert first.stdout.strip() == again.stdout.strip()
+    assert "made that tournament before" in again.stderr and not first.stderr
