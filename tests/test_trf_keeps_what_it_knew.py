@@ -54,24 +54,30 @@ def complete_round(admin: Organiser, tournament_id: str, round_json: dict) -> No
 
 
 def rated_swiss_with_a_withdrawal(client) -> str:
-    """A rated four-round Swiss of six: two linked to the registry, player 4 withdrawn after
-    round 1 (left out of round 2, which is paired and decided)."""
+    """A rated ten-round Swiss of eight, Baku accelerated: two linked to the registry,
+    player 4 withdrawn after round 1 (left out of round 2, which is paired and decided),
+    player 9 a late entry for round 2."""
     admin = Organiser(client)
-    t = admin.create(name="Adwa Qelat", variant="qelat", format="swiss", rounds=4, rated=True)
+    t = admin.create(name="Adwa Qelat", variant="qelat", format="swiss", rounds=10, rated=True, acceleration="baku")
     entry(client, t["id"], {"name": "Abeba Tesfaye", "federation": "ERI", "rating": 1900, "register": True})
     entry(client, t["id"], {"name": "Berhane Kidane", "federation": "ERI", "rating": 1850, "register": True})
-    admin.add_players(t["id"], ("Chaltu", 1800), ("Dawit", 1750), ("Eleni", 1700), "Fikre")
+    admin.add_players(t["id"], ("Chaltu", 1800), ("Dawit", 1750), ("Eleni", 1700), ("Fikre", 1650))
+    admin.add_players(t["id"], ("Gebre", 1500), ("Hagos", 1450))
     complete_round(admin, t["id"], admin.pair(t["id"]))
     response = client.post(
         f"/api/tournaments/{t['id']}/players/4/withdrawal", json={"reason": "ill"}, headers=bearer(ADMIN_TOKEN)
     )
     assert response.status_code == 201, response.get_json()
+    admin.add_players(t["id"], ("Idris", 1600))
     complete_round(admin, t["id"], admin.pair(t["id"]))
     return t["id"]
 
 
 def entrants(tournament_json: dict) -> list[tuple]:
-    return [(e["number"], e["name"], e["player_id"], e["withdrawn_after"]) for e in tournament_json["players"]]
+    return [
+        (e["number"], e["name"], e["player_id"], e["entered_round"], e["withdrawn_after"])
+        for e in tournament_json["players"]
+    ]
 
 
 def test_a_trf_export_and_import_keeps_withdrawals_registry_links_and_the_rated_flag(client):
@@ -83,16 +89,24 @@ def test_a_trf_export_and_import_keeps_withdrawals_registry_links_and_the_rated_
     copy = response.get_json()
     assert copy["rated"] is True
     assert entrants(copy) == entrants(original)
-    assert [e["player_id"] is not None for e in copy["players"]] == [True, True, False, False, False, False]
-    assert [e["withdrawn_after"] for e in copy["players"]] == [None, None, None, 1, None, None]
+    assert [e["player_id"] is not None for e in copy["players"]] == [True, True] + [False] * 7
+    assert [e["withdrawn_after"] for e in copy["players"]] == [None, None, None, 1] + [None] * 5
+    assert [e["entered_round"] for e in copy["players"]] == [1] * 8 + [2]
     assert export(client, copy["id"]) == exported  # export, import, export: the same file
 
 
-def test_the_imported_copy_leaves_the_withdrawn_player_out_of_the_next_round(client):
-    copy = post_trf(client, export(client, rated_swiss_with_a_withdrawal(client))).get_json()
-    third = Organiser(client).pair(copy["id"])
-    seated = {b[seat]["number"] for b in third["boards"] for seat in ("south", "north")}
-    assert seated | {bye["number"] for bye in third["byes"]} == {1, 2, 3, 5, 6}
+def pairing(round_json: dict) -> tuple[list, list]:
+    boards = [(b["south"]["number"], b["north"]["number"]) for b in round_json["boards"]]
+    return boards, [(bye["number"], bye["points"]) for bye in round_json["byes"]]
+
+
+def test_the_imported_copy_pairs_the_next_round_as_the_original_does(client):
+    original_id = rated_swiss_with_a_withdrawal(client)
+    copy = post_trf(client, export(client, original_id)).get_json()
+    admin = Organiser(client)
+    boards, byes = pairing(admin.pair(copy["id"]))
+    assert sorted([*(p for board in boards for p in board), *(p for p, _ in byes)]) == [1, 2, 3, 5, 6, 7, 8, 9]
+    assert (boards, byes) == pairing(admin.pair(original_id))
 
 
 def test_the_trf16_layout_keeps_them_too(client):
@@ -173,6 +187,20 @@ def test_a_withdrawal_record_withdraws_the_player_after_the_round_it_names():
     assert [e.number for e in t.active_in(2)] == [1, 2, 3]
 
 
+def test_an_entry_record_registers_the_player_for_the_round_it_names():
+    lines = [
+        "012 Axum Open",
+        "142 3",
+        record(1, "Abeba", "1.0", "   2 w 1", "0000 - Z"),
+        record(2, "Berhane", "0.0", "   1 b 0", "   3 w 0"),
+        record(3, "Chaltu", "1.0", "0000 - Z", "   2 b 1"),
+        "XMR    3 ENTERED   002",
+    ]
+    t = imported(lines)
+    assert [e.entered_round for e in t.entrants] == [1, 1, 2]
+    assert [e.number for e in t.active_in(1)] == [1, 2]
+
+
 def test_zero_point_byes_declared_for_every_round_to_come_are_a_withdrawal():
     t = imported([*FOUR, "240 Z 002    4", "240 Z 003    4"])
     assert [e.withdrawn_after for e in t.entrants] == [None, None, None, 1]
@@ -185,6 +213,9 @@ def test_zero_point_byes_declared_for_every_round_to_come_are_a_withdrawal():
         ("XMR    4 WITHDRAWN 002", 20, "round 2 is not paired"),
         ("XMR    4 WITHDRAWN 0x1", 20, "whole number"),
         ("XMR    4 RETIRED   001", 10, "unknown"),
+        ("XMR    4 ENTERED   002", 20, "paired in round 1"),
+        ("XMR    4 ENTERED   001", 20, "from 2"),
+        ("XMR    4 ENTERED   003", 20, "at most 2"),
         ("XMR    4 PLAYER    P-1", 20, "registry player"),
         ("XMR    1 RATED", 5, "0000"),
         ("XMR", 5, "starting number"),
@@ -211,6 +242,28 @@ def test_a_withdrawn_player_who_plays_a_later_round_is_refused():
     ]
     line, column, detail = refused_at(lines)
     assert (line, column) == (6, 20) and "round 2" in detail
+
+
+def test_late_entries_out_of_starting_order_are_refused():
+    """Starting numbers follow registration, so a later entry has a higher number."""
+    lines = [
+        "012 Axum Open",
+        "142 3",
+        record(1, "Abeba", "0.0", "   2 w 0"),
+        record(2, "Berhane", "1.0", "   1 b 1"),
+        record(3, "Chaltu", "0.0", "0000 - Z"),
+        record(4, "Dawit", "0.0", "0000 - Z"),
+    ]
+    assert [
+        e.entered_round for e in imported([*lines, "XMR    3 ENTERED   002", "XMR    4 ENTERED   002"]).entrants
+    ] == [
+        1,
+        1,
+        2,
+        2,
+    ]
+    line, column, detail = refused_at([*lines, "XMR    3 ENTERED   002"])
+    assert (line, column) == (7, 20) and "player 4" in detail
 
 
 def test_a_player_withdrawn_twice_or_linked_twice_is_refused_at_the_second_line():
@@ -250,7 +303,9 @@ def test_the_most_declared_byes_a_file_may_hold_are_read_quickly_and_one_more_is
 @given(
     st.lists(
         st.one_of(
-            st.sampled_from(["XMR", "240", "XMR    4 ", "240 Z 00", "XMR    1 PLAYER    p-", "XMR 0000 "]).flatmap(
+            st.sampled_from(
+                ["XMR", "240", "XMR    4 ", "240 Z 00", "XMR    1 PLAYER    p-", "XMR 0000 ", "XMR    3 ENTERED   00"]
+            ).flatmap(
                 lambda head: st.text(
                     alphabet=st.sampled_from("0123456789 ZHFpab-WITHDRAWNPLAYERTEDx"), max_size=24
                 ).map(lambda tail: head + tail)

@@ -78,6 +78,12 @@ EXTENSION = "XMR"
 KEYWORD_COLUMN, VALUE_COLUMN = 10, 20  # XMR NNNN KEYWORD   value
 REGISTRY_ID = re.compile(r"p-[0-9a-f]{1,64}")  # as the API takes a player_id
 BYES_PER_LINE = 20  # the players a written 240 line names
+PLAYER_KEYWORDS = {"ENTERED": "entries", "WITHDRAWN": "withdrawals", "PLAYER": "links"}  # -> TrfFile field
+ROUND_KEYWORDS = {
+    "ENTERED": ("the first round he could be paired in", 2),
+    "WITHDRAWN": ("the last round before he withdrew", 0),
+}
+KNOWN = ", ".join(PLAYER_KEYWORDS)
 
 
 class TrfError(InvalidRecord):
@@ -129,6 +135,7 @@ class TrfFile:
     players: tuple[TrfPlayer, ...] = ()
     declared: tuple = ()  # 240 Z: (round, player, line, column), zero-point byes of rounds to come
     rated: int | None = None  # the line of XMR 0000 RATED
+    entries: dict = field(default_factory=dict)  # XMR ENTERED: player -> (line, first round he could play)
     withdrawals: dict = field(default_factory=dict)  # XMR WITHDRAWN: player -> (line, last round paired)
     links: dict = field(default_factory=dict)  # XMR PLAYER: player -> (line, registry player id)
 
@@ -155,6 +162,7 @@ def parse(text: str) -> TrfFile:
         "forbidden_pairs": 0,
         "declared": [],
         "declared_keys": set(),  # (round, player), so a repeat is found at once
+        "entries": {},
         "withdrawals": {},
         "links": {},
     }
@@ -174,11 +182,12 @@ def parse(text: str) -> TrfFile:
         players=players,
         declared=tuple(found["declared"]),
         rated=found.get("rated"),
+        entries=found["entries"],
         withdrawals=found["withdrawals"],
         links=found["links"],
     )
     check_players(trf)
-    check_withdrawals(trf)
+    check_extensions(trf)
     return trf
 
 
@@ -311,8 +320,9 @@ def read_declared(found: dict, number: int, line: str) -> None:
 
 
 def read_extension(found: dict, number: int, line: str) -> None:
-    """XMR NNNN KEYWORD value: RATED (NNNN 0000), WITHDRAWN (the last round paired before the
-    player withdrew, 000 before round 1), PLAYER (his registry id)."""
+    """XMR NNNN KEYWORD value: RATED (NNNN 0000), ENTERED (a late entry: the first round he
+    could be paired in), WITHDRAWN (the last round paired before the player withdrew, 000
+    before round 1), PLAYER (his registry id)."""
     player = whole(number, line, 5, 8, "the starting number (0000 for the tournament)")
     keyword = cut(line, KEYWORD_COLUMN, VALUE_COLUMN - 2).strip()
     if keyword == "RATED":
@@ -320,14 +330,14 @@ def read_extension(found: dict, number: int, line: str) -> None:
             raise TrfError(number, 5, "RATED is said once, of the tournament: its number is 0000")
         found["rated"] = number
         return
-    if keyword not in ("WITHDRAWN", "PLAYER"):
-        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: RATED, WITHDRAWN, PLAYER")
-    kept = found["withdrawals" if keyword == "WITHDRAWN" else "links"]
+    if keyword not in PLAYER_KEYWORDS:
+        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: RATED, {KNOWN}")
+    kept = found[PLAYER_KEYWORDS[keyword]]
     if player == 0 or player in kept:
         raise TrfError(number, 5, f"{keyword} names a player (from 0001), once: not {player:04d}")
-    if keyword == "WITHDRAWN":
-        what = "the last round before he withdrew"
-        kept[player] = (number, whole(number, line, VALUE_COLUMN, VALUE_COLUMN + 2, what, high=MAX_ROUNDS))
+    if keyword in ROUND_KEYWORDS:
+        what, low = ROUND_KEYWORDS[keyword]
+        kept[player] = (number, whole(number, line, VALUE_COLUMN, VALUE_COLUMN + 2, what, low=low, high=MAX_ROUNDS))
         return
     registry_id = line[VALUE_COLUMN - 1 :].strip()
     if not REGISTRY_ID.fullmatch(registry_id):
@@ -449,25 +459,73 @@ def check_partner(trf: TrfFile, by_number: dict, p: TrfPlayer, r: int, cell: Trf
         raise TrfError(p.line, cell.column + 7, f"round {r}: results {mine} and {other} do not go together")
 
 
-def check_withdrawals(trf: TrfFile) -> None:
-    """Every player named exists; a withdrawn player plays no round after he withdrew; a
-    240 Z bye is for a round to come, and a player's are every round to come (a withdrawal
-    after the last round paired: a bye asked for ahead is not kept here)."""
-    count, played = len(trf.players), trf.played_rounds
-    for kept in (trf.withdrawals, trf.links):
+def check_extensions(trf: TrfFile) -> None:
+    """Every player the XMR and 240 records name exists, and what they say fits his rounds."""
+    count = len(trf.players)
+    for kept in (trf.entries, trf.withdrawals, trf.links):
         for player, (line, _) in kept.items():
             if player > count:
                 raise TrfError(line, 5, f"no player {player} in the file")
+    check_entries(trf)
+    check_withdrawals(trf)
+    check_declared(trf)
+
+
+def unpaired(trf: TrfFile, player: int, rounds: range) -> int | None:
+    """The first of ``rounds`` in which the player has a game or a bye; None if none."""
+    for r in rounds:
+        cell = cell_of(trf.players[player - 1], r)
+        if cell.opponent is not None or cell.code != "Z":
+            return r
+    return None
+
+
+def check_entries(trf: TrfFile) -> None:
+    """A late entry enters for a round up to the one after the last paired, plays none
+    before it, and has a higher starting number than every entry for an earlier round
+    (numbers follow registration)."""
+    played = trf.played_rounds
+    for player, (line, first) in trf.entries.items():
+        if first > played + 1:
+            raise TrfError(
+                line, VALUE_COLUMN, f"a late entry is for round at most {played + 1} (the next to pair), not {first}"
+            )
+        r = unpaired(trf, player, range(1, first))
+        if r is not None:
+            raise TrfError(line, VALUE_COLUMN, f"player {player} enters for round {first} but is paired in round {r}")
+    latest = (1, 0)  # (entry round, player) of the latest entry so far, in starting order
+    for p in trf.players:
+        first = trf.entries.get(p.number, (0, 1))[1]
+        if first < latest[0]:
+            line = trf.entries[latest[1]][0]
+            detail = f"player {latest[1]} enters for round {latest[0]}, player {p.number} after him for round {first}"
+            raise TrfError(line, VALUE_COLUMN, f"{detail}: starting numbers follow registration")
+        latest = max(latest, (first, p.number))
+
+
+def check_withdrawals(trf: TrfFile) -> None:
+    """A withdrawal comes after a round paired (not before his entry), and the player has
+    no game or bye after it."""
+    played = trf.played_rounds
     for player, (line, last) in trf.withdrawals.items():
         if last > played:
             raise TrfError(line, VALUE_COLUMN, f"round {last} is not paired: he withdraws after a round that is")
-        for r in range(last + 1, played + 1):
-            cell = cell_of(trf.players[player - 1], r)
-            if cell.opponent is not None or cell.code != "Z":
-                detail = f"player {player} withdrew after round {last} but is paired in round {r}"
-                raise TrfError(line, VALUE_COLUMN, detail)
+        if last < trf.entries.get(player, (0, 1))[1] - 1:
+            raise TrfError(line, VALUE_COLUMN, f"player {player} withdraws after round {last}, before he entered")
+        r = unpaired(trf, player, range(last + 1, played + 1))
+        if r is not None:
+            raise TrfError(
+                line, VALUE_COLUMN, f"player {player} withdrew after round {last} but is paired in round {r}"
+            )
+
+
+def check_declared(trf: TrfFile) -> None:
+    """A 240 Z bye is for a round to come, and a player's are every round to come (a
+    withdrawal after the last round paired: a bye asked for ahead is not kept here)."""
+    played, count = trf.played_rounds, len(trf.players)
     planned = trf.planned[1] if trf.planned else played
-    to_come = set(range(played + 1, planned + 1))
+    rounds_of: dict[int, set] = {}
+    first_of: dict[int, tuple[int, int]] = {}  # player -> (line, column) of his first 240 entry
     for r, player, line, column in trf.declared:
         if player > count:
             raise TrfError(line, column, f"no player {player} in the file")
@@ -475,13 +533,10 @@ def check_withdrawals(trf: TrfFile) -> None:
             raise TrfError(line, 7, f"round {r} is paired already: its bye is in the player's record")
         if r > planned:
             raise TrfError(line, 7, f"the tournament has {planned} rounds, not {r}")
-    rounds_of: dict[int, set] = {}
-    first_of: dict[int, tuple[int, int]] = {}  # player -> (line, column) of his first 240 entry
-    for r, player, line, column in trf.declared:
         rounds_of.setdefault(player, set()).add(r)
         first_of.setdefault(player, (line, column))
     for player, rounds in rounds_of.items():
-        if rounds != to_come:
+        if rounds != set(range(played + 1, planned + 1)):
             detail = f"player {player}'s zero-point byes must be every round to come, {played + 1} to {planned}"
             raise TrfError(*first_of[player], f"{detail}: only a withdrawal is kept here")
 
@@ -522,6 +577,8 @@ def extension_records(t: Tournament) -> list[str]:
     """What the tournament knows that TRF has no record for, in this service's own records."""
     lines = [f"{EXTENSION} 0000 RATED"] if t.rated else []
     for e in t.entrants:
+        if e.entered_round > 1:
+            lines.append(f"{EXTENSION} {e.number:4d} {'ENTERED':<9} {e.entered_round:03d}")
         if e.withdrawn_after is not None:
             lines.append(f"{EXTENSION} {e.number:4d} {'WITHDRAWN':<9} {e.withdrawn_after:03d}")
         if e.player_id is not None:
@@ -611,8 +668,16 @@ def import_events(
     one the registry does not hold (refused, naming the line)."""
     events: list[TournamentEvent] = [created]
     links = registry_links(trf, survivor)
-    for p in trf.players:
-        events.append(PlayerRegistered(p.number, p.name, p.federation or None, p.rating, links.get(p.number)))
+
+    def entering(r: int) -> list[TournamentEvent]:
+        """The players who could first be paired in round r, registered before it is paired."""
+        return [
+            PlayerRegistered(p.number, p.name, p.federation or None, p.rating, links.get(p.number))
+            for p in trf.players
+            if trf.entries.get(p.number, (0, 1))[1] == r
+        ]
+
+    events += entering(1)
     for first, last, players, line in trf.forbidden:
         if any(n > len(trf.players) for n in players):
             raise TrfError(line, 13, "a prohibited pairing names a player the file does not hold")
@@ -623,6 +688,7 @@ def import_events(
     events += [PlayerWithdrew(number) for number, last in sorted(leaving.items()) if last == 0]
     for r in range(1, trf.played_rounds + 1):
         events += round_events(trf, r, scores, rank)
+        events += entering(r + 1)
         events += [PlayerWithdrew(number) for number, last in sorted(leaving.items()) if last == r]
         for p in trf.players:
             scores[p.number] += points_of(trf, cell_of(p, r))
