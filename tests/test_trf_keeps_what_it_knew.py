@@ -341,3 +341,17 @@ def test_the_command_line_imports_the_same_file_once(tmp_path):
     assert first.exit_code == again.exit_code == 0, again.output
     assert first.stdout.strip() == again.stdout.strip()
     assert "made that tournament before" in again.stderr and not first.stderr
+
+
+def test_a_link_to_a_merged_registry_player_imports_as_the_survivor_with_the_registry_entries(app, client):
+    original_id = rated_swiss_with_a_withdrawal(client)
+    exported = export(client, original_id)
+    linked = client.get(f"/api/tournaments/{original_id}").get_json()["players"][0]["player_id"]
+    admin = bearer(ADMIN_TOKEN)
+    survivor = client.post("/api/players", json={"name": "Abeba Tesfay", "federation": "ERI"}, headers=admin)
+    assert survivor.status_code == 201, survivor.get_json()
+    merged = client.post(f"/api/players/{linked}/merge", json={"into": survivor.get_json()["id"]}, headers=admin)
+    assert merged.status_code == 201, merged.get_json()
+    copy = post_trf(client, exported).get_json()
+    assert copy["players"][0]["player_id"] == survivor.get_json()["id"]
+    assert app.extensions["tournaments"].check_entries() == []
