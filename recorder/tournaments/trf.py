@@ -16,6 +16,12 @@ digits, calendar dates, forbidden-pairs groups of 2 to 50 different players and 
 ``write`` turns a tournament and its board results into a file; ``import_events``
 turns a parsed file into the events of a new tournament. Seats are colours: south is
 White (docs/tournaments.md).
+
+What a tournament knows that TRF has no record for travels in this service's extension
+record ``XMR`` (other programs ignore a code they do not know): the rated flag, late
+entries, withdrawals and registry links; a withdrawal also as TRF-2026's ``240 Z``
+zero-point byes for the rounds still to pair, so other programs leave the player out
+too. Export, import, export gives the same file, and the same tournament.
 """
 
 from __future__ import annotations
@@ -165,6 +171,7 @@ def parse(text: str) -> TrfFile:
         "entries": {},
         "withdrawals": {},
         "links": {},
+        "registry_ids": set(),  # those the links name, so a repeat is found at once
     }
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         read_line(found, number, line.rstrip())
@@ -304,7 +311,7 @@ def read_forbidden(number: int, line: str) -> tuple:
 
 def read_declared(found: dict, number: int, line: str) -> None:
     """240: byes declared for a round ahead. Only zero-point ones are read, and only as a
-    withdrawal (``check_withdrawals``): this service has no bye asked for ahead."""
+    withdrawal (``check_declared``): this service has no bye asked for ahead."""
     kind = one_of(number, line, 5, "FHZ", "the type of bye")
     if kind != "Z":
         raise TrfError(number, 5, "only zero-point byes (240 Z) are read here, as a withdrawal; not full or half")
@@ -342,8 +349,9 @@ def read_extension(found: dict, number: int, line: str) -> None:
     registry_id = line[VALUE_COLUMN - 1 :].strip()
     if not REGISTRY_ID.fullmatch(registry_id):
         raise TrfError(number, VALUE_COLUMN, f"a registry player's id is p- and hex digits, not {registry_id[:12]!r}")
-    if any(pid == registry_id for _, pid in kept.values()):
+    if registry_id in found["registry_ids"]:
         raise TrfError(number, VALUE_COLUMN, f"registry player {registry_id} is entered twice")
+    found["registry_ids"].add(registry_id)
     kept[player] = (number, registry_id)
 
 
@@ -698,12 +706,14 @@ def import_events(
 def registry_links(trf: TrfFile, survivor: Callable[[str], str | None]) -> dict[int, str]:
     """Player -> the registry player he is (XMR PLAYER), each held by the registry, once."""
     links: dict[int, str] = {}
+    taken: set[str] = set()  # the survivors linked so far (two merged ids may share one)
     for number, (line, registry_id) in sorted(trf.links.items(), key=lambda item: item[1][0]):
         found = survivor(registry_id)
         if found is None:
             raise TrfError(line, VALUE_COLUMN, f"{registry_id} is not a player of this registry")
-        if found in links.values():
+        if found in taken:
             raise TrfError(line, VALUE_COLUMN, f"{registry_id} is registry player {found}, entered already")
+        taken.add(found)
         links[number] = found
     return links
 
