@@ -32,9 +32,9 @@ def app(tmp_path):
     app.extensions["recorder"].store.close()
 
 
-def post_trf(client, text: str):
+def post_trf(client, text: str, format_: str = "swiss"):
     headers = {"Content-Type": "text/plain", **bearer(ADMIN_TOKEN)}
-    return client.post("/api/tournaments/trf?variant=qelat", data=text.encode(), headers=headers)
+    return client.post(f"/api/tournaments/trf?variant=qelat&format={format_}", data=text.encode(), headers=headers)
 
 
 def export(client, tournament_id: str, layout: str = "2026") -> str:
@@ -116,6 +116,22 @@ def test_the_trf16_layout_keeps_them_too(client):
     assert copy["rated"] is True
     assert entrants(copy) == entrants(client.get(f"/api/tournaments/{original_id}").get_json())
     assert export(client, copy["id"], layout="16") == exported
+
+
+def test_a_player_absent_from_one_round_comes_back_absent_from_it_and_paired_after(client):
+    """The tournament has no absence declared ahead; one from a round paired is his
+    ``0000 - Z`` in that round, and he is neither withdrawn nor left out later."""
+    admin = Organiser(client)
+    t = admin.create(name="Mekelle Manual", variant="qelat", format="manual", rounds=3)
+    admin.add_players(t["id"], "Abeba", "Berhane", "Chaltu", "Dawit", "Eleni")
+    first = admin.pair(t["id"], boards=[{"south": 1, "north": 2}, {"south": 3, "north": 4}])  # 5 is absent
+    complete_round(admin, t["id"], first)
+    exported = export(client, t["id"])
+    copy = post_trf(client, exported, "manual").get_json()
+    assert [p["withdrawn"] for p in copy["players"]] == [False] * 5
+    assert copy["rounds"][0]["byes"] == [] and export(client, copy["id"]) == exported
+    second = admin.pair(copy["id"], boards=[{"south": 5, "north": 1}, {"south": 2, "north": 3}])
+    assert second["boards"][0]["south"]["number"] == 5
 
 
 def test_a_second_import_of_the_same_file_answers_with_the_tournament_it_made(client):
