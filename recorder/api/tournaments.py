@@ -115,10 +115,14 @@ def import_trf():
         raise UnsupportedMediaType(f"send the TRF as text/plain, not {request.mimetype or 'nothing'}")
     text = body_text()
     key = idempotency({"trf": text, **query})
-    written = tournaments().import_trf(text, query, recorded_by=recorded_by(), idempotency=key)
+    registry = current_app.extensions["players"]
+    written = tournaments().import_trf(
+        text, query, recorded_by=recorded_by(), idempotency=key, survivor=registry.survivor_id
+    )
     view = tournaments().view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
-    return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version, 201, Location=location)
+    status = 200 if written.existed else 201  # 200: the same file made this tournament before
+    return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version, status, Location=location)
 
 
 @bp.get("/<tournament_id>/trf")

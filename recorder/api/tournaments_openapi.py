@@ -103,11 +103,19 @@ def _tournament_paths(spec: APISpec) -> None:
         operations={
             "post": {
                 "summary": "Create a tournament from a FIDE TRF (TRF-2026 or TRF-16): players, ratings, played rounds",
-                "description": "Needs the admin token. A refused line is a 422 naming its line and column.",
+                "description": (
+                    "Needs the admin token. A refused line is a 422 naming its line and column. The new"
+                    " tournament's id comes from the file's content: the same file imported again is a 200"
+                    " with the tournament it made."
+                ),
                 "security": BEARER,
                 "parameters": [{"in": "query", "schema": tournament_schemas.TrfImportQuerySchema}, IDEMPOTENCY],
                 "requestBody": {"required": True, "content": {"text/plain": {"schema": {"type": "string"}}}},
-                "responses": {**_reply(201, "Created", "Tournament"), **_problems(400, 401, 403, 409, 415, 422)},
+                "responses": {
+                    **_reply(200, "Imported before: the tournament this file made", "Tournament"),
+                    **_reply(201, "Created", "Tournament"),
+                    **_problems(400, 401, 403, 409, 415, 422),
+                },
             }
         },
     )

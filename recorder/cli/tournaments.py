@@ -378,8 +378,14 @@ def import_trf(path, variant, format_, db, by):
     except UnicodeDecodeError as error:
         fail(f"{path}: not UTF-8 text (byte {error.start})")
     query = _loaded(bodies.trf_import_query_schema, {"variant": variant, "format": format_})
-    written = _run(lambda: _service(db).import_trf(text, query, recorded_by=by))
+    from recorder.players.service import Players
+
+    service = _service(db)
+    registry = Players(service.recorder)
+    written = _run(lambda: service.import_trf(text, query, recorded_by=by, survivor=registry.survivor_id))
     click.echo(written.tournament.tournament_id)
+    if written.existed:
+        say("this file made that tournament before: nothing new was stored", err=True)
 
 
 @tournament.command()

@@ -81,7 +81,7 @@ def sound_key(text: str) -> str:
     Ge'ez name transliterated), vowels and ``y`` dropped, a doubled letter one, ``q`` and
     ``c`` read ``k``, ``ph`` read ``f``: "Selam Tesfaye", "Selam Tesfay" and ሰላም ተስፋይ
     all give ``slmtsf``. Names that share it are compared letter by letter (``near``)."""
-    key = latin_key(text)
+    key = _REPEATS.sub(r"\1", latin_key(text))  # first: "pph" is "ph", so f
     for spelling, sound in _SOUND_SPELLINGS:
         key = key.replace(spelling, sound)
     return _REPEATS.sub(r"\1", _VOWELS.sub("", key))

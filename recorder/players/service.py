@@ -132,6 +132,13 @@ class Players:
                 names[seat] = row["name_geez"]
         return names
 
+    def survivor_id(self, player_id: str) -> str | None:
+        """The id a (possibly merged) player answers with; None when the registry holds none."""
+        try:
+            return self.survivor(player_id).player_id
+        except NotFound:
+            return None
+
     def search(self, text: str, *, limit: int = 20) -> list[dict]:
         return self.tables.search(search_key(text), limit=limit)
 

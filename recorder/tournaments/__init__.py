@@ -34,6 +34,9 @@ MAX_RATING = 4000
 # Every pairing of a round, and the checker's every round, works through them.
 MAX_FORBIDDEN_GROUP = 50
 MAX_FORBIDDEN_PAIRS = 10_000
+# A TRF's pre-declared zero-point byes (240 Z): each a player and a round, at most this many
+# in all (each is checked against the rounds to come).
+MAX_DECLARED_BYES = 10_000
 BOARD_RESULTS = ("south_wins", "north_wins", "draw", "double_forfeit")
 
 

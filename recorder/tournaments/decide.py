@@ -8,6 +8,7 @@ from the games).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from recorder.core.names import player_key
@@ -120,10 +121,12 @@ def pairing_rules(format_: str, chosen: str | None) -> str | None:
     return chosen or DUTCH_2026
 
 
-def decide_import(text: str, body: dict) -> list:
+def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] = lambda player_id: player_id) -> list:
     """A tournament started in another program, from its TRF: the creation event (the
     variant and format from the request, the rest from the file), its players, and the
-    rounds already played with their results. A fault names the line and column."""
+    rounds already played with their results; withdrawals, registry links (``survivor``:
+    the registry's id of the player a link names, None when it holds none) and the rated
+    flag from this service's own records. A fault names the line and column."""
     parsed = trf.parse(text)
     fields = trf.creation_fields(parsed)
     created = decide_create(
@@ -138,6 +141,7 @@ def decide_import(text: str, body: dict) -> list:
             "site": fields.get("site"),
             "start_date": fields.get("start_date"),
             "end_date": fields.get("end_date"),
+            "rated": fields["rated"],
         }
     )
     created = replace(
@@ -146,7 +150,7 @@ def decide_import(text: str, body: dict) -> list:
         initial_colour=fields["initial_colour"],
         acceleration=fields["acceleration"],
     )
-    return trf.import_events(parsed, created)
+    return trf.import_events(parsed, created, survivor)
 
 
 def decide_broadcast(t: Tournament, body: dict) -> list[BroadcastSet]:

@@ -9,12 +9,15 @@ by the store's expected-version check.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from recorder.core.chain import canonical_json
 from recorder.errors import AlreadyExists, NotFound, VersionConflict
 from recorder.service import Recorded, Recorder, append_retrying
 from recorder.store import (
@@ -27,7 +30,7 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import board_game_id, new_tournament_id, trf
+from . import TOURNAMENT_PREFIX, board_game_id, new_tournament_id, trf
 from . import decide as decisions
 from .check import check_tournament
 from .events import EntrantLinked, PlayerRegistered, event_from_record
@@ -43,6 +46,23 @@ class Written:
     events: Sequence[StoredEvent]
     tournament: Tournament
     replayed: bool = False
+    existed: bool = False  # an import found the tournament its content makes already stored
+
+
+CONTENT_ID_LENGTH = 16  # hex digits of an imported tournament's id (the service mints 12)
+
+
+def record_of(pairs) -> list[list]:
+    """Events as content: ``[type, payload]`` each, as JSON reads it back."""
+    return [[kind, json.loads(canonical_json(payload))] for kind, payload in pairs]
+
+
+def content_tournament_id(events: Sequence[NewEvent]) -> str:
+    """An imported tournament's id from its content: the SHA-256 of its events' record in
+    canonical JSON. Who imported it, and when, are not content: the same file (read the
+    same way, into the same variant and format) always makes the same id."""
+    record = canonical_json(record_of((e.type, e.payload) for e in events))
+    return TOURNAMENT_PREFIX + hashlib.sha256(record.encode("utf-8")).hexdigest()[:CONTENT_ID_LENGTH]
 
 
 @dataclass(frozen=True)
@@ -166,21 +186,48 @@ class Tournaments:
         )
         return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
 
-    def import_trf(self, text: str, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Written:
-        """A tournament from a TRF, its players and played rounds stored in one append."""
+    def import_trf(
+        self,
+        text: str,
+        body: dict,
+        *,
+        recorded_by: str,
+        idempotency: Idempotency | None = None,
+        survivor: Callable[[str], str | None] = lambda player_id: player_id,
+    ) -> Written:
+        """A tournament from a TRF, its players and played rounds stored in one append, under
+        the id its content gives (``content_tournament_id``): the same file imported again
+        answers with the tournament it made (``existed``), whatever happened to it since.
+        ``survivor``: the registry's id of a player the file links (None: none held)."""
         original = self._replayed(idempotency)
         if original is not None:
             return original
-        events = decisions.decide_import(text, body)
-        result = self.store.append(
-            new_tournament_id(),
-            0,
-            [NewEvent(e.type, e.payload()) for e in events],
-            stream_type=TOURNAMENT,
-            recorded_by=recorded_by,
-            idempotency=idempotency,
-        )
-        return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
+        events = decisions.decide_import(text, body, survivor)
+        new = [NewEvent(e.type, e.payload()) for e in events]
+        tournament_id = content_tournament_id(new)
+        if self.store.version(tournament_id):
+            return self._imported_before(tournament_id, new)
+        try:
+            result = self.store.append(
+                tournament_id,
+                0,
+                new,
+                stream_type=TOURNAMENT,
+                recorded_by=recorded_by,
+                idempotency=idempotency,
+                projection=self._entries_of(tournament_id, events),
+            )
+        except VersionConflict:  # the same file, imported by another request meanwhile
+            return self._imported_before(tournament_id, new)
+        return Written(result.events, self.tournament(tournament_id), result.replayed)
+
+    def _imported_before(self, tournament_id: str, new: list[NewEvent]) -> Written:
+        """The tournament this very content made; another one under its id (a digest that
+        two contents share, against all odds) is refused and nothing is stored."""
+        stored = self.store.read(tournament_id) if self.store.stream_type(tournament_id) == TOURNAMENT else []
+        if record_of((e.type, e.payload) for e in stored[: len(new)]) != record_of((e.type, e.payload) for e in new):
+            raise AlreadyExists(f"another tournament is stored under this file's id {tournament_id}")
+        return Written(stored, self.tournament(tournament_id), existed=True)
 
     def check(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, list]:
         """Every round paired again by the tournament's rules from the history before it

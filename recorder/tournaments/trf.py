@@ -16,11 +16,18 @@ digits, calendar dates, forbidden-pairs groups of 2 to 50 different players and 
 ``write`` turns a tournament and its board results into a file; ``import_events``
 turns a parsed file into the events of a new tournament. Seats are colours: south is
 White (docs/tournaments.md).
+
+What a tournament knows that TRF has no record for travels in this service's extension
+record ``XMR`` (other programs ignore a code they do not know): the rated flag, late
+entries, withdrawals and registry links; a withdrawal also as TRF-2026's ``240 Z``
+zero-point byes for the rounds still to pair, so other programs leave the player out
+too. Export, import, export gives the same file, and the same tournament.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -28,13 +35,14 @@ from fractions import Fraction
 from recorder.core.names import name_problem, shown_problem
 from recorder.errors import InvalidRecord
 
-from . import MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_RATING, MAX_ROUNDS, forbidden_pairs
+from . import MAX_DECLARED_BYES, MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_RATING, MAX_ROUNDS, forbidden_pairs
 from .events import (
     DUTCH_2026,
     OLD_DUTCH,
     BoardResultRecorded,
     PairingForbidden,
     PlayerRegistered,
+    PlayerWithdrew,
     RoundPaired,
     TournamentCreated,
     TournamentEvent,
@@ -70,6 +78,18 @@ TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", "G", "M", "F", "C"
 DATE = re.compile(r"([0-9]{4})/([0-9]{2})/([0-9]{2})")
 DIGITS = re.compile(r"[0-9]+")  # ASCII: str.isdigit() takes "²" and "١", which int() refuses or reads
 NAMED_TAGS = {"012": "the tournament's name", "022": "the site"}  # the text records a tournament keeps
+# This service's extension record: what the tournament knows that TRF has no record for.
+# Other programs ignore a record whose code they do not know; FIDE's codes are digits.
+EXTENSION = "XMR"
+KEYWORD_COLUMN, VALUE_COLUMN = 10, 20  # XMR NNNN KEYWORD   value
+REGISTRY_ID = re.compile(r"p-[0-9a-f]{1,64}")  # as the API takes a player_id
+BYES_PER_LINE = 20  # the players a written 240 line names
+PLAYER_KEYWORDS = {"ENTERED": "entries", "WITHDRAWN": "withdrawals", "PLAYER": "links"}  # -> TrfFile field
+ROUND_KEYWORDS = {
+    "ENTERED": ("the first round he could be paired in", 2),
+    "WITHDRAWN": ("the last round before he withdrew", 0),
+}
+KNOWN = ", ".join(PLAYER_KEYWORDS)
 
 
 class TrfError(InvalidRecord):
@@ -119,6 +139,11 @@ class TrfFile:
     system: tuple | None = None  # (line, code) from 192
     forbidden: tuple = ()  # 260: (first round, last round, (players...))
     players: tuple[TrfPlayer, ...] = ()
+    declared: tuple = ()  # 240 Z: (round, player, line, column), zero-point byes of rounds to come
+    rated: int | None = None  # the line of XMR 0000 RATED
+    entries: dict = field(default_factory=dict)  # XMR ENTERED: player -> (line, first round he could play)
+    withdrawals: dict = field(default_factory=dict)  # XMR WITHDRAWN: player -> (line, last round paired)
+    links: dict = field(default_factory=dict)  # XMR PLAYER: player -> (line, registry player id)
 
     @property
     def played_rounds(self) -> int:
@@ -135,7 +160,19 @@ class TrfFile:
 
 def parse(text: str) -> TrfFile:
     """Every line read and checked; the first fault raises TrfError(line, column)."""
-    found: dict = {"text": {}, "points": {}, "forbidden": [], "players": [], "forbidden_pairs": 0}
+    found: dict = {
+        "text": {},
+        "points": {},
+        "forbidden": [],
+        "players": [],
+        "forbidden_pairs": 0,
+        "declared": [],
+        "declared_keys": set(),  # (round, player), so a repeat is found at once
+        "entries": {},
+        "withdrawals": {},
+        "links": {},
+        "registry_ids": set(),  # those the links name, so a repeat is found at once
+    }
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         read_line(found, number, line.rstrip())
     players = tuple(found["players"])
@@ -150,8 +187,14 @@ def parse(text: str) -> TrfFile:
         system=found.get("system"),
         forbidden=tuple(found["forbidden"]),
         players=players,
+        declared=tuple(found["declared"]),
+        rated=found.get("rated"),
+        entries=found["entries"],
+        withdrawals=found["withdrawals"],
+        links=found["links"],
     )
     check_players(trf)
+    check_extensions(trf)
     return trf
 
 
@@ -181,11 +224,14 @@ def read_line(found: dict, number: int, line: str) -> None:
         found["forbidden_pairs"] += forbidden_pairs(len(found["forbidden"][-1][2]))
         if found["forbidden_pairs"] > MAX_FORBIDDEN_PAIRS:
             raise TrfError(number, 13, f"a tournament forbids at most {MAX_FORBIDDEN_PAIRS:,} pairs in all")
+    elif tag == "240":
+        read_declared(found, number, line)
+    elif tag == EXTENSION:
+        read_extension(found, number, line)
     elif tag in ("172", "182", "202", "212", "222"):
         return  # informative for this service: ranking method, controller, tiebreaks, time control
-    elif tag in ("240", "250"):
-        what = "pre-declared byes (240)" if tag == "240" else "explicit accelerations (250)"
-        raise TrfError(number, 1, f"{what} are not supported; the rounds' own codes are read")
+    elif tag == "250":
+        raise TrfError(number, 1, "explicit accelerations (250) are not supported; the rounds' own codes are read")
     else:
         raise TrfError(number, 1, f"unknown record {tag!r}")
 
@@ -261,6 +307,52 @@ def read_forbidden(number: int, line: str) -> tuple:
     if len(players) < 2:
         raise TrfError(number, 13, "a prohibited pairing names at least two players")
     return (first, last, tuple(players), number)
+
+
+def read_declared(found: dict, number: int, line: str) -> None:
+    """240: byes declared for a round ahead. Only zero-point ones are read, and only as a
+    withdrawal (``check_declared``): this service has no bye asked for ahead."""
+    kind = one_of(number, line, 5, "FHZ", "the type of bye")
+    if kind != "Z":
+        raise TrfError(number, 5, "only zero-point byes (240 Z) are read here, as a withdrawal; not full or half")
+    round_number = whole(number, line, 7, 9, "the round", low=1, high=MAX_ROUNDS)
+    for column in range(11, max(len(line), 11) + 1, 5):
+        if len(found["declared"]) >= MAX_DECLARED_BYES:
+            raise TrfError(number, column, f"a file declares at most {MAX_DECLARED_BYES:,} zero-point byes")
+        player = whole(number, line, column, column + 3, "a starting number", low=1)
+        if (round_number, player) in found["declared_keys"]:
+            raise TrfError(number, column, f"player {player}'s bye in round {round_number} is declared twice")
+        found["declared_keys"].add((round_number, player))
+        found["declared"].append((round_number, player, number, column))
+
+
+def read_extension(found: dict, number: int, line: str) -> None:
+    """XMR NNNN KEYWORD value: RATED (NNNN 0000), ENTERED (a late entry: the first round he
+    could be paired in), WITHDRAWN (the last round paired before the player withdrew, 000
+    before round 1), PLAYER (his registry id)."""
+    player = whole(number, line, 5, 8, "the starting number (0000 for the tournament)")
+    keyword = cut(line, KEYWORD_COLUMN, VALUE_COLUMN - 2).strip()
+    if keyword == "RATED":
+        if player != 0 or "rated" in found:
+            raise TrfError(number, 5, "RATED is said once, of the tournament: its number is 0000")
+        found["rated"] = number
+        return
+    if keyword not in PLAYER_KEYWORDS:
+        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: RATED, {KNOWN}")
+    kept = found[PLAYER_KEYWORDS[keyword]]
+    if player == 0 or player in kept:
+        raise TrfError(number, 5, f"{keyword} names a player (from 0001), once: not {player:04d}")
+    if keyword in ROUND_KEYWORDS:
+        what, low = ROUND_KEYWORDS[keyword]
+        kept[player] = (number, whole(number, line, VALUE_COLUMN, VALUE_COLUMN + 2, what, low=low, high=MAX_ROUNDS))
+        return
+    registry_id = line[VALUE_COLUMN - 1 :].strip()
+    if not REGISTRY_ID.fullmatch(registry_id):
+        raise TrfError(number, VALUE_COLUMN, f"a registry player's id is p- and hex digits, not {registry_id[:12]!r}")
+    if registry_id in found["registry_ids"]:
+        raise TrfError(number, VALUE_COLUMN, f"registry player {registry_id} is entered twice")
+    found["registry_ids"].add(registry_id)
+    kept[player] = (number, registry_id)
 
 
 def read_player(number: int, line: str) -> TrfPlayer:
@@ -375,6 +467,95 @@ def check_partner(trf: TrfFile, by_number: dict, p: TrfPlayer, r: int, cell: Trf
         raise TrfError(p.line, cell.column + 7, f"round {r}: results {mine} and {other} do not go together")
 
 
+def check_extensions(trf: TrfFile) -> None:
+    """Every player the XMR and 240 records name exists, and what they say fits his rounds."""
+    count = len(trf.players)
+    for kept in (trf.entries, trf.withdrawals, trf.links):
+        for player, (line, _) in kept.items():
+            if player > count:
+                raise TrfError(line, 5, f"no player {player} in the file")
+    check_entries(trf)
+    check_withdrawals(trf)
+    check_declared(trf)
+
+
+def unpaired(trf: TrfFile, player: int, rounds: range) -> int | None:
+    """The first of ``rounds`` in which the player has a game or a bye; None if none."""
+    for r in rounds:
+        cell = cell_of(trf.players[player - 1], r)
+        if cell.opponent is not None or cell.code != "Z":
+            return r
+    return None
+
+
+def check_entries(trf: TrfFile) -> None:
+    """A late entry enters for a round up to the one after the last paired, plays none
+    before it, and has a higher starting number than every entry for an earlier round
+    (numbers follow registration)."""
+    played = trf.played_rounds
+    for player, (line, first) in trf.entries.items():
+        if first > played + 1:
+            raise TrfError(
+                line, VALUE_COLUMN, f"a late entry is for round at most {played + 1} (the next to pair), not {first}"
+            )
+        r = unpaired(trf, player, range(1, first))
+        if r is not None:
+            raise TrfError(line, VALUE_COLUMN, f"player {player} enters for round {first} but is paired in round {r}")
+    latest = (1, 0)  # (entry round, player) of the latest entry so far, in starting order
+    for p in trf.players:
+        first = trf.entries.get(p.number, (0, 1))[1]
+        if first < latest[0]:
+            line = trf.entries[latest[1]][0]
+            detail = f"player {latest[1]} enters for round {latest[0]}, player {p.number} after him for round {first}"
+            raise TrfError(line, VALUE_COLUMN, f"{detail}: starting numbers follow registration")
+        latest = max(latest, (first, p.number))
+
+
+def check_withdrawals(trf: TrfFile) -> None:
+    """A withdrawal comes after a round paired (not before his entry), and the player has
+    no game or bye after it."""
+    played = trf.played_rounds
+    for player, (line, last) in trf.withdrawals.items():
+        if last > played:
+            raise TrfError(line, VALUE_COLUMN, f"round {last} is not paired: he withdraws after a round that is")
+        if last < trf.entries.get(player, (0, 1))[1] - 1:
+            raise TrfError(line, VALUE_COLUMN, f"player {player} withdraws after round {last}, before he entered")
+        r = unpaired(trf, player, range(last + 1, played + 1))
+        if r is not None:
+            raise TrfError(
+                line, VALUE_COLUMN, f"player {player} withdrew after round {last} but is paired in round {r}"
+            )
+
+
+def check_declared(trf: TrfFile) -> None:
+    """A 240 Z bye is for a round to come, and a player's are every round to come (a
+    withdrawal after the last round paired: a bye asked for ahead is not kept here)."""
+    played, count = trf.played_rounds, len(trf.players)
+    planned = trf.planned[1] if trf.planned else played
+    rounds_of: dict[int, set] = {}
+    first_of: dict[int, tuple[int, int]] = {}  # player -> (line, column) of his first 240 entry
+    for r, player, line, column in trf.declared:
+        if player > count:
+            raise TrfError(line, column, f"no player {player} in the file")
+        if r <= played:
+            raise TrfError(line, 7, f"round {r} is paired already: its bye is in the player's record")
+        if r > planned:
+            raise TrfError(line, 7, f"the tournament has {planned} rounds, not {r}")
+        rounds_of.setdefault(player, set()).add(r)
+        first_of.setdefault(player, (line, column))
+    for player, rounds in rounds_of.items():
+        if rounds != set(range(played + 1, planned + 1)):
+            detail = f"player {player}'s zero-point byes must be every round to come, {played + 1} to {planned}"
+            raise TrfError(*first_of[player], f"{detail}: only a withdrawal is kept here")
+
+
+def withdrawn_after(trf: TrfFile) -> dict[int, int]:
+    """Player -> the last round paired before he withdrew: as XMR WITHDRAWN says, else
+    the last round paired when his zero-point byes (240 Z) fill every round to come."""
+    found = {p: trf.played_rounds for _, p, _, _ in trf.declared}
+    return {**found, **{p: last for p, (_, last) in trf.withdrawals.items()}}
+
+
 def points_of(trf: TrfFile, cell: TrfRound) -> Fraction:
     value = {"1": "W", "+": "W", "W": "W", "F": "W", "=": "D", "D": "D", "H": "D", "U": "P"}.get(cell.code)
     if value is None:
@@ -396,7 +577,36 @@ def write(t: Tournament, outcomes: dict, layout: str = "2026") -> str:
         points = sum((c.points for c in table[e.number] if c.points is not None), Fraction(0))
         rounds = "  ".join(round_cell(t, e.number, c) for c in table[e.number])
         lines.append((player_fields(e, points, ranks[e.number]) + ("  " + rounds if rounds else "")).rstrip())
+    lines += extension_records(t)
     return "\r\n".join(lines) + "\r\n"
+
+
+def extension_records(t: Tournament) -> list[str]:
+    """What the tournament knows that TRF has no record for, in this service's own records."""
+    lines = [f"{EXTENSION} 0000 RATED"] if t.rated else []
+    for e in t.entrants:
+        if e.entered_round > 1:
+            lines.append(f"{EXTENSION} {e.number:4d} {'ENTERED':<9} {e.entered_round:03d}")
+        if e.withdrawn_after is not None:
+            lines.append(f"{EXTENSION} {e.number:4d} {'WITHDRAWN':<9} {e.withdrawn_after:03d}")
+        if e.player_id is not None:
+            lines.append(f"{EXTENSION} {e.number:4d} {'PLAYER':<9} {e.player_id}")
+    return lines
+
+
+def declared_byes(t: Tournament) -> list[str]:
+    """240 Z: a withdrawn player's zero-point bye in each round still to pair (TRF-2026's
+    way to tell another program to leave him out); none past the limit a file is read to
+    (the XMR records alone then carry the withdrawals, so the file still reads back)."""
+    gone = [e.number for e in t.entrants if e.withdrawn]
+    to_come = range(len(t.rounds) + 1, (t.planned_rounds or 0) + 1)
+    if len(gone) * len(to_come) > MAX_DECLARED_BYES:
+        return []
+    lines = []
+    for r in to_come:
+        for start in range(0, len(gone), BYES_PER_LINE):
+            lines.append(f"240 Z {r:03d} " + " ".join(f"{p:4d}" for p in gone[start : start + BYES_PER_LINE]))
+    return lines
 
 
 def header(t: Tournament, layout: str) -> list[str]:
@@ -417,7 +627,7 @@ def header(t: Tournament, layout: str) -> list[str]:
     for group in t.forbidden:
         last = group.last_round or t.planned_rounds or len(t.rounds) or group.first_round
         lines += [f"260 {group.first_round:03d} {last:03d} " + " ".join(f"{p:4d}" for p in group.players)]
-    return lines
+    return lines + declared_byes(t)
 
 
 def player_fields(e, points: Fraction, rank: int) -> str:
@@ -457,23 +667,55 @@ def game_code(t: Tournament, c) -> str:
 # --------------------------------------------------------------------------- importing
 
 
-def import_events(trf: TrfFile, created: TournamentCreated) -> list[TournamentEvent]:
+def import_events(
+    trf: TrfFile, created: TournamentCreated, survivor: Callable[[str], str | None] = lambda player_id: player_id
+) -> list[TournamentEvent]:
     """The events of a new tournament holding the file's players and rounds: ``created``
-    is the creation event as the request describes it, completed from the file."""
+    is the creation event as the request describes it, completed from the file.
+    ``survivor``: the registry's id of a player a link names (merges followed), None for
+    one the registry does not hold (refused, naming the line)."""
     events: list[TournamentEvent] = [created]
-    for p in trf.players:
-        events.append(PlayerRegistered(p.number, p.name, p.federation or None, p.rating))
+    links = registry_links(trf, survivor)
+
+    def entering(r: int) -> list[TournamentEvent]:
+        """The players who could first be paired in round r, registered before it is paired."""
+        return [
+            PlayerRegistered(p.number, p.name, p.federation or None, p.rating, links.get(p.number))
+            for p in trf.players
+            if trf.entries.get(p.number, (0, 1))[1] == r
+        ]
+
+    events += entering(1)
     for first, last, players, line in trf.forbidden:
         if any(n > len(trf.players) for n in players):
             raise TrfError(line, 13, "a prohibited pairing names a player the file does not hold")
         events.append(PairingForbidden(list(players), first, last))
     scores = {p.number: Fraction(0) for p in trf.players}
     rank = strength_order(trf)
+    leaving = withdrawn_after(trf)
+    events += [PlayerWithdrew(number) for number, last in sorted(leaving.items()) if last == 0]
     for r in range(1, trf.played_rounds + 1):
         events += round_events(trf, r, scores, rank)
+        events += entering(r + 1)
+        events += [PlayerWithdrew(number) for number, last in sorted(leaving.items()) if last == r]
         for p in trf.players:
             scores[p.number] += points_of(trf, cell_of(p, r))
     return events
+
+
+def registry_links(trf: TrfFile, survivor: Callable[[str], str | None]) -> dict[int, str]:
+    """Player -> the registry player he is (XMR PLAYER), each held by the registry, once."""
+    links: dict[int, str] = {}
+    taken: set[str] = set()  # the survivors linked so far (two merged ids may share one)
+    for number, (line, registry_id) in sorted(trf.links.items(), key=lambda item: item[1][0]):
+        found = survivor(registry_id)
+        if found is None:
+            raise TrfError(line, VALUE_COLUMN, f"{registry_id} is not a player of this registry")
+        if found in taken:
+            raise TrfError(line, VALUE_COLUMN, f"{registry_id} is registry player {found}, entered already")
+        taken.add(found)
+        links[number] = found
+    return links
 
 
 def strength_order(trf: TrfFile) -> dict[int, int]:
@@ -541,6 +783,7 @@ def creation_fields(trf: TrfFile) -> dict:
     fields_["bye_points"] = bye_points(trf)
     fields_["pairing_rules"], fields_["acceleration"] = system(trf)
     fields_["initial_colour"] = "black" if initial_colour(trf) == "B" else None
+    fields_["rated"] = True if trf.rated is not None else None
     return fields_
 
 
