@@ -11,8 +11,8 @@ game awaiting its opening, the spectator view, a game with moves pending offline
 board after them, folded by the rules on the device), a queued move the server refused,
 a tournament, the projector view of a round of twelve boards (a few under way, one
 finished, one not started, one forfeit; also at 1920×1080), a game between players named in Ge'ez script, a finished
-game's scoresheet and a round's empty ones; and, on a device nobody signed in on, a game
-viewed only and a sign-in link refused on arrival.
+game's scoresheet and a round's empty ones, the embeddable round and game; and, on a
+device nobody signed in on, a game viewed only and a sign-in link refused on arrival.
 """
 
 from __future__ import annotations
@@ -98,6 +98,7 @@ def pages(client) -> dict[str, str]:
     selus = played(client, "selus-rounds-1372.json", 30)
     tuz = played(client, "tuz-end-turn-seed1.json", 0)
     tournament_id = tournament(client)
+    hall_id = hall(client)
     return {
         "home": "/",
         "game-selus": f"/games/{selus}",
@@ -105,7 +106,9 @@ def pages(client) -> dict[str, str]:
         "game-tuz-opening": f"/games/{tuz}",
         "spectator": f"/games/{selus}/watch",
         "tournament": f"/tournaments/{tournament_id}",
-        "projector": f"/tournaments/{hall(client)}/projector",
+        "projector": f"/tournaments/{hall_id}/projector",
+        "embed-round": f"/embed/tournaments/{hall_id}/rounds/1",
+        "embed-game": f"/embed/games/{selus}",
         "game-ethiopic-names": f"/games/{record(client, ETHIOPIC, [])}",
         "scoresheet": f"/games/{finished(client)}/scoresheet",
         "scoresheets-round": f"/tournaments/{tournament_id}/rounds/1/scoresheets",
