@@ -1,0 +1,183 @@
+"""``recorder serve`` holds a hall (docs/deployment.md, *recorder serve*; docs/decisions.md).
+
+The command the README starts in a hall must survive what a hall does to it: more
+spectators than its open files allow (the excess told 503 with Retry-After, recording
+untouched), clients that open a connection and send its head slowly or never (closed
+after a header timeout, the server still answering), and anonymous clients looping on
+the costliest reads of a long game (appends stay quick: those reads run in a process of
+their own at idle priority, never in the greenlet loop that relays the appends).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from browser import fixture_game
+from test_live_server import ADMIN, TOKEN, call, head_of, stream_socket
+
+from recorder.bench import server as gunicorn
+from recorder.bench.cost import adversarial, build, setup_body
+from recorder.store import SQLiteEventStore
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@contextlib.contextmanager
+def recorder_serve(folder: Path, *, files: int | None = None, **env: str):
+    """``recorder serve`` as the README starts it, its open-files limit (soft and hard) set to ``files``."""
+    port = gunicorn.free_port()
+    command = [sys.executable, "-m", "recorder", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--db", str(folder / "served.sqlite3")]
+    environment = {**os.environ, "RECORDER_ADMIN_TOKEN": TOKEN, "RECORDER_ENGINE": "python", **env}
+
+    def limit_files() -> None:
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    with open(folder / "serve.log", "w") as log:
+        output = {"stdout": log, "stderr": subprocess.STDOUT}
+        process = subprocess.Popen(command, env=environment, preexec_fn=limit_files, **output)  # type: ignore[call-overload]
+    try:
+        deadline = time.monotonic() + 90
+        while not gunicorn.answers(port):
+            assert process.poll() is None and time.monotonic() < deadline, (folder / "serve.log").read_text()
+            time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=15)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def created_game(port: int) -> str:
+    status, created = call(port, "POST", "/api/games", fixture_game("qelat-default.json")["setup"])
+    assert status == 201, created
+    return created["id"]
+
+
+def record_one(port: int, game_id: str, version: int) -> float:
+    """Record the fixture's move at ``version``; the seconds its append took."""
+    command = fixture_game("qelat-default.json")["commands"][version - 1]
+    started = time.monotonic()
+    status, body = call(port, "POST", f"/api/games/{game_id}/commands", command, {**ADMIN, "If-Match": f'"{version}"'})
+    assert status == 201, body
+    return time.monotonic() - started
+
+
+# -- Open files ------------------------------------------------------------------------------
+
+
+def test_serve_admits_the_streams_its_open_files_allow_and_tells_the_rest_503(tmp_path):
+    """With 256 open files (a desktop's limit is 1,024, some 256), 300 spectators: the
+    server admits what its files allow, answers each of the others 503 with Retry-After
+    (never an accept that fails with EMFILE and no answer), and a move still records and
+    reaches an admitted spectator."""
+    with recorder_serve(tmp_path, files=256) as port:
+        game_id = created_game(port)
+        streams = [stream_socket(port, game_id) for _ in range(300)]
+        try:
+            heads = [head_of(sock) for sock in streams]
+            admitted = [sock for sock, head in zip(streams, heads) if head.startswith(b"HTTP/1.1 200")]
+            refused = [head for head in heads if head.startswith(b"HTTP/1.1 503")]
+            assert len(admitted) + len(refused) == 300
+            assert 100 <= len(admitted) < 256 and all(b"Retry-After: 5\r\n" in head for head in refused)
+            assert record_one(port, game_id, 1) < 5.0
+            heard, deadline = b"", time.monotonic() + 10
+            while b"id: 2\n" not in heard and time.monotonic() < deadline:
+                heard += admitted[0].recv(65536)
+            assert b"id: 2\n" in heard
+        finally:
+            for sock in streams:
+                sock.close()
+    assert "Too many open files" not in (tmp_path / "serve.log").read_text()
+
+
+# -- Slow heads ------------------------------------------------------------------------------
+
+
+def half_request(port: int) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # a head that never ends
+    return sock
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    try:
+        while chunk := sock.recv(65536):
+            del chunk  # a 400 or a 408 may come first: what matters is the end
+        return True
+    except TimeoutError:
+        return False
+    except OSError:  # reset: closed as well
+        return True
+
+
+def test_serve_closes_half_requests_after_its_header_timeout_and_still_answers(tmp_path):
+    """250 half-requests (slowloris) on a server of 256 open files: each is closed within
+    the header timeout (2 s here, ``RECORDER_HEADER_TIMEOUT``), and the server answers
+    and records meanwhile and after."""
+    with recorder_serve(tmp_path, files=256, RECORDER_HEADER_TIMEOUT="2") as port:
+        game_id = created_game(port)
+        slow = [half_request(port) for _ in range(250)]
+        try:
+            assert record_one(port, game_id, 1) < 5.0  # while they hang on
+            for sock in slow:
+                sock.settimeout(8)  # the timeout, and room for a shared machine
+            assert all(closed_by_server(sock) for sock in slow)
+            status, variants = call(port, "GET", "/api/variants")
+            assert status == 200 and variants["variants"]
+            assert record_one(port, game_id, 2) < 5.0
+        finally:
+            for sock in slow:
+                sock.close()
+
+
+# -- Heavy reads -----------------------------------------------------------------------------
+
+LONG_GAME_PAIRS = 4_000  # 150 moves, then 4,000 pairs of a sowing and its retraction: 8,151 events
+HEAVY_READS = ("/verify", "/moves", "/events")
+
+
+def test_appends_stay_quick_while_anonymous_clients_loop_on_heavy_reads_of_a_long_game(tmp_path):
+    """Two clients loop on verify, moves and events of an 8,000-event game (each a second
+    or more of CPU): every append to another game stays under a second. When the front
+    computed them between its greenlet switches, each append waited for the read under
+    way: seconds."""
+    store = SQLiteEventStore(str(tmp_path / "served.sqlite3"))
+    long_game = build(store, "long", setup_body("Long"), adversarial(pairs=LONG_GAME_PAIRS)).game_id
+    store.close()
+    with recorder_serve(tmp_path) as port:
+        game_id = created_game(port)
+        stop = threading.Event()
+        reads: list[int] = []
+
+        def loop_on_heavy_reads(turn: int) -> None:
+            while not stop.is_set():
+                path = f"/api/games/{long_game}{HEAVY_READS[turn % len(HEAVY_READS)]}"
+                reads.append(call(port, "GET", path, headers={"Accept": "application/json"})[0])
+                turn += 1
+
+        readers = [threading.Thread(target=loop_on_heavy_reads, args=(i,)) for i in range(2)]
+        for reader in readers:
+            reader.start()
+        try:
+            time.sleep(1.0)  # the reads are under way before the first append
+            appends = [record_one(port, game_id, version) for version in range(1, 21)]
+        finally:
+            stop.set()
+            for reader in readers:
+                reader.join(120)
+        assert reads and set(reads) == {200}
+        assert max(appends) < 1.0, sorted(appends)
