@@ -11,8 +11,10 @@ their own at idle priority, never in the greenlet loop that relays the appends).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -34,6 +36,13 @@ pytestmark = pytest.mark.timeout(300)
 @contextlib.contextmanager
 def recorder_serve(folder: Path, *, files: int | None = None, **env: str):
     """``recorder serve`` as the README starts it, its open-files limit (soft and hard) set to ``files``."""
+    with serving(folder, files=files, **env) as (port, _process):
+        yield port
+
+
+@contextlib.contextmanager
+def serving(folder: Path, *, files: int | None = None, **env: str):
+    """The same, yielding its port and its process."""
     port = gunicorn.free_port()
     command = [sys.executable, "-m", "recorder", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--db", str(folder / "served.sqlite3")]
@@ -51,7 +60,7 @@ def recorder_serve(folder: Path, *, files: int | None = None, **env: str):
         while not gunicorn.answers(port):
             assert process.poll() is None and time.monotonic() < deadline, (folder / "serve.log").read_text()
             time.sleep(0.1)
-        yield port
+        yield port, process
     finally:
         process.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -181,3 +190,76 @@ def test_appends_stay_quick_while_anonymous_clients_loop_on_heavy_reads_of_a_lon
                 reader.join(120)
         assert reads and set(reads) == {200}
         assert max(appends) < 1.0, sorted(appends)
+
+
+# -- The front and its backends --------------------------------------------------------------
+
+
+def backend_of(process: subprocess.Popen, kind: str) -> int | None:
+    """The pid of the gunicorn serving ``kind``'s socket, a child of ``recorder serve`` (None while there is none)."""
+    for pid in gunicorn._children(process.pid):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            if f"/{kind}.sock".encode() in cmdline.read():
+                return pid
+    return None
+
+
+def test_serve_starts_a_backend_again_that_ended_and_stops_every_process_with_it(tmp_path):
+    """The recording backend killed: serve starts it again, answers and records; the
+    heavy one runs in the idle class; SIGTERM stops the front and both backends."""
+    with serving(tmp_path) as (port, process):
+        heavy = backend_of(process, "heavy")
+        assert heavy is not None
+        if hasattr(os, "SCHED_IDLE"):
+            assert os.sched_getscheduler(heavy) == os.SCHED_IDLE
+        killed = backend_of(process, "recording")
+        assert killed is not None
+        os.kill(killed, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while backend_of(process, "recording") in (None, killed) or not gunicorn.answers(port):
+            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            time.sleep(0.2)
+        assert record_one(port, created_game(port), 1) < 5.0
+        backends = [pid for pid in (backend_of(process, "recording"), heavy) if pid is not None]
+        assert len(backends) == 2
+    gone = time.monotonic() + 15
+    while any(Path(f"/proc/{pid}").exists() for pid in backends) and time.monotonic() < gone:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in backends)
+    assert "starting it again" in (tmp_path / "serve.log").read_text()
+
+
+def raw_request(port: int, request: bytes) -> bytes:
+    """Send ``request`` as is; the whole answer (the connection is closed after it)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        return answer
+
+
+def test_the_front_relays_requests_and_answers_as_the_app_does(tmp_path):
+    """Through the relay: a chunked body creates a game, an encoded path reaches the app
+    as sent, a HEAD gets no body, an export streams, and a body over 1 MiB is refused
+    with 413 before any backend sees it."""
+    with recorder_serve(tmp_path) as port:
+        body = json.dumps(fixture_game("qelat-default.json")["setup"]).encode()
+        head = f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {TOKEN}\r\n"
+        chunked = head + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        answer = raw_request(port, chunked.encode() + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+        assert answer.startswith(b"HTTP/1.1 201"), answer[:300]
+        assert json.loads(answer.partition(b"\r\n\r\n")[2])["version"] == 1
+        status, missing = call(port, "GET", "/api/games/caf%C3%A9")
+        assert status == 404 and "café" in missing["detail"]
+        answer = raw_request(
+            port, f"HEAD /api/variants HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+        )
+        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"\r\n\r\n")
+        answer = raw_request(
+            port, f"GET /api/export HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+        )
+        assert answer.startswith(b"HTTP/1.1 200") and b"end of archive: 1 game" in answer
+        too_long = head + f"Content-Type: application/json\r\nContent-Length: {2**20 + 1}\r\n\r\n"
+        answer = raw_request(port, too_long.encode() + b" " * (2**20 + 1))
+        assert answer.startswith(b"HTTP/1.1 413") and b"application/problem+json" in answer

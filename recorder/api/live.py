@@ -25,7 +25,9 @@ of a few tens of kB and holds no thread that records moves and, once it has caug
 database connection (``release_connection``). Each process admits at most
 ``LIVE_LISTENERS`` streams at once (env ``RECORDER_LIVE_LISTENERS``; default 10,000 in
 an event-driven process, 8 per worker elsewhere, where each stream holds one of the
-worker's threads) and answers 503 with ``Retry-After`` beyond it (docs/deployment.md).
+worker's threads; an event-driven process no more than its open files allow, its soft
+limit raised to the hard one) and answers 503 with ``Retry-After`` beyond it
+(docs/deployment.md).
 A stream ends after ``LIVE_MAX_SECONDS`` (300 s); EventSource reconnects and resumes. Its
 watcher keeps its time (the heartbeat, the end), so a waiting stream holds no timer.
 """
