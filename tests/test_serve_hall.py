@@ -263,3 +263,18 @@ def test_the_front_relays_requests_and_answers_as_the_app_does(tmp_path):
         too_long = head + f"Content-Type: application/json\r\nContent-Length: {2**20 + 1}\r\n\r\n"
         answer = raw_request(port, too_long.encode() + b" " * (2**20 + 1))
         assert answer.startswith(b"HTTP/1.1 413") and b"application/problem+json" in answer
+
+
+def test_an_event_driven_process_admits_the_streams_its_open_files_allow(monkeypatch):
+    """A quarter of the files (at least 96) stays for the rest; the configured bound wins when lower."""
+    from recorder.api import live
+
+    assert [live.streams_within(files) for files in (128, 256, 1_024, 20_000)] == [32, 160, 768, 15_000]
+    monkeypatch.setattr(live, "event_driven", lambda: True)
+    monkeypatch.setattr(live, "open_files_for_streams", lambda: 256)
+    monkeypatch.delenv("RECORDER_LIVE_LISTENERS", raising=False)
+    assert live.listener_limit() == 160
+    monkeypatch.setenv("RECORDER_LIVE_LISTENERS", "50")
+    assert live.listener_limit() == 50
+    monkeypatch.setattr(live, "event_driven", lambda: False)
+    assert live.listener_limit() == 50
