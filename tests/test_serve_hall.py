@@ -192,6 +192,38 @@ def test_appends_stay_quick_while_anonymous_clients_loop_on_heavy_reads_of_a_lon
         assert max(appends) < 1.0, sorted(appends)
 
 
+def test_many_clients_on_heavy_reads_take_no_relay_that_recording_needs(tmp_path):
+    """32 anonymous clients at once on the verify of an 8,151-event game (more than the front
+    relays at once): the heavy reads queue for the heavy backend's relays alone, and every
+    append still goes through under a second."""
+    store = SQLiteEventStore(str(tmp_path / "served.sqlite3"))
+    long_game = build(store, "long", setup_body("Long"), adversarial(pairs=LONG_GAME_PAIRS)).game_id
+    store.close()
+    with recorder_serve(tmp_path) as port:
+        game_id = created_game(port)
+        stop = threading.Event()
+        reads: list[int] = []
+
+        def loop_on_verify() -> None:
+            while not stop.is_set():
+                reads.append(
+                    call(port, "GET", f"/api/games/{long_game}/verify", headers={"Accept": "application/json"})[0]
+                )
+
+        readers = [threading.Thread(target=loop_on_verify) for _ in range(32)]
+        for reader in readers:
+            reader.start()
+        try:
+            time.sleep(2.0)  # every reader's request is in before the first append
+            appends = [record_one(port, game_id, version) for version in range(1, 11)]
+        finally:
+            stop.set()
+            for reader in readers:
+                reader.join(120)
+        assert reads and set(reads) == {200}
+        assert max(appends) < 1.0, sorted(appends)
+
+
 # -- The front and its backends --------------------------------------------------------------
 
 

@@ -80,9 +80,11 @@ class Front:
         self.app = app
         self.backends = backends
         self.store = app.extensions["recorder"].store
-        # Each relay under way holds a socket to a backend: so many at once, the rest wait
-        # their turn (a greenlet waiting here holds only its client's socket).
-        self.slots = threading.BoundedSemaphore(relays)
+        # Each relay under way holds a socket to a backend: so many at once to each, the
+        # rest wait their turn (a greenlet waiting here holds only its client's socket).
+        # Each backend has its own: heavy reads queued by the dozen never hold the relay
+        # an append needs.
+        self.slots = {path: threading.BoundedSemaphore(relays) for path in (backends.recording, backends.heavy)}
 
     def __call__(self, environ: dict, start_response):
         path = environ.get("PATH_INFO", "")
@@ -115,16 +117,17 @@ class Front:
         sent = whole_body(environ, limit)
         if sent is None:
             return self.refuse(RequestEntityTooLarge(), environ, start_response)
-        self.slots.acquire()
+        slots = self.slots[backend]
+        slots.acquire()
         connection = UnixConnection(backend)
         try:
             response = send(connection, environ, sent)
         except (OSError, http.client.HTTPException):
             connection.close()
-            self.slots.release()
+            slots.release()
             return self.unavailable(environ, start_response)
         start_response(f"{response.status} {response.reason}", end_to_end(response.getheaders()))
-        return Answer(response, connection, self.slots.release)
+        return Answer(response, connection, slots.release)
 
     def unavailable(self, environ: dict, start_response):
         with self.app.request_context(environ):

@@ -39,8 +39,8 @@ from collections.abc import Callable
 from recorder.auth.tokens import without_tokens
 
 HEADER_TIMEOUT_SECONDS = 10.0
-FILES_KEPT_BACK = 48  # the database's files, the log, the listening socket, the relays' sockets
-RELAYS_AT_ONCE = 16  # each relay under way holds a socket to a backend (kept back above)
+FILES_KEPT_BACK = 80  # the database's files (3 a connection), the log, the listening socket, 2 x 16 relays
+RELAYS_AT_ONCE = 16  # to each backend: each relay under way holds a socket (kept back above)
 
 
 def patched() -> bool:
