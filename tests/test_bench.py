@@ -251,3 +251,26 @@ def test_the_archive_section_prints_the_cpu_an_event_costs_and_the_bound_of_both
         "  both halves       50,000 events/s  (30.0 + 10.0 µs of CPU per event on 2 cores never idle:"
         " the most an import of this code can reach here, below its target)"
     )
+
+
+@pytest.mark.timeout(240)
+def test_the_hall_section_times_appends_on_recorder_serve_beside_spectators_and_heavy_readers():
+    """The hall section's machinery on ``recorder serve`` itself, small: every board's
+    appends timed in both runs, every spectator held, the heavy readers' reads answered,
+    nothing refused; and its report prints both p99s, their ratio and the refused count."""
+    from recorder.bench.hall import measure as measure_hall
+    from recorder.bench.report import hall_lines
+
+    figures = measure_hall(spectators=20, seconds=3.0, pairs=200)
+    assert figures.events == 1 + 150 + 2 * 200
+    assert figures.quiet.requests >= 40 and figures.loaded.requests >= 40
+    assert figures.admitted == 20 and figures.refused_requests == 0
+    assert figures.reads.statuses.get(200, 0) >= 4
+    lines = hall_lines(figures)
+    assert lines[0].startswith("  append p99: ") and "×  target ≤ 150 ms and ≤ 3×" in lines[0]
+    assert "spectators held: 20 of 20" in lines[2] and "requests refused: 0" in lines[2]
+
+
+def test_the_quick_hall_is_smaller_than_the_full_one():
+    quick, full = Plan.make(True).hall, Plan.make(False).hall
+    assert full == (500, 60.0, 9_925) and all(q < f for q, f in zip(quick, full))

@@ -25,15 +25,19 @@ of a few tens of kB and holds no thread that records moves and, once it has caug
 database connection (``release_connection``). Each process admits at most
 ``LIVE_LISTENERS`` streams at once (env ``RECORDER_LIVE_LISTENERS``; default 10,000 in
 an event-driven process, 8 per worker elsewhere, where each stream holds one of the
-worker's threads) and answers 503 with ``Retry-After`` beyond it (docs/deployment.md).
+worker's threads; an event-driven process no more than its open files allow, its soft
+limit raised to the hard one) and answers 503 with ``Retry-After`` beyond it
+(docs/deployment.md).
 A stream ends after ``LIVE_MAX_SECONDS`` (300 s); EventSource reconnects and resumes. Its
 watcher keeps its time (the heartbeat, the end), so a waiting stream holds no timer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
+import resource
 import sys
 import threading
 import time
@@ -58,6 +62,7 @@ bp = Blueprint("live", __name__)
 
 THREADED_LISTENERS = 8  # per gthread worker: each stream holds a thread, 4 of its 12 stay for recording
 EVENT_DRIVEN_LISTENERS = 10_000  # per event-driven process: each stream is a greenlet, no thread
+FILES_FOR_THE_REST = 96  # open files an event-driven process keeps from its streams, at the least
 
 
 def event_driven() -> bool:
@@ -68,11 +73,30 @@ def event_driven() -> bool:
 
 
 def listener_limit() -> int:
-    """``RECORDER_LIVE_LISTENERS``, else the default of this kind of process."""
+    """``RECORDER_LIVE_LISTENERS``, else the default of this kind of process; in an
+    event-driven process no more than its open files allow (``open_files_for_streams``)."""
     configured = os.environ.get("RECORDER_LIVE_LISTENERS")
-    if configured:
-        return int(configured)
-    return EVENT_DRIVEN_LISTENERS if event_driven() else THREADED_LISTENERS
+    if not event_driven():
+        return int(configured) if configured else THREADED_LISTENERS
+    wanted = int(configured) if configured else EVENT_DRIVEN_LISTENERS
+    return min(wanted, streams_within(open_files_for_streams()))
+
+
+def open_files_for_streams() -> int:
+    """The process's open-files limit, its soft limit raised to the hard one first: each
+    stream is a socket, and a process out of files accepts no one (not even to say 503)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard or (hard == resource.RLIM_INFINITY and soft != hard):
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def streams_within(files: int) -> int:
+    """Streams a process with ``files`` open files admits: a quarter of them (at least
+    ``FILES_FOR_THE_REST``) stay for the database, the requests that record and read,
+    and the 503s that tell the excess to come back."""
+    return max(1, files - max(FILES_FOR_THE_REST, files // 4))
 
 
 DEFAULTS = {

@@ -8,7 +8,7 @@ from recorder import gunicorn_conf as conf
 
 from .server import GunicornConfig
 
-SECTIONS = ("engine", "api", "read", "export", "cost", "pairing", "live", "players", "archive")
+SECTIONS = ("engine", "api", "read", "export", "cost", "pairing", "live", "hall", "players", "archive")
 DEFAULT_SECTIONS = SECTIONS[:-1]  # the archive section takes hours: only when asked for
 
 # Targets: engine laps per second, append throughput and latency, read and export ratios.
@@ -35,6 +35,10 @@ PLAYER_SEARCH_TARGET_P99_MS = 50.0  # a search of 10,000 players
 COST_TARGET_SECONDS = 0.5  # each per-game endpoint on the 12,151-event game with 6,000 retractions
 COST_TARGET_RATIO = 3.0  # its time per event / a plain 1,500-event game's
 FAIRNESS_TARGET_P99_MS = 250.0  # appends to other games while four expensive reads run
+HALL_APPEND_P99_MS = 150.0  # recorder serve: 50 boards' appends beside spectators and four heavy readers
+HALL_APPEND_RATIO = 3.0  # the appends' p99 with the heavy readers / without them, in the same run
+HALL_SPECTATORS = 500
+HALL_LONG_GAME_PAIRS = 9_925  # the heavy readers' game: 151 events, then as many pairs of a sowing and its retraction
 
 # The served configuration the bench measures (docs/deployment.md recommends the same):
 # gthread workers, so a long export or an expensive read holds one thread, never a whole
@@ -68,12 +72,30 @@ class Plan:
     # the appends' p99 to be the twelfth slowest, short enough that the spectators' streams
     # (LIVE_MAX_SECONDS, opened during the ramp) outlast the watched run.
     live_seconds: float = 180.0
+    # The hall section: its spectators, each run of moves, and the long game's pairs
+    # (20,001 events in all). Both runs and the ramp fit within a stream's 300 s.
+    hall: tuple[int, float, int] = (HALL_SPECTATORS, 60.0, HALL_LONG_GAME_PAIRS)
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:
         if quick:
             quick_players = (1_000, 5_000)
-            return cls(0.5, append_seconds or 3.0, 20_000, 100, (100, 1_000), 1, 3, 500, 200, None, quick_players, 10.0)
+            quick_hall = (100, 8.0, 1_000)
+            return cls(
+                0.5,
+                append_seconds or 3.0,
+                20_000,
+                100,
+                (100, 1_000),
+                1,
+                3,
+                500,
+                200,
+                None,
+                quick_players,
+                10.0,
+                quick_hall,
+            )
         return cls(3.0, append_seconds or 10.0, 100_000, 500, (1_000, 10_000), 3, 9, LIVE_TARGET_SPECTATORS, 100_000)
 
 

@@ -15,6 +15,8 @@ from .plan import (
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
     FAIRNESS_TARGET_P99_MS,
+    HALL_APPEND_P99_MS,
+    HALL_APPEND_RATIO,
     IMPORT_TARGET_EVENTS,
     LIVE_APPEND_RATIO,
     LIVE_TARGET_MS,
@@ -276,6 +278,38 @@ def live_lines(figures) -> list[str]:
         f"  memory per open stream: {per_stream:.0f} kB (live process {figures.rss_before / 2**20:.0f} MB "
         f"→ {figures.rss_open / 2**20:.0f} MB); live process CPU while watched: "
         f"{figures.live_cpu / figures.seconds * 100:.0f} % of a core",
+    ]
+
+
+def hall(plan: Plan, echo: Echo) -> None:
+    from . import hall as bench_hall
+
+    spectators, seconds, pairs = plan.hall
+    echo(
+        f"hall: recorder serve (as the README starts it), {bench_hall.BOARDS} boards each a move every "
+        f"~{bench_hall.MOVE_EVERY:g} s, {spectators:,} live spectators; {seconds:g} s of moves, then {seconds:g} s "
+        f"with {bench_hall.READERS} anonymous clients looping on verify, what-if, trace and export of a "
+        f"{bench_hall.SETUP_EVENTS + 2 * pairs:,}-event game ({machine()})"
+    )
+    for line in hall_lines(bench_hall.measure(spectators=spectators, seconds=seconds, pairs=pairs)):
+        echo(line)
+
+
+def hall_lines(figures) -> list[str]:
+    """The hall section's figures, each beside its target."""
+    quiet, loaded = figures.quiet.percentile(99) * 1000, figures.loaded.percentile(99) * 1000
+    ratio = loaded / quiet if quiet else float("nan")
+    met = loaded <= HALL_APPEND_P99_MS and ratio <= HALL_APPEND_RATIO and figures.refused_requests == 0
+    return [
+        f"  append p99: {quiet:.1f} ms without the heavy readers ({figures.quiet.requests} appends), "
+        f"{loaded:.1f} ms with them ({figures.loaded.requests}): {ratio:.2f}×  "
+        f"target ≤ {HALL_APPEND_P99_MS:g} ms and ≤ {HALL_APPEND_RATIO:g}×  {verdict(met)}",
+        f"    (p50 {spread(figures.quiet, 50)} → {spread(figures.loaded, 50)} ms, "
+        f"max {max(figures.quiet.latencies, default=float('nan')) * 1000:.1f} → "
+        f"{max(figures.loaded.latencies, default=float('nan')) * 1000:.1f} ms; the database {figures.database})",
+        f"  spectators held: {figures.admitted:,} of {figures.spectators:,}; heavy reads answered: "
+        f"{figures.reads.statuses.get(200, 0)} (p50 {spread(figures.reads, 50)} ms); requests refused: "
+        f"{figures.refused_requests}  target 0  {verdict(figures.refused_requests == 0)}",
     ]
 
 

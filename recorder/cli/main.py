@@ -53,8 +53,10 @@ def main():
 def serve(host: str, port: int, open_mode: bool, db: str | None):
     """Serve the API and the pages on an embedded SQLite file (use gunicorn wsgi:app in production).
 
-    One event-driven process (gevent): live streams wait as greenlets, never holding what
-    recording needs (docs/deployment.md). With no RECORDER_ADMIN_TOKEN, the first start
+    An event-driven front (gevent) holds the live streams as greenlets and hands every
+    other request to a recording process and the costly reads to one at idle priority,
+    so neither spectators nor heavy reads hold a move back (docs/deployment.md). With no
+    RECORDER_ADMIN_TOKEN, the first start
     creates an admin token, keeps its digest in the database and the token in
     <database>.admin-token (mode 0600), and prints a sign-in address.
     """
