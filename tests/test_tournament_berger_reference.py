@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from recorder.tournaments.check import DIFFERS, SAME, check_tournament
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register
 from recorder.tournaments.events import BERGER_ANNEX_1, BERGER_CYCLES, TournamentCreated
-from recorder.tournaments.fold import apply, start
+from recorder.tournaments.fold import Tournament, apply, start
 from recorder.tournaments.pairing import berger_cycle_length, berger_round, round_robin_round
 from recorder.tournaments.results import BoardOutcome
 
@@ -75,9 +76,9 @@ def test_c05_annex_1_double_round_robin_never_seats_a_player_alike_three_rounds_
     assert runs == {}
 
 
-def paired_double_round_robin(n: int, created: TournamentCreated) -> list[tuple[list, int | None]]:
-    """Every round of a double round robin of n players through the pure pipeline
-    (decide -> fold), each board a south win."""
+def played_through(n: int, created: TournamentCreated) -> tuple[Tournament, dict]:
+    """Every round of a round robin of n players through the pure pipeline (decide ->
+    fold), each board a south win: the tournament and its results."""
     t, seq = start("t-berger", created), 1
     for i in range(n):
         for event in decide_register(t, {"name": f"P{i + 1}"}):
@@ -90,7 +91,17 @@ def paired_double_round_robin(n: int, created: TournamentCreated) -> list[tuple[
             t = apply(t, event, seq)
         for board in t.rounds[-1].boards:
             outcomes[(t.rounds[-1].number, board.board)] = BoardOutcome("south_wins", True)
+    return t, outcomes
+
+
+def paired_double_round_robin(n: int, created: TournamentCreated) -> list[tuple[list, int | None]]:
+    t, _ = played_through(n, created)
     return [([b.players() for b in r.boards], next((b.player for b in r.byes), None)) for r in t.rounds]
+
+
+def double_round_robin(berger_order: str | None) -> TournamentCreated:
+    created = decide_create({"name": "T", "variant": "qelat", "format": "double_round_robin"})
+    return replace(created, berger_order=berger_order)
 
 
 def test_c05_annex_1_a_new_double_round_robin_records_and_plays_the_annex_order():
@@ -114,3 +125,27 @@ def test_c05_annex_1_a_double_round_robin_stored_before_keeps_the_order_it_began
 def test_c05_annex_1_a_single_round_robin_records_no_order():
     created = decide_create({"name": "T", "variant": "qelat", "format": "round_robin"})
     assert created.berger_order is None and "berger_order" not in created.payload()
+
+
+@pytest.mark.parametrize("berger_order", [None, BERGER_ANNEX_1])
+def test_c05_annex_1_the_check_finds_each_double_round_robin_paired_by_its_own_order(berger_order):
+    t, outcomes = played_through(5, double_round_robin(berger_order))
+    checks = check_tournament(t, outcomes)
+    assert [c.status for c in checks] == [SAME] * 10
+    assert all(c.stored == c.expected and c.stored_bye == c.expected_bye for c in checks)
+
+
+def test_c05_annex_1_the_check_names_the_rounds_a_table_in_the_other_order_would_pair():
+    """Rounds stored by the cycle as it stands, read as if the tournament named the Annex's
+    order: the first cycle's last two rounds differ, every pair and the round off named."""
+    t, outcomes = played_through(6, double_round_robin(None))
+    checks = check_tournament(replace(t, berger_order=BERGER_ANNEX_1), outcomes)
+    assert [c.round for c in checks if c.status == DIFFERS] == [4, 5]
+    assert all(c.status == SAME for c in checks if c.round not in (4, 5))
+    assert "pairs not in the rules' pairing: 1-4, 2-3, 5-6" in checks[3].detail
+
+
+def test_c05_annex_1_the_check_reads_a_round_robins_round_off_as_its_bye():
+    t, outcomes = played_through(5, double_round_robin(BERGER_ANNEX_1))
+    first = check_tournament(t, outcomes)[0]
+    assert (first.stored_bye, first.expected_bye, first.status) == (1, 1, SAME)
