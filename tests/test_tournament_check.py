@@ -6,6 +6,7 @@ from click.testing import CliRunner
 from tournament_support import Organiser, make_app
 
 from recorder.cli.main import main
+from recorder.cli.tournaments import check_lines
 
 PLAYERS = [("Abeba", 2000), ("Berhane", 1950), ("Chaltu", 1900), ("Dawit", 1850), ("Eleni", 1800), ("Fikre", 1750)]
 
@@ -134,3 +135,4 @@ def test_c05_annex_1_a_double_round_robin_checks_against_its_berger_table(client
     assert [r["status"] for r in report["rounds"]] == ["same"] * 6 and report["differing_rounds"] == []
     # The first cycle's last two rounds reversed: round 2 is the table's round 3.
     assert report["rounds"][1]["expected"] == [{"south": 2, "north": 4}, {"south": 3, "north": 1}]
+    assert check_lines(report)[0] == f"{t['id']}: paired by Berger tables, c05-annex1"
