@@ -215,6 +215,7 @@ class TournamentSchema(Schema):
     bye_points = fields.Raw(dump_only=True)
     rated = fields.Boolean(dump_only=True)
     pairing_rules = fields.String(dump_only=True, allow_none=True)
+    berger_order = fields.String(dump_only=True, allow_none=True)  # a double round robin's
     initial_colour = fields.String(dump_only=True)
     acceleration = fields.String(dump_only=True, allow_none=True)
     forbidden_pairs = fields.List(fields.Dict(), dump_only=True)
@@ -264,7 +265,7 @@ class StandingsSchema(Schema):
 class RoundCheckSchema(Schema):
     round = StrictInteger(dump_only=True)
     method = fields.String(dump_only=True)
-    status = fields.String(dump_only=True)  # same, differs, no_pairing, not_swiss
+    status = fields.String(dump_only=True)  # same, differs, no_pairing, not_swiss (a manual tournament)
     manual = fields.Boolean(dump_only=True)
     board_order_differs = fields.Boolean(dump_only=True)
     stored = fields.List(fields.Dict(), dump_only=True)
@@ -280,6 +281,7 @@ class PairingCheckSchema(Schema):
 
     tournament_id = fields.String(dump_only=True)
     pairing_rules = fields.String(dump_only=True, allow_none=True)
+    berger_order = fields.String(dump_only=True, allow_none=True)  # a double round robin's
     differing_rounds = fields.List(StrictInteger(), dump_only=True)
     rounds = fields.List(fields.Nested(RoundCheckSchema), dump_only=True)
 

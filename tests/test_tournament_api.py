@@ -134,14 +134,16 @@ def test_round_robin_withdrawal_turns_the_remaining_games_into_forfeits(client, 
 def test_double_round_robin_plays_every_pairing_twice_with_seats_swapped(client, admin):
     t = admin.create(name="X", variant="qelat", format="double_round_robin")
     admin.add_players(t["id"], "A", "B", "C")
-    assert client.get(f"/api/tournaments/{t['id']}").get_json()["rounds_planned"] == 6
+    shown = client.get(f"/api/tournaments/{t['id']}").get_json()
+    assert shown["rounds_planned"] == 6 and shown["berger_order"] == "c05-annex1"
     rounds = []
     for number in range(1, 7):
         paired = admin.pair(t["id"])
         rounds.append((seats(paired), [b["number"] for b in paired["byes"]]))
         admin.forfeit(t["id"], number, 1, "south_wins")
     # Three players use the four-player table; whoever meets 4 has the round off (0 points).
-    assert rounds[:3] == [([(2, 3)], [1]), ([(1, 2)], [3]), ([(3, 1)], [2])]
+    # The first cycle plays the table's last two rounds in reverse order (C.05 Annex 1).
+    assert rounds[:3] == [([(2, 3)], [1]), ([(3, 1)], [2]), ([(1, 2)], [3])]
     assert rounds[3:] == [([(3, 2)], [1]), ([(2, 1)], [3]), ([(1, 3)], [2])]
     assert admin.standings(t["id"])["status"] == "finished"
 

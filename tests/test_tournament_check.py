@@ -6,6 +6,7 @@ from click.testing import CliRunner
 from tournament_support import Organiser, make_app
 
 from recorder.cli.main import main
+from recorder.cli.tournaments import check_lines
 
 PLAYERS = [("Abeba", 2000), ("Berhane", 1950), ("Chaltu", 1900), ("Dawit", 1850), ("Eleni", 1800), ("Fikre", 1750)]
 
@@ -120,3 +121,18 @@ def test_an_anonymous_reader_repeating_the_check_pairs_nothing_again(client, mon
     for _ in range(3):
         anonymous.get(f"/api/tournaments/{tid}/check", headers={"Authorization": ""})
     assert len(runs) == 2
+
+
+def test_c05_annex_1_a_double_round_robin_checks_against_its_berger_table(client):
+    admin = Organiser(client)
+    t = admin.create(name="Adigrat Double", variant="qelat", format="double_round_robin")
+    admin.add_players(t["id"], *PLAYERS[:4])
+    for r in range(1, 7):
+        admin.pair(t["id"])
+        finish_round(admin, t["id"], r)
+    report = admin.get(f"/api/tournaments/{t['id']}/check")
+    assert report["berger_order"] == "c05-annex1" and report["pairing_rules"] is None
+    assert [r["status"] for r in report["rounds"]] == ["same"] * 6 and report["differing_rounds"] == []
+    # The first cycle's last two rounds reversed: round 2 is the table's round 3.
+    assert report["rounds"][1]["expected"] == [{"south": 2, "north": 4}, {"south": 3, "north": 1}]
+    assert check_lines(report)[0] == f"{t['id']}: paired by Berger tables, c05-annex1"

@@ -409,7 +409,8 @@ def check(tournament_id, as_json, db):
 
 
 def check_lines(report: dict) -> list[str]:
-    lines = [f"{report['tournament_id']}: paired by {report['pairing_rules'] or 'no Dutch rules'}"]
+    rules = report["pairing_rules"] or (f"Berger tables, {report['berger_order']}" if report["berger_order"] else None)
+    lines = [f"{report['tournament_id']}: paired by {rules or 'no Dutch rules'}"]
     for r in report["rounds"]:
         how = "paired by hand" if r["manual"] else f"paired {r['method']}"
         verdict = {"same": "as the rules give", "differs": "DIFFERS", "no_pairing": "NO LEGAL PAIRING"}.get(

@@ -1,5 +1,8 @@
 """The pairing checker (pure): every stored Swiss round paired again from the history
-before it, by the tournament's own rules, and compared with what was stored.
+before it, by the tournament's own rules, and compared with what was stored; every
+round of a round robin compared with the Berger table in the order the tournament
+recorded at its creation (berger_order: older double round robins play the cycle twice
+as it stands, newer ones reverse the first cycle's last two rounds, C.05 Annex 1).
 
 What an arbiter shows an appeals committee: for each round, whether the stored pairing
 is the rules' (pairs, seats, the pairing-allocated bye), and if not, how it differs. A
@@ -12,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .decide import swiss_pairing
+from .decide import annex_order, round_robin_field, swiss_pairing
 from .fold import Round, Tournament, bye_kind
-from .pairing import NoPairing
+from .pairing import NoPairing, round_robin_round
 
 SAME, DIFFERS, NO_PAIRING, NOT_SWISS = "same", "differs", "no_pairing", "not_swiss"
 
@@ -57,6 +60,8 @@ def check_round(t: Tournament, outcomes: dict, rnd: Round) -> RoundCheck:
         if (rnd.number, board) in t.forfeits and t.forfeits[(rnd.number, board)].reason != "played"
     )
     base = RoundCheck(rnd.number, rnd.method, NOT_SWISS, stored, bye, forfeits=forfeits)
+    if t.is_round_robin:
+        return check_berger_round(t, rnd, base)
     if t.format != "swiss":
         return replace(base, detail=f"a {t.format.replace('_', ' ')} tournament is not paired by the Dutch system")
     earlier, known = before(t, outcomes, rnd.number)
@@ -70,6 +75,21 @@ def check_round(t: Tournament, outcomes: dict, rnd: Round) -> RoundCheck:
     if set(stored) == set(expected.boards) and bye == expected.bye:
         return replace(found, status=SAME)
     return replace(found, status=DIFFERS, detail=difference(stored, bye, expected.boards, expected.bye))
+
+
+def check_berger_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundCheck:
+    """A round robin's round against its Berger table; the round off is its bye."""
+    field = round_robin_field(t)
+    if len(field) < 2:
+        return replace(base, detail="a round robin needs at least two players for a Berger table")
+    pairs, off = round_robin_round(len(field), rnd.number, t.format == "double_round_robin", annex_order(t))
+    expected = tuple((field[s - 1].number, field[n - 1].number) for s, n in pairs)
+    expected_bye = field[off - 1].number if off else None
+    stored_bye = next((b.player for b in rnd.byes), None)
+    found = replace(base, stored_bye=stored_bye, expected=expected, expected_bye=expected_bye)
+    if set(base.stored) == set(expected) and stored_bye == expected_bye:
+        return replace(found, status=SAME)
+    return replace(found, status=DIFFERS, detail=difference(base.stored, stored_bye, expected, expected_bye))
 
 
 def difference(stored: tuple, bye: int | None, expected: tuple, expected_bye: int | None) -> str:

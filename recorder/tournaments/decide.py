@@ -18,6 +18,7 @@ from recorder.rules import rules_for
 from . import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, MAX_FORBIDDEN_PAIRS, TIEBREAKS, forbidden_pairs, trf
 from .dutch import pair_swiss
 from .events import (
+    BERGER_ANNEX_1,
     DUTCH_2026,
     PAIRING_RULES,
     BoardResultRecorded,
@@ -98,6 +99,7 @@ def decide_create(body: dict) -> TournamentCreated:
         acceleration=acceleration(format_, body.get("acceleration")),
         broadcast_delay=check_broadcast_delay(body.get("broadcast_delay", 0)) or None,
         finished_public=None if body.get("finished_public", True) else False,
+        berger_order=BERGER_ANNEX_1 if format_ == "double_round_robin" else None,
     )
 
 
@@ -329,12 +331,19 @@ def round_robin_field(t: Tournament) -> list[Entrant]:
     return [e for e in t.entrants if e.is_active_in(1)]
 
 
+def annex_order(t: Tournament) -> bool:
+    """Whether a double round robin reverses its first cycle's last two rounds (C.05 Annex
+    1): those created since; older ones keep the order they began with, since a table
+    changed mid-event would pair the round already played again."""
+    return t.berger_order == BERGER_ANNEX_1
+
+
 def berger(t: Tournament, number: int) -> list:
     """Berger tables on the field's order; boards against a withdrawn player are forfeits."""
     field = round_robin_field(t)
     if len(field) < 2:
         raise InvalidRecord("a round robin needs at least two players")
-    pairs, off = round_robin_round(len(field), number, t.format == "double_round_robin")
+    pairs, off = round_robin_round(len(field), number, t.format == "double_round_robin", annex_order(t))
     boards = [
         {"board": i, "south": field[s - 1].number, "north": field[n - 1].number}
         for i, (s, n) in enumerate(pairs, start=1)

@@ -15,6 +15,8 @@ from recorder.core.events import Event
 OLD_DUTCH = "dutch-2017"  # C.04.3 as approved in 2016/2017, in force until 30 June 2025
 DUTCH_2026 = "dutch-2026"  # C.04.3 applied from 1 February 2026
 PAIRING_RULES = (OLD_DUTCH, DUTCH_2026)
+BERGER_CYCLES = "berger-cycles"  # a double round robin plays the cycle twice as it stands
+BERGER_ANNEX_1 = "c05-annex1"  # ... its first cycle's last two rounds reversed (FIDE C.05 Annex 1)
 BYE_KINDS = ("pab", "full", "half", "zero")
 
 
@@ -47,13 +49,24 @@ class TournamentCreated(TournamentEvent):
     acceleration: str | None = None  # "baku": C.04.5's accelerated rounds
     broadcast_delay: int | None = None  # seconds a move waits before the public sees it (docs/tournaments.md)
     finished_public: bool | None = None  # False: a finished game waits for the delay too
+    # berger_order: a double round robin's order of rounds; absent is BERGER_CYCLES, the
+    # order every double round robin stored before it was paired by.
+    berger_order: str | None = None
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
         return {k: v for k, v in body.items() if k not in LATER_FIELDS or v is not None}
 
 
-LATER_FIELDS = ("rated", "pairing_rules", "initial_colour", "acceleration", "broadcast_delay", "finished_public")
+LATER_FIELDS = (
+    "rated",
+    "pairing_rules",
+    "initial_colour",
+    "acceleration",
+    "broadcast_delay",
+    "finished_public",
+    "berger_order",
+)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from .events import (
+    BERGER_CYCLES,
     OLD_DUTCH,
     BoardResultRecorded,
     BroadcastSet,
@@ -123,6 +124,7 @@ class Tournament:
     end_date: str | None = None
     rated: bool = False
     pairing_rules: str = OLD_DUTCH
+    berger_order: str = BERGER_CYCLES  # a double round robin's (events.py)
     initial_colour: str = "white"
     forbidden: tuple[Forbidden, ...] = ()
     acceleration: str | None = None
@@ -197,6 +199,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         end_date=event.end_date,
         rated=bool(event.rated),
         pairing_rules=event.pairing_rules or OLD_DUTCH,
+        berger_order=event.berger_order or BERGER_CYCLES,
         initial_colour=event.initial_colour or "white",
         acceleration=event.acceleration,
         broadcast_delay=event.broadcast_delay or 0,

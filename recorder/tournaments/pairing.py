@@ -4,7 +4,7 @@
 - Berger (FIDE C.05 Annex 1): player n sits on board 1 against the player the table
   rotates to; he is north in odd rounds and south in even ones. An odd field adds a
   dummy: whoever meets it has the round off. A double round robin repeats the cycle
-  with the seats swapped.
+  with the seats swapped, the first cycle's last two rounds played in reverse order.
 - Swiss: FIDE's Dutch system (Handbook C.04.3, the 2017 text "effective till 30 June
   2025", with C.04.1 and C.04.2): absolute criteria C.1-C.3 always (no repeat, one bye,
   colour difference within ±2 and never three in a row, the leaders' last-round
@@ -47,19 +47,31 @@ def berger_round(n: int, round_number: int) -> list[tuple[int, int]]:
     return [fixed, *others]
 
 
-def round_robin_round(n: int, round_number: int, double: bool) -> tuple[list[tuple[int, int]], int | None]:
+def round_robin_round(
+    n: int, round_number: int, double: bool, annex_order: bool = True
+) -> tuple[list[tuple[int, int]], int | None]:
     """Boards (south, north) and the player with the round off (odd n), seats swapped in
-    the second cycle of a double round robin."""
-    cycle = berger_cycle_length(n)
-    in_cycle = (round_number - 1) % cycle + 1
-    swap = double and round_number > cycle
+    the second cycle of a double round robin. ``annex_order``: a double round robin's
+    first cycle plays its last two rounds in reverse order (C.05 Annex 1), so no player
+    sits alike three rounds running across the cycles; False is the order of tournaments
+    created before (the cycle played twice as it stands)."""
     boards, bye = [], None
-    for south, north in berger_round(n, in_cycle):
+    swap = double and round_number > berger_cycle_length(n)
+    for south, north in berger_round(n, table_round(n, round_number, double and annex_order)):
         if n % 2 and n + 1 in (south, north):
             bye = north if south == n + 1 else south
             continue
         boards.append((north, south) if swap else (south, north))
     return boards, bye
+
+
+def table_round(n: int, round_number: int, last_two_reversed: bool) -> int:
+    """The Berger table's round played as tournament round ``round_number``."""
+    cycle = berger_cycle_length(n)
+    in_cycle = (round_number - 1) % cycle + 1
+    if last_two_reversed and round_number <= cycle and cycle >= 2 and in_cycle >= cycle - 1:
+        return 2 * cycle - 1 - in_cycle  # cycle - 1 <-> cycle
+    return in_cycle
 
 
 # --------------------------------------------------------------------------- Swiss

@@ -11,7 +11,7 @@ from fractions import Fraction
 from recorder.errors import NotFound
 
 from . import board_game_id
-from .fold import Entrant, Round
+from .fold import Entrant, Round, Tournament
 
 
 def number(value):
@@ -49,6 +49,7 @@ def tournament_json(view) -> dict:
         "bye_points": t.bye_points,
         "rated": t.rated,
         "pairing_rules": t.pairing_rules if t.format == "swiss" else None,
+        "berger_order": berger_order(t),
         "initial_colour": t.initial_colour,
         "acceleration": t.acceleration,
         "forbidden_pairs": [
@@ -139,12 +140,18 @@ def token_json(row: dict) -> dict:
     }
 
 
+def berger_order(t: Tournament) -> str | None:
+    """A double round robin's order of rounds (events.py); the single table has one order."""
+    return t.berger_order if t.format == "double_round_robin" else None
+
+
 def check_json(view, checks: list) -> dict:
     """The pairing checker's report (check.py): each round, stored against the rules'."""
     t = view.tournament
     return {
         "tournament_id": t.tournament_id,
         "pairing_rules": t.pairing_rules if t.format == "swiss" else None,
+        "berger_order": berger_order(t),
         "differing_rounds": [c.round for c in checks if c.status in ("differs", "no_pairing")],
         "rounds": [
             {
