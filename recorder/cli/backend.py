@@ -46,7 +46,7 @@ class Kind:
 
 
 RECORDING = Kind("recording", threads=8, idle=False)
-HEAVY = Kind("heavy", threads=4, idle=True)
+HEAVY = Kind("heavy", threads=1, idle=True)  # one costly read at a time (docs/decisions.md: the hall's ratio)
 
 
 def create_app():
