@@ -477,7 +477,7 @@ def _resowed(
     game's next: the chain checked that before any event was decided."""
     try:
         _check_sowing(event, check_command, sowings)
-        decided, state = sowing(game, event.hole, event.player)
+        decided, state = sowing(game, event.hole, event.player, event.clock)
     except RecorderError as error:
         raise _fail_at(log, stored, f"event {stored.seq}: {error.detail}") from None
     if decided is not event and decided != event:  # a sowing decided again is the shared event itself, mostly
