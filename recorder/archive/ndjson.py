@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 from recorder.core import chain
 from recorder.core.commands import decide_create, execute, sowing
-from recorder.core.events import GameCreated, Sowed, event_from_record
+from recorder.core.events import GameCreated, NullReading, Sowed, event_from_record
 from recorder.core.game import FoldedGame, after_move, apply_event, start_game
 from recorder.core.redecide import command_for, setup_body
 from recorder.errors import NotationError, RecorderError
@@ -453,6 +453,8 @@ def _setup(log: EventLog, stored: StoredEvent) -> GameCreated:
 def _redecide(log: EventLog, game: FoldedGame, stored: StoredEvent, check_command, sowings: set[tuple]) -> FoldedGame:
     try:
         event = event_from_record(stored.type, stored.payload)
+    except NullReading as error:
+        raise _fail_at(log, stored, f"event {stored.seq}: {error}", "a recorded event") from None
     except (KeyError, TypeError):
         raise _fail_at(log, stored, f"{stored.type} is not an event with this payload", "a recorded event") from None
     if type(event) is Sowed:  # most of a record

@@ -146,6 +146,11 @@ def setup_of(event: Event) -> GameCreated:
     return event
 
 
+class NullReading(TypeError):
+    """A stored payload with ``clock: null``: not an event's payload, like an unknown field,
+    but one whose refusal can say why."""
+
+
 def event_from_record(event_type: str, payload: dict[str, Any]) -> Event:
     if event_type == Sowed.type and len(payload) == 2:  # most of a record: the sowing shared, if made before
         hole, player = payload.get("hole"), payload.get("player")
@@ -154,7 +159,7 @@ def event_from_record(event_type: str, payload: dict[str, Any]) -> Event:
             if shared is not None:
                 return shared
     if "clock" in payload and payload["clock"] is None:  # only an event with a reading stores one
-        raise TypeError("clock: null is no clock reading (TIME-2)")
+        raise NullReading("clock: null is no clock reading (TIME-2)")
     return EVENT_TYPES[event_type](**payload)
 
 

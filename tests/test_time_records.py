@@ -1,0 +1,96 @@
+"""Clock readings (TIME-2) and time controls in the records: the NDJSON log and the
+notation keep every reading through an export and an import, ``verify`` passes a timed
+record, and a forged reading is refused by name."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from conftest import Api
+from support.archives import event_logs
+
+from recorder.api.archive import schema_check
+from recorder.archive.transfer import Archive
+from recorder.cli.main import main
+from recorder.core import chain
+from recorder.store import SQLiteEventStore
+
+QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
+CONTROL = {"stages": [{"moves": 40, "base_ms": 5_400_000, "increment_ms": 30_000}, {"base_ms": 1_800_000}]}
+SOWINGS = [  # (hole, South's clock, North's clock) just after each sowing
+    ("c1", 5_398_250, 5_400_000),
+    ("b2", 5_398_250, 5_371_001),
+    ("d1", 5_300_000, 5_371_001),
+    ("a2", 5_300_000, 5_402_000),  # an increment can put a clock above where it was
+]
+
+
+def timed_game(api: Api) -> str:
+    game = api.create(**QELAT, event="Asmara Open", time_control=CONTROL)["id"]
+    for hole, south, north in SOWINGS:
+        api.command(game, type="sow", hole=hole, clock={"south": south, "north": north})
+    api.command(game, type="sow", hole="e1")  # a sowing recorded without a reading
+    api.command(game, type="result", kind="time", winner="south", clock={"south": 1_000, "north": 0})
+    return game
+
+
+def readings(events: list[dict]) -> list:
+    return [event["payload"].get("clock") for event in events]
+
+
+def unframed(archive: str) -> str:
+    lines = archive.split("\n")
+    return "".join(line + "\n" for line in lines[1:-2])
+
+
+def fresh() -> Archive:
+    return Archive(SQLiteEventStore(":memory:"), recorded_by="test", check_command=schema_check, restore=True)
+
+
+def test_time_2_an_ndjson_log_keeps_every_reading_through_export_and_import(api: Api, client):
+    game = timed_game(api)
+    exported = unframed(client.get("/api/export", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True))
+    archive = fresh()
+    (report,) = archive.import_ndjson(exported.splitlines(), "timed.ndjson")
+    assert report.status == "imported", report.to_json()
+    assert event_logs(archive, archive.select()) == exported
+    stored = [event.to_dict() for event in archive.store.read(game)]
+    assert readings(stored) == readings(api.events(game))
+    expected = [{"south": s, "north": n} for _, s, n in SOWINGS] + [None, {"south": 1_000, "north": 0}]
+    assert readings(stored)[1:] == expected
+    assert stored[0]["payload"]["metadata"]["time_control"] == CONTROL
+
+
+def rehashed(events: list[dict]) -> list[dict]:
+    """The events linked again from GENESIS: a forgery whose chain is intact."""
+    prev = chain.GENESIS
+    for event in events:
+        event["prev_hash"] = prev
+        event["hash"] = prev = chain.event_hash(prev, {k: event[k] for k in chain.RECORD_FIELDS})
+    return events
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [{"south": -1, "north": 0}, {"south": 1}, {"south": 1.5, "north": 0}, {"south": True, "north": 0}, None],
+    ids=["negative", "a-key-missing", "a-float", "a-boolean", "null"],
+)
+def test_time_2_a_forged_reading_in_an_ndjson_log_is_refused_and_stores_nothing(api: Api, client, clock):
+    timed_game(api)
+    exported = unframed(client.get("/api/export", headers={"Accept": "application/x-ndjson"}).get_data(as_text=True))
+    events = [json.loads(line) for line in exported.splitlines()]
+    events[2]["payload"]["clock"] = clock
+    lines = [chain.canonical_json(event) for event in rehashed(events)]
+    archive = fresh()
+    (report,) = archive.import_ndjson(lines, "forged.ndjson")
+    assert report.status == "refused" and report.error is not None
+    assert "clock" in report.error["detail"], report.error
+    assert list(archive.select()) == []
+
+
+def test_time_2_verify_passes_a_timed_record(app, api: Api, client):
+    game = timed_game(api)
+    report = client.get(f"/api/games/{game}/verify").get_json()
+    assert report["ok"] and report["replay_valid"] and report["result"] == "south_wins"
+    result = CliRunner().invoke(main, ["verify", "--db", app.config["DATABASE"]])
+    assert result.exit_code == 0 and f"ok      {game}:" in result.output
