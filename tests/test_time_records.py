@@ -9,10 +9,12 @@ from click.testing import CliRunner
 from conftest import Api
 from support.archives import event_logs
 
+from recorder import Game
 from recorder.api.archive import schema_check
 from recorder.archive.transfer import Archive
 from recorder.cli.main import main
 from recorder.core import chain
+from recorder.notation.writer import write_game
 from recorder.store import SQLiteEventStore
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
@@ -94,3 +96,72 @@ def test_time_2_verify_passes_a_timed_record(app, api: Api, client):
     assert report["ok"] and report["replay_valid"] and report["result"] == "south_wins"
     result = CliRunner().invoke(main, ["verify", "--db", app.config["DATABASE"]])
     assert result.exit_code == 0 and f"ok      {game}:" in result.output
+
+
+# -- The notation ------------------------------------------------------------------
+
+TIMED_NOTATION = """[Event "Asmara Open"]
+[South "Abeba"]
+[North "Berhane"]
+[Result "1-0"]
+[Variant "qelat"]
+[mazagebh_no_return "true"]
+[FirstPlayer "south"]
+[TimeControl "40/5400+30:1800+30"]
+
+1. S c1 {[%clk 1:29:58.250 1:30:00]} 2. N b2 {[%clk 1:29:58.250 1:29:31.001]}
+3. S d1 {[%clk 1:28:20 1:29:31.001]} 4. N a2 {[%clk 1:28:20 1:30:02]} 5. S e1
+{result time south} {[%clk 0:00:01 0:00:00]} 1-0
+"""
+
+
+def notation_archive() -> Archive:
+    return fresh()
+
+
+def test_time_2_the_notation_round_trip_of_a_timed_game_is_byte_identical():
+    archive = notation_archive()
+    (report,) = archive.import_notation(TIMED_NOTATION, "timed.mn")
+    assert report.status == "imported", report.to_json()
+    assert "".join(archive.export_notation([str(report.game_id)])) == TIMED_NOTATION
+
+
+def test_time_2_a_game_recorded_with_readings_exports_them_and_reads_them_back(api: Api, client):
+    game = timed_game(api)
+    text = client.get(f"/api/games/{game}/notation").get_data(as_text=True)
+    assert '[TimeControl "40/5400+30:1800"]' in text and "{[%clk 1:29:58.250 1:30:00]}" in text
+    archive = notation_archive()
+    (report,) = archive.import_notation(text, "timed.mn")
+    assert report.status == "imported", report.to_json()
+    stored = [event.to_dict() for event in archive.store.read(str(report.game_id))]
+    assert readings(stored) == readings(api.events(game))
+    assert stored[0]["payload"]["metadata"]["time_control"] == CONTROL
+    assert "".join(archive.export_notation([str(report.game_id)])) == text
+
+
+@pytest.mark.parametrize(
+    "change, detail",
+    [
+        (("5. S e1\n", "5. S e1 {[%clk 1:00 0:00:00]}\n"), "'1:00' is not a time"),
+        (("5. S e1\n", "5. S e1 {[%clk 0:61:00 0:00:00]}\n"), "'0:61:00' is not a time"),
+        (("5. S e1\n", "5. S e1 {[%clk 0:00:01]}\n"), "two times"),
+        (("5. S e1\n", "5. S e1 {note} {[%clk 0:00:01 0:00:02]}\n"), "follows the sowing or decision"),
+        (("1. S c1 {[%clk", "1. S {[%clk"), "follows the sowing or decision"),
+        (("40/5400+30:1800+30", "40/5400+30:0"), "gives no time"),
+        (("40/5400+30:1800+30", "0/5400+30:1800"), "not a time control"),
+        (("40/5400+30:1800+30", "90 minutes"), "not a time control"),
+    ],
+)
+def test_time_2_a_bad_reading_or_time_control_in_the_notation_is_refused_by_name(change, detail):
+    archive = notation_archive()
+    (report,) = archive.import_notation(TIMED_NOTATION.replace(*change), "bad.mn")
+    assert report.status == "refused" and report.error is not None
+    assert detail in report.error["detail"], report.error
+    assert list(archive.select()) == []
+
+
+def test_time_2_a_comment_that_looks_like_a_reading_is_written_quoted():
+    game = Game("qelat", first_player="south")
+    game.annotate("[%clk 1:00:00 1:00:00]")
+    text = write_game(list(enumerate(game.events, start=1)))
+    assert '{"[%clk 1:00:00 1:00:00]"}' in text
