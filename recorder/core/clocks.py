@@ -15,6 +15,7 @@ commands and the notation reader check both here, so every way in refuses the sa
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from recorder.errors import InvalidRecord
@@ -23,6 +24,9 @@ from recorder.rules.values import MAX_STORED_INT
 CLOCK_KEYS = ("south", "north")
 STAGE_KEYS = ("moves", "base_ms", "increment_ms", "delay_ms")
 MOST_STAGES = 10
+TIME_CONTROL_FORM = "stages joined by ':', each [moves/]seconds[+increment or d delay], as 40/5400+30:1800+30"
+_SECONDS = r"(?:0|[1-9][0-9]{0,15})(?:\.[0-9]{3})?"
+_STAGE = re.compile(rf"(?:([1-9][0-9]{{0,17}})/)?({_SECONDS})(?:([+d])({_SECONDS}))?")
 CLOCK_SHAPE = '{"south": ms, "north": ms}, each a whole number of milliseconds ≥ 0'
 
 
@@ -80,3 +84,51 @@ def _check_stage(stage: Any, index: int, *, last: bool) -> None:
 
 def _bad_control(detail: str) -> InvalidRecord:
     return InvalidRecord(f"time_control: {detail}", field="time_control")
+
+
+# -- A time control as text: the notation's TimeControl tag, TRF's record 122 ---------------
+# PGN's form: stages joined by ``:``, each ``[moves/]seconds`` then ``+increment`` (Fischer)
+# or ``d`` and the delay (Bronstein); seconds take ``.mmm`` when they are not whole:
+# ``40/5400+30:1800+30``. One spelling per time control, so a text written reads back the same.
+
+
+def time_control_text(control: dict[str, Any]) -> str:
+    """A time control (``core.clocks``) as the TimeControl tag's value."""
+    return ":".join(_stage_text(stage) for stage in control["stages"])
+
+
+def _stage_text(stage: dict[str, int]) -> str:
+    text = f"{stage['moves']}/" if "moves" in stage else ""
+    text += _seconds_text(stage["base_ms"])
+    if "increment_ms" in stage:
+        text += "+" + _seconds_text(stage["increment_ms"])
+    if "delay_ms" in stage:
+        text += "d" + _seconds_text(stage["delay_ms"])
+    return text
+
+
+def _seconds_text(ms: int) -> str:
+    seconds, millis = divmod(ms, 1000)
+    return str(seconds) if millis == 0 else f"{seconds}.{millis:03d}"
+
+
+def time_control_of(text: str) -> dict[str, Any] | None:
+    """The time control a TimeControl tag's value writes, else None. What can exist (a
+    last stage without moves, a base that gives time) is ``core.clocks``' to check."""
+    stages = []
+    for part in text.split(":"):
+        match = _STAGE.fullmatch(part)
+        if match is None:
+            return None
+        moves, base, sign, extra = match.groups()
+        stage: dict[str, int] = {} if moves is None else {"moves": int(moves)}
+        stage["base_ms"] = _ms(base)
+        if sign is not None:
+            stage["increment_ms" if sign == "+" else "delay_ms"] = _ms(extra)
+        stages.append(stage)
+    return {"stages": stages}
+
+
+def _ms(seconds: str) -> int:
+    whole, _, millis = seconds.partition(".")
+    return int(whole) * 1000 + int(millis or 0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from recorder.core.clocks import TIME_CONTROL_FORM, time_control_of
 from recorder.core.commands import DATE_FORMS, decide, decide_create, is_date
 from recorder.core.events import Event, GameCreated
 from recorder.core.game import FoldedGame
@@ -21,7 +22,6 @@ from recorder.errors import InvalidRecord, NotationError, RecorderError
 from recorder.rules import find_variant
 from recorder.rules.values import MAX_STORED_INT
 
-from .clock_text import TIME_CONTROL_FORM, time_control_of
 from .grammar import ParsedGame, Tag, Token
 from .turns import Line
 from .writer import LATE_METADATA_TAGS, METADATA_TAGS, SIDE_LETTERS, result_token

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from recorder.core.chain import canonical_json
+from recorder.core.clocks import time_control_text
 from recorder.core.events import (
     Annotated,
     Event,
@@ -29,7 +30,7 @@ from recorder.core.game import history
 from recorder.rules import find_variant
 from recorder.rules.state import State
 
-from .clock_text import clock_text, time_control_text
+from .clock_text import clock_text
 from .grammar import is_plain_comment, quoted
 from .turns import Line, Step
 

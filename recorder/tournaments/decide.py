@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from recorder.core.clocks import checked_time_control
 from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
@@ -97,6 +98,7 @@ def decide_create(body: dict) -> TournamentCreated:
         acceleration=acceleration(format_, body.get("acceleration")),
         broadcast_delay=check_broadcast_delay(body.get("broadcast_delay", 0)) or None,
         finished_public=None if body.get("finished_public", True) else False,
+        time_control=checked_time_control(body["time_control"]) if body.get("time_control") is not None else None,
     )
 
 
@@ -138,6 +140,7 @@ def decide_import(text: str, body: dict) -> list:
             "site": fields.get("site"),
             "start_date": fields.get("start_date"),
             "end_date": fields.get("end_date"),
+            "time_control": fields.get("time_control"),
         }
     )
     created = replace(
@@ -274,6 +277,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
         "round": round_number,
         "board": board,
         "tournament_id": t.tournament_id,
+        "time_control": t.time_control,
     }
     return {k: v for k, v in setup.items() if v is not None}
 

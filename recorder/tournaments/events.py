@@ -47,13 +47,22 @@ class TournamentCreated(TournamentEvent):
     acceleration: str | None = None  # "baku": C.04.5's accelerated rounds
     broadcast_delay: int | None = None  # seconds a move waits before the public sees it (docs/tournaments.md)
     finished_public: bool | None = None  # False: a finished game waits for the delay too
+    time_control: dict | None = None  # every game's (core.clocks), given to each board's game
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
         return {k: v for k, v in body.items() if k not in LATER_FIELDS or v is not None}
 
 
-LATER_FIELDS = ("rated", "pairing_rules", "initial_colour", "acceleration", "broadcast_delay", "finished_public")
+LATER_FIELDS = (
+    "rated",
+    "pairing_rules",
+    "initial_colour",
+    "acceleration",
+    "broadcast_delay",
+    "finished_public",
+    "time_control",
+)
 
 
 @dataclass(frozen=True)
