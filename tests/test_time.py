@@ -227,3 +227,13 @@ def test_the_openapi_document_shows_the_reading_and_the_time_control(client):
         assert "clock" not in schemas[command]["properties"]
     assert "time" in schemas["ResultCommand"]["properties"]["kind"]["enum"]
     assert "time_control" in schemas["GameCreate"]["properties"]
+
+
+def test_the_game_facade_takes_a_time_control_and_readings():
+    game = Game("qelat", first_player="south", time_control=BRONSTEIN)
+    game.sow("c1", clock=CLOCK)
+    game.result("time", "south", clock={"south": 1, "north": 0})
+    assert setup_of(game.events[0]).metadata == {"time_control": BRONSTEIN}
+    assert [event.payload().get("clock") for event in game.events[1:]] == [CLOCK, {"south": 1, "north": 0}]
+    with pytest.raises(InvalidRecord, match="time_control"):
+        Game("qelat", first_player="south", time_control={"stages": [{"base_ms": 0}]})
