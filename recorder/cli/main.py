@@ -195,7 +195,10 @@ for _command in (
 )
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
 @click.option("--postgres", default=None, help="A scratch postgresql:// database: the api section runs on it too.")
-def bench(quick: bool, only: str, seconds: float | None, postgres: str | None):
+@click.option(
+    "--clocks", is_flag=True, help="The api and export sections record a clock reading on every sowing (TIME-2)."
+)
+def bench(quick: bool, only: str, seconds: float | None, postgres: str | None, clocks: bool):
     """Measure the service on this machine (engine, appends, reads, exports, pairing, ...), beside the targets."""
     import dataclasses
 
@@ -205,4 +208,4 @@ def bench(quick: bool, only: str, seconds: float | None, postgres: str | None):
         sections = parse_sections(only)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--only") from None
-    run(sections, dataclasses.replace(Plan.make(quick, seconds), postgres=postgres), click.echo)
+    run(sections, dataclasses.replace(Plan.make(quick, seconds), postgres=postgres, clocks=clocks), click.echo)
