@@ -165,3 +165,10 @@ def test_time_2_a_comment_that_looks_like_a_reading_is_written_quoted():
     game.annotate("[%clk 1:00:00 1:00:00]")
     text = write_game(list(enumerate(game.events, start=1)))
     assert '{"[%clk 1:00:00 1:00:00]"}' in text
+
+
+def test_time_2_the_move_list_gives_each_moves_reading(api: Api, client):
+    game = timed_game(api)
+    moves = client.get(f"/api/games/{game}/moves").get_json()["moves"]
+    assert [move.get("clock") for move in moves] == readings(api.events(game))[1:]
+    assert "clock" not in moves[4] and moves[0]["notation"] == "1. S c1"
