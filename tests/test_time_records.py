@@ -172,3 +172,16 @@ def test_time_2_the_move_list_gives_each_moves_reading(api: Api, client):
     moves = client.get(f"/api/games/{game}/moves").get_json()["moves"]
     assert [move.get("clock") for move in moves] == readings(api.events(game))[1:]
     assert "clock" not in moves[4] and moves[0]["notation"] == "1. S c1"
+
+
+def test_the_replay_command_shows_the_time_control_and_the_latest_reading(app, api: Api):
+    game = timed_game(api)
+    db = app.config["DATABASE"]
+    latest = CliRunner().invoke(main, ["replay", game, "--db", db])
+    assert latest.exit_code == 0, latest.output
+    assert "time control: 40/5400+30:1800" in latest.output
+    assert "clock: south 0:00:01, north 0:00:00 (event 7)" in latest.output
+    sixth = CliRunner().invoke(main, ["replay", game, "--at", "6", "--db", db])  # after e1, sown without a reading
+    assert "clock: south 1:28:20, north 1:30:02 (event 5)" in sixth.output
+    first = CliRunner().invoke(main, ["replay", game, "--at", "1", "--db", db])
+    assert "clock:" not in first.output

@@ -123,7 +123,24 @@ def replay(game_id: str, at: int | None, db: str | None):
     )
     from recorder.audit.trace import last_sowing
 
+    for line in clock_lines(game):
+        say(line)
     click.echo(board_text(game.rules, game.state, last_hole=last_sowing(game)))
+
+
+def clock_lines(game) -> list[str]:
+    """The game's time control and the clocks as the latest reading left them (TIME-2)."""
+    from recorder.core.clocks import latest_reading, time_control_text
+    from recorder.notation.clock_text import time_text
+
+    lines, control = [], game.setup.metadata.get("time_control")
+    if control is not None:
+        lines.append(f"time control: {time_control_text(control)}")
+    latest = latest_reading(reversed(game.moves))
+    if latest is not None:
+        seq, clock = latest
+        lines.append(f"clock: south {time_text(clock['south'])}, north {time_text(clock['north'])} (event {seq})")
+    return lines
 
 
 @main.command()

@@ -16,6 +16,7 @@ commands and the notation reader check both here, so every way in refuses the sa
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from recorder.errors import InvalidRecord
@@ -51,6 +52,16 @@ def clock_of(command: dict[str, Any]) -> dict[str, int] | None:
     if "clock" not in command:
         return None
     return checked_clock(command["clock"])
+
+
+def latest_reading(moves: Iterable[tuple[int, Any]]) -> tuple[int, dict[str, int]] | None:
+    """The latest clock reading among ``moves`` (``(seq, event)``, newest first, as
+    ``reversed(game.moves)`` gives a game's effective moves), with its event's seq."""
+    for seq, event in moves:
+        clock = getattr(event, "clock", None)
+        if clock is not None:
+            return seq, clock
+    return None
 
 
 def checked_time_control(value: Any) -> dict[str, Any]:
