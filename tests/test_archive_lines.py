@@ -103,3 +103,12 @@ def test_a_sowing_as_the_store_writes_it_is_read_by_the_pattern(game_id, hole, p
 )
 def test_lines_the_pattern_leaves_to_the_json_reading(line):
     assert canonical_sowing(line) is None
+
+
+def test_time_2_a_sowing_with_a_clock_reading_is_left_to_the_json_reading_and_read_whole():
+    payload = {"hole": "c1", "player": "south", "clock": {"south": 5_321_000, "north": 0}}
+    stored = StoredEvent("g", 3, "sowed", payload, "2026-11-25T03:00:00.000000Z", "by", HASH, HASH)
+    line = stored_line(stored, chain.canonical_json(payload))
+    assert '"payload":{"clock":{"north":0,"south":5321000},"hole":"c1","player":"south"}' in line
+    assert canonical_sowing(line) is None
+    assert read_event(line) == stored
