@@ -6,7 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import Api
+from conftest import Api, make_app
 from support.archives import event_logs
 
 from recorder import Game
@@ -185,3 +185,12 @@ def test_the_replay_command_shows_the_time_control_and_the_latest_reading(app, a
     assert "clock: south 1:28:20, north 1:30:02 (event 5)" in sixth.output
     first = CliRunner().invoke(main, ["replay", game, "--at", "1", "--db", db])
     assert "clock:" not in first.output
+
+
+def test_time_2_readings_are_stored_and_verified_alike_on_either_backend(database):
+    client = make_app(database).test_client()
+    api = Api(client)
+    game = timed_game(api)
+    assert readings(api.events(game))[1:5] == [{"south": s, "north": n} for _, s, n in SOWINGS]
+    report = client.get(f"/api/games/{game}/verify").get_json()
+    assert report["ok"] and report["replay_valid"]
