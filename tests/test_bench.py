@@ -166,6 +166,19 @@ def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
         assert set(figures.busy_seconds) == {"import", "check ceiling", "store floor"} and figures.cores >= 1
 
 
+def test_the_archive_bench_with_clocks_imports_an_archive_whose_moves_carry_readings(tmp_path):
+    from recorder.archive.transfer import Archive
+    from recorder.bench.archive import source_archive
+    from recorder.store import SQLiteEventStore
+
+    source, _ = source_archive(20, 5, str(tmp_path), tmp_path / "cache", lambda line: None, clocks=True)
+    assert source.endswith("-clocks.sqlite3")
+    with SQLiteEventStore(source) as store:
+        ids = list(Archive(store).select())
+        moves = [e for game_id in ids for e in store.read(game_id) if e.type in ("sowed", "result_recorded")]
+    assert len(ids) == 20 and moves and all("clock" in e.payload for e in moves)
+
+
 def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_source(tmp_path):
     from recorder.bench import archive
 

@@ -68,7 +68,7 @@ class Plan:
     # the appends' p99 to be the twelfth slowest, short enough that the spectators' streams
     # (LIVE_MAX_SECONDS, opened during the ramp) outlast the watched run.
     live_seconds: float = 180.0
-    clocks: bool = False  # every sowing and decision the api and export sections record carries a reading (TIME-2)
+    clocks: bool = False  # every sowing and decision the api, export and archive sections record carries a reading
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:

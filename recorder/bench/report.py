@@ -316,11 +316,13 @@ def archive(plan: Plan, echo: Echo) -> None:
 
     cache = archive_bench.cache_folder()
     echo(
-        f"archive: {plan.archive_games:,} games (fixture and seeded random games under seeded names, imported),"
+        f"archive: {plan.archive_games:,} games (fixture and seeded random games under seeded names, imported"
+        + (", each sowing and decision with a clock reading" if plan.clocks else "")
+        + "),"
         f" exported, imported, verified, listed, searched, then checked with nothing stored and stored with nothing"
         f" checked (the import's two ceilings); built sources kept in {cache}"
     )
-    archive_bench.measure(plan.archive_games, cache=cache, echo=echo, steps=archive_lines(echo))
+    archive_bench.measure(plan.archive_games, cache=cache, echo=echo, steps=archive_lines(echo), clocks=plan.clocks)
 
 
 def archive_lines(echo: Echo) -> dict[str, Callable]:

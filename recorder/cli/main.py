@@ -213,7 +213,9 @@ for _command in (
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
 @click.option("--postgres", default=None, help="A scratch postgresql:// database: the api section runs on it too.")
 @click.option(
-    "--clocks", is_flag=True, help="The api and export sections record a clock reading on every sowing (TIME-2)."
+    "--clocks",
+    is_flag=True,
+    help="The api, export and archive sections record a clock reading on every sowing (TIME-2).",
 )
 def bench(quick: bool, only: str, seconds: float | None, postgres: str | None, clocks: bool):
     """Measure the service on this machine (engine, appends, reads, exports, pairing, ...), beside the targets."""
