@@ -224,9 +224,23 @@ def _filled(template: str, *groups: str) -> str:
 
 # A sowing's line exactly as the store writes it (``chain.event_text``, linked), made from the
 # encoder's own templates, with every text plain: reading it as JSON gives these groups and
-# nothing else. The groups in the line's (sorted) key order: game_id, hash, payload (hole,
-# player), prev_hash, recorded_at, recorded_by, seq; the type is the literal "sowed".
-_SOWING_PAYLOAD = "(" + _filled(chain.object_template(("hole", "player")), _ANY_TEXT, '"(south|north)"') + ")"
+# nothing else. The groups in the line's (sorted) key order: game_id, hash, payload (its
+# clock reading's north and south, when it has one (TIME-2); hole, player), prev_hash,
+# recorded_at, recorded_by, seq; the type is the literal "sowed".
+_PLAIN_SOWING = chain.object_template(("hole", "player"))  # {"hole":%s,"player":%s}
+_TIMED_SOWING = chain.object_template(("clock", "hole", "player"))  # {"clock":%s,"hole":%s,"player":%s}
+_CLOCK_MEMBER = _TIMED_SOWING[1 : len(_TIMED_SOWING) - len(_PLAIN_SOWING) + 1]  # "clock":%s,
+assert _TIMED_SOWING == "{" + _CLOCK_MEMBER + _PLAIN_SOWING[1:]
+_MILLIS = "(0|[1-9][0-9]{0,17})"  # a reading below 10**18 (a larger one is read as JSON)
+_SOWING_PAYLOAD = (
+    "("
+    + re.escape("{")
+    + "(?:"
+    + _filled(_CLOCK_MEMBER, _filled(chain.object_template(("south", "north")), _MILLIS, _MILLIS))
+    + ")?"
+    + _filled(_PLAIN_SOWING[1:], _ANY_TEXT, '"(south|north)"')
+    + ")"
+)
 _CANONICAL_SOWING = re.compile(
     _filled(
         chain.LINE_TEMPLATE,
@@ -257,14 +271,17 @@ def canonical_sowing(text: str) -> tuple[StoredEvent, str, str | None] | None:
     match = _CANONICAL_SOWING.match(text)
     if match is None:
         return None
-    game_id, hash_, payload_text, hole, player, prev_hash, recorded_at, recorded_by, seq = match.groups()
+    game_id, hash_, payload_text, north, south, hole, player, prev_hash, recorded_at, recorded_by, seq = match.groups()
     number = int(seq)
+    payload: dict = {"hole": hole, "player": player}
+    if north is not None:  # in the order the JSON reading gives: clock (north, south), hole, player
+        payload = {"clock": {"north": int(north), "south": int(south)}, **payload}
     event = StoredEvent.of_fields(
         {
             "game_id": game_id,
             "seq": number,
             "type": "sowed",
-            "payload": {"hole": hole, "player": player},
+            "payload": payload,
             "recorded_at": recorded_at,
             "recorded_by": recorded_by,
             "prev_hash": prev_hash,
