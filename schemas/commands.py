@@ -13,6 +13,22 @@ RACE_HOLES = (
 )
 RACE_EXAMPLE = dict(zip(HOLE_NAMES, (4, 4, 4, 3, 2, 4, 2, 3, 1, 5, 4, 2, 3, 1, 5, 2, 2, 3), strict=True))
 DRAW_WINNER = "Must be one of: south, north, or null for a draw."
+CLOCK = (
+    "TIME-2: each player's remaining time in whole milliseconds just after this event, "
+    'both keys, integers ≥ 0: {"south": 5321000, "north": 5400000}. Optional; never null.'
+)
+
+
+class ClockSchema(Schema):
+    """TIME-2: a clock reading, exactly ``south`` and ``north`` (unknown keys refused)."""
+
+    south = StrictInteger(required=True, validate=validate.Range(min=0))
+    north = StrictInteger(required=True, validate=validate.Range(min=0))
+
+
+def clock() -> fields.Nested:
+    """The optional reading any sowing or decision may carry (TIME-2)."""
+    return fields.Nested(ClockSchema, metadata={"description": CLOCK})
 
 
 class CommandSchema(Schema):
@@ -25,6 +41,7 @@ class SowCommandSchema(CommandSchema):
 
     hole = hole(required=True)
     player = player()
+    clock = clock()
 
 
 class RaceCommandSchema(CommandSchema):
@@ -38,18 +55,21 @@ class RaceCommandSchema(CommandSchema):
         error_messages={"invalid": RACE_HOLES.replace("{", "{{").replace("}", "}}")},  # marshmallow formats it
         metadata={"description": RACE_HOLES, "example": RACE_EXAMPLE},
     )
+    clock = clock()
 
 
 class OpeningCommandSchema(CommandSchema):
     """GEN-25: the Tuz opening."""
 
     choice = fields.String(required=True, validate=validate.OneOf(OPENING_CHOICES))
+    clock = clock()
 
 
 class LotCommandSchema(CommandSchema):
     """GEN-26."""
 
     winner = player(required=True)
+    clock = clock()
 
 
 class NextRoundCommandSchema(CommandSchema):
@@ -62,10 +82,11 @@ class NextRoundCommandSchema(CommandSchema):
         allow_none=True,
         load_default=None,
     )
+    clock = clock()
 
 
 class ResultCommandSchema(CommandSchema):
-    """GEN-28: ``winner`` is required, ``null`` for a draw."""
+    """GEN-28, TIME-1: ``winner`` is required, ``null`` for a draw (``time``: both flags fell)."""
 
     kind = fields.String(required=True, validate=validate.OneOf(RESULT_KINDS))
     winner = fields.String(
@@ -75,6 +96,7 @@ class ResultCommandSchema(CommandSchema):
         metadata={"description": DRAW_WINNER},
     )
     note = fields.String(allow_none=True, validate=validate.Length(max=2000))
+    clock = clock()
 
 
 class RetractCommandSchema(CommandSchema):

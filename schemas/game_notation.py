@@ -15,6 +15,8 @@ class MoveSchema(Schema):
     seq = StrictInteger(dump_only=True)
     type = fields.String(dump_only=True)
     notation = fields.String(dump_only=True)
+    # TIME-2: each player's remaining milliseconds just after the move, when it was recorded
+    clock = fields.Dict(keys=fields.String(), values=StrictInteger(), dump_only=True)
 
 
 class MoveListSchema(Schema):

@@ -2,6 +2,7 @@
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+from recorder.core.clocks import MOST_STAGES
 from recorder.rules import VARIANTS
 
 from .fields import MAX_STORED_INT, Cursor, Int64, StrictInteger, date, name, player, search_name
@@ -20,6 +21,35 @@ class PositionField(fields.Field):
         return fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True)).deserialize(value)
 
 
+TIME_CONTROL = (
+    "The time control, as metadata (the rules record readings, not controls): stages, each "
+    "`moves` sowings by each player (every stage but the last) in `base_ms`, with "
+    "`increment_ms` (Fischer) or `delay_ms` (Bronstein), not both. 40 moves in 90 minutes, "
+    "then 30 minutes, 30 s added per sowing throughout: "
+    '{"stages": [{"moves": 40, "base_ms": 5400000, "increment_ms": 30000}, '
+    '{"base_ms": 1800000, "increment_ms": 30000}]}. A match runs one clock across its rounds.'
+)
+
+
+class TimeControlStageSchema(Schema):
+    """One stage of a time control; what can exist is checked by ``core.clocks``."""
+
+    moves = StrictInteger(validate=validate.Range(min=1))
+    base_ms = StrictInteger(required=True, validate=validate.Range(min=0))
+    increment_ms = StrictInteger(validate=validate.Range(min=0))
+    delay_ms = StrictInteger(validate=validate.Range(min=0))
+
+
+class TimeControlSchema(Schema):
+    stages = fields.List(
+        fields.Nested(TimeControlStageSchema), required=True, validate=validate.Length(min=1, max=MOST_STAGES)
+    )
+
+
+def time_control(**kwargs) -> fields.Nested:
+    return fields.Nested(TimeControlSchema, metadata={"description": TIME_CONTROL}, **kwargs)
+
+
 class GameCreateSchema(Schema):
     """POST /api/games (GEN-23, GEN-29, GEN-30, GEN-42)."""
 
@@ -36,6 +66,7 @@ class GameCreateSchema(Schema):
     # The registry players (docs/players.md) a game outside tournaments may name.
     south_player = fields.String(allow_none=True, validate=validate.Regexp(r"^p-[0-9a-f]{1,64}\Z"))
     north_player = fields.String(allow_none=True, validate=validate.Regexp(r"^p-[0-9a-f]{1,64}\Z"))
+    time_control = time_control(allow_none=True)
 
 
 class GameSchema(Schema):

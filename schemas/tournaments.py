@@ -19,7 +19,7 @@ from recorder.tournaments.events import PAIRING_RULES
 
 from .fields import Int64, StrictInteger, player
 from .fields import name as text
-from .games import VARIANT_NAMES
+from .games import VARIANT_NAMES, time_control
 
 
 def calendar_day(value: str) -> None:
@@ -74,6 +74,7 @@ class TournamentCreateSchema(Schema):
     finished_public = fields.Boolean(load_default=True)
     pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
     acceleration = fields.String(allow_none=True, validate=validate.OneOf(("baku",)))  # C.04.5.1, Swiss only
+    time_control = time_control(allow_none=True)  # every game's, as POST /api/games takes it
 
 
 class TrfImportQuerySchema(Schema):
@@ -221,6 +222,7 @@ class TournamentSchema(Schema):
     forbidden_pairs = fields.List(fields.Dict(), dump_only=True)
     broadcast_delay = StrictInteger(dump_only=True)
     finished_public = fields.Boolean(dump_only=True)
+    time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)

@@ -22,8 +22,10 @@ texts = st.text(alphabet="ab1-", min_size=1, max_size=4) | st.text(alphabet=st.s
 HASH = "ab" * 32
 
 
-def _line(game_id, hole, player, recorded_at, recorded_by, seq, kind="sowed", hash_=HASH) -> str:
+def _line(game_id, hole, player, recorded_at, recorded_by, seq, kind="sowed", hash_=HASH, clock=None) -> str:
     payload = {"hole": hole} if player is None else {"hole": hole, "player": player}
+    if clock is not None:
+        payload["clock"] = clock
     event = StoredEvent(game_id, seq, kind, payload, recorded_at, recorded_by, HASH, hash_)
     return stored_line(event, chain.canonical_json(payload))
 
@@ -58,11 +60,14 @@ RESPELLINGS = [
     kind=st.sampled_from(["sowed", "sowed", "sowed", "annotated"]),
     hash_=st.sampled_from([HASH, HASH, HASH, "", "ABC", "x\\y"]),
     respell=st.sampled_from([RESPELLINGS[0]] * len(RESPELLINGS) + RESPELLINGS),
+    clock=st.none()
+    | st.fixed_dictionaries({"south": st.integers(0, 10**18), "north": st.integers(-2, 10**18)})
+    | st.sampled_from([{"south": 1}, {"south": 1, "north": 2, "east": 3}, {"south": 1.5, "north": 0}]),
 )
 def test_a_line_the_pattern_reads_is_the_event_json_reads(
-    game_id, hole, player, recorded_at, recorded_by, seq, kind, hash_, respell
+    game_id, hole, player, recorded_at, recorded_by, seq, kind, hash_, respell, clock
 ):
-    line = respell(_line(game_id, hole, player, recorded_at, recorded_by, seq, kind, hash_))
+    line = respell(_line(game_id, hole, player, recorded_at, recorded_by, seq, kind, hash_, clock))
     sowing = canonical_sowing(line)
     event("read by the pattern" if sowing is not None else "left to the JSON reading")
     if sowing is None:
@@ -103,3 +108,21 @@ def test_a_sowing_as_the_store_writes_it_is_read_by_the_pattern(game_id, hole, p
 )
 def test_lines_the_pattern_leaves_to_the_json_reading(line):
     assert canonical_sowing(line) is None
+
+
+def test_time_2_a_sowing_with_a_clock_reading_as_the_store_writes_it_is_read_by_the_pattern():
+    payload = {"hole": "c1", "player": "south", "clock": {"south": 5_321_000, "north": 0}}
+    stored = StoredEvent("g", 3, "sowed", payload, "2026-11-25T03:00:00.000000Z", "by", HASH, HASH)
+    line = stored_line(stored, chain.canonical_json(payload))
+    assert '"payload":{"clock":{"north":0,"south":5321000},"hole":"c1","player":"south"}' in line
+    sowing = canonical_sowing(line)
+    assert sowing is not None and sowing[0] == read_event(line) == stored
+    assert repr(sowing[0]) == repr(read_event(line))  # the payload's keys in the JSON reading's order
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [{"south": -1, "north": 0}, {"south": 1}, {"south": 1.5, "north": 0}, {"south": 10**18, "north": 0}],
+)
+def test_time_2_a_reading_the_pattern_does_not_take_is_left_to_the_json_reading(clock):
+    assert canonical_sowing(_line("g", "c1", "south", "t", "by", 3, clock=clock)) is None

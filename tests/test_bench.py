@@ -96,6 +96,23 @@ def test_the_load_generator_records_legal_moves_and_reconnects_when_closed(app, 
     assert sum(store.version(game_id) - 1 for game_id in games.iter_ids()) == 40
 
 
+def test_the_load_generator_with_clocks_records_a_reading_on_every_sowing(app, served_app):
+    tally = run_clients(2, record_games(served_app, seed=1, clocks=True), Budget(seconds=30, requests=20))
+    assert tally.statuses == {201: 20} and tally.failures == 0
+    store, games = app.extensions["recorder"].store, app.extensions["recorder"].games
+    sowings = [e for game_id in games.iter_ids() for e in store.read(game_id) if e.type == "sowed"]
+    assert len(sowings) == 20 and all(set(e.payload["clock"]) == {"south", "north"} for e in sowings)
+
+
+def test_the_export_benchs_templates_with_clocks_carry_a_reading_on_every_move(tmp_path):
+    from recorder.bench.exports import recorded_templates
+
+    for events, _, notation in recorded_templates(str(tmp_path), clocks=True):
+        moves = [e for e in events if e.type not in ("game_created", "annotated", "moves_retracted")]
+        assert moves and all("clock" in e.payload for e in moves)
+        assert "[%clk" in notation
+
+
 def test_lean_connection_reads_json_and_problem_replies(served_app):
     connection = LeanConnection(served_app)
     assert connection.call("GET", "/api/variants").status == 200
@@ -147,6 +164,19 @@ def test_the_archive_bench_builds_imports_and_searches_what_it_counts():
     assert figures.check_processes == 1  # fewer events than are worth starting workers for
     if sys.platform.startswith("linux"):  # the machine's busy time, where the system counts it
         assert set(figures.busy_seconds) == {"import", "check ceiling", "store floor"} and figures.cores >= 1
+
+
+def test_the_archive_bench_with_clocks_imports_an_archive_whose_moves_carry_readings(tmp_path):
+    from recorder.archive.transfer import Archive
+    from recorder.bench.archive import source_archive
+    from recorder.store import SQLiteEventStore
+
+    source, _ = source_archive(20, 5, str(tmp_path), tmp_path / "cache", lambda line: None, clocks=True)
+    assert source.endswith("-clocks.sqlite3")
+    with SQLiteEventStore(source) as store:
+        ids = list(Archive(store).select())
+        moves = [e for game_id in ids for e in store.read(game_id) if e.type in ("sowed", "result_recorded")]
+    assert len(ids) == 20 and moves and all("clock" in e.payload for e in moves)
 
 
 def test_the_archive_bench_reports_each_step_when_measured_and_reuses_a_cached_source(tmp_path):

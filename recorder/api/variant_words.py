@@ -53,6 +53,7 @@ GAME_WORDS = (
     N_("agreement"),
     N_("adjudication"),
     N_("forfeit"),
+    N_("time"),  # TIME-1: a flag fallen
     N_("opening"),
     N_("race"),
     N_("lot"),

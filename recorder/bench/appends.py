@@ -55,15 +55,19 @@ def measure(
     clients: int = CLIENTS,
     warmup_seconds: float = 1.0,
     database: str | None = None,
+    clocks: bool = False,
 ) -> AppendFigures:
     """A short unmeasured warm-up, then the measured run, on one fresh SQLite file (or on
     ``database``, a PostgreSQL URL: new games with new ids, so a scratch database will do)."""
     with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder:
         with served(database or os.path.join(folder, "bench.sqlite3"), config) as server:
             if warmup_seconds > 0:
-                run_clients(clients, record_games(server.port, seed=1), Budget(warmup_seconds, max_requests))
+                warmup = record_games(server.port, seed=1, clocks=clocks)
+                run_clients(clients, warmup, Budget(warmup_seconds, max_requests))
             server_before, client_before = server.cpu_seconds(), process_cpu_seconds()
-            tally = run_clients(clients, record_games(server.port, seed=2), Budget(seconds, max_requests))
+            tally = run_clients(
+                clients, record_games(server.port, seed=2, clocks=clocks), Budget(seconds, max_requests)
+            )
             server_after, client_after = server.cpu_seconds(), process_cpu_seconds()
     server_cpu = server_after - server_before if server_after is not None and server_before is not None else None
     return AppendFigures(tally, config.describe(), clients, server_cpu, client_after - client_before)

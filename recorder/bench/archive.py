@@ -116,9 +116,11 @@ def _quiet(line: str) -> None:
 # ------------------------------------------------------------------ the source archive
 
 
-def random_templates(folder: str, seed: int) -> list[str]:
+def random_templates(folder: str, seed: int, clocks: bool = False) -> list[str]:
     """``RANDOM_GAMES`` seeded random games of each variant, recorded through the service,
-    as notation (a game no sowing can end is adjudicated a draw, GEN-35)."""
+    as notation (a game no sowing can end is adjudicated a draw, GEN-35); with ``clocks``,
+    each sowing and decision carries a clock reading (TIME-2)."""
+    from recorder.bench.loadgen import reading
     from recorder.core.playout import random_move
     from recorder.core.redecide import command_for
     from recorder.notation.writer import write_game
@@ -139,6 +141,8 @@ def random_templates(folder: str, seed: int) -> list[str]:
                     while not game.state.game_over and game.version < RANDOM_MAX_EVENTS:
                         move = random_move(game.rules, game.state, rng)
                         command = command_for(move[0]) if move else ADJUDICATED_DRAW
+                        if clocks:
+                            command = {**command, "clock": reading(game.version)}
                         game = recorder.record(
                             game.game_id, command, expected_version=game.version, recorded_by="bench"
                         ).game
@@ -155,14 +159,18 @@ def copies(templates: list[str], games: int, seed: int) -> Iterator[str]:
         yield f'[Event "{event}"]\n[Round "{number + 1}"]\n[South "{south}"]\n[North "{north}"]\n{body}'
 
 
-def build_source(path: str, folder: str, games: int, seed: int = 2026, echo: Echo = _quiet) -> None:
+def build_source(
+    path: str, folder: str, games: int, seed: int = 2026, echo: Echo = _quiet, clocks: bool = False
+) -> None:
     """The source archive at ``path``: ``games`` copies imported by ``recorder import``'s
-    code, a part of ``PART_GAMES`` at a time, with a line of progress after each part."""
+    code, a part of ``PART_GAMES`` at a time, with a line of progress after each part;
+    with ``clocks``, every sowing and decision of the copies carries a clock reading."""
     from recorder.api.archive import schema_check
     from recorder.archive.importer import import_into
     from recorder.store import SQLiteEventStore
 
-    templates = [notation for _, _, notation in recorded_templates(folder)] + random_templates(folder, seed)
+    recorded = [notation for _, _, notation in recorded_templates(folder, clocks)]
+    templates = recorded + random_templates(folder, seed, clocks)
     started, done = time.perf_counter(), 0
     texts = copies(templates, games, seed)
     with SQLiteEventStore(path) as store:
@@ -195,23 +203,25 @@ def corpus_digest() -> str:
     return digest.hexdigest()[:12]
 
 
-def source_archive(games: int, seed: int, folder: str, cache: Path | None, echo: Echo) -> tuple[str, float | None]:
+def source_archive(
+    games: int, seed: int, folder: str, cache: Path | None, echo: Echo, clocks: bool = False
+) -> tuple[str, float | None]:
     """The built source's path, and the seconds building it took (None when it was cached).
     A cached source is built in a folder of its own and moved into place once complete, so
     an interrupted build is never reused."""
     started = time.perf_counter()
     if cache is None:
         scratch = os.path.join(folder, "source.sqlite3")
-        build_source(scratch, folder, games, seed, echo)
+        build_source(scratch, folder, games, seed, echo, clocks)
         return scratch, time.perf_counter() - started
-    path = cache / f"archive-{games}-{seed}-{corpus_digest()}.sqlite3"
+    path = cache / f"archive-{games}-{seed}-{corpus_digest()}{'-clocks' if clocks else ''}.sqlite3"
     if path.exists():
         echo(f"  source archive: {path} (cached)")
         return str(path), None
     building = cache / (path.name + ".building")
     shutil.rmtree(building, ignore_errors=True)  # what an interrupted build left
     building.mkdir(parents=True)
-    build_source(str(building / "source.sqlite3"), folder, games, seed, echo)
+    build_source(str(building / "source.sqlite3"), folder, games, seed, echo, clocks)
     os.replace(building / "source.sqlite3", path)
     shutil.rmtree(building)
     return str(path), time.perf_counter() - started
@@ -230,20 +240,23 @@ def measure(
     cache: Path | None = None,
     echo: Echo = _quiet,
     steps: dict[str, Report] | None = None,
+    clocks: bool = False,
 ) -> ArchiveFigures:
     """Every step on an archive of ``games`` games. ``echo`` gets a line of progress while
     the source is built; ``steps[name]`` (build, export, import, verify, pages, searches,
     check ceiling, store floor, disk) is called with the figures as soon as that step is
-    measured."""
-    return Measurement(games, seed, cache, echo, steps or {}).run()
+    measured. With ``clocks``, every sowing and decision of the archive carries a reading."""
+    return Measurement(games, seed, cache, echo, steps or {}, clocks).run()
 
 
 class Measurement:
     """One run of the archive bench; ``steps`` maps a step's name to what prints its figure."""
 
-    def __init__(self, games: int, seed: int, cache: Path | None, echo: Echo, steps: dict[str, Report]):
+    def __init__(
+        self, games: int, seed: int, cache: Path | None, echo: Echo, steps: dict[str, Report], clocks: bool = False
+    ):
         self.figures = ArchiveFigures(games=games)
-        self.seed, self.cache, self.echo, self.steps = seed, cache, echo, steps
+        self.seed, self.cache, self.echo, self.steps, self.clocks = seed, cache, echo, steps, clocks
 
     def done(self, step: str) -> None:
         report = self.steps.get(step)
@@ -255,7 +268,9 @@ class Measurement:
 
         figures = self.figures
         with tempfile.TemporaryDirectory(prefix="recorder-archive-") as folder:
-            source, figures.build_seconds = source_archive(figures.games, self.seed, folder, self.cache, self.echo)
+            source, figures.build_seconds = source_archive(
+                figures.games, self.seed, folder, self.cache, self.echo, self.clocks
+            )
             with SQLiteEventStore(source) as store:
                 figures.events = _events_of(store)
             self.done("build")

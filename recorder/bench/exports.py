@@ -62,9 +62,11 @@ def describe() -> str:
     )
 
 
-def recorded_templates(folder: str) -> list[tuple[list, dict, str]]:
+def recorded_templates(folder: str, clocks: bool = False) -> list[tuple[list, dict, str]]:
     """Each fixture game recorded once through the service: its events, its summary row and
-    its notation (what ``recorder rebuild`` caches: a copy under another id has the same text)."""
+    its notation (what ``recorder rebuild`` caches: a copy under another id has the same text).
+    With ``clocks``, every sowing and decision carries a clock reading (TIME-2)."""
+    from recorder.bench.loadgen import reading
     from recorder.notation.writer import write_game
     from recorder.service import Recorder, stored_pairs, summary_of
     from recorder.store import NewEvent, SQLiteEventStore
@@ -77,7 +79,10 @@ def recorded_templates(folder: str) -> list[tuple[list, dict, str]]:
             game = recorder.create_game(record["setup"], recorded_by="bench").game
             game_id = game.game_id
             for command in record["commands"]:
-                game = recorder.record(game_id, dict(command), expected_version=game.version, recorded_by="bench").game
+                command = dict(command)
+                if clocks and command["type"] not in ("retract", "annotate"):
+                    command["clock"] = reading(game.version)
+                game = recorder.record(game_id, command, expected_version=game.version, recorded_by="bench").game
         events = [NewEvent(e.type, e.payload) for e in store.read(game_id)]
         notation = write_game(list(stored_pairs(store.read(game_id))))
         templates.append((events, summary_of(recorder.game(game_id)), notation))
@@ -103,13 +108,13 @@ def fill(store, templates: list, start: int, stop: int) -> int:
     return events
 
 
-def measure(sizes: tuple[int, ...]) -> dict[str, list[ExportFigures]]:
+def measure(sizes: tuple[int, ...], clocks: bool = False) -> dict[str, list[ExportFigures]]:
     """Grow one database to each size in turn; after each step export it whole in each format."""
     from recorder.store import SQLiteEventStore
 
     results: dict[str, list[ExportFigures]] = {fmt: [] for fmt in (*FORMATS, REFERENCE)}
     with tempfile.TemporaryDirectory(prefix="recorder-bench-") as folder:
-        templates = recorded_templates(folder)
+        templates = recorded_templates(folder, clocks)
         path = os.path.join(folder, "export.sqlite3")
         store, games, events = SQLiteEventStore(path), 0, 0
         for size in sizes:

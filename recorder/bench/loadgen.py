@@ -244,8 +244,16 @@ def new_game(connection, variant: str, index: int, serial: int) -> tuple[str, in
     return reply.body["id"], reply.body["version"], reply.body["state"]["legal_moves"]
 
 
-def record_games(port: int, *, variant: str = "qelat", seed: int = 7) -> Callable[[int, Budget, Tally], None]:
-    """An arbiter per client: sow random legal holes, one game after another."""
+def reading(number: int) -> dict[str, int]:
+    """A clock reading for the ``number``th event: both clocks running down from 90 minutes."""
+    return {"south": max(5_400_000 - 1_250 * number, 0), "north": max(5_400_000 - 977 * number, 0)}
+
+
+def record_games(
+    port: int, *, variant: str = "qelat", seed: int = 7, clocks: bool = False
+) -> Callable[[int, Budget, Tally], None]:
+    """An arbiter per client: sow random legal holes, one game after another; with
+    ``clocks``, each sowing carries a clock reading (TIME-2), as a tablet with a clock sends it."""
 
     def client(index: int, budget: Budget, tally: Tally) -> None:
         rng = random.Random(seed * 1000 + index)
@@ -254,7 +262,9 @@ def record_games(port: int, *, variant: str = "qelat", seed: int = 7) -> Callabl
         game_id, version, legal = new_game(connection, variant, index, serial)
         while budget.take():
             path = f"/api/games/{game_id}/commands"
-            body = {"type": "sow", "hole": rng.choice(legal)}
+            body: dict = {"type": "sow", "hole": rng.choice(legal)}
+            if clocks:
+                body["clock"] = reading(version)
             reply = timed_call(connection, tally, "POST", path, body, {"If-Match": f'"{version}"'})
             if reply is not None and reply.status == 201:
                 version, legal = reply.body["version"], reply.body["state"]["legal_moves"]

@@ -75,6 +75,7 @@ class Plan:
     # The hall section: its spectators, each run of moves, and the long game's pairs
     # (20,001 events in all). Both runs and the ramp fit within a stream's 300 s.
     hall: tuple[int, float, int] = (HALL_SPECTATORS, 60.0, HALL_LONG_GAME_PAIRS)
+    clocks: bool = False  # every sowing and decision the api, export and archive sections record carries a reading
 
     @classmethod
     def make(cls, quick: bool, append_seconds: float | None = None) -> Plan:

@@ -81,11 +81,16 @@ def api(plan: Plan, echo: Echo) -> None:
     echo(
         f"api append: {appends.CLIENTS} clients recording different Qelat games, keep-alive HTTP/1.1, "
         f"{SERVED.describe()}, {plan.append_seconds:g} s or {plan.append_requests:,} requests"
+        + (", each sowing with a clock reading" if plan.clocks else "")
     )
     backends = [("SQLite", None)] + ([("PostgreSQL", plan.postgres)] if plan.postgres else [])
     for name, database in backends:
         figures = appends.measure(
-            seconds=plan.append_seconds, max_requests=plan.append_requests, config=SERVED, database=database
+            seconds=plan.append_seconds,
+            max_requests=plan.append_requests,
+            config=SERVED,
+            database=database,
+            clocks=plan.clocks,
         )
         met = figures.per_second >= APPEND_TARGET_PER_SECOND and figures.p99_ms <= APPEND_TARGET_P99_MS
         echo(
@@ -126,8 +131,8 @@ def export(plan: Plan, echo: Echo) -> None:
     if not exports.available():
         echo("export: not available (no export feature in this build)")
         return
-    echo(f"export: {exports.describe()}")
-    measured = exports.measure(plan.export_sizes)
+    echo(f"export: {exports.describe()}" + (", each sowing and decision with a clock reading" if plan.clocks else ""))
+    measured = exports.measure(plan.export_sizes, plan.clocks)
     for figures in measured.pop(exports.REFERENCE):
         echo(
             f"  bare loop {figures.games:>5,} games: {figures.per_second:>6,.0f} games/s "
@@ -350,11 +355,13 @@ def archive(plan: Plan, echo: Echo) -> None:
 
     cache = archive_bench.cache_folder()
     echo(
-        f"archive: {plan.archive_games:,} games (fixture and seeded random games under seeded names, imported),"
+        f"archive: {plan.archive_games:,} games (fixture and seeded random games under seeded names, imported"
+        + (", each sowing and decision with a clock reading" if plan.clocks else "")
+        + "),"
         f" exported, imported, verified, listed, searched, then checked with nothing stored and stored with nothing"
         f" checked (the import's two ceilings); built sources kept in {cache}"
     )
-    archive_bench.measure(plan.archive_games, cache=cache, echo=echo, steps=archive_lines(echo))
+    archive_bench.measure(plan.archive_games, cache=cache, echo=echo, steps=archive_lines(echo), clocks=plan.clocks)
 
 
 def archive_lines(echo: Echo) -> dict[str, Callable]:

@@ -125,7 +125,24 @@ def replay(game_id: str, at: int | None, db: str | None):
     )
     from recorder.audit.trace import last_sowing
 
+    for line in clock_lines(game):
+        say(line)
     click.echo(board_text(game.rules, game.state, last_hole=last_sowing(game)))
+
+
+def clock_lines(game) -> list[str]:
+    """The game's time control and the clocks as the latest reading left them (TIME-2)."""
+    from recorder.core.clocks import latest_reading, time_control_text
+    from recorder.notation.clock_text import time_text
+
+    lines, control = [], game.setup.metadata.get("time_control")
+    if control is not None:
+        lines.append(f"time control: {time_control_text(control)}")
+    latest = latest_reading(reversed(game.moves))
+    if latest is not None:
+        seq, clock = latest
+        lines.append(f"clock: south {time_text(clock['south'])}, north {time_text(clock['north'])} (event {seq})")
+    return lines
 
 
 @main.command()
@@ -197,7 +214,12 @@ for _command in (
 )
 @click.option("--seconds", type=float, default=None, help="Length of the measured append run (default 10, quick 3).")
 @click.option("--postgres", default=None, help="A scratch postgresql:// database: the api section runs on it too.")
-def bench(quick: bool, only: str, seconds: float | None, postgres: str | None):
+@click.option(
+    "--clocks",
+    is_flag=True,
+    help="The api, export and archive sections record a clock reading on every sowing (TIME-2).",
+)
+def bench(quick: bool, only: str, seconds: float | None, postgres: str | None, clocks: bool):
     """Measure the service on this machine (engine, appends, reads, exports, pairing, ...), beside the targets."""
     import dataclasses
 
@@ -207,4 +229,4 @@ def bench(quick: bool, only: str, seconds: float | None, postgres: str | None):
         sections = parse_sections(only)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--only") from None
-    run(sections, dataclasses.replace(Plan.make(quick, seconds), postgres=postgres), click.echo)
+    run(sections, dataclasses.replace(Plan.make(quick, seconds), postgres=postgres, clocks=clocks), click.echo)

@@ -20,6 +20,7 @@ from recorder.rules.positions import position_from_json, position_only
 from recorder.rules.state import State
 from recorder.rules.values import OPENING_CHOICES, RESULT_KINDS, PlayerName
 
+from .clocks import checked_clock, checked_time_control, clock_of
 from .events import (
     Annotated,
     Event,
@@ -39,6 +40,8 @@ from .names import is_blank
 Command: TypeAlias = dict[str, Any]  # a command body, its JSON types checked by the schemas
 
 PLAYER_NAMES: tuple[PlayerName, PlayerName] = ("south", "north")
+# GEN-28, TIME-1: the results that may be a draw (both flags fallen, or a win nobody could reach).
+DRAWN_KINDS = ("agreement", "adjudication", "time")
 # import_claims: what an NDJSON log imported by anyone but the admin said about who
 # recorded it and when (recorder/archive/ndjson.py with_claims); POST /api/games cannot set it.
 # south_player, north_player: the registry players (recorder/players) the game names.
@@ -52,6 +55,7 @@ METADATA_FIELDS = (
     "south_player",
     "north_player",
     "import_claims",
+    "time_control",
 )
 # A game's date is known to the year, the month or the day. Every check of a date (the
 # HTTP schemas, the notation reader, the CLI's filters) is ``is_date``: this pattern (ASCII
@@ -97,6 +101,8 @@ def decide_create(body: Command) -> GameCreated:
         position=position_only(position) if isinstance(position, dict) else position,
         metadata={k: body[k] for k in METADATA_FIELDS if body.get(k) is not None},
     )
+    if body.get("time_control") is not None:
+        checked_time_control(body["time_control"])
     if position is not None:
         position_from_json(rules, position)  # a rendered state's derived fields are checked here (GEN-42)
     initial_state(rules, setup)  # raises InvalidRecord for a bad position
@@ -115,7 +121,7 @@ def execute(game: FoldedGame, command: Command) -> tuple[list[Event], FoldedGame
     Deciding a sowing means playing it (only playing it shows that it ends, GEN-16), so
     the state it gives is carried into the fold instead of being computed again."""
     if command["type"] == "sow":
-        return executed_sowing(game, command["hole"], command.get("player"))
+        return executed_sowing(game, command["hole"], command.get("player"), clock_of(command))
     events = decide(game, command)
     after = game
     for offset, event in enumerate(events, start=1):
@@ -123,9 +129,11 @@ def execute(game: FoldedGame, command: Command) -> tuple[list[Event], FoldedGame
     return events, after
 
 
-def executed_sowing(game: FoldedGame, hole: str, player: str | None) -> tuple[list[Event], FoldedGame]:
-    """``execute`` of a sow command from its two fields: the sowing decided, its state folded."""
-    sowed, state = sowing(game, hole, player)
+def executed_sowing(
+    game: FoldedGame, hole: str, player: str | None, clock: dict[str, int] | None = None
+) -> tuple[list[Event], FoldedGame]:
+    """``execute`` of a sow command from its fields: the sowing decided, its state folded."""
+    sowed, state = sowing(game, hole, player, clock)
     return [sowed], apply_event(game, sowed, game.version + 1, after=state)
 
 
@@ -137,14 +145,15 @@ def _require_allowed(game: FoldedGame, kind: str) -> None:
 
 def decide_sow(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-21: the hole must be legal for the player to move, and the sowing must end (GEN-16)."""
-    return [sowing(game, command["hole"], command.get("player"))[0]]
+    return [sowing(game, command["hole"], command.get("player"), clock_of(command))[0]]
 
 
-def sowing(game: FoldedGame, hole: str, player: str | None) -> tuple[Sowed, State]:
+def sowing(game: FoldedGame, hole: str, player: str | None, clock: dict[str, int] | None = None) -> tuple[Sowed, State]:
     """Every check of a sow command (``decide_sow``), and the state the sowing gives.
 
-    Takes the command's two fields rather than the command, so that re-deciding a stored
-    sowing (``redecide``), most of any record, builds no command to check it."""
+    Takes the command's fields rather than the command, so that re-deciding a stored
+    sowing (``redecide``), most of any record, builds no command to check it. ``clock``:
+    the reading it carries (TIME-2), checked here whoever passes it."""
     rules, state = game.rules, game.state
     if state.game_over or state.awaiting:  # else both checks pass: no call for most sowings
         _require_allowed(game, "sow")
@@ -156,8 +165,10 @@ def sowing(game: FoldedGame, hole: str, player: str | None) -> tuple[Sowed, Stat
         raise _illegal(game, f"{mover} is to move, not {player} (GEN-21)")
     if index not in rules.legal_moves(state):
         raise _illegal(game, f"{mover} may not sow {hole} now{_whose_hole(state, index, hole)}")
+    name = rules.board.name_of(index)
+    sowed = shared_sowing(name, mover) if clock is None else Sowed(name, mover, checked_clock(clock))
     # The lap cap raises EndlessSowing here (GEN-16, GEN-35).
-    return shared_sowing(rules.board.name_of(index), mover), rules.play(state, index)
+    return sowed, rules.play(state, index)
 
 
 def _whose_hole(state: State, index: int, hole: str) -> str:
@@ -173,7 +184,11 @@ def decide_race(game: FoldedGame, command: Command) -> list[Event]:
         raise InvalidRecord(f"{problem} (GEN-37)", field="holes")
     holes = command["holes"]
     return [
-        RaceRecorded(winner=_player(command, "winner"), holes={name: holes[name] for name in game.rules.board.holes})
+        RaceRecorded(
+            winner=_player(command, "winner"),
+            holes={name: holes[name] for name in game.rules.board.holes},
+            clock=clock_of(command),
+        )
     ]
 
 
@@ -181,12 +196,12 @@ def decide_opening(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-25, TUZ-4: ``tuz`` or ``plain``, by the first player, in round 1 only."""
     if command["choice"] not in OPENING_CHOICES:
         raise InvalidRecord(f"the opening choice is {' or '.join(OPENING_CHOICES)} (GEN-25)", field="choice")
-    return [OpeningPlayed(choice=command["choice"])]
+    return [OpeningPlayed(choice=command["choice"], clock=clock_of(command))]
 
 
 def decide_lot(game: FoldedGame, command: Command) -> list[Event]:
     """GEN-26: the winner receives the extra hole."""
-    return [LotDrawn(winner=_player(command, "winner"))]
+    return [LotDrawn(winner=_player(command, "winner"), clock=clock_of(command))]
 
 
 def decide_next_round(game: FoldedGame, command: Command) -> list[Event]:
@@ -194,7 +209,7 @@ def decide_next_round(game: FoldedGame, command: Command) -> list[Event]:
     allocation = command.get("allocation")
     if allocation is not None:
         _check_allocation(game, allocation)
-    return [RoundStarted(first_player=_player(command, "first_player"), allocation=allocation)]
+    return [RoundStarted(first_player=_player(command, "first_player"), allocation=allocation, clock=clock_of(command))]
 
 
 def _check_allocation(game: FoldedGame, allocation: Any) -> None:
@@ -218,15 +233,15 @@ def _check_allocation(game: FoldedGame, allocation: Any) -> None:
 
 
 def decide_result(game: FoldedGame, command: Command) -> list[Event]:
-    """GEN-28: a draw (winner null) only by agreement or adjudication."""
+    """GEN-28, TIME-1: a draw (winner null) only by agreement, adjudication or time."""
     kind, winner = command["kind"], command["winner"]
     if kind not in RESULT_KINDS:
-        raise InvalidRecord(f"result kind must be one of {', '.join(RESULT_KINDS)} (GEN-28)", field="kind")
-    if winner is None and kind not in ("agreement", "adjudication"):
-        raise InvalidRecord("only an agreement or an adjudication can be a draw (GEN-28)", field="winner")
+        raise InvalidRecord(f"result kind must be one of {', '.join(RESULT_KINDS)} (GEN-28, TIME-1)", field="kind")
+    if winner is None and kind not in DRAWN_KINDS:
+        raise InvalidRecord("only an agreement, an adjudication or time can be a draw (GEN-28, TIME-1)", field="winner")
     if winner is not None and winner not in PLAYER_NAMES:
         raise InvalidRecord("winner is 'south', 'north' or null", field="winner")
-    return [ResultRecorded(kind=kind, winner=winner, note=command.get("note"))]
+    return [ResultRecorded(kind=kind, winner=winner, note=command.get("note"), clock=clock_of(command))]
 
 
 def decide_retract(game: FoldedGame, command: Command) -> list[Event]:

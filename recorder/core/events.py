@@ -18,7 +18,16 @@ class Event:
     type: ClassVar[str] = ""
 
     def payload(self) -> dict[str, Any]:
-        return asdict(self)
+        """The stored payload. A clock reading (TIME-2) is written only when the event has
+        one, so a record without clocks keeps its payloads, and its hashes, as before."""
+        payload = asdict(self)
+        if "clock" in payload and payload["clock"] is None:
+            del payload["clock"]
+        return payload
+
+
+# TIME-2: each player's remaining time in milliseconds just after the event, or None.
+Clock = dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,7 @@ class Sowed(Event):
     type: ClassVar[str] = "sowed"
     hole: HoleName
     player: PlayerName
+    clock: Clock | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,7 @@ class RaceRecorded(Event):
     type: ClassVar[str] = "race_recorded"
     winner: PlayerName
     holes: dict[str, int]
+    clock: Clock | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,7 @@ class OpeningPlayed(Event):
 
     type: ClassVar[str] = "opening_played"
     choice: OpeningChoice
+    clock: Clock | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,7 @@ class LotDrawn(Event):
 
     type: ClassVar[str] = "lot_drawn"
     winner: PlayerName
+    clock: Clock | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +89,7 @@ class RoundStarted(Event):
     type: ClassVar[str] = "round_started"
     first_player: PlayerName
     allocation: dict[str, list[str]] | None = None
+    clock: Clock | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +100,7 @@ class ResultRecorded(Event):
     kind: ResultKind
     winner: PlayerName | None
     note: str | None = None
+    clock: Clock | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +146,11 @@ def setup_of(event: Event) -> GameCreated:
     return event
 
 
+class NullReading(TypeError):
+    """A stored payload with ``clock: null``: not an event's payload, like an unknown field,
+    but one whose refusal can say why."""
+
+
 def event_from_record(event_type: str, payload: dict[str, Any]) -> Event:
     if event_type == Sowed.type and len(payload) == 2:  # most of a record: the sowing shared, if made before
         hole, player = payload.get("hole"), payload.get("player")
@@ -138,6 +158,8 @@ def event_from_record(event_type: str, payload: dict[str, Any]) -> Event:
             shared = _SOWINGS.get((hole, player))
             if shared is not None:
                 return shared
+    if "clock" in payload and payload["clock"] is None:  # only an event with a reading stores one
+        raise NullReading("clock: null is no clock reading (TIME-2)")
     return EVENT_TYPES[event_type](**payload)
 
 

@@ -28,7 +28,7 @@ from recorder.rules.values import (
 
 from . import game as fold
 from .commands import Command, decide, decide_create
-from .events import Event, GameCreated, event_from_record, setup_of
+from .events import Clock, Event, GameCreated, event_from_record, setup_of
 from .redecide import redecide, redecide_setup
 
 
@@ -63,12 +63,16 @@ class Game:
         north: str = "North",
         position: Mapping[str, Any] | None = None,
         game_id: str = "game",
+        time_control: Mapping[str, Any] | None = None,
     ) -> None:
         """GEN-23: a new game from the standard start, or GEN-42: from ``position`` (the
-        state shape ``state_json`` returns). Gabata names no first player (GEN-30)."""
+        state shape ``state_json`` returns). Gabata names no first player (GEN-30).
+        ``time_control``: the game's, kept in its metadata (``core.clocks``: stages of a base
+        time with an increment or a delay), checked here as ``POST /api/games`` checks it."""
         body: Command = {"variant": variant, "options": dict(options or {}), "south": south, "north": north}
         body["first_player"] = first_player
         body["position"] = dict(position) if position is not None else None
+        body["time_control"] = dict(time_control) if time_control is not None else None
         self._start(game_id, decide_create(body))
 
     def _start(self, game_id: str, setup: GameCreated) -> None:
@@ -101,29 +105,37 @@ class Game:
             self._record(event, check=False)
         return events
 
-    def sow(self, hole: HoleName) -> None:
+    # Each sowing and decision may carry ``clock``, each player's remaining milliseconds
+    # just after it (TIME-2): ``{"south": 5_321_000, "north": 5_400_000}``.
+
+    def sow(self, hole: HoleName, clock: Clock | None = None) -> None:
         """GEN-21: the player to move sows ``hole``."""
-        self.play({"type": "sow", "hole": hole})
+        self.play(_timed({"type": "sow", "hole": hole}, clock))
 
-    def race(self, winner: PlayerName, holes: Mapping[str, int]) -> None:
+    def race(self, winner: PlayerName, holes: Mapping[str, int], clock: Clock | None = None) -> None:
         """GEN-24, GAB-2: the board after Gabata's race and who won it."""
-        self.play({"type": "race", "winner": winner, "holes": dict(holes)})
+        self.play(_timed({"type": "race", "winner": winner, "holes": dict(holes)}, clock))
 
-    def opening(self, choice: OpeningChoice) -> None:
+    def opening(self, choice: OpeningChoice, clock: Clock | None = None) -> None:
         """GEN-25, TUZ-4: Tuz's opening, ``"tuz"`` or ``"plain"``."""
-        self.play({"type": "opening", "choice": choice})
+        self.play(_timed({"type": "opening", "choice": choice}, clock))
 
-    def lot(self, winner: PlayerName) -> None:
+    def lot(self, winner: PlayerName, clock: Clock | None = None) -> None:
         """GEN-26: who receives the extra hole."""
-        self.play({"type": "lot", "winner": winner})
+        self.play(_timed({"type": "lot", "winner": winner}, clock))
 
-    def next_round(self, first_player: PlayerName, allocation: Mapping[str, list[str]] | None = None) -> None:
+    def next_round(
+        self, first_player: PlayerName, allocation: Mapping[str, list[str]] | None = None, clock: Clock | None = None
+    ) -> None:
         """GEN-27, GEN-38: the next round of a match, on the default or a recorded allocation."""
-        self.play({"type": "next_round", "first_player": first_player, "allocation": allocation})
+        self.play(_timed({"type": "next_round", "first_player": first_player, "allocation": allocation}, clock))
 
-    def result(self, kind: ResultKind, winner: PlayerName | None, note: str | None = None) -> None:
-        """GEN-28: a result decided off the board (``winner`` None for a draw)."""
-        self.play({"type": "result", "kind": kind, "winner": winner, "note": note})
+    def result(
+        self, kind: ResultKind, winner: PlayerName | None, note: str | None = None, clock: Clock | None = None
+    ) -> None:
+        """GEN-28, TIME-1: a result decided off the board (``winner`` None for a draw;
+        ``kind`` ``"time"`` when a flag fell)."""
+        self.play(_timed({"type": "result", "kind": kind, "winner": winner, "note": note}, clock))
 
     def retract(self, count: int, reason: str) -> None:
         """Withdraw the latest ``count`` moves; the events keep them."""
@@ -190,6 +202,11 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.rules.name} after {len(self._events)} events, {self.to_move or 'nobody'} to move>"
+
+
+def _timed(command: Command, clock: Clock | None) -> Command:
+    """The command with its clock reading, when it has one (no reading is no ``clock`` key)."""
+    return command if clock is None else {**command, "clock": dict(clock)}
 
 
 def _event(record: Event | Mapping[str, Any]) -> Event:

@@ -112,7 +112,7 @@ def redecide_folded(game: FoldedGame, event: Event, seq: int) -> FoldedGame:
     sowing is checked by ``commands.sowing`` straight from its fields, as its command
     would be."""
     if type(event) is Sowed:
-        sowed, state = commands.sowing(game, event.hole, event.player)
+        sowed, state = commands.sowing(game, event.hole, event.player, event.clock)
         if sowed != event:
             _require_same([sowed], event)  # raises, naming both
         return after_move(game, event, seq, state)

@@ -120,7 +120,7 @@ def _round(args: _Args):
 
 
 def _result(args: _Args):
-    kind = args.word("resignation, agreement, adjudication or forfeit")
+    kind = args.word("resignation, agreement, adjudication, forfeit or time")
     winner = args.word("the winner: south, north or draw", tuple(WINNER_WORDS))
     command = {"type": "result", "kind": kind, "winner": WINNER_WORDS[winner]}
     note = args.string("a quoted note", optional=True)

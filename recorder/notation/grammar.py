@@ -26,13 +26,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from recorder.errors import NotationError
 from recorder.rules.board import lowercase_hint
 from recorder.rules.values import HOLE_NAMES
 
+from .clock_text import CLOCK_FORM, CLOCK_OPENING, time_ms
 from .decisions import HOLE, Syntax, Word, decision
 
 MEDIA_TYPE = "text/x-mancala-notation"
@@ -60,6 +61,7 @@ class Token:
     line: int
     column: int
     round: int | None = None  # the round number a ``{round N ...}`` decision names
+    clock: dict[str, int] | None = None  # the reading ``{[%clk ...]}`` after a sowing or decision (TIME-2)
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,8 @@ def is_plain_comment(text: str) -> bool:
     written quoted, ``{"text"}``, with JSON string escapes."""
     if not text or text != text.strip() or text[0] == '"' or any(c in "{}\\" or c < " " for c in text):
         return False
+    if text.startswith(CLOCK_OPENING):  # a clock reading's brace (TIME-2)
+        return False
     first = _WORD.match(text)
     return first is None or first.group() not in KEYWORDS
 
@@ -225,6 +229,8 @@ def _parse_game(doc: _Text, offset: int, game: ParsedGame) -> int:
         if offset >= len(doc.text):
             raise Syntax(len(doc.text), "the game ends without a result token", "1-0, 0-1, 1/2-1/2 or *")
         token, offset = _parse_token(doc, offset)
+        if _takes_a_reading(token):
+            token, offset = _with_reading(doc, token, offset)
         game.tokens.append(token)
         if token.kind == "result":
             return offset
@@ -293,8 +299,39 @@ def _parse_turn(doc: _Text, word: str, end: int, line: int, column: int) -> tupl
     return Token("turn", (int(word[:-1]), SIDES[match.group()]), line, column), match.end()
 
 
+def _takes_a_reading(token: Token) -> bool:
+    """A sowing or a decision: what a clock reading may follow (TIME-2)."""
+    return token.kind == "hole" or (token.kind == "command" and token.value["type"] not in ("annotate", "retract"))
+
+
+_CLOCK_BRACE = re.compile(r"\{\s*\[%clk\s+([^\s\]}]+)\s+([^\s\]}]+)\s*\]\s*\}")
+
+
+def _is_clock_brace(doc: _Text, offset: int) -> bool:
+    return doc.text.startswith("{", offset) and doc.text.startswith(CLOCK_OPENING, _blank(doc, offset + 1))
+
+
+def _with_reading(doc: _Text, token: Token, offset: int) -> tuple[Token, int]:
+    """The token with the clock reading that follows it, if one does (``{[%clk ...]}``)."""
+    start = doc.skip_space(offset)
+    if not _is_clock_brace(doc, start):
+        return token, offset
+    match = _CLOCK_BRACE.match(doc.text, start)
+    if match is None:
+        raise Syntax(start, "a clock reading is two times in [%clk ...]", CLOCK_FORM)
+    times = []
+    for group in (1, 2):
+        ms = time_ms(match.group(group))
+        if ms is None:
+            raise Syntax(match.start(group), f"{match.group(group)!r} is not a time", "H:MM:SS or H:MM:SS.mmm")
+        times.append(ms)
+    return replace(token, clock={"south": times[0], "north": times[1]}), match.end()
+
+
 def _parse_brace(doc: _Text, offset: int, line: int, column: int) -> tuple[Token, int]:
     """A decision (first word a keyword), a quoted comment ``{"..."}`` or a plain comment."""
+    if _is_clock_brace(doc, offset):
+        raise Syntax(offset, "a clock reading follows the sowing or decision it was read after", "a hole or a decision")
     start = _blank(doc, offset + 1)
     word = _WORD.match(doc.text, start)
     if word is not None and word.group() in KEYWORDS:

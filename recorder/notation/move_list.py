@@ -19,7 +19,8 @@ from .writer import decision_text, effective_events, side_letter
 
 
 def move_list(game_id: str, events: Sequence[tuple[int, Event]]) -> list[dict]:
-    """``[{"seq", "type", "notation"}]`` for each effective move after the setup."""
+    """``[{"seq", "type", "notation", "clock"?}]`` for each effective move after the setup;
+    ``clock`` only for a move that carries a reading (TIME-2)."""
     kept = effective_events(list(events))
     line = Line(game_id, setup_of(kept[0][1]))
     moves = []
@@ -27,7 +28,9 @@ def move_list(game_id: str, events: Sequence[tuple[int, Event]]) -> list[dict]:
         step = line.apply(seq, event)
         if isinstance(event, (Annotated, MovesRetracted)):
             continue  # comments are not moves; the effective line holds no retraction
-        moves.append({"seq": seq, "type": event.type, "notation": move_text(line, step)})
+        move = {"seq": seq, "type": event.type, "notation": move_text(line, step)}
+        clock = getattr(event, "clock", None)
+        moves.append(move if clock is None else {**move, "clock": clock})
     return moves
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from recorder.core.clocks import TIME_CONTROL_FORM, time_control_of
 from recorder.core.commands import DATE_FORMS, decide, decide_create, is_date
 from recorder.core.events import Event, GameCreated
 from recorder.core.game import FoldedGame
@@ -34,6 +35,7 @@ KNOWN_TAGS = (
     "FirstPlayer",
     "Position",
     *(name for name, _ in LATE_METADATA_TAGS),
+    "TimeControl",
 )
 FIELD_TAGS = {
     "variant": "Variant",
@@ -41,6 +43,7 @@ FIELD_TAGS = {
     "position": "Position",
     "south": "South",
     "north": "North",
+    "time_control": "TimeControl",
     **{key: name for name, key in METADATA_TAGS + LATE_METADATA_TAGS},
 }
 
@@ -94,6 +97,8 @@ def setup_body(parsed: ParsedGame) -> dict:
             if not isinstance(tag.value, dict):
                 raise _fail(parsed, tag, "the Position tag takes a JSON object", '{"holes": ...}')
             body["position"] = tag.value
+        elif tag.name == "TimeControl":
+            body["time_control"] = _time_control(parsed, tag)
         elif tag.name not in KNOWN_TAGS:
             raise _fail(parsed, tag, f"unknown tag {tag.name}", "one of " + ", ".join(KNOWN_TAGS) + " or an option")
         elif tag.name in ("Round", "Board") and isinstance(tag.value, int):
@@ -151,6 +156,13 @@ def _option(parsed: ParsedGame, tag: Tag, spec) -> object:
 
 def _option_text(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _time_control(parsed: ParsedGame, tag: Tag) -> dict:
+    control = time_control_of(_string(parsed, tag))
+    if control is None:
+        raise _fail(parsed, tag, "the TimeControl tag is not a time control", TIME_CONTROL_FORM)
+    return control
 
 
 def _string(parsed: ParsedGame, tag: Tag) -> str:
@@ -226,7 +238,8 @@ class _Reader:
             expected = f"{self.line.mark.turn + 1}. {SIDE_LETTERS[state.to_move.json]}" if state.to_move else None
             raise self.fail(token, "a sowing that starts a turn follows its turn number", expected)
         self.marker = None
-        self._record(token, {"type": "sow", "hole": token.value, "player": side})
+        command = {"type": "sow", "hole": token.value, "player": side}
+        self._record(token, command if token.clock is None else {**command, "clock": token.clock})
 
     def _pass(self, token: Token) -> None:
         if self.marker is None or self.pending_pass is None:
@@ -238,7 +251,7 @@ class _Reader:
         if command["type"] == "next_round" and token.round != self.line.state.round + 1:
             expected = str(self.line.state.round + 1)
             raise self.fail(token, f"the next round is round {expected}, not {token.round}", expected)
-        self._record(token, command)
+        self._record(token, command if token.clock is None else {**command, "clock": token.clock})
 
     def _result(self, token: Token) -> None:
         actual = result_token(self.line.state)

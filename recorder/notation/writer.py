@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from recorder.core.chain import canonical_json
+from recorder.core.clocks import time_control_text
 from recorder.core.events import (
     Annotated,
     Event,
@@ -29,6 +30,7 @@ from recorder.core.game import history
 from recorder.rules import find_variant
 from recorder.rules.state import State
 
+from .clock_text import clock_text
 from .grammar import is_plain_comment, quoted
 from .turns import Line, Step
 
@@ -107,6 +109,8 @@ def tag_lines(setup: GameCreated, result: str) -> list[str]:
     if setup.position is not None:
         lines.append(f"[Position {canonical_json(setup.position)}]")
     lines += [f"[{name} {tag_value(meta[key])}]" for name, key in LATE_METADATA_TAGS if meta.get(key) is not None]
+    if meta.get("time_control") is not None:
+        lines.append(f"[TimeControl {quoted(time_control_text(meta['time_control']))}]")
     return lines
 
 
@@ -127,6 +131,9 @@ def _units(line: Line, step: Step) -> list[str]:
         units = [event.hole if step.new_turn is None else f"{step.new_turn}. {side_letter(step.side)} {event.hole}"]
     else:
         units = [_brace(line, event)]
+    clock = getattr(event, "clock", None)  # TIME-2: a reading, right after its sowing or decision
+    if clock is not None:
+        units.append(clock_text(clock))
     if step.pass_turn is not None:
         units.append(f"{step.pass_turn}. {side_letter(step.passer)} --")
     if step.round_ended:

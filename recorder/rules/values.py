@@ -43,11 +43,12 @@ AWAITING_KINDS: Final[tuple[Awaiting, ...]] = get_args(Awaiting)
 Decision: TypeAlias = Literal["race", "opening", "lot", "next_round", "result"]
 
 # GEN-28: the ways a result is decided off the board.
-ResultKind: TypeAlias = Literal["resignation", "agreement", "adjudication", "forfeit"]
+# TIME-1: "time", a flag fallen.
+ResultKind: TypeAlias = Literal["resignation", "agreement", "adjudication", "forfeit", "time"]
 RESULT_KINDS: Final[tuple[ResultKind, ...]] = get_args(ResultKind)
 
 # Why a game ended: on the board ("score", "holes") or by a recorded result (GEN-28).
-OutcomeReason: TypeAlias = Literal["score", "holes", "resignation", "agreement", "adjudication", "forfeit"]
+OutcomeReason: TypeAlias = Literal["score", "holes", "resignation", "agreement", "adjudication", "forfeit", "time"]
 
 # GEN-25, TUZ-4: the opening's choice.
 OpeningChoice: TypeAlias = Literal["tuz", "plain"]

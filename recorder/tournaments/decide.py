@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from recorder.core.clocks import checked_time_control
 from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
@@ -100,6 +101,7 @@ def decide_create(body: dict) -> TournamentCreated:
         broadcast_delay=check_broadcast_delay(body.get("broadcast_delay", 0)) or None,
         finished_public=None if body.get("finished_public", True) else False,
         berger_order=BERGER_ANNEX_1 if format_ == "double_round_robin" else None,
+        time_control=checked_time_control(body["time_control"]) if body.get("time_control") is not None else None,
     )
 
 
@@ -144,6 +146,7 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
             "start_date": fields.get("start_date"),
             "end_date": fields.get("end_date"),
             "rated": fields["rated"],
+            "time_control": fields.get("time_control"),
         }
     )
     created = replace(
@@ -280,6 +283,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
         "round": round_number,
         "board": board,
         "tournament_id": t.tournament_id,
+        "time_control": t.time_control,
     }
     return {k: v for k, v in setup.items() if v is not None}
 

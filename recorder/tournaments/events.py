@@ -52,6 +52,7 @@ class TournamentCreated(TournamentEvent):
     # berger_order: a double round robin's order of rounds; absent is BERGER_CYCLES, the
     # order every double round robin stored before it was paired by.
     berger_order: str | None = None
+    time_control: dict | None = None  # every game's (core.clocks), given to each board's game
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
@@ -66,6 +67,7 @@ LATER_FIELDS = (
     "broadcast_delay",
     "finished_public",
     "berger_order",
+    "time_control",
 )
 
 

@@ -130,6 +130,7 @@ class Tournament:
     acceleration: str | None = None
     broadcast_delay: int = 0  # seconds; 0: the public sees each move at once
     finished_public: bool = True
+    time_control: dict | None = None  # core.clocks: the time control of every game of it
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -204,6 +205,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         acceleration=event.acceleration,
         broadcast_delay=event.broadcast_delay or 0,
         finished_public=event.finished_public is not False,
+        time_control=event.time_control,
         version=1,
     )
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
+from recorder.core.clocks import checked_time_control, time_control_of, time_control_text
 from recorder.core.names import name_problem, shown_problem
 from recorder.errors import InvalidRecord
 
@@ -616,6 +617,7 @@ def header(t: Tournament, layout: str) -> list[str]:
     lines += [f"052 {t.end_date.replace('-', '/')}"] if t.end_date else []
     lines += [f"062 {len(t.entrants)}", f"072 {sum(1 for e in t.entrants if e.rating)}"]
     lines += [f"092 {t.format.replace('_', ' ')}"]
+    lines += [f"122 {time_control_text(t.time_control)}"] if t.time_control else []  # allotted times
     if layout == "16":
         return lines
     lines += [f"142 {t.planned_rounds}"] if t.planned_rounds else []
@@ -784,7 +786,21 @@ def creation_fields(trf: TrfFile) -> dict:
     fields_["pairing_rules"], fields_["acceleration"] = system(trf)
     fields_["initial_colour"] = "black" if initial_colour(trf) == "B" else None
     fields_["rated"] = True if trf.rated is not None else None
+    # 122, allotted times, is free text: kept when it is a time control as this service writes one
+    fields_["time_control"] = allotted_times(text.get("122"))
     return fields_
+
+
+def allotted_times(value: str | None) -> dict | None:
+    """Record 122 as a time control (``core.clocks``), when it is one that can exist; any
+    other free text says nothing this service keeps."""
+    control = time_control_of(value) if value else None
+    if control is None:
+        return None
+    try:
+        return checked_time_control(control)
+    except InvalidRecord:
+        return None
 
 
 def iso_date(line: int, value: str) -> str:

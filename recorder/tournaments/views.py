@@ -57,6 +57,7 @@ def tournament_json(view) -> dict:
         ],
         "broadcast_delay": t.broadcast_delay,
         "finished_public": t.finished_public,
+        "time_control": t.time_control,
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],

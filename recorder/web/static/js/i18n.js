@@ -99,6 +99,6 @@ export function date(text) {
 // (docs/glossary.md gives each in the three languages with its rule ids).
 export const GAME_WORDS = [
   _("wegue"), _("walda"), _("tuz"), _("opening"), _("race"), _("lot"), _("next_round"), _("result"),
-  _("resignation"), _("agreement"), _("adjudication"), _("forfeit"), _("plain"), _("score"), _("holes"),
+  _("resignation"), _("agreement"), _("adjudication"), _("forfeit"), _("time"), _("plain"), _("score"), _("holes"),
   _("selus"), _("gabata"), _("qelat"), _("lahemay_walida"),
 ];

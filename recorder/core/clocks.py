@@ -1,0 +1,145 @@
+"""Clock readings on events (TIME-2) and a game's time control (its metadata).
+
+A reading is ``{"south": ms, "north": ms}``: each player's remaining time, in whole
+milliseconds, just after the event that carries it. It records the clock; it is not a
+rule and changes nothing in the state. Any two integers ≥ 0 are valid, in any order from
+one event to the next (a clock may be set back, a time added): only the shape is checked.
+
+A time control is ``{"stages": [stage, ...]}``; a stage is ``{"moves"?, "base_ms",
+"increment_ms"?, "delay_ms"?}``: ``moves`` sowings by each player in ``base_ms`` (every
+stage but the last, which runs to the end of the game, has them), each sowing adding
+``increment_ms`` (Fischer) or first spending ``delay_ms`` off the clock (Bronstein), never
+both. In a match (several rounds) one clock runs across the whole match. Pure: the
+commands and the notation reader check both here, so every way in refuses the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from recorder.errors import InvalidRecord
+from recorder.rules.values import MAX_STORED_INT
+
+CLOCK_KEYS = ("south", "north")
+STAGE_KEYS = ("moves", "base_ms", "increment_ms", "delay_ms")
+MOST_STAGES = 10
+TIME_CONTROL_FORM = "stages joined by ':', each [moves/]seconds[+increment or d delay], as 40/5400+30:1800+30"
+_SECONDS = r"(?:0|[1-9][0-9]{0,15})(?:\.[0-9]{3})?"
+_STAGE = re.compile(rf"(?:([1-9][0-9]{{0,17}})/)?({_SECONDS})(?:([+d])({_SECONDS}))?")
+CLOCK_SHAPE = '{"south": ms, "north": ms}, each a whole number of milliseconds ≥ 0'
+
+
+def is_reading(value: Any) -> bool:
+    """A whole number of milliseconds: an int (not a bool, not a float), 0 to the store's largest."""
+    return type(value) is int and 0 <= value <= MAX_STORED_INT
+
+
+def checked_clock(value: Any) -> dict[str, int]:
+    """TIME-2: ``value`` when it is a clock reading, else InvalidRecord naming ``clock``.
+
+    A key missing or extra, a negative number, a float, a boolean, a string or ``null``
+    makes the event invalid (GEN-31)."""
+    if type(value) is dict and len(value) == 2 and is_reading(value.get("south")) and is_reading(value.get("north")):
+        return {"south": value["south"], "north": value["north"]}  # a copy: the event owns its reading
+    raise InvalidRecord(f"clock must be {CLOCK_SHAPE} (TIME-2)", field="clock")
+
+
+def clock_of(command: dict[str, Any]) -> dict[str, int] | None:
+    """A command's clock reading, checked; None when the command carries none (an explicit
+    ``null`` is refused: it is not the same as no reading)."""
+    if "clock" not in command:
+        return None
+    return checked_clock(command["clock"])
+
+
+def latest_reading(moves: Iterable[tuple[int, Any]]) -> tuple[int, dict[str, int]] | None:
+    """The latest clock reading among ``moves`` (``(seq, event)``, newest first, as
+    ``reversed(game.moves)`` gives a game's effective moves), with its event's seq."""
+    for seq, event in moves:
+        clock = getattr(event, "clock", None)
+        if clock is not None:
+            return seq, clock
+    return None
+
+
+def checked_time_control(value: Any) -> dict[str, Any]:
+    """A time control that can exist, else InvalidRecord naming ``time_control``."""
+    if type(value) is not dict or set(value) != {"stages"}:
+        raise _bad_control('a time control is {"stages": [...]}, one stage or more')
+    stages = value["stages"]
+    if type(stages) is not list or not 1 <= len(stages) <= MOST_STAGES:
+        raise _bad_control(f"stages holds 1 to {MOST_STAGES} stages")
+    for index, stage in enumerate(stages):
+        _check_stage(stage, index, last=index == len(stages) - 1)
+    return value
+
+
+def _check_stage(stage: Any, index: int, *, last: bool) -> None:
+    where = f"stage {index + 1}"
+    if type(stage) is not dict or not set(stage) <= set(STAGE_KEYS) or "base_ms" not in stage:
+        raise _bad_control(f"{where} is an object with base_ms and any of moves, increment_ms, delay_ms")
+    for key in ("base_ms", "increment_ms", "delay_ms"):
+        if key in stage and not is_reading(stage[key]):
+            raise _bad_control(f"{where}: {key} is a whole number of milliseconds ≥ 0")
+    if "increment_ms" in stage and "delay_ms" in stage:
+        raise _bad_control(f"{where} has an increment (Fischer) or a delay (Bronstein), not both")
+    if last and "moves" in stage:
+        raise _bad_control(f"{where}, the last, runs to the end of the game: it has no moves")
+    if not last and not (type(stage.get("moves")) is int and 1 <= stage["moves"] <= MAX_STORED_INT):
+        raise _bad_control(f"{where} names its moves, a whole number ≥ 1 (only the last stage runs to the end)")
+    if stage["base_ms"] == 0 and not (stage.get("increment_ms") or stage.get("delay_ms")):
+        raise _bad_control(f"{where} gives no time: a base of 0 needs an increment or a delay")
+
+
+def _bad_control(detail: str) -> InvalidRecord:
+    return InvalidRecord(f"time_control: {detail}", field="time_control")
+
+
+# -- A time control as text: the notation's TimeControl tag, TRF's record 122 ---------------
+# PGN's form: stages joined by ``:``, each ``[moves/]seconds`` then ``+increment`` (Fischer)
+# or ``d`` and the delay (Bronstein); seconds take ``.mmm`` when they are not whole:
+# ``40/5400+30:1800+30``. One spelling per time control, so a text written reads back the same.
+
+
+def time_control_text(control: dict[str, Any]) -> str:
+    """A time control (``core.clocks``) as the TimeControl tag's value."""
+    return ":".join(_stage_text(stage) for stage in control["stages"])
+
+
+def _stage_text(stage: dict[str, int]) -> str:
+    text = f"{stage['moves']}/" if "moves" in stage else ""
+    text += _seconds_text(stage["base_ms"])
+    if "increment_ms" in stage:
+        text += "+" + _seconds_text(stage["increment_ms"])
+    if "delay_ms" in stage:
+        text += "d" + _seconds_text(stage["delay_ms"])
+    return text
+
+
+def _seconds_text(ms: int) -> str:
+    seconds, millis = divmod(ms, 1000)
+    return str(seconds) if millis == 0 else f"{seconds}.{millis:03d}"
+
+
+def time_control_of(text: str) -> dict[str, Any] | None:
+    """The time control a TimeControl tag's value writes, else None. What can exist (a
+    last stage without moves, a base that gives time) is ``core.clocks``' to check."""
+    stages = []
+    for part in text.split(":"):
+        match = _STAGE.fullmatch(part)
+        if match is None:
+            return None
+        moves, base, sign, extra = match.groups()
+        stage: dict[str, int] = {} if moves is None else {"moves": int(moves)}
+        stage["base_ms"] = _ms(base)
+        if sign is not None:
+            stage["increment_ms" if sign == "+" else "delay_ms"] = _ms(extra)
+        stages.append(stage)
+    return {"stages": stages}
+
+
+def _ms(seconds: str) -> int:
+    whole, _, millis = seconds.partition(".")
+    return int(whole) * 1000 + int(millis or 0)
