@@ -310,3 +310,17 @@ def test_an_event_driven_process_admits_the_streams_its_open_files_allow(monkeyp
     assert live.listener_limit() == 50
     monkeypatch.setattr(live, "event_driven", lambda: False)
     assert live.listener_limit() == 50
+
+
+def test_ctrl_c_stops_serve_with_a_line_not_a_traceback(tmp_path):
+    # Ctrl-C on `recorder serve` once ended with a bare KeyboardInterrupt traceback.
+    with serving(tmp_path) as (port, process):
+        backends = [pid for pid in (backend_of(process, "recording"), backend_of(process, "heavy")) if pid]
+        process.send_signal(signal.SIGINT)  # what the terminal sends on Ctrl-C
+        assert process.wait(timeout=30) == 0
+    log = (tmp_path / "serve.log").read_text()
+    assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-2000:]
+    gone = time.monotonic() + 15
+    while any(Path(f"/proc/{pid}").exists() for pid in backends) and time.monotonic() < gone:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in backends)
