@@ -95,7 +95,7 @@ def open_files_for_streams() -> int:
 def streams_within(files: int) -> int:
     """Streams a process with ``files`` open files admits: a quarter of them (at least
     ``FILES_FOR_THE_REST``) stay for the database, the requests that record and read,
-    and the 503s that tell the excess to come back."""
+    and the answers (503) that tell the excess to come back."""
     return max(1, files - max(FILES_FOR_THE_REST, files // 4))
 
 
