@@ -101,7 +101,7 @@ class Front:
         return self.backends.recording
 
     def long_game(self, game_id: str) -> bool:
-        """One indexed look (the game's version), as a live watcher makes every 0.1 s."""
+        """One indexed look (the game's version), the look a live watcher makes at each poll."""
         try:
             return self.store.version(game_id) > LONG_GAME_EVENTS
         except Exception:  # a game id the store refuses: the backend answers it as it should
