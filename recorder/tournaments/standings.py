@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import board_game_id
-from .fold import Tournament
+from .fold import Tournament, bye_kind
 from .pairing import NORTH, SOUTH
 from .results import BoardOutcome
 
@@ -43,6 +43,7 @@ class Cell:
     board: int | None = None
     rounds_diff: int = 0
     holes_diff: int = 0
+    bye: str | None = None  # a bye's kind (pab, full, half, zero): C.07 tells them apart
 
     @property
     def is_game(self) -> bool:
@@ -94,7 +95,7 @@ def cells(t: Tournament, outcomes: dict) -> dict[int, list[Cell]]:
                 table[player].append(board_cell(rnd.number, board, outcome, colour))
                 placed.add(player)
         for bye in rnd.byes:
-            table[bye.player].append(Cell(rnd.number, BYE, Fraction(bye.points)))
+            table[bye.player].append(Cell(rnd.number, BYE, Fraction(bye.points), bye=bye_kind(rnd, bye)))
             placed.add(bye.player)
         for number in table.keys() - placed:
             table[number].append(Cell(rnd.number, ABSENT, LOSS))

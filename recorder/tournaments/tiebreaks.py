@@ -1,0 +1,274 @@
+"""FIDE C.07's tie-breaks for individual events, over a tournament's cells (pure).
+
+A tie-break is named by its C.07 code and its modifiers: ``BH``, ``BH/C1`` (Cut-1: the
+least significant value left out), ``BH/C2``, ``BH/M1`` (Median-1: the least and the
+most significant left out), ``BH/M2``, ``SB``, ``SB/C1``, ``PS``, ``PS/C1`` (the first
+round's running score left out), ``ARO``, ``ARO/C1``, ``KS`` (Koya, limit 50% of the
+maximum score), ``WIN``, ``WON``, ``BPG``, ``BWG`` and ``PTS``. ``-`` may stand for ``/``.
+
+Unplayed rounds (C.07 16): a round a player has no game over the board in is either
+one he chose not to play (a *voluntarily unplayed round*: a forfeit loss, a double
+forfeit, a half- or zero-point bye, an absence) or one he could not play (a
+pairing-allocated bye, a full-point bye, a forfeit win).
+- For his own Buchholz, each of his rounds without a game over the board is counted
+  against a virtual opponent who has his own final score (in a round robin such rounds
+  count nothing, and a round without an opponent is not a round of his at all);
+- in his opponents' Buchholz his score counts, except that the voluntarily unplayed
+  rounds after the last round he did not choose to miss count as draws (a player who
+  left stops dragging his opponents down);
+- a cut leaves out a voluntarily unplayed round first (``least_significant``).
+Black here is North: a TRF's ``w`` is South (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .pairing import NORTH
+from .standings import ABSENT, BYE, FORFEIT, PENDING, PLAYED, Cell
+
+WIN = Fraction(1)
+DRAW = Fraction(1, 2)
+KOYA_LIMIT = Fraction(1, 2)  # of the most points a player could have scored
+NAMES = ("PTS", "BH", "SB", "PS", "ARO", "KS", "WIN", "WON", "BPG", "BWG")
+CUTTABLE = ("BH", "SB", "PS", "ARO")
+CODE = re.compile(r"^(?P<name>[A-Z]+)(?:[/-](?P<kind>[CM])(?P<count>[12]))?$")
+
+Table = Mapping[int, Sequence[Cell]]
+Value = Fraction | int
+
+
+class UnknownTiebreak(ValueError):
+    """A code that names no tie-break of C.07 this service computes."""
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    name: str
+    low: int = 0  # least significant values left out (Cut-n, Median-n)
+    high: int = 0  # most significant values left out (Median-n)
+
+    @property
+    def code(self) -> str:
+        if self.high:
+            return f"{self.name}/M{self.high}"
+        return f"{self.name}/C{self.low}" if self.low else self.name
+
+
+def parse(code: str) -> Tiebreak:
+    found = CODE.match(code)
+    if found is None or found["name"] not in NAMES:
+        raise UnknownTiebreak(code)
+    name, kind = found["name"], found["kind"]
+    if kind is None:
+        return Tiebreak(name)
+    if name not in CUTTABLE or (kind == "M" and name != "BH"):
+        raise UnknownTiebreak(code)
+    count = int(found["count"])
+    return Tiebreak(name, count, count if kind == "M" else 0)
+
+
+# --------------------------------------------------------------------------- one round
+
+
+def counted(cells: Sequence[Cell]) -> list[Cell]:
+    """The rounds that count: every round but one still being played."""
+    return [c for c in cells if c.kind != PENDING]
+
+
+def points(cell: Cell) -> Fraction:
+    return cell.points if cell.points is not None else Fraction(0)
+
+
+def over_the_board(cell: Cell) -> bool:
+    return cell.kind == PLAYED
+
+
+def voluntarily_unplayed(cell: Cell) -> bool:
+    """C.07 16: a round missed by the player's choice or fault (not a pairing-allocated
+    or full-point bye, nor a forfeit win)."""
+    if cell.kind == PLAYED or (cell.kind == BYE and cell.bye == "pab"):
+        return False
+    if cell.kind in (FORFEIT, BYE):
+        return points(cell) != WIN
+    return cell.kind == ABSENT
+
+
+def score(cells: Sequence[Cell]) -> Fraction:
+    return sum((points(c) for c in counted(cells)), Fraction(0))
+
+
+def score_for_opponents(cells: Sequence[Cell], round_robin: bool) -> Fraction:
+    """A player's score as it counts in his opponents' Buchholz: his voluntarily unplayed
+    rounds without an opponent after the last round he did not choose to miss count as
+    draws (in a round robin as nothing)."""
+    rounds = counted(cells)
+    last_chosen = max((i for i, c in enumerate(rounds) if not voluntarily_unplayed(c)), default=-1)
+    after_leaving = Fraction(0) if round_robin else DRAW
+    return sum(
+        (points(c) if i <= last_chosen or c.opponent is not None else after_leaving for i, c in enumerate(rounds)),
+        Fraction(0),
+    )
+
+
+# --------------------------------------------------------------------------- Buchholz family
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One round's part of a Buchholz or Sonneborn-Berger: the opponent's score and the
+    value it adds; ``chosen``: a voluntarily unplayed round (cut first)."""
+
+    score: Fraction
+    value: Fraction
+    chosen: bool
+
+
+def contributions(
+    number: int, table: Table, opponents: Mapping[int, Fraction], weighted: bool, round_robin: bool
+) -> list[Contribution]:
+    own = score(table[number])
+    found = []
+    for c in counted(table[number]):
+        if over_the_board(c) and c.opponent is not None:
+            opponent, chosen = opponents[c.opponent], False
+        elif round_robin:
+            if c.opponent is None:
+                continue  # a round robin's round off is not a round of the player
+            opponent, chosen = Fraction(0), voluntarily_unplayed(c)
+        else:
+            opponent, chosen = own, voluntarily_unplayed(c)  # the virtual opponent
+        found.append(Contribution(opponent, opponent * points(c) if weighted else opponent, chosen))
+    return found
+
+
+def least_significant(values: list[Contribution]) -> Contribution:
+    """C.07 14.6: the lowest voluntarily unplayed round goes first (by its opponent's
+    score, then its value), unless the round of the lowest opponent's score is worth
+    more than it (as a Sonneborn-Berger may be): then that round goes."""
+    lowest = min(values, key=lambda v: (v.score, v.value))
+    chosen = [v for v in values if v.chosen]
+    if not chosen:
+        return lowest
+    lowest_chosen = min(chosen, key=lambda v: (v.score, v.value))
+    return lowest if lowest.value > lowest_chosen.value else lowest_chosen
+
+
+def after_cuts(values: list[Contribution], tiebreak: Tiebreak, rounds: int) -> list[Contribution]:
+    low = min(tiebreak.low, rounds, len(values))
+    high = min(tiebreak.high, rounds - low, len(values) - low)
+    kept = list(values)
+    for _ in range(low):
+        kept.remove(least_significant(kept))
+    for _ in range(high):
+        kept.remove(max(kept, key=lambda v: (v.score, v.value)))
+    return kept
+
+
+def buchholz(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> Fraction:
+    values = contributions(number, table, context.opponents, tiebreak.name == "SB", context.round_robin)
+    return sum((v.value for v in after_cuts(values, tiebreak, context.rounds)), Fraction(0))
+
+
+# --------------------------------------------------------------------------- the others
+
+
+def progressive(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> Fraction:
+    running, total = Fraction(0), Fraction(0)
+    for index, c in enumerate(counted(table[number]), start=1):
+        running += points(c)
+        if index > tiebreak.low:
+            total += running
+    return total
+
+
+def average_rating(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
+    """The opponents' average rating, over games played; unrated opponents are left out,
+    and a cut is made only while every opponent left is rated."""
+    opponents = [c.opponent for c in counted(table[number]) if over_the_board(c) and c.opponent is not None]
+    ratings = sorted(context.ratings[opponent] or 0 for opponent in opponents)
+    rated = [r for r in ratings if r > 0]
+    unrated = len(ratings) - len(rated)
+    for _ in range(min(tiebreak.low, context.rounds)):
+        if unrated == 0 and rated:
+            rated.pop(0)
+        else:
+            unrated -= 1
+    if not rated:
+        return 0
+    return math.floor(Fraction(sum(rated), len(rated)) + DRAW)  # rounded half up
+
+
+def koya(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> Fraction:
+    limit = KOYA_LIMIT * WIN * context.rounds
+    return sum(
+        (points(c) for c in counted(table[number]) if c.opponent is not None and context.scores[c.opponent] >= limit),
+        Fraction(0),
+    )
+
+
+def total(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> Fraction:
+    return context.scores[number]
+
+
+def wins(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
+    """Rounds that brought a win's points, played or not (C.07 WIN)."""
+    return sum(1 for c in counted(table[number]) if points(c) == WIN)
+
+
+def won(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
+    return sum(1 for c in counted(table[number]) if over_the_board(c) and points(c) == WIN)
+
+
+def black_games(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
+    return sum(1 for c in counted(table[number]) if over_the_board(c) and c.colour == NORTH)
+
+
+def black_wins(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
+    return sum(1 for c in counted(table[number]) if over_the_board(c) and c.colour == NORTH and points(c) == WIN)
+
+
+COMPUTE: dict[str, Callable[[int, Table, Tiebreak, Context], Value]] = {
+    "PTS": total,
+    "BH": buchholz,
+    "SB": buchholz,
+    "PS": progressive,
+    "ARO": average_rating,
+    "KS": koya,
+    "WIN": wins,
+    "WON": won,
+    "BPG": black_games,
+    "BWG": black_wins,
+}
+
+
+@dataclass(frozen=True)
+class Context:
+    rounds: int
+    round_robin: bool
+    scores: Mapping[int, Fraction]
+    opponents: Mapping[int, Fraction]  # each player's score in his opponents' Buchholz
+    ratings: Mapping[int, int | None]
+
+
+def context_of(table: Table, ratings: Mapping[int, int | None], round_robin: bool) -> Context:
+    return Context(
+        rounds=max((len(counted(cells)) for cells in table.values()), default=0),
+        round_robin=round_robin,
+        scores={n: score(cells) for n, cells in table.items()},
+        opponents={n: score_for_opponents(cells, round_robin) for n, cells in table.items()},
+        ratings=ratings,
+    )
+
+
+def values(
+    table: Table, ratings: Mapping[int, int | None], codes: Sequence[str], round_robin: bool
+) -> dict[int, dict[str, Value]]:
+    """Every player's value of every tie-break named, by its code."""
+    context = context_of(table, ratings, round_robin)
+    parsed = [(code, parse(code)) for code in codes]
+    return {number: {code: COMPUTE[tb.name](number, table, tb, context) for code, tb in parsed} for number in table}

@@ -1,0 +1,70 @@
+"""FIDE C.07's tie-breaks (recorder/tournaments/tiebreaks.py) against FIDE's own calculator.
+
+The expected values are the output of the FIDE Technical Commission's tie-break
+calculator on the tournaments' TRF files (fixtures/tiebreaks/README.md says how they
+were made). Every value of every player of every file is compared: none is chosen."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from conftest import FIXTURES
+
+from recorder.tournaments import tiebreaks, trf
+from recorder.tournaments.events import TournamentCreated
+from recorder.tournaments.fold import replay
+from recorder.tournaments.results import outcome_of_forfeit
+from recorder.tournaments.standings import cells
+
+REFERENCE = FIXTURES / "tiebreaks"
+SWISS = sorted((REFERENCE / "swiss").glob("*.json"))
+SOURCES = {"swiss": FIXTURES / "pairings"}
+
+
+def imported(text: str, system: str = "swiss"):
+    parsed = trf.parse(text)
+    fields = trf.creation_fields(parsed)
+    created = TournamentCreated(variant="qelat", options={}, format=system, tiebreaks=[], **fields)
+    t = replay("t-trf", enumerate(trf.import_events(parsed, created), start=1))
+    return t, {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+
+
+def reference_code(spec: dict) -> str:
+    """The reference's (name, cut low, cut high) as our code: BH/C1, BH/M1, ..."""
+    return tiebreaks.Tiebreak(spec["name"], spec["low"], spec["high"]).code
+
+
+def mismatches(path, source_dir, round_robin: bool) -> tuple[int, list[str]]:
+    expected = json.loads(path.read_text())
+    t, outcomes = imported((source_dir / f"{path.stem}.trf").read_text())
+    codes = [reference_code(spec) for spec in expected["tiebreaks"]]
+    ratings = {e.number: e.rating for e in t.entrants}
+    ours = tiebreaks.values(cells(t, outcomes), ratings, codes, round_robin)
+    wrong = []
+    compared = 0
+    for number, row in expected["players"].items():
+        for code, value in zip(codes, row, strict=True):
+            compared += 1
+            if ours[int(number)][code] != Fraction(str(value)):
+                wrong.append(f"{path.stem} player {number} {code}: ours {ours[int(number)][code]}, reference {value}")
+    return compared, wrong
+
+
+def test_the_swiss_reference_covers_the_whole_pairing_corpus():
+    assert [p.stem for p in SWISS] == sorted(p.stem for p in SOURCES["swiss"].glob("*.trf"))
+
+
+def test_every_swiss_tiebreak_value_equals_fides_calculator_on_the_whole_corpus():
+    compared, wrong = 0, []
+    for path in SWISS:
+        count, found = mismatches(path, SOURCES["swiss"], round_robin=False)
+        compared += count
+        wrong += found
+    assert compared > 0
+    assert wrong == [], f"{len(wrong)} of {compared} values differ:\n" + "\n".join(wrong[:40])
+
+
+@pytest.mark.parametrize("code", ["BH/C3", "BH/M3", "XX", "WIN/C1", "SB/M1", "bh", "BH/C0"])
+def test_a_code_that_names_no_computed_tiebreak_is_refused(code):
+    with pytest.raises(tiebreaks.UnknownTiebreak):
+        tiebreaks.parse(code)
