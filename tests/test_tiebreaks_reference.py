@@ -18,7 +18,8 @@ from recorder.tournaments.standings import cells
 
 REFERENCE = FIXTURES / "tiebreaks"
 SWISS = sorted((REFERENCE / "swiss").glob("*.json"))
-SOURCES = {"swiss": FIXTURES / "pairings"}
+ROUND_ROBIN = sorted((REFERENCE / "round_robin").glob("*.json"))
+SOURCES = {"swiss": FIXTURES / "pairings", "round_robin": REFERENCE / "round_robin"}
 
 
 def imported(text: str, system: str = "swiss"):
@@ -58,6 +59,20 @@ def test_every_swiss_tiebreak_value_equals_fides_calculator_on_the_whole_corpus(
     compared, wrong = 0, []
     for path in SWISS:
         count, found = mismatches(path, SOURCES["swiss"], round_robin=False)
+        compared += count
+        wrong += found
+    assert compared > 0
+    assert wrong == [], f"{len(wrong)} of {compared} values differ:\n" + "\n".join(wrong[:40])
+
+
+def test_the_round_robin_reference_covers_every_round_robin_file():
+    assert ROUND_ROBIN and [p.stem for p in ROUND_ROBIN] == sorted(p.stem for p in SOURCES["round_robin"].glob("*.trf"))
+
+
+def test_every_round_robin_tiebreak_value_equals_fides_calculator_on_every_file():
+    compared, wrong = 0, []
+    for path in ROUND_ROBIN:
+        count, found = mismatches(path, SOURCES["round_robin"], round_robin=True)
         compared += count
         wrong += found
     assert compared > 0

@@ -11,8 +11,9 @@ one he chose not to play (a *voluntarily unplayed round*: a forfeit loss, a doub
 forfeit, a half- or zero-point bye, an absence) or one he could not play (a
 pairing-allocated bye, a full-point bye, a forfeit win).
 - For his own Buchholz, each of his rounds without a game over the board is counted
-  against a virtual opponent who has his own final score (in a round robin such rounds
-  count nothing, and a round without an opponent is not a round of his at all);
+  against a virtual opponent who has his own final score; in a round robin a forfeit
+  counts as a game against the scheduled opponent, and a round without an opponent is
+  not a round of his at all;
 - in his opponents' Buchholz his score counts, except that the voluntarily unplayed
   rounds after the last round he did not choose to miss count as draws (a player who
   left stops dragging his opponents down);
@@ -134,12 +135,10 @@ def contributions(
     own = score(table[number])
     found = []
     for c in counted(table[number]):
-        if over_the_board(c) and c.opponent is not None:
-            opponent, chosen = opponents[c.opponent], False
+        if c.opponent is not None and (over_the_board(c) or round_robin):
+            opponent, chosen = opponents[c.opponent], False  # a round robin's forfeit counts as played
         elif round_robin:
-            if c.opponent is None:
-                continue  # a round robin's round off is not a round of the player
-            opponent, chosen = Fraction(0), voluntarily_unplayed(c)
+            continue  # a round robin's round off is not a round of the player
         else:
             opponent, chosen = own, voluntarily_unplayed(c)  # the virtual opponent
         found.append(Contribution(opponent, opponent * points(c) if weighted else opponent, chosen))
