@@ -4,7 +4,9 @@ A tie-break is named by its C.07 code and its modifiers: ``BH``, ``BH/C1`` (Cut-
 least significant value left out), ``BH/C2``, ``BH/M1`` (Median-1: the least and the
 most significant left out), ``BH/M2``, ``SB``, ``SB/C1``, ``PS``, ``PS/C1`` (the first
 round's running score left out), ``ARO``, ``ARO/C1``, ``KS`` (Koya, limit 50% of the
-maximum score), ``WIN``, ``WON``, ``BPG``, ``BWG`` and ``PTS``. ``-`` may stand for ``/``.
+maximum score), ``DE`` (direct encounter, within the ties the tie-breaks before it
+leave; its value a place within the tie, 0 when it separates no one), ``WIN``, ``WON``,
+``BPG``, ``BWG`` and ``PTS``. ``-`` may stand for ``/``.
 
 Unplayed rounds (C.07 16): a round a player has no game over the board in is either
 one he chose not to play (a *voluntarily unplayed round*: a forfeit loss, a double
@@ -35,7 +37,7 @@ from .standings import ABSENT, BYE, FORFEIT, PENDING, PLAYED, Cell
 WIN = Fraction(1)
 DRAW = Fraction(1, 2)
 KOYA_LIMIT = Fraction(1, 2)  # of the most points a player could have scored
-NAMES = ("PTS", "BH", "SB", "PS", "ARO", "KS", "WIN", "WON", "BPG", "BWG")
+NAMES = ("PTS", "DE", "BH", "SB", "PS", "ARO", "KS", "WIN", "WON", "BPG", "BWG")
 CUTTABLE = ("BH", "SB", "PS", "ARO")
 CODE = re.compile(r"^(?P<name>[A-Z]+)(?:[/-](?P<kind>[CM])(?P<count>[12]))?$")
 
@@ -264,10 +266,96 @@ def context_of(table: Table, ratings: Mapping[int, int | None], round_robin: boo
     )
 
 
+# --------------------------------------------------------------------------- direct encounter
+
+
+def encounter_points(number: int, members: set[int], context: Context, table: Table) -> tuple[Fraction, int]:
+    """Points against the other members and how many of them were met; a pair that met
+    more than once counts the average of its games. In a round robin a forfeit counts
+    as a game against the scheduled opponent."""
+    results: dict[int, list[Fraction]] = {}
+    for c in counted(table[number]):
+        met = c.kind == PLAYED or (context.round_robin and c.kind == FORFEIT)
+        if met and c.opponent in members and c.opponent != number:
+            results.setdefault(c.opponent, []).append(points(c))
+    return sum((sum(r, Fraction(0)) / len(r) for r in results.values()), Fraction(0)), len(results)
+
+
+def split_by_encounters(members: list[int], table: Table, context: Context) -> list[list[int]]:
+    """C.07 6: one step of direct encounter. If every member has met every other (always
+    so counted in a round robin) they are ordered by their points among themselves;
+    otherwise a member goes above the rest only if his points beat the most any of them
+    could have had by winning the games they did not play, and the first that does not
+    leaves him and everyone below tied."""
+    group = set(members)
+    found = {n: encounter_points(n, group, context, table) for n in members}
+    others = len(members) - 1
+    most = {n: found[n][0] + (others - found[n][1]) * WIN for n in members}
+    all_met = context.round_robin or all(found[n][1] == others for n in members)
+    if all_met:
+        ordered = sorted(members, key=lambda n: (-found[n][0], n))
+        parts: list[list[int]] = []
+        for n in ordered:
+            if parts and found[parts[-1][0]][0] == found[n][0]:
+                parts[-1].append(n)
+            else:
+                parts.append([n])
+        return parts
+    ordered = sorted(members, key=lambda n: (-found[n][0], -most[n], n))
+    parts = []
+    for i, n in enumerate(ordered[:-1]):
+        if found[n][0] > max(most[m] for m in ordered[i + 1 :]):
+            parts.append([n])
+        else:
+            return [*parts, ordered[i:]]
+    return [*parts, ordered[-1:]]
+
+
+def direct_encounter(members: list[int], table: Table, context: Context) -> dict[int, int]:
+    """Places within a tied group, from 1, by direct encounter applied again within each
+    part it splits off until nothing moves; 0 for all when it separates no one."""
+    settled: list[list[int]] = []
+    pending = [sorted(members)]
+    while pending:
+        part = pending.pop(0)
+        parts = split_by_encounters(part, table, context) if len(part) > 1 else [part]
+        if len(parts) == 1:
+            settled.append(part)
+        else:
+            pending[:0] = parts
+    if len(settled) == 1:
+        return dict.fromkeys(members, 0)
+    place, places = 1, {}
+    for part in settled:
+        places.update(dict.fromkeys(part, place))
+        place += len(part)
+    return places
+
+
+def tied_groups(keys: Mapping[int, list]) -> list[list[int]]:
+    groups: dict[tuple, list[int]] = {}
+    for number in sorted(keys):
+        groups.setdefault(tuple(keys[number]), []).append(number)
+    return list(groups.values())
+
+
 def values(
     table: Table, ratings: Mapping[int, int | None], codes: Sequence[str], round_robin: bool
 ) -> dict[int, dict[str, Value]]:
-    """Every player's value of every tie-break named, by its code."""
+    """Every player's value of every tie-break named, by its code, in the list's order
+    (direct encounter breaks only the ties the tie-breaks before it leave)."""
     context = context_of(table, ratings, round_robin)
-    parsed = [(code, parse(code)) for code in codes]
-    return {number: {code: COMPUTE[tb.name](number, table, tb, context) for code, tb in parsed} for number in table}
+    found: dict[int, dict[str, Value]] = {n: {} for n in table}
+    keys: dict[int, list] = {n: [] for n in table}  # higher first
+    for code in codes:
+        tb = parse(code)
+        if tb.name == "DE":
+            computed: dict[int, Value] = {}
+            for group in tied_groups(keys):
+                computed.update(direct_encounter(group, table, context))
+        else:
+            computed = {n: COMPUTE[tb.name](n, table, tb, context) for n in table}
+        for n in table:
+            found[n][code] = computed[n]
+            keys[n].append(-computed[n] if tb.name == "DE" else computed[n])
+    return found
