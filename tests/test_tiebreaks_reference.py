@@ -19,7 +19,8 @@ from recorder.tournaments.standings import cells
 REFERENCE = FIXTURES / "tiebreaks"
 SWISS = sorted((REFERENCE / "swiss").glob("*.json"))
 ROUND_ROBIN = sorted((REFERENCE / "round_robin").glob("*.json"))
-SOURCES = {"swiss": FIXTURES / "pairings", "round_robin": REFERENCE / "round_robin"}
+RANDOM = sorted((REFERENCE / "random").glob("*.json"))
+SOURCES = {"swiss": FIXTURES / "pairings", "round_robin": REFERENCE / "round_robin", "random": REFERENCE / "random"}
 
 
 def imported(text: str, system: str = "swiss"):
@@ -59,6 +60,22 @@ def test_every_swiss_tiebreak_value_equals_fides_calculator_on_the_whole_corpus(
     compared, wrong = 0, []
     for path in SWISS:
         count, found = mismatches(path, SOURCES["swiss"], round_robin=False)
+        compared += count
+        wrong += found
+    assert compared > 0
+    assert wrong == [], f"{len(wrong)} of {compared} values differ:\n" + "\n".join(wrong[:40])
+
+
+def test_the_random_reference_covers_a_hundred_tournaments_each_of_its_files():
+    assert len(RANDOM) == 100
+    assert [p.stem for p in RANDOM] == sorted(p.stem for p in SOURCES["random"].glob("*.trf"))
+
+
+def test_every_tiebreak_value_of_a_hundred_random_swiss_tournaments_equals_fides_calculator():
+    """8 to 200 players, late entries, withdrawals, byes of every kind, forfeits."""
+    compared, wrong = 0, []
+    for path in RANDOM:
+        count, found = mismatches(path, SOURCES["random"], round_robin=False)
         compared += count
         wrong += found
     assert compared > 0
