@@ -31,8 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .cell import ABSENT, BYE, FORFEIT, PENDING, PLAYED, Cell
 from .pairing import NORTH
-from .standings import ABSENT, BYE, FORFEIT, PENDING, PLAYED, Cell
 
 WIN = Fraction(1)
 DRAW = Fraction(1, 2)
@@ -339,23 +339,33 @@ def tied_groups(keys: Mapping[int, list]) -> list[list[int]]:
     return list(groups.values())
 
 
+def ranking_key(tiebreak: Tiebreak, value: Value) -> Value:
+    """The value as a key where more is better: direct encounter's place counts down."""
+    return -value if tiebreak.name == "DE" else value
+
+
+def one(code: str, table: Table, context: Context, keys: Mapping[int, list]) -> dict[int, Value]:
+    """Every player's value of one tie-break; ``keys``: each player's ranking keys so far
+    (direct encounter breaks only the ties they leave)."""
+    tb = parse(code)
+    if tb.name != "DE":
+        return {n: COMPUTE[tb.name](n, table, tb, context) for n in table}
+    found: dict[int, Value] = {}
+    for group in tied_groups(keys):
+        found.update(direct_encounter(group, table, context))
+    return found
+
+
 def values(
     table: Table, ratings: Mapping[int, int | None], codes: Sequence[str], round_robin: bool
 ) -> dict[int, dict[str, Value]]:
-    """Every player's value of every tie-break named, by its code, in the list's order
-    (direct encounter breaks only the ties the tie-breaks before it leave)."""
+    """Every player's value of every tie-break named, by its code, in the list's order."""
     context = context_of(table, ratings, round_robin)
     found: dict[int, dict[str, Value]] = {n: {} for n in table}
-    keys: dict[int, list] = {n: [] for n in table}  # higher first
+    keys: dict[int, list] = {n: [] for n in table}
     for code in codes:
-        tb = parse(code)
-        if tb.name == "DE":
-            computed: dict[int, Value] = {}
-            for group in tied_groups(keys):
-                computed.update(direct_encounter(group, table, context))
-        else:
-            computed = {n: COMPUTE[tb.name](n, table, tb, context) for n in table}
+        computed = one(code, table, context, keys)
         for n in table:
             found[n][code] = computed[n]
-            keys[n].append(-computed[n] if tb.name == "DE" else computed[n])
+            keys[n].append(ranking_key(parse(code), computed[n]))
     return found
