@@ -21,6 +21,7 @@ class Cell:
     rounds_diff: int = 0
     holes_diff: int = 0
     bye: str | None = None  # a bye's kind (pab, full, half, zero): C.07 tells them apart
+    short_game: bool = False  # a forfeit that was a game of less than a move (TRF W, D, L)
 
     @property
     def is_game(self) -> bool:

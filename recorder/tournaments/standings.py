@@ -55,7 +55,7 @@ def board_cell(round_number: int, board, outcome: BoardOutcome | None, colour: s
     if outcome is None:
         return Cell(kind=PENDING, **base)
     if not outcome.played:
-        return Cell(kind=FORFEIT, points=points_of(outcome.result, colour), **base)
+        return Cell(kind=FORFEIT, points=points_of(outcome.result, colour), short_game=outcome.short_game, **base)
     mine, theirs = (0, 1) if colour == SOUTH else (1, 0)
     return Cell(
         kind=PLAYED,

@@ -88,13 +88,15 @@ def points(cell: Cell) -> Fraction:
 
 
 def over_the_board(cell: Cell) -> bool:
-    return cell.kind == PLAYED
+    """A game: played, or begun and ended in less than a move (the TRF's W, D, L count as
+    played for FIDE's calculator, though not for pairing)."""
+    return cell.kind == PLAYED or cell.short_game
 
 
 def voluntarily_unplayed(cell: Cell) -> bool:
     """C.07 16: a round missed by the player's choice or fault (not a pairing-allocated
     or full-point bye, nor a forfeit win)."""
-    if cell.kind == PLAYED or (cell.kind == BYE and cell.bye == "pab"):
+    if over_the_board(cell) or (cell.kind == BYE and cell.bye == "pab"):
         return False
     if cell.kind in (FORFEIT, BYE):
         return points(cell) != WIN
@@ -275,7 +277,7 @@ def encounter_points(number: int, members: set[int], context: Context, table: Ta
     as a game against the scheduled opponent."""
     results: dict[int, list[Fraction]] = {}
     for c in counted(table[number]):
-        met = c.kind == PLAYED or (context.round_robin and c.kind == FORFEIT)
+        met = over_the_board(c) or (context.round_robin and c.kind == FORFEIT)
         if met and c.opponent in members and c.opponent != number:
             results.setdefault(c.opponent, []).append(points(c))
     return sum((sum(r, Fraction(0)) / len(r) for r in results.values()), Fraction(0)), len(results)
