@@ -8,8 +8,15 @@ from test_tiebreaks_reference import RANDOM, ROUND_ROBIN, SOURCES, SWISS, refere
 from tournament_support import Organiser, make_app
 
 from recorder.tournaments import FIDE_TIEBREAKS, tiebreaks, trf
-from recorder.tournaments.events import TournamentCreated
+from recorder.tournaments.events import (
+    BoardResultRecorded,
+    PlayerRegistered,
+    RoundPaired,
+    TournamentCreated,
+    TournamentEvent,
+)
 from recorder.tournaments.fold import replay
+from recorder.tournaments.pairing import round_robin_round
 from recorder.tournaments.results import outcome_of_forfeit
 from recorder.tournaments.standings import standings
 
@@ -64,3 +71,33 @@ def test_a_tournament_names_fide_codes_beside_the_six_of_this_service(tmp_path):
     organiser.pair(created["id"])
     table = organiser.standings(created["id"])["standings"]
     assert [list(s["tiebreaks"]) for s in table] == [chosen] * 4
+
+
+def all_drawn_round_robin(tournament_id: str, chosen: list[str]):
+    """Four players, every game drawn: tied on every tie-break there is."""
+    events: list[TournamentEvent] = [
+        TournamentCreated(name="Lalibela", variant="qelat", options={}, format="round_robin", tiebreaks=chosen)
+    ]
+    events += [PlayerRegistered(n, f"Player {n}") for n in range(1, 5)]
+    for r in range(1, 4):
+        boards, _ = round_robin_round(4, r, double=False)
+        events.append(
+            RoundPaired(r, "berger", [{"board": b, "south": s, "north": n} for b, (s, n) in enumerate(boards, 1)])
+        )
+        events += [BoardResultRecorded(r, b, "draw", "played") for b in range(1, len(boards) + 1)]
+    t = replay(tournament_id, enumerate(events, start=1))
+    return t, {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+
+
+def test_the_drawing_of_lots_ends_every_tie_the_same_way_on_every_reading():
+    t, outcomes = all_drawn_round_robin("t-lalibela0001", ["DE", "SB", "LOTS"])
+    first = [(s.rank, s.number) for s in standings(t, outcomes)]
+    assert [rank for rank, _ in first] == [1, 2, 3, 4]
+    assert [(s.rank, s.number) for s in standings(t, outcomes)] == first
+    other, _ = all_drawn_round_robin("t-lalibela0002", ["DE", "SB", "LOTS"])
+    assert [s.number for s in standings(other, outcomes)] != [n for _, n in first]  # seeded by the tournament
+
+
+def test_without_the_drawing_of_lots_players_tied_on_the_whole_list_share_a_place():
+    t, outcomes = all_drawn_round_robin("t-lalibela0001", ["DE", "SB", "WIN", "KS"])
+    assert [(s.rank, s.number) for s in standings(t, outcomes)] == [(1, 1), (1, 2), (1, 3), (1, 4)]

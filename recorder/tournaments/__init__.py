@@ -38,6 +38,7 @@ FIDE_TIEBREAKS = (
     "WON",
     "BPG",
     "BWG",
+    "LOTS",  # the drawing of lots (seeded by the tournament): the last criterion
 )
 TIEBREAKS = (
     "buchholz",

@@ -158,8 +158,14 @@ def tied_groups(keys: dict[int, list]) -> list[list[int]]:
 
 def fide_tiebreak(t: Tournament, table: dict, code: str, keys: dict[int, list]) -> dict:
     """One of C.07's tie-breaks (tiebreaks.py), by the ties ``keys`` leave so far."""
-    context = tiebreaks.context_of(table, {e.number: e.rating for e in t.entrants}, t.is_round_robin)
+    ratings = {e.number: e.rating for e in t.entrants}
+    context = tiebreaks.context_of(table, ratings, t.is_round_robin, seed=t.tournament_id)
     return tiebreaks.one(code, table, context, keys)
+
+
+def ranking_key(name: str, value):
+    """More is better; but a C.07 place (DE, the drawing of lots) counts down."""
+    return tiebreaks.ranking_key(tiebreaks.parse(name), value) if name in FIDE_TIEBREAKS else value
 
 
 def standings(t: Tournament, outcomes: dict) -> list[Standing]:
@@ -179,7 +185,7 @@ def standings(t: Tournament, outcomes: dict) -> list[Standing]:
             computed = {n: PER_PLAYER[name](n, table, scores) for n in table}
         for n in table:
             values[n][name] = computed[n]
-            keys[n].append(-computed[n] if name == "DE" else computed[n])  # DE is a place: fewer first
+            keys[n].append(ranking_key(name, computed[n]))
     order = sorted(table, key=lambda n: ([-k for k in keys[n]], n))
     ranks: dict[tuple[Fraction, ...], int] = {}
     for place, n in enumerate(order, start=1):

@@ -6,7 +6,9 @@ most significant left out), ``BH/M2``, ``SB``, ``SB/C1``, ``PS``, ``PS/C1`` (the
 round's running score left out), ``ARO``, ``ARO/C1``, ``KS`` (Koya, limit 50% of the
 maximum score), ``DE`` (direct encounter, within the ties the tie-breaks before it
 leave; its value a place within the tie, 0 when it separates no one), ``WIN``, ``WON``,
-``BPG``, ``BWG`` and ``PTS``. ``-`` may stand for ``/``.
+``BPG``, ``BWG``, ``PTS`` and ``LOTS`` (the drawing of lots, seeded by the
+tournament: without it players tied on the whole list share a place). ``-`` may stand
+for ``/``.
 
 Unplayed rounds (C.07 16): a round a player has no game over the board in is either
 one he chose not to play (a *voluntarily unplayed round*: a forfeit loss, a double
@@ -25,6 +27,7 @@ Black here is North: a TRF's ``w`` is South (docs/tournaments.md).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -37,7 +40,8 @@ from .pairing import NORTH
 WIN = Fraction(1)
 DRAW = Fraction(1, 2)
 KOYA_LIMIT = Fraction(1, 2)  # of the most points a player could have scored
-NAMES = ("PTS", "DE", "BH", "SB", "PS", "ARO", "KS", "WIN", "WON", "BPG", "BWG")
+NAMES = ("PTS", "DE", "BH", "SB", "PS", "ARO", "KS", "WIN", "WON", "BPG", "BWG", "LOTS")
+PLACES = ("DE", "LOTS")  # values that are places: fewer ranks first
 CUTTABLE = ("BH", "SB", "PS", "ARO")
 CODE = re.compile(r"^(?P<name>[A-Z]+)(?:[/-](?P<kind>[CM])(?P<count>[12]))?$")
 
@@ -235,6 +239,17 @@ def black_wins(number: int, table: Table, tiebreak: Tiebreak, context: Context) 
     return sum(1 for c in counted(table[number]) if over_the_board(c) and c.colour == NORTH and points(c) == WIN)
 
 
+def ticket(seed: str, number: int) -> bytes:
+    return hashlib.sha256(f"{seed}:{number}".encode()).digest()
+
+
+def lots(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
+    """C.07 4.2's drawing of lots, the last criterion: each player's place in a draw
+    seeded by the tournament, the same on every reading (fewer ranks first)."""
+    mine = ticket(context.seed, number)
+    return 1 + sum(1 for other in table if ticket(context.seed, other) < mine)
+
+
 COMPUTE: dict[str, Callable[[int, Table, Tiebreak, Context], Value]] = {
     "PTS": total,
     "BH": buchholz,
@@ -246,6 +261,7 @@ COMPUTE: dict[str, Callable[[int, Table, Tiebreak, Context], Value]] = {
     "WON": won,
     "BPG": black_games,
     "BWG": black_wins,
+    "LOTS": lots,
 }
 
 
@@ -256,10 +272,12 @@ class Context:
     scores: Mapping[int, Fraction]
     opponents: Mapping[int, Fraction]  # each player's score in his opponents' Buchholz
     ratings: Mapping[int, int | None]
+    seed: str = ""  # the drawing of lots' seed: the tournament's id
 
 
-def context_of(table: Table, ratings: Mapping[int, int | None], round_robin: bool) -> Context:
+def context_of(table: Table, ratings: Mapping[int, int | None], round_robin: bool, seed: str = "") -> Context:
     return Context(
+        seed=seed,
         rounds=max((len(counted(cells)) for cells in table.values()), default=0),
         round_robin=round_robin,
         scores={n: score(cells) for n, cells in table.items()},
@@ -342,8 +360,8 @@ def tied_groups(keys: Mapping[int, list]) -> list[list[int]]:
 
 
 def ranking_key(tiebreak: Tiebreak, value: Value) -> Value:
-    """The value as a key where more is better: direct encounter's place counts down."""
-    return -value if tiebreak.name == "DE" else value
+    """The value as a key where more is better: a place (DE, LOTS) counts down."""
+    return -value if tiebreak.name in PLACES else value
 
 
 def one(code: str, table: Table, context: Context, keys: Mapping[int, list]) -> dict[int, Value]:
