@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -239,15 +239,10 @@ def black_wins(number: int, table: Table, tiebreak: Tiebreak, context: Context) 
     return sum(1 for c in counted(table[number]) if over_the_board(c) and c.colour == NORTH and points(c) == WIN)
 
 
-def ticket(seed: str, number: int) -> bytes:
-    return hashlib.sha256(f"{seed}:{number}".encode()).digest()
-
-
 def lots(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
     """C.07 4.2's drawing of lots, the last criterion: each player's place in a draw
     seeded by the tournament, the same on every reading (fewer ranks first)."""
-    mine = ticket(context.seed, number)
-    return 1 + sum(1 for other in table if ticket(context.seed, other) < mine)
+    return context.draw[number]
 
 
 COMPUTE: dict[str, Callable[[int, Table, Tiebreak, Context], Value]] = {
@@ -272,12 +267,18 @@ class Context:
     scores: Mapping[int, Fraction]
     opponents: Mapping[int, Fraction]  # each player's score in his opponents' Buchholz
     ratings: Mapping[int, int | None]
-    seed: str = ""  # the drawing of lots' seed: the tournament's id
+    draw: Mapping[int, int]  # each player's place in the drawing of lots
+
+
+def drawing_of_lots(numbers: Iterable[int], seed: str) -> dict[int, int]:
+    """Places 1..n, by a hash of the seed (the tournament's id) and the player's number."""
+    drawn = sorted(numbers, key=lambda n: hashlib.sha256(f"{seed}:{n}".encode()).digest())
+    return {n: place for place, n in enumerate(drawn, start=1)}
 
 
 def context_of(table: Table, ratings: Mapping[int, int | None], round_robin: bool, seed: str = "") -> Context:
     return Context(
-        seed=seed,
+        draw=drawing_of_lots(table, seed),
         rounds=max((len(counted(cells)) for cells in table.values()), default=0),
         round_robin=round_robin,
         scores={n: score(cells) for n, cells in table.items()},
