@@ -33,6 +33,8 @@ FIDE_TIEBREAKS = (
     "PS/C1",
     "ARO",
     "ARO/C1",
+    "TPR",
+    "TPR/C1",
     "KS",
     "WIN",
     "WON",

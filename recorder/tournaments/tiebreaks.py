@@ -3,7 +3,7 @@
 A tie-break is named by its C.07 code and its modifiers: ``BH``, ``BH/C1`` (Cut-1: the
 least significant value left out), ``BH/C2``, ``BH/M1`` (Median-1: the least and the
 most significant left out), ``BH/M2``, ``SB``, ``SB/C1``, ``PS``, ``PS/C1`` (the first
-round's running score left out), ``ARO``, ``ARO/C1``, ``KS`` (Koya, limit 50% of the
+round's running score left out), ``ARO``, ``ARO/C1``, ``TPR``, ``TPR/C1``, ``KS`` (Koya, limit 50% of the
 maximum score), ``DE`` (direct encounter, within the ties the tie-breaks before it
 leave; its value a place within the tie, 0 when it separates no one), ``WIN``, ``WON``,
 ``BPG``, ``BWG``, ``PTS`` and ``LOTS`` (the drawing of lots, seeded by the
@@ -40,9 +40,9 @@ from .pairing import NORTH
 WIN = Fraction(1)
 DRAW = Fraction(1, 2)
 KOYA_LIMIT = Fraction(1, 2)  # of the most points a player could have scored
-NAMES = ("PTS", "DE", "BH", "SB", "PS", "ARO", "KS", "WIN", "WON", "BPG", "BWG", "LOTS")
+NAMES = ("PTS", "DE", "BH", "SB", "PS", "ARO", "TPR", "KS", "WIN", "WON", "BPG", "BWG", "LOTS")
 PLACES = ("DE", "LOTS")  # values that are places: fewer ranks first
-CUTTABLE = ("BH", "SB", "PS", "ARO")
+CUTTABLE = ("BH", "SB", "PS", "ARO", "TPR")
 CODE = re.compile(r"^(?P<name>[A-Z]+)(?:[/-](?P<kind>[CM])(?P<count>[12]))?$")
 
 Table = Mapping[int, Sequence[Cell]]
@@ -193,21 +193,60 @@ def progressive(number: int, table: Table, tiebreak: Tiebreak, context: Context)
     return total
 
 
-def average_rating(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
-    """The opponents' average rating, over games played; unrated opponents are left out,
-    and a cut is made only while every opponent left is rated."""
-    opponents = [c.opponent for c in counted(table[number]) if over_the_board(c) and c.opponent is not None]
-    ratings = sorted(context.ratings[opponent] or 0 for opponent in opponents)
-    rated = [r for r in ratings if r > 0]
-    unrated = len(ratings) - len(rated)
+def rated_games(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> list[tuple[int, Fraction]]:
+    """(opponent's rating, points) of the games played against rated opponents, less
+    the lowest-rated ones a cut leaves out: a cut is made only while every opponent left
+    is rated (the earlier of equally rated games goes first)."""
+    games = [
+        (context.ratings[opponent] or 0, points(c))
+        for c in counted(table[number])
+        if (opponent := game_opponent(c)) is not None
+    ]
+    rated = sorted((game for game in games if game[0] > 0), key=lambda game: game[0])
+    unrated = len(games) - len(rated)
     for _ in range(min(tiebreak.low, context.rounds)):
         if unrated == 0 and rated:
             rated.pop(0)
         else:
             unrated -= 1
-    if not rated:
+    return rated
+
+
+def game_opponent(cell: Cell) -> int | None:
+    """The opponent of a game over the board; None for every other round."""
+    return cell.opponent if over_the_board(cell) else None
+
+
+def half_up(value: Fraction) -> int:
+    return math.floor(value + DRAW)
+
+
+def average_rating(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
+    """The opponents' average rating (ARO), over games played against rated opponents."""
+    games = rated_games(number, table, tiebreak, context)
+    return half_up(Fraction(sum(r for r, _ in games), len(games))) if games else 0
+
+
+def performance(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> int:
+    """The tournament performance rating (TPR): ARO plus FIDE's rating difference for
+    the percentage scored in those games (B.02 8.1.a)."""
+    games = rated_games(number, table, tiebreak, context)
+    if not games:
         return 0
-    return math.floor(Fraction(sum(rated), len(rated)) + DRAW)  # rounded half up
+    percentage = half_up(Fraction(100) * sum((p for _, p in games), Fraction(0)) / len(games))
+    return average_rating(number, table, tiebreak, context) + rating_difference(percentage)
+
+
+# FIDE's conversion of a percentage scored (50 to 100) into a rating difference.
+DP_FROM_50 = (
+    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149,
+    158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336,
+    351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
+)  # fmt: skip
+
+
+def rating_difference(percentage: int) -> int:
+    return DP_FROM_50[percentage - 50] if percentage >= 50 else -DP_FROM_50[50 - percentage]
 
 
 def koya(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> Fraction:
@@ -251,6 +290,7 @@ COMPUTE: dict[str, Callable[[int, Table, Tiebreak, Context], Value]] = {
     "SB": buchholz,
     "PS": progressive,
     "ARO": average_rating,
+    "TPR": performance,
     "KS": koya,
     "WIN": wins,
     "WON": won,
