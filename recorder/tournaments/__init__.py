@@ -41,6 +41,18 @@ FIDE_TIEBREAKS = (
     "BPG",
     "BWG",
     "LOTS",  # the drawing of lots (seeded by the tournament): the last criterion
+    # C.07's options: P, a forfeit counts as a game against its opponent (a round robin's
+    # rule); V, a cut takes the least significant value, played or not.
+    "BH/P",
+    "BH/C1/P",
+    "BH/C2/P",
+    "BH/M1/P",
+    "SB/P",
+    "SB/C1/P",
+    "DE/P",
+    "BH/C1/V",
+    "BH/C2/V",
+    "SB/C1/V",
 )
 TIEBREAKS = (
     "buchholz",

@@ -3,12 +3,14 @@
 A tie-break is named by its C.07 code and its modifiers: ``BH``, ``BH/C1`` (Cut-1: the
 least significant value left out), ``BH/C2``, ``BH/M1`` (Median-1: the least and the
 most significant left out), ``BH/M2``, ``SB``, ``SB/C1``, ``PS``, ``PS/C1`` (the first
-round's running score left out), ``ARO``, ``ARO/C1``, ``TPR``, ``TPR/C1``, ``KS`` (Koya, limit 50% of the
-maximum score), ``DE`` (direct encounter, within the ties the tie-breaks before it
-leave; its value a place within the tie, 0 when it separates no one), ``WIN``, ``WON``,
-``BPG``, ``BWG``, ``PTS`` and ``LOTS`` (the drawing of lots, seeded by the
-tournament: without it players tied on the whole list share a place). ``-`` may stand
-for ``/``.
+round's running score left out), ``ARO``, ``ARO/C1``, ``TPR``, ``TPR/C1``, ``KS`` (Koya,
+limit 50% of the maximum score), ``DE`` (direct encounter, within the ties the
+tie-breaks before it leave; its value a place within the tie, 0 when it separates no
+one), ``WIN``, ``WON``, ``BPG``, ``BWG``, ``PTS`` and ``LOTS`` (the drawing of lots,
+seeded by the tournament: without it players tied on the whole list share a place).
+Options follow: ``/P`` (BH, SB, DE) counts a forfeit as a game against its opponent,
+``/V`` (a cut of BH, SB) takes the least significant value whatever the round. ``-``
+may stand for ``/``.
 
 Unplayed rounds (C.07 16): a round a player has no game over the board in is either
 one he chose not to play (a *voluntarily unplayed round*: a forfeit loss, a double
@@ -43,7 +45,9 @@ KOYA_LIMIT = Fraction(1, 2)  # of the most points a player could have scored
 NAMES = ("PTS", "DE", "BH", "SB", "PS", "ARO", "TPR", "KS", "WIN", "WON", "BPG", "BWG", "LOTS")
 PLACES = ("DE", "LOTS")  # values that are places: fewer ranks first
 CUTTABLE = ("BH", "SB", "PS", "ARO", "TPR")
-CODE = re.compile(r"^(?P<name>[A-Z]+)(?:[/-](?P<kind>[CM])(?P<count>[12]))?$")
+CODE = re.compile(r"^(?P<name>[A-Z]+)(?:[/-](?P<kind>[CM])(?P<count>[12]))?(?:[/-](?P<options>P|V|PV))?$")
+FORFEITS_AS_PLAYED = ("BH", "SB", "DE")  # option P: a forfeit counts as a game against its opponent
+PLAIN_CUT = ("BH", "SB")  # option V: a cut takes the least significant value, whatever the round
 
 Table = Mapping[int, Sequence[Cell]]
 Value = Fraction | int
@@ -58,25 +62,28 @@ class Tiebreak:
     name: str
     low: int = 0  # least significant values left out (Cut-n, Median-n)
     high: int = 0  # most significant values left out (Median-n)
+    forfeits_played: bool = False  # option P (a round robin's rule, chosen in a Swiss)
+    plain_cut: bool = False  # option V: no preference for voluntarily unplayed rounds
 
     @property
     def code(self) -> str:
-        if self.high:
-            return f"{self.name}/M{self.high}"
-        return f"{self.name}/C{self.low}" if self.low else self.name
+        cut = f"M{self.high}" if self.high else f"C{self.low}" if self.low else ""
+        options = ("P" if self.forfeits_played else "") + ("V" if self.plain_cut else "")
+        return "/".join(part for part in (self.name, cut, options) if part)
 
 
 def parse(code: str) -> Tiebreak:
+    """A C.07 code: the name, a cut or median (C1, C2, M1, M2), options P and V."""
     found = CODE.match(code)
     if found is None or found["name"] not in NAMES:
         raise UnknownTiebreak(code)
-    name, kind = found["name"], found["kind"]
-    if kind is None:
-        return Tiebreak(name)
-    if name not in CUTTABLE or (kind == "M" and name != "BH"):
+    name, kind, options = found["name"], found["kind"], found["options"] or ""
+    if kind is not None and (name not in CUTTABLE or (kind == "M" and name != "BH")):
         raise UnknownTiebreak(code)
-    count = int(found["count"])
-    return Tiebreak(name, count, count if kind == "M" else 0)
+    if ("P" in options and name not in FORFEITS_AS_PLAYED) or ("V" in options and (name not in PLAIN_CUT or not kind)):
+        raise UnknownTiebreak(code)
+    count = int(found["count"]) if kind else 0
+    return Tiebreak(name, count, count if kind == "M" else 0, "P" in options, "V" in options)
 
 
 # --------------------------------------------------------------------------- one round
@@ -137,14 +144,13 @@ class Contribution:
     chosen: bool
 
 
-def contributions(
-    number: int, table: Table, opponents: Mapping[int, Fraction], weighted: bool, round_robin: bool
-) -> list[Contribution]:
-    own = score(table[number])
+def contributions(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> list[Contribution]:
+    own, opponents, round_robin = score(table[number]), context.opponents, context.round_robin
+    weighted = tiebreak.name == "SB"
     found = []
     for c in counted(table[number]):
-        if c.opponent is not None and (over_the_board(c) or round_robin):
-            opponent, chosen = opponents[c.opponent], False  # a round robin's forfeit counts as played
+        if c.opponent is not None and (over_the_board(c) or forfeits_count(tiebreak, context)):
+            opponent, chosen = opponents[c.opponent], False  # a forfeit counting as played
         elif round_robin:
             continue  # a round robin's round off is not a round of the player
         else:
@@ -153,13 +159,19 @@ def contributions(
     return found
 
 
-def least_significant(values: list[Contribution]) -> Contribution:
+def forfeits_count(tiebreak: Tiebreak, context: Context) -> bool:
+    """Whether a forfeit counts as a game against its opponent: in a round robin, or
+    chosen (option P)."""
+    return context.round_robin or tiebreak.forfeits_played
+
+
+def least_significant(values: list[Contribution], plain: bool = False) -> Contribution:
     """C.07 14.6: the lowest voluntarily unplayed round goes first (by its opponent's
     score, then its value), unless the round of the lowest opponent's score is worth
     more than it (as a Sonneborn-Berger may be): then that round goes."""
     lowest = min(values, key=lambda v: (v.score, v.value))
     chosen = [v for v in values if v.chosen]
-    if not chosen:
+    if plain or not chosen:
         return lowest
     lowest_chosen = min(chosen, key=lambda v: (v.score, v.value))
     return lowest if lowest.value > lowest_chosen.value else lowest_chosen
@@ -170,14 +182,14 @@ def after_cuts(values: list[Contribution], tiebreak: Tiebreak, rounds: int) -> l
     high = min(tiebreak.high, rounds - low, len(values) - low)
     kept = list(values)
     for _ in range(low):
-        kept.remove(least_significant(kept))
+        kept.remove(least_significant(kept, tiebreak.plain_cut))
     for _ in range(high):
         kept.remove(max(kept, key=lambda v: (v.score, v.value)))
     return kept
 
 
 def buchholz(number: int, table: Table, tiebreak: Tiebreak, context: Context) -> Fraction:
-    values = contributions(number, table, context.opponents, tiebreak.name == "SB", context.round_robin)
+    values = contributions(number, table, tiebreak, context)
     return sum((v.value for v in after_cuts(values, tiebreak, context.rounds)), Fraction(0))
 
 
@@ -330,26 +342,28 @@ def context_of(table: Table, ratings: Mapping[int, int | None], round_robin: boo
 # --------------------------------------------------------------------------- direct encounter
 
 
-def encounter_points(number: int, members: set[int], context: Context, table: Table) -> tuple[Fraction, int]:
+def encounter_points(
+    number: int, members: set[int], table: Table, tiebreak: Tiebreak, context: Context
+) -> tuple[Fraction, int]:
     """Points against the other members and how many of them were met; a pair that met
     more than once counts the average of its games. In a round robin a forfeit counts
     as a game against the scheduled opponent."""
     results: dict[int, list[Fraction]] = {}
     for c in counted(table[number]):
-        met = over_the_board(c) or (context.round_robin and c.kind == FORFEIT)
+        met = over_the_board(c) or (forfeits_count(tiebreak, context) and c.kind == FORFEIT)
         if met and c.opponent in members and c.opponent != number:
             results.setdefault(c.opponent, []).append(points(c))
     return sum((sum(r, Fraction(0)) / len(r) for r in results.values()), Fraction(0)), len(results)
 
 
-def split_by_encounters(members: list[int], table: Table, context: Context) -> list[list[int]]:
+def split_by_encounters(members: list[int], table: Table, tiebreak: Tiebreak, context: Context) -> list[list[int]]:
     """C.07 6: one step of direct encounter. If every member has met every other (always
     so counted in a round robin) they are ordered by their points among themselves;
     otherwise a member goes above the rest only if his points beat the most any of them
     could have had by winning the games they did not play, and the first that does not
     leaves him and everyone below tied."""
     group = set(members)
-    found = {n: encounter_points(n, group, context, table) for n in members}
+    found = {n: encounter_points(n, group, table, tiebreak, context) for n in members}
     others = len(members) - 1
     most = {n: found[n][0] + (others - found[n][1]) * WIN for n in members}
     all_met = context.round_robin or all(found[n][1] == others for n in members)
@@ -372,14 +386,14 @@ def split_by_encounters(members: list[int], table: Table, context: Context) -> l
     return [*parts, ordered[-1:]]
 
 
-def direct_encounter(members: list[int], table: Table, context: Context) -> dict[int, int]:
+def direct_encounter(members: list[int], table: Table, tiebreak: Tiebreak, context: Context) -> dict[int, int]:
     """Places within a tied group, from 1, by direct encounter applied again within each
     part it splits off until nothing moves; 0 for all when it separates no one."""
     settled: list[list[int]] = []
     pending = [sorted(members)]
     while pending:
         part = pending.pop(0)
-        parts = split_by_encounters(part, table, context) if len(part) > 1 else [part]
+        parts = split_by_encounters(part, table, tiebreak, context) if len(part) > 1 else [part]
         if len(parts) == 1:
             settled.append(part)
         else:
@@ -413,20 +427,21 @@ def one(code: str, table: Table, context: Context, keys: Mapping[int, list]) -> 
         return {n: COMPUTE[tb.name](n, table, tb, context) for n in table}
     found: dict[int, Value] = {}
     for group in tied_groups(keys):
-        found.update(direct_encounter(group, table, context))
+        found.update(direct_encounter(group, table, tb, context))
     return found
 
 
 def values(
     table: Table, ratings: Mapping[int, int | None], codes: Sequence[str], round_robin: bool
-) -> dict[int, dict[str, Value]]:
-    """Every player's value of every tie-break named, by its code, in the list's order."""
+) -> dict[int, list[Value]]:
+    """Every player's value of every tie-break of the list, in the list's order (a code
+    may come twice: direct encounter gives each place its own value)."""
     context = context_of(table, ratings, round_robin)
-    found: dict[int, dict[str, Value]] = {n: {} for n in table}
+    found: dict[int, list[Value]] = {n: [] for n in table}
     keys: dict[int, list] = {n: [] for n in table}
     for code in codes:
         computed = one(code, table, context, keys)
         for n in table:
-            found[n][code] = computed[n]
+            found[n].append(computed[n])
             keys[n].append(ranking_key(parse(code), computed[n]))
     return found
