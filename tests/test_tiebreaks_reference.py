@@ -20,6 +20,7 @@ REFERENCE = FIXTURES / "tiebreaks"
 SWISS = sorted((REFERENCE / "swiss").glob("*.json"))
 ROUND_ROBIN = sorted((REFERENCE / "round_robin").glob("*.json"))
 RANDOM = sorted((REFERENCE / "random").glob("*.json"))
+FORFEITS_PLAYED = sorted((REFERENCE / "forfeits-played").glob("*.json"))  # of the random TRFs
 SOURCES = {"swiss": FIXTURES / "pairings", "round_robin": REFERENCE / "round_robin", "random": REFERENCE / "random"}
 
 
@@ -82,6 +83,24 @@ def test_every_tiebreak_value_of_a_hundred_random_swiss_tournaments_equals_fides
         wrong += found
     assert compared > 0
     assert wrong == [], f"{len(wrong)} of {compared} values differ:\n" + "\n".join(wrong[:40])
+
+
+def test_direct_encounter_counting_forfeits_as_games_equals_fides_calculator_on_the_random_set():
+    assert [p.stem for p in FORFEITS_PLAYED] == [p.stem for p in RANDOM]
+    compared, wrong = 0, []
+    for path in FORFEITS_PLAYED:
+        count, found = mismatches(path, SOURCES["random"], round_robin=False)
+        compared += count
+        wrong += found
+    assert compared > 0
+    assert wrong == [], f"{len(wrong)} of {compared} values differ:\n" + "\n".join(wrong[:40])
+
+
+def test_a_forfeit_between_tied_players_decides_direct_encounter_only_when_forfeits_count():
+    path = REFERENCE / "hand" / "forfeit-between-tied.json"
+    compared, wrong = mismatches(path, REFERENCE / "hand", round_robin=False)
+    assert compared == 12 and wrong == []
+    assert json.loads(path.read_text())["players"]["1"] == [1.0, 0, 1]  # DE: not met; DE/P: met, won
 
 
 def test_the_round_robin_reference_covers_every_round_robin_file():
