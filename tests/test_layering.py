@@ -34,6 +34,8 @@ PURE_MODULES = [
             "brackets",
             "results",
             "standings",
+            "cell",
+            "tiebreaks",
             "trf",
             "check",
             "broadcast",

@@ -6,7 +6,8 @@ A tournament is a stream of events in the same store as the games, of stream typ
 only, and networkx for the Swiss matching): ``events`` (past-tense facts), ``fold``
 (the one fold of a tournament), ``decide`` (all validation), ``pairing`` (Berger round
 robin, FIDE's Dutch Swiss) with ``dutch`` (its matching), ``standings`` (points,
-tiebreaks, crosstable) and ``render`` (text tables).
+tiebreaks, crosstable) over each player's rounds (``cell``), ``tiebreaks`` (FIDE C.07's)
+and ``render`` (text tables).
 A game played on a board carries its tournament, round and board in its setup, and
 its id is derived from them (``board_game_id``), so the store's expected-version
 check makes "one game per board" atomic. The definitions are in docs/tournaments.md.
@@ -18,6 +19,41 @@ import secrets
 
 TOURNAMENT_PREFIX = "t-"
 FORMATS = ("round_robin", "double_round_robin", "swiss", "manual")
+# FIDE C.07's tie-breaks by their codes (tiebreaks.py), beside this service's own six.
+FIDE_TIEBREAKS = (
+    "DE",
+    "BH",
+    "BH/C1",
+    "BH/C2",
+    "BH/M1",
+    "BH/M2",
+    "SB",
+    "SB/C1",
+    "PS",
+    "PS/C1",
+    "ARO",
+    "ARO/C1",
+    "TPR",
+    "TPR/C1",
+    "KS",
+    "WIN",
+    "WON",
+    "BPG",
+    "BWG",
+    "LOTS",  # the drawing of lots (seeded by the tournament): the last criterion
+    # C.07's options: P, a forfeit counts as a game against its opponent (a round robin's
+    # rule); V, a cut takes the least significant value, played or not.
+    "BH/P",
+    "BH/C1/P",
+    "BH/C2/P",
+    "BH/M1/P",
+    "SB/P",
+    "SB/C1/P",
+    "DE/P",
+    "BH/C1/V",
+    "BH/C2/V",
+    "SB/C1/V",
+)
 TIEBREAKS = (
     "buchholz",
     "sonneborn_berger",
@@ -25,6 +61,7 @@ TIEBREAKS = (
     "wins",
     "round_difference",
     "hole_difference",
+    *FIDE_TIEBREAKS,
 )
 MAX_BROADCAST_DELAY = 24 * 60 * 60  # seconds (a day): the longest delay a tournament may set
 MAX_ROUNDS = 99  # planned or played, by the API or a TRF

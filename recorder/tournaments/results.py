@@ -25,13 +25,14 @@ class BoardOutcome:
     played: bool  # False for forfeits: no game was decided over the board
     rounds_won: tuple[int, int] = (0, 0)  # south, north
     holes: tuple[int, int] = (0, 0)  # south, north: holes held at the end
+    short_game: bool = False  # lasted less than a move: unplayed for pairing, a game for C.07's tie-breaks
 
 
 def outcome_of_forfeit(forfeit: Forfeit) -> BoardOutcome:
     """A result recorded in the tournament: a forfeit, a game that lasted less than a move
     (``short_game``, unplayed for pairing), or a game played before the tournament was
     imported here (``played``)."""
-    return BoardOutcome(forfeit.result, played=forfeit.reason == "played")
+    return BoardOutcome(forfeit.result, played=forfeit.reason == "played", short_game=forfeit.reason == "short_game")
 
 
 def outcome_of_state(state: State) -> BoardOutcome | None:

@@ -13,6 +13,7 @@ organiser's order:
 - wins: games won on the board or by forfeit (not byes);
 - round_difference / hole_difference: rounds won minus lost, holes held minus the
   opponent's, summed over played matches (results.py).
+FIDE C.07's tie-breaks, named by their codes (BH/C1, DE, ...), come from tiebreaks.py.
 Players tied on everything share a rank.
 """
 
@@ -22,31 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from . import board_game_id
-from .fold import Tournament
+from . import FIDE_TIEBREAKS, board_game_id, tiebreaks
+from .cell import ABSENT, BYE, FORFEIT, PENDING, PLAYED, Cell
+from .fold import Tournament, bye_kind
 from .pairing import NORTH, SOUTH
 from .results import BoardOutcome
 
-PLAYED, FORFEIT, BYE, ABSENT, PENDING = "played", "forfeit", "bye", "absent", "pending"
 WIN, DRAW, LOSS = Fraction(1), Fraction(1, 2), Fraction(0)
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One round of one player."""
-
-    round: int
-    kind: str  # played, forfeit, bye, absent, pending
-    points: Fraction | None = None  # None while pending
-    opponent: int | None = None
-    colour: str | None = None
-    board: int | None = None
-    rounds_diff: int = 0
-    holes_diff: int = 0
-
-    @property
-    def is_game(self) -> bool:
-        return self.kind in (PLAYED, FORFEIT)
 
 
 @dataclass(frozen=True)
@@ -72,7 +55,7 @@ def board_cell(round_number: int, board, outcome: BoardOutcome | None, colour: s
     if outcome is None:
         return Cell(kind=PENDING, **base)
     if not outcome.played:
-        return Cell(kind=FORFEIT, points=points_of(outcome.result, colour), **base)
+        return Cell(kind=FORFEIT, points=points_of(outcome.result, colour), short_game=outcome.short_game, **base)
     mine, theirs = (0, 1) if colour == SOUTH else (1, 0)
     return Cell(
         kind=PLAYED,
@@ -94,7 +77,7 @@ def cells(t: Tournament, outcomes: dict) -> dict[int, list[Cell]]:
                 table[player].append(board_cell(rnd.number, board, outcome, colour))
                 placed.add(player)
         for bye in rnd.byes:
-            table[bye.player].append(Cell(rnd.number, BYE, Fraction(bye.points)))
+            table[bye.player].append(Cell(rnd.number, BYE, Fraction(bye.points), bye=bye_kind(rnd, bye)))
             placed.add(bye.player)
         for number in table.keys() - placed:
             table[number].append(Cell(rnd.number, ABSENT, LOSS))
@@ -173,6 +156,18 @@ def tied_groups(keys: dict[int, list]) -> list[list[int]]:
     return list(groups.values())
 
 
+def fide_tiebreak(t: Tournament, table: dict, code: str, keys: dict[int, list]) -> dict:
+    """One of C.07's tie-breaks (tiebreaks.py), by the ties ``keys`` leave so far."""
+    ratings = {e.number: e.rating for e in t.entrants}
+    context = tiebreaks.context_of(table, ratings, t.is_round_robin, seed=t.tournament_id)
+    return tiebreaks.one(code, table, context, keys)
+
+
+def ranking_key(name: str, value):
+    """More is better; but a C.07 place (DE, the drawing of lots) counts down."""
+    return tiebreaks.ranking_key(tiebreaks.parse(name), value) if name in FIDE_TIEBREAKS else value
+
+
 def standings(t: Tournament, outcomes: dict) -> list[Standing]:
     """Players in order: points, then the tiebreaks in the organiser's order, then number."""
     table = cells(t, outcomes)
@@ -180,7 +175,9 @@ def standings(t: Tournament, outcomes: dict) -> list[Standing]:
     keys = {n: [scores[n]] for n in table}
     values: dict[int, dict] = {n: {} for n in table}
     for name in t.tiebreaks:
-        if name == "direct_encounter":
+        if name in FIDE_TIEBREAKS:
+            computed = fide_tiebreak(t, table, name, keys)
+        elif name == "direct_encounter":
             computed = {}
             for group in tied_groups(keys):
                 computed.update(direct_encounter(group, table))
@@ -188,7 +185,7 @@ def standings(t: Tournament, outcomes: dict) -> list[Standing]:
             computed = {n: PER_PLAYER[name](n, table, scores) for n in table}
         for n in table:
             values[n][name] = computed[n]
-            keys[n].append(computed[n])
+            keys[n].append(ranking_key(name, computed[n]))
     order = sorted(table, key=lambda n: ([-k for k in keys[n]], n))
     ranks: dict[tuple[Fraction, ...], int] = {}
     for place, n in enumerate(order, start=1):
