@@ -253,7 +253,17 @@ function updateDownloads() {
 
 async function send(command) {
   if (view.busy || !view.canRecord) return; // one write at a time: a double tap must not become two moves
-  if (offline.holding || !navigator.onLine) return queue(command, idempotencyKey());
+  if (offline.holding || !navigator.onLine) {
+    view.busy = true; // no second tap until this move is queued and the board redrawn after it
+    setBusy(true);
+    try {
+      await queue(command, idempotencyKey());
+    } finally {
+      view.busy = false;
+      setBusy(false);
+    }
+    return show(view.plies.length - 1);
+  }
   view.busy = true;
   view.stale = true; // until the answer proves nothing else was written in between
   setBusy(true);
