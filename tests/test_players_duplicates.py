@@ -5,6 +5,7 @@ import sqlite3
 
 import pytest
 from conftest import make_app
+from test_players_api import register
 
 SELAM = {"name": "Selam Tesfaye", "name_geez": "ሰላም ተስፋየ", "federation": "ERI"}
 
@@ -12,12 +13,6 @@ SELAM = {"name": "Selam Tesfaye", "name_geez": "ሰላም ተስፋየ", "federa
 @pytest.fixture
 def client(tmp_path):
     return make_app(tmp_path / "players.sqlite3").test_client()
-
-
-def register(client, expect=201, **body):
-    response = client.post("/api/players", json=body)
-    assert response.status_code == expect, response.get_json()
-    return response.get_json()
 
 
 def stored(client) -> tuple:

@@ -16,6 +16,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_tournament_trf import SMALL, record  # the TRF-2026 record layout and a small tournament, written once
 from tournament_support import ADMIN_TOKEN, bearer, make_app
 
 from recorder.tournaments import MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_ROUNDS, trf
@@ -23,27 +24,6 @@ from recorder.tournaments.check import check_tournament
 from recorder.tournaments.events import TournamentCreated
 from recorder.tournaments.fold import Forbidden, replay
 from recorder.tournaments.results import outcome_of_forfeit
-
-
-def record(number: int, name: str, rating: str, points: str, *rounds: str) -> str:
-    """A 001 record laid out by the TRF-2026 columns: number 5-8, name 15-47, rating 49-52,
-    points 81-84, rounds from 92, ten columns each."""
-    head = f"001 {number:>4}      {name:<33} {rating:>4} {'':3} {'':11} {'':10} {points:>4} {'':>4}"
-    return (head + "".join(f"  {r}" for r in rounds)).rstrip()
-
-
-SMALL = (
-    "\n".join(
-        [
-            "012 Dessie Open",
-            "142 3",
-            record(1, "Abeba", "1900", "1.5", "   2 w 1", "   3 b ="),
-            record(2, "Berhane", "1800", "1.0", "   1 b 0", "0000 - U"),
-            record(3, "Chaltu", "1700", "0.5", "0000 - Z", "   1 w ="),
-        ]
-    )
-    + "\n"
-)
 
 
 def forbidden(first: int, last: int, players) -> str:
