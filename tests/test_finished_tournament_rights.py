@@ -214,3 +214,18 @@ def test_an_unfinished_tournaments_arbiter_still_corrects_its_games(client):
     retract = {"type": "retract", "count": 1, "reason": "wrong winner", "expected_version": 2}
     ok(client.post(url, json=retract, headers=arbiter))
     ok(client.post(url, json={**RESIGN, "winner": "north", "expected_version": 3}, headers=arbiter))
+
+
+def test_a_correction_with_a_malformed_or_hostile_body_or_board_is_refused_and_stores_nothing(client):
+    f = Finished(client)
+    before = everything(client)
+    url = f"/api/tournaments/{f.t}/rounds/1/boards/1/correction"
+    for body in ([], "why", {}, {"reason": 5}, {"reason": None}, {"reason": "x" * 2001}, {"reason": "ok", "board": 2}):
+        refused = client.post(url, json=body)
+        assert refused.status_code in (400, 422), (body, refused.get_json())
+    not_json = client.post(url, data="reason=x", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert not_json.status_code == 415
+    for elsewhere in ("rounds/1/boards/9", "rounds/9/boards/1", "rounds/0/boards/1"):
+        missing = client.post(f"/api/tournaments/{f.t}/{elsewhere}/correction", json={"reason": "why"})
+        assert 400 <= missing.status_code < 500, (elsewhere, missing.get_json())
+    assert everything(client) == before
