@@ -20,7 +20,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from conftest import make_app
 
-from recorder import errors
+from recorder import errors, web
 from recorder.api.problems import TITLES
 from recorder.api.variant_words import RULE_WORDS
 from recorder.rules import VARIANTS
@@ -334,5 +334,6 @@ def test_an_address_no_page_has_answers_in_the_readers_language(client):
     assert response.status_code == 404 and response.mimetype == "text/html"
     page = response.get_data(as_text=True)
     assert "ኣይተረኽበን" in page and "ኣብዚ ኣድራሻ ገጽ የለን።" in page and "Not Found" not in page
+    assert response.headers["Content-Security-Policy"] == web.CONTENT_SECURITY_POLICY  # a page's, not an API answer's
     api = client.get("/api/no-such-thing", headers={"Accept-Language": "ti"})
     assert api.status_code == 404 and api.mimetype == "application/problem+json"

@@ -15,7 +15,18 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, send_file, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
 from flask_babel import force_locale, get_locale, gettext
 from werkzeug.exceptions import HTTPException, NotFound
 
@@ -68,9 +79,10 @@ def error_page(error: HTTPException):
     game, never Flask's English one. Other errors keep Flask's answer."""
     if error.code != 404:
         return error
-    return render_template(
+    page = render_template(
         "error.html", title=gettext("Not found"), detail=gettext("There is no page at this address.")
-    ), 404
+    )
+    return same_origin_only(make_response(page, 404))  # a page's policy: its styles and scripts load
 
 
 @bp.record_once
