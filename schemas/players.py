@@ -21,6 +21,7 @@ class PlayerCreateSchema(Schema):
     federation = fields.String(required=True, validate=validate.Length(max=20))
     club = text(allow_none=True)
     birth_year = StrictInteger(allow_none=True)
+    sex = fields.String(allow_none=True, validate=validate.Length(max=20))  # m or w (decided in players/decide.py)
     external_id = text(allow_none=True)
     force = fields.Boolean(load_default=False)  # another person with the same name: register anyway
 
@@ -70,6 +71,7 @@ class PlayerSummarySchema(Schema):
     federation = fields.String(dump_only=True)
     club = fields.String(dump_only=True, allow_none=True)
     birth_year = fields.Integer(dump_only=True, allow_none=True)
+    sex = fields.String(dump_only=True, allow_none=True)
 
 
 class PlayerSchema(PlayerSummarySchema):

@@ -39,6 +39,8 @@ PURE_MODULES = [
             "trf",
             "check",
             "broadcast",
+            "prizes",
+            "categories",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),

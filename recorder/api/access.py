@@ -42,6 +42,8 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.start_board_game": ("write_tournament", "tournament"),
     "tournaments.record_board_result": ("write_tournament", "tournament"),
     "tournaments.correct_board": ("correct_result", "tournament"),
+    "prizes.set_categories": ("write_tournament", "tournament"),
+    "prizes.set_prizes": ("write_tournament", "tournament"),
     "tournaments.list_tokens": ("manage_tokens", "tournament"),
     "tournaments.issue_token": ("manage_tokens", "tournament"),
     "tournaments.revoke_token": ("manage_tokens", "tournament"),

@@ -60,6 +60,7 @@ def summary_json(p: Player) -> dict:
         "federation": p.federation,
         "club": p.club,
         "birth_year": p.birth_year,
+        "sex": p.sex,
     }
 
 

@@ -172,7 +172,7 @@ def registry_entry(tournament_id: str, data: dict) -> dict:
     registers nobody)."""
     registry = current_app.extensions["players"]
     register, force = data.pop("register"), data.pop("force")
-    details = {k: data.pop(k) for k in ("name_geez", "club", "birth_year") if k in data}
+    details = {k: data.pop(k) for k in ("name_geez", "club", "birth_year", "sex") if k in data}
     if data.get("player_id") is not None:
         p = registry.survivor(registry.must_exist(data["player_id"], field="player_id").player_id)
         return {

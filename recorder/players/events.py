@@ -37,6 +37,13 @@ class PlayerRegistered(PlayerEvent):
     club: str | None = None
     birth_year: int | None = None
     external_id: str | None = None
+    sex: str | None = None  # "m" or "w", as FIDE's TRF; left out of the payload when unknown
+
+    def payload(self) -> dict[str, Any]:
+        body = super().payload()
+        if body["sex"] is None:
+            del body["sex"]
+        return body
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ class Player:
     club: str | None = None
     birth_year: int | None = None
     external_id: str | None = None
+    sex: str | None = None  # "m" or "w" (decide.SEXES); None: not known
     merged_into: str | None = None  # the survivor's id while this record is merged
     linked_games: tuple[tuple[str, str], ...] = ()  # (game id, side) of games linked after the fact
     version: int = 0
@@ -43,6 +44,7 @@ def start(player_id: str, event: PlayerRegistered) -> Player:
         club=event.club,
         birth_year=event.birth_year,
         external_id=event.external_id,
+        sex=event.sex,
         version=1,
     )
 
