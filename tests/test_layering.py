@@ -41,6 +41,7 @@ PURE_MODULES = [
             "broadcast",
             "prizes",
             "categories",
+            "prize_views",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),

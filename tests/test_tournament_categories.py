@@ -169,3 +169,57 @@ def test_only_the_tournaments_own_arbiter_or_the_admin_sets_its_prizes(organiser
     assert organiser.client.put(f"/api/tournaments/{tid}/prizes", json=body, headers=bearer(token)).status_code == 403
     mine = organiser.issue_token(tid, "Arbiter Selam")["token"]
     assert organiser.client.put(f"/api/tournaments/{tid}/prizes", json=body, headers=bearer(mine)).status_code == 200
+
+
+def test_the_trf_player_records_carry_the_registrys_sex_and_birth_year(organiser):
+    tid = round_robin(organiser, finish=False)
+    text = organiser.client.get(f"/api/tournaments/{tid}/trf").get_data(as_text=True)
+    records = {int(line[4:8]): line for line in text.splitlines() if line.startswith("001")}
+    assert (records[1][9], records[1][69:79]) == ("w", "2011/00/00")  # columns 10 and 70-79
+    assert (records[2][9], records[2][69:79]) == ("m", "1970/00/00")
+    assert (records[5][9], records[5][69:79].strip()) == (" ", "")  # Eden: neither is known
+    from recorder.tournaments import trf
+
+    parsed = trf.parse(text)
+    assert [(p.sex, p.birth) for p in parsed.players][:2] == [("w", "2011/00/00"), ("m", "1970/00/00")]
+
+
+def test_the_command_line_sets_categories_and_prizes_and_prints_them(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from recorder.cli.main import main
+
+    db = str(tmp_path / "cli.sqlite3")
+
+    def run(*args, ok=True):
+        result = CliRunner().invoke(main, [*args, "--db", db])
+        assert (result.exit_code == 0) is ok, result.output
+        return result.output.strip()
+
+    tid = run("tournament", "create", "--name", "Dessie Open", "--variant", "qelat", "--format", "round_robin")
+    for name, sex in (("Abeba", "w"), ("Berhane", "m"), ("Chaltu", "w"), ("Dawit", "m")):
+        player_id = run("players", "register", "--name", name, "--federation", "ETH", "--sex", sex)
+        run("tournament", "add-player", tid, name, "--player-id", player_id)
+    assert "sex is m or w" in run(
+        "players", "register", "--name", "Eden", "--federation", "ETH", "--sex", "x", ok=False
+    )
+    women = json.dumps({"categories": [{"code": "W", "kind": "sex", "sex": "w", "name": "Women"}]})
+    assert run("tournament", "set-categories", tid, women) == "W"
+    prize_list = {"prizes": [{"place": 1, "amount": 500}, {"place": 1, "amount": 100, "category": "W"}]}
+    assert run("tournament", "set-prizes", tid, json.dumps(prize_list)) == "2 prizes, 600 in all, sharing none"
+    assert "prizes: no category 'U20'" in run(
+        "tournament", "set-prizes", tid, '{"prizes": [{"place": 1, "amount": 5, "category": "U20"}]}', ok=False
+    )
+    for _ in range(3):
+        rnd = run("tournament", "pair", tid).splitlines()[0].split()[1]
+        for board in (1, 2):
+            run("tournament", "forfeit", tid, rnd, str(board), "south_wins")
+    lines = run("tournament", "standings", tid, "--category", "W").splitlines()
+    assert lines[0] == "W (Women)" and lines[1].split()[:4] == ["place", "rank", "no", "name"]
+    assert sorted(line.split()[3] for line in lines[3:]) == ["Abeba", "Chaltu"]
+    printed = run("tournament", "prizes", tid)
+    assert printed.splitlines()[-1] == "offered 600, paid 600 (none; final)"
+    found = json.loads(run("tournament", "prizes", tid, "--json"))
+    assert sorted(a["amount"] for a in found["awards"]) == [100, 500]

@@ -24,6 +24,16 @@ def particulars_of(players: Players, t: Tournament) -> dict[int, Particulars]:
     return {e.number: particulars(e, registry_record(players, e)) for e in t.entrants}
 
 
+def sex_and_birth(players: Players, t: Tournament) -> dict[int, tuple[str | None, int | None]]:
+    """Entrant number -> (sex, birth year) from the registry, for a TRF's player records."""
+    found = {}
+    for e in t.entrants:
+        p = registry_record(players, e)
+        if p is not None:
+            found[e.number] = (p.sex, p.birth_year)
+    return found
+
+
 def registry_record(players: Players, e: Entrant) -> Player | None:
     if e.player_id is None:
         return None

@@ -251,9 +251,17 @@ class Tournaments:
                 self._checks.popitem(last=False)
         return view, checks
 
-    def trf(self, tournament_id: str, layout: str = "2026", state_of: Callable[[str], Any] | None = None) -> str:
+    def trf(
+        self,
+        tournament_id: str,
+        layout: str = "2026",
+        state_of: Callable[[str], Any] | None = None,
+        registry: Callable[[Tournament], dict] | None = None,
+    ) -> str:
+        """``registry(t)``: entrant number -> (sex, birth year), the registry's, for 001's columns."""
         view = self.view(tournament_id, state_of)
-        return trf.write(view.tournament, view.outcomes, layout)
+        known = registry(view.tournament) if registry is not None else None
+        return trf.write(view.tournament, view.outcomes, layout, known)
 
     def execute(
         self,
