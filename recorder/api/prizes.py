@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, current_app
 
 from recorder.players.particulars import particulars_of
-from recorder.tournaments import prize_views, views
+from recorder.tournaments import prize_views
 from schemas.prizes import categories_schema, category_standings_schema, prize_list_schema, prizes_schema
 
 from . import openapi
@@ -45,8 +45,7 @@ def get_category_standings(tournament_id: str, code: str):
     view = tournaments().view(tournament_id, visible_state_of)
     particulars = particulars_of(current_app.extensions["players"], view.tournament)
     found = prize_views.category_standings_json(view, particulars, code)
-    answer = {**views.standings_json(view), "category": found["category"], "standings": found["rows"]}
-    return respond(category_standings_schema.dump(answer), view.tournament.version)
+    return respond(category_standings_schema.dump(found), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/prizes")

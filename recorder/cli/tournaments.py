@@ -267,7 +267,7 @@ def standings(tournament_id, category, as_json, db):
     view = _run(lambda: service.view(tournament_id))
     found = _run(lambda: category_standings_json(view, _particulars(service, view.tournament), category))
     if as_json:
-        click.echo(json.dumps({**standings_json(view), **found}, indent=2))
+        click.echo(json.dumps(found, indent=2))
     else:
         say(category_standings_text(view.tournament, found))
 

@@ -29,7 +29,8 @@ def find_category(t, code: str) -> dict:
 
 
 def category_standings_json(view, particulars: Mapping[int, Particulars], code: str) -> dict:
-    """The standings of one category's players: their place in it, beside the overall rank."""
+    """The standings of one category's players: their place in it, beside the overall rank
+    (the shape of ``views.standings_json``, with the category; the standings made once)."""
     t = view.tournament
     category = find_category(t, code)
     belonging = members([category], particulars)[code]
@@ -38,7 +39,15 @@ def category_standings_json(view, particulars: Mapping[int, Particulars], code: 
     for s in ranked:
         place = 1 + sum(1 for other in ranked if other.rank < s.rank)  # a shared rank stays shared
         rows.append({**standing_json(t, s), "overall_rank": s.rank, "rank": place})
-    return {"category": category, "rows": rows}
+    played = sum(1 for rnd in t.rounds if all((rnd.number, b.board) in view.outcomes for b in rnd.boards))
+    return {
+        "tournament_id": t.tournament_id,
+        "status": view.status,
+        "rounds_played": played,
+        "tiebreaks": list(t.tiebreaks),
+        "category": category,
+        "standings": rows,
+    }
 
 
 def prizes_json(view, particulars: Mapping[int, Particulars]) -> dict:

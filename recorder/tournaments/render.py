@@ -101,7 +101,7 @@ def category_standings_text(t, found: dict) -> str:
     rows = [
         [r["rank"], r["overall_rank"], r["number"], r["name"], r["federation"] or "", r["points"]]
         + [r["tiebreaks"][name] for name in t.tiebreaks]
-        for r in found["rows"]
+        for r in found["standings"]
     ]
     category = found["category"]
     title = category["code"] + (f" ({category['name']})" if category.get("name") else "")
