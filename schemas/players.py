@@ -38,6 +38,13 @@ class AffiliationSchema(Schema):
     club = text(allow_none=True)
 
 
+class ParticularsSchema(Schema):
+    """POST /api/players/{id}/particulars: sex (m or w) and birth year; null clears one."""
+
+    sex = fields.String(allow_none=True, validate=validate.Length(max=20))
+    birth_year = StrictInteger(allow_none=True)
+
+
 class MergeSchema(Schema):
     """POST /api/players/{id}/merge (the admin): this record is a duplicate of ``into``."""
 
@@ -103,6 +110,7 @@ player_create_schema = PlayerCreateSchema()
 rename_schema = RenameSchema()
 affiliation_schema = AffiliationSchema()
 merge_schema = MergeSchema()
+particulars_schema = ParticularsSchema()
 reason_schema = ReasonSchema()
 player_query_schema = PlayerQuerySchema()
 rating_query_schema = RatingQuerySchema()

@@ -223,3 +223,21 @@ def test_the_command_line_sets_categories_and_prizes_and_prints_them(tmp_path):
     assert printed.splitlines()[-1] == "offered 600, paid 600 (none; final)"
     found = json.loads(run("tournament", "prizes", tid, "--json"))
     assert sorted(a["amount"] for a in found["awards"]) == [100, 500]
+
+
+def test_a_players_sex_and_birth_year_are_corrected_by_an_event_and_move_his_categories(organiser):
+    tid = round_robin(organiser, finish=False)
+    put(organiser, tid, "categories", {"categories": CATEGORIES})
+    eden = organiser.get(f"/api/tournaments/{tid}")["players"][4]["player_id"]
+    refused = organiser.client.post(f"/api/players/{eden}/particulars", json={"sex": "f"}, **auth())
+    assert refused.status_code == 422 and refused.get_json()["field"] == "sex"
+    future = organiser.client.post(f"/api/players/{eden}/particulars", json={"birth_year": 2999}, **auth())
+    assert future.status_code == 422 and future.get_json()["field"] == "birth_year"
+    assert [e["type"] for e in organiser.get(f"/api/players/{eden}/events")["events"]] == ["player_registered"]
+    changed = organiser.client.post(f"/api/players/{eden}/particulars", json={"sex": "w", "birth_year": 2010}, **auth())
+    assert changed.status_code == 201 and (changed.get_json()["sex"], changed.get_json()["birth_year"]) == ("w", 2010)
+    assert 5 in [n for _, _, n in members(organiser, tid, "W")] and 5 in [
+        n for _, _, n in members(organiser, tid, "U16")
+    ]
+    again = organiser.client.post(f"/api/players/{eden}/particulars", json={"sex": "w"}, **auth())
+    assert again.status_code == 422  # nothing to change

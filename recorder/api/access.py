@@ -50,6 +50,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "players.register_player": ("register_player", None),
     "players.rename_player": ("write_player", "player"),
     "players.change_affiliation": ("write_player", "player"),
+    "players.change_particulars": ("write_player", "player"),
     # players.merge_player and players.withdraw_merge: unlisted, so the admin's alone
     "tokens.list_tokens": ("manage_tokens", None),
     "tokens.issue_token": ("manage_tokens", None),

@@ -145,6 +145,20 @@ def affiliation(player_id, federation, club, db, by):
 
 
 @players.command()
+@click.argument("player_id")
+@click.option("--sex", default=None, help="m or w, as FIDE's TRF writes it.")
+@click.option("--birth-year", type=int, default=None)
+@DB
+@BY
+def particulars(player_id, sex, birth_year, db, by):
+    """Change a player's sex or birth year."""
+    body = {k: v for k, v in {"sex": sex, "birth_year": birth_year}.items() if v is not None}
+    data = _loaded(bodies.particulars_schema, body)
+    written = _run(lambda: _players(db).change_particulars(player_id, data, recorded_by=by))
+    say(f"{written.player.player_id}: {written.player.sex or '-'}, {written.player.birth_year or '-'}")
+
+
+@players.command()
 @click.argument("duplicate")
 @click.argument("survivor")
 @click.option("--reason", default=None)

@@ -12,7 +12,15 @@ import re
 from recorder.errors import InvalidRecord
 
 from . import FEDERATION, is_player_id
-from .events import AffiliationChanged, GameLinked, MergeWithdrawn, PlayerMerged, PlayerRegistered, PlayerRenamed
+from .events import (
+    AffiliationChanged,
+    GameLinked,
+    MergeWithdrawn,
+    ParticularsChanged,
+    PlayerMerged,
+    PlayerRegistered,
+    PlayerRenamed,
+)
 from .fold import Player
 from .geez import transliterate
 
@@ -123,6 +131,16 @@ def decide_affiliation(p: Player, body: dict) -> list[AffiliationChanged]:
     if (federation, club) == (p.federation, p.club):
         raise InvalidRecord("the affiliation is already this", field="federation")
     return [AffiliationChanged(federation=federation, club=club)]
+
+
+def decide_particulars(p: Player, body: dict, this_year: int) -> list[ParticularsChanged]:
+    """Sex and birth year as they now read; a field left out keeps its value, null clears it."""
+    _not_merged(p)
+    sex = sex_of(body["sex"]) if "sex" in body else p.sex
+    year = birth_year(body["birth_year"], this_year) if "birth_year" in body else p.birth_year
+    if (sex, year) == (p.sex, p.birth_year):
+        raise InvalidRecord("the sex and birth year are already these", field="sex")
+    return [ParticularsChanged(sex=sex, birth_year=year)]
 
 
 def decide_merge(p: Player, into: Player | None, body: dict) -> list[PlayerMerged]:

@@ -65,6 +65,15 @@ class AffiliationChanged(PlayerEvent):
 
 
 @dataclass(frozen=True)
+class ParticularsChanged(PlayerEvent):
+    """The sex and birth year as they now read (a correction, or what was not known)."""
+
+    type: ClassVar[str] = "particulars_changed"
+    sex: str | None = None
+    birth_year: int | None = None
+
+
+@dataclass(frozen=True)
 class PlayerMerged(PlayerEvent):
     """This record is a duplicate of ``into``'s: from now on this id answers with it."""
 
@@ -93,7 +102,15 @@ class GameLinked(PlayerEvent):
 
 EVENT_TYPES: dict[str, type[PlayerEvent]] = {
     cls.type: cls
-    for cls in (PlayerRegistered, PlayerRenamed, AffiliationChanged, PlayerMerged, MergeWithdrawn, GameLinked)
+    for cls in (
+        PlayerRegistered,
+        PlayerRenamed,
+        AffiliationChanged,
+        PlayerMerged,
+        MergeWithdrawn,
+        GameLinked,
+        ParticularsChanged,
+    )
 }
 
 

@@ -9,6 +9,7 @@ from .events import (
     AffiliationChanged,
     GameLinked,
     MergeWithdrawn,
+    ParticularsChanged,
     PlayerEvent,
     PlayerMerged,
     PlayerRegistered,
@@ -55,6 +56,8 @@ def apply(p: Player, event: PlayerEvent, seq: int) -> Player:
         return replace(p, name=event.name, name_geez=event.name_geez, version=seq)
     if isinstance(event, AffiliationChanged):
         return replace(p, federation=event.federation, club=event.club, version=seq)
+    if isinstance(event, ParticularsChanged):
+        return replace(p, sex=event.sex, birth_year=event.birth_year, version=seq)
     if isinstance(event, PlayerMerged):
         return replace(p, merged_into=event.into, version=seq)
     if isinstance(event, MergeWithdrawn):
