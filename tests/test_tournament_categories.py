@@ -241,3 +241,17 @@ def test_a_players_sex_and_birth_year_are_corrected_by_an_event_and_move_his_cat
     ]
     again = organiser.client.post(f"/api/players/{eden}/particulars", json={"sex": "w"}, **auth())
     assert again.status_code == 422  # nothing to change
+
+
+def test_a_tournament_without_a_prize_list_answers_its_prizes_without_making_the_standings(organiser, monkeypatch):
+    # The tournament page reads the prize list on every move it follows: for the many
+    # tournaments without one, that read must not cost a second making of the standings.
+    tid = round_robin(organiser, finish=False)
+    from recorder.tournaments.service import View
+
+    def refused(self):
+        raise AssertionError("the standings were made")
+
+    monkeypatch.setattr(View, "standings", refused)
+    answer = organiser.get(f"/api/tournaments/{tid}/prizes")
+    assert (answer["awards"], answer["offered"], answer["paid"], answer["final"]) == ([], 0, 0, False)

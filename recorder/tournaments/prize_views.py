@@ -54,7 +54,7 @@ def prizes_json(view, particulars: Mapping[int, Particulars]) -> dict:
     """The prize list and who is paid what, by the standings as they are now (``final``
     once the tournament is finished)."""
     t = view.tournament
-    standings = view.standings()
+    standings = view.standings() if t.prizes else []  # the page asks on every move: no list, no standings
     ranking = [Ranked(s.number, s.points) for s in standings]
     prizes = prizes_of(t)
     awards = allocate(ranking, members(t.categories, particulars), prizes, t.prize_sharing)
