@@ -135,6 +135,15 @@ export function readingText(ms) {
   return millis ? `${text}.${String(millis).padStart(3, "0")}` : text;
 }
 
+// The time a move took, M:SS (H:MM:SS from an hour), with tenths when not whole seconds.
+export function thinkText(ms) {
+  const seconds = Math.floor(ms / 1000);
+  const tenths = Math.floor((ms % 1000) / 100);
+  const hours = Math.floor(seconds / 3600);
+  const clock = `${hours ? `${hours}:${pad(Math.floor(seconds / 60) % 60)}` : Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
+  return tenths ? `${clock}.${tenths}` : clock;
+}
+
 // A time typed from a physical clock, H:MM:SS, M:SS or S (each with .mmm if need be), as
 // ms; null when it is not such a time.
 export function typedMs(text) {
