@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from recorder.errors import InvalidRecord
+from recorder.rules.state import State
 from recorder.rules.values import MAX_STORED_INT
 
 from .events import ClocksPaused, Event
@@ -114,7 +115,7 @@ def clock_face(game: Any, at_of: Callable[[int], str | None]) -> dict[str, Any] 
 
 
 def _running(game: Any) -> str | None:
-    state = game.state
+    state: State = game.state
     if game.stops.paused or state.game_over or not game.moves or state.to_move is None:
         return None
     return state.to_move.json
