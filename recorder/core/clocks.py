@@ -11,16 +11,25 @@ stage but the last, which runs to the end of the game, has them), each sowing ad
 ``increment_ms`` (Fischer) or first spending ``delay_ms`` off the clock (Bronstein), never
 both. In a match (several rounds) one clock runs across the whole match. Pure: the
 commands and the notation reader check both here, so every way in refuses the same.
+
+The arbiter may stop both clocks and start them again (``clocks_paused`` with the reading
+when stopped, ``clocks_resumed``): no rule, no move, like an annotation. ``clock_face`` is
+the one view of a game's clocks every page and stream reads: the latest reading, when it
+was taken, and which clock runs; a device ticks the running one itself from there.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from recorder.errors import InvalidRecord
+from recorder.rules.state import State
 from recorder.rules.values import MAX_STORED_INT
+
+from .events import ClocksPaused, Event
 
 CLOCK_KEYS = ("south", "north")
 STAGE_KEYS = ("moves", "base_ms", "increment_ms", "delay_ms")
@@ -62,6 +71,54 @@ def latest_reading(moves: Iterable[tuple[int, Any]]) -> tuple[int, dict[str, int
         if clock is not None:
             return seq, clock
     return None
+
+
+@dataclass(frozen=True)
+class ClockStops:
+    """The arbiter's latest pause or resume as the fold keeps it. A retraction withdraws
+    moves, not these: the clocks stood still in the hall whatever happened on the board."""
+
+    paused: bool = False
+    seq: int | None = None  # the latest pause or resume
+    reading: tuple[int, dict[str, int]] | None = None  # the latest reading one carried, with its seq
+
+    def after(self, seq: int, event: Event) -> ClockStops:
+        clock = getattr(event, "clock", None)
+        reading = (seq, clock) if clock is not None else self.reading
+        return ClockStops(paused=isinstance(event, ClocksPaused), seq=seq, reading=reading)
+
+
+NO_STOPS = ClockStops()
+
+
+def clock_face(game: Any, at_of: Callable[[int], str | None]) -> dict[str, Any] | None:
+    """The clocks of ``game`` (a ``core.game.FoldedGame``, which imports this module) as
+    every view shows them: None without a time control or a
+    reading, else the latest reading (the first stage's base time before any), which clock
+    runs (the player to move; none when paused, over, or before the first move), whether
+    paused, and the seq and time (``at_of(seq)``) of the latest reading, pause or resume:
+    a device ticks the running clock down from ``at`` by its own clock."""
+    control = game.setup.metadata.get("time_control")
+    latest = latest_reading(reversed(game.moves))
+    stops = game.stops
+    if stops.reading is not None and (latest is None or stops.reading[0] > latest[0]):
+        latest = stops.reading
+    if latest is None:
+        if control is None:
+            return None
+        base = control["stages"][0]["base_ms"]
+        latest = (1, {"south": base, "north": base})  # the setup's control, before any reading
+    seq = max(latest[0], stops.seq or 0)
+    face: dict[str, Any] = dict(latest[1])
+    face.update(running=_running(game), paused=stops.paused, at=at_of(seq), seq=seq)
+    return face
+
+
+def _running(game: Any) -> str | None:
+    state: State = game.state
+    if game.stops.paused or state.game_over or not game.moves or state.to_move is None:
+        return None
+    return state.to_move.json
 
 
 def checked_time_control(value: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from recorder.core.events import Annotated, Event, MovesRetracted, Sowed, setup_of
+from recorder.core.events import CLOCK_STOP_TYPES, Annotated, Event, MovesRetracted, Sowed, setup_of
 
 from .turns import Line, Step
 from .writer import decision_text, effective_events, side_letter
@@ -26,8 +26,8 @@ def move_list(game_id: str, events: Sequence[tuple[int, Event]]) -> list[dict]:
     moves = []
     for seq, event in kept[1:]:
         step = line.apply(seq, event)
-        if isinstance(event, (Annotated, MovesRetracted)):
-            continue  # comments are not moves; the effective line holds no retraction
+        if isinstance(event, (Annotated, MovesRetracted)) or event.type in CLOCK_STOP_TYPES:
+            continue  # comments and the clocks' pauses are not moves; the effective line holds no retraction
         move = {"seq": seq, "type": event.type, "notation": move_text(line, step)}
         clock = getattr(event, "clock", None)
         moves.append(move if clock is None else {**move, "clock": clock})
