@@ -34,7 +34,6 @@ export const CLOCK_SAY = {
   fallen: (side) => _("%(player)s's flag has fallen.", { player: PLAYER[side] }),
   timeResult: (side) => _("Record the result: %(player)s wins on time", { player: PLAYER[work.other(side)] }),
   think: (think, left, side) => _("%(think)s taken; %(left)s left on %(player)s's clock", { think, left, player: PLAYER[side] }),
-  left: (left) => _("Clocks after this move: %(left)s", { left }),
 };
 
 export class GameClock {
@@ -47,6 +46,7 @@ export class GameClock {
     this.stamped = null; // { clock, typed }: what the command being recorded would leave
     this.timed = new Map();
     this.plies = [];
+    this.face = null;
     this.view = null; // { state, ply, latest, canRecord }
     this.timer = null;
   }
@@ -54,6 +54,7 @@ export class GameClock {
   // The record as the page has it: the game (its time control) and its effective moves.
   read(game, plies) {
     this.control = (game.metadata && game.metadata.time_control) || null;
+    this.face = game.clock || null; // the service's view of the clocks (core.clocks.clock_face)
     this.plies = plies;
     this.timed = work.movesTimed(this.control, plies);
   }
@@ -78,7 +79,7 @@ export class GameClock {
   // recorded or queued (not the last recorded board while moves wait without the rules).
   show({ state, ply, latest, known }) {
     if (latest && known) this.follow(state);
-    this.view = { state, ply, latest };
+    this.view = { state, ply, latest, known };
     this.render();
   }
 
@@ -96,9 +97,13 @@ export class GameClock {
   // The clock as the record leaves it: its latest reading (or the base time) and the sowings made.
   recordedClock() {
     const last = [...this.timed.values()].pop();
+    return work.startClock(this.control, { reading: last ? last.reading : null, sowings: this.sowings() });
+  }
+
+  sowings() {
     const sowings = { south: 0, north: 0 };
     for (const ply of this.plies) if (ply.type === "sowed") sowings[ply.payload.player] += 1;
-    return work.startClock(this.control, { reading: last ? last.reading : null, sowings });
+    return sowings;
   }
 
   // The position after the latest move is known: its player to move is the one whose time
@@ -136,8 +141,8 @@ export class GameClock {
     const clock = this.clock;
     const control = this.control;
     switch (command.type) {
-      case "sow": {
-        const mover = state.to_move;
+      case "sow": { // the mover: the player to move, or, on a board the queue has left behind, the clock's
+        const mover = this.view.known || !clock.running ? state.to_move : clock.running;
         return { ...work.sowed(control, clock, mover, now), running: work.other(mover), since: now };
       }
       case "result": return work.stopped(control, clock, now);
@@ -182,20 +187,30 @@ export class GameClock {
     clearTimeout(this.timer);
     const view = this.view;
     if (!view) return;
-    const live = view.latest && this.ticking;
+    const running = view.latest ? this.runningClock() : null; // a clock that ticks here
+    const now = deviceNow();
     const entry = view.ply && this.timed.get(view.ply.seq);
-    const reading = live ? work.readingAt(this.control, this.clock, deviceNow()) : entry ? entry.reading : this.baseReading();
+    const reading = running ? work.readingAt(this.control, running, now) : entry ? entry.reading : this.baseReading();
     byId("clock").hidden = !(this.control || reading || this.canRecord);
     byId("clock").querySelector(".clock-faces").hidden = !reading;
-    const fallen = live ? this.fallen() : null;
+    const fallen = running && !running.paused ? work.fallen(this.control, running, now) : null;
     for (const side of work.SIDES) {
       const face = byId("clock").querySelector(`.clock-face[data-side=${side}]`);
-      byId(`clock-${side}`).textContent = reading ? (live ? work.faceText(reading[side]) : work.readingText(reading[side])) : "";
-      face.dataset.running = String(live && !this.clock.paused && this.clock.running === side);
+      byId(`clock-${side}`).textContent = reading ? (running ? work.faceText(reading[side]) : work.readingText(reading[side])) : "";
+      face.dataset.running = String(Boolean(running && !running.paused && running.running === side));
       face.dataset.fallen = String(fallen === side);
     }
-    this.renderControls(view, live, fallen);
-    if (live && this.clock.running && !this.clock.paused && !fallen) this.timer = setTimeout(() => this.render(), this.nextChange());
+    this.renderControls(view, view.latest && this.ticking, fallen);
+    if (running && running.running && !running.paused && !fallen) this.timer = setTimeout(() => this.render(), this.nextChange(running));
+  }
+
+  // The device clock, or else the service's face of the clocks ticked on from the instant
+  // of its latest reading, pause or resume (by this device's clock: a spectator's view).
+  runningClock() {
+    if (this.ticking) return this.clock;
+    const face = this.face;
+    if (!this.control || !face || !face.running || face.paused || !face.at) return null;
+    return { south: face.south, north: face.north, running: face.running, since: Date.parse(face.at), sowings: this.sowings(), paused: false };
   }
 
   renderControls(view, live, fallen) {
@@ -206,7 +221,7 @@ export class GameClock {
     byId("clock-resume").hidden = !(may && live && this.clock.paused);
     byId("clock-flag").hidden = !fallen;
     byId("clock-flag").textContent = fallen ? CLOCK_SAY.fallen(fallen) : "";
-    byId("clock-time-result").hidden = !(fallen && may);
+    byId("clock-time-result").hidden = !(fallen && may && live);
     byId("clock-time-result").textContent = fallen ? CLOCK_SAY.timeResult(fallen) : "";
     byId("clock-status").textContent = live && this.clock.paused ? CLOCK_SAY.paused
       : !byId("clock-start").hidden ? CLOCK_SAY.notStarted : "";
@@ -220,8 +235,8 @@ export class GameClock {
   }
 
   // Milliseconds until the running face shows another second, or the flag falls.
-  nextChange() {
-    const left = work.remaining(this.control, this.clock, this.clock.running, deviceNow());
+  nextChange(clock) {
+    const left = work.remaining(this.control, clock, clock.running, deviceNow());
     return Math.max(1, ((Math.ceil(left) - 1) % 1000) + 1);
   }
 
