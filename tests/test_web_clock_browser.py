@@ -12,7 +12,7 @@ and every reading is read back from the service's API, never from the page.
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from browser import CHROMIUM, LiveServer, fixture_game, launch_chromium, record
@@ -51,9 +51,9 @@ def tablet(web):
     page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    start = datetime.now(UTC).timestamp() * 1000  # the service's clock stamps the events
+    start = datetime.now(UTC)  # the service's clock stamps the events
     page.clock.install(time=start)
-    page.clock.pause_at(start + 1_000)
+    page.clock.pause_at(start + timedelta(seconds=1))
     page.goto(f"/?token={ADMIN_TOKEN}")
     page.wait_for_function("() => localStorage.getItem('recorder.token') !== null")
     yield page
@@ -210,3 +210,27 @@ def test_the_move_list_and_the_replay_show_each_moves_time_and_the_clocks_after_
     tablet.click("#moves .ply[data-seq='2']")  # the replay: the clocks as they stood after that move
     tablet.wait_for_selector("#viewing:not([hidden])")
     assert faces(tablet) == {"south": "0:01:00", "north": "0:00:55.500"}
+
+
+def test_a_spectator_sees_the_running_clock_tick_from_the_services_face(web):
+    """No device clock here: the watch page ticks the player to move's time down from the
+    service's face of the clocks (its latest reading and when it was taken)."""
+    first = QELAT["commands"][0]["hole"]
+    game_id = timed_game(web, [{"type": "sow", "hole": first, "clock": {"south": 60_000, "north": 42_000}}])
+    face = web.client.get(f"/api/games/{game_id}").get_json()["clock"]
+    assert face["running"] == "south"
+    taken = datetime.fromisoformat(face["at"])
+    context = web.browser.new_context(viewport=TABLET, base_url=web.url)
+    try:
+        page = context.new_page()
+        page.clock.install(time=taken)
+        page.clock.pause_at(taken + timedelta(seconds=10))
+        page.goto(f"/games/{game_id}/watch")
+        page.wait_for_selector("#game-page[data-ready=true]")
+        assert faces(page) == {"south": "0:00:50", "north": "0:00:42"}
+        page.clock.run_for(5_000)
+        assert faces(page) == {"south": "0:00:45", "north": "0:00:42"}
+        assert page.get_attribute(".clock-face[data-side=south]", "data-running") == "true"
+        assert page.is_hidden("#clock-start") and page.is_hidden("#clock-pause")
+    finally:
+        context.close()
