@@ -173,3 +173,23 @@ def test_twelve_boards_with_clocks_still_fit_one_screen_with_counts_at_the_state
     assert digits >= COUNT_SHARE_AT_TWELVE * shown["height"], digits
     assert page.locator(".projector-card .clock-time").count() == 24
     page.context.close()
+
+
+def test_the_scoresheet_prints_each_sowings_clock_and_think_time(web):
+    _tournament, game_id = timed_board(web, "Keren Cup clocks")
+    command(web, game_id, type="sow", hole="c1", clock={"south": 588_500, "north": 600_000})
+    command(web, game_id, type="sow", hole="b2", clock={"south": 588_500, "north": 542_000})
+    command(web, game_id, type="sow", hole="d1")
+    command(web, game_id, type="result", kind="time", winner="south", clock={"south": 580_000, "north": 0})
+    context = web.browser.new_context(viewport=SCREENS["1280x800"], base_url=web.url)
+    page = context.new_page()
+    page.goto(f"/games/{game_id}/scoresheet")
+    page.wait_for_selector("#scoresheet-page[data-ready=true]")
+    lines = page.locator(".sheet-moves li").evaluate_all(
+        "(items) => items.map((li) => li.querySelector('.sheet-clock')?.textContent ?? null)"
+    )
+    # c1: 600 - 588.5 + 5 (the increment) = 16.5 s, shown rounded up; b2: 600 - 542 + 5 = 63 s.
+    assert lines == ["0:09:49 (0:00:17)", "0:09:02 (0:01:03)", None, "0:09:40 – 0:00:00"]
+    legend = page.text_content(".sheet-clock-legend")
+    assert legend.startswith("Under a sowing: its player's clock after it")
+    context.close()
