@@ -3,6 +3,8 @@ the clock face every view reads (``core.clocks.clock_face``): refused by name wh
 cannot be, carried through the chain, verify, NDJSON and the notation, left standing by a
 retraction, and shown in ``GET /api/games/{id}``."""
 
+from datetime import datetime, timedelta
+
 import pytest
 from conftest import Api
 from support.archives import event_logs
@@ -300,3 +302,23 @@ def test_the_games_json_carries_the_face_with_the_time_its_reading_was_recorded(
     resumed = api.command(game, type="resume_clocks")["event"]
     shown = client.get(f"/api/games/{game}").get_json()["clock"]
     assert shown == {**STOPPED, "running": "north", "paused": False, "at": resumed["recorded_at"], "seq": 4}
+
+
+def test_a_delayed_broadcast_ticks_its_clocks_as_late_as_it_shows_the_moves(app, client, anon):
+    """A public reader of a tournament that holds moves back sees each reading's ``at``
+    later by the delay, so the running clock ticks on the reader's timeline, not ahead of
+    it; the tournament's own readers see the hall's time."""
+    body = {"name": "Axum Open", "variant": "qelat", "options": {"mazagebh_no_return": True}}
+    tournament = client.post("/api/tournaments", json={**body, "format": "round_robin", "broadcast_delay": 900})
+    t = tournament.get_json()["id"]
+    for name in ("Abeba", "Berhane"):
+        client.post(f"/api/tournaments/{t}/players", json={"name": name})
+    client.post(f"/api/tournaments/{t}/rounds", json={})
+    game = client.post(f"/api/tournaments/{t}/rounds/1/boards/1/game", json={"first_player": "south"}).get_json()["id"]
+    sowed = Api(client).command(game, type="sow", hole="c1", clock=AFTER_C1)["event"]
+    recorded = datetime.fromisoformat(sowed["recorded_at"].replace("Z", "+00:00"))
+    app.config["CLOCK"] = lambda: recorded + timedelta(seconds=900)
+    public = anon.get(f"/api/games/{game}").get_json()["clock"]
+    later = (recorded + timedelta(seconds=900)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    assert public == {**AFTER_C1, "running": "north", "paused": False, "at": later, "seq": 2}
+    assert client.get(f"/api/games/{game}").get_json()["clock"]["at"] == sowed["recorded_at"]

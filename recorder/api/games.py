@@ -32,7 +32,7 @@ from schemas import (
 
 from .access import recorded_by, scoped_idempotency
 from .body import json_body
-from .broadcast import visible_events, visible_game, visible_row
+from .broadcast import seen_at, visible_events, visible_game, visible_row
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 
@@ -75,10 +75,11 @@ def game_json(
     }
 
 
-def recorded_at_of(game_id: str) -> Callable[[int], str | None]:
-    """When each event of the game was recorded, read from the store when asked."""
+def seen_at_of(game_id: str) -> Callable[[int], str | None]:
+    """When this reader sees each event of the game: when it was recorded (read from the
+    store when asked), later by a broadcast delay that holds the reader back."""
     store = recorder().store
-    return lambda seq: store.read(game_id, after=seq - 1, upto=seq)[0].recorded_at
+    return lambda seq: seen_at(game_id, store.read(game_id, after=seq - 1, upto=seq)[0].recorded_at)
 
 
 def idempotency(body) -> Idempotency | None:
@@ -124,7 +125,7 @@ def list_games():
 def get_game(game_id: str):
     game = visible_game(game_id)
     created_at = recorder().store.read(game_id, upto=1)[0].recorded_at
-    return with_etag(game_schema.dump(game_json(game, created_at, recorded_at_of(game_id))), game)
+    return with_etag(game_schema.dump(game_json(game, created_at, seen_at_of(game_id))), game)
 
 
 @bp.post("/<game_id>/commands")

@@ -121,6 +121,51 @@ def _running(game: Any) -> str | None:
     return state.to_move.json
 
 
+class ThinkTimes:
+    """Each sowing's think time, the events of a game's effective line fed in order: what
+    the sowing cost its player's clock, ``before - after + added``, where ``before`` is
+    his clock's previous reading (the first stage's base time before any), ``after`` the
+    sowing's own, and ``added`` the increment (Fischer) and, as a stage ends, the next
+    stage's base time. With a delay (Bronstein) it is what the clock ran past the delay.
+    Unknown (None) without both readings, after a sowing of his recorded without one, or
+    when the arbiter set a clock forward (the difference is then no time spent)."""
+
+    def __init__(self, control: dict[str, Any] | None):
+        self.stages = control["stages"] if control is not None else []
+        base = self.stages[0]["base_ms"] if self.stages else None
+        self.last: dict[str, int | None] = {"south": base, "north": base}
+        self.sowings = {"south": 0, "north": 0}
+
+    def after(self, event: Event) -> int | None:
+        """The think time of ``event`` when it is a sowing with a reading that says it."""
+        clock: dict[str, int] | None = getattr(event, "clock", None)
+        used = None
+        side = getattr(event, "player", None) if event.type == "sowed" else None
+        if side is not None:
+            self.sowings[side] += 1
+            before = self.last[side]
+            if clock is not None and before is not None:
+                used = before - clock[side] + self._added(self.sowings[side])
+                used = used if used >= 0 else None
+        if clock is not None:
+            self.last = {"south": clock["south"], "north": clock["north"]}
+        elif side is not None:
+            self.last[side] = None  # his clock ran unrecorded: his next difference spans two sowings
+        return used
+
+    def _added(self, sowing: int) -> int:
+        """What the ``sowing``-th sowing of a player added to his clock (the time control's)."""
+        done = 0
+        for index, stage in enumerate(self.stages):
+            if "moves" not in stage or sowing <= done + stage["moves"]:
+                ends = "moves" in stage and sowing == done + stage["moves"]
+                following: int = self.stages[index + 1]["base_ms"] if ends else 0
+                increment: int = stage.get("increment_ms", 0)
+                return increment + following
+            done += stage["moves"]
+        return 0
+
+
 def checked_time_control(value: Any) -> dict[str, Any]:
     """A time control that can exist, else InvalidRecord naming ``time_control``."""
     if type(value) is not dict or set(value) != {"stages"}:
