@@ -1,6 +1,6 @@
 """The clock's arithmetic (static/js/clockwork.js), run in Debian's Chromium: the stages of
 a time control, the Fischer increment, the Bronstein delay, switching sides, the flag, the
-think times a record's readings give, and the times as a face and a reading write them.
+readings in force after each move, a think time as the move list writes it, a typed reading.
 
 Every expectation is worked out here by hand (or, for the random games, by a few lines of
 Python that model a chess clock the plain way), never read back from the module.
@@ -147,43 +147,40 @@ def test_random_games_on_a_staged_fischer_clock_keep_every_millisecond(page):
     assert checked >= 10  # most games keep their flags up
 
 
-def test_the_think_times_of_a_record_come_from_consecutive_readings(page):
+def test_the_readings_in_force_after_each_move_are_its_own_or_the_latest_before_it(page):
     plies = [
         {"seq": 1, "type": "game_created", "payload": {}},
         {"seq": 2, "type": "sowed", "payload": {"player": "south", "clock": {"south": 56_000, "north": 60_000}}},
-        {"seq": 3, "type": "sowed", "payload": {"player": "north"}},  # no reading
-        {"seq": 4, "type": "sowed", "payload": {"player": "south", "clock": {"south": 50_000, "north": 40_000}}},
-        {"seq": 5, "type": "sowed", "payload": {"player": "north", "clock": {"south": 50_000, "north": 38_500}}},
-        {"seq": 6, "type": "lot_drawn", "payload": {"winner": "north", "clock": {"south": 50_000, "north": 38_000}}},
+        {"seq": 3, "type": "sowed", "payload": {"player": "north"}},
+        {"seq": 5, "type": "lot_drawn", "payload": {"winner": "north", "clock": {"south": 50_000, "north": 38_000}}},
     ]
-    timed = page.evaluate(
+    readings = page.evaluate(
         """async ({ control, plies }) => {
           const c = await import('/web-static/js/clockwork.js');
-          return Object.fromEntries(c.movesTimed(control, plies));
+          const inForce = (timeControl) => Object.fromEntries(c.readingsInForce(timeControl, plies));
+          return [inForce(control), inForce(null)];
         }""",
         {"control": ONE_MINUTE_ONE_SECOND, "plies": plies},
     )
-    assert timed == {
-        "2": {"reading": {"south": 56_000, "north": 60_000}, "think": 5_000, "player": "south"},
-        "3": {"reading": {"south": 56_000, "north": 60_000}},  # the reading in force; its time unknown
-        "4": {"reading": {"south": 50_000, "north": 40_000}},  # the move before carried none: unknown
-        "5": {"reading": {"south": 50_000, "north": 38_500}, "think": 2_500, "player": "north"},
-        "6": {"reading": {"south": 50_000, "north": 38_000}},  # a decision is nobody's sowing
+    assert readings[0] == {
+        "1": {"south": 60_000, "north": 60_000},  # the base time before any reading
+        "2": {"south": 56_000, "north": 60_000},
+        "3": {"south": 56_000, "north": 60_000},
+        "5": {"south": 50_000, "north": 38_000},
     }
+    assert readings[1]["1"] is None and readings[1]["3"] == {"south": 56_000, "north": 60_000}  # no control: no base
 
 
-def test_times_as_a_face_a_reading_and_a_typed_reading_write_them(page):
+def test_a_think_time_and_a_typed_reading_are_written_and_read(page):
     written = page.evaluate(
         """async () => {
           const c = await import('/web-static/js/clockwork.js');
           return {
-            face: [0, 1, 999, 1000, 59_001, 3_600_000, -5].map(c.faceText),
-            reading: [0, 1_000, 61_250, 5_400_007].map(c.readingText),
+            think: [0, 999, 5_500, 13_000, 61_250, 3_725_000].map(c.thinkText),
             typed: ['1:30:00', '0:59', '7', '0:00:01.5', ' 2:03:04 ', '', '1:60', 'a:00', '-1', '1:2:3:4']
               .map(c.typedMs),
           };
         }"""
     )
-    assert written["face"] == ["0:00:00", "0:00:01", "0:00:01", "0:00:01", "0:01:00", "1:00:00", "0:00:00"]
-    assert written["reading"] == ["0:00:00", "0:00:01", "0:01:01.250", "1:30:00.007"]
+    assert written["think"] == ["0:00", "0:00.9", "0:05.5", "0:13", "1:01.2", "1:02:05"]
     assert written["typed"] == [5_400_000, 59_000, 7_000, 1_500, 7_384_000, None, None, None, None, None]

@@ -1,7 +1,7 @@
 // The arithmetic of a game clock, pure (no page, no time source: `now` is always given):
 // the stages of a time control (recorder/core/clocks.py), the Fischer increment, the
-// Bronstein delay, switching from one player to the other, the flag, and the think times
-// a record's readings (TIME-2) show. The game page's device clock is this and a time source.
+// Bronstein delay, switching from one player to the other, the flag, and a typed reading.
+// The game page's device clock is this and a time source; clock.js writes the times.
 //
 // A clock is a plain value, kept as it is on the device (localStorage) across a reload:
 //   { south, north,            remaining ms of each player when `since` began
@@ -87,55 +87,19 @@ export const reset = (clock, reading) => ({ ...clock, south: reading.south, nort
 
 // -- What a record's readings say -------------------------------------------------------
 
-// For each effective move (the game page's plies: `{ seq, type, payload }`), the readings
-// in force after it and, for a sowing whose mover's time before it is known (the move
-// before carried a reading, or it is the first), the time he took: his time before, plus
-// what the sowing gave him (increment, a new stage's base), less his time after. With a
-// Bronstein delay a move made within the delay takes 0 here. Map seq -> { reading, think?, player? }.
-export function movesTimed(control, plies) {
-  const times = new Map();
-  const base = control ? control.stages[0].base_ms : null;
-  let before = base === null ? null : { south: base, north: base };
-  let fresh = true; // `before` is the reading just before this move
-  const sowings = { south: 0, north: 0 };
+// The readings in force after each effective move (the game page's plies, `{ seq, type,
+// payload }`): its own, else the latest before it, else the base time. Map seq -> reading.
+export function readingsInForce(control, plies) {
+  const readings = new Map();
+  let latest = control ? { south: control.stages[0].base_ms, north: control.stages[0].base_ms } : null;
   for (const ply of plies) {
-    if (ply.type === "game_created") continue;
-    const reading = ply.payload && ply.payload.clock ? ply.payload.clock : null;
-    const player = ply.type === "sowed" ? ply.payload.player : null;
-    const entry = { reading: reading || before };
-    if (reading && player && fresh && before && control) {
-      const clock = sowed(control, startClock(control, { reading: before, sowings }), player, 0);
-      entry.think = Math.max(0, clock[player] - reading[player]);
-      entry.player = player;
-    }
-    if (player) sowings[player] += 1;
-    times.set(ply.seq, entry);
-    fresh = Boolean(reading);
-    if (reading) before = reading;
+    if (ply.payload && ply.payload.clock) latest = ply.payload.clock;
+    readings.set(ply.seq, latest);
   }
-  return times;
+  return readings;
 }
 
-// -- Times as a clock shows them ----------------------------------------------------------
-
-const pad = (n) => String(n).padStart(2, "0");
-
-// A remaining time as a clock face shows it, H:MM:SS, rounded up: 0:00:00 only once
-// the time is gone (a face at 0:00:00 with time left would be a flag that has not fallen).
-export function faceText(ms) {
-  const seconds = Math.ceil(Math.max(0, ms) / 1000);
-  return `${Math.floor(seconds / 3600)}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
-}
-
-// A recorded reading, H:MM:SS with .mmm when it is not whole seconds (the notation's %clk).
-export function readingText(ms) {
-  const millis = ms % 1000;
-  const seconds = Math.floor(ms / 1000);
-  const text = `${Math.floor(seconds / 3600)}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
-  return millis ? `${text}.${String(millis).padStart(3, "0")}` : text;
-}
-
-// The time a move took, M:SS (H:MM:SS from an hour), with tenths when not whole seconds.
+// A think time, M:SS (H:MM:SS from an hour), with tenths when not whole seconds.
 export function thinkText(ms) {
   const seconds = Math.floor(ms / 1000);
   const tenths = Math.floor((ms % 1000) / 100);
@@ -143,6 +107,8 @@ export function thinkText(ms) {
   const clock = `${hours ? `${hours}:${pad(Math.floor(seconds / 60) % 60)}` : Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
   return tenths ? `${clock}.${tenths}` : clock;
 }
+
+const pad = (n) => String(n).padStart(2, "0");
 
 // A time typed from a physical clock, H:MM:SS, M:SS or S (each with .mmm if need be), as
 // ms; null when it is not such a time.

@@ -10,8 +10,10 @@
 // - Readings typed in from a physical clock go with the next move or result recorded.
 // - Pausing and resuming the clocks are commands (`pause_clocks`, `resume_clocks`) in the
 //   game's record.
-// - Elsewhere (an earlier position, a spectator, no device clock) the faces show the
-//   reading recorded with the move shown, and the move list each move's time (movesTimed).
+// - Elsewhere the faces show the service's face of the clocks ticking (core.clocks
+//   clock_face), or, at an earlier position, the reading in force after the move shown;
+//   the move list shows each sowing's think time (GET …/moves, `think_ms`).
+import { clockText } from "./clock.js";
 import * as work from "./clockwork.js";
 import { _ } from "./i18n.js";
 import { PLAYER } from "./site.js";
@@ -44,7 +46,7 @@ export class GameClock {
     this.control = null;
     this.clock = null; // the device clock once started here: clockwork's value plus `started`
     this.stamped = null; // { clock, typed }: what the command being recorded would leave
-    this.timed = new Map();
+    this.readings = new Map();
     this.plies = [];
     this.face = null;
     this.view = null; // { state, ply, latest, canRecord }
@@ -56,7 +58,7 @@ export class GameClock {
     this.control = (game.metadata && game.metadata.time_control) || null;
     this.face = game.clock || null; // the service's view of the clocks (core.clocks.clock_face)
     this.plies = plies;
-    this.timed = work.movesTimed(this.control, plies);
+    this.readings = work.readingsInForce(this.control, plies);
   }
 
   // This device may record the game: its device clock, if it was started here, runs on.
@@ -96,8 +98,8 @@ export class GameClock {
 
   // The clock as the record leaves it: its latest reading (or the base time) and the sowings made.
   recordedClock() {
-    const last = [...this.timed.values()].pop();
-    return work.startClock(this.control, { reading: last ? last.reading : null, sowings: this.sowings() });
+    const last = this.plies.length ? this.readings.get(this.plies[this.plies.length - 1].seq) : null;
+    return work.startClock(this.control, { reading: last, sowings: this.sowings() });
   }
 
   sowings() {
@@ -189,14 +191,15 @@ export class GameClock {
     if (!view) return;
     const running = view.latest ? this.runningClock() : null; // a clock that ticks here
     const now = deviceNow();
-    const entry = view.ply && this.timed.get(view.ply.seq);
-    const reading = running ? work.readingAt(this.control, running, now) : entry ? entry.reading : this.baseReading();
+    const face = view.latest ? this.face : null; // it has the latest pause's reading too
+    const recorded = face ? { south: face.south, north: face.north } : view.ply ? this.readings.get(view.ply.seq) : null;
+    const reading = running ? work.readingAt(this.control, running, now) : recorded;
     byId("clock").hidden = !(this.control || reading || this.canRecord);
     byId("clock").querySelector(".clock-faces").hidden = !reading;
     const fallen = running && !running.paused ? work.fallen(this.control, running, now) : null;
     for (const side of work.SIDES) {
       const face = byId("clock").querySelector(`.clock-face[data-side=${side}]`);
-      byId(`clock-${side}`).textContent = reading ? (running ? work.faceText(reading[side]) : work.readingText(reading[side])) : "";
+      byId(`clock-${side}`).textContent = reading ? clockText(reading[side], { exact: !running }) : "";
       face.dataset.running = String(Boolean(running && !running.paused && running.running === side));
       face.dataset.fallen = String(fallen === side);
     }
@@ -228,25 +231,10 @@ export class GameClock {
     byId("clock-typed-panel").hidden = !may;
   }
 
-  baseReading() {
-    if (!this.control) return null;
-    const base = this.control.stages[0].base_ms;
-    return { south: base, north: base };
-  }
-
   // Milliseconds until the running face shows another second, or the flag falls.
   nextChange(clock) {
     const left = work.remaining(this.control, clock, clock.running, deviceNow());
     return Math.max(1, ((Math.ceil(left) - 1) % 1000) + 1);
-  }
-
-  // The move list's words for a move's time, or null: { text, title }.
-  moveTime(seq) {
-    const entry = this.timed.get(seq);
-    if (!entry || entry.think === undefined) return null;
-    const think = work.thinkText(entry.think);
-    const left = work.readingText(entry.reading[entry.player]);
-    return { text: `${think} ${left}`, title: CLOCK_SAY.think(think, left, entry.player) };
   }
 
   save() {
@@ -263,4 +251,13 @@ function restore(kept) {
   } catch {
     return null;
   }
+}
+
+// A sowing's time in the move list, from its entry in GET …/moves: the time it took and
+// its player's clock after it ({ text, title }), or null when the readings do not say.
+export function moveTimeWords(move) {
+  if (!move || move.think_ms === undefined || !move.player || !move.clock) return null;
+  const think = work.thinkText(move.think_ms);
+  const left = clockText(move.clock[move.player], { exact: true });
+  return { text: `${think} ${left}`, title: CLOCK_SAY.think(think, left, move.player) };
 }

@@ -17,7 +17,7 @@ import { resetToolForms, showDecision, wireForms } from "./decisions.js";
 import { OfflineRecorder, refusedWords, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, statusText, turnsOf } from "./record.js";
-import { GameClock, TypedReadingInvalid } from "./game-clock.js";
+import { GameClock, moveTimeWords, TypedReadingInvalid } from "./game-clock.js";
 import { DeviceRules } from "./rules.js";
 import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
@@ -37,6 +37,7 @@ const URLS = {
 const view = {
   variant: null, game: null, etag: null, log: [], line: null, plies: [], index: 0,
   shown: null, busy: false, stale: true, canRecord: false, request: 0, notation: new Map(), notationRequest: 0,
+  written: new Map(), // seq -> the move as GET …/moves gives it (its think time, its reading)
   projection: null, // { key, answer }: the queue folded by the rules on this device
 };
 
@@ -76,6 +77,7 @@ async function refreshMoveNotation() {
   const moves = await getOptional(URLS.moves).catch(() => null);
   if (!moves || request !== view.notationRequest) return;
   view.notation = new Map(moves.moves.map((move) => [move.seq, move.notation]));
+  view.written = new Map(moves.moves.map((move) => [move.seq, move]));
   renderMoves();
   renderStepper(view.plies[view.index]);
   showNotation();
@@ -208,7 +210,7 @@ function renderMoves() {
         "data-notation": written || null, title: (event.type === "sowed" && written) || moveText(event) }, ply.text);
       button.addEventListener("click", () => show(ply.index));
       const comments = (view.line.comments.get(event.seq) || []).map((text) => element("p", { class: "comment", text }));
-      const time = clocks.moveTime(event.seq);
+      const time = moveTimeWords(view.written.get(event.seq));
       const timed = time ? element("span", { class: "ply-time", "data-seq": event.seq, title: time.title, translate: "no" }, time.text) : null;
       return [button, ply.rest ? element("span", { class: "pass", text: ply.rest }) : null, timed, ...comments];
     });
@@ -324,7 +326,8 @@ function recorded(data, etag) {
   const last = view.log[view.log.length - 1];
   if (data.events[0].seq !== last.seq + 1) return; // something else was written: `stale` stays set
   view.log.push(...data.events);
-  view.game = { ...view.game, state: data.state, version: data.version };
+  // The clocks' face is the service's view before this command: the page's own record stands instead until the next read.
+  view.game = { ...view.game, state: data.state, version: data.version, clock: null };
   view.etag = etag;
   view.stale = false;
 }
