@@ -193,6 +193,17 @@ def test_readings_typed_from_a_physical_clock_go_with_the_next_move_and_a_mistyp
     sow(tablet, holes[1], 3)  # no reading typed, no device clock: none recorded
     assert reading(web, game_id, 3) is None
 
+    # With the device clock running, typed readings are recorded as typed and set it.
+    tablet.click("#clock-start")
+    tablet.clock.run_for(2_000)
+    tablet.fill("#clock-typed-south", "0:00:40")
+    tablet.fill("#clock-typed-north", "30")
+    sow(tablet, holes[2], 4)
+    assert reading(web, game_id, 4) == {"south": 40_000, "north": 30_000}
+    tablet.clock.run_for(3_000)
+    sow(tablet, holes[3], 5)  # South's 3 s from the typed 40 s, and his increment
+    assert reading(web, game_id, 5) == {"south": 38_000, "north": 30_000}
+
 
 def test_the_move_list_and_the_replay_show_each_moves_time_and_the_clocks_after_it(web, tablet):
     holes = [command["hole"] for command in QELAT["commands"]]

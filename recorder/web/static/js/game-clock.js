@@ -49,7 +49,7 @@ export class GameClock {
     this.readings = new Map();
     this.plies = [];
     this.face = null;
-    this.view = null; // { state, ply, latest, canRecord }
+    this.view = null; // { state, ply, latest, known }: what the page shows (show())
     this.timer = null;
   }
 
