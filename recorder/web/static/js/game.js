@@ -7,6 +7,8 @@
 // board is the position after them, folded by the service's own rules running on this
 // device (rules.js), when they have loaded. A move recorded on another device arrives
 // by Server-Sent Events (GET …/live) and the page reloads it.
+// Above the board, the clocks (game-clock.js): the device clock, or readings typed from a
+// physical one, go with each sowing, decision and result recorded here.
 // In the spectator view (/games/{id}/watch, data-mode="watch") nothing can be recorded;
 // nor on the game page until the service says this device's token may write this game
 // (data-can-record): until then, and without such a token, the page is read-only.
@@ -326,7 +328,7 @@ function recorded(data, etag) {
   const last = view.log[view.log.length - 1];
   if (data.events[0].seq !== last.seq + 1) return; // something else was written: `stale` stays set
   view.log.push(...data.events);
-  // The clocks' face is the service's view before this command: the page's own record stands instead until the next read.
+  // The clocks' face was the service's before this command: the page's record stands until the next read.
   view.game = { ...view.game, state: data.state, version: data.version, clock: null };
   view.etag = etag;
   view.stale = false;
