@@ -219,6 +219,8 @@ def test_the_notation_writes_a_comment_that_looks_like_a_pause_quoted():
     [
         ("{[%pause 0:09:58]}", "a pause holds the two clocks' times"),
         ("{[%pause]}", "a pause holds the two clocks' times"),
+        ("{[%pause 0:09:58 0:09:31 0:00:01 0:00:02]}", "a pause holds the two clocks' times"),
+        ("{[%pause " + "0:00:01 " * 10_000 + "]}", "a pause holds the two clocks' times"),
         ("{[%pause 0:09:58 0:61:00]}", "'0:61:00' is not a time"),
         ("{[%resume 0:09:58]}", "a resume none or both"),
         ("{[%resume]}", "not paused"),

@@ -36,10 +36,11 @@ class Moves:
         self.depth = below.depth + 1 if below is not None else 0
         # The latest entry, this one or below, whose move carries a clock reading (TIME-2):
         # the clock face finds it at once, however long the game ran without readings.
-        if getattr(event, "clock", None) is not None:
-            self.timed = self
+        # Every move (``events.MOVE_TYPES``) has a ``clock`` field; the bottom entry is no move.
+        if below is None:
+            self.timed = None
         else:
-            self.timed = below.timed if below is not None else None
+            self.timed = self if event.clock is not None else below.timed
 
     @classmethod
     def start(cls, state: Any) -> Moves:
