@@ -219,6 +219,8 @@ def test_the_notation_writes_a_comment_that_looks_like_a_pause_quoted():
     [
         ("{[%pause 0:09:58]}", "a pause holds the two clocks' times"),
         ("{[%pause]}", "a pause holds the two clocks' times"),
+        ("{[%pause 0:09:58 0:09:31 0:00:01 0:00:02]}", "a pause holds the two clocks' times"),
+        ("{[%pause " + "0:00:01 " * 10_000 + "]}", "a pause holds the two clocks' times"),
         ("{[%pause 0:09:58 0:61:00]}", "'0:61:00' is not a time"),
         ("{[%resume 0:09:58]}", "a resume none or both"),
         ("{[%resume]}", "not paused"),
@@ -322,3 +324,15 @@ def test_a_delayed_broadcast_ticks_its_clocks_as_late_as_it_shows_the_moves(app,
     later = (recorded + timedelta(seconds=900)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     assert public == {**AFTER_C1, "running": "north", "paused": False, "at": later, "seq": 2}
     assert client.get(f"/api/games/{game}").get_json()["clock"]["at"] == sowed["recorded_at"]
+
+
+def test_the_face_takes_the_reading_of_the_latest_effective_move_once_a_retraction_withdrew_one():
+    game = Game("qelat", first_player="south")
+    game.sow("c1", clock=AFTER_C1)
+    game.sow("b2")
+    game.sow("d1", clock={"south": 1, "north": 2})
+    assert face(game)["seq"] == 4
+    game.retract(2, "d1 and b2 were misread")
+    assert face(game) == {**AFTER_C1, "running": "north", "paused": False, "at": "at 2", "seq": 2}
+    game.retract(1, "c1 too")
+    assert face(game) is None

@@ -99,7 +99,7 @@ def clock_face(game: Any, at_of: Callable[[int], str | None]) -> dict[str, Any] 
     paused, and the seq and time (``at_of(seq)``) of the latest reading, pause or resume:
     a device ticks the running clock down from ``at`` by its own clock."""
     control = game.setup.metadata.get("time_control")
-    latest = latest_reading(reversed(game.moves))
+    latest = game.moves.latest_reading
     stops = game.stops
     if stops.reading is not None and (latest is None or stops.reading[0] > latest[0]):
         latest = stops.reading

@@ -62,8 +62,18 @@ class FoldedGame:
     ) -> FoldedGame:
         """``FoldedGame(...)``, made as the fold makes one per event: its fields set at once
         (``core.frozen``)."""
-        fields = {"game_id": game_id, "setup": setup, "rules": rules, "state": state, "version": version}
-        return made_at_once(cls, {**fields, "moves": moves, "stops": stops})
+        return made_at_once(
+            cls,
+            {
+                "game_id": game_id,
+                "setup": setup,
+                "rules": rules,
+                "state": state,
+                "version": version,
+                "moves": moves,
+                "stops": stops,
+            },
+        )
 
 
 def initial_state(rules: Rules, setup: GameCreated) -> State:
@@ -119,13 +129,13 @@ def apply_event(game: FoldedGame, event: Event, seq: int, *, after: State | None
     # Games are built by FoldedGame.folded, not with dataclasses.replace: the fold makes one per event.
     if isinstance(event, Annotated):
         return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves, game.stops)
-    if event.type in CLOCK_STOP_TYPES:  # the clocks stopped or started: nothing on the board changes
-        stops = game.stops.after(seq, event)
-        return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves, stops)
     if isinstance(event, MovesRetracted):
         return _retract(game, event.count, seq)
     if event.type in MOVE_TYPES:
         return after_move(game, event, seq, after if after is not None else apply_move(game.rules, game.state, event))
+    if event.type in CLOCK_STOP_TYPES:  # the clocks stopped or started: nothing on the board changes
+        stops = game.stops.after(seq, event)
+        return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves, stops)
     raise TypeError(f"unexpected event {event!r}")
 
 

@@ -306,7 +306,8 @@ def _takes_a_reading(token: Token) -> bool:
 
 # The commands no ``{[%clk ...]}`` follows: no move, or a brace that holds its own reading.
 NO_READING_AFTER = ("annotate", "retract", "pause_clocks", "resume_clocks")
-_STOP_BRACE = re.compile(r"\{\s*\[%(pause|resume)((?:\s+[^\s\]}]+)*)\s*\]\s*\}")
+# At most three words are taken (a pause holds two): a long brace is refused, not scanned word by word.
+_STOP_BRACE = re.compile(r"\{\s*\[%(pause|resume)((?:\s+[^\s\]}]{1,40}){0,3})\s*\]\s*\}")
 
 
 _CLOCK_BRACE = re.compile(r"\{\s*\[%clk\s+([^\s\]}]+)\s+([^\s\]}]+)\s*\]\s*\}")

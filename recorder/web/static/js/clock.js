@@ -25,7 +25,9 @@ const pad = (n) => String(n).padStart(2, "0");
 // running clock has run since the face's `at`, never below zero; a stopped one stands.
 export function remainingAt(face, now) {
   const left = { south: face.south, north: face.north };
-  const since = Date.parse(face.at);
+  // The server writes microseconds; a date string with more than three decimals is not
+  // ECMAScript's own format, so it is cut to milliseconds before it is read.
+  const since = Date.parse(String(face.at).replace(/(\.\d{3})\d+/, "$1"));
   if (face.running && Number.isFinite(since)) left[face.running] = Math.max(0, left[face.running] - Math.max(0, now - since));
   return left;
 }
