@@ -213,7 +213,10 @@ export class GameClock {
     if (this.ticking) return this.clock;
     const face = this.face;
     if (!this.control || !face || !face.running || face.paused || !face.at) return null;
-    return { south: face.south, north: face.north, running: face.running, since: Date.parse(face.at), sowings: this.sowings(), paused: false };
+    // `at` has microseconds, past ECMAScript's date format: read to the millisecond (as clock.js does).
+    const since = Date.parse(String(face.at).replace(/(\.\d{3})\d+/, "$1"));
+    if (!Number.isFinite(since)) return null;
+    return { south: face.south, north: face.north, running: face.running, since, sowings: this.sowings(), paused: false };
   }
 
   renderControls(view, live, fallen) {
