@@ -175,6 +175,18 @@ def test_pausing_the_clocks_is_recorded_and_the_paused_time_is_nobodys(web, tabl
     assert reading(web, game_id, 4) == {"south": 60_000, "north": 56_000}  # 58 - 3 + 1
 
 
+def test_a_device_without_the_clock_shows_the_pause_recorded_and_resumes_it(web, tablet):
+    game_id = timed_game(web, [{"type": "pause_clocks", "clock": {"south": 60_000, "north": 51_000}}])
+    open_game(tablet, game_id)
+    assert tablet.inner_text("#clock-status") == "The clocks are paused."
+    assert faces(tablet) == {"south": "0:01:00", "north": "0:00:51"}
+    assert tablet.is_hidden("#clock-start") and tablet.is_hidden("#clock-pause")  # not started over a pause
+    tablet.click("#clock-resume")
+    tablet.wait_for_selector("#clock-start:not([hidden])")
+    assert [event["type"] for event in events(web, game_id)] == ["game_created", "clocks_paused", "clocks_resumed"]
+    assert tablet.inner_text("#clock-status").startswith("The device clock has not started")
+
+
 def test_readings_typed_from_a_physical_clock_go_with_the_next_move_and_a_mistyped_one_records_nothing(web, tablet):
     game_id = timed_game(web)
     holes = [command["hole"] for command in QELAT["commands"]]

@@ -222,14 +222,16 @@ export class GameClock {
   renderControls(view, live, fallen) {
     const over = Boolean(view.state && view.state.game_over);
     const may = this.canRecord && view.latest && !over;
-    byId("clock-start").hidden = !(may && this.control && !this.ticking);
-    byId("clock-pause").hidden = !(may && live && !this.clock.paused && !fallen);
-    byId("clock-resume").hidden = !(may && live && this.clock.paused);
+    // Paused: the device clock, or, on a device that runs none, the record (the service's face).
+    const paused = live ? this.clock.paused : Boolean(view.latest && this.face && this.face.paused);
+    byId("clock-start").hidden = !(may && this.control && !this.ticking && !paused);
+    byId("clock-pause").hidden = !(may && live && !paused && !fallen);
+    byId("clock-resume").hidden = !(may && paused);
     byId("clock-flag").hidden = !fallen;
     byId("clock-flag").textContent = fallen ? CLOCK_SAY.fallen(fallen) : "";
     byId("clock-time-result").hidden = !(fallen && may && live);
     byId("clock-time-result").textContent = fallen ? CLOCK_SAY.timeResult(fallen) : "";
-    byId("clock-status").textContent = live && this.clock.paused ? CLOCK_SAY.paused
+    byId("clock-status").textContent = paused ? CLOCK_SAY.paused
       : !byId("clock-start").hidden ? CLOCK_SAY.notStarted : "";
     byId("clock-typed-panel").hidden = !may;
   }
