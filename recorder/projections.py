@@ -169,11 +169,19 @@ def _check_lines(recorder: Recorder, game_id: str, events: list[StoredEvent]) ->
             yield f"event lines: {game_id}: event {event.seq}'s stored line is not its canonical JSON"
 
 
+def _reading_at(recorder: Recorder, game_id: str, seq: int) -> dict | None:
+    """The clock reading (TIME-2) the event ``seq`` carried, if it carried one: the clocks
+    as they stood when the position came about."""
+    event = recorder.store.read(game_id, after=seq - 1, upto=seq)
+    return event[0].payload.get("clock") if event else None
+
+
 def search(
     recorder: Recorder, text: str, *, limit: int = 100, horizon: Callable[[str], int | None] = lambda game_id: None
 ) -> dict:
     """Where a position occurred: every game and event after which the board stood so (the
-    first six fields of the position text), with the game's variant, options and players.
+    first six fields of the position text), with the game's variant, options and players,
+    and the clock reading the event carried, if any (``clock``).
     ``truncated`` says that more than ``limit`` occurrences exist. ``horizon(game_id)``:
     the last event of the game the reader may see (None: all; a broadcast delay)."""
     key = key_of(text)
@@ -181,14 +189,14 @@ def search(
     occurrences = []
     for game_id, seq in hits[:limit]:
         setup = recorder.setup_of(game_id)
-        occurrences.append(
-            {
-                "game_id": game_id,
-                "seq": seq,
-                "variant": getattr(setup, "variant", None),
-                "options": getattr(setup, "options", None),
-                "south": getattr(setup, "south", None),
-                "north": getattr(setup, "north", None),
-            }
-        )
+        occurrence = {
+            "game_id": game_id,
+            "seq": seq,
+            "variant": getattr(setup, "variant", None),
+            "options": getattr(setup, "options", None),
+            "south": getattr(setup, "south", None),
+            "north": getattr(setup, "north", None),
+        }
+        clock = _reading_at(recorder, game_id, seq)
+        occurrences.append(occurrence if clock is None else {**occurrence, "clock": clock})
     return {"position": key, "occurrences": occurrences, "truncated": len(hits) > limit}

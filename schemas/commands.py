@@ -18,6 +18,11 @@ CLOCK = (
     'both keys, integers ≥ 0: {"south": 5321000, "north": 5400000}. Optional; never null.'
 )
 
+CLOCK_WHEN_STOPPED = (
+    'Each player\'s remaining time in whole milliseconds when the clocks were stopped: {"south": 5321000, '
+    '"north": 5400000}. Required.'
+)
+
 
 class ClockSchema(Schema):
     """TIME-2: a clock reading, exactly ``south`` and ``north`` (unknown keys refused)."""
@@ -110,6 +115,18 @@ class AnnotateCommandSchema(CommandSchema):
     text = fields.String(required=True, validate=validate.Length(min=1, max=5000))
 
 
+class PauseClocksCommandSchema(CommandSchema):
+    """The arbiter stops both clocks; ``clock`` is their reading when stopped (required)."""
+
+    clock = fields.Nested(ClockSchema, required=True, metadata={"description": CLOCK_WHEN_STOPPED})
+
+
+class ResumeClocksCommandSchema(CommandSchema):
+    """The arbiter starts the clocks again; ``clock`` only when the reading changed."""
+
+    clock = clock()
+
+
 COMMAND_SCHEMAS = {
     "sow": SowCommandSchema(),
     "race": RaceCommandSchema(),
@@ -119,6 +136,8 @@ COMMAND_SCHEMAS = {
     "result": ResultCommandSchema(),
     "retract": RetractCommandSchema(),
     "annotate": AnnotateCommandSchema(),
+    "pause_clocks": PauseClocksCommandSchema(),
+    "resume_clocks": ResumeClocksCommandSchema(),
 }
 
 

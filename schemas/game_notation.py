@@ -11,12 +11,22 @@ class NotationQuerySchema(Schema):
     history = fields.String(validate=validate.OneOf(("effective", "full")), load_default="effective")
 
 
+THINK = (
+    "A sowing's think time: its player's previous reading minus this one, plus what the sowing added "
+    "(the increment; the next stage's base time as a stage ends). With a delay, what the clock ran past it. "
+    "Only when both readings are known."
+)
+
+
 class MoveSchema(Schema):
     seq = StrictInteger(dump_only=True)
     type = fields.String(dump_only=True)
     notation = fields.String(dump_only=True)
+    player = fields.String(dump_only=True, metadata={"description": "A sowing's player: south or north."})
     # TIME-2: each player's remaining milliseconds just after the move, when it was recorded
     clock = fields.Dict(keys=fields.String(), values=StrictInteger(), dump_only=True)
+    # What a sowing cost its player's clock, in milliseconds, when its readings say it
+    think_ms = StrictInteger(dump_only=True, metadata={"description": THINK})
 
 
 class MoveListSchema(Schema):

@@ -69,6 +69,14 @@ class GameCreateSchema(Schema):
     time_control = time_control(allow_none=True)
 
 
+CLOCK_FACE = (
+    "The clocks (null without a time control or a reading): the latest reading "
+    '{"south": ms, "north": ms}, "running" (the clock that runs: south, north, or null when paused, '
+    'over or before the first move), "paused", and "at" and "seq": when and by which event the '
+    "reading, pause or resume was recorded. A device ticks the running clock down from at."
+)
+
+
 class GameSchema(Schema):
     """A game as the service shows it (all fields are the server's)."""
 
@@ -85,6 +93,7 @@ class GameSchema(Schema):
     result = fields.String(dump_only=True, allow_none=True)
     created_at = fields.String(dump_only=True)
     state = fields.Dict(dump_only=True)
+    clock = fields.Dict(dump_only=True, allow_none=True, metadata={"description": CLOCK_FACE})
 
 
 class GameSummarySchema(Schema):

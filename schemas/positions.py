@@ -19,6 +19,12 @@ class OccurrenceSchema(Schema):
     options = fields.Dict(dump_only=True)
     south = fields.String(dump_only=True)
     north = fields.String(dump_only=True)
+    clock = fields.Dict(
+        keys=fields.String(),
+        values=StrictInteger(),
+        dump_only=True,
+        metadata={"description": "TIME-2: the reading the event carried, when it carried one"},
+    )
 
 
 class PositionSearchSchema(Schema):

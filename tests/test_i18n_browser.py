@@ -122,8 +122,13 @@ def site(tmp_path_factory):
         selus = fixture("selus-rounds-1372.json")
         setup = {**selus["setup"], "south": "ሃብቶም", "north": "ሰናይት", "event": "ዋንጫ ኣስመራ", "site": "ኣስመራ"}
         game_id = record(server.client, {**setup, "date": "2026-11-21", "round": "3"}, selus["commands"][:12])
-        gabata = fixture("gabata-default.json")  # its race, a decision, in the move list
-        gabata_id = record(server.client, {**gabata["setup"], "south": "ሃብቶም", "north": "ሰናይት"}, gabata["commands"][:3])
+        gabata = fixture("gabata-default.json")  # its race, a decision, in the move list; its clocks
+        timed = [
+            {**command, "clock": {"south": 300_000 - k * 7_250, "north": 299_000}}
+            for k, command in enumerate(gabata["commands"][:3])
+        ]
+        clock = {"time_control": {"stages": [{"base_ms": 300_000, "increment_ms": 2_000}]}}
+        gabata_id = record(server.client, {**gabata["setup"], "south": "ሃብቶም", "north": "ሰናይት", **clock}, timed)
         server.pages = {
             "home": "/",
             "game": f"/games/{game_id}",

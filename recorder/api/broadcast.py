@@ -124,6 +124,11 @@ class Audience:
         finished = self.recorder.game(game_id).state.game_over
         return public_horizon(t.broadcast_delay, t.finished_public, finished, aged)
 
+    def held_back_seconds(self, game_id: str) -> int:
+        """How far behind the hall this reader sees the game (0: as it happens)."""
+        t = self.delaying(self.tournament_of(game_id))
+        return 0 if t is None else t.broadcast_delay
+
     def game(self, game_id: str, at: int | None = None) -> FoldedGame:
         """The game after event ``at`` (the latest visible when None); 404 beyond what this
         reader may see, worded as for an event the game does not have."""
@@ -184,6 +189,16 @@ def token_reaches() -> Callable[[str], bool]:
 
 def horizon(game_id: str) -> int | None:
     return audience().horizon(game_id)
+
+
+def seen_at(game_id: str, recorded_at: str | None) -> str | None:
+    """When this reader sees an event recorded at ``recorded_at``: a broadcast delay shows
+    it that much later, so a clock ticks on the reader's device as the hall's did then,
+    never ahead of the moves it may see."""
+    delay = audience().held_back_seconds(game_id)
+    if not delay or recorded_at is None:
+        return recorded_at
+    return (datetime.strptime(recorded_at, STORED_TIME) + timedelta(seconds=delay)).strftime(STORED_TIME)
 
 
 def visible_events(game_id: str) -> list[StoredEvent]:

@@ -6,10 +6,13 @@ game's ETag: send it back in ``If-Match`` (or ``expected_version``) to record a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, Response, current_app, json, request, url_for
 
 from recorder.api.problems import load_query
 from recorder.audit.trace import mark_retractions
+from recorder.core.clocks import clock_face
 from recorder.core.game import FoldedGame
 from recorder.errors import InvalidRecord
 from recorder.rules.position_text import position_text
@@ -29,7 +32,7 @@ from schemas import (
 
 from .access import recorded_by, scoped_idempotency
 from .body import json_body
-from .broadcast import visible_events, visible_game, visible_row
+from .broadcast import seen_at, visible_events, visible_game, visible_row
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 
@@ -48,7 +51,11 @@ def state_json(game: FoldedGame) -> dict:
     return {**state_to_json(game.rules, game.state), "version": game.version, "position_text": text}
 
 
-def game_json(game: FoldedGame, created_at: str | None = None) -> dict:
+def game_json(
+    game: FoldedGame, created_at: str | None = None, at_of: Callable[[int], str | None] | None = None
+) -> dict:
+    """The game as ``GET /api/games/{id}`` shows it. ``at_of``: when the event of a seq was
+    recorded (for the clock face's ``at``); a game just created has only its setup."""
     setup, state = game.setup, game.state
     return {
         "id": game.game_id,
@@ -64,7 +71,15 @@ def game_json(game: FoldedGame, created_at: str | None = None) -> dict:
         "result": state.result.name if state.game_over else None,
         "created_at": created_at,
         "state": state_json(game),
+        "clock": clock_face(game, at_of or (lambda _seq: created_at)),
     }
+
+
+def seen_at_of(game_id: str) -> Callable[[int], str | None]:
+    """When this reader sees each event of the game: when it was recorded (read from the
+    store when asked), later by a broadcast delay that holds the reader back."""
+    store = recorder().store
+    return lambda seq: seen_at(game_id, store.read(game_id, after=seq - 1, upto=seq)[0].recorded_at)
 
 
 def idempotency(body) -> Idempotency | None:
@@ -110,7 +125,7 @@ def list_games():
 def get_game(game_id: str):
     game = visible_game(game_id)
     created_at = recorder().store.read(game_id, upto=1)[0].recorded_at
-    return with_etag(game_schema.dump(game_json(game, created_at)), game)
+    return with_etag(game_schema.dump(game_json(game, created_at, seen_at_of(game_id))), game)
 
 
 @bp.post("/<game_id>/commands")

@@ -18,6 +18,7 @@ from itertools import islice
 from typing import Any
 
 from recorder.core.events import (
+    CLOCK_STOP_TYPES,
     MOVE_TYPES,
     Annotated,
     Event,
@@ -147,12 +148,12 @@ def step(name: str, rule: str, **fields) -> dict:
 def trace_event(before: FoldedGame | None, event: Event, after: FoldedGame) -> list[dict]:
     """The steps that took the game from ``before`` to ``after`` through ``event``.
 
-    Corrections and annotations apply no rule: their trace is empty, and what a
+    Corrections, annotations and the clocks' pauses apply no rule: their trace is empty, and what a
     retraction withdrew is in ``retraction_marks``.
     """
     if isinstance(event, GameCreated):
         return setup_trace(after)
-    if isinstance(event, (MovesRetracted, Annotated)):
+    if isinstance(event, (MovesRetracted, Annotated)) or event.type in CLOCK_STOP_TYPES:
         return []
     tracer = _DECISION_TRACES.get(type(event))
     if tracer is None or before is None:

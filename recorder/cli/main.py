@@ -171,6 +171,7 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
     """Find every game and event where POSITION (a position text, docs/notation.md) stood."""
 
     from recorder.errors import RecorderError
+    from recorder.notation.clock_text import time_text
     from recorder.projections import search as search_position
 
     recorder = make_recorder(db, existing=True)
@@ -184,7 +185,9 @@ def search(position: str, limit: int, as_json: bool, db: str | None):
         say_json(found, indent=2)
         return
     for hit in found["occurrences"]:
-        say(f"{hit['game_id']}  after event {hit['seq']}  {hit['variant']}  {hit['south']} v {hit['north']}")
+        clock = hit.get("clock")
+        clocks = f"  clock {time_text(clock['south'])} {time_text(clock['north'])}" if clock else ""
+        say(f"{hit['game_id']}  after event {hit['seq']}  {hit['variant']}  {hit['south']} v {hit['north']}{clocks}")
     more = " (more exist: raise --limit)" if found["truncated"] else ""
     count = len(found["occurrences"])
     click.echo(f"{count} occurrence{'s' * (count != 1)} of {found['position']}{more}", err=True)

@@ -11,16 +11,25 @@ stage but the last, which runs to the end of the game, has them), each sowing ad
 ``increment_ms`` (Fischer) or first spending ``delay_ms`` off the clock (Bronstein), never
 both. In a match (several rounds) one clock runs across the whole match. Pure: the
 commands and the notation reader check both here, so every way in refuses the same.
+
+The arbiter may stop both clocks and start them again (``clocks_paused`` with the reading
+when stopped, ``clocks_resumed``): no rule, no move, like an annotation. ``clock_face`` is
+the one view of a game's clocks every page and stream reads: the latest reading, when it
+was taken, and which clock runs; a device ticks the running one itself from there.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from recorder.errors import InvalidRecord
+from recorder.rules.state import State
 from recorder.rules.values import MAX_STORED_INT
+
+from .events import ClocksPaused, Event
 
 CLOCK_KEYS = ("south", "north")
 STAGE_KEYS = ("moves", "base_ms", "increment_ms", "delay_ms")
@@ -62,6 +71,99 @@ def latest_reading(moves: Iterable[tuple[int, Any]]) -> tuple[int, dict[str, int
         if clock is not None:
             return seq, clock
     return None
+
+
+@dataclass(frozen=True)
+class ClockStops:
+    """The arbiter's latest pause or resume as the fold keeps it. A retraction withdraws
+    moves, not these: the clocks stood still in the hall whatever happened on the board."""
+
+    paused: bool = False
+    seq: int | None = None  # the latest pause or resume
+    reading: tuple[int, dict[str, int]] | None = None  # the latest reading one carried, with its seq
+
+    def after(self, seq: int, event: Event) -> ClockStops:
+        clock = getattr(event, "clock", None)
+        reading = (seq, clock) if clock is not None else self.reading
+        return ClockStops(paused=isinstance(event, ClocksPaused), seq=seq, reading=reading)
+
+
+NO_STOPS = ClockStops()
+
+
+def clock_face(game: Any, at_of: Callable[[int], str | None]) -> dict[str, Any] | None:
+    """The clocks of ``game`` (a ``core.game.FoldedGame``, which imports this module) as
+    every view shows them: None without a time control or a
+    reading, else the latest reading (the first stage's base time before any), which clock
+    runs (the player to move; none when paused, over, or before the first move), whether
+    paused, and the seq and time (``at_of(seq)``) of the latest reading, pause or resume:
+    a device ticks the running clock down from ``at`` by its own clock."""
+    control = game.setup.metadata.get("time_control")
+    latest = game.moves.latest_reading
+    stops = game.stops
+    if stops.reading is not None and (latest is None or stops.reading[0] > latest[0]):
+        latest = stops.reading
+    if latest is None:
+        if control is None:
+            return None
+        base = control["stages"][0]["base_ms"]
+        latest = (1, {"south": base, "north": base})  # the setup's control, before any reading
+    seq = max(latest[0], stops.seq or 0)
+    face: dict[str, Any] = dict(latest[1])
+    face.update(running=_running(game), paused=stops.paused, at=at_of(seq), seq=seq)
+    return face
+
+
+def _running(game: Any) -> str | None:
+    state: State = game.state
+    if game.stops.paused or state.game_over or not game.moves or state.to_move is None:
+        return None
+    return state.to_move.json
+
+
+class ThinkTimes:
+    """Each sowing's think time, the events of a game's effective line fed in order: what
+    the sowing cost its player's clock, ``before - after + added``, where ``before`` is
+    his clock's previous reading (the first stage's base time before any), ``after`` the
+    sowing's own, and ``added`` the increment (Fischer) and, as a stage ends, the next
+    stage's base time. With a delay (Bronstein) it is what the clock ran past the delay.
+    Unknown (None) without both readings, after a sowing of his recorded without one, or
+    when the arbiter set a clock forward (the difference is then no time spent)."""
+
+    def __init__(self, control: dict[str, Any] | None):
+        self.stages = control["stages"] if control is not None else []
+        base = self.stages[0]["base_ms"] if self.stages else None
+        self.last: dict[str, int | None] = {"south": base, "north": base}
+        self.sowings = {"south": 0, "north": 0}
+
+    def after(self, event: Event) -> int | None:
+        """The think time of ``event`` when it is a sowing with a reading that says it."""
+        clock: dict[str, int] | None = getattr(event, "clock", None)
+        used = None
+        side = getattr(event, "player", None) if event.type == "sowed" else None
+        if side is not None:
+            self.sowings[side] += 1
+            before = self.last[side]
+            if clock is not None and before is not None:
+                used = before - clock[side] + self._added(self.sowings[side])
+                used = used if used >= 0 else None
+        if clock is not None:
+            self.last = {"south": clock["south"], "north": clock["north"]}
+        elif side is not None:
+            self.last[side] = None  # his clock ran unrecorded: his next difference spans two sowings
+        return used
+
+    def _added(self, sowing: int) -> int:
+        """What the ``sowing``-th sowing of a player added to his clock (the time control's)."""
+        done = 0
+        for index, stage in enumerate(self.stages):
+            if "moves" not in stage or sowing <= done + stage["moves"]:
+                ends = "moves" in stage and sowing == done + stage["moves"]
+                following: int = self.stages[index + 1]["base_ms"] if ends else 0
+                increment: int = stage.get("increment_ms", 0)
+                return increment + following
+            done += stage["moves"]
+        return 0
 
 
 def checked_time_control(value: Any) -> dict[str, Any]:

@@ -23,6 +23,8 @@ from recorder.rules.values import OPENING_CHOICES, RESULT_KINDS, PlayerName
 from .clocks import checked_clock, checked_time_control, clock_of
 from .events import (
     Annotated,
+    ClocksPaused,
+    ClocksResumed,
     Event,
     GameCreated,
     LotDrawn,
@@ -137,8 +139,12 @@ def executed_sowing(
     return [sowed], apply_event(game, sowed, game.version + 1, after=state)
 
 
+# Commands that are no move: allowed whatever is awaited (a pause checks what it needs itself).
+NOT_MOVES = ("retract", "annotate", "pause_clocks", "resume_clocks")
+
+
 def _require_allowed(game: FoldedGame, kind: str) -> None:
-    if kind not in ("retract", "annotate"):
+    if kind not in NOT_MOVES:
         _require_open(game)
         _require_due(game, kind)
 
@@ -261,6 +267,32 @@ def decide_annotate(game: FoldedGame, command: Command) -> list[Event]:
     return [Annotated(text=text)]
 
 
+def decide_pause_clocks(game: FoldedGame, command: Command) -> list[Event]:
+    """The arbiter stops both clocks, with their reading then (required)."""
+    _require_clocks(game, "pause")
+    if game.stops.paused:
+        raise InvalidRecord("the clocks are already paused", field="type")
+    if "clock" not in command:
+        raise InvalidRecord("a pause records the clocks' reading when stopped: clock is required", field="clock")
+    return [ClocksPaused(clock=checked_clock(command["clock"]))]
+
+
+def decide_resume_clocks(game: FoldedGame, command: Command) -> list[Event]:
+    """The arbiter starts the clocks again; a reading is needed only if it changed."""
+    _require_clocks(game, "resume")
+    if not game.stops.paused:
+        raise InvalidRecord("the clocks are not paused", field="type")
+    return [ClocksResumed(clock=clock_of(command))]
+
+
+def _require_clocks(game: FoldedGame, verb: str) -> None:
+    """A pause or resume needs a game still going that is played with clocks."""
+    if game.setup.metadata.get("time_control") is None:
+        raise InvalidRecord(f"the game has no time control: there are no clocks to {verb}", field="type")
+    if game.state.game_over:
+        raise InvalidRecord(f"the game is over: there are no clocks to {verb}", field="type")
+
+
 def _require_open(game: FoldedGame) -> None:
     if game.state.game_over:
         outcome = game.state.outcome
@@ -307,4 +339,6 @@ _DECIDERS: dict[str, Callable[[FoldedGame, Command], list[Event]]] = {
     "result": decide_result,
     "retract": decide_retract,
     "annotate": decide_annotate,
+    "pause_clocks": decide_pause_clocks,
+    "resume_clocks": decide_resume_clocks,
 }

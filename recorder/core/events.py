@@ -120,6 +120,23 @@ class Annotated(Event):
     text: str
 
 
+@dataclass(frozen=True)
+class ClocksPaused(Event):
+    """The arbiter stopped both clocks; ``clock`` is their reading when stopped. Not a rule:
+    like an annotation it changes nothing in the position (docs/notation.md, "Clocks")."""
+
+    type: ClassVar[str] = "clocks_paused"
+    clock: Clock
+
+
+@dataclass(frozen=True)
+class ClocksResumed(Event):
+    """The arbiter started the clocks again, with their reading then if it changed."""
+
+    type: ClassVar[str] = "clocks_resumed"
+    clock: Clock | None = None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -132,8 +149,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ResultRecorded,
         MovesRetracted,
         Annotated,
+        ClocksPaused,
+        ClocksResumed,
     )
 }
+
+# The arbiter's stopping and starting of the clocks: recorded, but no move and no rule.
+CLOCK_STOP_TYPES = frozenset((ClocksPaused.type, ClocksResumed.type))
 
 # The events that change the board or the course of the game: what a retraction undoes.
 MOVE_TYPES = frozenset(cls.type for cls in (Sowed, RaceRecorded, OpeningPlayed, LotDrawn, RoundStarted, ResultRecorded))

@@ -145,6 +145,14 @@ class Game:
         """A comment on the position as it stands."""
         self.play({"type": "annotate", "text": text})
 
+    def pause_clocks(self, clock: Clock) -> None:
+        """The arbiter stops both clocks at this reading (a game with a time control)."""
+        self.play({"type": "pause_clocks", "clock": dict(clock)})
+
+    def resume_clocks(self, clock: Clock | None = None) -> None:
+        """The arbiter starts the clocks again, at this reading if it changed."""
+        self.play(_timed({"type": "resume_clocks"}, clock))
+
     def _record(self, event: Event, *, check: bool) -> None:
         if check:
             redecide(self._game, event)

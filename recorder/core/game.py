@@ -17,7 +17,9 @@ from recorder.rules.board import Player
 from recorder.rules.positions import position_from_json
 from recorder.rules.state import State
 
+from .clocks import NO_STOPS, ClockStops
 from .events import (
+    CLOCK_STOP_TYPES,
     MOVE_TYPES,
     Annotated,
     Event,
@@ -45,16 +47,32 @@ class FoldedGame:
     state: State
     version: int  # how many stored events have been folded
     moves: Moves  # effective (not retracted) moves, with their seq and the state each made
+    stops: ClockStops = NO_STOPS  # the arbiter's latest pause or resume of the clocks
 
     @classmethod
     def folded(
-        cls, game_id: str, setup: GameCreated, rules: Rules, state: State, version: int, moves: Moves
+        cls,
+        game_id: str,
+        setup: GameCreated,
+        rules: Rules,
+        state: State,
+        version: int,
+        moves: Moves,
+        stops: ClockStops = NO_STOPS,
     ) -> FoldedGame:
         """``FoldedGame(...)``, made as the fold makes one per event: its fields set at once
         (``core.frozen``)."""
         return made_at_once(
             cls,
-            {"game_id": game_id, "setup": setup, "rules": rules, "state": state, "version": version, "moves": moves},
+            {
+                "game_id": game_id,
+                "setup": setup,
+                "rules": rules,
+                "state": state,
+                "version": version,
+                "moves": moves,
+                "stops": stops,
+            },
         )
 
 
@@ -110,18 +128,22 @@ def apply_event(game: FoldedGame, event: Event, seq: int, *, after: State | None
     (``commands.execute``): a sowing is then not computed a second time."""
     # Games are built by FoldedGame.folded, not with dataclasses.replace: the fold makes one per event.
     if isinstance(event, Annotated):
-        return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves)
+        return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves, game.stops)
     if isinstance(event, MovesRetracted):
         return _retract(game, event.count, seq)
     if event.type in MOVE_TYPES:
         return after_move(game, event, seq, after if after is not None else apply_move(game.rules, game.state, event))
+    if event.type in CLOCK_STOP_TYPES:  # the clocks stopped or started: nothing on the board changes
+        stops = game.stops.after(seq, event)
+        return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves, stops)
     raise TypeError(f"unexpected event {event!r}")
 
 
 def after_move(game: FoldedGame, move: Event, seq: int, state: State) -> FoldedGame:
     """The game after a move (``MOVE_TYPES``) whose resulting state is known: the reducer's
     step for a move, which re-deciding a sowing calls straight away (``redecide``)."""
-    return FoldedGame.folded(game.game_id, game.setup, game.rules, state, seq, game.moves.push(seq, move, state))
+    moves = game.moves.push(seq, move, state)
+    return FoldedGame.folded(game.game_id, game.setup, game.rules, state, seq, moves, game.stops)
 
 
 def _retract(game: FoldedGame, count: int, seq: int) -> FoldedGame:
@@ -129,8 +151,8 @@ def _retract(game: FoldedGame, count: int, seq: int) -> FoldedGame:
 
     The state to return to is kept on the stack of effective moves, so a retraction costs
     O(count), never a re-fold of the game: folding any log is O(events)."""
-    kept = game.moves.pop(count)
-    return FoldedGame.folded(game.game_id, game.setup, game.rules, kept.state, seq, kept)
+    kept = game.moves.pop(count)  # a pause or resume is no move: it stands (docs/notation.md, "Clocks")
+    return FoldedGame.folded(game.game_id, game.setup, game.rules, kept.state, seq, kept, game.stops)
 
 
 def replay(game_id: str, events: Iterable[tuple[int, Event]]) -> FoldedGame:

@@ -20,12 +20,13 @@ from typing import Any
 class Moves:
     """One entry of the stack, standing for all the effective moves up to it (oldest first)."""
 
-    __slots__ = ("seq", "event", "state", "below", "depth")
+    __slots__ = ("seq", "event", "state", "below", "depth", "timed")
     seq: int
     event: Any
     state: Any
     below: Moves | None
     depth: int
+    timed: Moves | None
 
     def __init__(self, seq: int, event: Any, state: Any, below: Moves | None):
         self.seq = seq  # 0 for the bottom entry, which is no move
@@ -33,6 +34,13 @@ class Moves:
         self.state = state  # the state after this move
         self.below = below
         self.depth = below.depth + 1 if below is not None else 0
+        # The latest entry, this one or below, whose move carries a clock reading (TIME-2):
+        # the clock face finds it at once, however long the game ran without readings.
+        # Every move (``events.MOVE_TYPES``) has a ``clock`` field; the bottom entry is no move.
+        if below is None:
+            self.timed = None
+        else:
+            self.timed = self if event.clock is not None else below.timed
 
     @classmethod
     def start(cls, state: Any) -> Moves:
@@ -60,6 +68,12 @@ class Moves:
             entry = entry.below  # type: ignore[assignment]
         entries.reverse()
         return entries
+
+    @property
+    def latest_reading(self) -> tuple[int, Any] | None:
+        """The latest effective move's clock reading with its seq, None if no move has one."""
+        timed = self.timed
+        return None if timed is None else (timed.seq, timed.event.clock)
 
     @property
     def top_seq(self) -> int | None:

@@ -16,6 +16,8 @@ from . import commands
 from .commands import Command
 from .events import (
     Annotated,
+    ClocksPaused,
+    ClocksResumed,
     Event,
     GameCreated,
     LotDrawn,
@@ -38,6 +40,8 @@ COMMAND_TYPES = {
     ResultRecorded.type: "result",
     MovesRetracted.type: "retract",
     Annotated.type: "annotate",
+    ClocksPaused.type: "pause_clocks",
+    ClocksResumed.type: "resume_clocks",
 }
 
 

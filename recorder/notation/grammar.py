@@ -33,7 +33,7 @@ from recorder.errors import NotationError
 from recorder.rules.board import lowercase_hint
 from recorder.rules.values import HOLE_NAMES
 
-from .clock_text import CLOCK_FORM, CLOCK_OPENING, time_ms
+from .clock_text import CLOCK_FORM, CLOCK_OPENING, PAUSE_OPENING, RESUME_OPENING, STOP_FORM, time_ms
 from .decisions import HOLE, Syntax, Word, decision
 
 MEDIA_TYPE = "text/x-mancala-notation"
@@ -156,7 +156,7 @@ def is_plain_comment(text: str) -> bool:
     written quoted, ``{"text"}``, with JSON string escapes."""
     if not text or text != text.strip() or text[0] == '"' or any(c in "{}\\" or c < " " for c in text):
         return False
-    if text.startswith(CLOCK_OPENING):  # a clock reading's brace (TIME-2)
+    if text.startswith((CLOCK_OPENING, PAUSE_OPENING, RESUME_OPENING)):  # a reading's, a pause's, a resume's brace
         return False
     first = _WORD.match(text)
     return first is None or first.group() not in KEYWORDS
@@ -301,7 +301,13 @@ def _parse_turn(doc: _Text, word: str, end: int, line: int, column: int) -> tupl
 
 def _takes_a_reading(token: Token) -> bool:
     """A sowing or a decision: what a clock reading may follow (TIME-2)."""
-    return token.kind == "hole" or (token.kind == "command" and token.value["type"] not in ("annotate", "retract"))
+    return token.kind == "hole" or (token.kind == "command" and token.value["type"] not in NO_READING_AFTER)
+
+
+# The commands no ``{[%clk ...]}`` follows: no move, or a brace that holds its own reading.
+NO_READING_AFTER = ("annotate", "retract", "pause_clocks", "resume_clocks")
+# At most three words are taken (a pause holds two): a long brace is refused, not scanned word by word.
+_STOP_BRACE = re.compile(r"\{\s*\[%(pause|resume)((?:\s+[^\s\]}]{1,40}){0,3})\s*\]\s*\}")
 
 
 _CLOCK_BRACE = re.compile(r"\{\s*\[%clk\s+([^\s\]}]+)\s+([^\s\]}]+)\s*\]\s*\}")
@@ -309,6 +315,30 @@ _CLOCK_BRACE = re.compile(r"\{\s*\[%clk\s+([^\s\]}]+)\s+([^\s\]}]+)\s*\]\s*\}")
 
 def _is_clock_brace(doc: _Text, offset: int) -> bool:
     return doc.text.startswith("{", offset) and doc.text.startswith(CLOCK_OPENING, _blank(doc, offset + 1))
+
+
+def _is_stop_brace(doc: _Text, offset: int) -> bool:
+    return doc.text.startswith((PAUSE_OPENING, RESUME_OPENING), _blank(doc, offset + 1))
+
+
+def _parse_stop(doc: _Text, offset: int, line: int, column: int) -> tuple[Token, int]:
+    """``{[%pause H:MM:SS H:MM:SS]}`` or ``{[%resume]}`` (with a reading if it changed)."""
+    match = _STOP_BRACE.match(doc.text, offset)
+    words = match.group(2).split() if match is not None else []
+    if match is None or len(words) not in ((2,) if match.group(1) == "pause" else (0, 2)):
+        raise Syntax(offset, "a pause holds the two clocks' times, a resume none or both", STOP_FORM)
+    command: dict[str, Any] = {"type": f"{match.group(1)}_clocks"}
+    times = [_time_at(doc, match.start(2) + match.group(2).index(word), word) for word in words]
+    if times:
+        command["clock"] = {"south": times[0], "north": times[1]}
+    return Token("command", command, line, column), match.end()
+
+
+def _time_at(doc: _Text, offset: int, word: str) -> int:
+    ms = time_ms(word)
+    if ms is None:
+        raise Syntax(offset, f"{word!r} is not a time", "H:MM:SS or H:MM:SS.mmm")
+    return ms
 
 
 def _with_reading(doc: _Text, token: Token, offset: int) -> tuple[Token, int]:
@@ -332,6 +362,8 @@ def _parse_brace(doc: _Text, offset: int, line: int, column: int) -> tuple[Token
     """A decision (first word a keyword), a quoted comment ``{"..."}`` or a plain comment."""
     if _is_clock_brace(doc, offset):
         raise Syntax(offset, "a clock reading follows the sowing or decision it was read after", "a hole or a decision")
+    if _is_stop_brace(doc, offset):
+        return _parse_stop(doc, offset, line, column)
     start = _blank(doc, offset + 1)
     word = _WORD.match(doc.text, start)
     if word is not None and word.group() in KEYWORDS:

@@ -12,25 +12,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from recorder.core.events import Annotated, Event, MovesRetracted, Sowed, setup_of
+from recorder.core.clocks import ThinkTimes
+from recorder.core.events import CLOCK_STOP_TYPES, Annotated, Event, MovesRetracted, Sowed, setup_of
 
 from .turns import Line, Step
 from .writer import decision_text, effective_events, side_letter
 
 
 def move_list(game_id: str, events: Sequence[tuple[int, Event]]) -> list[dict]:
-    """``[{"seq", "type", "notation", "clock"?}]`` for each effective move after the setup;
-    ``clock`` only for a move that carries a reading (TIME-2)."""
+    """``[{"seq", "type", "notation", "player"?, "clock"?, "think_ms"?}]`` for each effective
+    move after the setup; ``player`` for a sowing (who sowed), ``clock`` only for a move that
+    carries a reading (TIME-2), ``think_ms`` for a sowing whose readings say what it cost
+    its player's clock (``core.clocks.ThinkTimes``)."""
     kept = effective_events(list(events))
-    line = Line(game_id, setup_of(kept[0][1]))
+    setup = setup_of(kept[0][1])
+    line, think = Line(game_id, setup), ThinkTimes(setup.metadata.get("time_control"))
     moves = []
     for seq, event in kept[1:]:
         step = line.apply(seq, event)
-        if isinstance(event, (Annotated, MovesRetracted)):
-            continue  # comments are not moves; the effective line holds no retraction
+        used = think.after(event)
+        if isinstance(event, (Annotated, MovesRetracted)) or event.type in CLOCK_STOP_TYPES:
+            continue  # comments and the clocks' pauses are not moves; the effective line holds no retraction
         move = {"seq": seq, "type": event.type, "notation": move_text(line, step)}
+        if isinstance(event, Sowed):
+            move["player"] = event.player
         clock = getattr(event, "clock", None)
-        moves.append(move if clock is None else {**move, "clock": clock})
+        if clock is not None:
+            move["clock"] = clock
+        if used is not None:
+            move["think_ms"] = used
+        moves.append(move)
     return moves
 
 

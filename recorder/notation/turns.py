@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from recorder.core.events import Annotated, Event, GameCreated, MovesRetracted, OpeningPlayed, Sowed
+from recorder.core.events import CLOCK_STOP_TYPES, Annotated, Event, GameCreated, MovesRetracted, OpeningPlayed, Sowed
 from recorder.core.game import FoldedGame, apply_event, apply_move, start_game
 from recorder.rules.base import Rules, Trace, mover_of
 from recorder.rules.state import State
@@ -78,7 +78,7 @@ class Line:
     def apply(self, seq: int, event: Event) -> Step:
         before, mark = self.state, self.mark
         self._fold(seq, event)
-        if isinstance(event, Annotated):  # a note neither opens nor closes a turn
+        if isinstance(event, Annotated) or event.type in CLOCK_STOP_TYPES:  # neither opens nor closes a turn
             return Step(event)
         if isinstance(event, MovesRetracted):
             kept = len(self._marks) - event.count
@@ -97,7 +97,7 @@ class Line:
             self.state = self.game.state
         elif isinstance(event, MovesRetracted):
             raise ValueError("this line was promised no retraction")
-        elif not isinstance(event, Annotated):
+        elif not isinstance(event, Annotated) and event.type not in CLOCK_STOP_TYPES:
             self.state = apply_move(self.rules, self.state, event)
 
     def _after_turn_move(self, before: State, event: Event, mark: Mark) -> Step:

@@ -14,7 +14,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from recorder.core.chain import canonical_json
 from recorder.core.clocks import time_control_text
 from recorder.core.events import (
+    CLOCK_STOP_TYPES,
     Annotated,
+    ClocksPaused,
     Event,
     GameCreated,
     LotDrawn,
@@ -30,7 +32,7 @@ from recorder.core.game import history
 from recorder.rules import find_variant
 from recorder.rules.state import State
 
-from .clock_text import clock_text
+from .clock_text import clock_text, stop_text
 from .grammar import is_plain_comment, quoted
 from .turns import Line, Step
 
@@ -80,8 +82,9 @@ def write_archive(games: Iterable[str]) -> Iterator[str]:
 
 
 def effective_events(events: list[tuple[int, Event]]) -> list[tuple[int, Event]]:
-    """The setup, the moves that were never retracted, and the notes made on positions
-    still on that line, in recorded order."""
+    """The setup, the moves that were never retracted, the notes made on positions still
+    on that line, and every pause and resume of the clocks (never withdrawn), in recorded
+    order."""
     if not any(isinstance(event, MovesRetracted) for _, event in events):
         return events
     games = list(history("export", events))  # one fold: the games share their moves
@@ -91,7 +94,7 @@ def effective_events(events: list[tuple[int, Event]]) -> list[tuple[int, Event]]
         # Every move below an effective one is effective: the latest one decides.
         top = before.moves.top_seq
         on_line = top is None or top in effective
-        if seq in effective or (isinstance(event, Annotated) and on_line):
+        if seq in effective or (isinstance(event, Annotated) and on_line) or event.type in CLOCK_STOP_TYPES:
             kept.append((seq, event))
     return kept
 
@@ -127,6 +130,8 @@ def option_text(value) -> str:
 
 def _units(line: Line, step: Step) -> list[str]:
     event = step.event
+    if event.type in CLOCK_STOP_TYPES:  # the brace holds its own reading
+        return [stop_text(isinstance(event, ClocksPaused), getattr(event, "clock", None))]
     if isinstance(event, Sowed):
         units = [event.hole if step.new_turn is None else f"{step.new_turn}. {side_letter(step.side)} {event.hole}"]
     else:

@@ -3,6 +3,7 @@
 // out without a token, so the frame shows what the public may see (a tournament's broadcast
 // delay holds moves back here too). Nothing of site.js runs: no sign-in, no service worker.
 import { renderBoard } from "./board.js";
+import { showClocks } from "./clock.js";
 import { element } from "./dom.js";
 import { _ } from "./i18n.js";
 import { statusText } from "./record.js";
@@ -30,7 +31,8 @@ function card(gameId, pairing) {
   const title = pairing ? _("Board %(n)s", { n: pairing.board }) + `: ${pairing.south.name} – ${pairing.north.name}` : "";
   const heading = gameId ? watchLink(gameId, title) : title;
   const shown = element("section", { class: "embed-card", "data-game": gameId || "" },
-    element("h2", {}, heading), element("p", { class: "embed-status" }), element("div", { class: "embed-board" }));
+    element("h2", {}, heading), element("p", { class: "embed-status" }),
+    element("div", { class: "embed-clocks clocks", hidden: true }), element("div", { class: "embed-board" }));
   if (gameId) cards.set(gameId, { card: shown, pairing });
   return shown;
 }
@@ -50,6 +52,7 @@ async function draw(gameId) {
   renderBoard(shown.querySelector(".embed-board"), variants.get(game.variant), game.state,
     { sowable: new Set(), names, at: game.version, version: game.version });
   shown.querySelector(".embed-status").textContent = statusText(game.state, names);
+  showClocks(shown.querySelector(".embed-clocks"), game.clock, names);
   shown.dataset.version = String(game.version);
 }
 

@@ -6,6 +6,7 @@
 // make pages that turn by themselves every ?turn=S seconds.
 import { describeProblem, getJSON, Problem } from "./api.js";
 import { renderBoard } from "./board.js";
+import { showClocks } from "./clock.js";
 import { _ } from "./i18n.js";
 import { statusText } from "./record.js";
 import { element, listen } from "./site.js";
@@ -49,6 +50,7 @@ function boardCard(pairing) {
     element("h2", {}, element("span", { class: "board-number", text: _("Board %(n)s", { n: pairing.board }) }), " ",
       element("span", { class: "pairing", text: `${pairing.south.name} – ${pairing.north.name}` })),
     element("p", { class: "projector-status" }),
+    element("div", { class: "projector-clocks clocks", hidden: true }),
     element("div", { class: "projector-board" }));
   shown.cards.set(pairing.game_id, { card, pairing });
   return card;
@@ -84,6 +86,7 @@ async function drawGame(gameId) {
   renderBoard(card.querySelector(".projector-board"), shown.variants.get(game.variant), game.state,
     { sowable: new Set(), names, at: game.version, version: game.version });
   card.querySelector(".projector-status").textContent = statusText(game.state, names);
+  showClocks(card.querySelector(".projector-clocks"), game.clock, names);
   card.dataset.result = game.state.game_over ? game.state.result || "" : "";
   card.dataset.version = String(game.version);
 }

@@ -6,6 +6,7 @@
 // - a round's (/tournaments/{id}/rounds/{n}/scoresheets): an empty sheet per board, printed
 //   before play, with the pairing filled in and numbered lines for the moves.
 import { describeProblem, getJSON, getOptional } from "./api.js";
+import { clockText } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { element, PLAYER } from "./site.js";
 
@@ -50,7 +51,16 @@ function notationItem(move) {
   const item = element("li", { "data-seq": move.seq, translate: "no" });
   const tokens = move.notation.replace(/(\d+\.) ([SN]) (\S+)/g, "$1\u00a0$2\u00a0$3").split(" ");
   tokens.forEach((token, i) => item.append(...(i ? [" "] : []), element("span", { class: "token", text: token })));
+  if (move.clock) item.append(element("span", { class: "sheet-clock", text: clockLine(move) }));
   return item;
+}
+
+// Under a sowing: its player's clock after it, and what it took (when the readings say);
+// under a decision: both clocks, South's first as on the players' line.
+function clockLine(move) {
+  if (!move.player) return `${clockText(move.clock.south)} – ${clockText(move.clock.north)}`;
+  const took = move.think_ms === undefined ? "" : ` (${clockText(move.think_ms)})`;
+  return clockText(move.clock[move.player]) + took;
 }
 
 function moveList(moves) {
@@ -58,6 +68,12 @@ function moveList(moves) {
   for (const move of moves) list.append(notationItem(move));
   if (!moves.length) list.append(element("li", { class: "hint", text: _("No move recorded.") }));
   return list;
+}
+
+function clockLegend(moves) {
+  if (!moves.some((move) => move.clock)) return null;
+  return element("p", { class: "sheet-clock-legend",
+    text: _("Under a sowing: its player's clock after it, and (in brackets) the time it took. Under a decision: South's clock – North's.") });
 }
 
 function resultLine(game) {
@@ -97,7 +113,8 @@ async function showGame(gameId) {
     heading(_("%(game)s scoresheet", { game: title }), { ...game.metadata, date: playedOn(game) }),
     players(game.south, game.north),
     element("p", { class: "sheet-game-id", text: _("Game %(id)s", { id: gameId }) }),
-    element("section", { class: "sheet-record" }, element("h2", { text: _("Moves") }), moveList(moves.moves)),
+    element("section", { class: "sheet-record" }, element("h2", { text: _("Moves") }), clockLegend(moves.moves),
+      moveList(moves.moves)),
     element("section", { class: "sheet-result" }, element("h2", { text: _("Result") }),
       element("p", { id: "sheet-result", text: resultLine(game) })),
     signatures(),
