@@ -179,13 +179,13 @@ def _tournament_paths(spec: APISpec) -> None:
         },
     )
     spec.path(
-        path="/api/tournaments/{tournament_id}/absences/{round}/{number}",
+        path="/api/tournaments/{tournament_id}/absences/{round_number}/{number}",
         operations={
             "delete": {
                 "summary": "Take back a declared absence, before its round is paired",
                 "security": BEARER,
                 "description": "Needs an arbiter token of this tournament (or the admin token).",
-                "parameters": [TOURNAMENT_ID, _int("round"), _int("number"), IF_MATCH, IDEMPOTENCY],
+                "parameters": [TOURNAMENT_ID, _int("round_number"), _int("number"), IF_MATCH, IDEMPOTENCY],
                 "responses": {**_reply(200, "Taken back", "Tournament"), **_problems(401, 403, 404, 409, 422)},
             }
         },
