@@ -12,6 +12,7 @@ service writes it (fixtures/tiebreaks/absences/, README there).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from recorder.tournaments import decide, trf
 from recorder.tournaments.events import BoardResultRecorded, TournamentCreated, TournamentEvent
@@ -53,7 +54,7 @@ def tournament(seed: int) -> Tournament:
 
     t = folded(events)
 
-    def apply(new: list[TournamentEvent]) -> Tournament:
+    def apply(new: Sequence[TournamentEvent]) -> Tournament:
         folded_so_far = t_box[0]
         for event in new:
             events.append(event)
@@ -123,8 +124,8 @@ def through_api(client, seed: int) -> str:
     the tournament's id."""
     draw = random.Random(1000 + seed)
     players, rounds = draw.randint(8, 40), draw.randint(4, 7)
-    body = {"name": f"Absences a{seed:03d} (API, seed {seed})", "variant": "qelat", "format": "swiss"}
-    body.update(rounds=rounds, absence_points=draw.choice([0, 0.5]))
+    body: dict[str, object] = {"name": f"Absences a{seed:03d} (API, seed {seed})", "variant": "qelat"}
+    body.update(format="swiss", rounds=rounds, absence_points=draw.choice([0, 0.5]))
     tid = ok(client.post("/api/tournaments", json=body, headers=ADMIN))["id"]
     base = f"/api/tournaments/{tid}"
     for n in range(1, players + 1):
