@@ -1,0 +1,210 @@
+"""The tournament console in a real browser (Debian's Chromium, Playwright): an arbiter
+runs a rated Swiss from an empty database to its final standings through the pages only,
+on a laptop (1280×800) with the results entered from a phone (390×844). The test calls
+the API only to compare: a twin tournament, fed the same players, absences, withdrawals
+and results through the API, is paired by ``POST /api/tournaments/{id}/rounds`` after each
+round, and each round the console paired must equal it."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from browser import CHROMIUM, served_with_chromium
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
+    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
+
+from conftest import ADMIN_TOKEN, make_app  # noqa: E402
+from test_i18n_browser import ALLOWED, READ_TEXTS, RULE_ID, WORD  # noqa: E402
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+ROUNDS = 7
+# 29 players at the start and a late entrant before round 3: 30 in all.
+FIRST_NAMES = ["Abeba", "Berhane", "Chaltu", "Dawit", "Eden", "Fikru", "Genet", "Habtom", "Iyasu", "Kidane"]
+LAST_NAMES = ["Tesfaye", "Alemu", "Bekele"]
+PLAYERS = [
+    {"name": f"{first} {last}", "federation": "ERI" if k % 2 else "ETH", "rating": 2100 - 23 * k}
+    for k, (last, first) in enumerate((last, first) for last in LAST_NAMES for first in FIRST_NAMES)
+]
+LATE_ENTRANT = PLAYERS[-1]
+WITHDRAWN_AFTER_ROUND_4 = 6  # the entrant's number
+ABSENT_IN_ROUND_5 = 11
+TOURNAMENT_NAME = "ዋንጫ ኣስመራ"
+SEED = 20261207
+
+
+def ok(response):
+    assert response.status_code in (200, 201), response.get_json()
+    return response.get_json()
+
+
+@pytest.fixture
+def web(tmp_path):
+    app = make_app(str(tmp_path / "console.sqlite3"))
+    with served_with_chromium(app) as server:
+        yield server
+
+
+def open_page(web, viewport: dict, language: str):
+    """A device signed in as the admin (the sign-in address), in ``language``."""
+    context = web.browser.new_context(
+        viewport=viewport, base_url=web.url, device_scale_factor=1, has_touch=viewport["width"] < 600
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"/console?token={ADMIN_TOKEN}&lang={language}")
+    page.wait_for_selector("#console-page[data-ready=true]")
+    return context, page, errors
+
+
+def updates(page) -> str:
+    return page.get_attribute("#console-page", "data-updates") or "0"
+
+
+def act(page, selector: str) -> None:
+    """Tap a console control and wait until the console has read the tournament again."""
+    before = updates(page)
+    page.click(selector)
+    page.wait_for_function(
+        """(before) => { const p = document.getElementById('console-page');
+             return p.dataset.updates !== before && p.dataset.busy !== 'true'; }""",
+        arg=before,
+    )
+
+
+def english_left(texts: list[str], names: set[str]) -> list[str]:
+    found = []
+    for text in texts:
+        for name in names:
+            text = text.replace(name, "")
+        found += [word for word in WORD.findall(RULE_ID.sub("", text)) if word not in ALLOWED]
+    return found
+
+
+def scan(page, language: str, names: set[str]) -> None:
+    if language != "en":
+        assert english_left(page.evaluate(READ_TEXTS), names) == [], page.url
+
+
+def create_swiss(page) -> str:
+    page.fill("#create-form [name=name]", TOURNAMENT_NAME)
+    page.select_option("#create-form [name=variant]", "qelat")
+    page.select_option("#create-form [name=format]", "swiss")
+    page.fill("#create-form [name=rounds]", str(ROUNDS))
+    page.check("#create-form [name=rated]")
+    page.click("[data-action=create-tournament]")
+    page.wait_for_selector("#console-page[data-tournament-id][data-ready=true]")
+    return page.get_attribute("#console-page", "data-tournament-id")
+
+
+def register(page, player: dict) -> None:
+    page.locator("#register-details").evaluate("(d) => { d.open = true; }")
+    page.fill("#register-form [name=name]", player["name"])
+    page.fill("#register-form [name=federation]", player["federation"])
+    page.fill("#register-form [name=rating]", str(player["rating"]))
+    act(page, "#register-form [data-action=register-player]:not([data-force])")
+
+
+def pairs(round_json: dict) -> tuple[list, list]:
+    boards = [(b["south"]["number"], b["north"]["number"]) for b in round_json["boards"]]
+    byes = [(b["number"], b["points"]) for b in round_json["byes"]]
+    return boards, byes
+
+
+def twin_result(client, twin: str, round_number: int, board: int, result: str) -> None:
+    url = f"/api/tournaments/{twin}/rounds/{round_number}/boards/{board}/game"
+    game = ok(client.post(url, json={}))
+    winner = {"south_wins": "south", "north_wins": "north", "draw": None}[result]
+    command = {"type": "result", "kind": "adjudication", "winner": winner, "expected_version": game["version"]}
+    ok(client.post(f"/api/games/{game['id']}/commands", json=command))
+
+
+def run_the_swiss(web, language: str) -> dict:
+    """The whole event through the pages; returns what it measured."""
+    client, rng = web.client, random.Random(SEED)
+    desk, page, desk_errors = open_page(web, DESKTOP, language)
+    measured: dict[str, list[int]] = {"pair_taps": [], "result_taps": []}
+    try:
+        tid = create_swiss(page)
+        names = {TOURNAMENT_NAME, tid, "ERI", "ETH", *(str(p["name"]) for p in PLAYERS)}
+        scan(page, language, names)
+        twin = ok(
+            client.post(
+                "/api/tournaments",
+                json={"name": "twin", "variant": "qelat", "format": "swiss", "rounds": ROUNDS, "rated": True},
+            )
+        )["id"]
+        for player in PLAYERS[:-1]:
+            register(page, player)
+            ok(client.post(f"/api/tournaments/{twin}/players", json=player))
+        assert page.locator("#entrants tbody tr").count() == len(PLAYERS) - 1
+        phone, mobile, phone_errors = open_page(web, PHONE, language)
+        try:
+            for round_number in range(1, ROUNDS + 1):
+                if round_number == 3:
+                    register(page, LATE_ENTRANT)
+                    ok(client.post(f"/api/tournaments/{twin}/players", json=LATE_ENTRANT))
+                if round_number == 5:
+                    act(page, f"#entrants tr[data-player='{WITHDRAWN_AFTER_ROUND_4}'] [data-action=withdraw-player]")
+                    ok(client.post(f"/api/tournaments/{twin}/players/{WITHDRAWN_AFTER_ROUND_4}/withdrawal", json={}))
+                    act(
+                        page,
+                        f"#entrants tr[data-player='{ABSENT_IN_ROUND_5}'] [data-action=absent-player][data-round='5']",
+                    )
+                    ok(client.post(f"/api/tournaments/{twin}/absences", json={"player": ABSENT_IN_ROUND_5, "round": 5}))
+                act(page, "[data-action=pair-round]")
+                measured["pair_taps"].append(1)
+                paired = ok(client.get(f"/api/tournaments/{tid}/rounds/{round_number}"))
+                expected = ok(client.post(f"/api/tournaments/{twin}/rounds", json={}))
+                assert pairs(paired) == pairs(expected), round_number
+                checker = page.get_attribute(f"#checker li[data-round='{round_number}']", "data-status")
+                assert checker == "same"
+                scan(page, language, names)
+                mobile.goto(f"/tournaments/{tid}/console#results-section")
+                mobile.wait_for_selector(f"#console-page[data-ready=true] #boards[data-round='{round_number}']")
+                for board in paired["boards"]:
+                    result = rng.choices(["south_wins", "draw", "north_wins"], weights=[4, 2, 4])[0]
+                    act(
+                        mobile,
+                        f"#boards li[data-board='{board['board']}'] [data-action=enter-result][data-result={result}]",
+                    )
+                    measured["result_taps"].append(1)
+                    twin_result(client, twin, round_number, board["board"], result)
+                shown = mobile.text_content(f"#boards li[data-board='{paired['boards'][0]['board']}'] .board-state")
+                assert shown in ("1–0", "½–½", "0–1")
+                scan(mobile, language, names)
+            standings = ok(client.get(f"/api/tournaments/{tid}/standings"))["standings"]
+            twin_standings = ok(client.get(f"/api/tournaments/{twin}/standings"))["standings"]
+            assert [(s["number"], s["points"]) for s in standings] == [
+                (s["number"], s["points"]) for s in twin_standings
+            ]
+            page.reload()
+            page.wait_for_selector("#console-page[data-ready=true]")
+            shown = page.eval_on_selector_all(
+                "#console-standings tbody tr", "(rows) => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+            )
+            assert shown == [[str(s["rank"]), s["name"], str(s["points"])] for s in standings]
+            page.click("#print-crosstable")
+            page.wait_for_selector("[data-ready=true]")
+            crosstable = ok(client.get(f"/api/tournaments/{tid}/crosstable"))["rows"]
+            printed = page.text_content("body")
+            assert all(row["name"] in printed for row in crosstable)
+            scan(page, language, names)
+        finally:
+            phone.close()
+        assert phone_errors == []
+    finally:
+        desk.close()
+    assert desk_errors == []
+    return measured
+
+
+def test_a_rated_thirty_player_swiss_runs_from_the_console_alone_in_tigrinya(web):
+    measured = run_the_swiss(web, "ti")
+    assert len(measured["pair_taps"]) == ROUNDS
