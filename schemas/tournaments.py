@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.tournaments import (
+    BOARD_RESULT_KINDS,
     BOARD_RESULTS,
     FORMATS,
     MAX_BROADCAST_DELAY,
@@ -159,9 +160,14 @@ class BoardGameSchema(Schema):
 
 
 class BoardResultSchema(Schema):
-    """POST .../boards/{board}/result: a forfeit, for a board on which no game started."""
+    """POST .../boards/{board}/result, for a board on which no game started: a game played
+    on the board and recorded on paper (``kind`` played), or a forfeit (``kind`` forfeit,
+    the default: what every result meant before kinds). ``corrects``: this result replaces
+    the board's recorded one, as a new event."""
 
     result = fields.String(required=True, validate=validate.OneOf(BOARD_RESULTS))
+    kind = fields.String(validate=validate.OneOf(BOARD_RESULT_KINDS))
+    corrects = fields.Boolean()
     note = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 

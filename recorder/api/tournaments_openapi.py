@@ -239,7 +239,7 @@ def _round_paths(spec: APISpec) -> None:
         path="/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/result",
         operations={
             "post": _write(
-                "Record a forfeit on a board where no game was started",
+                "Enter the result of a board without a game: a game played on paper (kind played) or a forfeit",
                 "BoardResult",
                 "Round",
                 TOURNAMENT_ID,

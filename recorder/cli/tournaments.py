@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError
 from recorder.auth.service import Authenticator
 from recorder.errors import RecorderError
 from recorder.rules import VARIANTS
+from recorder.tournaments import BOARD_RESULTS
 from schemas import tournaments as bodies
 from schemas.fields import first_fault
 
@@ -246,6 +247,25 @@ def forfeit(tournament_id, round_number, board, result, db, by):
     body = _loaded(bodies.board_result_schema, {"result": result})
     _run(lambda: _service(db).record_forfeit(tournament_id, round_number, board, body, recorded_by=by))
     click.echo(f"round {round_number} board {board}: {result} by forfeit")
+
+
+@tournament.command("result")
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.argument("board", type=int)
+@click.argument("result", type=click.Choice(list(BOARD_RESULTS)))
+@click.option("--played/--forfeit", default=False, help="A game played on paper, or a forfeit (the default).")
+@click.option("--corrects", is_flag=True, help="Replace the board's recorded result (a new event).")
+@click.option("--note", default=None)
+@DB
+@BY
+def board_result(tournament_id, round_number, board, result, played, corrects, note, db, by):
+    """Enter the result of a board without a game: a game played on the board and recorded
+    on paper (--played), or a forfeit; the API's POST …/boards/{b}/result."""
+    raw = {"result": result, "kind": "played" if played else "forfeit", "note": note}
+    body = _loaded(bodies.board_result_schema, {**raw, **({"corrects": True} if corrects else {})})
+    _run(lambda: _service(db).record_forfeit(tournament_id, round_number, board, body, recorded_by=by))
+    click.echo(f"round {round_number} board {board}: {result} ({body['kind']})")
 
 
 @tournament.command()
