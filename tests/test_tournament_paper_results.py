@@ -114,6 +114,8 @@ def test_a_game_played_on_paper_is_written_to_the_trf_as_1_0_or_equals_and_count
     arbiter.pair(tid, boards=[{"south": 1, "north": 2}, {"south": 3, "north": 4}])
     assert post_result(client, tid, 1, 1, {"result": "draw", "kind": "played"}).status_code == 201
     assert post_result(client, tid, 1, 2, {"result": "south_wins", "kind": "forfeit"}).status_code == 201
+    boards = client.get(f"/api/tournaments/{tid}/rounds/1").get_json()["boards"]
+    assert [(b["decided_by"], b["entered_as"]) for b in boards] == [("game", "played"), ("forfeit", "forfeit")]
     trf = client.get(f"/api/tournaments/{tid}/trf").get_data(as_text=True)
     cells = {line[4:8].strip(): line[91:].strip() for line in trf.splitlines() if line.startswith("001")}
     assert cells == {"1": "2 w =", "2": "1 b =", "3": "4 w +", "4": "3 b -"}
