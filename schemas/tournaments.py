@@ -152,6 +152,23 @@ class PairSchema(Schema):
     byes = fields.List(fields.Nested(ManualByeSchema), allow_none=True)
 
 
+class ProposedRoundSchema(Schema):
+    """POST …/rounds/proposal and POST …/rounds/check: a round as it would be stored (the
+    engine's, or the one checked), the engine's for comparison, and the checker's findings
+    (each its ``code``, the ``criterion`` it names, ``board``, ``players`` and ``text``)."""
+
+    tournament_id = fields.String(dump_only=True)
+    version = StrictInteger(dump_only=True)
+    round = StrictInteger(dump_only=True)
+    method = fields.String(dump_only=True)
+    boards = fields.List(fields.Dict(), dump_only=True)
+    byes = fields.List(fields.Dict(), dump_only=True)
+    forfeits = fields.List(fields.Dict(), dump_only=True)
+    expected = fields.Dict(dump_only=True, allow_none=True)
+    findings = fields.List(fields.Dict(), dump_only=True)
+    breaks = fields.List(fields.String(), dump_only=True)
+
+
 class BoardGameSchema(Schema):
     """POST .../boards/{board}/game: the rest of the setup comes from the pairing."""
 
@@ -351,6 +368,7 @@ withdrawal_schema = WithdrawalSchema()
 tiebreaks_schema = TiebreaksSchema()
 broadcast_schema = BroadcastSchema()
 pair_schema = PairSchema()
+proposed_round_schema = ProposedRoundSchema()
 board_game_schema = BoardGameSchema()
 board_result_schema = BoardResultSchema()
 correction_schema = CorrectionSchema()

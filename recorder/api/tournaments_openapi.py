@@ -37,6 +37,7 @@ SCHEMAS = (
     "RoundCheck",
     "PairingCheck",
     "TokenSelf",
+    "ProposedRound",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -216,6 +217,30 @@ def _round_paths(spec: APISpec) -> None:
         path="/api/tournaments/{tournament_id}/rounds",
         operations={
             "post": _write("Pair the next round (Berger, Swiss, or the boards given)", "Pair", "Round", TOURNAMENT_ID)
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/proposal",
+        operations={
+            "post": _write(
+                "The next round as the engine would pair it now, with the checker's findings; stores nothing",
+                "Pair",
+                "ProposedRound",
+                TOURNAMENT_ID,
+                status=200,
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/check",
+        operations={
+            "post": _write(
+                "The checker's findings on a proposed round (boards, byes), each naming its criterion; stores nothing",
+                "Pair",
+                "ProposedRound",
+                TOURNAMENT_ID,
+                status=200,
+            )
         },
     )
     spec.path(

@@ -221,6 +221,53 @@ def pair(tournament_id, boards, byes, db, by):
         say(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
 
 
+@tournament.command()
+@click.argument("tournament_id")
+@AS_JSON
+@DB
+def proposal(tournament_id, as_json, db):
+    """Print the next round as `pair` would pair it now, with the checker's findings;
+    stores nothing (the API's POST …/rounds/proposal)."""
+    t, proposed = _run(lambda: _service(db).propose(tournament_id))
+    _print_proposed(t, proposed.paired, proposed.findings, None, as_json)
+
+
+@tournament.command("check-proposal")
+@click.argument("tournament_id")
+@click.option("--board", "boards", multiple=True, help="A proposed board SOUTH-NORTH (player numbers).")
+@click.option("--bye", "byes", multiple=True, help="A proposed bye NUMBER[:POINTS].")
+@AS_JSON
+@DB
+def check_proposal(tournament_id, boards, byes, as_json, db):
+    """Check a proposed round (the boards and byes `pair` would take) and print each
+    criterion it breaks; stores nothing (the API's POST …/rounds/check). Exit status 1
+    when a finding names a criterion."""
+    body = _loaded(bodies.pair_schema, _manual(boards, byes) or {"boards": []})
+    t, (proposed, expected, findings) = _run(lambda: _service(db).check_proposal(tournament_id, body))
+    _print_proposed(t, proposed, findings, expected, as_json)
+    if any(f.criterion for f in findings):
+        raise SystemExit(1)
+
+
+def _print_proposed(t, paired, findings, expected, as_json: bool) -> None:
+    from recorder.api.proposal_words import english, finding_json
+
+    found = [finding_json(t, f, english) for f in findings]
+    if as_json:
+        seated = lambda rnd: {"boards": rnd.boards, "byes": rnd.byes}  # noqa: E731
+        answer = {"round": paired.round, "method": paired.method, **seated(paired), "findings": found}
+        click.echo(json.dumps({**answer, "expected": seated(expected) if expected else None}, indent=2))
+        return
+    click.echo(f"round {paired.round} ({paired.method}), proposed")
+    for b in paired.boards:
+        say(f"  board {b['board']}: {t.seated(b['south']).name} (south) - {t.seated(b['north']).name} (north)")
+    for bye in paired.byes:
+        say(f"  bye: {t.seated(bye['player']).name} ({bye['points']})")
+    for f in found:
+        say(f"  {'board ' + str(f['board']) + ': ' if f['board'] else ''}{f['text']}")
+    click.echo(f"{len(found)} finding(s)")
+
+
 @tournament.command("start-game")
 @click.argument("tournament_id")
 @click.argument("round_number", type=int)
