@@ -41,6 +41,8 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.forbid_pairing": ("write_tournament", "tournament"),
     "tournaments.set_broadcast": ("write_tournament", "tournament"),
     "tournaments.pair_round": ("write_tournament", "tournament"),
+    "tournaments.propose_round": ("write_tournament", "tournament"),  # stores nothing: a pairing's cost
+    "tournaments.check_proposed_round": ("write_tournament", "tournament"),
     "tournaments.start_board_game": ("write_tournament", "tournament"),
     "tournaments.record_board_result": ("write_tournament", "tournament"),
     "tournaments.correct_board": ("correct_result", "tournament"),

@@ -31,6 +31,7 @@ from schemas.tournaments import (
     pair_schema,
     pairing_check_schema,
     player_create_schema,
+    proposed_round_schema,
     round_schema,
     standings_schema,
     tiebreaks_schema,
@@ -52,6 +53,7 @@ from .body import json_body
 from .broadcast import visible_state_of
 from .games import expected_version, game_json, idempotency, with_etag
 from .problems import load_query
+from .proposal_words import finding_json
 from .tournaments_openapi import document_tournament_paths
 
 bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
@@ -258,6 +260,50 @@ def pair_round(tournament_id: str):
     written = tournaments().pair(tournament_id, pair_schema.load(raw), **write_options(raw))
     number = len(written.tournament.rounds)
     return round_response(tournament_id, number, 201)
+
+
+@bp.post("/<tournament_id>/rounds/proposal")
+def propose_round(tournament_id: str):
+    """The next round as ``POST …/rounds`` with ``{}`` would pair it now; stores nothing."""
+    body()  # nothing to take, but a body that is not JSON is refused as anywhere
+    t, proposal = tournaments().propose(tournament_id)
+    answer = {
+        **proposed_json(t, proposal.paired, proposal.findings),
+        "forfeits": [{"board": e.board, "result": e.result} for e in proposal.forfeits],
+        "expected": None,
+    }
+    return respond(proposed_round_schema.dump(answer), t.version)
+
+
+@bp.post("/<tournament_id>/rounds/check")
+def check_proposed_round(tournament_id: str):
+    """The checker's findings on a proposed round (boards and byes, as ``POST …/rounds``
+    takes them), against the engine's own; stores nothing."""
+    data = pair_schema.load(body())
+    t, (proposed, expected, findings) = tournaments().check_proposal(tournament_id, data)
+    answer = {**proposed_json(t, proposed, findings), "forfeits": []}
+    answer["expected"] = None if expected is None else paired_json(t, expected)
+    return respond(proposed_round_schema.dump(answer), t.version)
+
+
+def paired_json(t, paired) -> dict:
+    ref = lambda n: {"number": n, "name": t.seated(n).name}  # noqa: E731
+    return {
+        "boards": [{"board": b["board"], "south": ref(b["south"]), "north": ref(b["north"])} for b in paired.boards],
+        "byes": [{**ref(b["player"]), "points": b["points"]} for b in paired.byes],
+    }
+
+
+def proposed_json(t, paired, findings) -> dict:
+    return {
+        "tournament_id": t.tournament_id,
+        "version": t.version,
+        "round": paired.round,
+        "method": paired.method,
+        **paired_json(t, paired),
+        "findings": [finding_json(t, f) for f in findings],
+        "breaks": sorted({f.criterion for f in findings if f.criterion}),
+    }
 
 
 @bp.get("/<tournament_id>/rounds/<int:round_number>")

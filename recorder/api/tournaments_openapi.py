@@ -38,6 +38,7 @@ SCHEMAS = (
     "RoundCheck",
     "PairingCheck",
     "TokenSelf",
+    "ProposedRound",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -243,6 +244,30 @@ def _round_paths(spec: APISpec) -> None:
         },
     )
     spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/proposal",
+        operations={
+            "post": _write(
+                "The next round as the engine would pair it now, with the checker's findings; stores nothing",
+                "Pair",
+                "ProposedRound",
+                TOURNAMENT_ID,
+                status=200,
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/check",
+        operations={
+            "post": _write(
+                "The checker's findings on a proposed round (boards, byes), each naming its criterion; stores nothing",
+                "Pair",
+                "ProposedRound",
+                TOURNAMENT_ID,
+                status=200,
+            )
+        },
+    )
+    spec.path(
         path="/api/tournaments/{tournament_id}/rounds/{round_number}",
         operations=_read("A round: boards, games, results, byes", "Round", round_number),
     )
@@ -263,7 +288,7 @@ def _round_paths(spec: APISpec) -> None:
         path="/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/result",
         operations={
             "post": _write(
-                "Record a forfeit on a board where no game was started",
+                "Enter the result of a board without a game: a game played on paper (kind played) or a forfeit",
                 "BoardResult",
                 "Round",
                 TOURNAMENT_ID,

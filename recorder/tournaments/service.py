@@ -31,12 +31,13 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import TOURNAMENT_PREFIX, board_game_id, new_tournament_id, trf
+from . import TOURNAMENT_PREFIX, board_game_id, new_tournament_id, proposal, trf
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
 from .events import EntrantLinked, PlayerRegistered, event_from_record
 from .fold import Tournament, replay
+from .proposal import Proposal
 from .results import outcome_of_forfeit, outcome_of_state
 from .standings import Standing, crosstable, is_finished, standings
 
@@ -396,6 +397,16 @@ class Tournaments:
     def pair(self, tournament_id: str, body: dict, **write) -> Written:
         decide = lambda t, outcomes: decisions.decide_pair(t, outcomes, body)  # noqa: E731
         return self.execute(tournament_id, decide, needs_results=True, **write)
+
+    def propose(self, tournament_id: str) -> tuple[Tournament, Proposal]:
+        """The next round as ``POST …/rounds`` with ``{}`` would pair it now; stores nothing."""
+        view = self.view(tournament_id)
+        return view.tournament, proposal.propose(view.tournament, view.outcomes)
+
+    def check_proposal(self, tournament_id: str, body: dict) -> tuple[Tournament, tuple]:
+        """The checker's findings on a proposed round (boards and byes); stores nothing."""
+        view = self.view(tournament_id)
+        return view.tournament, proposal.check_proposal(view.tournament, view.outcomes, body)
 
     def record_forfeit(self, tournament_id: str, round_number: int, board: int, body: dict, **write) -> Written:
         game_id = board_game_id(tournament_id, round_number, board)
