@@ -17,7 +17,7 @@ const page = document.getElementById("console-page");
 const id = page.dataset.tournamentId;
 const base = `/api/tournaments/${encodeURIComponent(id)}`;
 const byId = (name) => document.getElementById(name);
-const state = { t: null, started: new Set(), round: null, checked: null };
+const state = { t: null, started: new Set(), round: null, checked: null, proposal: null };
 
 const RESULT_MARKS = { south_wins: "1–0", draw: "½–½", north_wins: "0–1", double_forfeit: "0–0" };
 const FORMAT_WORDS = { swiss: _("Swiss"), round_robin: _("Round robin"), double_round_robin: _("Double round robin"), manual: _("Paired by hand") };
@@ -25,7 +25,7 @@ const STATUS_WORDS = { registration: _("registration"), in_progress: _("in progr
 
 // A write to the API from a control: the form's problem line cleared, the answer awaited,
 // the console drawn again; a refusal shown in the form the control belongs to.
-async function act(form, send) {
+async function act(form, send, refused = (error) => showProblem(form, error)) {
   clearProblem(form);
   page.dataset.busy = "true";
   try {
@@ -33,7 +33,7 @@ async function act(form, send) {
     await load();
     return answer;
   } catch (error) {
-    showProblem(form, error);
+    refused(error);
     return null;
   } finally {
     page.dataset.busy = "false";
@@ -92,22 +92,19 @@ function registrationBody(form, force) {
 
 // The registry's duplicate warning (409 with its candidates): enter one of them, or say
 // this is another person and register him anyway.
-async function register(force) {
+function register(force) {
   const form = byId("register-form");
   byId("duplicates").hidden = true;
-  clearProblem(form);
-  try {
-    await post(`${base}/players`, registrationBody(form, force));
-    form.reset();
-    await load();
-  } catch (error) {
+  const duplicates = (error) => {
     const candidates = error instanceof Conflict ? error.problem.candidates : null;
     if (!candidates) return showProblem(form, error);
     byId("duplicates-text").textContent = _("The registry already has a player of this name. Is it one of these?");
     byId("duplicates-list").replaceChildren(...candidates.map(candidateItem));
     byId("duplicates").hidden = false;
-  }
-  return null;
+    return null;
+  };
+  return act(form, () => post(`${base}/players`, registrationBody(form, force)), duplicates)
+    .then((answer) => { if (answer) form.reset(); });
 }
 
 function entrantRow(t, entrant, nextRound) {
@@ -148,10 +145,77 @@ function forbid(event) {
 
 // -- The round and the pairing checker --------------------------------------------------
 
-function pair(event) {
+// The next round as the API would pair it (…/rounds/proposal): shown, changed by hand
+// if the arbiter must (…/rounds/check says what a change breaks) and stored only when
+// published (…/rounds, with If-Match: a change made meanwhile is refused, not paired over).
+function propose(event) {
   event.preventDefault();
-  state.round = null; // the results follow the new round
-  act(event.currentTarget, () => post(`${base}/rounds`, {}));
+  act(event.currentTarget, async () => {
+    const { data, etag } = await post(`${base}/rounds/proposal`, {});
+    state.proposal = { ...data, etag, changed: false };
+  });
+}
+
+// The two players' places exchanged, whatever they hold (a seat on a board, or a bye):
+// moving names about, not pairing; the API checks the result.
+function swapped(proposal, first, second) {
+  const other = (n) => (n === first ? second : n === second ? first : n);
+  return {
+    boards: proposal.boards.map((b) => ({ south: other(b.south.number), north: other(b.north.number) })),
+    byes: proposal.byes.map((b) => ({ player: other(b.number), points: b.points })),
+  };
+}
+
+function swap(event) {
+  event.preventDefault();
+  const first = Number(byId("swap-first").value);
+  const second = Number(byId("swap-second").value);
+  act(event.currentTarget, async () => {
+    const { data } = await post(`${base}/rounds/check`, swapped(state.proposal, first, second));
+    state.proposal = { ...data, etag: state.proposal.etag, changed: true };
+  });
+}
+
+function publish(event) {
+  event.preventDefault();
+  const proposal = state.proposal;
+  const body = !proposal.changed ? {} : {
+    boards: proposal.boards.map((b) => ({ south: b.south.number, north: b.north.number })),
+    byes: proposal.byes.map((b) => ({ player: b.number, points: b.points })),
+  };
+  act(event.currentTarget, async () => {
+    const answer = await post(`${base}/rounds`, body, proposal.etag);
+    state.proposal = null;
+    state.round = null; // the results follow the new round
+    return answer;
+  });
+}
+
+function renderProposal() {
+  const proposal = state.proposal;
+  byId("proposal").hidden = !proposal;
+  byId("pair-button").hidden = Boolean(proposal);
+  if (!proposal) return;
+  byId("proposal").dataset.round = proposal.round;
+  byId("proposal").dataset.changed = String(proposal.changed);
+  byId("proposal-title").textContent = _("Round %(n)s as proposed", { n: proposal.round });
+  byId("proposal-boards").replaceChildren(...proposal.boards.map((b) => element("li", { class: "board-item", "data-board": b.board },
+    element("span", { class: "board-number", text: String(b.board) }),
+    element("span", { class: "board-players" }, element("span", { "data-player": b.south.number, text: b.south.name }),
+      element("span", { class: "hint", text: " – " }), element("span", { "data-player": b.north.number, text: b.north.name })))));
+  byId("proposal-byes").replaceChildren(...proposal.byes.map((bye) => element("li", { "data-player": bye.number,
+    text: _("%(name)s: bye (%(points)s)", { name: bye.name, points: bye.points }) })));
+  const everyone = [...proposal.boards.flatMap((b) => [b.south, b.north]), ...proposal.byes];
+  for (const select of [byId("swap-first"), byId("swap-second")]) {
+    const chosen = select.value;
+    select.replaceChildren(...everyone.map((p) => element("option", { value: p.number, text: `${p.number}. ${p.name}` })));
+    if (chosen) select.value = chosen;
+  }
+  byId("findings").replaceChildren(...proposal.findings.map((f) => element("li", {
+    "data-code": f.code, "data-criterion": f.criterion || "", text: f.text })));
+  byId("proposal-breaks").textContent = proposal.breaks.length
+    ? _("This round breaks: %(criteria)s", { criteria: proposal.breaks.join(", ") })
+    : proposal.findings.length ? _("This round breaks no criterion, but differs from the pairing the rules give.") : _("The checker finds nothing to say.");
 }
 
 const CHECK_WORDS = {
@@ -180,13 +244,17 @@ function renderRoundStatus(t) {
 
 // -- Results ---------------------------------------------------------------------------
 
-// A board's result as the console enters it, each one an event: a forfeit on a board
-// without a game (…/boards/{b}/result), else the board's game started if it was not and
-// its result command (…/commands), with the way the arbiter chose.
+// A board's result as the console enters it, each one an event: a game played on paper
+// or a forfeit on a board without a game (…/boards/{b}/result with its kind), else the
+// board's game (the tablet's) started if it was not and its result command (…/commands),
+// with the way the arbiter chose.
 async function enterResult(round, board, result) {
   const way = byId("result-way").value;
   const boardUrl = `${base}/rounds/${round}/boards/${board.board}`;
-  if (way === "forfeit") return post(`${boardUrl}/result`, { result: result === "draw" ? "double_forfeit" : result });
+  if (way === "played" || way === "forfeit") {
+    const entered = way === "forfeit" && result === "draw" ? "double_forfeit" : result;
+    return post(`${boardUrl}/result`, { result: entered, kind: way });
+  }
   const version = state.started.has(board.game_id)
     ? (await getJSON(`/api/games/${encodeURIComponent(board.game_id)}`)).data.version
     : (await post(`${boardUrl}/game`, {})).data.version;
@@ -196,7 +264,7 @@ async function enterResult(round, board, result) {
 
 function boardState(board) {
   if (board.result) {
-    const how = board.decided_by === "forfeit" ? _(" (forfeit)") : "";
+    const how = board.decided_by === "forfeit" ? _(" (forfeit)") : board.entered_as === "played" ? _(" (on paper)") : "";
     return RESULT_MARKS[board.result] + how;
   }
   return state.started.has(board.game_id) ? _("being played") : _("not started");
@@ -271,6 +339,7 @@ async function readAndDraw() {
   byId("public-link").href = `/tournaments/${encodeURIComponent(id)}`;
   renderEntrants(t);
   renderRoundStatus(t);
+  renderProposal();
   renderResults(t);
   renderLists(t, standings);
   // The checker pairs every round again: asked when a round is added, not on every result.
@@ -288,7 +357,9 @@ function wire() {
   byId("register-form").addEventListener("submit", (event) => { event.preventDefault(); register(false); });
   byId("register-anyway").addEventListener("click", () => register(true));
   byId("forbidden-form").addEventListener("submit", forbid);
-  byId("pair-form").addEventListener("submit", pair);
+  byId("pair-form").addEventListener("submit", propose);
+  byId("swap-form").addEventListener("submit", swap);
+  byId("publish-form").addEventListener("submit", publish);
   byId("results-round").addEventListener("change", (event) => {
     state.round = Number(event.currentTarget.value);
     renderResults(state.t);
