@@ -149,6 +149,8 @@ def site(tmp_path_factory):
             "unknown-game": f"/games/{UNKNOWN}",  # a 404 page says so in the reader's language
             "unknown-address": f"/{UNKNOWN}",  # and so does an address no page has
             "gabata": f"/games/{gabata_id}",
+            "console": "/console",
+            "tournament-console": f"/tournaments/{tournament_id}/console",
         }
         server.identifiers = {game_id, gabata_id, tournament_id, player_id, UNKNOWN, FEDERATION, *PLAYERS}
         yield server

@@ -289,3 +289,70 @@ def trf_results(text: str) -> dict[tuple[int, int], str]:
         for player in trf.parse(text).players
         for index, cell in enumerate(player.rounds, start=1)
     }
+
+
+def test_a_refusal_is_shown_in_the_readers_language_beside_its_field_and_stores_nothing(web):
+    context, page, errors = open_page(web, PHONE, "ti")
+    try:
+        page.fill("#create-form [name=name]", TOURNAMENT_NAME)
+        page.fill("#create-form [name=rounds]", "0")
+        page.click("[data-action=create-tournament]")
+        problem = page.wait_for_selector("#create-form [data-problem][data-field=rounds]:not([hidden])")
+        assert problem.text_content().startswith("ዘይቅቡል ትሕዝቶ — ዙርያታት")  # "Invalid body — Rounds"
+        assert page.get_attribute("#create-form [name=rounds]", "aria-invalid") == "true"
+        assert page.text_content("#create-form .field-problem[data-field=rounds]") == "ዘይቅቡል ትሕዝቶ"
+        assert english_left(page.evaluate(READ_TEXTS), {TOURNAMENT_NAME}) == []
+        assert ok(web.client.get("/api/tournaments"))["tournaments"] == []
+    finally:
+        context.close()
+    assert errors == []
+
+
+REGISTRY = [
+    {"name": "Abeba Tesfaye", "name_geez": "ኣበባ ተስፋይ", "federation": "ERI"},
+    {"name": "Berhane Kidane", "federation": "ERI"},
+    {"name": "Chaltu Bekele", "federation": "ETH"},
+]
+
+
+def test_players_are_found_forgivingly_entered_and_a_duplicate_is_warned_before_registering(web):
+    """The registry searched in Ge'ez and in Latin letters whatever their case, spacing and
+    accents; a new player whose name the registry has already is not registered until the
+    arbiter says he is another person, and can be entered as the one found instead."""
+    for body in REGISTRY:
+        ok(web.client.post("/api/players", json=body))
+    tid = ok(
+        web.client.post("/api/tournaments", json={"name": "Open", "variant": "qelat", "format": "swiss", "rounds": 5})
+    )["id"]
+    context, page, errors = open_page(web, PHONE, "en")
+    try:
+        page.goto(f"/tournaments/{tid}/console")
+        page.wait_for_selector("#console-page[data-ready=true]")
+        for query in ("ኣበባ", "  abeba   TESFAYE ", "Abéba", "tesf"):
+            page.fill("#player-search", query)
+            page.click("#search-form button[type=submit]")
+            page.wait_for_function(
+                "(q) => document.getElementById('search-results').dataset.query === q", arg=query.strip()
+            )
+            assert page.locator("#search-results [data-action=enter-player]").count() == 1, query
+        act(page, "#search-results [data-action=enter-player]")
+        assert page.text_content("#entrants tr[data-player='1']").count("Abeba Tesfaye") == 1
+        page.locator("#register-details").evaluate("(d) => { d.open = true; }")
+        page.fill("#register-form [name=name]", "berhane  kidane")
+        page.fill("#register-form [name=federation]", "ERI")
+        page.click("#register-form [data-action=register-player]:not([data-force])")
+        page.wait_for_selector("#duplicates:not([hidden]) #duplicates-list [data-action=enter-player]")
+        assert len(ok(web.client.get("/api/players?q=berhane"))["players"]) == 1  # nobody registered
+        act(page, "#duplicates-list [data-action=enter-player]")
+        entrants = ok(web.client.get(f"/api/tournaments/{tid}"))["players"]
+        assert [(e["number"], e["name"]) for e in entrants] == [(1, "Abeba Tesfaye"), (2, "Berhane Kidane")]
+        page.fill("#register-form [name=name]", "Chaltu Bekele")
+        page.fill("#register-form [name=federation]", "ETH")
+        page.click("#register-form [data-action=register-player]:not([data-force])")
+        page.wait_for_selector("#duplicates:not([hidden])")
+        act(page, "#register-anyway")
+        assert len(ok(web.client.get("/api/players?q=chaltu"))["players"]) == 2  # another person
+        assert page.locator("#entrants tbody tr").count() == 3
+    finally:
+        context.close()
+    assert errors == []

@@ -1,7 +1,8 @@
 // What both console pages share: a form's answer from the API shown where it belongs.
-// The API names the field at fault (problem+json `field`) and words its title and detail
-// in the reader's language (Accept-Language): the page shows them, beside the field.
-import { describeProblem } from "./api.js";
+// The API names the field at fault (problem+json `field`) and words its title in the
+// reader's language (Accept-Language): the page shows it, and marks the field.
+import { element } from "./dom.js";
+import { _ } from "./i18n.js";
 
 // A form's own names for what the API calls otherwise (the clock's two fields make one
 // time_control; a new player's entry is a registration).
@@ -14,25 +15,40 @@ export function clearProblem(form) {
   for (const note of form.querySelectorAll(".field-problem")) note.remove();
 }
 
-// The problem in words at the foot of the form, and the field it concerns marked, with
-// the message under it; `data-field` on the message names the API's field for outside checks.
+// The label a person reads for a form's field, in the page's language.
+function labelOf(field) {
+  const label = field.id ? document.querySelector(`label[for="${field.id}"]`) : field.closest("label");
+  return label ? (label.firstChild?.textContent || label.textContent).trim() : "";
+}
+
+// The API's own English words, marked so that no reader's tool takes them for the page's language.
+function apiWords(text) {
+  const span = element("span", { class: "problem-detail", lang: "en", text: `(${text})` });
+  span.setAttribute("translate", "no");
+  return span;
+}
+
+// The problem at the foot of the form: its title (in the reader's language: the API
+// answers in it) and the field it concerns by the form's own label, marked; the API's
+// detail follows as the API words it, marked as such (`lang`, `translate="no"`), for
+// the specifics a title cannot say. `data-field` names the API's field for outside checks.
 export function showProblem(form, error) {
   clearProblem(form);
   const problem = error.problem || {};
   const shown = form.querySelector("[data-problem]");
-  shown.textContent = describeProblem(error);
+  const name = FIELD_OF[problem.field] || problem.field;
+  const field = name && form.elements ? form.elements.namedItem(String(name).split(".")[0]) : null;
+  const where = field && field.setAttribute ? labelOf(field) : "";
+  const detail = problem.detail || (problem.title ? "" : error.message);
+  shown.replaceChildren([problem.title || _("Refused"), where].filter(Boolean).join(" — "),
+    ...(detail ? [" ", apiWords(detail)] : []));
   shown.dataset.field = problem.field || "";
   shown.dataset.status = String(problem.status || error.status || "");
   shown.hidden = false;
-  const name = FIELD_OF[problem.field] || problem.field;
-  const field = name && form.elements ? form.elements.namedItem(String(name).split(".")[0]) : null;
   if (field && field.setAttribute) {
     field.setAttribute("aria-invalid", "true");
-    const note = document.createElement("span");
-    note.className = "field-problem error";
-    note.dataset.field = problem.field;
-    note.textContent = problem.detail || problem.title || "";
-    field.insertAdjacentElement("afterend", note);
+    field.insertAdjacentElement("afterend", element("span", { class: "field-problem error", "data-field": problem.field,
+      text: problem.title || "" }));
   }
 }
 
