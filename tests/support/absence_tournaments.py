@@ -90,7 +90,11 @@ def round_robin(seed: int) -> Tournament:
     withdrawals (his boards then forfeits), results as in a Swiss."""
     draw = random.Random(5000 + seed)
     players, format_ = draw.randint(4, 16), draw.choice(["round_robin", "double_round_robin"])
-    body = {"name": f"Absences r{seed:03d} (round robin, seed {seed})", "variant": "qelat", "format": format_}
+    body: dict[str, object] = {
+        "name": f"Absences r{seed:03d} (round robin, seed {seed})",
+        "variant": "qelat",
+        "format": format_,
+    }
     body["absence_points"] = draw.choice([0, 0.5])
     events: list[TournamentEvent] = [decide.decide_create(body)]
     box = [folded(events)]
