@@ -11,6 +11,7 @@ service writes it (fixtures/tiebreaks/absences/, README there).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -46,6 +47,12 @@ def result_of(draw: random.Random) -> tuple[str, str]:
 
 def tournament(seed: int) -> Tournament:
     """The tournament of a seed: 8 to 200 players, 4 to 9 rounds."""
+    return folded(list(events_of(seed)))
+
+
+@functools.cache  # made once a test run: the tests that read them share them
+def events_of(seed: int) -> tuple[TournamentEvent, ...]:
+    """The events of the tournament of a seed, in order."""
     draw = random.Random(seed)
     players, rounds = draw.randint(8, 200), draw.randint(4, 9)
     body = {"name": f"Absences s{seed:03d} (seed {seed})", "variant": "qelat", "format": "swiss", "rounds": rounds}
@@ -81,7 +88,7 @@ def tournament(seed: int) -> Tournament:
                     late[n] = False
                     entry = {"name": f"Late {n + 1:03d}", "rating": draw.randint(1000, 2000)}
                     t = apply(decide.decide_register(t, entry))
-    return t
+    return tuple(events)
 
 
 def round_robin(seed: int) -> Tournament:
