@@ -72,6 +72,8 @@ def test_a_withdrawn_players_declared_byes_are_his_withdrawals_zero_point_ones()
         ("XMR 0000 TIEBREAKS buchholz,coin_toss", 20, "coin_toss"),
         ("XMR 0000 LOTS      a b", 20, "seed"),
         ("XMR    1 LOTS      abc", 5, "0000"),
+        ("XMR 0000 ABSENCE   1.0", 20, "absence scores"),
+        ("XMR    2 ABSENCE   0.0", 5, "0000"),
     ],
 )
 def test_a_bad_tiebreak_list_or_seed_is_refused_naming_line_and_column(extra, column, words):
