@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import random
+from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from browser import CHROMIUM, served_with_chromium
@@ -19,8 +21,9 @@ if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a br
 
 from conftest import ADMIN_TOKEN, make_app  # noqa: E402
 from test_i18n_browser import ALLOWED, READ_TEXTS, RULE_ID, WORD  # noqa: E402
+from test_tiebreaks_standings import reference_values  # noqa: E402
 
-from recorder.tournaments import trf  # noqa: E402
+from recorder.tournaments import C07_SWISS, trf  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -37,6 +40,7 @@ WITHDRAWN_AFTER_ROUND_4 = 6  # the entrant's number
 ABSENT_IN_ROUND_5 = 11
 TOURNAMENT_NAME = "ዋንጫ ኣስመራ"
 SEED = 20261207
+CALCULATED = Path(__file__).resolve().parent.parent / "fixtures" / "tiebreaks" / "console"
 
 
 def ok(response):
@@ -280,6 +284,19 @@ def test_games_played_on_paper_count_as_played_in_pairings_trf_and_ratings_in_am
         assert marks[(seated["south"]["number"], round_number)] in ("1", "0", "=")
     listed = ok(client.get("/api/ratings/qelat"))["players"]
     assert sum(entry["games"] for entry in listed) == 2 * sum(len(r["boards"]) for r in rounds)
+    # FIDE's calculator read this run's TRF once (fixtures/tiebreaks/README.md): the same
+    # file again (but the registry's ids, new each run), and the same standings.
+    assert without_registry_ids(trf) == without_registry_ids((CALCULATED / "paper-run.trf").read_text())
+    want = reference_values(CALCULATED / "paper-run.json", round_robin=False)
+    standings = ok(client.get(f"/api/tournaments/{tid}/standings"))
+    assert standings["tiebreaks"] == list(C07_SWISS)
+    for s in standings["standings"]:
+        mine = {"PTS": s["points"], **s["tiebreaks"]}
+        assert {code: Fraction(str(value)) for code, value in mine.items()} == want[s["number"]], s["number"]
+
+
+def without_registry_ids(text: str) -> list[str]:
+    return [line for line in text.splitlines() if not (line.startswith("XMR") and " PLAYER " in line)]
 
 
 def trf_results(text: str) -> dict[tuple[int, int], str]:
