@@ -195,6 +195,13 @@ class CorrectionSchema(Schema):
     reason = fields.String(required=True, validate=validate.Length(max=2000))
 
 
+class FinishSchema(Schema):
+    """POST /api/tournaments/{id}/finish: the tournament is over (every paired round has its
+    results); an optional note says why, e.g. when it ends before its planned rounds."""
+
+    note = fields.String(allow_none=True, validate=validate.Length(max=2000))
+
+
 class TokenCreateSchema(Schema):
     holder = text(required=True)
 
@@ -372,6 +379,7 @@ proposed_round_schema = ProposedRoundSchema()
 board_game_schema = BoardGameSchema()
 board_result_schema = BoardResultSchema()
 correction_schema = CorrectionSchema()
+finish_schema = FinishSchema()
 token_create_schema = TokenCreateSchema()
 page_schema = PageSchema()
 tournament_schema = TournamentSchema()

@@ -44,6 +44,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.start_board_game": ("write_tournament", "tournament"),
     "tournaments.record_board_result": ("write_tournament", "tournament"),
     "tournaments.correct_board": ("correct_result", "tournament"),
+    "tournaments.finish_tournament": ("write_tournament", "tournament"),
     "prizes.set_categories": ("write_tournament", "tournament"),
     "prizes.set_prizes": ("write_tournament", "tournament"),
     "tournaments.list_tokens": ("manage_tokens", "tournament"),

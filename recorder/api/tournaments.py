@@ -25,6 +25,7 @@ from schemas.tournaments import (
     correction_schema,
     crosstable_schema,
     entrant_schema,
+    finish_schema,
     forbidden_pair_schema,
     page_schema,
     pair_schema,
@@ -333,6 +334,16 @@ def correct_board(tournament_id: str, round_number: int, board: int):
     data = correction_schema.load(raw)
     who = principal_record(principal())
     written = tournaments().correct(tournament_id, round_number, board, data, principal=who, **write_options(raw))
+    return tournament_answer(tournament_id, written.tournament.version, 201)
+
+
+@bp.post("/<tournament_id>/finish")
+def finish_tournament(tournament_id: str):
+    """The tournament finished by its arbiter or the admin: its arbiters' rights end."""
+    raw = body()
+    data = finish_schema.load(raw)
+    who = principal_record(principal())
+    written = tournaments().finish(tournament_id, data, principal=who, **write_options(raw))
     return tournament_answer(tournament_id, written.tournament.version, 201)
 
 

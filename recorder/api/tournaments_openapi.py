@@ -38,6 +38,7 @@ SCHEMAS = (
     "PairingCheck",
     "TokenSelf",
     "ProposedRound",
+    "Finish",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -84,6 +85,7 @@ def document_tournament_paths(spec: APISpec) -> None:
         spec.components.schema(component(name), schema=getattr(tournament_schemas, f"{name}Schema"))
     _tournament_paths(spec)
     _round_paths(spec)
+    _finish_path(spec)
     _token_paths(spec)
 
 
@@ -208,6 +210,20 @@ def _tournament_paths(spec: APISpec) -> None:
     spec.path(
         path="/api/tournaments/{tournament_id}/crosstable",
         operations=_read("The crosstable, rows in standings order", "Crosstable"),
+    )
+
+
+def _finish_path(spec: APISpec) -> None:
+    spec.path(
+        path="/api/tournaments/{tournament_id}/finish",
+        operations={
+            "post": _write(
+                "Finish the tournament once every paired round has its results: its arbiters' rights end",
+                "Finish",
+                "Tournament",
+                TOURNAMENT_ID,
+            )
+        },
     )
 
 

@@ -268,6 +268,19 @@ def _print_proposed(t, paired, findings, expected, as_json: bool) -> None:
     click.echo(f"{len(found)} finding(s)")
 
 
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--note", default=None, help="Why, e.g. when it ends before its planned rounds.")
+@DB
+@BY
+def finish(tournament_id, note, db, by):
+    """Finish the tournament once every paired round has its results (the API's POST
+    …/finish): its arbiters' rights end."""
+    body = _loaded(bodies.finish_schema, {"note": note})
+    _run(lambda: _service(db).finish(tournament_id, body, principal={"kind": "cli"}, recorded_by=by))
+    click.echo(f"{tournament_id}: finished")
+
+
 @tournament.command("start-game")
 @click.argument("tournament_id")
 @click.argument("round_number", type=int)

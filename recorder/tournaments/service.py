@@ -31,7 +31,7 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import TOURNAMENT_PREFIX, board_game_id, new_tournament_id, proposal, trf
+from . import TOURNAMENT_PREFIX, board_game_id, finish, new_tournament_id, proposal, trf
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
@@ -135,11 +135,12 @@ class Tournaments:
         return t
 
     def is_over(self, tournament_id: str, *, unfinished_game: bool = False) -> bool:
-        """Finished (every planned round paired and every board's result known) or corrected
-        by the admin: its arbiter's rights have ended. ``unfinished_game``: a game of its
-        boards is known to be unfinished, so the tournament is not (no result is read)."""
+        """Finished (by its arbiter's ``tournament_finished``, or every planned round paired
+        and every board's result known) or corrected by the admin: its arbiter's rights have
+        ended. ``unfinished_game``: a game of its boards is known to be unfinished, so the
+        tournament is not (no result is read)."""
         t = self.latest(tournament_id)
-        if t.corrections:
+        if t.corrections or t.finished_explicitly:
             return True
         if unfinished_game or not t.rounds or len(t.rounds) != t.planned_rounds:
             return False
@@ -389,6 +390,11 @@ class Tournaments:
 
     def pair(self, tournament_id: str, body: dict, **write) -> Written:
         decide = lambda t, outcomes: decisions.decide_pair(t, outcomes, body)  # noqa: E731
+        return self.execute(tournament_id, decide, needs_results=True, **write)
+
+    def finish(self, tournament_id: str, body: dict, *, principal: dict, **write) -> Written:
+        """The tournament finished by its arbiter or the admin (finish.py)."""
+        decide = lambda t, outcomes: finish.decide_finish(t, outcomes, body, principal)  # noqa: E731
         return self.execute(tournament_id, decide, needs_results=True, **write)
 
     def propose(self, tournament_id: str) -> tuple[Tournament, Proposal]:
