@@ -342,6 +342,25 @@ class TokenSchema(Schema):
     token = fields.String(dump_only=True)
 
 
+class SigninSchema(TokenSchema):
+    """A board sign-in (kind ``signin``): it records the game of one board of one round;
+    ``token``, ``address`` (the sign-in page, the token in its fragment) and ``qr_svg``
+    (that address as a QR code) are present once, in the response that issues it."""
+
+    round = StrictInteger(dump_only=True)
+    board = StrictInteger(dump_only=True)
+    game_id = fields.String(dump_only=True)
+    south = fields.String(dump_only=True)
+    north = fields.String(dump_only=True)
+    address = fields.String(dump_only=True)
+    qr_svg = fields.String(dump_only=True)
+
+
+class SigninListSchema(Schema):
+    round = StrictInteger(dump_only=True)
+    signins = fields.List(fields.Nested(SigninSchema), dump_only=True)
+
+
 class TokenListSchema(Schema):
     tokens = fields.List(fields.Nested(TokenSchema), dump_only=True)
 
@@ -391,5 +410,7 @@ crosstable_schema = CrosstableSchema()
 pairing_check_schema = PairingCheckSchema()
 token_schema = TokenSchema()
 token_list_schema = TokenListSchema()
+signin_schema = SigninSchema()
+signin_list_schema = SigninListSchema()
 token_self_schema = TokenSelfSchema()
 token_self_query_schema = TokenSelfQuerySchema()

@@ -397,6 +397,14 @@ class Tournaments:
         decide = lambda t, outcomes: finish.decide_finish(t, outcomes, body, principal)  # noqa: E731
         return self.execute(tournament_id, decide, needs_results=True, **write)
 
+    def boards_to_play(self, tournament_id: str, round_number: int) -> list[int]:
+        """The boards of a paired round still without a result (NotFound: no such round)."""
+        view = self.view(tournament_id)
+        rnd = view.tournament.round(round_number)
+        if rnd is None:
+            raise NotFound(f"round {round_number} is not paired", round=round_number)
+        return [b.board for b in rnd.boards if (round_number, b.board) not in view.outcomes]
+
     def propose(self, tournament_id: str) -> tuple[Tournament, Proposal]:
         """The next round as ``POST …/rounds`` with ``{}`` would pair it now; stores nothing."""
         view = self.view(tournament_id)
