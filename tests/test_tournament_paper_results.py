@@ -239,3 +239,22 @@ def test_the_command_line_enters_a_game_played_on_paper_as_the_api_takes_it(tmp_
         "4 w +",
         "3 b -",
     ]
+
+
+def test_a_game_on_paper_in_a_rated_tournament_makes_its_players_rated_for_the_registry_rights(client):
+    """An arbiter renames only a player without a rated game: a game on paper is one."""
+    admin = Organiser(client)
+    tid = admin.create(name="Rated", variant="gabata", format="manual", rounds=2, rated=True)["id"]
+    token = admin.issue_token(tid, "Chief arbiter")["token"]
+    register = {"name": "Selam Haile", "federation": "ETH"}
+    player = client.post("/api/players", json=register, headers=bearer(token)).get_json()["id"]
+    other = client.post("/api/players", json={"name": "Tsega Mehari", "federation": "ETH"}, headers=bearer(token))
+    for player_id in (player, other.get_json()["id"]):
+        url = f"/api/tournaments/{tid}/players"
+        assert client.post(url, json={"player_id": player_id}, headers=bearer(token)).status_code == 201
+    client.post(f"/api/tournaments/{tid}/rounds", json={"boards": [{"south": 1, "north": 2}]}, headers=bearer(token))
+    rename = f"/api/players/{player}/name"
+    assert client.post(rename, json={"name": "Selam Hailu"}, headers=bearer(token)).status_code == 201
+    assert post_result(client, tid, 1, 1, {"result": "draw", "kind": "played"}, token).status_code == 201
+    refused = client.post(rename, json={"name": "Selam Haylu"}, headers=bearer(token))
+    assert refused.status_code == 403 and "rated games" in refused.get_json()["detail"]
