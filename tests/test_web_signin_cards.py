@@ -73,3 +73,26 @@ def test_cards_issued_on_the_page_sign_a_tablet_in_for_its_board_and_open_its_ga
     assert not any(card["token"] in url for url in requested)  # the fragment is never sent
     tablet.close()
     arbiter.close()
+
+
+@pytest.mark.parametrize("target", ["//example.com/", "/\t/example.com/", "https://example.com/", "/games/x/../../y"])
+def test_a_sign_in_address_leads_to_no_other_site(web, target):
+    tid = hall(web.client)
+    signins = web.client.post(f"/api/tournaments/{tid}/rounds/1/signins", headers=ADMIN, json={}).get_json()
+    token = signins["signins"][0]["token"]
+    tablet = web.browser.new_context(base_url=web.url)
+    page = tablet.new_page()
+    page.goto(f"/sign-in#token={token}&next={target}")
+    page.wait_for_url(f"{web.url}/", timeout=15_000)
+    assert page.evaluate("localStorage.getItem('recorder.token')") == token
+    tablet.close()
+
+
+def test_an_unknown_sign_in_is_refused_and_nothing_kept(web):
+    tablet = web.browser.new_context(base_url=web.url)
+    page = tablet.new_page()
+    page.goto("/sign-in#token=rt_unknown&next=/games/x")
+    page.wait_for_function("document.getElementById('sign-in-status').textContent.includes('not valid')")
+    assert page.evaluate("localStorage.getItem('recorder.token')") is None
+    assert page.evaluate("window.location.hash") == ""  # taken out of the address bar at once
+    tablet.close()

@@ -14,9 +14,10 @@ function fromFragment() {
   return { given: (params.get("token") || "").trim(), next: params.get("next") || "/" };
 }
 
-// A page of this site only ("/games/…"), never another site ("//host", "https://…").
+// A game's or a tournament's page of this site only, never another site ("//host",
+// "https://…", "/\t/host", which a browser reads as "//host"): anything else opens home.
 function onThisSite(path) {
-  return /^\/(?![/\\])/.test(path) ? path : "/";
+  return /^\/(games|tournaments)\/[A-Za-z0-9_-]+$/.test(path) ? path : "/";
 }
 
 // A board sign-in's id names its round and board (sig-r2-b3-…): the game of that board is
