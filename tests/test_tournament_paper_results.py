@@ -63,10 +63,11 @@ def colour_runs(paired: list) -> dict[int, str]:
 
 def test_results_entered_without_a_kind_stay_forfeits_no_game_for_the_pairing(client):
     """What the old clients store (and stored): forfeits, so the pairing meets the same
-    players again and colours do not alternate (1-13 twice in a row under the 2026 text)."""
-    paired = play_on_paper(client, swiss(Organiser(client)), 3, seed=3, body={})
-    met = meetings(paired)
-    assert len(set(met)) < len(met)
+    players again and colours do not alternate: 6-13 three times in five rounds, and
+    player 1 south five times in a row (2026 text: a forfeited game was never played)."""
+    paired = play_on_paper(client, swiss(Organiser(client)), 5, seed=3, body={})
+    assert meetings(paired).count(frozenset((6, 13))) == 3
+    assert colour_runs(paired)[1] == "SSSSS"
 
 
 def test_games_played_on_paper_never_meet_twice_and_seats_alternate_as_for_recorded_games(client):
