@@ -203,6 +203,13 @@ class CorrectionSchema(Schema):
     reason = fields.String(required=True, validate=validate.Length(max=2000))
 
 
+class FinishSchema(Schema):
+    """POST /api/tournaments/{id}/finish: the tournament is over (every paired round has its
+    results); an optional note says why, e.g. when it ends before its planned rounds."""
+
+    note = fields.String(allow_none=True, validate=validate.Length(max=2000))
+
+
 class TokenCreateSchema(Schema):
     holder = text(required=True)
 
@@ -349,6 +356,25 @@ class TokenSchema(Schema):
     token = fields.String(dump_only=True)
 
 
+class SigninSchema(TokenSchema):
+    """A board sign-in (kind ``signin``): it records the game of one board of one round;
+    ``token``, ``address`` (the sign-in page, the token in its fragment) and ``qr_svg``
+    (that address as a QR code) are present once, in the response that issues it."""
+
+    round = StrictInteger(dump_only=True)
+    board = StrictInteger(dump_only=True)
+    game_id = fields.String(dump_only=True)
+    south = fields.String(dump_only=True)
+    north = fields.String(dump_only=True)
+    address = fields.String(dump_only=True)
+    qr_svg = fields.String(dump_only=True)
+
+
+class SigninListSchema(Schema):
+    round = StrictInteger(dump_only=True)
+    signins = fields.List(fields.Nested(SigninSchema), dump_only=True)
+
+
 class TokenListSchema(Schema):
     tokens = fields.List(fields.Nested(TokenSchema), dump_only=True)
 
@@ -387,6 +413,7 @@ proposed_round_schema = ProposedRoundSchema()
 board_game_schema = BoardGameSchema()
 board_result_schema = BoardResultSchema()
 correction_schema = CorrectionSchema()
+finish_schema = FinishSchema()
 token_create_schema = TokenCreateSchema()
 page_schema = PageSchema()
 tournament_schema = TournamentSchema()
@@ -398,5 +425,7 @@ crosstable_schema = CrosstableSchema()
 pairing_check_schema = PairingCheckSchema()
 token_schema = TokenSchema()
 token_list_schema = TokenListSchema()
+signin_schema = SigninSchema()
+signin_list_schema = SigninListSchema()
 token_self_schema = TokenSelfSchema()
 token_self_query_schema = TokenSelfQuerySchema()

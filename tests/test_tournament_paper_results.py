@@ -63,10 +63,11 @@ def colour_runs(paired: list) -> dict[int, str]:
 
 def test_results_entered_without_a_kind_stay_forfeits_no_game_for_the_pairing(client):
     """What the old clients store (and stored): forfeits, so the pairing meets the same
-    players again and colours do not alternate (1-13 twice in a row under the 2026 text)."""
-    paired = play_on_paper(client, swiss(Organiser(client)), 3, seed=3, body={})
-    met = meetings(paired)
-    assert len(set(met)) < len(met)
+    players again and colours do not alternate: 6-13 three times in five rounds, and
+    player 1 south five times in a row (2026 text: a forfeited game was never played)."""
+    paired = play_on_paper(client, swiss(Organiser(client)), 5, seed=3, body={})
+    assert meetings(paired).count(frozenset((6, 13))) == 3
+    assert colour_runs(paired)[1] == "SSSSS"
 
 
 def test_games_played_on_paper_never_meet_twice_and_seats_alternate_as_for_recorded_games(client):
@@ -239,3 +240,22 @@ def test_the_command_line_enters_a_game_played_on_paper_as_the_api_takes_it(tmp_
         "4 w +",
         "3 b -",
     ]
+
+
+def test_a_game_on_paper_in_a_rated_tournament_makes_its_players_rated_for_the_registry_rights(client):
+    """An arbiter renames only a player without a rated game: a game on paper is one."""
+    admin = Organiser(client)
+    tid = admin.create(name="Rated", variant="gabata", format="manual", rounds=2, rated=True)["id"]
+    token = admin.issue_token(tid, "Chief arbiter")["token"]
+    register = {"name": "Selam Haile", "federation": "ETH"}
+    player = client.post("/api/players", json=register, headers=bearer(token)).get_json()["id"]
+    other = client.post("/api/players", json={"name": "Tsega Mehari", "federation": "ETH"}, headers=bearer(token))
+    for player_id in (player, other.get_json()["id"]):
+        url = f"/api/tournaments/{tid}/players"
+        assert client.post(url, json={"player_id": player_id}, headers=bearer(token)).status_code == 201
+    client.post(f"/api/tournaments/{tid}/rounds", json={"boards": [{"south": 1, "north": 2}]}, headers=bearer(token))
+    rename = f"/api/players/{player}/name"
+    assert client.post(rename, json={"name": "Selam Hailu"}, headers=bearer(token)).status_code == 201
+    assert post_result(client, tid, 1, 1, {"result": "draw", "kind": "played"}, token).status_code == 201
+    refused = client.post(rename, json={"name": "Selam Haylu"}, headers=bearer(token))
+    assert refused.status_code == 403 and "rated games" in refused.get_json()["detail"]

@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError
 from recorder.auth.service import Authenticator
 from recorder.errors import RecorderError
 from recorder.rules import VARIANTS
-from recorder.tournaments import BOARD_RESULTS
+from recorder.tournaments import BOARD_RESULTS, board_game_id
 from schemas import tournaments as bodies
 from schemas.fields import first_fault
 
@@ -290,6 +290,52 @@ def _print_proposed(t, paired, findings, expected, as_json: bool) -> None:
     for f in found:
         say(f"  {'board ' + str(f['board']) + ': ' if f['board'] else ''}{f['text']}")
     click.echo(f"{len(found)} finding(s)")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--note", default=None, help="Why, e.g. when it ends before its planned rounds.")
+@DB
+@BY
+def finish(tournament_id, note, db, by):
+    """Finish the tournament once every paired round has its results (the API's POST
+    …/finish): its arbiters' rights end."""
+    body = _loaded(bodies.finish_schema, {"note": note})
+    _run(lambda: _service(db).finish(tournament_id, body, principal={"kind": "cli"}, recorded_by=by))
+    click.echo(f"{tournament_id}: finished")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.option("--site", default=None, help="The site's address (http://HOST:PORT) to issue sign-in addresses for.")
+@click.option("--revoke", "revoke", default=None, help="Revoke this sign-in (its id) instead.")
+@DB
+def signins(tournament_id, round_number, site, revoke, db):
+    """A round's board sign-ins (the API's …/rounds/{r}/signins): with --site, issue one
+    per board still to be played and print each board's sign-in address once (a board's
+    earlier sign-ins are revoked); with --revoke ID, revoke one; else list them."""
+    from recorder.auth.tokens import signin_board
+
+    service = _service(db)
+    auth = Authenticator(service.store)
+    boards = _run(lambda: service.boards_to_play(tournament_id, round_number))
+    if revoke is not None:
+        at = signin_board(revoke)
+        if at is None or at[0] != round_number:
+            fail(f"round {round_number} has no sign-in {revoke!r}")
+        _run(lambda: auth.revoke(revoke, tournament_id))
+        click.echo(f"{revoke}: revoked")
+    elif site is not None:
+        base = site.rstrip("/")
+        for board in boards:
+            row, token = auth.issue_signin(tournament_id, round_number, board)
+            game_id = board_game_id(tournament_id, round_number, board)
+            click.echo(f"board {board}: {row['token_id']} {base}/sign-in#token={token}&next=/games/{game_id}")
+    else:
+        for row in auth.board_signins(tournament_id, round_number):
+            state = f"revoked {row['revoked_at']}" if row["revoked_at"] else "valid"
+            click.echo(f"{row['token_id']}  {row['holder']}  {state}")
 
 
 @tournament.command("start-game")

@@ -48,6 +48,7 @@ from .events import (
     TiebreaksChosen,
     TournamentCreated,
 )
+from .finish import check_open
 from .fold import Board, Entrant, Tournament, bye_kind
 from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
@@ -372,6 +373,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
 
 def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
     """The next round: manual boards when given, else Berger or Swiss by the format."""
+    check_open(t)
     number = t.next_round
     planned = t.planned_rounds
     if planned is not None and number > planned:

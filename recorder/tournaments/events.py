@@ -213,6 +213,16 @@ class PrizesSet(TournamentEvent):
     currency: str | None = None
 
 
+@dataclass(frozen=True)
+class TournamentFinished(TournamentEvent):
+    """Its arbiter (or the admin) finished the tournament, every paired round having its
+    results: from this event on its arbiters' rights have ended (finish.py)."""
+
+    type: ClassVar[str] = "tournament_finished"
+    principal: dict = field(default_factory=dict)  # who finished it: {"kind": "arbiter", "tournament_id": …}
+    note: str | None = None
+
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.type: cls
     for cls in (
@@ -230,6 +240,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         CorrectionRecorded,
         CategoriesSet,
         PrizesSet,
+        TournamentFinished,
     )
 }
 
