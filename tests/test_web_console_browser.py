@@ -162,6 +162,17 @@ def swap_into_a_rematch(page, client, tid: str, round_number: int) -> list[dict]
     return [{"south": other_of.get(s, s), "north": other_of.get(n, n)} for s, n in proposal]
 
 
+def hand_out_the_tablets(page, language: str, names: set[str], boards: int) -> None:
+    """The round's sign-in cards issued and shown, a QR code per board, then back to the console."""
+    console = page.url
+    page.click("#signin-cards")
+    page.click("[data-action=issue-board-signins]")
+    page.wait_for_function("(n) => document.querySelectorAll('.signin-card img.card-qr').length === n", arg=boards)
+    scan(page, language, names)
+    page.goto(console)
+    page.wait_for_selector("#console-page[data-ready=true]")
+
+
 def enter_results(mobile, client, tid: str, twin: str, paired: dict, rng: random.Random, paper_share: float) -> set:
     """Each board's result tapped on the phone: on paper (the default way) or as the
     arbiter's decision on the board's game; the twin records each as a game."""
@@ -224,6 +235,8 @@ def run_the_swiss(web, language: str, *, paper_share: float, swap_round: int | N
                     expected = ok(client.post(f"/api/tournaments/{twin}/rounds", json={"boards": manual, "byes": byes}))
                     assert pairs(paired)[0] == [(b["south"], b["north"]) for b in manual]
                 assert pairs(paired) == pairs(expected), round_number
+                if round_number == 1:
+                    hand_out_the_tablets(page, language, names, len(paired["boards"]))
                 mobile.goto(f"/tournaments/{tid}/console#results-section")
                 mobile.wait_for_selector(f"#console-page[data-ready=true] #boards[data-round='{round_number}']")
                 measured["paper"] |= enter_results(mobile, client, tid, twin, paired, rng, paper_share)
@@ -370,6 +383,35 @@ def test_players_are_found_forgivingly_entered_and_a_duplicate_is_warned_before_
         act(page, "#register-anyway")
         assert len(ok(web.client.get("/api/players?q=chaltu"))["players"]) == 2  # another person
         assert page.locator("#entrants tbody tr").count() == 3
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_the_console_finishes_a_tournament_once_every_paired_board_has_its_result(web):
+    """A Swiss of five rounds stopped after its first: refused while a board has no result
+    (the API's words, the field it names), finished once it has."""
+    client = web.client
+    body = {"name": TOURNAMENT_NAME, "variant": "qelat", "format": "swiss", "rounds": 5}
+    tid = ok(client.post("/api/tournaments", json=body))["id"]
+    for player in PLAYERS[:4]:
+        ok(client.post(f"/api/tournaments/{tid}/players", json=player))
+    boards = ok(client.post(f"/api/tournaments/{tid}/rounds", json={}))["boards"]
+    context, page, errors = open_page(web, PHONE, "ti")
+    try:
+        page.goto(f"/tournaments/{tid}/console#finish-section")
+        page.wait_for_selector("#console-page[data-ready=true]")
+        page.click("#finish-details summary")
+        page.click("[data-action=finish-tournament]")
+        page.wait_for_selector("#finish-form [data-problem]:not([hidden])")
+        assert ok(client.get(f"/api/tournaments/{tid}"))["status"] == "in_progress"
+        for board in boards:
+            act(page, f"#boards li[data-board='{board['board']}'] [data-action=enter-result][data-result=draw]")
+        act(page, "[data-action=finish-tournament]")
+        assert page.is_visible("#finished-note") and page.is_hidden("#pair-form")
+        assert ok(client.get(f"/api/tournaments/{tid}"))["status"] == "finished"
+        names = {TOURNAMENT_NAME, tid, "ERI", "ETH", *(str(p["name"]) for p in PLAYERS)}
+        assert english_left(page.evaluate(READ_TEXTS), names) == []
     finally:
         context.close()
     assert errors == []

@@ -1,8 +1,9 @@
 // One tournament's console, for its arbiter and the admin: players (the registry searched,
 // an entry, a new registration with the registry's duplicate warning, a withdrawal, an
 // absence for one round, players who may not meet), the next round paired and published
-// with the pairing checker's findings, the results of each board (from the tablets, live,
-// or entered here as events) and the lists to print or download.
+// with the pairing checker's findings, the recording tablets' sign-in cards, the results
+// of each board (from the tablets, live, or entered here as events), the lists to print
+// or download, and the tournament finished.
 //
 // One path: each control is one request to the API the command line uses, and the page
 // shows its answer or its refusal (in the reader's language, beside the field at fault).
@@ -311,10 +312,27 @@ function renderLists(t, standings) {
   byId("print-crosstable").href = printed("crosstable");
   byId("print-prizes").href = printed("prizes");
   byId("trf-download").href = `${base}/trf`;
+  byId("signin-cards").href = `/tournaments/${encodeURIComponent(id)}/rounds/${latest || 1}/signin-cards`;
+  byId("signin-cards").closest("p").hidden = !latest;
   const head = element("tr", {}, ...[_("Rank"), _("Player"), _("Points")].map((text) => element("th", { scope: "col", text })));
   const rows = standings.standings.map((s) => element("tr", { "data-player": s.number },
     element("td", { text: String(s.rank) }), element("td", { text: s.name }), element("td", { class: "points", text: String(s.points) })));
   byId("console-standings").replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
+}
+
+// -- Finishing ----------------------------------------------------------------------------
+
+function finish(event) {
+  event.preventDefault();
+  const note = event.currentTarget.elements.note.value.trim();
+  act(event.currentTarget, () => post(`${base}/finish`, note ? { note } : {}));
+}
+
+function renderFinish(t) {
+  const finished = t.status === "finished";
+  byId("finish-details").hidden = finished;
+  byId("finished-note").hidden = !finished;
+  byId("pair-form").hidden = finished;
 }
 
 // -- The whole page --------------------------------------------------------------------
@@ -342,6 +360,7 @@ async function readAndDraw() {
   renderProposal();
   renderResults(t);
   renderLists(t, standings);
+  renderFinish(t);
   // The checker pairs every round again: asked when a round is added, not on every result.
   if (state.checked !== t.rounds.length) {
     await renderChecker();
@@ -360,6 +379,7 @@ function wire() {
   byId("pair-form").addEventListener("submit", propose);
   byId("swap-form").addEventListener("submit", swap);
   byId("publish-form").addEventListener("submit", publish);
+  byId("finish-form").addEventListener("submit", finish);
   byId("results-round").addEventListener("change", (event) => {
     state.round = Number(event.currentTarget.value);
     renderResults(state.t);
