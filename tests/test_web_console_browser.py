@@ -388,9 +388,9 @@ def test_players_are_found_forgivingly_entered_and_a_duplicate_is_warned_before_
     assert errors == []
 
 
-def test_the_console_finishes_a_tournament_once_every_paired_board_has_its_result(web):
-    """A Swiss of five rounds stopped after its first: refused while a board has no result
-    (the API's words, the field it names), finished once it has."""
+def test_the_console_corrects_an_entered_result_and_finishes_once_every_board_has_one(web):
+    """A Swiss of five rounds stopped after its first: finishing is refused while a board
+    has no result; a result entered on paper is corrected by a new event; then finished."""
     client = web.client
     body = {"name": TOURNAMENT_NAME, "variant": "qelat", "format": "swiss", "rounds": 5}
     tid = ok(client.post("/api/tournaments", json=body))["id"]
@@ -407,11 +407,41 @@ def test_the_console_finishes_a_tournament_once_every_paired_board_has_its_resul
         assert ok(client.get(f"/api/tournaments/{tid}"))["status"] == "in_progress"
         for board in boards:
             act(page, f"#boards li[data-board='{board['board']}'] [data-action=enter-result][data-result=draw]")
+        first = f"#boards li[data-board='{boards[0]['board']}']"
+        act(page, f"{first} [data-action=enter-result][data-corrects=true][data-result=south_wins]")
+        assert ok(client.get(f"/api/tournaments/{tid}/rounds/1"))["boards"][0]["result"] == "south_wins"
+        entered = [
+            e
+            for e in ok(client.get(f"/api/tournaments/{tid}/events"))["events"]
+            if e["type"] == "board_result_recorded"
+        ]
+        assert len(entered) == len(boards) + 1  # the correction is an event of its own; the draw stays in the log
         act(page, "[data-action=finish-tournament]")
         assert page.is_visible("#finished-note") and page.is_hidden("#pair-form")
         assert ok(client.get(f"/api/tournaments/{tid}"))["status"] == "finished"
         names = {TOURNAMENT_NAME, tid, "ERI", "ETH", *(str(p["name"]) for p in PLAYERS)}
         assert english_left(page.evaluate(READ_TEXTS), names) == []
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_trf_uploaded_on_the_console_becomes_a_tournament_with_its_players_and_rounds(web):
+    context, page, errors = open_page(web, DESKTOP, "en")
+    try:
+        page.select_option("#import-form [name=variant]", "qelat")
+        page.set_input_files("#import-form [name=trf]", str(CALCULATED / "paper-run.trf"))
+        page.click("#import-form button[type=submit]")  # its players are another registry's
+        page.wait_for_selector("#import-form [data-problem][data-status='422']:not([hidden])")
+        text = "\n".join(without_registry_ids((CALCULATED / "paper-run.trf").read_text())) + "\n"
+        upload = {"name": "paper-run.trf", "mimeType": "text/plain", "buffer": text.encode()}
+        page.set_input_files("#import-form [name=trf]", files=[upload])
+        page.click("#import-form button[type=submit]")
+        page.wait_for_selector("#console-page[data-tournament-id][data-ready=true]")
+        tid = page.get_attribute("#console-page", "data-tournament-id")
+        imported = ok(web.client.get(f"/api/tournaments/{tid}"))
+        assert (len(imported["players"]), len(imported["rounds"])) == (30, ROUNDS)
+        assert page.locator("#entrants tbody tr").count() == 30
     finally:
         context.close()
     assert errors == []

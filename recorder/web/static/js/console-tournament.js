@@ -249,12 +249,12 @@ function renderRoundStatus(t) {
 // or a forfeit on a board without a game (…/boards/{b}/result with its kind), else the
 // board's game (the tablet's) started if it was not and its result command (…/commands),
 // with the way the arbiter chose.
-async function enterResult(round, board, result) {
-  const way = byId("result-way").value;
+async function enterResult(round, board, result, corrects = false) {
+  const way = corrects ? board.entered_as : byId("result-way").value;
   const boardUrl = `${base}/rounds/${round}/boards/${board.board}`;
   if (way === "played" || way === "forfeit") {
     const entered = way === "forfeit" && result === "draw" ? "double_forfeit" : result;
-    return post(`${boardUrl}/result`, { result: entered, kind: way });
+    return post(`${boardUrl}/result`, { result: entered, kind: way, ...(corrects ? { corrects } : {}) });
   }
   const version = state.started.has(board.game_id)
     ? (await getJSON(`/api/games/${encodeURIComponent(board.game_id)}`)).data.version
@@ -271,17 +271,26 @@ function boardState(board) {
   return state.started.has(board.game_id) ? _("being played") : _("not started");
 }
 
-function boardItem(round, board) {
-  const buttons = board.result ? [] : ["south_wins", "draw", "north_wins"].map((result) => element("button", {
+// A result entered in the tournament (on paper, a forfeit) is corrected by a new one that
+// says so (`corrects`): the first stays in the log. A game's result is the game's own.
+function resultButtons(round, board) {
+  const corrects = Boolean(board.result) && ["played", "forfeit"].includes(board.entered_as);
+  if (board.result && !corrects) return [];
+  const buttons = ["south_wins", "draw", "north_wins"].map((result) => element("button", {
     type: "button", "data-action": "enter-result", "data-result": result, "data-board": board.board,
-    text: RESULT_MARKS[result], onclick: () => act(byId("results-form"), () => enterResult(round.round, board, result)) }));
+    "data-corrects": corrects ? "true" : null, disabled: result === board.result,
+    text: RESULT_MARKS[result], onclick: () => act(byId("results-form"), () => enterResult(round.round, board, result, corrects)) }));
+  return corrects ? [element("span", { class: "hint", text: _("Correct it:") }), ...buttons] : buttons;
+}
+
+function boardItem(round, board) {
   const game = state.started.has(board.game_id)
     ? element("a", { href: `/games/${encodeURIComponent(board.game_id)}`, text: _("open the game") }) : null;
   return element("li", { class: "board-item", "data-board": board.board, "data-state": board.result ? "finished" : state.started.has(board.game_id) ? "playing" : "waiting" },
     element("span", { class: "board-number", text: String(board.board) }),
     element("span", { class: "board-players" }, element("span", { text: board.south.name }), element("span", { class: "hint", text: " – " }), element("span", { text: board.north.name })),
     element("span", { class: "board-state", text: boardState(board) }),
-    element("span", { class: "buttons" }, ...buttons, game));
+    element("span", { class: "buttons" }, ...resultButtons(round, board), game));
 }
 
 function renderResults(t) {
