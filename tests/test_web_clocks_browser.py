@@ -202,7 +202,7 @@ def test_clock_js_writes_times_as_a_clock_shows_them_and_runs_only_the_running_s
     page.goto("/embed/games/none")  # any page of the service: its scripts' origin
     said = page.evaluate(
         """async () => {
-          const { clockText, remainingAt } = await import("/web-static/js/clock.js");
+          const { clockEventText, clockText, remainingAt } = await import("/web-static/js/clock.js");
           const face = { south: 60_000, north: 5_400_000, running: "north", paused: false,
                          at: "2026-12-07T06:00:00.123456Z", seq: 4 };
           return {
@@ -212,6 +212,12 @@ def test_clock_js_writes_times_as_a_clock_shows_them_and_runs_only_the_running_s
             before: remainingAt(face, Date.parse("2026-12-07T05:59:00Z")),
             stopped: remainingAt({ ...face, running: null }, Date.parse("2026-12-07T09:00:00Z")),
             fallen: remainingAt(face, Date.parse("2026-12-08T06:00:00Z")),
+            events: [
+              { type: "clocks_paused", payload: { clock: { south: 598_250, north: 571_000 } } },
+              { type: "clocks_resumed", payload: {} },
+              { type: "clocks_resumed", payload: { clock: { south: 658_250, north: 571_000 } } },
+              { type: "sowed", payload: { hole: "c1", player: "south" } },
+            ].map(clockEventText),
           };
         }"""
     )
@@ -221,4 +227,10 @@ def test_clock_js_writes_times_as_a_clock_shows_them_and_runs_only_the_running_s
     assert said["before"] == {"south": 60_000, "north": 5_400_000}  # a device behind the reading never adds time
     assert said["stopped"] == {"south": 60_000, "north": 5_400_000}
     assert said["fallen"] == {"south": 60_000, "north": 0}
+    assert said["events"] == [
+        "Clocks paused at 0:09:58.250 – 0:09:31",
+        "Clocks resumed",
+        "Clocks resumed at 0:10:58.250 – 0:09:31",
+        None,
+    ]
     context.close()
