@@ -21,6 +21,7 @@ class PlayerCreateSchema(Schema):
     federation = fields.String(required=True, validate=validate.Length(max=20))
     club = text(allow_none=True)
     birth_year = StrictInteger(allow_none=True)
+    sex = fields.String(allow_none=True, validate=validate.Length(max=20))  # m or w (decided in players/decide.py)
     external_id = text(allow_none=True)
     force = fields.Boolean(load_default=False)  # another person with the same name: register anyway
 
@@ -35,6 +36,13 @@ class RenameSchema(Schema):
 class AffiliationSchema(Schema):
     federation = fields.String(validate=validate.Length(max=20))
     club = text(allow_none=True)
+
+
+class ParticularsSchema(Schema):
+    """POST /api/players/{id}/particulars: sex (m or w) and birth year; null clears one."""
+
+    sex = fields.String(allow_none=True, validate=validate.Length(max=20))
+    birth_year = StrictInteger(allow_none=True)
 
 
 class MergeSchema(Schema):
@@ -70,6 +78,7 @@ class PlayerSummarySchema(Schema):
     federation = fields.String(dump_only=True)
     club = fields.String(dump_only=True, allow_none=True)
     birth_year = fields.Integer(dump_only=True, allow_none=True)
+    sex = fields.String(dump_only=True, allow_none=True)
 
 
 class PlayerSchema(PlayerSummarySchema):
@@ -101,6 +110,7 @@ player_create_schema = PlayerCreateSchema()
 rename_schema = RenameSchema()
 affiliation_schema = AffiliationSchema()
 merge_schema = MergeSchema()
+particulars_schema = ParticularsSchema()
 reason_schema = ReasonSchema()
 player_query_schema = PlayerQuerySchema()
 rating_query_schema = RatingQuerySchema()

@@ -104,6 +104,7 @@ class PlayerCreateSchema(Schema):
     name_geez = text(allow_none=True)
     club = text(allow_none=True)
     birth_year = StrictInteger(allow_none=True)
+    sex = fields.String(allow_none=True, validate=validate.Length(max=20))
 
 
 class ForbiddenPairSchema(Schema):

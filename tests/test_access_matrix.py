@@ -40,6 +40,7 @@ MAY = {
     # P was registered by T's arbiter and entered in T only: entering alone grants nothing
     ("post", "/api/players/{player_id}/name"): {"arbiter", "admin"},
     ("post", "/api/players/{player_id}/affiliation"): {"arbiter", "admin"},
+    ("post", "/api/players/{player_id}/particulars"): {"arbiter", "admin"},
     ("post", "/api/players/{player_id}/merge"): {"admin"},
     ("post", "/api/players/{player_id}/merge/withdrawal"): {"admin"},
     ("post", "/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/correction"): {"admin"},

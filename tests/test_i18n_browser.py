@@ -68,6 +68,17 @@ PLAYERS = {
 }
 FEDERATION = "ERI"  # a federation's code, the same in every language
 UNKNOWN = "no-such-game"
+# A category of each kind (the organiser's name of one in Ge'ez, the others by their codes)
+# and a prize list shared by the Hort system: the tournament page and the printed lists say
+# what decides each and how ties share, in the reader's language.
+CATEGORIES = [
+    {"code": "W", "kind": "sex", "sex": "w", "name": "ደቂ ኣንስትዮ"},
+    {"code": "U16", "kind": "age", "under": 16},
+    {"code": "S50", "kind": "age", "at_least": 50},
+    {"code": "R1", "kind": "region", "federations": [FEDERATION]},
+    {"code": "R2", "kind": "rating", "min": 1000, "max": 2000},
+]
+PRIZES = [{"place": 1, "amount": 500}, {"place": 2, "amount": 300}, {"place": 1, "amount": 100, "category": "R1"}]
 
 
 def fixture(name: str) -> dict:
@@ -88,6 +99,8 @@ def rated_tournament(client) -> tuple[str, str]:
     tournament_id = made.get_json()["id"]
     for player_id in ids:
         client.post(f"/api/tournaments/{tournament_id}/players", json={"player_id": player_id})
+    client.put(f"/api/tournaments/{tournament_id}/categories", json={"categories": CATEGORIES})
+    client.put(f"/api/tournaments/{tournament_id}/prizes", json={"prizes": PRIZES, "sharing": "hort"})
     for round_number in (1, 2, 3):
         boards = client.post(f"/api/tournaments/{tournament_id}/rounds", json={}).get_json()["boards"]
         for board in boards:
@@ -109,8 +122,13 @@ def site(tmp_path_factory):
         selus = fixture("selus-rounds-1372.json")
         setup = {**selus["setup"], "south": "ሃብቶም", "north": "ሰናይት", "event": "ዋንጫ ኣስመራ", "site": "ኣስመራ"}
         game_id = record(server.client, {**setup, "date": "2026-11-21", "round": "3"}, selus["commands"][:12])
-        gabata = fixture("gabata-default.json")  # its race, a decision, in the move list
-        gabata_id = record(server.client, {**gabata["setup"], "south": "ሃብቶም", "north": "ሰናይት"}, gabata["commands"][:3])
+        gabata = fixture("gabata-default.json")  # its race, a decision, in the move list; its clocks
+        timed = [
+            {**command, "clock": {"south": 300_000 - k * 7_250, "north": 299_000}}
+            for k, command in enumerate(gabata["commands"][:3])
+        ]
+        clock = {"time_control": {"stages": [{"base_ms": 300_000, "increment_ms": 2_000}]}}
+        gabata_id = record(server.client, {**gabata["setup"], "south": "ሃብቶም", "north": "ሰናይት", **clock}, timed)
         server.pages = {
             "home": "/",
             "game": f"/games/{game_id}",
@@ -122,6 +140,8 @@ def site(tmp_path_factory):
             "pairings": f"/tournaments/{tournament_id}/print?list=pairings",
             "standings": f"/tournaments/{tournament_id}/print?list=standings",
             "crosstable": f"/tournaments/{tournament_id}/print?list=crosstable",
+            "prizes": f"/tournaments/{tournament_id}/print?list=prizes",
+            "category": f"/tournaments/{tournament_id}/print?list=standings&category=R1",
             "player": f"/players/{player_id}",
             "ratings": "/ratings/qelat",
             "embed-game": f"/embed/games/{game_id}",

@@ -39,6 +39,9 @@ PURE_MODULES = [
             "trf",
             "check",
             "broadcast",
+            "prizes",
+            "categories",
+            "prize_views",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),

@@ -389,3 +389,44 @@ def test_no_hole_the_rules_refuse_is_offered_at_any_moment_after_the_network_dro
     assert samples and samples[0] == []  # it was still starting: nothing was offered, and the page said why
     tablet.wait_for_function(f"() => ({OFFERED})().length === {len(after)}")
     assert tablet.evaluate(OFFERED) == after
+
+
+def test_clocked_moves_a_pause_and_the_time_result_queued_offline_are_folded_as_the_server_records_them(web, tablet):
+    """The device clock offline, with the rules on the device: each sowing is queued with its
+    reading, a pause with the reading when stopped, then a resume and a `time` result; the
+    rules here accept each and show the position after it, the game over at the end, and
+    the server, when the network returns, records every one of them with its reading."""
+    game = fixture_game("qelat-default.json")
+    setup = {**game["setup"], "time_control": {"stages": [{"base_ms": 600_000, "increment_ms": 5_000}]}}
+    names = {"south": setup["south"], "north": setup["north"]}
+    game_id = record(web.client, setup, game["commands"][:4])
+    open_offline_with_rules(tablet, game_id)
+    tablet.click("#clock-start")
+    shown = {0: shown_after(tablet, 0)}
+    tablet.click(f".board [data-hole='{game['commands'][4]['hole']}']")
+    shown[1] = shown_after(tablet, 1)
+    tablet.click("#clock-pause")
+    tablet.wait_for_selector("#pending-count:text-is('2')")
+    tablet.click("#clock-resume")
+    tablet.wait_for_selector("#pending-count:text-is('3')")
+    tablet.click(f".board [data-hole='{game['commands'][5]['hole']}']")
+    shown[4] = shown_after(tablet, 4)
+    tablet.click("#result-panel summary")
+    tablet.select_option("#result-form select[name=kind]", "time")
+    tablet.select_option("#result-form select[name=winner]", "north")
+    tablet.click("#result-form button[type=submit]")
+    shown[5] = shown_after(tablet, 5)
+    assert shown[5]["status"].startswith("Game over: North wins (time)")
+    queued = tablet.evaluate(QUEUED_IN_THE_DATABASE)
+    assert [command["type"] for command in queued] == ["sow", "pause_clocks", "resume_clocks", "sow", "result"]
+    assert all("clock" in command for command in queued if command["type"] != "resume_clocks")
+
+    tablet.context.set_offline(False)
+    tablet.wait_for_selector(".board[data-version='10']", timeout=60_000)
+    log = web.client.get(f"/api/games/{game_id}/events").get_json()["events"][5:]
+    assert [event["type"] for event in log] == ["sowed", "clocks_paused", "clocks_resumed", "sowed", "result_recorded"]
+    assert [event["payload"].get("clock") for event in log] == [command.get("clock") for command in queued]
+    assert log[-1]["payload"]["kind"] == "time" and log[-1]["payload"]["winner"] == "north"
+    for queued_count, version in ((0, 5), (1, 6), (4, 9), (5, 10)):
+        state = web.client.get(f"/api/games/{game_id}/state?at={version}").get_json()
+        assert_same(shown[queued_count], expected_view(web, state, names), f"after {queued_count} queued")

@@ -19,7 +19,14 @@ from conftest import make_app  # noqa: E402
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 PLAYERS = [
-    {"name": "Abeba Tesfaye", "name_geez": "ኣበባ ተስፋይ", "federation": "ERI", "club": "Asmara MC", "birth_year": 1994},
+    {
+        "name": "Abeba Tesfaye",
+        "name_geez": "ኣበባ ተስፋይ",
+        "federation": "ERI",
+        "club": "Asmara MC",
+        "birth_year": 1994,
+        "sex": "w",
+    },
     {"name": "Berhane Kidane", "federation": "ERI"},
     {"name": "Chaltu Bekele", "federation": "ETH", "club": "Adama"},
     {"name": "Dawit Alemu", "federation": "ETH"},
@@ -71,7 +78,7 @@ def test_the_player_page_shows_names_affiliation_ratings_tournaments_and_games(w
     assert page.text_content("#player-name") == "Abeba Tesfaye"
     assert page.text_content("#player-geez") == "ኣበባ ተስፋይ"
     meta = page.text_content("#player-meta")
-    assert "ERI" in meta and "Asmara MC" in meta and "1994" in meta
+    assert "ERI" in meta and "Asmara MC" in meta and "1994" in meta and "woman" in meta
     (latest,) = record["ratings"]["qelat"]
     assert page.text_content("[data-variant=qelat] .rating-now").startswith(
         f"{latest['rating']:.0f} ± {latest['rd']:.0f}"

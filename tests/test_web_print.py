@@ -103,7 +103,7 @@ def test_standings_and_crosstable_print_40_players_a_page(web):
 
 
 def test_an_unknown_list_is_404_and_an_unpaired_round_says_so(web):
-    assert web.client.get(f"/tournaments/{web.tournament}/print?list=prizes").status_code == 404
+    assert web.client.get(f"/tournaments/{web.tournament}/print?list=medals").status_code == 404
     context = web.browser.new_context(base_url=web.url)
     page = context.new_page()
     page.goto(f"/tournaments/{web.tournament}/print?list=pairings&round=9")

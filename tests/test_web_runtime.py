@@ -182,3 +182,87 @@ def test_a_fetch_cut_short_is_cleared_by_the_next_one(tmp_path):
     fresh.mkdir()
     runtime.forget_stale_fetches(parent)
     assert not stale.exists() and fresh.exists()  # another start's fetch, still under way, is left alone
+
+
+TIMED = {"time_control": {"stages": [{"base_ms": 60_000, "increment_ms": 1_000}]}}
+READING = {"south": 51_000, "north": 48_250}
+
+
+def clocked_queues(first: str, second: str) -> dict[str, list[dict]]:
+    """Queues of clocked commands after a game's first moves; ``first`` and ``second`` are
+    the next two sowings. ACCEPTED says how many of each stand, with a time control and without."""
+    sow = {"type": "sow", "hole": first, "clock": READING}
+    pause = {"type": "pause_clocks", "clock": READING}
+    resume = {"type": "resume_clocks"}
+    on_time = {"type": "result", "kind": "time", "winner": "north", "clock": {"south": 0, "north": 48_250}}
+    return {
+        "sowings with readings, a pause, a resume": [
+            sow,
+            pause,
+            resume,
+            {"type": "sow", "hole": second, "clock": READING},
+        ],
+        "a pause while paused": [pause, pause],
+        "a pause without its reading": [{"type": "pause_clocks"}],
+        "a resume while running": [sow, resume],
+        "a resume with a new reading": [pause, {**resume, "clock": {"south": 50_000, "north": 50_000}}],
+        "a reading below zero": [{**sow, "clock": {"south": -1, "north": 0}}],
+        "a reading in fractions": [{**sow, "clock": {"south": 1.5, "north": 0}}],
+        "a reading with a third clock": [{**sow, "clock": {**READING, "east": 0}}],
+        "a reading of null": [{**sow, "clock": None}],
+        "the time result, then a pause": [sow, on_time, pause],
+        "a draw on time, then a sowing": [{"type": "result", "kind": "time", "winner": None}, sow],
+        "a pause while paused, then moves": [pause, sow, pause],
+    }
+
+
+ACCEPTED = {  # name: (with a time control, without)
+    "sowings with readings, a pause, a resume": (4, 1),
+    "a pause while paused": (1, 0),
+    "a pause without its reading": (0, 0),
+    "a resume while running": (1, 1),
+    "a resume with a new reading": (2, 0),
+    "a reading below zero": (0, 0),
+    "a reading in fractions": (0, 0),
+    "a reading with a third clock": (0, 0),
+    "a reading of null": (0, 0),
+    "the time result, then a pause": (2, 2),
+    "a draw on time, then a sowing": (1, 1),
+    "a pause while paused, then moves": (2, 0),
+}
+
+
+@pytest.mark.parametrize("timed", [True, False], ids=["with a time control", "without"])
+def test_the_rules_on_the_device_judge_clocked_events_and_the_time_result_as_the_server_does(client, timed):
+    """What the page queues offline with the device clock (readings, pauses, the `time`
+    result) is accepted or refused by its rules exactly where the server accepts or
+    refuses it, with the same states after each."""
+    game = fixture_game("qelat-default.json")
+    setup = {**game["setup"], **(TIMED if timed else {})}
+    game_id = record(client, setup, game["commands"][:4])
+    events = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    first, second = game["commands"][4]["hole"], game["commands"][5]["hole"]
+    for name, queue in clocked_queues(first, second).items():
+        answer = fold_queue(events, queue)
+        twin = record(client, setup, game["commands"][:4])
+        version, states = 5, []
+        for command in queue:
+            posted = client.post(f"/api/games/{twin}/commands", json={**command, "expected_version": version})
+            if posted.status_code != 201:
+                break
+            version = posted.get_json()["version"]
+            states.append(posted.get_json()["state"])
+        refused = answer["refused"]
+        assert len(states) == ACCEPTED[name][0 if timed else 1], (name, posted.get_json())
+        assert len(answer["states"]) == len(states), (name, refused, posted.get_json())
+        assert [strip(state) for state in answer["states"]] == [strip(state) for state in states], name
+        if len(states) == len(queue):
+            assert refused is None, (name, refused)
+        else:
+            problem = posted.get_json()
+            # Refused at the same command; the server may name it at its edge (an invalid body).
+            assert posted.status_code == 422 and refused["index"] == len(states), (name, problem, refused)
+
+
+def strip(state: dict) -> dict:
+    return {key: value for key, value in state.items() if key != "position_text"}

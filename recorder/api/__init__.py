@@ -15,6 +15,7 @@ from . import (
     openapi,
     players,  # the player registry
     positions,  # position search over the position index
+    prizes,  # a tournament's categories and prize list
     problems,
     ratings,  # the rating lists (Glicko-2 over months)
     tokens,  # recorder tokens
@@ -35,6 +36,7 @@ def init_app(app: Flask) -> None:
     tournaments.init_app(app)
     broadcast.init_app(app)  # after tournaments: it reads their settings
     players.init_app(app)
+    prizes.init_app(app)
     ratings.init_app(app)
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)

@@ -18,6 +18,7 @@ from recorder.players.service import Players, candidate_json
 from schemas.players import (
     affiliation_schema,
     merge_schema,
+    particulars_schema,
     player_create_schema,
     player_list_schema,
     player_query_schema,
@@ -60,6 +61,7 @@ def summary_json(p: Player) -> dict:
         "federation": p.federation,
         "club": p.club,
         "birth_year": p.birth_year,
+        "sex": p.sex,
     }
 
 
@@ -183,6 +185,13 @@ def rename_player(player_id: str):
 def change_affiliation(player_id: str):
     raw = json_body()
     written = players().change_affiliation(player_id, affiliation_schema.load(raw), **player_write_options(raw))
+    return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
+
+
+@bp.post("/<player_id>/particulars")
+def change_particulars(player_id: str):
+    raw = json_body()
+    written = players().change_particulars(player_id, particulars_schema.load(raw), **player_write_options(raw))
     return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
 
 

@@ -12,6 +12,7 @@ SCHEMAS = (
     "PlayerCreate",
     "Rename",
     "Affiliation",
+    "Particulars",
     "Merge",
     "Reason",
     "PlayerSummary",
@@ -93,6 +94,10 @@ def document_player_paths(spec: APISpec) -> None:
     spec.path(
         path="/api/players/{player_id}/affiliation",
         operations={"post": _write("Change a player's federation or club", "Affiliation", arbiter, PLAYER_ID)},
+    )
+    spec.path(
+        path="/api/players/{player_id}/particulars",
+        operations={"post": _write("Change a player's sex or birth year", "Particulars", arbiter, PLAYER_ID)},
     )
     spec.path(
         path="/api/players/{player_id}/merge",

@@ -14,6 +14,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 from recorder.auth.policy import principal_record
 from recorder.errors import InvalidRecord
 from recorder.players.decide import federation_code, registered_names
+from recorder.players.particulars import sex_and_birth
 from recorder.tournaments import board_game_id, views
 from recorder.tournaments.decide import decide_register
 from recorder.tournaments.service import Tournaments
@@ -128,7 +129,8 @@ def import_trf():
 @bp.get("/<tournament_id>/trf")
 def get_trf(tournament_id: str):
     layout = load_query(trf_query_schema)["layout"]
-    text = tournaments().trf(tournament_id, layout, visible_state_of)
+    registry = current_app.extensions["players"]
+    text = tournaments().trf(tournament_id, layout, visible_state_of, lambda t: sex_and_birth(registry, t))
     response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = f'attachment; filename="{tournament_id}.trf"'
     return response
@@ -172,7 +174,7 @@ def registry_entry(tournament_id: str, data: dict) -> dict:
     registers nobody)."""
     registry = current_app.extensions["players"]
     register, force = data.pop("register"), data.pop("force")
-    details = {k: data.pop(k) for k in ("name_geez", "club", "birth_year") if k in data}
+    details = {k: data.pop(k) for k in ("name_geez", "club", "birth_year", "sex") if k in data}
     if data.get("player_id") is not None:
         p = registry.survivor(registry.must_exist(data["player_id"], field="player_id").player_id)
         return {

@@ -59,13 +59,14 @@ def players():
 @click.option("--name-geez", default=None, help="The name in Ge'ez script.")
 @click.option("--club", default=None)
 @click.option("--birth-year", type=int, default=None)
+@click.option("--sex", default=None, help="m or w, as FIDE's TRF writes it.")
 @click.option("--external-id", default=None, help="A national federation's number.")
 @click.option("--force", is_flag=True, help="Register even though a player of this name is registered.")
 @DB
 @BY
-def register(name, federation, name_geez, club, birth_year, external_id, force, db, by):
+def register(name, federation, name_geez, club, birth_year, sex, external_id, force, db, by):
     """Register a player; prints his id."""
-    body = {"name": name, "federation": federation, "name_geez": name_geez, "club": club}
+    body = {"name": name, "federation": federation, "name_geez": name_geez, "club": club, "sex": sex}
     body.update({"birth_year": birth_year, "external_id": external_id, "force": force})
     data = _loaded(bodies.player_create_schema, {k: v for k, v in body.items() if v is not None})
     service = _players(db)
@@ -141,6 +142,20 @@ def affiliation(player_id, federation, club, db, by):
     data = _loaded(bodies.affiliation_schema, body)
     written = _run(lambda: _players(db).change_affiliation(player_id, data, recorded_by=by))
     say(f"{written.player.player_id}: {written.player.federation}, {written.player.club}")
+
+
+@players.command()
+@click.argument("player_id")
+@click.option("--sex", default=None, help="m or w, as FIDE's TRF writes it.")
+@click.option("--birth-year", type=int, default=None)
+@DB
+@BY
+def particulars(player_id, sex, birth_year, db, by):
+    """Change a player's sex or birth year."""
+    body = {k: v for k, v in {"sex": sex, "birth_year": birth_year}.items() if v is not None}
+    data = _loaded(bodies.particulars_schema, body)
+    written = _run(lambda: _players(db).change_particulars(player_id, data, recorded_by=by))
+    say(f"{written.player.player_id}: {written.player.sex or '-'}, {written.player.birth_year or '-'}")
 
 
 @players.command()

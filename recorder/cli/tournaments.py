@@ -250,14 +250,90 @@ def forfeit(tournament_id, round_number, board, result, db, by):
 
 @tournament.command()
 @click.argument("tournament_id")
+@click.option("--category", default=None, help="One category's standings (its code: U16, W...).")
 @AS_JSON
 @DB
-def standings(tournament_id, as_json, db):
-    """Print the standings with their tiebreaks."""
-    from recorder.tournaments.render import standings_text
+def standings(tournament_id, category, as_json, db):
+    """Print the standings with their tiebreaks, or one category's."""
+    from recorder.tournaments.render import category_standings_text, standings_text
     from recorder.tournaments.views import standings_json
 
-    _print_view(tournament_id, as_json, db, standings_json, lambda v: standings_text(v.tournament, v.standings()))
+    if category is None:
+        _print_view(tournament_id, as_json, db, standings_json, lambda v: standings_text(v.tournament, v.standings()))
+        return
+    from recorder.tournaments.prize_views import category_standings_json
+
+    service = _service(db)
+    view = _run(lambda: service.view(tournament_id))
+    found = _run(lambda: category_standings_json(view, _particulars(service, view.tournament), category))
+    if as_json:
+        click.echo(json.dumps(found, indent=2))
+    else:
+        say(category_standings_text(view.tournament, found))
+
+
+def _particulars(service, t) -> dict:
+    from recorder.players.particulars import particulars_of
+    from recorder.players.service import Players
+
+    return particulars_of(Players(service.recorder), t)
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@AS_JSON
+@DB
+def prizes(tournament_id, as_json, db):
+    """Print the prize list: who is paid what, by the standings (final once it is finished)."""
+    from recorder.tournaments.prize_views import prizes_json
+    from recorder.tournaments.render import prizes_text
+
+    service = _service(db)
+    view = _run(lambda: service.view(tournament_id))
+    found = prizes_json(view, _particulars(service, view.tournament))
+    if as_json:
+        click.echo(json.dumps(found, indent=2))
+    else:
+        say(prizes_text(found))
+
+
+@tournament.command("set-categories")
+@click.argument("tournament_id")
+@click.argument("body")
+@DB
+@BY
+def set_categories(tournament_id, body, db, by):
+    """Set the categories: BODY is the API's, {"categories": [{"code": "U16", "kind": "age", "under": 16}, ...]}."""
+    from schemas.prizes import categories_schema
+
+    data = _loaded(categories_schema, _json_body(body))
+    written = _run(lambda: _service(db).set_categories(tournament_id, data, recorded_by=by))
+    click.echo(", ".join(c["code"] for c in written.tournament.categories) or "no categories")
+
+
+@tournament.command("set-prizes")
+@click.argument("tournament_id")
+@click.argument("body")
+@DB
+@BY
+def set_prizes(tournament_id, body, db, by):
+    """Set the prize list: BODY is the API's, {"prizes": [{"place": 1, "amount": 1000}, ...], "sharing": "hort"}."""
+    from schemas.prizes import prizes_schema
+
+    data = _loaded(prizes_schema, _json_body(body))
+    written = _run(lambda: _service(db).set_prizes(tournament_id, data, recorded_by=by))
+    t = written.tournament
+    click.echo(f"{len(t.prizes)} prizes, {sum(p['amount'] for p in t.prizes)} in all, sharing {t.prize_sharing}")
+
+
+def _json_body(text: str) -> dict:
+    try:
+        body = json.loads(text)
+    except json.JSONDecodeError as error:
+        fail(f"BODY is not JSON: {error}")
+    if not isinstance(body, dict):
+        fail("BODY is a JSON object")
+    return body
 
 
 @tournament.command()
@@ -356,7 +432,12 @@ def show(tournament_id, db):
 @DB
 def trf(tournament_id, layout, output, db):
     """Print a tournament as a FIDE Tournament Report File (TRF-2026, or TRF-16)."""
-    text = _run(lambda: _service(db).trf(tournament_id, layout))
+    from recorder.players.particulars import sex_and_birth
+    from recorder.players.service import Players
+
+    service = _service(db)
+    players = Players(service.recorder)
+    text = _run(lambda: service.trf(tournament_id, layout, registry=lambda t: sex_and_birth(players, t)))
     if output:
         with open(output, "w", encoding="utf-8", newline="") as out:
             out.write(text)

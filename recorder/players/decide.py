@@ -12,11 +12,20 @@ import re
 from recorder.errors import InvalidRecord
 
 from . import FEDERATION, is_player_id
-from .events import AffiliationChanged, GameLinked, MergeWithdrawn, PlayerMerged, PlayerRegistered, PlayerRenamed
+from .events import (
+    AffiliationChanged,
+    GameLinked,
+    MergeWithdrawn,
+    ParticularsChanged,
+    PlayerMerged,
+    PlayerRegistered,
+    PlayerRenamed,
+)
 from .fold import Player
 from .geez import transliterate
 
 EARLIEST_BIRTH_YEAR = 1880
+SEXES = ("m", "w")  # as FIDE's TRF writes them (a player record's column 10)
 # Ethiopic, Ethiopic Supplement, Extended and Extended-A: the Ge'ez script's letters.
 _ETHIOPIC = re.compile("[\u1200-\u139f\u2d80-\u2ddf\uab00-\uab2f\U0001e7e0-\U0001e7ff]")
 _LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -81,6 +90,16 @@ def birth_year(year: int | None, this_year: int) -> int | None:
     return year
 
 
+def sex_of(text: str | None) -> str | None:
+    """m or w, read in small letters whatever case they were typed in; None: not known."""
+    if text is None:
+        return None
+    sex = text.strip().lower()
+    if sex not in SEXES:
+        raise InvalidRecord(f"sex is m or w (as FIDE's TRF writes it), not {text!r}", field="sex")
+    return sex
+
+
 def decide_register(body: dict, this_year: int) -> PlayerRegistered:
     external = body.get("external_id")
     external = external.strip() or None if external is not None else None
@@ -92,6 +111,7 @@ def decide_register(body: dict, this_year: int) -> PlayerRegistered:
         club=club_name(body.get("club")),
         birth_year=birth_year(body.get("birth_year"), this_year),
         external_id=external,
+        sex=sex_of(body.get("sex")),
     )
 
 
@@ -111,6 +131,16 @@ def decide_affiliation(p: Player, body: dict) -> list[AffiliationChanged]:
     if (federation, club) == (p.federation, p.club):
         raise InvalidRecord("the affiliation is already this", field="federation")
     return [AffiliationChanged(federation=federation, club=club)]
+
+
+def decide_particulars(p: Player, body: dict, this_year: int) -> list[ParticularsChanged]:
+    """Sex and birth year as they now read; a field left out keeps its value, null clears it."""
+    _not_merged(p)
+    sex = sex_of(body["sex"]) if "sex" in body else p.sex
+    year = birth_year(body["birth_year"], this_year) if "birth_year" in body else p.birth_year
+    if (sex, year) == (p.sex, p.birth_year):
+        raise InvalidRecord("the sex and birth year are already these", field="sex")
+    return [ParticularsChanged(sex=sex, birth_year=year)]
 
 
 def decide_merge(p: Player, into: Player | None, body: dict) -> list[PlayerMerged]:

@@ -37,6 +37,13 @@ class PlayerRegistered(PlayerEvent):
     club: str | None = None
     birth_year: int | None = None
     external_id: str | None = None
+    sex: str | None = None  # "m" or "w", as FIDE's TRF; left out of the payload when unknown
+
+    def payload(self) -> dict[str, Any]:
+        body = super().payload()
+        if body["sex"] is None:
+            del body["sex"]
+        return body
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,15 @@ class AffiliationChanged(PlayerEvent):
     type: ClassVar[str] = "affiliation_changed"
     federation: str
     club: str | None = None
+
+
+@dataclass(frozen=True)
+class ParticularsChanged(PlayerEvent):
+    """The sex and birth year as they now read (a correction, or what was not known)."""
+
+    type: ClassVar[str] = "particulars_changed"
+    sex: str | None = None
+    birth_year: int | None = None
 
 
 @dataclass(frozen=True)
@@ -86,7 +102,15 @@ class GameLinked(PlayerEvent):
 
 EVENT_TYPES: dict[str, type[PlayerEvent]] = {
     cls.type: cls
-    for cls in (PlayerRegistered, PlayerRenamed, AffiliationChanged, PlayerMerged, MergeWithdrawn, GameLinked)
+    for cls in (
+        PlayerRegistered,
+        PlayerRenamed,
+        AffiliationChanged,
+        PlayerMerged,
+        MergeWithdrawn,
+        GameLinked,
+        ParticularsChanged,
+    )
 }
 
 

@@ -9,6 +9,7 @@ from .events import (
     AffiliationChanged,
     GameLinked,
     MergeWithdrawn,
+    ParticularsChanged,
     PlayerEvent,
     PlayerMerged,
     PlayerRegistered,
@@ -25,6 +26,7 @@ class Player:
     club: str | None = None
     birth_year: int | None = None
     external_id: str | None = None
+    sex: str | None = None  # "m" or "w" (decide.SEXES); None: not known
     merged_into: str | None = None  # the survivor's id while this record is merged
     linked_games: tuple[tuple[str, str], ...] = ()  # (game id, side) of games linked after the fact
     version: int = 0
@@ -43,6 +45,7 @@ def start(player_id: str, event: PlayerRegistered) -> Player:
         club=event.club,
         birth_year=event.birth_year,
         external_id=event.external_id,
+        sex=event.sex,
         version=1,
     )
 
@@ -53,6 +56,8 @@ def apply(p: Player, event: PlayerEvent, seq: int) -> Player:
         return replace(p, name=event.name, name_geez=event.name_geez, version=seq)
     if isinstance(event, AffiliationChanged):
         return replace(p, federation=event.federation, club=event.club, version=seq)
+    if isinstance(event, ParticularsChanged):
+        return replace(p, sex=event.sex, birth_year=event.birth_year, version=seq)
     if isinstance(event, PlayerMerged):
         return replace(p, merged_into=event.into, version=seq)
     if isinstance(event, MergeWithdrawn):

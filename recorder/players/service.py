@@ -252,6 +252,10 @@ class Players:
     def change_affiliation(self, player_id: str, body: dict, **write) -> Written:
         return self.execute(player_id, lambda p: decisions.decide_affiliation(p, body), **write)
 
+    def change_particulars(self, player_id: str, body: dict, **write) -> Written:
+        year = self.year()
+        return self.execute(player_id, lambda p: decisions.decide_particulars(p, body, year), **write)
+
     def merge(self, player_id: str, body: dict, **write) -> Written:
         """``player_id`` (the duplicate) into ``body["into"]`` (the record that survives).
 

@@ -165,6 +165,26 @@ class CorrectionRecorded(TournamentEvent):
     principal: dict = field(default_factory=dict)  # who corrected: {"kind": "admin"}
 
 
+@dataclass(frozen=True)
+class CategoriesSet(TournamentEvent):
+    """The tournament's categories from now on, the whole list (categories.py): each with
+    its code, kind and what decides its members (an age's birth-year bound worked out)."""
+
+    type: ClassVar[str] = "categories_set"
+    categories: list
+
+
+@dataclass(frozen=True)
+class PrizesSet(TournamentEvent):
+    """The prize list from now on, the whole of it: ``prizes`` ``[{place, amount, category?}]``
+    (no category: the overall list), shared by the Hort system or not (prizes.py)."""
+
+    type: ClassVar[str] = "prizes_set"
+    prizes: list
+    sharing: str = "none"
+    currency: str | None = None
+
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.type: cls
     for cls in (
@@ -178,6 +198,8 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         EntrantLinked,
         BroadcastSet,
         CorrectionRecorded,
+        CategoriesSet,
+        PrizesSet,
     )
 }
 

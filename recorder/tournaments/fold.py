@@ -14,11 +14,13 @@ from .events import (
     OLD_DUTCH,
     BoardResultRecorded,
     BroadcastSet,
+    CategoriesSet,
     CorrectionRecorded,
     EntrantLinked,
     PairingForbidden,
     PlayerRegistered,
     PlayerWithdrew,
+    PrizesSet,
     RoundPaired,
     TiebreaksChosen,
     TournamentCreated,
@@ -135,6 +137,10 @@ class Tournament:
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
     corrections: tuple[Correction, ...] = ()  # the admin's, after the tournament finished
+    categories: tuple[dict, ...] = ()  # as stored (categories.py); never mutated
+    prizes: tuple[dict, ...] = ()  # the prize list as stored (PrizesSet)
+    prize_sharing: str = "none"
+    currency: str | None = None
     version: int = 0
 
     @property
@@ -245,6 +251,11 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
     if isinstance(event, BoardResultRecorded):
         forfeit = Forfeit(event.result, event.reason, event.note)
         return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit}, version=seq)
+    if isinstance(event, CategoriesSet):
+        return replace(t, categories=tuple(event.categories), version=seq)
+    if isinstance(event, PrizesSet):
+        prizes = tuple(event.prizes)
+        return replace(t, prizes=prizes, prize_sharing=event.sharing, currency=event.currency, version=seq)
     raise TypeError(f"unexpected tournament event {event!r}")
 
 

@@ -93,3 +93,37 @@ def _square(t, rows: list[dict]) -> str:
             ]
         )
     return _table(header, body)
+
+
+def category_standings_text(t, found: dict) -> str:
+    """One category's standings (``prize_views.category_standings_json``): its place, the overall rank."""
+    header = ["place", "rank", "no", "name", "fed", "points", *t.tiebreaks]
+    rows = [
+        [r["rank"], r["overall_rank"], r["number"], r["name"], r["federation"] or "", r["points"]]
+        + [r["tiebreaks"][name] for name in t.tiebreaks]
+        for r in found["standings"]
+    ]
+    category = found["category"]
+    title = category["code"] + (f" ({category['name']})" if category.get("name") else "")
+    return f"{title}\n" + _table(header, rows)
+
+
+def prizes_text(found: dict) -> str:
+    """Who is paid what (``prize_views.prizes_json``), then the money offered and paid."""
+    currency = f" {found['currency']}" if found["currency"] else ""
+    rows = [
+        [
+            a["rank"],
+            a["number"],
+            a["name"],
+            a["category"] or "overall",
+            a["place"] or "",
+            f"{a['amount']}{currency}",
+            "-".join(str(p) for p in a["shared_places"]) + (f" /{a['sharers']}" if a["shared_places"] else ""),
+        ]
+        for a in found["awards"]
+    ]
+    table = _table(["rank", "no", "name", "list", "place", "amount", "shared"], rows)
+    state = "final" if found["final"] else "as the standings stand now"
+    sums = f"offered {found['offered']}{currency}, paid {found['paid']}{currency} ({found['sharing']}; {state})"
+    return f"{table}\n{sums}"

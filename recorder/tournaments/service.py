@@ -15,6 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from recorder.core.chain import canonical_json
@@ -31,6 +32,7 @@ from recorder.store import (
 )
 
 from . import TOURNAMENT_PREFIX, board_game_id, new_tournament_id, trf
+from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
 from .events import EntrantLinked, PlayerRegistered, event_from_record
@@ -249,9 +251,17 @@ class Tournaments:
                 self._checks.popitem(last=False)
         return view, checks
 
-    def trf(self, tournament_id: str, layout: str = "2026", state_of: Callable[[str], Any] | None = None) -> str:
+    def trf(
+        self,
+        tournament_id: str,
+        layout: str = "2026",
+        state_of: Callable[[str], Any] | None = None,
+        registry: Callable[[Tournament], dict] | None = None,
+    ) -> str:
+        """``registry(t)``: entrant number -> (sex, birth year), the registry's, for 001's columns."""
         view = self.view(tournament_id, state_of)
-        return trf.write(view.tournament, view.outcomes, layout)
+        known = registry(view.tournament) if registry is not None else None
+        return trf.write(view.tournament, view.outcomes, layout, known)
 
     def execute(
         self,
@@ -347,6 +357,21 @@ class Tournaments:
             finished = is_finished(t, outcomes)
             return decisions.decide_correction(t, round_number, board, body, finished, principal)
 
+        return self.execute(tournament_id, decide, needs_results=True, **write)
+
+    def set_categories(self, tournament_id: str, body: dict, **write) -> Written:
+        """The whole list of categories, until the tournament finishes; an age's birth-year
+        bound is counted from its start date's year, else from this year (categories.py)."""
+        year = datetime.now(UTC).year
+
+        def decide(t: Tournament, outcomes: dict) -> list:
+            return category_rules.decide_categories(t, body, is_finished(t, outcomes), year)
+
+        return self.execute(tournament_id, decide, needs_results=True, **write)
+
+    def set_prizes(self, tournament_id: str, body: dict, **write) -> Written:
+        """The whole prize list and its sharing, until the tournament finishes."""
+        decide = lambda t, outcomes: category_rules.decide_prizes(t, body, is_finished(t, outcomes))  # noqa: E731
         return self.execute(tournament_id, decide, needs_results=True, **write)
 
     def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:

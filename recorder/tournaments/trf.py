@@ -27,7 +27,7 @@ too. Export, import, export gives the same file, and the same tournament.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -567,8 +567,10 @@ def points_of(trf: TrfFile, cell: TrfRound) -> Fraction:
 # --------------------------------------------------------------------------- writing
 
 
-def write(t: Tournament, outcomes: dict, layout: str = "2026") -> str:
-    """The tournament as a TRF (CR LF line ends: the CR the format asks for, and an LF)."""
+def write(t: Tournament, outcomes: dict, layout: str = "2026", registry: Mapping[int, tuple] | None = None) -> str:
+    """The tournament as a TRF (CR LF line ends: the CR the format asks for, and an LF).
+    ``registry``: entrant number -> (sex, birth year) as the registry knows them, for the
+    player records' sex (column 10) and birth date (70-79, ``YYYY/00/00``: a year alone)."""
     if layout not in LAYOUTS:
         raise InvalidRecord(f"layout must be one of {', '.join(LAYOUTS)}", field="layout")
     table = cells(t, outcomes)
@@ -577,7 +579,9 @@ def write(t: Tournament, outcomes: dict, layout: str = "2026") -> str:
     for e in t.entrants:
         points = sum((c.points for c in table[e.number] if c.points is not None), Fraction(0))
         rounds = "  ".join(round_cell(t, e.number, c) for c in table[e.number])
-        lines.append((player_fields(e, points, ranks[e.number]) + ("  " + rounds if rounds else "")).rstrip())
+        known = (registry or {}).get(e.number, (None, None))
+        fields = player_fields(e, points, ranks[e.number], *known)
+        lines.append((fields + ("  " + rounds if rounds else "")).rstrip())
     lines += extension_records(t)
     return "\r\n".join(lines) + "\r\n"
 
@@ -632,11 +636,12 @@ def header(t: Tournament, layout: str) -> list[str]:
     return lines + declared_byes(t)
 
 
-def player_fields(e, points: Fraction, rank: int) -> str:
+def player_fields(e, points: Fraction, rank: int, sex: str | None = None, birth_year: int | None = None) -> str:
     rating = f"{e.rating:4d}" if e.rating and e.rating <= 9999 else "    "
     federation = e.federation if e.federation and len(e.federation) <= 3 else ""
+    birth = f"{birth_year:04d}/00/00" if birth_year else ""
     return (
-        f"001 {e.number:4d}      {e.name[:33]:<33} {rating} {federation:<3} {'':11} {'':10} "
+        f"001 {e.number:4d} {sex or ' ':1}    {e.name[:33]:<33} {rating} {federation:<3} {'':11} {birth:<10} "
         f"{float(points):4.1f} {rank:4d}"
     )
 

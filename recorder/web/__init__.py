@@ -160,13 +160,13 @@ def projector_page(tournament_id: str):
     return render_template("projector.html", tournament_id=tournament_id)
 
 
-PRINT_LISTS = ("pairings", "standings", "crosstable")
+PRINT_LISTS = ("pairings", "standings", "crosstable", "prizes")
 
 
 @bp.get("/tournaments/<tournament_id>/print")
 def print_page(tournament_id: str):
-    """Print-ready lists (?list=pairings&round=N | standings | crosstable): A4, black on
-    white, 40 rows a page."""
+    """Print-ready lists (?list=pairings&round=N | standings[&category=CODE] | crosstable |
+    prizes): A4, black on white, 40 rows a page."""
     list_name = request.args.get("list", "pairings")
     if list_name not in PRINT_LISTS:
         abort(
@@ -174,7 +174,10 @@ def print_page(tournament_id: str):
             description=gettext("No list %(name)s: choose %(lists)s.", name=list_name, lists=", ".join(PRINT_LISTS)),
         )
     round_number = request.args.get("round", type=int)
-    return render_template("print.html", tournament_id=tournament_id, list_name=list_name, round_number=round_number)
+    category = request.args.get("category", "")
+    return render_template(
+        "print.html", tournament_id=tournament_id, list_name=list_name, round_number=round_number, category=category
+    )
 
 
 # -- Embeddable boards: one game, or a round's boards, for an <iframe> elsewhere ------------

@@ -7,6 +7,8 @@
 // board is the position after them, folded by the service's own rules running on this
 // device (rules.js), when they have loaded. A move recorded on another device arrives
 // by Server-Sent Events (GET …/live) and the page reloads it.
+// Above the board, the clocks (game-clock.js): the device clock, or readings typed from a
+// physical one, go with each sowing, decision and result recorded here.
 // In the spectator view (/games/{id}/watch, data-mode="watch") nothing can be recorded;
 // nor on the game page until the service says this device's token may write this game
 // (data-can-record): until then, and without such a token, the page is read-only.
@@ -17,6 +19,7 @@ import { resetToolForms, showDecision, wireForms } from "./decisions.js";
 import { OfflineRecorder, refusedWords, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, statusText, turnsOf } from "./record.js";
+import { GameClock, moveTimeWords, TypedReadingInvalid } from "./game-clock.js";
 import { DeviceRules } from "./rules.js";
 import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
@@ -36,6 +39,7 @@ const URLS = {
 const view = {
   variant: null, game: null, etag: null, log: [], line: null, plies: [], index: 0,
   shown: null, busy: false, stale: true, canRecord: false, request: 0, notation: new Map(), notationRequest: 0,
+  written: new Map(), // seq -> the move as GET …/moves gives it (its think time, its reading)
   projection: null, // { key, answer }: the queue folded by the rules on this device
 };
 
@@ -75,6 +79,7 @@ async function refreshMoveNotation() {
   const moves = await getOptional(URLS.moves).catch(() => null);
   if (!moves || request !== view.notationRequest) return;
   view.notation = new Map(moves.moves.map((move) => [move.seq, move.notation]));
+  view.written = new Map(moves.moves.map((move) => [move.seq, move]));
   renderMoves();
   renderStepper(view.plies[view.index]);
   showNotation();
@@ -92,6 +97,7 @@ async function show(index) {
   if (request !== view.request) return; // a later step overtook this one
   view.shown = state;
   drawBoard(state, ply, answer);
+  clocks.show({ state, ply, latest: isLatest(), known: isLatest() && (!offline.holding || Boolean(answer)) });
   renderStatus(state, answer);
   offline.render();
   if (isLatest()) checkReplacement();
@@ -206,7 +212,9 @@ function renderMoves() {
         "data-notation": written || null, title: (event.type === "sowed" && written) || moveText(event) }, ply.text);
       button.addEventListener("click", () => show(ply.index));
       const comments = (view.line.comments.get(event.seq) || []).map((text) => element("p", { class: "comment", text }));
-      return [button, ply.rest ? element("span", { class: "pass", text: ply.rest }) : null, ...comments];
+      const time = moveTimeWords(view.written.get(event.seq));
+      const timed = time ? element("span", { class: "ply-time", "data-seq": event.seq, title: time.title, translate: "no" }, time.text) : null;
+      return [button, ply.rest ? element("span", { class: "pass", text: ply.rest }) : null, timed, ...comments];
     });
     return element("li", { class: "move-turn" }, turn.label ? element("span", { class: "turn-label", text: turn.label }) : null, ...parts);
   });
@@ -251,8 +259,10 @@ function updateDownloads() {
 
 // -- Recording -----------------------------------------------------------------------
 
-async function send(command) {
+async function send(asked) {
   if (view.busy || !view.canRecord) return; // one write at a time: a double tap must not become two moves
+  const command = timed(asked);
+  if (!command) return;
   if (offline.holding || !navigator.onLine) {
     view.busy = true; // no second tap until this move is queued and the board redrawn after it
     setBusy(true);
@@ -270,6 +280,7 @@ async function send(command) {
   const key = idempotencyKey(); // kept if the command is queued: a lost answer must not store it twice
   try {
     const { data, etag } = await sendCommand(gameId, command, view.etag, key);
+    clocks.committed();
     recorded(data, etag);
     byId("action-error").hidden = true;
     clearNotice();
@@ -281,8 +292,10 @@ async function send(command) {
       view.stale = false;
       await queue(command, key);
     } else if (error instanceof Conflict) {
+      clocks.dropped();
       notify(_("Another device changed this game since this page last saw it. The page has reloaded it; nothing of yours was recorded — check the board and record again."), "conflict");
     } else {
+      clocks.dropped();
       byId("action-error").textContent = describeProblem(error);
       byId("action-error").hidden = false;
     }
@@ -297,12 +310,26 @@ async function send(command) {
   }
 }
 
+// The command with the clocks' reading it carries (clocks.stamp), or null when the readings
+// typed in are not times (the page says so and records nothing).
+function timed(command) {
+  try {
+    return clocks.stamp(command, view.shown);
+  } catch (error) {
+    if (!(error instanceof TypedReadingInvalid)) throw error;
+    byId("action-error").textContent = error.message;
+    byId("action-error").hidden = false;
+    return null;
+  }
+}
+
 // A recorded command answers with its events and the new state: no need to read them again.
 function recorded(data, etag) {
   const last = view.log[view.log.length - 1];
   if (data.events[0].seq !== last.seq + 1) return; // something else was written: `stale` stays set
   view.log.push(...data.events);
-  view.game = { ...view.game, state: data.state, version: data.version };
+  // The clocks' face was the service's before this command: the page's record stands until the next read.
+  view.game = { ...view.game, state: data.state, version: data.version, clock: null };
   view.etag = etag;
   view.stale = false;
 }
@@ -315,15 +342,18 @@ async function queue(command, key) {
     const commands = [...offline.pending.map((entry) => entry.command), command];
     const answer = await deviceRules.fold(view.log, commands).catch(() => null);
     if (answer && answer.refused && answer.refused.index === commands.length - 1) {
+      clocks.dropped();
       byId("action-error").textContent = SAY.notQueued(refusedWords(answer.refused));
       byId("action-error").hidden = false;
       await show(view.plies.length - 1);
       return;
     }
     await offline.add(command, key);
+    clocks.committed();
     if (answer) view.projection = { key: projectionKey(), answer };
   } else {
     await offline.add(command, key);
+    clocks.committed();
   }
   byId("action-error").hidden = true;
   resetToolForms();
@@ -333,6 +363,7 @@ async function queue(command, key) {
 async function showLatest() {
   view.line = effectiveLine(view.log);
   view.plies = [view.log[0], ...view.line.moves];
+  clocks.read(view.game, view.plies);
   renderMoves();
   refreshMoveNotation();
   await show(view.plies.length - 1);
@@ -381,6 +412,7 @@ function wire() {
   byId("notation-panel").addEventListener("toggle", showNotation);
   document.addEventListener("keydown", onKey);
   wireForms(() => ({ state: view.shown }), send);
+  clocks.wire();
 }
 
 // The rules on this device: the page says whether they are loaded, and once they are, a
@@ -394,6 +426,8 @@ const deviceRules = new DeviceRules(page, () => {
   line.hidden = false;
   if (view.game && offline.holding) show(view.plies.length - 1);
 });
+
+const clocks = new GameClock(gameId, { send: (command) => send(command) });
 
 const offline = new OfflineRecorder(gameId, {
   version: () => view.game.version,
@@ -421,6 +455,7 @@ async function learnAccess() {
 
 wire();
 Promise.all([load(), learnAccess()])
+  .then(() => clocks.allow(view.canRecord))
   .then(() => show(view.plies.length - 1))
   .then(() => (view.canRecord ? offline.start() : null))
   .then(() => {

@@ -48,7 +48,8 @@ function renderHeader(p) {
   byId("player-name").textContent = p.name;
   document.title = `${p.name} · ` + _("Mancala records");
   byId("player-geez").textContent = p.name_geez || "";
-  byId("player-meta").textContent = [p.federation, p.club, p.birth_year && _("born %(year)s", { year: p.birth_year }),
+  const sex = { w: _("woman"), m: _("man") }[p.sex];
+  byId("player-meta").textContent = [p.federation, p.club, sex, p.birth_year && _("born %(year)s", { year: p.birth_year }),
     p.external_id && _("federation number %(number)s", { number: p.external_id }), p.id].filter(Boolean).join(" · ");
   const merged = byId("player-merged");
   if (p.survivor) {

@@ -1,8 +1,10 @@
 // Print-ready lists of a tournament: the pairings of a round, the standings with their
-// tiebreaks, the crosstable (?list=pairings&round=N | standings | crosstable). The rows are
-// cut into sheets of 40 (print.css breaks the page after each sheet), black on white.
+// tiebreaks (or one category's), the crosstable, the prize list (?list=pairings&round=N |
+// standings[&category=CODE] | crosstable | prizes). The rows are cut into sheets of 40
+// (print.css breaks the page after each sheet), black on white.
 import { describeProblem, getJSON } from "./api.js";
 import { _, date } from "./i18n.js";
+import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
 import { crossMark, element } from "./site.js";
 
 const ROWS_PER_SHEET = 40;
@@ -77,6 +79,30 @@ function standingSheets(t, standings) {
   return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows);
 }
 
+// One category's players, their place in it beside the overall rank.
+function categorySheets(t, found) {
+  const order = found.tiebreaks;
+  const rows = found.standings.map((s) => element("tr", { "data-number": s.number },
+    cell(s.rank, "num"), cell(s.overall_rank, "num"), cell(nameOf(t, s.number, s.name)), cell(s.federation), cell(s.rating, "num"),
+    cell(points(s.points), "num"), ...order.map((name) => cell(s.tiebreaks[name], "num"))));
+  const head = [[_("Place"), "num"], [_("Rank"), "num"], [_("Name")], [_("Fed")], [_("Rating"), "num"], [_("Pts"), "num"],
+    ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
+  const title = _("%(category)s: standings after round %(n)s", { category: categoryTitle(found.category), n: found.rounds_played });
+  const rule = element("p", { class: "print-byes", text: categoryRule(found.category) });
+  return sheets(t, title, head, rows, rule);
+}
+
+// Who is paid what, then how ties share and the money offered and paid.
+function prizeSheets(t, prizes) {
+  const currency = prizes.currency ? ` ${prizes.currency}` : "";
+  const rows = prizes.awards.map((a) => element("tr", { "data-number": a.number },
+    cell(a.rank, "num"), cell(nameOf(t, a.number, a.name)), cell(prizeName(prizes.categories, a)), cell(sharedText(a)),
+    element("td", { class: "num" }, String(a.amount), element("span", { translate: "no", text: currency }))));
+  const head = [[_("Rank"), "num"], [_("Name")], [_("Prize")], [_("Shared")], [_("Amount"), "num"]];
+  const notes = element("p", { class: "print-byes", text: `${sharingText(prizes)} ${totalsText(prizes)}` });
+  return sheets(t, _("Prize list"), head, rows, notes);
+}
+
 // As on the screen: a round robin is the square (row against column, by place), a Swiss
 // gives each round's opponent, seat and result ("46s1").
 function crosstableSheets(t, crosstable) {
@@ -102,11 +128,15 @@ function squareCells(row, places) {
 async function load() {
   const [{ data: t }, { data: standings }] = await Promise.all([getJSON(base), getJSON(`${base}/standings`)]);
   const list = page.dataset.list;
+  const category = page.dataset.category;
   let made;
-  if (list === "standings") made = standingSheets(t, standings);
+  if (list === "standings" && category) {
+    made = categorySheets(t, (await getJSON(`${base}/categories/${encodeURIComponent(category)}/standings`)).data);
+  } else if (list === "standings") made = standingSheets(t, standings);
+  else if (list === "prizes") made = prizeSheets(t, (await getJSON(`${base}/prizes`)).data);
   else if (list === "crosstable") made = crosstableSheets(t, (await getJSON(`${base}/crosstable`)).data);
   else made = pairingSheets(t, standings, Number(page.dataset.round) || null);
-  const lists = { pairings: _("Pairings"), standings: _("Standings"), crosstable: _("Crosstable") };
+  const lists = { pairings: _("Pairings"), standings: _("Standings"), crosstable: _("Crosstable"), prizes: _("Prize list") };
   document.title = `${t.name} · ${lists[list] || list}`;
   page.replaceChildren(...made);
 }

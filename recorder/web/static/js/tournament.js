@@ -5,6 +5,7 @@
 // tournament's live stream (GET …/live): a move or result on any board redraws it.
 import { describeProblem, getJSON } from "./api.js";
 import { _, date } from "./i18n.js";
+import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
 import { crossMark, element, listen } from "./site.js";
 
 const page = document.getElementById("tournament-page");
@@ -140,16 +141,59 @@ function renderRounds(t, started) {
     : [element("p", { class: "hint", text: _("No round has been paired yet.") })]));
 }
 
+// Categories and prizes (docs/tournaments.md): one category's standings, the prize list.
+function renderPrizes(prizes, players) {
+  const panel = byId("prizes-panel");
+  panel.hidden = !prizes.categories.length && !prizes.prizes.length;
+  if (panel.hidden) return Promise.resolve();
+  const currency = () => (prizes.currency ? element("span", { translate: "no", text: ` ${prizes.currency}` }) : "");
+  const rows = prizes.awards.map((a) => element("tr", { "data-player": a.number },
+    element("td", { text: String(a.rank) }), element("td", {}, playerName(players, a.number, a.name)),
+    element("td", { text: prizeName(prizes.categories, a) }), element("td", { text: sharedText(a) }),
+    element("td", { class: "points" }, String(a.amount), currency())));
+  table("prize-list", [_("Rank"), _("Player"), _("Prize"), _("Shared"), _("Amount")], rows);
+  byId("prize-rule").textContent = sharingText(prizes);
+  byId("prize-totals").textContent = totalsText(prizes);
+  byId("prizes-print").href = `/tournaments/${encodeURIComponent(id)}/print?list=prizes`;
+  return renderCategoryChoice(prizes.categories, players);
+}
+
+function renderCategoryChoice(categories, players) {
+  const choice = byId("category-choice");
+  const wanted = choice.value || new URLSearchParams(window.location.search).get("category");
+  choice.replaceChildren(...categories.map((c) => element("option", { value: c.code, text: categoryTitle(c) })));
+  choice.closest("p").hidden = !categories.length;
+  if (categories.some((c) => c.code === wanted)) choice.value = wanted;
+  choice.onchange = () => renderCategory(categories, players).catch(() => {});
+  return renderCategory(categories, players);
+}
+
+async function renderCategory(categories, players) {
+  const code = byId("category-choice").value;
+  const category = categories.find((c) => c.code === code);
+  byId("category-print").hidden = !category;
+  if (!category) return;
+  const { data } = await getJSON(`${base}/categories/${encodeURIComponent(code)}/standings`);
+  const rows = data.standings.map((s) => element("tr", { "data-player": s.number },
+    element("td", { text: String(s.rank) }), element("td", { text: String(s.overall_rank) }),
+    element("td", {}, playerName(players, s.number, s.name)), element("td", { class: "points", text: String(s.points) })));
+  table("category-standings", [_("Place"), _("Overall rank"), _("Player"), _("Points")], rows);
+  byId("category-rule").textContent = categoryRule(category);
+  byId("category-print").href = `/tournaments/${encodeURIComponent(id)}/print?list=standings&category=${encodeURIComponent(code)}`;
+}
+
 async function init() {
   const [{ data: t }, { data: standings }, { data: crosstable }, { data: games }, { data: variants }] = await Promise.all([
     getJSON(base), getJSON(`${base}/standings`), getJSON(`${base}/crosstable`),
     getJSON(`/api/games?tournament=${encodeURIComponent(id)}&limit=1000`), getJSON("/api/variants"),
   ]);
+  const { data: prizes } = await getJSON(`${base}/prizes`);
   const started = new Set(games.games.map((g) => g.id));
   renderHeader(t, variants.variants);
   renderStandings(standings, t.players);
   renderCrosstable(crosstable, started);
   renderRounds(t, started);
+  await renderPrizes(prizes, t.players);
   byId("projector-link").href = `/tournaments/${encodeURIComponent(id)}/projector`;
   page.dataset.ready = "true";
   page.dataset.updates = String(Number(page.dataset.updates || 0) + 1);

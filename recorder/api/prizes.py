@@ -1,0 +1,55 @@
+"""A tournament's categories and prize list over HTTP: set by its arbiter (or the admin)
+until it finishes, read by anyone, as the public sees the results (a broadcast delay holds).
+
+The registry's particulars of the entrants (sex, birth year, club) decide the categories'
+members at every read (recorder/players/particulars.py).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, current_app
+
+from recorder.players.particulars import particulars_of
+from recorder.tournaments import prize_views
+from schemas.prizes import categories_schema, category_standings_schema, prize_list_schema, prizes_schema
+
+from . import openapi
+from .broadcast import visible_state_of
+from .prizes_openapi import document_prize_paths
+from .tournaments import body, respond, tournaments, write_options
+
+bp = Blueprint("prizes", __name__, url_prefix="/api/tournaments")
+openapi.EXTENSIONS.append(document_prize_paths)
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+
+
+@bp.put("/<tournament_id>/categories")
+def set_categories(tournament_id: str):
+    raw = body()
+    tournaments().set_categories(tournament_id, categories_schema.load(raw), **write_options(raw))
+    return get_prizes(tournament_id)
+
+
+@bp.put("/<tournament_id>/prizes")
+def set_prizes(tournament_id: str):
+    raw = body()
+    tournaments().set_prizes(tournament_id, prizes_schema.load(raw), **write_options(raw))
+    return get_prizes(tournament_id)
+
+
+@bp.get("/<tournament_id>/categories/<code>/standings")
+def get_category_standings(tournament_id: str, code: str):
+    view = tournaments().view(tournament_id, visible_state_of)
+    particulars = particulars_of(current_app.extensions["players"], view.tournament)
+    found = prize_views.category_standings_json(view, particulars, code)
+    return respond(category_standings_schema.dump(found), view.tournament.version)
+
+
+@bp.get("/<tournament_id>/prizes")
+def get_prizes(tournament_id: str):
+    view = tournaments().view(tournament_id, visible_state_of)
+    particulars = particulars_of(current_app.extensions["players"], view.tournament)
+    return respond(prize_list_schema.dump(prize_views.prizes_json(view, particulars)), view.tournament.version)
