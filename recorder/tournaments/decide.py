@@ -17,7 +17,6 @@ from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
 from . import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, MAX_FORBIDDEN_PAIRS, TIEBREAKS, forbidden_pairs, trf
-from .dutch import pair_swiss
 from .events import (
     BERGER_ANNEX_1,
     DUTCH_2026,
@@ -34,7 +33,7 @@ from .events import (
     TournamentCreated,
 )
 from .fold import Board, Entrant, Tournament, bye_kind
-from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, round_robin_round
+from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, pair_swiss, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
