@@ -383,7 +383,7 @@ def swiss_players(t: Tournament, outcomes: dict, number: int, absent: frozenset 
             rank=rank[e.number],
             score=int(score(table[e.number]) * 2) + virtual.get(e.number, 0),
             opponents=met(table[e.number], played_only=rules_2026) | barred.get(e.number, set()),
-            colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
+            colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED and c.colour),  # a game has its seat
             had_bye=(no_bye_2026 if rules_2026 else no_bye_2017)(table[e.number], pab.get(e.number, ())),
             floats=floats[e.number],
             unplayed=sum(1 for c in table[e.number] if c.kind != PLAYED),

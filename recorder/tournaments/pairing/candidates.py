@@ -15,30 +15,27 @@ the remainder is read off it without a matching (``tying_candidate``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import networkx as nx
-
-from .matching import BYE, MatchingGraph
+from .matching import BYE, MatchingGraph, heaviest_matching
 from .orders import exchange_digits, mdp_digits, transposition_digits
-from .swiss import SwissPlayer
+from .swiss import Digits, Pairs, Partners, Players, SwissPlayer, Weigh
 
 SEARCH_LIMIT = 500  # partners tried before the matching decides instead
 
 
 @dataclass
-class Step:
+class BracketState:
     """One bracket's state: who is in it, what is settled, what may still pair."""
 
-    players: list  # the bracket and everyone below it still unpaired, ranked
-    inside: set  # numbers of the bracket's unpaired players
-    weigh: Callable  # (p, q) -> quality cost truncated to this bracket and above; q may be None (the bye)
-    takers: set
-    banned: set = field(default_factory=set)  # frozenset pairs the settled order rules out
-    must_pair_inside: set = field(default_factory=set)  # numbers that may not float
-    core: set | None = None  # who must be placed; None: everyone (the matching's scope is the whole rest)
-    costs: dict = field(default_factory=dict)
+    players: Players  # the bracket and everyone below it still unpaired, ranked
+    inside: set[int]  # numbers of the bracket's unpaired players
+    weigh: Weigh  # (p, q) -> quality cost truncated to this bracket and above; q may be None (the bye)
+    takers: set[int]
+    banned: set[frozenset[int]] = field(default_factory=set)  # frozenset pairs the settled order rules out
+    must_pair_inside: set[int] = field(default_factory=set)  # numbers that may not float
+    core: set[int] | None = None  # who must be placed; None: everyone (the matching's scope is the whole rest)
+    costs: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def cost(self, p: SwissPlayer, q: SwissPlayer | None) -> int:
         key = (p.number, q.number if q is not None else BYE)
@@ -47,41 +44,66 @@ class Step:
         return self.costs[key]
 
 
-def match(step: Step, digits: dict) -> dict | None:
+def match(step: BracketState, digits: Digits) -> Partners | None:
     """Number -> partner (BYE for the bye) of the best matching, or None when it cannot
     place every player it must: everyone (``step.core`` None: the round's completion,
     C.4) or the core (the bracket and the next group; the groups below only as partners)."""
-    players = step.players
     order_bound = sum(digits.values()) + 1
-    edges = []
-    for i, p in enumerate(players):
-        for q in players[i + 1 :]:
-            if step.core is not None and p.number not in step.core and q.number not in step.core:
-                continue
-            if q.number in p.opponents or p.number in q.opponents or frozenset((p.number, q.number)) in step.banned:
-                continue
-            inside = p.number in step.inside and q.number in step.inside
-            if not inside and (p.number in step.must_pair_inside or q.number in step.must_pair_inside):
-                continue
-            if inside:
-                d = digits.get((p.number, q.number), 0)
-            else:
-                d = digits.get((p.number,), 0) + digits.get((q.number,), 0)
-            edges.append((p.number, q.number, step.cost(p, q) * order_bound + d))
-    if len(players) % 2 and step.core is None:
-        for p in players:
-            if p.number in step.takers and p.number not in step.must_pair_inside:
-                edges.append((BYE, p.number, step.cost(p, None) * order_bound + digits.get((p.number,), 0)))
+    edges = pair_edges(step, digits, order_bound) + bye_edges(step, digits, order_bound)
     if not edges:
         return None
-    partner = best_matching(edges, step.core, len(players))
-    must = step.core if step.core is not None else {p.number for p in players}
-    if len(partner.keys() & must) < len(must) - (len(players) % 2 if step.core is None else 0):
-        return None
-    return partner
+    partner = best_matching(edges, step.core, len(step.players))
+    return partner if places_everyone_it_must(step, partner) else None
 
 
-def best_matching(edges: list, core: set | None, players: int) -> dict:
+def pair_edges(step: BracketState, digits: Digits, order_bound: int) -> list[tuple[int, int, int]]:
+    """Every pair the step may make, weighed by its quality cost, then the order's digits."""
+    edges = []
+    for i, p in enumerate(step.players):
+        for q in step.players[i + 1 :]:
+            if may_be_paired_now(step, p, q):
+                edges.append((p.number, q.number, step.cost(p, q) * order_bound + order_digits(step, digits, p, q)))
+    return edges
+
+
+def may_be_paired_now(step: BracketState, p: SwissPlayer, q: SwissPlayer) -> bool:
+    """Not both outside the core, no repeat, not ruled out by the settled order, and a
+    player who must pair inside the bracket only with one of it."""
+    if step.core is not None and p.number not in step.core and q.number not in step.core:
+        return False
+    if not may_pair(step, p, q):
+        return False
+    inside = p.number in step.inside and q.number in step.inside
+    return inside or (p.number not in step.must_pair_inside and q.number not in step.must_pair_inside)
+
+
+def order_digits(step: BracketState, digits: Digits, p: SwissPlayer, q: SwissPlayer) -> int:
+    """A pair inside the bracket has its own digits; a pair across it, each player's for floating out."""
+    if p.number in step.inside and q.number in step.inside:
+        return digits.get((p.number, q.number), 0)
+    return digits.get((p.number,), 0) + digits.get((q.number,), 0)
+
+
+def bye_edges(step: BracketState, digits: Digits, order_bound: int) -> list[tuple[int, int, int]]:
+    """The bye's edges, when the step completes an odd round: to each player who may take it."""
+    if not len(step.players) % 2 or step.core is not None:
+        return []
+    return [
+        (BYE, p.number, step.cost(p, None) * order_bound + digits.get((p.number,), 0))
+        for p in step.players
+        if p.number in step.takers and p.number not in step.must_pair_inside
+    ]
+
+
+def places_everyone_it_must(step: BracketState, partner: Partners) -> bool:
+    """Every player placed (but an odd round's bye), or every player of the core."""
+    if step.core is None:
+        must = {p.number for p in step.players}
+        return len(partner.keys() & must) >= len(must) - len(step.players) % 2
+    return len(partner.keys() & step.core) >= len(step.core)
+
+
+def best_matching(edges: list[tuple[int, int, int]], core: set[int] | None, players: int) -> Partners:
     """The heaviest matching by (players placed, least cost): every player when ``core``
     is None (maximum cardinality), else the core's."""
     big = max(c for _, _, c in edges) + 1
@@ -92,12 +114,12 @@ def best_matching(edges: list, core: set | None, players: int) -> dict:
         placed = big * (players + 1)
         g.add_weighted_edges_from((a, b, placed * ((a in core) + (b in core)) - c) for a, b, c in edges)
     partner = {}
-    for a, b in nx.max_weight_matching(g, maxcardinality=core is None):
+    for a, b in heaviest_matching(g, maxcardinality=core is None):
         partner[a], partner[b] = b, a
     return partner
 
 
-def settle_mdps(step: Step, mdps: list, residents: list) -> tuple[list, dict] | None:
+def settle_mdps(step: BracketState, mdps: Players, residents: Players) -> tuple[Pairs, Partners] | None:
     """The MDPs' pairs with residents (steps 1 and 2), and the whole matching they came from."""
     resident_numbers = {q.number for q in residents}
     partner = match(step, mdp_digits(mdps, residents, len(mdps)))
@@ -112,7 +134,7 @@ def settle_mdps(step: Step, mdps: list, residents: list) -> tuple[list, dict] | 
     return [(p, by_number[partner[p.number]]) for p in mdps if partner.get(p.number) in resident_numbers], partner
 
 
-def settle_remainder(step: Step, remainder: list) -> list | None:
+def settle_remainder(step: BracketState, remainder: Players) -> Pairs | None:
     """The remainder's pairs (steps 3 and 4): who forms S1 (the exchange), then S2's
     transposition with S1 and S2 fixed. Two matchings, each with one order's digits: one
     matching weighing both orders at once spreads its weights so far that it costs more
@@ -141,7 +163,7 @@ def settle_remainder(step: Step, remainder: list) -> list | None:
     return pairs_within(remainder, partner, numbers)
 
 
-def pairs_within(group: list, partner: dict, numbers: set) -> list:
+def pairs_within(group: Players, partner: Partners, numbers: set[int]) -> Pairs:
     """(S1 member, partner) pairs inside ``group``, the higher-ranked first."""
     made = []
     for p in group:
@@ -151,25 +173,15 @@ def pairs_within(group: list, partner: dict, numbers: set) -> list:
     return made
 
 
-def settle_bracket(step: Step, mdps: list, residents: list) -> list | None:
+def settle_bracket(step: BracketState, mdps: Players, residents: Players) -> Pairs | None:
     """The bracket's pairs, MDPs' first; None when the round cannot be completed."""
-    made: list = []
-    partner: dict = {}
+    made: Pairs = []
+    partner: Partners = {}
     if mdps and residents:
-        settled = settle_mdps(step, mdps, residents)
+        settled = pair_the_mdps(step, mdps, residents)
         if settled is None:
             return None
-        found, partner = settled
-        made += found
-        used = {q.number for _, q in found}
-        step.inside -= {p.number for p in mdps} | used
-        gone = {x.number for pq in found for x in pq}
-        step.players = [p for p in step.players if p.number not in gone]
-        if step.core is not None:
-            step.core = step.core - gone
-        residents = [q for q in residents if q.number not in used]
-        limbo = [p for p in mdps if p.number not in {x.number for x, _ in found}]
-        step.banned |= {frozenset((p.number, q.number)) for p in limbo for q in residents}
+        made, partner, residents = settled
     tying = tying_candidate(step, partner, residents)
     if tying is not None:
         return made + tying
@@ -181,7 +193,27 @@ def settle_bracket(step: Step, mdps: list, residents: list) -> list | None:
     return made
 
 
-def tying_candidate(step: Step, partner: dict, residents: list) -> list | None:
+def pair_the_mdps(step: BracketState, mdps: Players, residents: Players) -> tuple[Pairs, Partners, Players] | None:
+    """Steps 1 and 2: the MDPs' pairs, the matching they came from and the residents left
+    (the remainder); the step no longer holds the players paired, and the MDPs left in
+    the limbo may not meet the remainder."""
+    settled = settle_mdps(step, mdps, residents)
+    if settled is None:
+        return None
+    found, partner = settled
+    used = {q.number for _, q in found}
+    step.inside -= {p.number for p in mdps} | used
+    gone = {x.number for pq in found for x in pq}
+    step.players = [p for p in step.players if p.number not in gone]
+    if step.core is not None:
+        step.core = step.core - gone
+    remainder = [q for q in residents if q.number not in used]
+    limbo = [p for p in mdps if p.number not in {x.number for x, _ in found}]
+    step.banned |= {frozenset((p.number, q.number)) for p in limbo for q in remainder}
+    return found, partner, remainder
+
+
+def tying_candidate(step: BracketState, partner: Partners, residents: Players) -> Pairs | None:
     """The remainder's pairing read off the MDPs' matching (``partner``), which is the
     best by every quality digit: the first candidate in the handbook's order with no
     exchange (S1 its first half, paired into S2) that costs no more. None when that
@@ -205,13 +237,14 @@ def tying_candidate(step: Step, partner: dict, residents: list) -> list | None:
             total += step.cost(p, order[q][1])
     known = {q.number for q in left}
     inside = sum(step.cost(q, by_number[partner[q.number]]) for q in residents if q.number not in known) // 2
-    beyond: dict = {q.number: cheapest_place(step, q, by_number) for q in residents[half:] if known}
+    beyond: dict[int | None, int | None] = {}
+    beyond.update((q.number, cheapest_place(step, q, by_number)) for q in residents[half:] if known)
     for number in [*known, None]:  # the floater's place is known, and the rest below: the matching's
         beyond[number] = total - inside
     return first_transposition(step, residents[:half], residents[half:], total, beyond, known)
 
 
-def cheapest_place(step: Step, x: SwissPlayer, residents: dict) -> int | None:
+def cheapest_place(step: BracketState, x: SwissPlayer, residents: dict[int, SwissPlayer]) -> int | None:
     """The least that floating ``x`` out of the remainder can cost (None: he cannot float)."""
     if x.number in step.must_pair_inside:
         return None
@@ -225,7 +258,7 @@ def cheapest_place(step: Step, x: SwissPlayer, residents: dict) -> int | None:
     return min(costs, default=None)
 
 
-def may_pair(step: Step, p: SwissPlayer, q: SwissPlayer) -> bool:
+def may_pair(step: BracketState, p: SwissPlayer, q: SwissPlayer) -> bool:
     met = q.number in p.opponents or p.number in q.opponents
     return not met and frozenset((p.number, q.number)) not in step.banned
 
@@ -234,7 +267,9 @@ class Undecided(Exception):
     """A candidate whose floater's cost below only a matching can tell."""
 
 
-def first_transposition(step: Step, s1: list, s2: list, total: int, beyond: dict, known: set) -> list | None:
+def first_transposition(
+    step: BracketState, s1: Players, s2: Players, total: int, beyond: dict[int | None, int | None], known: set[int]
+) -> Pairs | None:
     """The lexicographically smallest sequence of S2 partners for S1 (the transposition
     order) whose whole pairing costs at most ``total``: its pairs, then what the one of
     S2 left over costs below (``beyond``: exact for the ``known`` one, else the least it

@@ -24,25 +24,39 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..events import DUTCH_2026, OLD_DUTCH
-from .swiss import DOWN, NORTH, SOUTH, STRONG, UP, SwissPlayer, allocate, colour_difference, is_topscorer, preference
+from .swiss import (
+    DOWN,
+    NORTH,
+    SOUTH,
+    STRONG,
+    UP,
+    Pairs,
+    SwissPlayer,
+    allocate,
+    colour_difference,
+    is_topscorer,
+    preference,
+)
+
+Units = dict[object, int]  # a criterion's digit (a name, with its bracket and score difference) -> its multiplier
 
 
 @dataclass(frozen=True)
 class Field:
     """The round's players and the weight of each criterion."""
 
-    ranked: tuple  # by score, then pairing number (A.2)
+    ranked: tuple[SwissPlayer, ...]  # by score, then pairing number (A.2)
     final_round: int | None
-    group: dict  # number -> score group index, 0 = the top group
-    pos: dict  # number -> place within the score group, 0 = its highest-ranked
-    sizes: tuple  # players per score group
+    group: dict[int, int]  # number -> score group index, 0 = the top group
+    pos: dict[int, int]  # number -> place within the score group, 0 = its highest-ranked
+    sizes: tuple[int, ...]  # players per score group
     lowest: int  # the lowest score
-    unit: dict  # criterion -> its multiplier
+    unit: Units  # criterion -> its multiplier
     base: int  # above every edge's cost: weights stay positive
-    float_prefix: tuple  # [b]: the C.5 digits of the groups above b, summed
+    float_prefix: tuple[int, ...]  # [b]: the C.5 digits of the groups above b, summed
     initial: str = SOUTH  # the tournament's initial colour (E.5)
     rules: str = OLD_DUTCH
-    scores: tuple = ()  # the score of each group, highest first
+    scores: tuple[int, ...] = ()  # the score of each group, highest first
 
     @property
     def by_bracket(self) -> bool:
@@ -83,7 +97,7 @@ def make_field(
     )
 
 
-def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
+def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[Units, int]:
     """Each criterion's multiplier, least significant first; a radix holds a whole round's sum."""
     pairs = nodes // 2 + 1
     digits: list[tuple[object, int]] = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
@@ -101,7 +115,7 @@ def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, in
     return unit, running
 
 
-def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[dict, int]:
+def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[Units, int]:
     """The 2026 order: the brackets top down, each settled before the next (C.5 its
     downfloaters, C.6 its score differences with its downfloaters', C.8-C.15 its pairs'
     colours and floats); then the order of transpositions and exchanges."""
@@ -242,14 +256,14 @@ def gap_cost(f: Field, gap: int | None) -> int:
     return (order_gap_max(f.widest) - reward) * f.unit["order_gap"]
 
 
-def bye_takers(f: Field) -> set:
+def bye_takers(f: Field) -> set[int]:
     """C.2: who may take the bye; a second one only once everyone has had one."""
     if len(f.ranked) % 2 == 0:
         return set()
     return {p.number for p in f.ranked if not p.had_bye} or {p.number for p in f.ranked}
 
 
-def relaxed_players(f: Field, pairs: list) -> list[SwissPlayer]:
+def relaxed_players(f: Field, pairs: Pairs) -> list[SwissPlayer]:
     """Who (not a topscorer's pair) plays with the absolute colour rule broken."""
     broken = []
     for p, q in pairs:

@@ -16,25 +16,28 @@ from .criteria import make_field, relaxed_players
 from .dutch_2017 import by_brackets
 from .dutch_2026 import top_down
 from .matching import whole_round
-from .swiss import SOUTH, SwissPairing, SwissPlayer, allocate, ranks_before
+from .swiss import SOUTH, Pair, Pairs, Players, SwissPairing, SwissPlayer, allocate, ranks_before
 
 EXACT_LIMIT = 32  # up to this many players, one matching over the whole round (2017 text)
 TOP_DOWN_LIMIT = 200  # the 2026 text: the handbook's process up to this many players, windows above
 
 
-def choose(ranked: list[SwissPlayer], final_round: int | None, initial: str = SOUTH, rules: str = OLD_DUTCH):
+def choose(
+    ranked: Players, final_round: int | None, initial: str = SOUTH, rules: str = OLD_DUTCH
+) -> tuple[Pairs, SwissPlayer | None, Players]:
     """(pairs (higher, lower), the bye's player or None, players whose C.3 gave way)."""
     f = make_field(ranked, final_round, initial, rules)
     if rules == DUTCH_2026:
         found = top_down(f) if len(ranked) <= TOP_DOWN_LIMIT else by_brackets(f)
     else:
         found = by_brackets(f) if len(ranked) > EXACT_LIMIT else None
-    pairs, bye = found if found is not None else whole_round(f)
+    found = found if found is not None else whole_round(f)
+    pairs, bye = found
     return pairs, bye, relaxed_players(f, pairs)
 
 
 def pair_swiss(
-    players: list[SwissPlayer], final_round: int | None = None, initial: str = SOUTH, rules: str = OLD_DUTCH
+    players: Players, final_round: int | None = None, initial: str = SOUTH, rules: str = OLD_DUTCH
 ) -> SwissPairing:
     """The round's pairing by the Dutch system; ``final_round`` is this round's number when
     it is the last one (topscorers, A.7); ``initial`` the initial colour (E.5); ``rules``
@@ -47,12 +50,12 @@ def pair_swiss(
     )
 
 
-def seat(pairs: list, initial: str = SOUTH, rules: str = OLD_DUTCH) -> tuple:
+def seat(pairs: Pairs, initial: str = SOUTH, rules: str = OLD_DUTCH) -> tuple[tuple[int, int], ...]:
     """Order the boards (C.04.2: the higher score of the pair, the sum, then the rank of the
     pair's higher player by A.2 — score, then pairing number; the 2017 reading here took
     the better pairing number of the two) and give each pair its seats."""
 
-    def third(pq) -> int:
+    def third(pq: Pair) -> int:
         if rules == DUTCH_2026:
             return min(pq, key=lambda x: (-x.score, x.rank)).rank
         return min(pq[0].rank, pq[1].rank)

@@ -7,16 +7,16 @@ text is one matching over the whole round (matching.whole_round).
 
 from __future__ import annotations
 
-import networkx as nx
-
 from .criteria import Field, bye_cost, bye_takers, pair_cost
-from .matching import BYE, MatchingGraph, whole_round
-from .swiss import NoPairing, SwissPlayer, grants_both
+from .matching import BYE, MatchingGraph, heaviest_matching, whole_round
+from .swiss import NoPairing, Pair, Paired, Pairs, Players, SwissPlayer, grants_both, in_rank_order
+
+Made = list[tuple[int, Pair]]  # the pairs made, each with its score group
 
 WINDOW = 5  # larger fields: a score group's S1 and S2 are paired this many at a time
 
 
-def by_brackets(f: Field):
+def by_brackets(f: Field) -> Paired | None:
     """Large fields, as the handbook pairs: bracket by bracket from the top, each window of
     a bracket optimised by the same weights with the next group's top in view (so a
     downfloater is one the group below can take, C.7). When the last bracket cannot be
@@ -24,7 +24,8 @@ def by_brackets(f: Field):
     (the handbook's collapsed last bracket); None if even the whole round fails that way."""
     groups = [[p for p in f.ranked if f.group[p.number] == g] for g in range(len(f.sizes))]
     carry: list[SwissPlayer] = []
-    takers, made, bye = bye_takers(f), [], None  # made: (group, pair)
+    takers, bye = bye_takers(f), None
+    made: Made = []
     for g, residents in enumerate(groups):
         ahead = groups[g + 1][:WINDOW] if g + 1 < len(groups) else []
         chunks = windows(residents)
@@ -41,7 +42,7 @@ def by_brackets(f: Field):
     return collapse(f, made, carry, bye)
 
 
-def collapse(f: Field, made: list, carry: list, bye: SwissPlayer | None):
+def collapse(f: Field, made: Made, carry: Players, bye: SwissPlayer | None) -> Paired | None:
     """Reopen the brackets from the bottom up until what they hold can be paired."""
     for cut in range(len(f.sizes) - 1, 0, -1):
         kept = [pq for g, pq in made if g < cut]
@@ -54,7 +55,7 @@ def collapse(f: Field, made: list, carry: list, bye: SwissPlayer | None):
     return None
 
 
-def natural_pairs(players: list) -> list | None:
+def natural_pairs(players: Players) -> Pairs | None:
     """S1[i]-S2[i] of a window of one score group, when it repeats no game, grants every
     colour preference and repeats no float: then no pairing of the window is better (the
     order digits are at their best too), and the matching can be skipped."""
@@ -67,7 +68,7 @@ def natural_pairs(players: list) -> list | None:
     return None
 
 
-def windows(residents: list) -> list[list]:
+def windows(residents: Players) -> list[Players]:
     """S1[i:i+W] with S2[i:i+W], top down: partners S1[i]-S2[i] fall in one window."""
     half = len(residents) // 2
     s1, s2 = residents[:half], residents[half:]
@@ -76,7 +77,9 @@ def windows(residents: list) -> list[list]:
     return [s1[i : i + WINDOW] + s2[i : i + WINDOW] for i in range(0, len(s2), WINDOW)]
 
 
-def window_matching(f: Field, players: list, ahead: list, takers: set, last: bool = True):
+def window_matching(
+    f: Field, players: Players, ahead: Players, takers: set[int], last: bool = True
+) -> tuple[Pairs, SwissPlayer | None]:
     """Pairs within ``players`` and who takes the bye; a partner in ``ahead`` only marks a
     downfloater the next bracket can pair. A placed player counts before any cost. Before
     a bracket's last window only pairs granting both colour preferences are made: the
@@ -95,10 +98,11 @@ def window_matching(f: Field, players: list, ahead: list, takers: set, last: boo
         if p.number in takers:
             g.add_edge(BYE, p.number, weight=f.base - bye_cost(f, p))
     by_number = {p.number: p for p in players}
-    pairs, taker = [], None
-    for a, b in nx.max_weight_matching(g):
+    pairs: Pairs = []
+    taker = None
+    for a, b in heaviest_matching(g):
         if a in by_number and b in by_number:
-            pairs.append(tuple(sorted((by_number[a], by_number[b]), key=lambda x: (-x.score, x.rank))))
+            pairs.append(in_rank_order(by_number[a], by_number[b]))
         elif BYE in (a, b):
             taker = by_number[a or b]
     return pairs, taker

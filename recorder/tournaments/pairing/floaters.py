@@ -6,41 +6,39 @@ paired (dutch_2026.first_wrong_place).
 
 from __future__ import annotations
 
-from .candidates import Step, settle_bracket
+from .candidates import BracketState, settle_bracket
 from .shortcuts import next_complete
-from .swiss import SwissPlayer
+from .swiss import Assumed, Pairs, Players, SwissPlayer, Weigh
 
 
-class Sink(SwissPlayer):
+class PlaceBelow(SwissPlayer):
     """A place below the bracket for one floater: what floating costs a bracket player
     does not depend on whom of the next group he meets (those digits are the brackets
     below), only on his own score and floats."""
 
 
-def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, takers: set, assumed: dict) -> list | None:
-    """A bracket that floats players, settled against places below it (sinks) instead of
+def floating(
+    bracket: Players,
+    mdps: Players,
+    residents: Players,
+    lower: list[Players],
+    weigh: Weigh,
+    takers: set[int],
+    assumed: Assumed,
+) -> Pairs | None:
+    """A bracket that floats players, settled against places below it instead of
     the players below, when its floaters leave the next bracket completely paired: then
     C.7 is at its best whichever players float (their scores are C.6's). None when the
     players below must be weighed (C.7) or no such pairing exists. ``assumed`` gets each
     floater with what his place cost, checked once the round is paired."""
     if any(p.number in takers for p in bracket + lower[0]):
         return None  # who may take the bye is weighed with the brackets below (C.4)
-    floats = {}
-    for p in bracket:  # his cheapest partner in the first group below that has one (C.3 counts)
-        for g in lower:
-            costs = [weigh(p, q) for q in partners_by_colours(g, p)]
-            if costs:
-                floats[p.number] = min(costs)
-                break
+    floats = cheapest_floats(bracket, lower, weigh)
     for places in (len(bracket) % 2 + 2, len(bracket)):
-        sinks = [
-            Sink(-k, 10**9, -1, frozenset(set(range(-places, 0)) | (set(floats) ^ {x.number for x in bracket})))
-            for k in range(1, places + 1)
-        ]
-        step = Step(
-            bracket + sinks,
+        step = BracketState(
+            bracket + places_below(places, bracket, floats),
             {p.number for p in bracket},
-            sink_weigh(weigh, floats),
+            weigh_places_below(weigh, floats),
             takers,
             core={p.number for p in bracket},
         )
@@ -57,19 +55,39 @@ def floating(bracket: list, mdps: list, residents: list, lower: list, weigh, tak
     return None
 
 
-def partners_by_colours(group: list, p: SwissPlayer) -> list:
+def cheapest_floats(bracket: Players, lower: list[Players], weigh: Weigh) -> dict[int, int]:
+    """Each player's cheapest partner in the first group below that has one (C.3 counts)."""
+    floats = {}
+    for p in bracket:
+        for g in lower:
+            costs = [weigh(p, q) for q in partners_by_colours(g, p)]
+            if costs:
+                floats[p.number] = min(costs)
+                break
+    return floats
+
+
+def places_below(places: int, bracket: Players, floats: dict[int, int]) -> Players:
+    """``places`` places below the bracket, numbered -1, -2, ...: a player who has a place
+    to float to may meet any of them; one who has none has met them all, and so have the
+    places each other."""
+    cannot_float = set(floats) ^ {x.number for x in bracket}
+    return [PlaceBelow(-k, 10**9, -1, frozenset(set(range(-places, 0)) | cannot_float)) for k in range(1, places + 1)]
+
+
+def partners_by_colours(group: Players, p: SwissPlayer) -> Players:
     """A player of ``group`` for each colour history among those ``p`` has not met. Weighed
     for a bracket above, a pair with a player of one group differs by his colours alone (C.3,
     the seats): his score is the group's, and his floats, rank and seat preferences count
     in the group's own digits, left out until it is paired."""
-    one_each: dict = {}
+    one_each: dict[tuple[str, ...], SwissPlayer] = {}
     for q in group:
         if q.number not in p.opponents:
             one_each.setdefault(q.colours, q)
     return list(one_each.values())
 
 
-def sink_weigh(weigh, floats: dict):
+def weigh_places_below(weigh: Weigh, floats: dict[int, int]) -> Weigh:
     def cost(p: SwissPlayer, q: SwissPlayer | None) -> int:
         if q is not None and q.number < 0:
             return floats[p.number]

@@ -7,14 +7,28 @@ the colour preferences its counts force (C.10, C.11). Each search is bounded
 
 from __future__ import annotations
 
-import networkx as nx
-
 from .candidates import SEARCH_LIMIT
-from .matching import BYE, MatchingGraph
-from .swiss import ABSOLUTE, DOWN, NORTH, SOUTH, STRONG, UP, SwissPlayer, allocate, can_meet, grants_both, preference
+from .matching import BYE, MatchingGraph, heaviest_matching
+from .swiss import (
+    ABSOLUTE,
+    DOWN,
+    NORTH,
+    SOUTH,
+    STRONG,
+    UP,
+    Pairs,
+    Players,
+    SwissPlayer,
+    allocate,
+    can_meet,
+    grants_both,
+    preference,
+)
+
+Following = tuple[Players, Players]  # the next score group and the one after it
 
 
-def perfect(mdps: list, residents: list, following: tuple | None) -> list | None:
+def perfect_candidate(mdps: Players, residents: Players, following: Following | None) -> Pairs | None:
     """The first candidate in the handbook's order (every MDP paired, the MDPs' partners
     by S2's transposition, then the remainder's transposition, no exchange) that is
     perfect: every colour preference granted, no resident upfloated again, at most one
@@ -31,7 +45,7 @@ def perfect(mdps: list, residents: list, following: tuple | None) -> list | None
     def fits(p: SwissPlayer, q: SwissPlayer) -> bool:
         return q.number not in p.opponents and grants_both(p, q)
 
-    def remainder(rest: list) -> list | None:
+    def remainder(rest: Players) -> Pairs | None:
         nonlocal tries
         half = len(rest) // 2
         s1, s2 = rest[:half], rest[half:]
@@ -59,14 +73,14 @@ def perfect(mdps: list, residents: list, following: tuple | None) -> list | None
             return None
         return [(p, s2[j]) for p, j in zip(s1, chosen, strict=True)]
 
-    partners: list = []
-    taken: set = set()
+    partners: Pairs = []
+    taken: set[int] = set()
 
-    def place(i: int) -> list | None:
+    def place(i: int) -> Pairs | None:
         nonlocal tries
         if i == len(mdps):  # a remainder exchange would come before the next MDP transposition
             rest = remainder([q for q in residents if q.number not in taken])
-            raise Found(None if rest is None else [*partners, *rest])
+            raise FirstCandidate(None if rest is None else [*partners, *rest])
         for q in residents:
             tries += 1
             if q.number in taken or tries > SEARCH_LIMIT or not fits(mdps[i], q) or UP in q.floats[-2:]:
@@ -82,20 +96,20 @@ def perfect(mdps: list, residents: list, following: tuple | None) -> list | None
 
     try:
         place(0)
-    except Found as found:
+    except FirstCandidate as found:
         return found.pairs
     return None
 
 
-class Found(Exception):
+class FirstCandidate(Exception):
     """The first complete MDP pairing: the search ends there, perfect or not."""
 
-    def __init__(self, pairs: list | None) -> None:
+    def __init__(self, pairs: Pairs | None) -> None:
         super().__init__()
         self.pairs = pairs
 
 
-def fewest_missed(residents: list) -> list | None:
+def fewest_missed(residents: Players) -> Pairs | None:
     """An even homogeneous bracket whose colour preferences cannot all be granted: the
     first transposition (no exchange) that misses as few preferences (C.10) and strong
     preferences (C.11) as the counts allow — more players wanting one colour than the
@@ -162,38 +176,57 @@ def misses(p: SwissPlayer, q: SwissPlayer) -> tuple[int | None, int]:
     return 1, int(strength >= STRONG)
 
 
-def floats_well(p: SwissPlayer, mdps_floating: list, following: tuple | None) -> bool:
+def floats_well(p: SwissPlayer, mdps_floating: Players, following: Following | None) -> bool:
     """The floater of a perfect candidate: no downfloat in the last two rounds, and the
     next bracket pairs him and all but at most one of its residents."""
     return DOWN not in p.floats[-2:] and following is not None and next_complete([p, *mdps_floating], *following)
 
 
-def next_complete(floaters: list, residents: list, after: list) -> bool:
+def next_complete(floaters: Players, residents: Players, after: Players) -> bool:
     """The next bracket pairs every floater and all its residents but, when it is odd, one
     who meets a player of the group after it (``after``): C.7 at its best, and its
     floater one the brackets below can take."""
     players = floaters + residents
-    half = len(players) // 2
-    odd = len(players) % 2
-
-    def meets(p: SwissPlayer, q: SwissPlayer) -> bool:
-        return q.number not in p.opponents and can_meet(p, q)
-
-    if len(floaters) > half:
+    if len(floaters) > len(players) // 2:
         return False
-    for k in reversed(range(len(floaters), len(players))) if odd else [None]:
-        rest = players if k is None else players[:k] + players[k + 1 :]
-        if all(meets(p, q) for p, q in zip(rest[:half], rest[half:])):  # S1[i]-S2[i] first
-            if k is None or any(meets(players[k], q) for q in after):
-                return True
+    return in_order_completes(players, len(floaters), after) or matching_completes(players, len(floaters), after)
+
+
+def meets(p: SwissPlayer, q: SwissPlayer) -> bool:
+    """No repeat (C.1), and seats that keep the absolute colour rule (C.3)."""
+    return q.number not in p.opponents and can_meet(p, q)
+
+
+def in_order_completes(players: Players, floaters: int, after: Players) -> bool:
+    """S1[i]-S2[i] pairs them all (in an odd bracket, once its floater, a resident tried
+    from the bottom up who meets a player of ``after``, is left out): the first check,
+    which needs no matching."""
+    half = len(players) // 2
+    if not len(players) % 2:
+        return pairs_in_order(players, half)
+    for k in reversed(range(floaters, len(players))):
+        rest = players[:k] + players[k + 1 :]
+        if pairs_in_order(rest, half) and any(meets(players[k], q) for q in after):
+            return True
+    return False
+
+
+def pairs_in_order(players: Players, half: int) -> bool:
+    return all(meets(p, q) for p, q in zip(players[:half], players[half:]))
+
+
+def matching_completes(players: Players, floaters: int, after: Players) -> bool:
+    """The same asked of a matching: every player placed, all but one (an odd bracket's,
+    a resident who meets the group after) in pairs; floaters never meet each other."""
+    half, odd = len(players) // 2, len(players) % 2
     g = MatchingGraph()
     for i, p in enumerate(players):
         for j, q in enumerate(players[i + 1 :], start=i + 1):
-            if j >= len(floaters) and meets(p, q):
+            if j >= floaters and meets(p, q):
                 g.add_edge(p.number, q.number, weight=4)
-        if odd and i >= len(floaters) and any(meets(p, q) for q in after):
+        if odd and i >= floaters and any(meets(p, q) for q in after):
             g.add_edge(p.number, BYE, weight=1)  # one place below stands for the group after
-    matching = nx.max_weight_matching(g)
+    matching = heaviest_matching(g)
     inside = sum(1 for a, b in matching if a > 0 and b > 0)
     covered = {n for pq in matching for n in pq}
     return inside == half and all(p.number in covered for p in players)

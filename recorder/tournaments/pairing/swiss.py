@@ -7,6 +7,7 @@ the player as the pairing sees him, colour preferences (A.6), the absolute colou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,18 +29,30 @@ class SwissPlayer:
     number: int
     rank: int  # pairing number from the initial ranking (C.04.2), 1 = strongest
     score: int  # half-points
-    opponents: frozenset = frozenset()
-    colours: tuple = ()  # seats of games actually played, oldest first (C.04.2: unplayed ones don't count)
+    opponents: frozenset[int] = frozenset()
+    colours: tuple[str, ...] = ()  # seats of games actually played, oldest first (C.04.2: unplayed ones don't count)
     had_bye: bool = False  # a pairing-allocated bye or a forfeit win: no bye again (C.2)
-    floats: tuple = ()  # per past round, oldest first: DOWN, UP or None (A.4)
+    floats: tuple[str | None, ...] = ()  # per past round, oldest first: DOWN, UP or None (A.4)
     unplayed: int = 0  # past rounds without a game played (byes, forfeits, absences)
+
+
+Pair = tuple[SwissPlayer, SwissPlayer]  # (higher, lower) as paired; (south, north) once seated
+Pairs = list[Pair]
+Players = list[SwissPlayer]
+Paired = tuple[Pairs, SwissPlayer | None]  # the pairs and the bye's player
+Partners = dict[int, int]  # number -> partner's number (matching.BYE for the bye)
+Weigh = Callable[[SwissPlayer, SwissPlayer | None], int]  # a pair's cost (None: the bye)
+WeighFor = Callable[[int, bool], Weigh]  # a bracket's weighing, with or without the bye's C.9
+Breaks = Callable[[SwissPlayer, SwissPlayer], bool]  # the pair breaks the absolute colour rule (C.3)
+Digits = dict[tuple[int, ...], int]  # an order's cost: (a, b) for a pair, (a,) for a player floating
+Assumed = dict[int, tuple[SwissPlayer, int]]  # floater's number -> (floater, what his place below cost)
 
 
 @dataclass(frozen=True)
 class SwissPairing:
-    boards: tuple  # (south, north) numbers in board order
+    boards: tuple[tuple[int, int], ...]  # (south, north) numbers in board order
     bye: int | None
-    colours_relaxed: tuple = ()  # players (not topscorers) whose absolute colour rule gave way
+    colours_relaxed: tuple[int, ...] = ()  # players (not topscorers) whose absolute colour rule gave way
 
 
 def colour_difference(p: SwissPlayer) -> int:
@@ -47,7 +60,7 @@ def colour_difference(p: SwissPlayer) -> int:
 
 
 @lru_cache(maxsize=4096)  # a round weighs every pair: the same histories come back often
-def _difference(colours: tuple) -> int:
+def _difference(colours: tuple[str, ...]) -> int:
     return colours.count(SOUTH) - colours.count(NORTH)
 
 
@@ -67,7 +80,7 @@ def preference(p: SwissPlayer) -> tuple[str | None, int]:
 
 
 @lru_cache(maxsize=4096)
-def _preference(colours: tuple) -> tuple[str | None, int]:
+def _preference(colours: tuple[str, ...]) -> tuple[str | None, int]:
     if not colours:
         return None, 0
     diff = _difference(colours)
@@ -97,7 +110,12 @@ def ranks_before(p: SwissPlayer, q: SwissPlayer) -> bool:
     return (-p.score, p.rank) < (-q.score, q.rank)
 
 
-def allocate(higher: SwissPlayer, lower: SwissPlayer, initial: str = SOUTH):
+def in_rank_order(p: SwissPlayer, q: SwissPlayer) -> Pair:
+    """The pair (higher, lower) by A.2, as a stable sort by (-score, rank) gives it."""
+    return (q, p) if ranks_before(q, p) else (p, q)
+
+
+def allocate(higher: SwissPlayer, lower: SwissPlayer, initial: str = SOUTH) -> Pair:
     """(south, north) for a pair by E.1-E.5; ``higher`` ranks first (A.2); ``initial`` is the
     tournament's initial colour (E.5; south unless the tournament says otherwise)."""
     want_h, strength_h = preference(higher)
