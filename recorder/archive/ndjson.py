@@ -262,6 +262,8 @@ _SOWING_FIELDS = {
     "type": re.escape(chain.json_string("sowed")),
 }
 _CANONICAL_SOWING = re.compile(_filled(chain.LINE_TEMPLATE, *(_SOWING_FIELDS[key] for key in chain.LINE_KEYS)) + r"\Z")
+# The line's groups, in the pattern's order (the template's): read by ``groups()`` (2.5 µs a
+# line, 2.9 by name), and checked here to be these names in this order.
 _SOWING_GROUPS = (
     "game_id",
     "hash",
@@ -275,6 +277,8 @@ _SOWING_GROUPS = (
     "recorded_by",
     "seq",
 )
+assert tuple(sorted(_CANONICAL_SOWING.groupindex, key=_CANONICAL_SOWING.groupindex.__getitem__)) == _SOWING_GROUPS
+assert _CANONICAL_SOWING.groups == len(_SOWING_GROUPS)
 
 
 def canonical_sowing(text: str) -> tuple[StoredEvent, str, str | None] | None:
@@ -291,9 +295,7 @@ def canonical_sowing(text: str) -> tuple[StoredEvent, str, str | None] | None:
     match = _CANONICAL_SOWING.match(text)
     if match is None:
         return None
-    game_id, hash_, payload_text, north, south, hole, player, prev_hash, recorded_at, recorded_by, seq = match.group(
-        *_SOWING_GROUPS
-    )
+    game_id, hash_, payload_text, north, south, hole, player, prev_hash, recorded_at, recorded_by, seq = match.groups()
     number = int(seq)
     payload: dict = {"hole": hole, "player": player}
     if north is not None:  # in the order the JSON reading gives: clock (north, south), hole, player
