@@ -99,29 +99,19 @@ def make_field(
 
 def radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[Units, int]:
     """Each criterion's multiplier, least significant first; a radix holds a whole round's sum."""
-    pairs = nodes // 2 + 1
-    digits: list[tuple[object, int]] = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
-    digits += [("order_float", widest * (widest + 1) + widest)]
+    digits = order_digits(widest)
     digits += [(name, 1) for name in ("c15", "c14", "c13", "c12")]
     digits += [(name, 2) for name in ("c11", "c10", "c9", "c8")]
     digits += [(("sd", v), 1) for v in range(1, max_sd + 1)]
     digits += [(("float", b), 1) for b in reversed(range(groups))]
-    digits += [("bye_score", max_sd)]
-    digits += [("absolute", 2)]
-    unit, running = {}, 1
-    for name, most in digits:
-        unit[name] = running
-        running *= pairs * most + 1
-    return unit, running
+    return multipliers(digits, nodes, max_sd)
 
 
 def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[Units, int]:
     """The 2026 order: the brackets top down, each settled before the next (C.5 its
     downfloaters, C.6 its score differences with its downfloaters', C.8-C.15 its pairs'
     colours and floats); then the order of transpositions and exchanges."""
-    pairs = nodes // 2 + 1
-    digits: list[tuple[object, int]] = [("order_mdp", widest * widest), ("order_gap", order_gap_max(widest))]
-    digits += [("order_float", widest * (widest + 1) + widest)]
+    digits = order_digits(widest)
     digits += [("bye_rank", nodes)]
     for b in reversed(range(groups)):
         digits += [(("floater_rank", b), widest)]
@@ -134,13 +124,30 @@ def bracket_radices(nodes: int, groups: int, max_sd: int, widest: int) -> tuple[
             digits += [(("c7float", b), 1)]
         digits += [(("sd", b, v), 2) for v in range(1, max_sd + 1)]
         digits += [(("float", b), 1)]
-    digits += [("bye_score", max_sd)]
-    digits += [("absolute", 2)]
-    unit, running = {}, 1
-    for name, most in digits:
+    unit, running = multipliers(digits, nodes, max_sd)
+    unit["bye_unplayed"] = sum(unit[("bye_unplayed", b)] for b in range(groups))  # each bracket its own digit
+    return unit, running
+
+
+def order_digits(widest: int) -> list[tuple[object, int]]:
+    """The least significant digits, both texts': the order of transpositions and exchanges."""
+    return [
+        ("order_mdp", widest * widest),
+        ("order_gap", order_gap_max(widest)),
+        ("order_float", widest * (widest + 1) + widest),
+    ]
+
+
+def multipliers(digits: list[tuple[object, int]], nodes: int, max_sd: int) -> tuple[Units, int]:
+    """Each digit's multiplier, least significant first, then the two most significant of
+    both texts, the bye's score and C.3; each digit (name, the most one pair adds to it) is
+    wide enough to hold a whole round's sum. Also the base above every edge's cost."""
+    pairs = nodes // 2 + 1
+    unit: Units = {}
+    running = 1
+    for name, most in [*digits, ("bye_score", max_sd), ("absolute", 2)]:
         unit[name] = running
         running *= pairs * most + 1
-    unit["bye_unplayed"] = sum(unit[("bye_unplayed", b)] for b in range(groups))  # each bracket its own digit
     return unit, running
 
 
