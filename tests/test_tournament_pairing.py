@@ -1,4 +1,4 @@
-"""Pairings: Berger round-robin tables and the Swiss system (recorder/tournaments/pairing.py).
+"""Pairings: Berger round-robin tables and the Swiss system (recorder/tournaments/pairing/).
 
 Expected values are FIDE's published Berger tables and Swiss rounds worked by hand from
 the rules in docs/tournaments.md; properties run many seeded tournaments through the

@@ -23,8 +23,8 @@ from .swiss import Assumed, Breaks, Paired, Pairs, Players, SwissPlayer, Weigh, 
 
 
 def top_down(f: Field) -> Paired | None:
-    """The 2026 text's process, bracket by bracket (brackets.py); None when it finds no
-    pairing that completes the round (the whole round is matched at once then)."""
+    """The 2026 text's process, bracket by bracket (``pair_top_down``); None when it finds
+    no pairing that completes the round (the whole round is matched at once then)."""
 
     def weigh_for(bracket: int, unplayed: bool) -> Weigh:
         """The bracket's digits (C.5-C.19, with C.7's of the next bracket, and the bye's
