@@ -159,7 +159,7 @@ def _uses_postgres(item) -> bool:
 
 
 def _is_slow(item) -> bool:
-    module = Path(str(item.fspath)).name
+    module = item.path.name
     return module in SLOW_MODULES or f"{module}::{getattr(item, 'originalname', item.name)}" in SLOW_TESTS
 
 
