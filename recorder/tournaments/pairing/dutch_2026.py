@@ -251,25 +251,38 @@ def settle_group(
 ) -> Pairs | None:
     """Bracket ``b``'s pairs: alone when it pairs within itself, against places below when
     its floaters leave the next bracket whole (``assumed`` gets each floater and the cost
-    of his place), else with the players below in view."""
+    of his place), else (or ``exact``) with the players below in view."""
     residents = groups[b]
     bracket = mdps + residents
-    made = None
-    if not exact and not any(p.number in takers for p in bracket + (groups[b + 1] if b + 1 < len(groups) else [])):
-        following = (groups[b + 1], groups[b + 2] if b + 2 < len(groups) else []) if b + 1 < len(groups) else None
-        made = perfect_candidate(mdps, residents, following)
-        if made is None and not mdps:
-            made = fewest_missed(residents)
-    if made is None and not exact:
-        made = settled_within_itself(bracket, mdps, residents, weigh, takers)
-    if made is None and not exact and b + 1 < len(groups):
-        made = floating(bracket, mdps, residents, groups[b + 1 :], weigh, takers, assumed)
-    if made is not None and not exact and any(breaks(p, q) for p, q in made):
-        made = None  # settled without the players below, it broke C.3: floating may keep it
+    made = None if exact else settled_without_the_players_below(groups, b, mdps, weigh, takers, breaks, assumed)
     if made is None:
         below, core = scope(groups, b, bracket, exact)
         step = BracketState(bracket + below, {p.number for p in bracket}, weigh, takers, core=core)
         made = settle_bracket(step, mdps, residents)
+    return made
+
+
+def settled_without_the_players_below(
+    groups: list[Players], b: int, mdps: Players, weigh: Weigh, takers: set[int], breaks: Breaks, assumed: Assumed
+) -> Pairs | None:
+    """Bracket ``b`` settled by the first shortcut that applies: its perfect candidate or
+    its fewest missed preferences (when no player near it may take the bye), the bracket
+    alone, or against places below; None when none applies, or when the pairs it gives
+    break C.3 (weighing the players below may keep it)."""
+    residents = groups[b]
+    bracket = mdps + residents
+    made = None
+    if not any(p.number in takers for p in bracket + (groups[b + 1] if b + 1 < len(groups) else [])):
+        following = (groups[b + 1], groups[b + 2] if b + 2 < len(groups) else []) if b + 1 < len(groups) else None
+        made = perfect_candidate(mdps, residents, following)
+        if made is None and not mdps:
+            made = fewest_missed(residents)
+    if made is None:
+        made = settled_within_itself(bracket, mdps, residents, weigh, takers)
+    if made is None and b + 1 < len(groups):
+        made = floating(bracket, mdps, residents, groups[b + 1 :], weigh, takers, assumed)
+    if made is not None and any(breaks(p, q) for p, q in made):
+        return None
     return made
 
 
