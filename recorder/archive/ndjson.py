@@ -262,8 +262,8 @@ _SOWING_FIELDS = {
     "type": re.escape(chain.json_string("sowed")),
 }
 _CANONICAL_SOWING = re.compile(_filled(chain.LINE_TEMPLATE, *(_SOWING_FIELDS[key] for key in chain.LINE_KEYS)) + r"\Z")
-# The line's groups, in the pattern's order (the template's): read by ``groups()`` (2.5 µs a
-# line, 2.9 by name), and checked here to be these names in this order.
+# The line's groups, in the pattern's order (the template's): read by ``groups()``, cheaper
+# than by name (docs/decisions.md), and checked here to be these names in this order.
 _SOWING_GROUPS = (
     "game_id",
     "hash",
