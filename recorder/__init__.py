@@ -13,8 +13,10 @@ The package is laid out by concern, pure layers at the bottom:
 - ``engine/``: which rules engine runs, pure or compiled by mypyc (docs/engine.md);
 - ``bench/``: the benchmark.
 
-Importing ``recorder`` loads no web framework and no database driver, and not yet the
-rules: the ``recorder`` command may build the compiled engine first (recorder/__main__.py).
+Importing ``recorder`` loads no web framework and no database driver and installs no
+import hook: it loads the compiled rules when a build of these sources exists (from their
+files, recorder/engine/__init__.py), else nothing, and the ``recorder`` command may build
+the compiled engine first (recorder/__main__.py).
 Its names are the engine's front door, ``Game`` (recorder/core/facade.py), and the value
 its ``outcome`` gives, ``GameOutcome``, loaded on first use.
 """

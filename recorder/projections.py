@@ -165,7 +165,7 @@ def _check_notation(notations: NotationCache, derived: Derived) -> Iterator[str]
 
 def _check_lines(recorder: Recorder, game_id: str, events: list[StoredEvent]) -> Iterator[str]:
     for event, line in zip(events, recorder.store.event_lines(game_id)):
-        if line != chain.canonical_json(event.to_dict()):
+        if line != chain.event_text(event, linked=True):
             yield f"event lines: {game_id}: event {event.seq}'s stored line is not its canonical JSON"
 
 

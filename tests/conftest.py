@@ -1,3 +1,5 @@
+import functools
+import inspect
 import json
 from pathlib import Path
 
@@ -55,6 +57,110 @@ def _skip_reason(report) -> str:
     longrepr = report.longrepr
     reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
     return reason.removeprefix("Skipped: ")
+
+
+# The test layers (README.md): `pytest -m "not slow"` is the fast layer. A test is marked by
+# what it uses, so a new module is marked without naming it here: a browser test launches
+# Chromium (in its body or a fixture's), a postgres test takes the server's fixtures or a
+# "postgres" parameter, and both are slow. So is a test of SLOW_MODULES (servers, workers
+# or builds in subprocesses, timed loads, the bench, reference corpora: most of their tests
+# take seconds) or one of SLOW_TESTS (a test of an otherwise quick module that took 1.5 s or
+# more in a full run on a loaded machine; docs/decisions.md, *Tests*).
+SLOW_MODULES = {
+    "test_adversarial_records.py",
+    "test_bench.py",
+    "test_broadcast_delay.py",
+    "test_cost_endpoints.py",
+    "test_engine.py",
+    "test_import_jobs.py",
+    "test_live_api.py",
+    "test_live_fanout.py",
+    "test_live_server.py",
+    "test_players_bench.py",
+    "test_readme.py",
+    "test_reliability_bad_input.py",
+    "test_reliability_crash.py",
+    "test_reliability_fairness.py",
+    "test_reliability_fuzz.py",
+    "test_reliability_races.py",
+    "test_reliability_streaming.py",
+    "test_replication.py",
+    "test_serve_hall.py",
+    "test_skipped_browser_line.py",
+    "test_tiebreaks_reference.py",
+    "test_two_servers.py",
+    "test_verify_jobs.py",
+}
+SLOW_TESTS = {
+    "test_adversarial_http.py::test_head_requests_take_no_listener_slot_under_gunicorn",
+    "test_archive_export.py::test_exporting_10000_games_stays_under_a_fixed_memory_bound",
+    "test_archive_frame.py::test_a_file_checked_a_line_at_a_time_is_refused_or_read_as_its_whole_text",
+    "test_archive_frame.py::test_an_archive_cut_at_any_byte_is_refused",
+    "test_archive_frame.py::test_an_archive_cut_at_any_line_boundary_is_refused",
+    "test_checks.py::test_static_check_passes",
+    "test_cli.py::test_serve_answers_http_on_the_given_port_and_database",
+    "test_cli.py::test_serve_open_says_so_at_start_and_takes_anonymous_games",
+    "test_gen_42_rendered_positions.py::test_gen_42_a_rendered_state_starts_a_game_that_goes_on_the_same",
+    "test_gunicorn_conf.py::test_a_bench_server_keeps_its_control_socket_to_itself",
+    "test_matches.py::test_gen_27_random_matches_end_conserve_seeds_keep_allocations_and_replay",
+    "test_notation_roundtrip.py::test_random_playouts_round_trip_with_equal_states_at_every_event",
+    "test_notation_roundtrip.py::test_notes_with_unicode_line_separators_round_trip_in_both_formats",
+    "test_players_merge_property.py::test_a_merge_reads_as_if_the_duplicate_never_existed_and_its_withdrawal_as_before",
+    "test_position_search_visibility.py::test_position_search_counts_only_what_the_reader_may_see",
+    "test_rating_lists.py::test_each_list_is_the_run_as_known_at_its_months_end_and_later_events_never_change_it",
+    "test_store.py::test_servers_opening_one_new_file_together_all_open_it",
+    "test_store_copy.py::test_backup_copies_the_file_with_what_is_only_in_the_wal",
+    "test_tiebreaks_standings.py::test_standings_show_the_reference_values_of_a_chosen_fide_list_and_rank_by_them",
+    "test_tournament_pairing.py::test_c04_3_2026_pairs_every_round_of_the_reference_corpus_as_the_reference_engine",
+    "test_tournament_pairing.py::test_dutch_pairing_is_the_best_by_the_ordered_criteria_in_a_seeded_corpus",
+    "test_trf_keeps_what_it_knew.py::test_any_extension_or_bye_lines_are_read_or_refused_with_a_line_never_a_crash",
+}
+LAUNCHES_CHROMIUM = ("launch_chromium(", "sync_playwright(", "served_with_chromium(")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        layers = _layers(item)
+        for layer in layers:
+            item.add_marker(layer)
+        if layers or _is_slow(item):
+            item.add_marker("slow")
+
+
+def _layers(item) -> list[str]:
+    layers = []
+    if any(_launches_chromium(function) for function in _functions_run(item)):
+        layers.append("browser")
+    if _uses_postgres(item):
+        layers.append("postgres")
+    return layers
+
+
+def _functions_run(item) -> list:
+    """The test function and every fixture it needs, however indirectly."""
+    fixturedefs = getattr(item, "_fixtureinfo", None)
+    definitions = fixturedefs.name2fixturedefs.values() if fixturedefs else []
+    return [getattr(item, "function", None), *(d.func for defs in definitions for d in defs)]
+
+
+@functools.cache
+def _launches_chromium(function) -> bool:
+    try:
+        source = inspect.getsource(function)
+    except (OSError, TypeError):
+        return False
+    return any(call in source for call in LAUNCHES_CHROMIUM)
+
+
+def _uses_postgres(item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    parameters = callspec.id.split("-") if callspec else []
+    return "postgres_server" in getattr(item, "fixturenames", ()) or "postgres" in parameters
+
+
+def _is_slow(item) -> bool:
+    module = item.path.name
+    return module in SLOW_MODULES or f"{module}::{getattr(item, 'originalname', item.name)}" in SLOW_TESTS
 
 
 def load_examples() -> list[dict]:

@@ -1,5 +1,5 @@
 """An exhaustive reference for the Swiss pairing of small fields, written apart from the
-matching's weights (recorder/tournaments/dutch.py): every legal pairing of a round is
+matching's weights (recorder/tournaments/pairing/criteria.py): every legal pairing of a round is
 enumerated, seated by the colour rules E.1-E.5, and ranked by FIDE C.04.3's ordered
 quality criteria as counted here from the seated boards.
 
@@ -16,9 +16,8 @@ from __future__ import annotations
 import random
 
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register, swiss_players
-from recorder.tournaments.dutch import seat
 from recorder.tournaments.fold import apply, start
-from recorder.tournaments.pairing import NORTH, SOUTH, preference
+from recorder.tournaments.pairing import NORTH, SOUTH, preference, seat
 from recorder.tournaments.results import BoardOutcome
 
 

@@ -4,7 +4,9 @@ fields, whatever those fields hold. Its fast spelling (templates filled around t
 payload's text), the store's lines and the archive reader's pattern are all held to
 ``canonical_json`` here, over events with hostile strings."""
 
+import ast
 import json
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -102,3 +104,33 @@ def test_the_store_keeps_the_encoders_line_and_hashes_its_record(tmp_path_factor
         (event,) = store.read(game_id)
         assert store.event_lines(game_id) == [_expected(event, True)]
         assert event.hash == chain.text_hash(chain.GENESIS, _expected(event, False)) == stored[0].hash
+
+
+def _outside_the_chain_module():
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted((root / "recorder").rglob("*.py")):
+        if path != root / "recorder" / "core" / "chain.py":
+            yield path.relative_to(root), ast.parse(path.read_text())
+
+
+def test_the_record_the_line_the_hash_and_the_link_come_from_the_chain_module_alone():
+    """No other module hashes a record it built (``event_hash``), spells a line from
+    ``StoredEvent.to_dict`` or checks a link against GENESIS by hand: the append path, the
+    projections' check, the archive reader and the bench all go through core/chain.py
+    (``new_links``, ``event_text``, ``line_text``, ``follows``, ``unlinked``). GENESIS is
+    still written into the SQL triggers' text, which check links inside the database."""
+    found = []
+    for path, tree in _outside_the_chain_module():
+        in_sql_text = {id(node) for f in ast.walk(tree) if isinstance(f, ast.JoinedStr) for node in ast.walk(f)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "event_hash":
+                found.append(f"{path}:{node.lineno} hashes a record of its own")
+            if isinstance(node, ast.Attribute) and node.attr == "GENESIS" and id(node) not in in_sql_text:
+                found.append(f"{path}:{node.lineno} checks a link by hand")
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "attr", None) == "canonical_json"
+                and any(getattr(getattr(a, "func", None), "attr", None) == "to_dict" for a in node.args)
+            ):
+                found.append(f"{path}:{node.lineno} spells a line from to_dict")
+    assert not found, "\n".join(found)

@@ -7,13 +7,15 @@ from datetime import datetime, timedelta
 
 import pytest
 from conftest import Api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.archives import event_logs
 
 from recorder import Game
 from recorder.api.archive import schema_check
 from recorder.archive.transfer import Archive
 from recorder.core.clocks import clock_face
-from recorder.errors import InvalidRecord
+from recorder.errors import IllegalMove, InvalidRecord
 from recorder.store import SQLiteEventStore
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
@@ -336,3 +338,61 @@ def test_the_face_takes_the_reading_of_the_latest_effective_move_once_a_retracti
     assert face(game) == {**AFTER_C1, "running": "north", "paused": False, "at": "at 2", "seq": 2}
     game.retract(1, "c1 too")
     assert face(game) is None
+
+
+def test_the_openapi_document_shows_the_pause_and_resume_commands_and_the_face(client):
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert schemas["PauseClocksCommand"]["required"] == ["clock", "type"]
+    assert "clock" in schemas["ResumeClocksCommand"]["properties"]
+    assert "clock" in schemas["Game"]["properties"]
+
+
+# -- Any mix of moves, pauses, resumes and retractions ----------------------------------------
+
+READING = st.fixed_dictionaries({"south": st.integers(0, 10**7), "north": st.integers(0, 10**7)})
+STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("sow"), st.integers(0, 5), st.none() | READING),
+        st.tuples(st.just("pause"), READING),
+        st.tuples(st.just("resume"), st.none() | READING),
+        st.tuples(st.just("retract"), st.integers(1, 2)),
+    ),
+    max_size=24,
+)
+
+
+def played(steps) -> Game:
+    """The steps a game allows, in order; the rest refused (and so not recorded)."""
+    game = Game("qelat", first_player="south", south="Abeba", north="Berhane", time_control=CONTROL)
+    for step in steps:
+        try:
+            if step[0] == "sow" and game.legal_moves():
+                game.sow(game.legal_moves()[step[1] % len(game.legal_moves())], clock=step[2])
+            elif step[0] == "pause":
+                game.pause_clocks(step[1])
+            elif step[0] == "resume":
+                game.resume_clocks(step[1])
+            elif step[0] == "retract":
+                game.retract(step[1], "misread")
+        except (InvalidRecord, IllegalMove):
+            pass
+    return game
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(STEPS)
+def test_any_record_of_pauses_replays_to_the_same_face_and_its_notation_reads_back_the_same(steps):
+    game = played(steps)
+    stops = [event.type for event in game.events if event.type in ("clocks_paused", "clocks_resumed")]
+    assert face(game)["paused"] == (bool(stops) and stops[-1] == "clocks_paused")
+    assert all(a != b for a, b in zip(stops, stops[1:]))  # a pause, a resume, a pause...: never twice running
+    replayed = Game.replay([{"type": e.type, "payload": e.payload()} for e in game.events])
+    assert replayed.events == game.events and face(replayed) == face(game)
+    from recorder.notation.writer import write_game
+
+    for full_history in (True, False):  # every event, or the effective line with every pause
+        text = write_game(list(enumerate(game.events, start=1)), full_history=full_history)
+        archive = fresh()
+        (report,) = archive.import_notation(text, "any.mn")
+        assert report.status == "imported", (text, report.to_json())
+        assert "".join(archive.export_notation([str(report.game_id)], full_history=full_history)) == text

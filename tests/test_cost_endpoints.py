@@ -1,5 +1,5 @@
 """Every per-game endpoint answers the adversarial game (12,151 events, 6,000 retractions)
-within a generous bound, at a cost per event close to a plain game's.
+within a generous but honest bound, at a cost per event close to a plain game's.
 
 The games are built straight through the store (``recorder.bench.cost``: each command
 decided as a request would be). The bound here is generous (the machine is shared);
@@ -16,8 +16,11 @@ from recorder.bench import cost
 
 pytestmark = pytest.mark.timeout(300)
 
-WALL_BOUND_SECONDS = 15.0  # the target is 0.5 s; before the fold kept its states, /moves took minutes in-process
-CPU_RATIO_BOUND = 6.0  # the bench's target is 3x
+# The bench's target is 0.5 s an endpoint; 4x that for a shared machine (the slowest endpoint
+# took 0.61 s at a load average of 8, docs/decisions.md, *Tests*). Before the fold kept its
+# states, /moves took minutes.
+WALL_BOUND_SECONDS = 2.0
+CPU_RATIO_BOUND = 4.0  # the bench's target is 3x the plain game's CPU per event; 2.2x at most was seen
 
 
 @pytest.fixture

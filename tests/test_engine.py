@@ -135,6 +135,40 @@ def test_the_type_check_refuses_an_assignment_to_a_state_field(tmp_path):
 PROBE = "import recorder.engine as e, recorder.rules.qelat as q; print(e.current().kind, q.__file__)"
 
 
+UNTOUCHED = (
+    "import sys\n"
+    "before = list(sys.meta_path)\n"
+    "import recorder, recorder.engine as e, recorder.rules.qelat as q\n"
+    "print(sys.meta_path == before, e.current().kind, q.__file__)"
+)
+
+
+def test_importing_recorder_loads_the_build_and_leaves_no_import_hook(compiled):
+    """The compiled modules are loaded from their files at once; ``sys.meta_path`` is as it was
+    (a finder put at its front stayed there for the life of the process)."""
+    result = run_python(["-c", UNTOUCHED], ROOT, "auto", compiled.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "compiled", str(compiled / f"qelat{SUFFIX}")]
+
+
+def test_importing_recorder_without_a_build_leaves_no_import_hook(tmp_path):
+    result = run_python(["-c", UNTOUCHED], ROOT, "auto", tmp_path / "empty-cache")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "python", str(ROOT / "recorder" / "rules" / "qelat.py")]
+
+
+def test_the_load_order_loads_each_compiled_module_after_the_compiled_modules_it_imports():
+    """A build is loaded without a finder, so a compiled module must find every compiled
+    module it imports already loaded."""
+    import ast
+
+    assert sorted(engine.LOAD_ORDER) == sorted(engine.COMPILED)
+    for place, name in enumerate(engine.LOAD_ORDER):
+        tree = ast.parse((ROOT / "recorder" / "rules" / f"{name}.py").read_text())
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1}
+        assert imported & set(engine.COMPILED) <= set(engine.LOAD_ORDER[:place]), name
+
+
 @pytest.fixture
 def copy(tmp_path) -> Path:
     """The recorder package copied elsewhere: the same bytes find the build wherever they are."""

@@ -19,7 +19,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PURE_PACKAGES = ["recorder.rules", "recorder.core", "recorder.notation", "recorder.render"]
+PURE_PACKAGES = [
+    "recorder.rules",
+    "recorder.core",
+    "recorder.notation",
+    "recorder.render",
+    "recorder.tournaments.pairing",
+]
 PURE_MODULES = [
     "recorder.errors",
     *(f"recorder.audit.{name}" for name in ("trace", "claims", "whatif", "verify")),
@@ -29,9 +35,6 @@ PURE_MODULES = [
             "events",
             "fold",
             "decide",
-            "pairing",
-            "dutch",
-            "brackets",
             "results",
             "standings",
             "cell",

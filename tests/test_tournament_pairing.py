@@ -1,4 +1,4 @@
-"""Pairings: Berger round-robin tables and the Swiss system (recorder/tournaments/pairing.py).
+"""Pairings: Berger round-robin tables and the Swiss system (recorder/tournaments/pairing/).
 
 Expected values are FIDE's published Berger tables and Swiss rounds worked by hand from
 the rules in docs/tournaments.md; properties run many seeded tournaments through the
@@ -16,9 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recorder.errors import InvalidRecord
-from recorder.tournaments import dutch
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register, decide_withdraw
-from recorder.tournaments.dutch import pair_swiss
 from recorder.tournaments.events import DUTCH_2026
 from recorder.tournaments.fold import apply, start
 from recorder.tournaments.pairing import (
@@ -31,6 +29,8 @@ from recorder.tournaments.pairing import (
     allocate,
     berger_round,
     can_meet,
+    dutch,
+    pair_swiss,
     preference,
     round_robin_round,
 )

@@ -259,3 +259,14 @@ def test_a_game_on_paper_in_a_rated_tournament_makes_its_players_rated_for_the_r
     assert post_result(client, tid, 1, 1, {"result": "draw", "kind": "played"}, token).status_code == 201
     refused = client.post(rename, json={"name": "Selam Haylu"}, headers=bearer(token))
     assert refused.status_code == 403 and "rated games" in refused.get_json()["detail"]
+
+
+def test_a_paper_result_corrected_after_the_next_round_was_paired_leaves_that_round_as_paired(client):
+    tid = swiss(Organiser(client), players=4, rounds=3)
+    play_on_paper(client, tid, 1, seed=5, body={"kind": "played"})
+    second = seats(Organiser(client).pair(tid))
+    body = {"result": "draw", "kind": "played", "corrects": True, "note": "the scoresheets say a draw"}
+    assert post_result(client, tid, 1, 1, body).status_code == 201
+    assert seats(client.get(f"/api/tournaments/{tid}/rounds/2").get_json()) == second
+    board = client.get(f"/api/tournaments/{tid}/rounds/1").get_json()["boards"][0]
+    assert (board["result"], board["entered_as"]) == ("draw", "played")

@@ -193,3 +193,44 @@ def test_the_scoresheet_prints_each_sowings_clock_and_think_time(web):
     legend = page.text_content(".sheet-clock-legend")
     assert legend.startswith("Under a sowing: its player's clock after it")
     context.close()
+
+
+def test_clock_js_writes_times_as_a_clock_shows_them_and_runs_only_the_running_side(web):
+    """js/clock.js's pure half, in the browser that runs it (another engineer's page may use it)."""
+    context = web.browser.new_context(base_url=web.url)
+    page = context.new_page()
+    page.goto("/embed/games/none")  # any page of the service: its scripts' origin
+    said = page.evaluate(
+        """async () => {
+          const { clockEventText, clockText, remainingAt } = await import("/web-static/js/clock.js");
+          const face = { south: 60_000, north: 5_400_000, running: "north", paused: false,
+                         at: "2026-12-07T06:00:00.123456Z", seq: 4 };
+          return {
+            texts: [0, 1, 999, 1_000, 59_001, 3_600_000, 36_000_000].map((ms) => clockText(ms)),
+            exact: [1_500, 5_398_250, 0].map((ms) => clockText(ms, { exact: true })),
+            running: remainingAt(face, Date.parse("2026-12-07T06:01:00.123Z")),
+            before: remainingAt(face, Date.parse("2026-12-07T05:59:00Z")),
+            stopped: remainingAt({ ...face, running: null }, Date.parse("2026-12-07T09:00:00Z")),
+            fallen: remainingAt(face, Date.parse("2026-12-08T06:00:00Z")),
+            events: [
+              { type: "clocks_paused", payload: { clock: { south: 598_250, north: 571_000 } } },
+              { type: "clocks_resumed", payload: {} },
+              { type: "clocks_resumed", payload: { clock: { south: 658_250, north: 571_000 } } },
+              { type: "sowed", payload: { hole: "c1", player: "south" } },
+            ].map(clockEventText),
+          };
+        }"""
+    )
+    assert said["texts"] == ["0:00:00", "0:00:01", "0:00:01", "0:00:01", "0:01:00", "1:00:00", "10:00:00"]
+    assert said["exact"] == ["0:00:01.500", "1:29:58.250", "0:00:00"]  # the notation's spelling
+    assert said["running"] == {"south": 60_000, "north": 5_340_000}
+    assert said["before"] == {"south": 60_000, "north": 5_400_000}  # a device behind the reading never adds time
+    assert said["stopped"] == {"south": 60_000, "north": 5_400_000}
+    assert said["fallen"] == {"south": 60_000, "north": 0}
+    assert said["events"] == [
+        "Clocks paused at 0:09:58.250 – 0:09:31",
+        "Clocks resumed",
+        "Clocks resumed at 0:10:58.250 – 0:09:31",
+        None,
+    ]
+    context.close()

@@ -420,6 +420,8 @@ def test_clocked_moves_a_pause_and_the_time_result_queued_offline_are_folded_as_
     queued = tablet.evaluate(QUEUED_IN_THE_DATABASE)
     assert [command["type"] for command in queued] == ["sow", "pause_clocks", "resume_clocks", "sow", "result"]
     assert all("clock" in command for command in queued if command["type"] != "resume_clocks")
+    listed = tablet.locator("#pending-list li").all_inner_texts()
+    assert "Pause the clocks" in listed[1] and "Resume the clocks" in listed[2]  # words, not the command's type
 
     tablet.context.set_offline(False)
     tablet.wait_for_selector(".board[data-version='10']", timeout=60_000)

@@ -67,6 +67,9 @@ def test_cards_issued_on_the_page_sign_a_tablet_in_for_its_board_and_open_its_ga
     opened.goto(card["address"])
     opened.wait_for_url(f"**/games/{card['game_id']}", timeout=15_000)
     assert opened.evaluate("localStorage.getItem('recorder.token')") == card["token"]
+    opened.wait_for_function("document.getElementById('signed-in').textContent.includes('board')")
+    said = opened.inner_text("#signed-in")
+    assert said == "Signed in: Board 2 of round 1 of Mekelle Club, to record that board's game only"
     assert web.client.get(f"/api/games/{card['game_id']}").status_code == 200  # started by the tablet
     events = web.client.get(f"/api/games/{card['game_id']}/events").get_json()["events"]
     assert events[0]["recorded_by"] == "Board 2 of round 1"

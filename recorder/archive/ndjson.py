@@ -213,7 +213,14 @@ _FIELD_TYPES = tuple(FIELDS.items())
 # writes back unchanged: no quote, backslash, control character or lone surrogate in it.
 # The texts of FIELDS may not be empty; recorded_by and the payload's texts may.
 _PLAIN = r'[^"\\\x00-\x1f\ud800-\udfff]'
-_TEXT, _ANY_TEXT = f'"({_PLAIN}+)"', f'"({_PLAIN}*)"'
+
+
+def _text(name: str) -> str:
+    return f'"(?P<{name}>{_PLAIN}+)"'
+
+
+def _any_text(name: str) -> str:
+    return f'"(?P<{name}>{_PLAIN}*)"'
 
 
 def _filled(template: str, *groups: str) -> str:
@@ -224,37 +231,54 @@ def _filled(template: str, *groups: str) -> str:
 
 # A sowing's line exactly as the store writes it (``chain.event_text``, linked), made from the
 # encoder's own templates, with every text plain: reading it as JSON gives these groups and
-# nothing else. The groups in the line's (sorted) key order: game_id, hash, payload (its
-# clock reading's north and south, when it has one (TIME-2); hole, player), prev_hash,
-# recorded_at, recorded_by, seq; the type is the literal "sowed".
+# nothing else. Each field's pattern is named for its field, and the line's template takes
+# them in its own order (``chain.LINE_KEYS``); the payload: its clock reading's north and
+# south, when it has one (TIME-2), then hole and player; the type is the literal "sowed".
 _PLAIN_SOWING = chain.object_template(("hole", "player"))  # {"hole":%s,"player":%s}
 _TIMED_SOWING = chain.object_template(("clock", "hole", "player"))  # {"clock":%s,"hole":%s,"player":%s}
 _CLOCK_MEMBER = _TIMED_SOWING[1 : len(_TIMED_SOWING) - len(_PLAIN_SOWING) + 1]  # "clock":%s,
 assert _TIMED_SOWING == "{" + _CLOCK_MEMBER + _PLAIN_SOWING[1:]
-_MILLIS = "(0|[1-9][0-9]{0,17})"  # a reading below 10**18 (a larger one is read as JSON)
+_MILLIS = "(?:0|[1-9][0-9]{0,17})"  # a reading below 10**18 (a larger one is read as JSON)
+_CLOCK = chain.object_template(("south", "north"))
 _SOWING_PAYLOAD = (
-    "("
+    "(?P<payload>"
     + re.escape("{")
     + "(?:"
-    + _filled(_CLOCK_MEMBER, _filled(chain.object_template(("south", "north")), _MILLIS, _MILLIS))
+    + _filled(
+        _CLOCK_MEMBER, _filled(_CLOCK, *(f"(?P<{side}>{_MILLIS})" for side in chain.object_keys(("south", "north"))))
+    )
     + ")?"
-    + _filled(_PLAIN_SOWING[1:], _ANY_TEXT, '"(south|north)"')
+    + _filled(_PLAIN_SOWING[1:], _any_text("hole"), '"(?P<player>south|north)"')
     + ")"
 )
-_CANONICAL_SOWING = re.compile(
-    _filled(
-        chain.LINE_TEMPLATE,
-        _TEXT,
-        _TEXT,
-        _SOWING_PAYLOAD,
-        _TEXT,
-        _TEXT,
-        f"(?:null|{_ANY_TEXT})",
-        "([1-9][0-9]{0,17})",
-        re.escape(chain.json_string("sowed")),
-    )
-    + r"\Z"
+_SOWING_FIELDS = {
+    "game_id": _text("game_id"),
+    "hash": _text("hash"),
+    "payload": _SOWING_PAYLOAD,
+    "prev_hash": _text("prev_hash"),
+    "recorded_at": _text("recorded_at"),
+    "recorded_by": f"(?:null|{_any_text('recorded_by')})",
+    "seq": "(?P<seq>[1-9][0-9]{0,17})",
+    "type": re.escape(chain.json_string("sowed")),
+}
+_CANONICAL_SOWING = re.compile(_filled(chain.LINE_TEMPLATE, *(_SOWING_FIELDS[key] for key in chain.LINE_KEYS)) + r"\Z")
+# The line's groups, in the pattern's order (the template's): read by ``groups()``, cheaper
+# than by name (docs/decisions.md), and checked here to be these names in this order.
+_SOWING_GROUPS = (
+    "game_id",
+    "hash",
+    "payload",
+    "north",
+    "south",
+    "hole",
+    "player",
+    "prev_hash",
+    "recorded_at",
+    "recorded_by",
+    "seq",
 )
+assert tuple(sorted(_CANONICAL_SOWING.groupindex, key=_CANONICAL_SOWING.groupindex.__getitem__)) == _SOWING_GROUPS
+assert _CANONICAL_SOWING.groups == len(_SOWING_GROUPS)
 
 
 def canonical_sowing(text: str) -> tuple[StoredEvent, str, str | None] | None:
@@ -443,7 +467,7 @@ def _unencodable(log: EventLog) -> NotationError:
 
 def _encodes(event: StoredEvent) -> bool:
     try:
-        chain.canonical_json(event.to_dict()).encode("utf-8")
+        chain.event_text(event, linked=True).encode("utf-8")
     except UnicodeEncodeError:
         return False
     return True

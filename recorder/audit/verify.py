@@ -107,11 +107,11 @@ def chain_break(stored: Sequence[Any]) -> dict | None:
 
 
 def _link_problem(previous: Any, event: Any) -> str:
-    expected_seq = previous.seq + 1 if previous is not None else 1
-    expected_prev = previous.hash if previous is not None else chain.GENESIS
-    if event.seq != expected_seq:
-        return f"sequence number {event.seq} where {expected_seq} was due: an event is missing or out of order"
-    if event.prev_hash != expected_prev:
+    head = (previous.seq, previous.hash) if previous is not None else chain.START
+    broken = chain.unlinked(head, event.seq, event.prev_hash)
+    if broken == "seq":
+        return f"sequence number {event.seq} where {head[0] + 1} was due: an event is missing or out of order"
+    if broken == "prev_hash":
         return "prev_hash is not the previous event's hash: the chain was cut or re-linked"
     return "its hash does not recompute from its content: the stored event was changed"
 

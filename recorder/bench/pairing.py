@@ -18,10 +18,9 @@ from pathlib import Path
 from ..tournaments import trf
 from ..tournaments.check import before
 from ..tournaments.decide import swiss_pairing
-from ..tournaments.dutch import pair_swiss
 from ..tournaments.events import DUTCH_2026, TournamentCreated
 from ..tournaments.fold import Tournament, replay
-from ..tournaments.pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPlayer
+from ..tournaments.pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPlayer, pair_swiss
 from ..tournaments.results import outcome_of_forfeit
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "pairings"

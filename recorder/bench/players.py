@@ -98,19 +98,14 @@ def game_lines(game_id: str, body: dict, winner: str | None, when: str) -> Itera
     """A game's NDJSON log as an export writes it: its setup and its result, chained."""
     setup = decide_create(body)
     result = {"kind": "resignation" if winner else "agreement", "winner": winner, "note": None}
-    prev = chain.GENESIS
-    for seq, (kind, payload) in enumerate((("game_created", setup.payload()), ("result_recorded", result)), 1):
-        record = {
-            "game_id": game_id,
-            "seq": seq,
-            "type": kind,
-            "payload": payload,
-            "recorded_at": when,
-            "recorded_by": "bench",
-        }
-        digest = chain.event_hash(prev, record)
-        yield chain.canonical_json({**record, "prev_hash": prev, "hash": digest})
-        prev = digest
+    entries = [
+        (kind, chain.canonical_json(payload))
+        for kind, payload in (("game_created", setup.payload()), ("result_recorded", result))
+    ]
+    for (kind, text), (seq, prev_hash, digest) in zip(
+        entries, chain.new_links(game_id, chain.START, entries, when, "bench")
+    ):
+        yield chain.line_text(game_id, seq, kind, text, when, "bench", prev_hash, digest)
 
 
 def measure(players: int, games: int, seed: int = 2026, folder: str | None = None) -> PlayersFigures:

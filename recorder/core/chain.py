@@ -5,6 +5,12 @@ or GENESIS for seq 1) and ``hash`` = SHA-256 over ``prev_hash`` plus the canonic
 JSON of the event's record. Changing, removing or reordering any stored event
 therefore breaks a link that anyone can recompute from the data alone.
 
+Everything the chain's text is made of lives here, so it is spelled once: the record and
+the line (``event_text``, ``line_text``), the hash (``event_hash``, ``stored_hash``, and
+``new_links`` for events being appended), the link (``follows``, ``unlinked``) and the
+templates an archive reader's pattern is made from (``LINE_TEMPLATE``, ``LINE_KEYS``).
+tests/test_chain_text.py holds every other module to it.
+
 Pure standard library, so verifiers and other backends can use it without the
 store.
 """
@@ -13,10 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 GENESIS = "0" * 64
+START = (0, GENESIS)  # a chain's head before its first event: (the last seq, the last hash)
 
 # The fields of an event that the hash covers. prev_hash and hash themselves are
 # excluded: prev_hash enters as the prefix, hash is the output.
@@ -68,16 +75,23 @@ json_string = json.encoder.encode_basestring
 LINE_FIELDS = (*RECORD_FIELDS, "prev_hash", "hash")
 
 
+def object_keys(keys: Iterable[str]) -> tuple[str, ...]:
+    """The order ``canonical_json`` writes an object's keys in (sorted), which is the order
+    ``object_template`` takes their values in."""
+    return tuple(sorted(keys))
+
+
 def object_template(keys: Iterable[str]) -> str:
     """The canonical JSON of an object with these keys, each value a ``%s`` to fill with
-    the value's canonical text, in sorted key order (``canonical_json``'s order)."""
-    return "{" + ",".join(json_string(key) + ":%s" for key in sorted(keys)) + "}"
+    the value's canonical text, in ``object_keys`` order (``canonical_json``'s order)."""
+    return "{" + ",".join(json_string(key) + ":%s" for key in object_keys(keys)) + "}"
 
 
 # The record's and the line's canonical text, their values left to fill: what an archive
 # reader's pattern is made from, and what ``spelled`` writes out.
 RECORD_TEMPLATE = object_template(RECORD_FIELDS)
 LINE_TEMPLATE = object_template(LINE_FIELDS)
+LINE_KEYS = object_keys(LINE_FIELDS)  # the order LINE_TEMPLATE takes the line's values in
 
 
 def event_text(event: Any, payload_text: str | None = None, *, linked: bool = False) -> str:
@@ -150,6 +164,58 @@ def stored_hash(event: Any, payload_text: str | None = None) -> str:
     return text_hash(event.prev_hash, text)
 
 
+def follows(head: tuple[int, str], seq: Any, prev_hash: Any) -> bool:
+    """Whether an event numbered ``seq`` and linked to ``prev_hash`` is the next link after
+    ``head`` (the previous event's seq and hash; ``START`` before the first): the one link
+    check, for a stored chain, a chain to append and an archive's."""
+    return unlinked(head, seq, prev_hash) is None
+
+
+def unlinked(head: tuple[int, str], seq: Any, prev_hash: Any) -> str | None:
+    """What breaks the link after ``head``: "seq" (not the next number: an event missing or
+    out of order), "prev_hash" (not the previous event's hash: cut or re-linked), or None."""
+    if seq != head[0] + 1:
+        return "seq"
+    return None if prev_hash == head[1] else "prev_hash"
+
+
+def new_links(
+    game_id: str, head: tuple[int, str], entries: Iterable[tuple[str, str]], recorded_at: str, recorded_by: str | None
+) -> Iterator[tuple[int, str, str]]:
+    """Number and link new events after ``head``: for each entry, (type, the payload's
+    canonical text), its (seq, prev_hash, hash), the record hashed as the encoder spells it
+    (``event_text``), the payload never serialised again. What the store's append and a
+    bench's made-up log both chain with."""
+    seq, prev_hash = head
+    for type_, payload_text in entries:
+        seq += 1
+        text = spelled(game_id, seq, type_, payload_text, recorded_at, recorded_by)
+        if text is None:  # a field not of its plain JSON type: canonical_json is exact
+            fields = (game_id, seq, type_, parse_json(payload_text), recorded_at, recorded_by)
+            text = canonical_json(dict(zip(RECORD_FIELDS, fields)))
+        digest = text_hash(prev_hash, text)
+        yield seq, prev_hash, digest
+        prev_hash = digest
+
+
+def line_text(
+    game_id: str,
+    seq: int,
+    type_: str,
+    payload_text: str,
+    recorded_at: str,
+    recorded_by: str | None,
+    prev_hash: str,
+    hash_: str,
+) -> str:
+    """``event_text`` of a line given by its fields (an event not yet stored, a bench's)."""
+    text = spelled(game_id, seq, type_, payload_text, recorded_at, recorded_by, (prev_hash, hash_))
+    if text is not None:
+        return text
+    fields = (game_id, seq, type_, parse_json(payload_text), recorded_at, recorded_by, prev_hash, hash_)
+    return canonical_json(dict(zip(LINE_FIELDS, fields)))
+
+
 def record_of(event: Any) -> dict[str, Any]:
     """The hashed record of a stored event (anything with StoredEvent's attributes).
 
@@ -184,16 +250,16 @@ def checked_links(
     a caller that stores the events next (an import) serialises each payload once.
     ``known``: each payload's text as read (None where it is not known); ``records``: each
     record's text as read (``record_text`` of an archive's line written as the store writes it)."""
-    prev_seq, prev_hash, texts = 0, GENESIS, list[str]()
+    head, texts = START, list[str]()
     for index, event in enumerate(events):
-        if event.seq != prev_seq + 1 or event.prev_hash != prev_hash:
+        if not follows(head, event.seq, event.prev_hash):
             return int(event.seq), texts
         stored = known[index] if known is not None else None
         text = _hashed_text(event, stored, records[index] if records is not None else None)
         if text is None:
             return int(event.seq), texts
         texts.append(text)
-        prev_seq, prev_hash = event.seq, event.hash
+        head = (event.seq, event.hash)
     return None, texts
 
 

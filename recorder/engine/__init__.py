@@ -8,9 +8,11 @@ folder). Nothing is ever written beside the ``.py`` files, so no build can shado
 edit of the rules.
 
 ``install()`` (called once by ``import recorder``) hashes the rules sources on disk now
-and puts a finder at the front of ``sys.meta_path`` only when a build of exactly those
-bytes exists; the finder loads the compiled modules from that build's folder. Any edit
-changes the digest, finds no build, and the pure modules run. ``RECORDER_ENGINE=python``
+and, only when a build of exactly those bytes exists, loads the build's modules into
+``sys.modules`` at once, each from its file, as ``recorder.rules.<name>``: no import hook
+is left behind (``sys.meta_path`` is as it was), and later imports of the rules find the
+compiled modules already loaded. Any edit changes the digest, finds no build, and the
+pure modules run. ``RECORDER_ENGINE=python``
 forces the pure modules; ``RECORDER_ENGINE=compiled`` refuses to start without a fresh
 build (the equivalence test uses it). Standard library only; the rules never see this.
 """
@@ -18,7 +20,6 @@ build (the equivalence test uses it). Standard library only; the rules never see
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.util
 import json
 import os
@@ -27,12 +28,17 @@ import sysconfig
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 # The modules a sowing runs through, the state it copies included; the position key; the
 # random sowing of every random game (the engine bench's loop).
 GAMES = ("selus", "gabata", "qelat", "lahemay_walida", "tuz")
 COMPILED = ("state", "base", "board", "rounds", *GAMES, "position_text", "playout")
+# COMPILED in the order they import each other (tests/test_engine.py checks it): a module
+# is loaded from its file, with no finder to load the modules it imports on demand.
+LOAD_ORDER = ("board", "state", "base", "rounds", *GAMES, "position_text", "playout")
+RULES = "recorder.rules"
 CHOICES = ("auto", "python", "compiled")
 MANIFEST = "manifest.json"
 
@@ -85,19 +91,52 @@ def find_build(rules_dir: Path = RULES_DIR, root: Path | None = None) -> Path | 
     return folder if recorded.get("digest") == folder.name and all(path.is_file() for path in files) else None
 
 
-class CompiledRules(importlib.abc.MetaPathFinder):
-    """Finds the compiled modules of one build: ``recorder.rules.<name>`` for the names in
-    ``COMPILED`` and mypyc's shared library; every other name is left to the usual finders."""
+def load(folder: Path) -> None:
+    """Load a build into ``sys.modules`` as the import system would, without a finder:
+    mypyc's shared library first (its modules import it by name), then the rules package
+    registered but not yet run (a compiled module's own imports, ``values`` and ``errors``,
+    are the pure modules beside it), each compiled module in ``LOAD_ORDER``, and last the
+    package's ``__init__``, whose imports find the compiled modules loaded."""
+    files = json.loads((folder / MANIFEST).read_text())["files"]
+    shared = [name for name in files if not name.startswith(RULES + ".")]
+    loaded = [*shared, RULES, *(f"{RULES}.{name}" for name in LOAD_ORDER)]
+    try:
+        for name in shared:
+            sys.modules[name] = extension(name, folder / files[name])
+        package = registered_package(RULES)
+        for name in LOAD_ORDER:
+            module = extension(f"{RULES}.{name}", folder / files[f"{RULES}.{name}"])
+            sys.modules[module.__name__] = module
+            setattr(package, name, module)
+        run_package(package)
+    except BaseException:
+        for name in loaded:
+            sys.modules.pop(name, None)
+        raise
 
-    def __init__(self, folder: Path):
-        files = json.loads((folder / MANIFEST).read_text())["files"]
-        self.paths = {name: folder / file for name, file in files.items()}
 
-    def find_spec(self, fullname, path=None, target=None):
-        so = self.paths.get(fullname)
-        if so is None:
-            return None
-        return importlib.util.spec_from_file_location(fullname, so)
+def extension(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def registered_package(name: str) -> ModuleType:
+    """The package in ``sys.modules`` before its ``__init__`` runs, as while it is imported."""
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.loader is not None, name
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    return package
+
+
+def run_package(package: ModuleType) -> None:
+    assert package.__spec__ is not None and package.__spec__.loader is not None
+    package.__spec__.loader.exec_module(package)
+    parent, _, child = package.__name__.rpartition(".")
+    setattr(sys.modules[parent], child, package)
 
 
 def install() -> Engine:
@@ -106,7 +145,7 @@ def install() -> Engine:
     choice = os.environ.get("RECORDER_ENGINE", "auto")
     if choice not in CHOICES:
         raise RuntimeError(f"RECORDER_ENGINE must be one of {', '.join(CHOICES)}, not {choice!r}")
-    if any(isinstance(finder, CompiledRules) for finder in sys.meta_path):
+    if _ENGINE.kind == "compiled":
         return _ENGINE
     if choice == "python":
         _ENGINE = Engine("python", "RECORDER_ENGINE=python")
@@ -122,7 +161,7 @@ def install() -> Engine:
             )
         _ENGINE = Engine("python", "no build of these sources yet: any recorder command builds it")
         return _ENGINE
-    sys.meta_path.insert(0, CompiledRules(folder))
+    load(folder)
     _ENGINE = Engine("compiled", f"mypyc build {folder.name[:12]}", folder)
     return _ENGINE
 

@@ -503,33 +503,32 @@ def _verify_next_events(
     if isinstance(events, CheckedChain):
         if events.stream_id != game_id:
             raise ChainBroken(f"event 1 belongs to game {events.stream_id!r}, not {game_id!r}", seq=1)
-        if head != (0, chain.GENESIS):
+        if head != chain.START:
             raise ChainBroken(f"event 1 does not follow event {head[0]} of the chain", seq=1)
         return
-    seq, prev_hash = head
     for index, event in enumerate(events):
-        number, previous, digest = event.seq, event.prev_hash, event.hash
+        number, digest = event.seq, event.hash
         if event.game_id != game_id:
             raise ChainBroken(f"event {number} belongs to game {event.game_id!r}, not {game_id!r}", seq=number)
-        if number != seq + 1 or previous != prev_hash:
-            raise ChainBroken(f"event {number} does not follow event {seq} of the chain", seq=number)
+        if not chain.follows(head, number, event.prev_hash):
+            raise ChainBroken(f"event {number} does not follow event {head[0]} of the chain", seq=number)
         if chain.stored_hash(event, texts[index] if texts is not None else None) != digest:
             raise ChainBroken(f"event {number}'s hash does not match its content", seq=number)
-        seq, prev_hash = number, digest
+        head = (number, digest)
 
 
 def _check_links(links: Iterable[tuple[str, int, str, str]]) -> None:
     """ChainBroken unless the links (stream id, seq, prev_hash, hash) are one stream's
     events from its first: seq 1, 2, 3…, each ``prev_hash`` the hash before it, GENESIS first."""
     first: str | None = None
-    seq, prev_hash = 0, chain.GENESIS
+    head = chain.START
     for stream_id, number, previous, digest in links:
         first = stream_id if first is None else first
         if stream_id != first:
             raise ChainBroken(f"event {number} belongs to game {stream_id!r}, not {first!r}", seq=number)
-        if number != seq + 1 or previous != prev_hash:
-            raise ChainBroken(f"event {number} does not follow event {seq} of the chain", seq=number)
-        seq, prev_hash = number, digest
+        if not chain.follows(head, number, previous):
+            raise ChainBroken(f"event {number} does not follow event {head[0]} of the chain", seq=number)
+        head = (number, digest)
 
 
 def _check_page(**values: int) -> None:

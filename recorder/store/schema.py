@@ -5,7 +5,7 @@ is made once. ``create_schema`` is idempotent and runs on every open, inside one
 transaction: a database created by an earlier release is migrated in place.
 
 - ``events``: the log itself (append only, hash-chained, guarded by triggers). ``line``
-  holds each event's canonical JSON (``chain.canonical_json(event.to_dict())``), the
+  holds each event's canonical JSON (``chain.event_text(event, linked=True)``), the
   very text an NDJSON archive writes; rows from before it existed have NULL there and
   are rendered by SQL (``sql.EVENT_LINE``) to the same bytes.
 - ``streams``: one row per stream with its type (``game``, ``tournament`` or ``player``), written by

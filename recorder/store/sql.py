@@ -397,7 +397,7 @@ class SqlStreams:
         last = db.execute(
             "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (stream_id,)
         ).fetchone()
-        actual, prev_hash = last if last is not None else (0, chain.GENESIS)
+        actual, prev_hash = last if last is not None else chain.START
         if actual != expected_version:
             raise VersionConflict(
                 f"{stream_id!r} has {actual} events, the request expected {expected_version}",
@@ -541,21 +541,16 @@ def _chained(
     now: str,
     recorded_by: str | None,
 ) -> tuple[StoredEvent, ...]:
-    """Number, time and hash new events after ``head``. Each payload is the round trip of
-    its canonical text, so the returned events equal what read() will return."""
-    seq, prev_hash = head
+    """Number, time and hash new events after ``head`` (``chain.new_links``). Each payload is
+    the round trip of its canonical text, so the returned events equal what read() will return."""
+    links = chain.new_links(
+        stream_id, head, ((event.type, text) for event, text in zip(events, texts)), now, recorded_by
+    )
     stored = []
-    for event, text in zip(events, texts):
-        seq += 1
-        record = {
-            "game_id": stream_id,
-            "seq": seq,
-            "type": event.type,
-            "payload": json.loads(text),
-            "recorded_at": now,
-            "recorded_by": recorded_by,
-        }
-        digest = chain.event_hash(prev_hash, record)
-        stored.append(StoredEvent(**record, prev_hash=prev_hash, hash=digest))
-        prev_hash = digest
+    for (seq, prev_hash, digest), event, text in zip(links, events, texts):
+        stored.append(
+            StoredEvent(
+                stream_id, seq, event.type, json.loads(text), now, recorded_by, prev_hash=prev_hash, hash=digest
+            )
+        )
     return tuple(stored)

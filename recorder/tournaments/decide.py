@@ -28,7 +28,6 @@ from . import (
     forbidden_pairs,
     trf,
 )
-from .dutch import pair_swiss
 from .events import (
     ABSENCE_POINTS,
     BERGER_ANNEX_1,
@@ -50,7 +49,7 @@ from .events import (
 )
 from .finish import check_open
 from .fold import Board, Entrant, Tournament, bye_kind
-from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, round_robin_round
+from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, pair_swiss, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
@@ -474,7 +473,7 @@ def swiss_players(t: Tournament, outcomes: dict, number: int, absent: frozenset 
             rank=rank[e.number],
             score=int(score(table[e.number]) * 2) + virtual.get(e.number, 0),
             opponents=met(table[e.number], played_only=rules_2026) | barred.get(e.number, set()),
-            colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED),
+            colours=tuple(c.colour for c in table[e.number] if c.kind == PLAYED and c.colour),  # a game has its seat
             had_bye=(no_bye_2026 if rules_2026 else no_bye_2017)(table[e.number], pab.get(e.number, ())),
             floats=floats[e.number],
             unplayed=sum(1 for c in table[e.number] if c.kind != PLAYED),

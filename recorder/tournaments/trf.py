@@ -427,38 +427,14 @@ def read_tournament_extension(found: dict, number: int, line: str, player: int, 
 
 
 def read_player(number: int, line: str) -> TrfPlayer:
-    for gap in (9, 14, 48, 53, 57, 69, 80, 85, 90, 91):
-        if cut(line, gap, gap) != " ":
-            raise TrfError(number, gap, "a blank column is expected here (between fields)")
-    name = cut(line, 15, 47).strip()
-    if not name:
-        raise TrfError(number, 15, "a player needs a name (columns 15-47)")
-    if name_problem(name) is not None:
-        raise TrfError(number, 15, f"the player's name: {name_problem(name)}")
-    federation = cut(line, 54, 56).strip()
-    if federation and shown_problem(federation) is not None:
-        raise TrfError(number, 54, f"the federation: {shown_problem(federation)}")
-    sex = cut(line, 10, 10).strip()
-    if sex and sex.lower() not in "mwf":
-        raise TrfError(number, 10, f"sex is m or w, not {sex!r}")
-    title = cut(line, 11, 13).strip()
-    if title and title.upper() not in TITLES:
-        raise TrfError(number, 11, f"the title is one of {', '.join(TITLES[:8])} (or blank), not {title!r}")
-    rating = cut(line, 49, 52).strip()
-    if rating and not DIGITS.fullmatch(rating):
-        raise TrfError(number, 49, f"the rating must be a whole number, not {rating!r}")
-    if rating and int(rating) > MAX_RATING:
-        raise TrfError(number, 49, f"the rating is at most {MAX_RATING}, not {rating}")
-    fide_id = cut(line, 58, 68).strip()
-    if fide_id and not DIGITS.fullmatch(fide_id):
-        raise TrfError(number, 58, f"the FIDE number must be digits, not {fide_id!r}")
+    check_blank_columns(number, line)
+    name, federation = read_name_and_federation(number, line)
+    sex, title = read_sex_and_title(number, line)
+    rating, fide_id = read_rating_and_fide_id(number, line)
     rank = cut(line, 86, 89).strip()
     if rank and not DIGITS.fullmatch(rank):
         raise TrfError(number, 86, f"the rank must be a whole number, not {rank!r}")
-    columns = range(ROUND_START, len(line) + 1, 10)
-    if len(columns) > MAX_ROUNDS:
-        raise TrfError(number, columns[MAX_ROUNDS], f"a tournament has at most {MAX_ROUNDS} rounds")
-    rounds = tuple(read_round(number, line, c) for c in columns)
+    rounds = read_rounds(number, line)
     return TrfPlayer(
         line=number,
         number=whole(number, line, 5, 8, "the starting number", low=1),
@@ -472,6 +448,54 @@ def read_player(number: int, line: str) -> TrfPlayer:
         points=decimal(number, line, 81, 84, "the points"),
         rounds=rounds,
     )
+
+
+def check_blank_columns(number: int, line: str) -> None:
+    for gap in (9, 14, 48, 53, 57, 69, 80, 85, 90, 91):
+        if cut(line, gap, gap) != " ":
+            raise TrfError(number, gap, "a blank column is expected here (between fields)")
+
+
+def read_name_and_federation(number: int, line: str) -> tuple[str, str]:
+    name = cut(line, 15, 47).strip()
+    if not name:
+        raise TrfError(number, 15, "a player needs a name (columns 15-47)")
+    if name_problem(name) is not None:
+        raise TrfError(number, 15, f"the player's name: {name_problem(name)}")
+    federation = cut(line, 54, 56).strip()
+    if federation and shown_problem(federation) is not None:
+        raise TrfError(number, 54, f"the federation: {shown_problem(federation)}")
+    return name, federation
+
+
+def read_sex_and_title(number: int, line: str) -> tuple[str, str]:
+    sex = cut(line, 10, 10).strip()
+    if sex and sex.lower() not in "mwf":
+        raise TrfError(number, 10, f"sex is m or w, not {sex!r}")
+    title = cut(line, 11, 13).strip()
+    if title and title.upper() not in TITLES:
+        raise TrfError(number, 11, f"the title is one of {', '.join(TITLES[:8])} (or blank), not {title!r}")
+    return sex, title
+
+
+def read_rating_and_fide_id(number: int, line: str) -> tuple[str, str]:
+    """The rating's and the FIDE number's columns, checked (a blank rating is none)."""
+    rating = cut(line, 49, 52).strip()
+    if rating and not DIGITS.fullmatch(rating):
+        raise TrfError(number, 49, f"the rating must be a whole number, not {rating!r}")
+    if rating and int(rating) > MAX_RATING:
+        raise TrfError(number, 49, f"the rating is at most {MAX_RATING}, not {rating}")
+    fide_id = cut(line, 58, 68).strip()
+    if fide_id and not DIGITS.fullmatch(fide_id):
+        raise TrfError(number, 58, f"the FIDE number must be digits, not {fide_id!r}")
+    return rating, fide_id
+
+
+def read_rounds(number: int, line: str) -> tuple[TrfRound, ...]:
+    columns = range(ROUND_START, len(line) + 1, 10)
+    if len(columns) > MAX_ROUNDS:
+        raise TrfError(number, columns[MAX_ROUNDS], f"a tournament has at most {MAX_ROUNDS} rounds")
+    return tuple(read_round(number, line, c) for c in columns)
 
 
 def read_round(number: int, line: str, column: int) -> TrfRound:

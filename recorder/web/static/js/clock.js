@@ -32,6 +32,17 @@ export function remainingAt(face, now) {
   return left;
 }
 
+// A pause or resume of the clocks (events clocks_paused, clocks_resumed) in the reader's
+// words, with its reading (South's clock first), for a page that lists a game's events;
+// null for any other event.
+export function clockEventText(event) {
+  const clock = event.payload && event.payload.clock;
+  const times = clock ? { south: clockText(clock.south, { exact: true }), north: clockText(clock.north, { exact: true }) } : null;
+  if (event.type === "clocks_paused") return _("Clocks paused at %(south)s – %(north)s", times);
+  if (event.type !== "clocks_resumed") return null;
+  return times ? _("Clocks resumed at %(south)s – %(north)s", times) : _("Clocks resumed");
+}
+
 // What a clock says beside its time: paused, fallen, or nothing while it runs or waits.
 function noteOf(face, left) {
   if (SIDES.some((side) => left[side] <= 0)) return _("Flag fallen");

@@ -2,6 +2,7 @@
 // line (moves not withdrawn by a retraction), the corrections, and the comments.
 
 import { PLAYER } from "./dom.js";
+import { clockEventText } from "./clock.js";
 import { _, ngettext } from "./i18n.js";
 
 const word = (text) => _(text); // a result's way, as the catalogs give it (i18n.js GAME_WORDS)
@@ -45,6 +46,7 @@ export function moveText(event) {
     case "result_recorded": return decisionText("result", p);
     case "moves_retracted": return ngettext("Retracted %(count)s move: %(reason)s", "Retracted %(count)s moves: %(reason)s", p.count, { reason: p.reason });
     case "annotated": return _("Comment: %(text)s", { text: p.text });
+    case "clocks_paused": case "clocks_resumed": return clockEventText(event);
     default: return event.type;
   }
 }
@@ -72,6 +74,8 @@ export function commandText(command) {
     case "opening": case "race": case "lot": case "next_round": case "result": return decisionText(command.type, command);
     case "retract": return _("retract %(count)s: %(reason)s", { count: command.count, reason: command.reason });
     case "annotate": return _("comment: %(text)s", { text: command.text });
+    case "pause_clocks": return _("Pause the clocks");
+    case "resume_clocks": return _("Resume the clocks");
     default: return command.type;
   }
 }
