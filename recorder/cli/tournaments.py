@@ -265,18 +265,18 @@ def standings(tournament_id, category, as_json, db):
 
     service = _service(db)
     view = _run(lambda: service.view(tournament_id))
-    found = _run(lambda: category_standings_json(view, _particulars(service, view.tournament), category))
+    found = _run(lambda: category_standings_json(view, _particulars(service, view), category))
     if as_json:
         click.echo(json.dumps(found, indent=2))
     else:
         say(category_standings_text(view.tournament, found))
 
 
-def _particulars(service, t) -> dict:
-    from recorder.players.particulars import particulars_of
+def _particulars(service, view) -> dict:
+    from recorder.players.particulars import entrants_particulars
     from recorder.players.service import Players
 
-    return particulars_of(Players(service.recorder), t)
+    return entrants_particulars(Players(service.recorder), service, view)
 
 
 @tournament.command()
@@ -290,7 +290,7 @@ def prizes(tournament_id, as_json, db):
 
     service = _service(db)
     view = _run(lambda: service.view(tournament_id))
-    found = prizes_json(view, _particulars(service, view.tournament))
+    found = prizes_json(view, _particulars(service, view))
     if as_json:
         click.echo(json.dumps(found, indent=2))
     else:
