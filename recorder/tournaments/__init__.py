@@ -55,6 +55,10 @@ FIDE_TIEBREAKS = (
     "BH/C2/V",
     "SB/C1/V",
 )
+# C.07 (13)'s recommended lists, the default of a tournament created now (one created
+# before keeps the list its creation event names): an individual Swiss, a round robin.
+C07_SWISS = ("BH/C1", "BH", "DE", "WIN")
+C07_ROUND_ROBIN = ("DE", "WIN", "SB", "KS")
 TIEBREAKS = (
     "buchholz",
     "sonneborn_berger",

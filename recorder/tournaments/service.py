@@ -385,6 +385,13 @@ class Tournaments:
     def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_withdraw(t, number, body), **write)
 
+    def declare_absence(self, tournament_id: str, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_absence(t, body), **write)
+
+    def cancel_absence(self, tournament_id: str, number: int, round_number: int, **write) -> Written:
+        decide = lambda t, _: decisions.decide_cancel_absence(t, number, round_number)  # noqa: E731
+        return self.execute(tournament_id, decide, **write)
+
     def forbid(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_forbid(t, body), **write)
 

@@ -36,10 +36,21 @@ from recorder.core.clocks import checked_time_control, time_control_of, time_con
 from recorder.core.names import name_problem, shown_problem
 from recorder.errors import InvalidRecord
 
-from . import MAX_DECLARED_BYES, MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_RATING, MAX_ROUNDS, forbidden_pairs
+from . import (
+    FIDE_TIEBREAKS,
+    MAX_DECLARED_BYES,
+    MAX_FORBIDDEN_GROUP,
+    MAX_FORBIDDEN_PAIRS,
+    MAX_RATING,
+    MAX_ROUNDS,
+    TIEBREAKS,
+    forbidden_pairs,
+    tiebreaks,
+)
 from .events import (
     DUTCH_2026,
     OLD_DUTCH,
+    AbsenceDeclared,
     BoardResultRecorded,
     PairingForbidden,
     PlayerRegistered,
@@ -72,6 +83,7 @@ PARTNER_CODES = {
 }
 BYE_CODE = {"pab": "U", "full": "F", "half": "H", "zero": "Z"}
 BYE_OF_CODE = {"U": "pab", "F": "full", "H": "half", "Z": "zero"}
+ABSENCE_CODE = {1: "F", 0.5: "H", 0: "Z"}  # a declared absence's 240 type, by its points
 SYSTEMS = {"FIDE_DUTCH_2025": None, "FIDE_DUTCH_2025_BAKU": "baku", "FIDE_DUTCH": None, "FIDE_DUTCH_BAKU": "baku"}
 POINT_CODES = "WDLAPX"
 DEFAULT_POINTS = {"W": Fraction(1), "D": Fraction(1, 2), "L": Fraction(0), "A": Fraction(0)}
@@ -90,6 +102,8 @@ ROUND_KEYWORDS = {
     "ENTERED": ("the first round he could be paired in", 2),
     "WITHDRAWN": ("the last round before he withdrew", 0),
 }
+TOURNAMENT_KEYWORDS = {"RATED": "rated", "TIEBREAKS": "own_tiebreaks", "LOTS": "lots_seed"}  # XMR 0000 ...
+LOTS_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
 KNOWN = ", ".join(PLAYER_KEYWORDS)
 
 
@@ -140,7 +154,10 @@ class TrfFile:
     system: tuple | None = None  # (line, code) from 192
     forbidden: tuple = ()  # 260: (first round, last round, (players...))
     players: tuple[TrfPlayer, ...] = ()
-    declared: tuple = ()  # 240 Z: (round, player, line, column), zero-point byes of rounds to come
+    declared: tuple = ()  # 240: (round, player, line, column, type F/H/Z), byes declared for rounds to come
+    tiebreaks: tuple | None = None  # (line, [codes]) from 202: C.07's codes after the points
+    own_tiebreaks: tuple | None = None  # (line, [names]) from XMR 0000 TIEBREAKS: this service's list as it is
+    lots_seed: str | None = None  # XMR 0000 LOTS: the drawing of lots' seed
     rated: int | None = None  # the line of XMR 0000 RATED
     entries: dict = field(default_factory=dict)  # XMR ENTERED: player -> (line, first round he could play)
     withdrawals: dict = field(default_factory=dict)  # XMR WITHDRAWN: player -> (line, last round paired)
@@ -189,6 +206,9 @@ def parse(text: str) -> TrfFile:
         forbidden=tuple(found["forbidden"]),
         players=players,
         declared=tuple(found["declared"]),
+        tiebreaks=found.get("tiebreaks"),
+        own_tiebreaks=found.get("own_tiebreaks"),
+        lots_seed=found.get("lots_seed"),
         rated=found.get("rated"),
         entries=found["entries"],
         withdrawals=found["withdrawals"],
@@ -229,8 +249,10 @@ def read_line(found: dict, number: int, line: str) -> None:
         read_declared(found, number, line)
     elif tag == EXTENSION:
         read_extension(found, number, line)
-    elif tag in ("172", "182", "202", "212", "222"):
-        return  # informative for this service: ranking method, controller, tiebreaks, time control
+    elif tag == "202":
+        found["tiebreaks"] = (number, read_tiebreaks(number, line))
+    elif tag in ("172", "182", "212", "222"):
+        return  # informative for this service: ranking method, controller, team tiebreaks, time control
     elif tag == "250":
         raise TrfError(number, 1, "explicit accelerations (250) are not supported; the rounds' own codes are read")
     else:
@@ -310,12 +332,31 @@ def read_forbidden(number: int, line: str) -> tuple:
     return (first, last, tuple(players), number)
 
 
+def read_tiebreaks(number: int, line: str) -> list[str]:
+    """202: C.07's codes after the points (``PTS`` first may be named), separated by commas
+    or blanks; each one this service computes, once."""
+    codes: list[str] = []
+    for found in re.finditer(r"[^,\s]+", line[4:]):
+        code, column = found.group(), found.start() + 5
+        if code.upper() == "PTS" and not codes:
+            continue
+        try:
+            canonical = tiebreaks.parse(code.upper()).code
+        except tiebreaks.UnknownTiebreak:
+            canonical = ""
+        if canonical not in FIDE_TIEBREAKS:
+            raise TrfError(number, column, f"{code[:12]!r} is not a C.07 tie-break computed here")
+        if canonical in codes:
+            raise TrfError(number, column, f"{canonical} is named twice")
+        codes.append(canonical)
+    return codes
+
+
 def read_declared(found: dict, number: int, line: str) -> None:
-    """240: byes declared for a round ahead. Only zero-point ones are read, and only as a
-    withdrawal (``check_declared``): this service has no bye asked for ahead."""
+    """240: byes declared for a round ahead, F (full point), H (half) or Z (zero): a player's
+    zero-point byes for every round to come are his withdrawal, any other his absences
+    (``check_declared``)."""
     kind = one_of(number, line, 5, "FHZ", "the type of bye")
-    if kind != "Z":
-        raise TrfError(number, 5, "only zero-point byes (240 Z) are read here, as a withdrawal; not full or half")
     round_number = whole(number, line, 7, 9, "the round", low=1, high=MAX_ROUNDS)
     for column in range(11, max(len(line), 11) + 1, 5):
         if len(found["declared"]) >= MAX_DECLARED_BYES:
@@ -324,7 +365,7 @@ def read_declared(found: dict, number: int, line: str) -> None:
         if (round_number, player) in found["declared_keys"]:
             raise TrfError(number, column, f"player {player}'s bye in round {round_number} is declared twice")
         found["declared_keys"].add((round_number, player))
-        found["declared"].append((round_number, player, number, column))
+        found["declared"].append((round_number, player, number, column, kind))
 
 
 def read_extension(found: dict, number: int, line: str) -> None:
@@ -333,13 +374,11 @@ def read_extension(found: dict, number: int, line: str) -> None:
     before round 1), PLAYER (his registry id)."""
     player = whole(number, line, 5, 8, "the starting number (0000 for the tournament)")
     keyword = cut(line, KEYWORD_COLUMN, VALUE_COLUMN - 2).strip()
-    if keyword == "RATED":
-        if player != 0 or "rated" in found:
-            raise TrfError(number, 5, "RATED is said once, of the tournament: its number is 0000")
-        found["rated"] = number
+    if keyword in TOURNAMENT_KEYWORDS:
+        read_tournament_extension(found, number, line, player, keyword)
         return
     if keyword not in PLAYER_KEYWORDS:
-        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: RATED, {KNOWN}")
+        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: RATED, LOTS, {KNOWN}")
     kept = found[PLAYER_KEYWORDS[keyword]]
     if player == 0 or player in kept:
         raise TrfError(number, 5, f"{keyword} names a player (from 0001), once: not {player:04d}")
@@ -354,6 +393,28 @@ def read_extension(found: dict, number: int, line: str) -> None:
         raise TrfError(number, VALUE_COLUMN, f"registry player {registry_id} is entered twice")
     found["registry_ids"].add(registry_id)
     kept[player] = (number, registry_id)
+
+
+def read_tournament_extension(found: dict, number: int, line: str, player: int, keyword: str) -> None:
+    """XMR 0000 RATED; XMR 0000 TIEBREAKS the list as this service names it (when it holds
+    names C.07 has no code for); XMR 0000 LOTS the drawing of lots' seed. Each once."""
+    key = TOURNAMENT_KEYWORDS[keyword]
+    if player != 0 or key in found:
+        raise TrfError(number, 5, f"{keyword} is said once, of the tournament: its number is 0000")
+    value = line[VALUE_COLUMN - 1 :].strip()
+    if keyword == "RATED":
+        found[key] = number
+    elif keyword == "LOTS":
+        if not LOTS_SEED.fullmatch(value):
+            raise TrfError(number, VALUE_COLUMN, "the seed of the lots is 1 to 64 letters, digits or - _")
+        found[key] = value
+    else:
+        names = [name for name in value.split(",") if name]
+        unknown = [name for name in names if name not in TIEBREAKS]
+        if unknown or len(set(names)) != len(names):
+            detail = f"unknown tie-break {unknown[0][:20]!r}" if unknown else "a tie-break is named twice"
+            raise TrfError(number, VALUE_COLUMN, detail)
+        found[key] = (number, names)
 
 
 def read_player(number: int, line: str) -> TrfPlayer:
@@ -529,31 +590,48 @@ def check_withdrawals(trf: TrfFile) -> None:
 
 
 def check_declared(trf: TrfFile) -> None:
-    """A 240 Z bye is for a round to come, and a player's are every round to come (a
-    withdrawal after the last round paired: a bye asked for ahead is not kept here)."""
+    """A 240 bye is for a round to come, of a player in the file; a withdrawn player's
+    (XMR WITHDRAWN) are zero-point ones, his withdrawal's."""
     played, count = trf.played_rounds, len(trf.players)
     planned = trf.planned[1] if trf.planned else played
-    rounds_of: dict[int, set] = {}
-    first_of: dict[int, tuple[int, int]] = {}  # player -> (line, column) of his first 240 entry
-    for r, player, line, column in trf.declared:
+    for r, player, line, column, kind in trf.declared:
         if player > count:
             raise TrfError(line, column, f"no player {player} in the file")
         if r <= played:
             raise TrfError(line, 7, f"round {r} is paired already: its bye is in the player's record")
         if r > planned:
             raise TrfError(line, 7, f"the tournament has {planned} rounds, not {r}")
-        rounds_of.setdefault(player, set()).add(r)
-        first_of.setdefault(player, (line, column))
-    for player, rounds in rounds_of.items():
-        if rounds != set(range(played + 1, planned + 1)):
-            detail = f"player {player}'s zero-point byes must be every round to come, {played + 1} to {planned}"
-            raise TrfError(*first_of[player], f"{detail}: only a withdrawal is kept here")
+        if player in trf.withdrawals and kind != "Z":
+            raise TrfError(line, 5, f"player {player} withdrew: his byes to come are zero-point ones (Z)")
+
+
+def declared_withdrawals(trf: TrfFile) -> set[int]:
+    """The players whose 240 byes are a withdrawal: named by XMR WITHDRAWN, or (a file
+    without it) zero-point byes for every round to come."""
+    played = trf.played_rounds
+    planned = trf.planned[1] if trf.planned else played
+    rounds_of: dict[int, set] = {}
+    for r, player, _, _, kind in trf.declared:
+        rounds_of.setdefault(player, set()).add(r if kind == "Z" else 0)
+    every = set(range(played + 1, planned + 1))
+    return {p for p, rounds in rounds_of.items() if p in trf.withdrawals or rounds == every}
+
+
+def declared_absences(trf: TrfFile) -> list[AbsenceDeclared]:
+    """The 240 byes that are not a withdrawal: absences from a round to come, each scoring
+    as its type (F a win, H a draw, Z nothing, under 162)."""
+    gone = declared_withdrawals(trf)
+    return [
+        AbsenceDeclared(player=player, round=r, points=as_number(points_of(trf, TrfRound(None, None, kind, column))))
+        for r, player, _, column, kind in trf.declared
+        if player not in gone
+    ]
 
 
 def withdrawn_after(trf: TrfFile) -> dict[int, int]:
     """Player -> the last round paired before he withdrew: as XMR WITHDRAWN says, else
     the last round paired when his zero-point byes (240 Z) fill every round to come."""
-    found = {p: trf.played_rounds for _, p, _, _ in trf.declared}
+    found = {p: trf.played_rounds for p in declared_withdrawals(trf)}
     return {**found, **{p: last for p, (_, last) in trf.withdrawals.items()}}
 
 
@@ -589,6 +667,10 @@ def write(t: Tournament, outcomes: dict, layout: str = "2026", registry: Mapping
 def extension_records(t: Tournament) -> list[str]:
     """What the tournament knows that TRF has no record for, in this service's own records."""
     lines = [f"{EXTENSION} 0000 RATED"] if t.rated else []
+    if t.tiebreaks and not c07_codes(t):
+        lines.append(f"{EXTENSION} 0000 {'TIEBREAKS':<9} {','.join(t.tiebreaks)}".rstrip())
+    if "LOTS" in t.tiebreaks:
+        lines.append(f"{EXTENSION} 0000 {'LOTS':<9} {t.draw_seed}")
     for e in t.entrants:
         if e.entered_round > 1:
             lines.append(f"{EXTENSION} {e.number:4d} {'ENTERED':<9} {e.entered_round:03d}")
@@ -599,18 +681,29 @@ def extension_records(t: Tournament) -> list[str]:
     return lines
 
 
+def c07_codes(t: Tournament) -> bool:
+    """Whether the tournament's list is C.07's codes alone (202 holds it), not empty."""
+    return bool(t.tiebreaks) and all(name in FIDE_TIEBREAKS for name in t.tiebreaks)
+
+
 def declared_byes(t: Tournament) -> list[str]:
-    """240 Z: a withdrawn player's zero-point bye in each round still to pair (TRF-2026's
-    way to tell another program to leave him out); none past the limit a file is read to
-    (the XMR records alone then carry the withdrawals, so the file still reads back)."""
+    """240: the byes of the rounds still to pair, by type: each declared absence's (F, H,
+    Z by its points), and a withdrawn player's zero-point bye in each round (TRF-2026's way
+    to tell another program to leave him out); the withdrawals' none past the limit a file
+    is read to (the XMR records alone then carry them, so the file still reads back)."""
     gone = [e.number for e in t.entrants if e.withdrawn]
     to_come = range(len(t.rounds) + 1, (t.planned_rounds or 0) + 1)
-    if len(gone) * len(to_come) > MAX_DECLARED_BYES:
-        return []
+    away = [a for a in t.absences if a.round in to_come and not t.seated(a.player).withdrawn]
+    if len(gone) * len(to_come) + len(away) > MAX_DECLARED_BYES:
+        gone = []
     lines = []
     for r in to_come:
-        for start in range(0, len(gone), BYES_PER_LINE):
-            lines.append(f"240 Z {r:03d} " + " ".join(f"{p:4d}" for p in gone[start : start + BYES_PER_LINE]))
+        for code in "FHZ":
+            players = sorted([a.player for a in away if a.round == r and ABSENCE_CODE[a.points] == code])
+            players = sorted(players + gone) if code == "Z" else players
+            for start in range(0, len(players), BYES_PER_LINE):
+                named = " ".join(f"{p:4d}" for p in players[start : start + BYES_PER_LINE])
+                lines.append(f"240 {code} {r:03d} {named}")
     return lines
 
 
@@ -630,6 +723,8 @@ def header(t: Tournament, layout: str) -> list[str]:
         lines += [f"162  P{float(t.bye_points):4.1f}"]
     if t.format == "swiss" and t.pairing_rules == DUTCH_2026:
         lines += ["192 FIDE_DUTCH_2025" + ("_BAKU" if t.acceleration == "baku" else "")]
+    if c07_codes(t):
+        lines += ["202 " + ",".join(t.tiebreaks)]
     for group in t.forbidden:
         last = group.last_round or t.planned_rounds or len(t.rounds) or group.first_round
         lines += [f"260 {group.first_round:03d} {last:03d} " + " ".join(f"{p:4d}" for p in group.players)]
@@ -707,7 +802,7 @@ def import_events(
         events += [PlayerWithdrew(number) for number, last in sorted(leaving.items()) if last == r]
         for p in trf.players:
             scores[p.number] += points_of(trf, cell_of(p, r))
-    return events
+    return events + declared_absences(trf)
 
 
 def registry_links(trf: TrfFile, survivor: Callable[[str], str | None]) -> dict[int, str]:
@@ -791,9 +886,17 @@ def creation_fields(trf: TrfFile) -> dict:
     fields_["pairing_rules"], fields_["acceleration"] = system(trf)
     fields_["initial_colour"] = "black" if initial_colour(trf) == "B" else None
     fields_["rated"] = True if trf.rated is not None else None
+    fields_["lots_seed"] = trf.lots_seed
     # 122, allotted times, is free text: kept when it is a time control as this service writes one
     fields_["time_control"] = allotted_times(text.get("122"))
     return fields_
+
+
+def listed_tiebreaks(trf: TrfFile) -> list[str] | None:
+    """The file's tie-breaks: this service's own list as it was (XMR 0000 TIEBREAKS), else
+    C.07's codes (202); None when it names none."""
+    listed = trf.own_tiebreaks or trf.tiebreaks
+    return list(listed[1]) if listed else None
 
 
 def allotted_times(value: str | None) -> dict | None:

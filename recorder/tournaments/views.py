@@ -58,6 +58,9 @@ def tournament_json(view) -> dict:
         "broadcast_delay": t.broadcast_delay,
         "finished_public": t.finished_public,
         "time_control": t.time_control,
+        "absence_points": t.absence_points,
+        "absences": [{"player": a.player, "round": a.round, "points": a.points} for a in t.absences],
+        "lots_seed": t.draw_seed,
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],
@@ -117,6 +120,7 @@ def standings_json(view) -> dict:
         "status": view.status,
         "rounds_played": played,
         "tiebreaks": list(t.tiebreaks),
+        "lots_seed": t.draw_seed if "LOTS" in t.tiebreaks else None,
         "standings": [standing_json(t, s) for s in view.standings()],
     }
 

@@ -76,7 +76,9 @@ function standingSheets(t, standings) {
     cell(s.rank, "num"), cell(nameOf(t, s.number, s.name)), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
     ...order.map((name) => cell(s.tiebreaks[name], "num"))));
   const head = [[_("Rank"), "num"], [_("Name")], [_("Fed")], [_("Rating"), "num"], [_("Pts"), "num"], ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
-  return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows);
+  const seed = standings.lots_seed ? [_("lots drawn with the seed %(seed)s", { seed: standings.lots_seed })] : [];
+  const list = element("p", { class: "print-tiebreaks", text: [_("Tie-breaks, in order:"), order.join(" · "), ...seed].join(" ") });
+  return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows, list);
 }
 
 // One category's players, their place in it beside the overall rank.
