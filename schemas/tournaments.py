@@ -233,7 +233,9 @@ class TournamentSchema(Schema):
     finished_public = fields.Boolean(dump_only=True)
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
     absence_points = fields.Raw(dump_only=True)  # a declared absence's bye: 0 or 0.5
-    absences = fields.List(fields.Dict(), dump_only=True)  # declared for rounds to come: player, round, points
+    absences = fields.List(
+        fields.Dict(), dump_only=True
+    )  # for rounds to come, of players still in: player, round, points
     lots_seed = fields.String(dump_only=True)  # what the drawing of lots (LOTS) is seeded by
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)

@@ -68,6 +68,7 @@ def test_a_declared_absence_leaves_the_player_out_of_the_swiss_round_with_a_half
     assert 2 not in placed(paired) and len(paired["boards"]) == 2
     assert {"number": 2, "name": "Berhane", "points": 0.5} in paired["byes"]
     assert len(paired["byes"]) == 1  # four left: no pairing-allocated bye
+    assert client.get(f"/api/tournaments/{tid}").get_json()["absences"] == []  # the round shows it now, as a bye
     text = trf_text(client, tid)
     assert player_round(text, 2, 1) == "0000 - H" and not any(line.startswith("240") for line in text.split("\r\n"))
     table = {s["number"]: s["points"] for s in admin.standings(tid)["standings"]}
@@ -109,9 +110,12 @@ def test_an_absence_from_a_round_already_paired_is_refused(client, admin):
 
 def test_a_withdrawn_player_cannot_declare_an_absence(client, admin):
     tid = swiss(admin)
+    assert absent(client, tid, 4, 3).status_code == 201
     admin._call("POST", f"/api/tournaments/{tid}/players/4/withdrawal", 201, {})
     refused = absent(client, tid, 4, 2)
     assert refused.status_code == 422 and "withdrawn" in refused.get_json()["detail"]
+    assert client.get(f"/api/tournaments/{tid}").get_json()["absences"] == []  # his declared one is moot
+    assert not any(line.startswith("240 H") for line in trf_text(client, tid).split("\r\n"))
 
 
 @pytest.mark.parametrize("player, round_number, status", [(1, 4, 422), (9, 2, 404), (0, 2, 422), (1, 0, 422)])
@@ -205,3 +209,16 @@ def test_the_command_line_declares_and_takes_back_an_absence_as_the_api_does(tmp
         "  board 2: Eleni (south) - Berhane (north)",
         "  bye: Chaltu (0.5)",
     ]
+
+
+def test_the_pairing_checker_pairs_again_a_swiss_round_with_absences_as_it_was_paired(client, admin):
+    tid = swiss(admin)
+    assert absent(client, tid, 2, 1).status_code == 201
+    assert absent(client, tid, 5, 2).status_code == 201
+    assert absent(client, tid, 1, 2).status_code == 201
+    for round_number in (1, 2):
+        paired = admin.pair(tid)
+        for board in paired["boards"]:
+            admin.forfeit(tid, round_number, board["board"], "north_wins")
+    check = admin.get(f"/api/tournaments/{tid}/check")
+    assert [r["status"] for r in check["rounds"]] == ["same", "same"] and check["differing_rounds"] == []

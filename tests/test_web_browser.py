@@ -704,12 +704,14 @@ def test_tournament_page_names_its_list_in_order_and_the_absences_declared(web, 
     page.goto(f"/tournaments/{tournament_id}")
     page.wait_for_selector("#tournament-page[data-ready=true]")
     legend = page.locator("#standings-legend").inner_text()
-    assert legend == "Tie-breaks, in order: BH/C1 Buchholz cut 1 · BH Buchholz · DE Direct encounter · WIN Wins"
-    assert page.locator("#standings thead th").all_inner_texts()[-4:] == [
-        "Buchholz cut 1",
-        "Buchholz",
+    assert legend == (
+        "Tie-breaks, in order: BH/C1 Buchholz cut 1 · BH Buchholz · SB Sonneborn-Berger · PS Progressive score"
+        " · DE Direct encounter · WIN Wins · BWG Wins as North (Black)"
+    )
+    assert page.locator("#standings thead th").all_inner_texts()[-3:] == [
         "Direct encounter",
         "Wins",
+        "Wins as North (Black)",
     ]
     assert page.locator("#tournament-absences li").all_inner_texts() == ["Berhane will miss round 2 (bye: 0.5)"]
 

@@ -55,9 +55,11 @@ FIDE_TIEBREAKS = (
     "BH/C2/V",
     "SB/C1/V",
 )
-# C.07 (13)'s recommended lists, the default of a tournament created now (one created
-# before keeps the list its creation event names): an individual Swiss, a round robin.
-C07_SWISS = ("BH/C1", "BH", "DE", "WIN")
+# FIDE's recommended lists, in C.07's codes, the default of a tournament created now (one
+# created before keeps the list its creation event names): the handbook's list for an
+# individual Swiss where not all the ratings are consistent (C.02 13.16.4: unrated and
+# unevenly rated players, as here), and for an individual round robin (13.16.2).
+C07_SWISS = ("BH/C1", "BH", "SB", "PS", "DE", "WIN", "BWG")
 C07_ROUND_ROBIN = ("DE", "WIN", "SB", "KS")
 TIEBREAKS = (
     "buchholz",

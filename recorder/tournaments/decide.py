@@ -65,9 +65,9 @@ def check_broadcast_delay(delay: object) -> int:
 
 
 def default_tiebreaks(format_: str, is_match: bool) -> list[str]:
-    """C.07's recommended list for the system (13): a round robin's, else the Swiss one's
-    (a manual tournament is paired like a Swiss, by score); a match variant's round and
-    hole differences after it."""
+    """FIDE's recommended list for the system, in C.07's codes: a round robin's, else the
+    Swiss one's (a manual tournament is paired like a Swiss, by score); a match variant's
+    round and hole differences after it."""
     chosen = list(C07_ROUND_ROBIN if format_ in ("round_robin", "double_round_robin") else C07_SWISS)
     return chosen + (["round_difference", "hole_difference"] if is_match else [])
 

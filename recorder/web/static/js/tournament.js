@@ -35,6 +35,8 @@ const TIEBREAKS = {
   WIN: [_("Wins"), "WIN"],
   SB: [_("Sonneborn-Berger"), "SB"],
   KS: [_("Koya system"), "KS"],
+  PS: [_("Progressive score"), "PS"],
+  BWG: [_("Wins as North (Black)"), "BWG"],
   LOTS: [_("Drawing of lots"), "LOTS"],
 };
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
