@@ -315,3 +315,21 @@ def test_a_results_correction_after_the_finish_moves_the_prizes_through_the_stan
     paid = {(a["category"], a["place"]): a["number"] for a in organiser.get(f"/api/tournaments/{tid}/prizes")["awards"]}
     assert paid[(None, 1)] == corrected[0]
     assert paid[("W", 1)] == next(n for n in corrected if n in finished["W"] and n not in corrected[:2])
+
+
+def test_a_tournament_finished_at_its_last_pairing_or_result_recorded_before_the_first_correction():
+    from recorder.tournaments.finish import finished_at, first_correction
+
+    at = lambda minute: f"2026-11-20T10:{minute:02d}:00.000000Z"  # noqa: E731
+    events = [
+        ("tournament_created", at(0)),
+        ("round_paired", at(1)),
+        ("board_result_recorded", at(2)),  # a forfeit
+        ("round_paired", at(3)),
+        ("correction_recorded", at(8)),
+        ("board_result_recorded", at(9)),  # the admin's, after his correction
+    ]
+    assert first_correction(events) == at(8) and first_correction(events[:4]) is None
+    assert finished_at(events, None) == at(3)  # the last round's boards were all forfeits, or byes
+    assert finished_at(events, at(5)) == at(5)  # a board's game ended last
+    assert finished_at(events[:1], None) is None
