@@ -105,6 +105,7 @@ def prizes(value) -> str:
         ([category('{"code": "U16", "kind": "age"')], "JSON"),  # cut short
         ([category("[1, 2]")], "an object"),
         ([category("[" * 5000 + "]" * 5000)], "JSON"),  # nested past any parser's depth
+        ([category('{"under": ' + "9" * 5000 + "}")], "JSON"),  # a number of more digits than Python reads
         ([category({**U16, "name": "x" * 16_000})], "at most"),  # too long
         ([category({**U16, "colour": "red"})], "colour"),
         ([category({**U16, "under": "16"})], "under"),

@@ -447,9 +447,13 @@ def json_value(number: int, value: str) -> object:
         raise TrfError(number, VALUE_COLUMN, f"a record's value is at most {MAX_JSON:,} characters")
     try:
         return json.loads(value)
-    except (ValueError, RecursionError) as problem:
-        detail = problem.msg if isinstance(problem, json.JSONDecodeError) else "nested too deep"
-        raise TrfError(number, VALUE_COLUMN, f"the value is not JSON as this service writes it: {detail}") from None
+    except json.JSONDecodeError as problem:
+        detail = problem.msg
+    except RecursionError:
+        detail = "nested too deep"
+    except ValueError as problem:  # a number of more digits than Python reads
+        detail = str(problem)[:60]
+    raise TrfError(number, VALUE_COLUMN, f"the value is not JSON as this service writes it: {detail}")
 
 
 def restored_prizes(found: dict) -> dict:
