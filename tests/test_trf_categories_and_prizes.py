@@ -80,6 +80,9 @@ def test_categories_of_every_kind_and_a_hort_prize_list_travel_export_import_exp
     assert original["final"] and original["sharing"] == "hort" and len(original["categories"]) == len(EVERY_KIND)
     assert any(a["sharers"] > 1 for a in original["awards"])  # a tie shared by the Hort system
     assert prize_list(organiser, copied) == original  # the same categories, list and payments
+    older = export(client, tid, "16")  # the older layout carries them too
+    assert "\r\nXMR 0000 PRIZES    {" in older
+    assert export(client, post_trf(client, older).get_json()["id"], "16") == older
 
 
 def test_a_tournament_without_categories_or_prizes_writes_no_record_of_them(organiser):
