@@ -12,9 +12,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_tournament_categories import CATEGORIES, PLAYERS, put, round_robin
 from test_trf_keeps_what_it_knew import FOUR, export, post_trf, refused_at
 from tournament_support import Organiser, make_app
+
+from recorder.tournaments import trf
 
 EVERY_KIND = [
     *CATEGORIES,  # U16, S50 (named), W, ERI (federations and a club), U1800 (max)
@@ -144,3 +148,22 @@ def test_a_hostile_prize_record_over_the_api_is_a_422_naming_the_line_and_stores
     problem = response.get_json()
     assert response.status_code == 422 and (problem["line"], problem["column"]) == (len(FOUR) + 1, 20), problem
     assert organiser.client.get("/api/tournaments").get_json()["tournaments"] == []
+
+
+FIELDS = {"code", "kind", "name", "sex", "under", "at_least", "born_from", "born_until", "min", "max", "federations"}
+FIELDS |= {"clubs", "prizes", "place", "amount", "category", "sharing", "currency", "U16", "w", "age"}
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(sorted(FIELDS)), inner, max_size=6),
+    max_leaves=12,
+)
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(value=JSON_VALUES, keyword=st.sampled_from(["CATEGORY", "PRIZES"]))
+def test_any_json_in_a_category_or_prize_record_reads_or_is_refused_at_its_line(value, keyword):
+    extra = f"XMR 0000 {keyword:<9} {json.dumps(value)}"
+    try:
+        trf.parse("\n".join([*FOUR, extra]))
+    except trf.TrfError as refused:
+        assert (refused.extra["line"], refused.extra["column"]) == (len(FOUR) + 1, 20), refused.detail
