@@ -89,6 +89,9 @@ def test_a_tournament_whose_rule_is_zero_gives_an_absent_player_a_zero_point_bye
 
 @pytest.mark.parametrize("points", [0.25, 1, -0.5, "0.5", True])
 def test_an_absence_rule_other_than_zero_or_a_half_is_refused(admin, points):
+    for kept in (0, 0.5):
+        created = admin.create(name="Adwa Open", variant="qelat", format="swiss", rounds=3, absence_points=kept)
+        assert created["absence_points"] == kept
     admin.create(expect=422, name="Adwa Open", variant="qelat", format="swiss", rounds=3, absence_points=points)
 
 

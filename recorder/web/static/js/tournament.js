@@ -28,16 +28,16 @@ const TIEBREAKS = {
   wins: [_("Wins"), _("W")],
   round_difference: [_("Round difference"), _("RD")],
   hole_difference: [_("Hole difference"), _("HD")],
-  // C.07's codes of the recommended lists (its codes are the abbreviations)
-  "BH/C1": [_("Buchholz cut 1"), "BH/C1"],
-  BH: [_("Buchholz"), "BH"],
-  DE: [_("Direct encounter"), "DE"],
-  WIN: [_("Wins"), "WIN"],
-  SB: [_("Sonneborn-Berger"), "SB"],
-  KS: [_("Koya system"), "KS"],
-  PS: [_("Progressive score"), "PS"],
-  BWG: [_("Wins as North (Black)"), "BWG"],
-  LOTS: [_("Drawing of lots"), "LOTS"],
+  // C.07's codes of the recommended lists: in English the codes are the abbreviations
+  "BH/C1": [_("Buchholz cut 1"), _("BH/C1")],
+  BH: [_("Buchholz"), _("BH")],
+  DE: [_("Direct encounter"), _("DE")],
+  WIN: [_("Wins"), _("WIN")],
+  SB: [_("Sonneborn-Berger"), _("SB")],
+  KS: [_("Koya system"), _("KS")],
+  PS: [_("Progressive score"), _("PS")],
+  BWG: [_("Wins as North (Black)"), _("BWG")],
+  LOTS: [_("Drawing of lots"), _("LOTS")],
 };
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const tiebreakNames = (name) => TIEBREAKS[name] || [capitalised(label(name)), capitalised(label(name))];
