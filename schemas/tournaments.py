@@ -75,6 +75,7 @@ class TournamentCreateSchema(Schema):
     pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
     acceleration = fields.String(allow_none=True, validate=validate.OneOf(("baku",)))  # C.04.5.1, Swiss only
     time_control = time_control(allow_none=True)  # every game's, as POST /api/games takes it
+    absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
 
 
 class TrfImportQuerySchema(Schema):
@@ -121,6 +122,13 @@ class ForbiddenPairSchema(Schema):
 
 class WithdrawalSchema(Schema):
     reason = fields.String(allow_none=True, validate=validate.Length(max=2000))
+
+
+class AbsenceSchema(Schema):
+    """POST /api/tournaments/{id}/absences: a player will miss a round not yet paired."""
+
+    player = StrictInteger(required=True, validate=validate.Range(min=1, max=9999))
+    round = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
 
 
 class BroadcastSchema(Schema):
@@ -224,6 +232,11 @@ class TournamentSchema(Schema):
     broadcast_delay = StrictInteger(dump_only=True)
     finished_public = fields.Boolean(dump_only=True)
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
+    absence_points = fields.Raw(dump_only=True)  # a declared absence's bye: 0 or 0.5
+    absences = fields.List(
+        fields.Dict(), dump_only=True
+    )  # for rounds to come, of players still in: player, round, points
+    lots_seed = fields.String(dump_only=True)  # what the drawing of lots (LOTS) is seeded by
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
@@ -262,6 +275,7 @@ class StandingsSchema(Schema):
     status = fields.String(dump_only=True)
     rounds_played = StrictInteger(dump_only=True)
     tiebreaks = fields.List(fields.String(), dump_only=True)
+    lots_seed = fields.String(dump_only=True, allow_none=True)  # when the list ends with LOTS: its seed
     standings = fields.List(fields.Nested(StandingSchema), dump_only=True)
 
 
@@ -342,6 +356,7 @@ trf_import_query_schema = TrfImportQuerySchema()
 forbidden_pair_schema = ForbiddenPairSchema()
 trf_query_schema = TrfQuerySchema()
 withdrawal_schema = WithdrawalSchema()
+absence_schema = AbsenceSchema()
 tiebreaks_schema = TiebreaksSchema()
 broadcast_schema = BroadcastSchema()
 pair_schema = PairSchema()

@@ -35,6 +35,8 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.import_trf": ("create_tournament", None),
     "tournaments.register_player": ("write_tournament", "tournament"),
     "tournaments.withdraw_player": ("write_tournament", "tournament"),
+    "tournaments.declare_absence": ("write_tournament", "tournament"),
+    "tournaments.cancel_absence": ("write_tournament", "tournament"),
     "tournaments.choose_tiebreaks": ("write_tournament", "tournament"),
     "tournaments.forbid_pairing": ("write_tournament", "tournament"),
     "tournaments.set_broadcast": ("write_tournament", "tournament"),

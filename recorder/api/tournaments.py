@@ -19,6 +19,7 @@ from recorder.tournaments import board_game_id, views
 from recorder.tournaments.decide import decide_register
 from recorder.tournaments.service import Tournaments
 from schemas.tournaments import (
+    absence_schema,
     board_game_schema,
     board_result_schema,
     broadcast_schema,
@@ -203,6 +204,22 @@ def withdraw_player(tournament_id: str, number: int):
     written = tournaments().withdraw(tournament_id, number, withdrawal_schema.load(raw), **write_options(raw))
     entrant = written.tournament.seated(number)
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
+
+
+@bp.post("/<tournament_id>/absences")
+def declare_absence(tournament_id: str):
+    """A player will miss a round not yet paired: left out of it, with the absence bye."""
+    raw = body()
+    written = tournaments().declare_absence(tournament_id, absence_schema.load(raw), **write_options(raw))
+    return tournament_answer(tournament_id, written.tournament.version, 201)
+
+
+@bp.delete("/<tournament_id>/absences/<int:round_number>/<int:number>")
+def cancel_absence(tournament_id: str, round_number: int, number: int):
+    """A declared absence taken back, before its round is paired."""
+    raw = {"absence": [round_number, number]}  # what an Idempotency-Key retry must repeat
+    written = tournaments().cancel_absence(tournament_id, number, round_number, **write_options(raw))
+    return tournament_answer(tournament_id, written.tournament.version)
 
 
 def tournament_answer(tournament_id: str, version: int, status: int = 200):

@@ -13,6 +13,7 @@ SCHEMAS = (
     "TournamentCreate",
     "PlayerCreate",
     "Withdrawal",
+    "Absence",
     "ForbiddenPair",
     "Tiebreaks",
     "Broadcast",
@@ -164,6 +165,29 @@ def _tournament_paths(spec: APISpec) -> None:
                 TOURNAMENT_ID,
                 _int("number"),
             )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/absences",
+        operations={
+            "post": _write(
+                "Declare a player's absence from a round not yet paired (he has the absence bye)",
+                "Absence",
+                "Tournament",
+                TOURNAMENT_ID,
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/absences/{round_number}/{number}",
+        operations={
+            "delete": {
+                "summary": "Take back a declared absence, before its round is paired",
+                "security": BEARER,
+                "description": "Needs an arbiter token of this tournament (or the admin token).",
+                "parameters": [TOURNAMENT_ID, _int("round_number"), _int("number"), IF_MATCH, IDEMPOTENCY],
+                "responses": {**_reply(200, "Taken back", "Tournament"), **_problems(401, 403, 404, 409, 422)},
+            }
         },
     )
     spec.path(

@@ -89,6 +89,9 @@ def tournament():
 @click.option("--pairing-rules", type=click.Choice(["dutch-2026", "dutch-2017"]), default=None, help="Swiss only.")
 @click.option("--acceleration", type=click.Choice(["baku"]), default=None, help="Baku acceleration (Swiss only).")
 @click.option("--rated", is_flag=True, help="Its finished games count in the rating lists (docs/players.md).")
+@click.option(
+    "--absence-points", type=click.Choice(["0", "0.5"]), default=None, help="A declared absence's bye (default 0.5)."
+)
 @DB
 @BY
 def create(
@@ -105,6 +108,7 @@ def create(
     pairing_rules,
     acceleration,
     rated,
+    absence_points,
     db,
     by,
 ):
@@ -122,6 +126,7 @@ def create(
         "end_date": end_date,
         "rated": rated,
         "acceleration": acceleration,
+        "absence_points": None if absence_points is None else _option_value(absence_points),
     }
     if pairing_rules:
         body["pairing_rules"] = pairing_rules
@@ -173,6 +178,25 @@ def withdraw(tournament_id, number, reason, db, by):
     body = _loaded(bodies.withdrawal_schema, {"reason": reason})
     _run(lambda: _service(db).withdraw(tournament_id, number, body, recorded_by=by))
     click.echo(f"player {number} withdrawn")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("number", type=int)
+@click.option("--round", "round_number", type=int, required=True, help="The round he will miss (not yet paired).")
+@click.option("--take-back", is_flag=True, help="Take back an absence declared before.")
+@DB
+@BY
+def absent(tournament_id, number, round_number, take_back, db, by):
+    """Declare that a player will miss a round (he has the tournament's absence bye), or take it back."""
+    body = _loaded(bodies.absence_schema, {"player": number, "round": round_number})
+    if take_back:
+        _run(lambda: _service(db).cancel_absence(tournament_id, number, round_number, recorded_by=by))
+        click.echo(f"player {number} is paired in round {round_number} again")
+        return
+    written = _run(lambda: _service(db).declare_absence(tournament_id, body, recorded_by=by))
+    points = written.tournament.absence(number, round_number).points
+    click.echo(f"player {number} misses round {round_number}: a bye of {points:g}")
 
 
 @tournament.command()
@@ -265,18 +289,18 @@ def standings(tournament_id, category, as_json, db):
 
     service = _service(db)
     view = _run(lambda: service.view(tournament_id))
-    found = _run(lambda: category_standings_json(view, _particulars(service, view.tournament), category))
+    found = _run(lambda: category_standings_json(view, _particulars(service, view), category))
     if as_json:
         click.echo(json.dumps(found, indent=2))
     else:
         say(category_standings_text(view.tournament, found))
 
 
-def _particulars(service, t) -> dict:
-    from recorder.players.particulars import particulars_of
+def _particulars(service, view) -> dict:
+    from recorder.players.particulars import entrants_particulars
     from recorder.players.service import Players
 
-    return particulars_of(Players(service.recorder), t)
+    return entrants_particulars(Players(service.recorder), service, view)
 
 
 @tournament.command()
@@ -290,7 +314,7 @@ def prizes(tournament_id, as_json, db):
 
     service = _service(db)
     view = _run(lambda: service.view(tournament_id))
-    found = prizes_json(view, _particulars(service, view.tournament))
+    found = prizes_json(view, _particulars(service, view))
     if as_json:
         click.echo(json.dumps(found, indent=2))
     else:

@@ -18,6 +18,8 @@ PAIRING_RULES = (OLD_DUTCH, DUTCH_2026)
 BERGER_CYCLES = "berger-cycles"  # a double round robin plays the cycle twice as it stands
 BERGER_ANNEX_1 = "c05-annex1"  # ... its first cycle's last two rounds reversed (FIDE C.05 Annex 1)
 BYE_KINDS = ("pab", "full", "half", "zero")
+ABSENCE_POINTS = (0, 0.5)  # a tournament's rule for a round a player said he would miss
+DEFAULT_ABSENCE_POINTS = 0.5  # FIDE opens' usual half-point bye; absent from the creation event: this
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class TournamentCreated(TournamentEvent):
     # order every double round robin stored before it was paired by.
     berger_order: str | None = None
     time_control: dict | None = None  # every game's (core.clocks), given to each board's game
+    absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
+    lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
@@ -68,6 +72,8 @@ LATER_FIELDS = (
     "finished_public",
     "berger_order",
     "time_control",
+    "absence_points",
+    "lots_seed",
 )
 
 
@@ -109,6 +115,26 @@ class PairingForbidden(TournamentEvent):
     players: list
     first_round: int = 1
     last_round: int | None = None  # None: to the end
+
+
+@dataclass(frozen=True)
+class AbsenceDeclared(TournamentEvent):
+    """A player will miss a round not yet paired: the pairing leaves him out of it and
+    gives him a bye of ``points`` (the tournament's rule; from a TRF's 240, its type)."""
+
+    type: ClassVar[str] = "absence_declared"
+    player: int
+    round: int
+    points: float
+
+
+@dataclass(frozen=True)
+class AbsenceCancelled(TournamentEvent):
+    """A declared absence taken back before its round was paired."""
+
+    type: ClassVar[str] = "absence_cancelled"
+    player: int
+    round: int
 
 
 @dataclass(frozen=True)
@@ -193,6 +219,8 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         PlayerRegistered,
         PlayerWithdrew,
         PairingForbidden,
+        AbsenceDeclared,
+        AbsenceCancelled,
         RoundPaired,
         BoardResultRecorded,
         EntrantLinked,

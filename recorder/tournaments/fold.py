@@ -11,7 +11,10 @@ from dataclasses import dataclass, field, replace
 
 from .events import (
     BERGER_CYCLES,
+    DEFAULT_ABSENCE_POINTS,
     OLD_DUTCH,
+    AbsenceCancelled,
+    AbsenceDeclared,
     BoardResultRecorded,
     BroadcastSet,
     CategoriesSet,
@@ -101,6 +104,15 @@ class Forbidden:
 
 
 @dataclass(frozen=True)
+class Absence:
+    """A round a player said he would miss, and the points of its bye."""
+
+    player: int
+    round: int
+    points: float
+
+
+@dataclass(frozen=True)
 class Correction:
     """A board of a finished tournament the admin corrected (the event's seq), and why."""
 
@@ -133,6 +145,9 @@ class Tournament:
     broadcast_delay: int = 0  # seconds; 0: the public sees each move at once
     finished_public: bool = True
     time_control: dict | None = None  # core.clocks: the time control of every game of it
+    absence_points: float = DEFAULT_ABSENCE_POINTS  # the bye of a declared absence
+    lots_seed: str | None = None  # the drawing of lots' seed as recorded; None: the tournament's id
+    absences: tuple[Absence, ...] = ()  # declared, not taken back
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -176,6 +191,20 @@ class Tournament:
     def active_in(self, round_number: int) -> list[Entrant]:
         return [e for e in self.entrants if e.is_active_in(round_number)]
 
+    @property
+    def draw_seed(self) -> str:
+        """What the drawing of lots is seeded by: the recorded seed, else the id."""
+        return self.lots_seed or self.tournament_id
+
+    def absence(self, player: int, round_number: int) -> Absence | None:
+        return next((a for a in self.absences if (a.player, a.round) == (player, round_number)), None)
+
+    def absent_from(self, round_number: int) -> dict[int, float]:
+        """Player -> the points of his bye, for the active players who declared they would
+        miss this round (a withdrawal since leaves him out anyway)."""
+        active = {e.number for e in self.active_in(round_number)}
+        return {a.player: a.points for a in self.absences if a.round == round_number and a.player in active}
+
     def corrected(self, round_number: int, board: int) -> bool:
         """Has the admin recorded a correction of this board (so his commands to its game may follow)?"""
         return any((c.round, c.board) == (round_number, board) for c in self.corrections)
@@ -212,6 +241,8 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         broadcast_delay=event.broadcast_delay or 0,
         finished_public=event.finished_public is not False,
         time_control=event.time_control,
+        absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
+        lots_seed=event.lots_seed,
         version=1,
     )
 
@@ -241,6 +272,11 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
     if isinstance(event, PairingForbidden):
         group = Forbidden(tuple(event.players), event.first_round, event.last_round)
         return replace(t, forbidden=t.forbidden + (group,), version=seq)
+    if isinstance(event, AbsenceDeclared):
+        return replace(t, absences=t.absences + (Absence(event.player, event.round, event.points),), version=seq)
+    if isinstance(event, AbsenceCancelled):
+        kept = tuple(a for a in t.absences if (a.player, a.round) != (event.player, event.round))
+        return replace(t, absences=kept, version=seq)
     if isinstance(event, RoundPaired):
         return replace(t, rounds=t.rounds + (round_from_event(event),), version=seq)
     if isinstance(event, BroadcastSet):

@@ -31,7 +31,7 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import TOURNAMENT_PREFIX, board_game_id, new_tournament_id, trf
+from . import TOURNAMENT_PREFIX, board_game_id, finish, new_tournament_id, trf
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
@@ -163,6 +163,14 @@ class Tournaments:
                     if outcome is not None:
                         found[key] = outcome
         return found
+
+    def finished_at(self, t: Tournament) -> str | None:
+        """When the finished tournament ``t`` finished (finish.py): one read of its events
+        and one query of its board games' result changes."""
+        events = [(e.type, e.recorded_at) for e in self.events(t.tournament_id)]
+        games = [board_game_id(t.tournament_id, rnd.number, b.board) for rnd in t.rounds for b in rnd.boards]
+        latest = self.recorder.results.latest_change(games, before=finish.first_correction(events))
+        return finish.finished_at(events, latest)
 
     def list_tournaments(self, *, limit: int = 100, offset: int = 0) -> list[dict]:
         """Tournaments, newest first, as their creation events describe them."""
@@ -376,6 +384,13 @@ class Tournaments:
 
     def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_withdraw(t, number, body), **write)
+
+    def declare_absence(self, tournament_id: str, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_absence(t, body), **write)
+
+    def cancel_absence(self, tournament_id: str, number: int, round_number: int, **write) -> Written:
+        decide = lambda t, _: decisions.decide_cancel_absence(t, number, round_number)  # noqa: E731
+        return self.execute(tournament_id, decide, **write)
 
     def forbid(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_forbid(t, body), **write)

@@ -159,7 +159,7 @@ def tied_groups(keys: dict[int, list]) -> list[list[int]]:
 def fide_tiebreak(t: Tournament, table: dict, code: str, keys: dict[int, list]) -> dict:
     """One of C.07's tie-breaks (tiebreaks.py), by the ties ``keys`` leave so far."""
     ratings = {e.number: e.rating for e in t.entrants}
-    context = tiebreaks.context_of(table, ratings, t.is_round_robin, seed=t.tournament_id)
+    context = tiebreaks.context_of(table, ratings, t.is_round_robin, seed=t.draw_seed)
     return tiebreaks.one(code, table, context, keys)
 
 

@@ -58,11 +58,24 @@ def tournament_json(view) -> dict:
         "broadcast_delay": t.broadcast_delay,
         "finished_public": t.finished_public,
         "time_control": t.time_control,
+        "absence_points": t.absence_points,
+        "absences": absences_json(t),
+        "lots_seed": t.draw_seed,
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],
         "rounds": [round_json(view, rnd) for rnd in t.rounds],
     }
+
+
+def absences_json(t: Tournament) -> list[dict]:
+    """The absences declared for rounds still to pair, of players still in the event (a
+    paired round shows its absences as byes)."""
+    return [
+        {"player": a.player, "round": a.round, "points": a.points}
+        for a in t.absences
+        if a.round >= t.next_round and not t.seated(a.player).withdrawn
+    ]
 
 
 def find_round(view, round_number: int) -> Round:
@@ -117,6 +130,7 @@ def standings_json(view) -> dict:
         "status": view.status,
         "rounds_played": played,
         "tiebreaks": list(t.tiebreaks),
+        "lots_seed": t.draw_seed if "LOTS" in t.tiebreaks else None,
         "standings": [standing_json(t, s) for s in view.standings()],
     }
 

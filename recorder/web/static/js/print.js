@@ -15,6 +15,8 @@ const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", dou
 const TIEBREAKS = {
   buchholz: _("Buchholz"), sonneborn_berger: _("S-B"), direct_encounter: _("DE"), wins: _("Wins"),
   round_difference: _("Rounds ±"), hole_difference: _("Holes ±"),
+  // C.07's codes of the recommended lists, as the tournament page abbreviates them
+  "BH/C1": _("BH/C1"), BH: _("BH"), SB: _("SB"), PS: _("PS"), DE: _("DE"), WIN: _("WIN"), BWG: _("BWG"), KS: _("KS"), LOTS: _("LOTS"),
 };
 
 function points(value) {
@@ -76,7 +78,10 @@ function standingSheets(t, standings) {
     cell(s.rank, "num"), cell(nameOf(t, s.number, s.name)), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
     ...order.map((name) => cell(s.tiebreaks[name], "num"))));
   const head = [[_("Rank"), "num"], [_("Name")], [_("Fed")], [_("Rating"), "num"], [_("Pts"), "num"], ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
-  return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows);
+  const seed = standings.lots_seed ? [_("lots drawn with the seed %(seed)s", { seed: standings.lots_seed })] : [];
+  const named = order.map((n) => TIEBREAKS[n] || n).join(" · ");
+  const list = element("p", { class: "print-tiebreaks", text: [_("Tie-breaks, in order:"), named, ...seed].join(" ") });
+  return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows, list);
 }
 
 // One category's players, their place in it beside the overall rank.
