@@ -9,17 +9,26 @@ recommended Swiss list on the exported file. Every file, every player, every val
 from fractions import Fraction
 
 import pytest
-from support.absence_tournaments import API_SEEDS, SEEDS, outcomes, through_api, tournament
+from support.absence_tournaments import (
+    API_SEEDS,
+    ROUND_ROBIN_SEEDS,
+    SEEDS,
+    outcomes,
+    round_robin,
+    through_api,
+    tournament,
+)
 from test_tiebreaks_reference import REFERENCE
 from test_tiebreaks_service_standings import service_standings
 from test_tiebreaks_standings import reference_values
 from tournament_support import make_app
 
-from recorder.tournaments import C07_SWISS, trf
+from recorder.tournaments import C07_ROUND_ROBIN, C07_SWISS, trf
 from recorder.tournaments.standings import standings
 
 ABSENCES = REFERENCE / "absences"
 THROUGH_API = REFERENCE / "absences-api"
+ROUND_ROBINS = REFERENCE / "absences-round-robin"
 CODES = ("PTS", *C07_SWISS)
 
 
@@ -27,13 +36,13 @@ def file_text(path) -> str:
     return path.read_bytes().decode()  # CR LF kept, as the service writes it
 
 
-def differences(path, table: list[dict]) -> list[str]:
+def differences(path, table: list[dict], codes: tuple = CODES, round_robin: bool = False) -> list[str]:
     """Each value of each player the reference holds against the standings given."""
-    want = reference_values(path, False)
+    want = reference_values(path, round_robin)
     assert sorted(s["number"] for s in table) == sorted(want)
     wrong = []
     for s in table:
-        for code in CODES:
+        for code in codes:
             mine = s["points"] if code == "PTS" else s["tiebreaks"][code]
             if Fraction(str(mine)) != want[s["number"]][code]:
                 wrong.append(
@@ -50,6 +59,23 @@ def test_the_absences_reference_covers_a_hundred_tournaments_each_of_its_files()
     assert sorted(p.stem for p in ABSENCES.glob("*.json")) == [f"s{seed:03d}" for seed in SEEDS]
     assert sorted(p.stem for p in ABSENCES.glob("*.trf")) == [f"s{seed:03d}" for seed in SEEDS]
     assert sorted(p.stem for p in THROUGH_API.glob("*.json")) == [f"a{seed:03d}" for seed in API_SEEDS]
+    assert sorted(p.stem for p in ROUND_ROBINS.glob("*.json")) == [f"r{seed:03d}" for seed in ROUND_ROBIN_SEEDS]
+
+
+def test_thirty_round_robins_with_absences_equal_fides_calculator_for_the_round_robin_list():
+    """4 to 16 players, single and double: an absent player's board is left out of the
+    Berger table, his opponent has a full-point bye; withdrawals make forfeits."""
+    wrong, declared = [], 0
+    for seed in ROUND_ROBIN_SEEDS:
+        t = round_robin(seed)
+        path = ROUND_ROBINS / f"r{seed:03d}.json"
+        assert trf.write(t, outcomes(t)) == file_text(path.with_suffix(".trf")), seed
+        assert list(t.tiebreaks) == list(C07_ROUND_ROBIN)
+        declared += len(t.absences)
+        table = as_json(standings(t, outcomes(t)))
+        wrong += differences(path, table, ("PTS", *C07_ROUND_ROBIN), round_robin=True)
+    assert declared > 100
+    assert wrong == [], f"{len(wrong)} values differ:\n" + "\n".join(wrong[:40])
 
 
 def test_a_hundred_random_tournaments_with_absences_equal_fides_calculator_in_their_own_standings():

@@ -72,6 +72,8 @@ def test_a_withdrawn_players_declared_byes_are_his_withdrawals_zero_point_ones()
         ("XMR 0000 TIEBREAKS buchholz,coin_toss", 20, "coin_toss"),
         ("XMR 0000 LOTS      a b", 20, "seed"),
         ("XMR    1 LOTS      abc", 5, "0000"),
+        ("XMR 0000 ABSENCE   1.0", 20, "absence scores"),
+        ("XMR    2 ABSENCE   0.0", 5, "0000"),
     ],
 )
 def test_a_bad_tiebreak_list_or_seed_is_refused_naming_line_and_column(extra, column, words):
@@ -137,3 +139,39 @@ def test_without_the_drawing_of_lots_a_tie_on_the_whole_list_shares_a_place(clie
     tid = all_drawn(client, list(C07_ROUND_ROBIN))
     standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
     assert standings["lots_seed"] is None and [s["rank"] for s in standings["standings"]] == [1, 1, 1, 1]
+
+
+def test_a_hundred_tournaments_cut_before_a_round_export_import_export_the_same_file_and_pair_it_alike():
+    """Each random tournament with absences (tests/support/absence_tournaments.py), as it
+    stood before each of its rounds after the first was paired, absences declared for that
+    round and later ones (240 F/H/Z), withdrawals (240 Z, XMR), late entries, its rule for
+    absences and its list: written, read back and written again, the same file; and the
+    copy pairs the round as the tournament itself pairs it."""
+    from support.absence_tournaments import SEEDS, events_of, folded, outcomes
+
+    from recorder.tournaments import decide, trf
+    from recorder.tournaments.events import RoundPaired, TournamentCreated
+
+    checked = declared = 0
+    for seed in SEEDS:
+        events = events_of(seed)
+        cuts = [i for i, e in enumerate(events) if isinstance(e, RoundPaired) and e.round > 1]
+        cut = cuts[seed % len(cuts)]  # one round a tournament, a different one from seed to seed
+        t = folded(list(events[:cut]))
+        text = trf.write(t, outcomes(t))
+        parsed = trf.parse(text)
+        created = decide.decide_create(
+            {"name": "copy", "variant": "qelat", "format": "swiss", "rounds": 1, "tiebreaks": []}
+        )
+        fields = trf.creation_fields(parsed)
+        created = TournamentCreated(
+            variant="qelat", options=created.options, format="swiss", tiebreaks=trf.listed_tiebreaks(parsed), **fields
+        )
+        copy = folded(trf.import_events(parsed, created))
+        assert trf.write(copy, outcomes(copy)) == text, seed
+        assert copy.absent_from(t.next_round) == t.absent_from(t.next_round), seed
+        mine, theirs = (decide.decide_pair(x, outcomes(x), {})[0] for x in (t, copy))
+        assert (mine.boards, mine.byes) == (theirs.boards, theirs.byes), seed
+        declared += len(t.absent_from(t.next_round))
+        checked += 1
+    assert checked == 100 and declared > 20

@@ -178,6 +178,7 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
         initial_colour=fields["initial_colour"],
         acceleration=fields["acceleration"],
         lots_seed=fields.get("lots_seed"),
+        absence_points=fields.get("absence_points"),
     )
     return trf.import_events(parsed, created, survivor)
 

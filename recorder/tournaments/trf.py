@@ -52,6 +52,7 @@ from . import (
 )
 from .categories import MAX_CATEGORIES, restored_category, restored_prize_list
 from .events import (
+    DEFAULT_ABSENCE_POINTS,
     DUTCH_2026,
     OLD_DUTCH,
     AbsenceDeclared,
@@ -109,15 +110,17 @@ ROUND_KEYWORDS = {
     "ENTERED": ("the first round he could be paired in", 2),
     "WITHDRAWN": ("the last round before he withdrew", 0),
 }
-TOURNAMENT_KEYWORDS = {  # XMR 0000 ...
+TOURNAMENT_KEYWORDS = {  # XMR 0000 ...: the tournament's own records
     "RATED": "rated",
     "TIEBREAKS": "own_tiebreaks",
     "LOTS": "lots_seed",
+    "ABSENCE": "absence",
     "CATEGORY": "categories",  # one record a category, in order
     "PRIZES": "prize_list",
 }
 MAX_JSON = 16_000  # characters of a JSON value: above the longest category or prize list the API takes
 LOTS_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ABSENCE_RULES = {"0.0": 0, "0.5": 0.5}  # XMR 0000 ABSENCE: the points of a declared absence's bye
 KNOWN = ", ".join([*TOURNAMENT_KEYWORDS, *PLAYER_KEYWORDS])
 
 
@@ -172,6 +175,7 @@ class TrfFile:
     tiebreaks: tuple | None = None  # (line, [codes]) from 202: C.07's codes after the points
     own_tiebreaks: tuple | None = None  # (line, [names]) from XMR 0000 TIEBREAKS: this service's list as it is
     lots_seed: str | None = None  # XMR 0000 LOTS: the drawing of lots' seed
+    absence: float | None = None  # XMR 0000 ABSENCE: the points of an absence's bye (absent: a half point)
     rated: int | None = None  # the line of XMR 0000 RATED
     entries: dict = field(default_factory=dict)  # XMR ENTERED: player -> (line, first round he could play)
     withdrawals: dict = field(default_factory=dict)  # XMR WITHDRAWN: player -> (line, last round paired)
@@ -226,6 +230,7 @@ def parse(text: str) -> TrfFile:
         tiebreaks=found.get("tiebreaks"),
         own_tiebreaks=found.get("own_tiebreaks"),
         lots_seed=found.get("lots_seed"),
+        absence=found.get("absence"),
         rated=found.get("rated"),
         entries=found["entries"],
         withdrawals=found["withdrawals"],
@@ -427,6 +432,10 @@ def read_tournament_extension(found: dict, number: int, line: str, player: int, 
         found[key] = (number, json_value(number, value))
     elif keyword == "RATED":
         found[key] = number
+    elif keyword == "ABSENCE":
+        if value not in ABSENCE_RULES:
+            raise TrfError(number, VALUE_COLUMN, f"an absence scores {' or '.join(ABSENCE_RULES)}, not {value[:12]!r}")
+        found[key] = ABSENCE_RULES[value]
     elif keyword == "LOTS":
         if not LOTS_SEED.fullmatch(value):
             raise TrfError(number, VALUE_COLUMN, "the seed of the lots is 1 to 64 letters, digits or - _")
@@ -698,7 +707,10 @@ def check_declared(trf: TrfFile) -> None:
 
 def declared_withdrawals(trf: TrfFile) -> set[int]:
     """The players whose 240 byes are a withdrawal: named by XMR WITHDRAWN, or (a file
-    without it) zero-point byes for every round to come."""
+    without it) zero-point byes for every round to come. A file with XMR 0000 ABSENCE
+    (this service's, declaring absences) names its withdrawals by XMR WITHDRAWN alone."""
+    if trf.absence is not None:
+        return set(trf.withdrawals)
     played = trf.played_rounds
     planned = trf.planned[1] if trf.planned else played
     rounds_of: dict[int, set] = {}
@@ -766,6 +778,10 @@ def extension_records(t: Tournament) -> list[str]:
     if t.prizes or t.prize_sharing != NOT_SHARED or t.currency:
         listed = {"prizes": list(t.prizes), "sharing": t.prize_sharing, "currency": t.currency}
         lines.append(f"{EXTENSION} 0000 {'PRIZES':<9} {as_json({k: v for k, v in listed.items() if v is not None})}")
+    if t.absence_points != DEFAULT_ABSENCE_POINTS or absences_to_come(t):
+        # Also says that the file's withdrawals are its XMR WITHDRAWN records alone, so an
+        # absence from every round to come is not read back as a withdrawal.
+        lines.append(f"{EXTENSION} 0000 {'ABSENCE':<9} {float(t.absence_points):.1f}")
     for e in t.entrants:
         if e.entered_round > 1:
             lines.append(f"{EXTENSION} {e.number:4d} {'ENTERED':<9} {e.entered_round:03d}")
@@ -786,6 +802,12 @@ def c07_codes(t: Tournament) -> bool:
     return bool(t.tiebreaks) and all(name in FIDE_TIEBREAKS for name in t.tiebreaks)
 
 
+def absences_to_come(t: Tournament) -> list:
+    """The absences declared for rounds still to pair, of players still in the event."""
+    to_come = range(len(t.rounds) + 1, (t.planned_rounds or 0) + 1)
+    return [a for a in t.absences if a.round in to_come and not t.seated(a.player).withdrawn]
+
+
 def declared_byes(t: Tournament) -> list[str]:
     """240: the byes of the rounds still to pair, by type: each declared absence's (F, H,
     Z by its points), and a withdrawn player's zero-point bye in each round (TRF-2026's way
@@ -793,7 +815,7 @@ def declared_byes(t: Tournament) -> list[str]:
     is read to (the XMR records alone then carry them, so the file still reads back)."""
     gone = [e.number for e in t.entrants if e.withdrawn]
     to_come = range(len(t.rounds) + 1, (t.planned_rounds or 0) + 1)
-    away = [a for a in t.absences if a.round in to_come and not t.seated(a.player).withdrawn]
+    away = absences_to_come(t)
     if len(gone) * len(to_come) + len(away) > MAX_DECLARED_BYES:
         gone = []
     lines = []
@@ -993,6 +1015,7 @@ def creation_fields(trf: TrfFile) -> dict:
     fields_["initial_colour"] = "black" if initial_colour(trf) == "B" else None
     fields_["rated"] = True if trf.rated is not None else None
     fields_["lots_seed"] = trf.lots_seed
+    fields_["absence_points"] = trf.absence
     # 122, allotted times, is free text: kept when it is a time control as this service writes one
     fields_["time_control"] = allotted_times(text.get("122"))
     return fields_

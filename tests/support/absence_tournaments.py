@@ -11,6 +11,7 @@ service writes it (fixtures/tiebreaks/absences/, README there).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -21,6 +22,7 @@ from recorder.tournaments.fold import apply as applied
 from recorder.tournaments.results import outcome_of_forfeit
 
 SEEDS = range(1, 101)
+ROUND_ROBIN_SEEDS = range(1, 31)
 
 
 def folded(events: list[TournamentEvent]) -> Tournament:
@@ -45,6 +47,12 @@ def result_of(draw: random.Random) -> tuple[str, str]:
 
 def tournament(seed: int) -> Tournament:
     """The tournament of a seed: 8 to 200 players, 4 to 9 rounds."""
+    return folded(list(events_of(seed)))
+
+
+@functools.cache  # made once a test run: the tests that read them share them
+def events_of(seed: int) -> tuple[TournamentEvent, ...]:
+    """The events of the tournament of a seed, in order."""
     draw = random.Random(seed)
     players, rounds = draw.randint(8, 200), draw.randint(4, 9)
     body = {"name": f"Absences s{seed:03d} (seed {seed})", "variant": "qelat", "format": "swiss", "rounds": rounds}
@@ -80,6 +88,43 @@ def tournament(seed: int) -> Tournament:
                     late[n] = False
                     entry = {"name": f"Late {n + 1:03d}", "rating": draw.randint(1000, 2000)}
                     t = apply(decide.decide_register(t, entry))
+    return tuple(events)
+
+
+def round_robin(seed: int) -> Tournament:
+    """A round robin of a seed: 4 to 16 players, single or double, absences declared for
+    rounds to come (the absent player's board left out, his opponent a full-point bye),
+    withdrawals (his boards then forfeits), results as in a Swiss."""
+    draw = random.Random(5000 + seed)
+    players, format_ = draw.randint(4, 16), draw.choice(["round_robin", "double_round_robin"])
+    body: dict[str, object] = {
+        "name": f"Absences r{seed:03d} (round robin, seed {seed})",
+        "variant": "qelat",
+        "format": format_,
+    }
+    body["absence_points"] = draw.choice([0, 0.5])
+    events: list[TournamentEvent] = [decide.decide_create(body)]
+    box = [folded(events)]
+
+    def apply(new: Sequence[TournamentEvent]) -> Tournament:
+        for event in new:
+            events.append(event)
+            box[0] = applied(box[0], event, len(events))
+        return box[0]
+
+    t = box[0]
+    for n in range(players):
+        rating = draw.randint(1000, 2700) if draw.random() < 0.9 else None
+        t = apply(decide.decide_register(t, {"name": f"Player {n + 1:03d}", "rating": rating}))
+    rounds = t.planned_rounds or 0
+    for r in range(1, rounds + 1):
+        t = declare_absences(t, apply, draw, r, rounds)
+        t = apply(decide.decide_pair(t, outcomes(t), {}))
+        for board in t.rounds[-1].boards:
+            if (r, board.board) not in t.forfeits:  # a withdrawn player's board is decided already
+                result, reason = result_of(draw)
+                t = apply([BoardResultRecorded(r, board.board, result, reason)])
+        t = withdraw_some(t, apply, draw, r, rounds)
     return t
 
 
@@ -104,6 +149,11 @@ def withdraw_some(t: Tournament, apply, draw: random.Random, r: int, rounds: int
 
 def text(seed: int) -> str:
     t = tournament(seed)
+    return trf.write(t, outcomes(t))
+
+
+def round_robin_text(seed: int) -> str:
+    t = round_robin(seed)
     return trf.write(t, outcomes(t))
 
 
