@@ -27,6 +27,7 @@ CLASSICAL = {"stages": [{"moves": 40, "base_ms": 5_400_000, "increment_ms": 30_0
         ({"stages": [{"base_ms": 0, "increment_ms": 10_000}]}, "0 min + 10 s"),
         ({"stages": [{"base_ms": 90_000, "delay_ms": 2_500}]}, "90 s + 2.5 s delay"),
         ({"stages": [{"base_ms": 61_001}]}, "61.001 s"),
+        ({"stages": [{"base_ms": 3_600_500}]}, "3,600.5 s"),
     ],
 )
 def test_a_time_control_is_written_stage_by_stage_with_its_increment_or_delay(control, words):

@@ -6,10 +6,13 @@ and Tigrinya. Every expected string is written here by hand from the control's s
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 from browser import CHROMIUM, record, served_with_chromium, watched_page
 from conftest import ADMIN, make_app
+
+from recorder.core.clocks import checked_time_control, time_control_words
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -78,6 +81,7 @@ def test_a_time_control_is_written_stage_by_stage_with_its_increment_or_delay(we
         {"stages": [{"base_ms": 0, "increment_ms": 10_000}]},
         {"stages": [{"base_ms": 90_000, "delay_ms": 2_500}]},
         {"stages": [{"base_ms": 61_001}]},
+        {"stages": [{"base_ms": 3_600_500}]},
     ]
     assert written(web, "en", controls) == [
         "15 min + 5 s",
@@ -88,6 +92,7 @@ def test_a_time_control_is_written_stage_by_stage_with_its_increment_or_delay(we
         "0 min + 10 s",
         "90 s + 2.5 s delay",
         "61.001 s",
+        "3,600.5 s",
     ]
 
 
@@ -103,6 +108,31 @@ def test_a_time_control_takes_each_languages_plural_forms(web):
         "1 እንቅስቃሴ በ1 ደቂቃ፣ ከዚያ 1 ሰከንድ + 0.5 ሰከንድ መዘግየት",
         "2 እንቅስቃሴዎች በ2 ደቂቃ፣ ከዚያ 2 ሰከንድ",
     ]
+
+
+def random_control(rng: random.Random) -> dict:
+    """A time control that can exist: 1 to 4 stages, times in whole minutes, whole seconds
+    or any milliseconds, each stage with an increment, a delay or neither."""
+    times = (
+        lambda: rng.randrange(0, 180) * 60_000,
+        lambda: rng.randrange(1, 600) * 1_000,
+        lambda: rng.randrange(1, 10**7),
+    )
+    stages = []
+    for index in range(rng.randrange(1, 5)):
+        stage = {"moves": rng.randrange(1, 61)} if index else {}
+        stage["base_ms"] = rng.choice(times)()
+        extra = rng.choice((None, "increment_ms", "delay_ms"))
+        if extra or stage["base_ms"] == 0:
+            stage[extra or "increment_ms"] = rng.choice(times)() or 1_000
+        stages.append(stage)
+    stages.reverse()  # only the last runs to the end of the game: it has no moves
+    return checked_time_control({"stages": stages})
+
+
+def test_the_pages_and_the_command_line_write_every_time_control_alike_in_english(web):
+    controls = [random_control(random.Random(seed)) for seed in range(300)]
+    assert written(web, "en", controls) == [time_control_words(control) for control in controls]
 
 
 def shown(web, language: str, path: str, selector: str) -> str:

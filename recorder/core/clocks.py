@@ -248,11 +248,11 @@ def _stage_words(stage: dict[str, int]) -> str:
 
 def _duration_words(ms: int) -> str:
     """Whole minutes as minutes (a base time as chess writes it), else seconds, with the
-    milliseconds as decimals when there are any."""
+    milliseconds as decimals when there are any, thousands grouped (as the pages' English)."""
     if ms % 60_000 == 0:
         return f"{ms // 60_000} min"
     seconds, millis = divmod(ms, 1000)
-    return f"{seconds} s" if millis == 0 else f"{seconds}.{millis:03d}".rstrip("0") + " s"
+    return f"{seconds:,} s" if millis == 0 else f"{seconds:,}.{millis:03d}".rstrip("0") + " s"
 
 
 def time_control_of(text: str) -> dict[str, Any] | None:
