@@ -19,7 +19,7 @@ from schemas import tournaments as bodies
 from schemas.fields import first_fault
 
 from .common import DB_OPTION as DB
-from .common import fail, say, say_file
+from .common import fail, say, say_file, time_control_line
 
 BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
 AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -438,6 +438,8 @@ def show(tournament_id, db):
         f"{t.name} ({t.tournament_id}): {t.variant} {t.format}, {view.status}, "
         f"rounds {len(t.rounds)}/{t.planned_rounds or '?'}"
     )
+    if t.time_control is not None:
+        say(time_control_line(t.time_control))
     say(entrants_text(t))
     for rnd in t.rounds:
         click.echo(f"round {rnd.number} ({rnd.method})")
