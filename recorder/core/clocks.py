@@ -230,8 +230,8 @@ def _seconds_text(ms: int) -> str:
 
 
 def time_control_words(control: dict[str, Any]) -> str:
-    """``40 moves in 90 min + 30 s, then 30 min + 30 s``; a delay (Bronstein) is
-    ``90 min + 30 s delay``."""
+    """The stages joined by ", then ", each "[N moves in ]BASE[ + INCREMENT]", a delay
+    (Bronstein) written "BASE + DELAY delay"; the cases are in tests/test_time_control_words.py."""
     return ", then ".join(_stage_words(stage) for stage in control["stages"])
 
 
