@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.tournaments import (
+    BOARD_RESULT_KINDS,
     BOARD_RESULTS,
     FORMATS,
     MAX_BROADCAST_DELAY,
@@ -159,6 +160,23 @@ class PairSchema(Schema):
     byes = fields.List(fields.Nested(ManualByeSchema), allow_none=True)
 
 
+class ProposedRoundSchema(Schema):
+    """POST …/rounds/proposal and POST …/rounds/check: a round as it would be stored (the
+    engine's, or the one checked), the engine's for comparison, and the checker's findings
+    (each its ``code``, the ``criterion`` it names, ``board``, ``players`` and ``text``)."""
+
+    tournament_id = fields.String(dump_only=True)
+    version = StrictInteger(dump_only=True)
+    round = StrictInteger(dump_only=True)
+    method = fields.String(dump_only=True)
+    boards = fields.List(fields.Dict(), dump_only=True)
+    byes = fields.List(fields.Dict(), dump_only=True)
+    forfeits = fields.List(fields.Dict(), dump_only=True)
+    expected = fields.Dict(dump_only=True, allow_none=True)
+    findings = fields.List(fields.Dict(), dump_only=True)
+    breaks = fields.List(fields.String(), dump_only=True)
+
+
 class BoardGameSchema(Schema):
     """POST .../boards/{board}/game: the rest of the setup comes from the pairing."""
 
@@ -167,9 +185,14 @@ class BoardGameSchema(Schema):
 
 
 class BoardResultSchema(Schema):
-    """POST .../boards/{board}/result: a forfeit, for a board on which no game started."""
+    """POST .../boards/{board}/result, for a board on which no game started: a game played
+    on the board and recorded on paper (``kind`` played), or a forfeit (``kind`` forfeit,
+    the default: what every result meant before kinds). ``corrects``: this result replaces
+    the board's recorded one, as a new event."""
 
     result = fields.String(required=True, validate=validate.OneOf(BOARD_RESULTS))
+    kind = fields.String(validate=validate.OneOf(BOARD_RESULT_KINDS))
+    corrects = fields.Boolean()
     note = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 
@@ -178,6 +201,13 @@ class CorrectionSchema(Schema):
     board, and why; his commands to the board's game follow."""
 
     reason = fields.String(required=True, validate=validate.Length(max=2000))
+
+
+class FinishSchema(Schema):
+    """POST /api/tournaments/{id}/finish: the tournament is over (every paired round has its
+    results); an optional note says why, e.g. when it ends before its planned rounds."""
+
+    note = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 
 class TokenCreateSchema(Schema):
@@ -326,6 +356,25 @@ class TokenSchema(Schema):
     token = fields.String(dump_only=True)
 
 
+class SigninSchema(TokenSchema):
+    """A board sign-in (kind ``signin``): it records the game of one board of one round;
+    ``token``, ``address`` (the sign-in page, the token in its fragment) and ``qr_svg``
+    (that address as a QR code) are present once, in the response that issues it."""
+
+    round = StrictInteger(dump_only=True)
+    board = StrictInteger(dump_only=True)
+    game_id = fields.String(dump_only=True)
+    south = fields.String(dump_only=True)
+    north = fields.String(dump_only=True)
+    address = fields.String(dump_only=True)
+    qr_svg = fields.String(dump_only=True)
+
+
+class SigninListSchema(Schema):
+    round = StrictInteger(dump_only=True)
+    signins = fields.List(fields.Nested(SigninSchema), dump_only=True)
+
+
 class TokenListSchema(Schema):
     tokens = fields.List(fields.Nested(TokenSchema), dump_only=True)
 
@@ -360,9 +409,11 @@ absence_schema = AbsenceSchema()
 tiebreaks_schema = TiebreaksSchema()
 broadcast_schema = BroadcastSchema()
 pair_schema = PairSchema()
+proposed_round_schema = ProposedRoundSchema()
 board_game_schema = BoardGameSchema()
 board_result_schema = BoardResultSchema()
 correction_schema = CorrectionSchema()
+finish_schema = FinishSchema()
 token_create_schema = TokenCreateSchema()
 page_schema = PageSchema()
 tournament_schema = TournamentSchema()
@@ -374,5 +425,7 @@ crosstable_schema = CrosstableSchema()
 pairing_check_schema = PairingCheckSchema()
 token_schema = TokenSchema()
 token_list_schema = TokenListSchema()
+signin_schema = SigninSchema()
+signin_list_schema = SigninListSchema()
 token_self_schema = TokenSelfSchema()
 token_self_query_schema = TokenSelfQuerySchema()

@@ -46,6 +46,7 @@ PURE_MODULES = [
             "categories",
             "prize_views",
             "finish",
+            "proposal",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),

@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError
 from recorder.auth.service import Authenticator
 from recorder.errors import RecorderError
 from recorder.rules import VARIANTS
+from recorder.tournaments import BOARD_RESULTS, board_game_id
 from schemas import tournaments as bodies
 from schemas.fields import first_fault
 
@@ -244,6 +245,99 @@ def pair(tournament_id, boards, byes, db, by):
         say(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
 
 
+@tournament.command()
+@click.argument("tournament_id")
+@AS_JSON
+@DB
+def proposal(tournament_id, as_json, db):
+    """Print the next round as `pair` would pair it now, with the checker's findings;
+    stores nothing (the API's POST …/rounds/proposal)."""
+    t, proposed = _run(lambda: _service(db).propose(tournament_id))
+    _print_proposed(t, proposed.paired, proposed.findings, None, as_json)
+
+
+@tournament.command("check-proposal")
+@click.argument("tournament_id")
+@click.option("--board", "boards", multiple=True, help="A proposed board SOUTH-NORTH (player numbers).")
+@click.option("--bye", "byes", multiple=True, help="A proposed bye NUMBER[:POINTS].")
+@AS_JSON
+@DB
+def check_proposal(tournament_id, boards, byes, as_json, db):
+    """Check a proposed round (the boards and byes `pair` would take) and print each
+    criterion it breaks; stores nothing (the API's POST …/rounds/check). Exit status 1
+    when a finding names a criterion."""
+    body = _loaded(bodies.pair_schema, _manual(boards, byes) or {"boards": []})
+    t, (proposed, expected, findings) = _run(lambda: _service(db).check_proposal(tournament_id, body))
+    _print_proposed(t, proposed, findings, expected, as_json)
+    if any(f.criterion for f in findings):
+        raise SystemExit(1)
+
+
+def _print_proposed(t, paired, findings, expected, as_json: bool) -> None:
+    from recorder.api.proposal_words import english, finding_json
+
+    found = [finding_json(t, f, english) for f in findings]
+    if as_json:
+        seated = lambda rnd: {"boards": rnd.boards, "byes": rnd.byes}  # noqa: E731
+        answer = {"round": paired.round, "method": paired.method, **seated(paired), "findings": found}
+        click.echo(json.dumps({**answer, "expected": seated(expected) if expected else None}, indent=2))
+        return
+    click.echo(f"round {paired.round} ({paired.method}), proposed")
+    for b in paired.boards:
+        say(f"  board {b['board']}: {t.seated(b['south']).name} (south) - {t.seated(b['north']).name} (north)")
+    for bye in paired.byes:
+        say(f"  bye: {t.seated(bye['player']).name} ({bye['points']})")
+    for f in found:
+        say(f"  {'board ' + str(f['board']) + ': ' if f['board'] else ''}{f['text']}")
+    click.echo(f"{len(found)} finding(s)")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--note", default=None, help="Why, e.g. when it ends before its planned rounds.")
+@DB
+@BY
+def finish(tournament_id, note, db, by):
+    """Finish the tournament once every paired round has its results (the API's POST
+    …/finish): its arbiters' rights end."""
+    body = _loaded(bodies.finish_schema, {"note": note})
+    _run(lambda: _service(db).finish(tournament_id, body, principal={"kind": "cli"}, recorded_by=by))
+    click.echo(f"{tournament_id}: finished")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.option("--site", default=None, help="The site's address (http://HOST:PORT) to issue sign-in addresses for.")
+@click.option("--revoke", "revoke", default=None, help="Revoke this sign-in (its id) instead.")
+@DB
+def signins(tournament_id, round_number, site, revoke, db):
+    """A round's board sign-ins (the API's …/rounds/{r}/signins): with --site, issue one
+    per board still to be played and print each board's sign-in address once (a board's
+    earlier sign-ins are revoked); with --revoke ID, revoke one; else list them."""
+    from recorder.auth.tokens import signin_board
+
+    service = _service(db)
+    auth = Authenticator(service.store)
+    boards = _run(lambda: service.boards_to_play(tournament_id, round_number))
+    if revoke is not None:
+        at = signin_board(revoke)
+        if at is None or at[0] != round_number:
+            fail(f"round {round_number} has no sign-in {revoke!r}")
+        _run(lambda: auth.revoke(revoke, tournament_id))
+        click.echo(f"{revoke}: revoked")
+    elif site is not None:
+        base = site.rstrip("/")
+        for board in boards:
+            row, token = auth.issue_signin(tournament_id, round_number, board)
+            game_id = board_game_id(tournament_id, round_number, board)
+            click.echo(f"board {board}: {row['token_id']} {base}/sign-in#token={token}&next=/games/{game_id}")
+    else:
+        for row in auth.board_signins(tournament_id, round_number):
+            state = f"revoked {row['revoked_at']}" if row["revoked_at"] else "valid"
+            click.echo(f"{row['token_id']}  {row['holder']}  {state}")
+
+
 @tournament.command("start-game")
 @click.argument("tournament_id")
 @click.argument("round_number", type=int)
@@ -270,6 +364,25 @@ def forfeit(tournament_id, round_number, board, result, db, by):
     body = _loaded(bodies.board_result_schema, {"result": result})
     _run(lambda: _service(db).record_forfeit(tournament_id, round_number, board, body, recorded_by=by))
     click.echo(f"round {round_number} board {board}: {result} by forfeit")
+
+
+@tournament.command("result")
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.argument("board", type=int)
+@click.argument("result", type=click.Choice(list(BOARD_RESULTS)))
+@click.option("--played/--forfeit", default=False, help="A game played on paper, or a forfeit (the default).")
+@click.option("--corrects", is_flag=True, help="Replace the board's recorded result (a new event).")
+@click.option("--note", default=None)
+@DB
+@BY
+def board_result(tournament_id, round_number, board, result, played, corrects, note, db, by):
+    """Enter the result of a board without a game: a game played on the board and recorded
+    on paper (--played), or a forfeit; the API's POST …/boards/{b}/result."""
+    raw = {"result": result, "kind": "played" if played else "forfeit", "note": note}
+    body = _loaded(bodies.board_result_schema, {**raw, **({"corrects": True} if corrects else {})})
+    _run(lambda: _service(db).record_forfeit(tournament_id, round_number, board, body, recorded_by=by))
+    click.echo(f"round {round_number} board {board}: {result} ({body['kind']})")
 
 
 @tournament.command()

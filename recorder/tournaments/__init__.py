@@ -83,6 +83,9 @@ MAX_FORBIDDEN_PAIRS = 10_000
 # in all (each is checked against the rounds to come).
 MAX_DECLARED_BYES = 10_000
 BOARD_RESULTS = ("south_wins", "north_wins", "draw", "double_forfeit")
+# A result entered for a board without a game: a game played on the board and recorded on
+# paper, or a forfeit (no game); the event's ``reason`` (a TRF import's "played" too).
+BOARD_RESULT_KINDS = ("played", "forfeit")
 
 
 def forbidden_pairs(group_size: int) -> int:

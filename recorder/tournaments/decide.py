@@ -47,6 +47,7 @@ from .events import (
     TiebreaksChosen,
     TournamentCreated,
 )
+from .finish import check_open
 from .fold import Board, Entrant, Tournament, bye_kind
 from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, pair_swiss, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
@@ -297,15 +298,27 @@ def decide_forbid(t: Tournament, body: dict) -> list[PairingForbidden]:
 
 
 def decide_board_result(t: Tournament, round_number: int, board: int, body: dict, has_game: bool):
-    """A forfeit: only for a board on which no game was started (a game records its own)."""
+    """A result for a board on which no game was started (a game records its own): a game
+    played on the board and recorded on paper (kind ``played``), or a forfeit (kind
+    ``forfeit``, the default: the meaning every result had before kinds). A recorded result
+    is replaced only by one that says it ``corrects`` it, as a new event; after the
+    tournament finished, only after the admin's correction of the board (the guard's)."""
     _board(t, round_number, board)
-    if body["result"] not in BOARD_RESULTS:
+    result, kind = body["result"], body.get("kind") or "forfeit"
+    if result not in BOARD_RESULTS:
         raise InvalidRecord(f"result must be one of {', '.join(BOARD_RESULTS)}", field="result")
+    if kind == "forfeit" and result == "draw":
+        raise InvalidRecord("a forfeit is won, lost, or lost by both: a draw is played (kind played)", field="result")
+    if kind == "played" and result == "double_forfeit":
+        raise InvalidRecord("a double forfeit is no game played: give kind forfeit", field="result")
     if has_game:
         raise AlreadyExists("a game was started on this board: record its result in the game (GEN-28)")
-    if (round_number, board) in t.forfeits:
-        raise AlreadyExists("this board already has a result")
-    return [BoardResultRecorded(round_number, board, body["result"], "forfeit", body.get("note"))]
+    recorded = (round_number, board) in t.forfeits
+    if recorded and not body.get("corrects"):
+        raise AlreadyExists("this board already has a result: a new one says it corrects it (corrects: true)")
+    if body.get("corrects") and not recorded:
+        raise InvalidRecord("this board has no result to correct", field="corrects")
+    return [BoardResultRecorded(round_number, board, result, kind, body.get("note"))]
 
 
 def decide_correction(
@@ -359,6 +372,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
 
 def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
     """The next round: manual boards when given, else Berger or Swiss by the format."""
+    check_open(t)
     number = t.next_round
     planned = t.planned_rounds
     if planned is not None and number > planned:

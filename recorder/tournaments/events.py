@@ -2,7 +2,7 @@
 
 Pairings are stored as made (a later change to the pairing code never rewrites
 history). Game results are NOT copied here: standings read them from the games.
-Only a result decided without a game (a forfeit) is a tournament event.
+Only a result without a game here (a forfeit, a game recorded on paper) is a tournament event.
 """
 
 from __future__ import annotations
@@ -150,13 +150,15 @@ class RoundPaired(TournamentEvent):
 
 @dataclass(frozen=True)
 class BoardResultRecorded(TournamentEvent):
-    """A result decided without a game on the board: a forfeit (or a double forfeit)."""
+    """A result of a board without a game here: a forfeit (or a double forfeit), a game
+    played on the board and recorded on paper or elsewhere (reason ``played``), or one of
+    less than a move (``short_game``, from a TRF). A later one on the same board corrects it."""
 
     type: ClassVar[str] = "board_result_recorded"
     round: int
     board: int
     result: str  # south_wins, north_wins, draw, double_forfeit
-    reason: str = "forfeit"
+    reason: str = "forfeit"  # forfeit, played, short_game
     note: str | None = None
 
 
@@ -211,6 +213,16 @@ class PrizesSet(TournamentEvent):
     currency: str | None = None
 
 
+@dataclass(frozen=True)
+class TournamentFinished(TournamentEvent):
+    """Its arbiter (or the admin) finished the tournament, every paired round having its
+    results: from this event on its arbiters' rights have ended (finish.py)."""
+
+    type: ClassVar[str] = "tournament_finished"
+    principal: dict = field(default_factory=dict)  # who finished it: {"kind": "arbiter", "tournament_id": …}
+    note: str | None = None
+
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.type: cls
     for cls in (
@@ -228,6 +240,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         CorrectionRecorded,
         CategoriesSet,
         PrizesSet,
+        TournamentFinished,
     )
 }
 

@@ -28,6 +28,7 @@ from .events import (
     TiebreaksChosen,
     TournamentCreated,
     TournamentEvent,
+    TournamentFinished,
 )
 
 
@@ -156,6 +157,7 @@ class Tournament:
     prizes: tuple[dict, ...] = ()  # the prize list as stored (PrizesSet)
     prize_sharing: str = "none"
     currency: str | None = None
+    finished_explicitly: bool = False  # a tournament_finished event: finished whatever its planned rounds
     version: int = 0
 
     @property
@@ -292,6 +294,8 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
     if isinstance(event, PrizesSet):
         prizes = tuple(event.prizes)
         return replace(t, prizes=prizes, prize_sharing=event.sharing, currency=event.currency, version=seq)
+    if isinstance(event, TournamentFinished):
+        return replace(t, finished_explicitly=True, version=seq)
     raise TypeError(f"unexpected tournament event {event!r}")
 
 

@@ -94,6 +94,10 @@ def round_complete(t: Tournament, outcomes: dict, round_number: int) -> bool:
 
 
 def is_finished(t: Tournament, outcomes: dict) -> bool:
+    """Finished by its arbiter (``tournament_finished``), or every planned round paired and
+    every board's result known."""
+    if t.finished_explicitly:
+        return True
     planned = t.planned_rounds
     return bool(planned) and len(t.rounds) == planned and round_complete(t, outcomes, planned)
 

@@ -102,6 +102,8 @@ def round_json(view, rnd: Round) -> dict:
                 "game_id": board_game_id(t.tournament_id, rnd.number, b.board),
                 "result": outcome.result if outcome else None,
                 "decided_by": None if outcome is None else ("game" if outcome.played else "forfeit"),
+                # a result entered in the tournament, not the game's: its kind (played: on paper)
+                "entered_as": entered.reason if (entered := t.forfeits.get((rnd.number, b.board))) else None,
             }
         )
     byes = [{**_player_ref(t, bye.player), "points": bye.points} for bye in rnd.byes]
