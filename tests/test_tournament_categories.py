@@ -333,3 +333,23 @@ def test_a_tournament_finished_at_its_last_pairing_or_result_recorded_before_the
     assert finished_at(events, None) == at(3)  # the last round's boards were all forfeits, or byes
     assert finished_at(events, at(5)) == at(5)  # a board's game ended last
     assert finished_at(events[:1], None) is None
+
+
+def test_a_tournament_its_arbiter_finished_early_keeps_its_categories_as_they_stood_at_the_finish(organiser):
+    tid = round_robin(organiser, finish=False)
+    put(organiser, tid, "categories", {"categories": CATEGORIES})
+    registry = [p["player_id"] for p in organiser.get(f"/api/tournaments/{tid}")["players"]]
+    for board in organiser.pair(tid)["boards"]:  # round 2 of 5, then the event is cut short
+        organiser.forfeit(tid, 2, board["board"], "south_wins")
+    before = in_each_category(organiser, tid)
+    organiser._call("POST", f"/api/tournaments/{tid}/finish", 201, {"note": "the hall closed"})
+    organiser._call("POST", f"/api/players/{registry[0]}/particulars", 201, {"sex": "m", "birth_year": 1960})
+    assert in_each_category(organiser, tid) == before
+
+
+def test_a_finish_recorded_by_the_arbiter_is_the_moment_the_tournament_finished():
+    from recorder.tournaments.finish import finished_at
+
+    at = lambda minute: f"2026-11-20T10:{minute:02d}:00.000000Z"  # noqa: E731
+    events = [("round_paired", at(1)), ("board_result_recorded", at(2)), ("tournament_finished", at(5))]
+    assert finished_at(events, latest_game_result=at(3)) == at(5)
