@@ -118,7 +118,7 @@ def all_drawn(client, chosen: list[str]) -> str:
         paired = admin.pair(t["id"])
         for board in paired["boards"]:
             url = f"/api/tournaments/{t['id']}/rounds/{paired['round']}/boards/{board['board']}/result"
-            response = client.post(url, json={"result": "draw"}, headers=bearer(ADMIN_TOKEN))
+            response = client.post(url, json={"result": "draw", "kind": "played"}, headers=bearer(ADMIN_TOKEN))
             assert response.status_code == 201, response.get_json()
     return t["id"]
 

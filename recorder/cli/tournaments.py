@@ -20,7 +20,7 @@ from schemas import tournaments as bodies
 from schemas.fields import first_fault
 
 from .common import DB_OPTION as DB
-from .common import fail, say, say_file
+from .common import fail, say, say_file, time_control_line
 
 BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
 AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -402,18 +402,18 @@ def standings(tournament_id, category, as_json, db):
 
     service = _service(db)
     view = _run(lambda: service.view(tournament_id))
-    found = _run(lambda: category_standings_json(view, _particulars(service, view.tournament), category))
+    found = _run(lambda: category_standings_json(view, _particulars(service, view), category))
     if as_json:
         click.echo(json.dumps(found, indent=2))
     else:
         say(category_standings_text(view.tournament, found))
 
 
-def _particulars(service, t) -> dict:
-    from recorder.players.particulars import particulars_of
+def _particulars(service, view) -> dict:
+    from recorder.players.particulars import entrants_particulars
     from recorder.players.service import Players
 
-    return particulars_of(Players(service.recorder), t)
+    return entrants_particulars(Players(service.recorder), service, view)
 
 
 @tournament.command()
@@ -427,7 +427,7 @@ def prizes(tournament_id, as_json, db):
 
     service = _service(db)
     view = _run(lambda: service.view(tournament_id))
-    found = prizes_json(view, _particulars(service, view.tournament))
+    found = prizes_json(view, _particulars(service, view))
     if as_json:
         click.echo(json.dumps(found, indent=2))
     else:
@@ -551,6 +551,8 @@ def show(tournament_id, db):
         f"{t.name} ({t.tournament_id}): {t.variant} {t.format}, {view.status}, "
         f"rounds {len(t.rounds)}/{t.planned_rounds or '?'}"
     )
+    if t.time_control is not None:
+        say(time_control_line(t.time_control))
     say(entrants_text(t))
     for rnd in t.rounds:
         click.echo(f"round {rnd.number} ({rnd.method})")

@@ -8,7 +8,8 @@ only, and networkx for the Swiss matching): ``events`` (past-tense facts), ``fol
 robin, FIDE's Dutch Swiss) with ``dutch`` (its matching), ``standings`` (points,
 tiebreaks, crosstable) over each player's rounds (``cell``), ``tiebreaks`` (FIDE C.07's),
 ``categories`` and ``prizes`` (who belongs to a category; who is paid which prize, shared
-by the Hort system or not) with ``prize_views``, and ``render`` (text tables).
+by the Hort system or not) with ``prize_views``, ``finish`` (when a finished tournament
+finished: its categories are decided as the registry stood then), and ``render`` (text tables).
 A game played on a board carries its tournament, round and board in its setup, and
 its id is derived from them (``board_game_id``), so the store's expected-version
 check makes "one game per board" atomic. The definitions are in docs/tournaments.md.

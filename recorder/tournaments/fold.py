@@ -6,8 +6,9 @@ Results of games are not part of the fold: ``standings`` joins them in at read t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .events import (
     BERGER_CYCLES,
@@ -251,52 +252,100 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
 
 def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
     """The reducer: the tournament after one more stored event."""
-    if isinstance(event, TiebreaksChosen):
-        return replace(t, tiebreaks=tuple(event.tiebreaks), version=seq)
-    if isinstance(event, PlayerRegistered):
-        entrant = Entrant(
-            event.number,
-            event.name,
-            event.federation,
-            event.rating,
-            entered_round=t.next_round,
-            player_id=event.player_id,
-        )
-        return replace(t, entrants=t.entrants + (entrant,), version=seq)
-    if isinstance(event, EntrantLinked):
-        entrants = tuple(replace(e, player_id=event.player_id) if e.number == event.number else e for e in t.entrants)
-        return replace(t, entrants=entrants, version=seq)
-    if isinstance(event, PlayerWithdrew):
-        entrants = tuple(
-            replace(e, withdrawn_after=len(t.rounds)) if e.number == event.number else e for e in t.entrants
-        )
-        return replace(t, entrants=entrants, version=seq)
-    if isinstance(event, PairingForbidden):
-        group = Forbidden(tuple(event.players), event.first_round, event.last_round)
-        return replace(t, forbidden=t.forbidden + (group,), version=seq)
-    if isinstance(event, AbsenceDeclared):
-        return replace(t, absences=t.absences + (Absence(event.player, event.round, event.points),), version=seq)
-    if isinstance(event, AbsenceCancelled):
-        kept = tuple(a for a in t.absences if (a.player, a.round) != (event.player, event.round))
-        return replace(t, absences=kept, version=seq)
-    if isinstance(event, RoundPaired):
-        return replace(t, rounds=t.rounds + (round_from_event(event),), version=seq)
-    if isinstance(event, BroadcastSet):
-        return replace(t, broadcast_delay=event.broadcast_delay, finished_public=event.finished_public, version=seq)
-    if isinstance(event, CorrectionRecorded):
-        correction = Correction(event.round, event.board, event.reason, dict(event.principal), seq)
-        return replace(t, corrections=t.corrections + (correction,), version=seq)
-    if isinstance(event, BoardResultRecorded):
-        forfeit = Forfeit(event.result, event.reason, event.note)
-        return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit}, version=seq)
-    if isinstance(event, CategoriesSet):
-        return replace(t, categories=tuple(event.categories), version=seq)
-    if isinstance(event, PrizesSet):
-        prizes = tuple(event.prizes)
-        return replace(t, prizes=prizes, prize_sharing=event.sharing, currency=event.currency, version=seq)
-    if isinstance(event, TournamentFinished):
-        return replace(t, finished_explicitly=True, version=seq)
-    raise TypeError(f"unexpected tournament event {event!r}")
+    change = CHANGES.get(type(event))
+    if change is None:
+        raise TypeError(f"unexpected tournament event {event!r}")
+    return change(replace(t, version=seq), event)
+
+
+def _tiebreaks_chosen(t: Tournament, event: Any) -> Tournament:
+    return replace(t, tiebreaks=tuple(event.tiebreaks))
+
+
+def _player_registered(t: Tournament, event: Any) -> Tournament:
+    entrant = Entrant(
+        event.number,
+        event.name,
+        event.federation,
+        event.rating,
+        entered_round=t.next_round,
+        player_id=event.player_id,
+    )
+    return replace(t, entrants=t.entrants + (entrant,))
+
+
+def _entrant_linked(t: Tournament, event: Any) -> Tournament:
+    entrants = tuple(replace(e, player_id=event.player_id) if e.number == event.number else e for e in t.entrants)
+    return replace(t, entrants=entrants)
+
+
+def _player_withdrew(t: Tournament, event: Any) -> Tournament:
+    entrants = tuple(replace(e, withdrawn_after=len(t.rounds)) if e.number == event.number else e for e in t.entrants)
+    return replace(t, entrants=entrants)
+
+
+def _pairing_forbidden(t: Tournament, event: Any) -> Tournament:
+    group = Forbidden(tuple(event.players), event.first_round, event.last_round)
+    return replace(t, forbidden=t.forbidden + (group,))
+
+
+def _absence_declared(t: Tournament, event: Any) -> Tournament:
+    return replace(t, absences=t.absences + (Absence(event.player, event.round, event.points),))
+
+
+def _absence_cancelled(t: Tournament, event: Any) -> Tournament:
+    kept = tuple(a for a in t.absences if (a.player, a.round) != (event.player, event.round))
+    return replace(t, absences=kept)
+
+
+def _round_paired(t: Tournament, event: Any) -> Tournament:
+    return replace(t, rounds=t.rounds + (round_from_event(event),))
+
+
+def _broadcast_set(t: Tournament, event: Any) -> Tournament:
+    return replace(t, broadcast_delay=event.broadcast_delay, finished_public=event.finished_public)
+
+
+def _correction_recorded(t: Tournament, event: Any) -> Tournament:
+    # `apply` has stamped the tournament with this event's seq already.
+    correction = Correction(event.round, event.board, event.reason, dict(event.principal), t.version)
+    return replace(t, corrections=t.corrections + (correction,))
+
+
+def _board_result_recorded(t: Tournament, event: Any) -> Tournament:
+    forfeit = Forfeit(event.result, event.reason, event.note)
+    return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit})
+
+
+def _categories_set(t: Tournament, event: Any) -> Tournament:
+    return replace(t, categories=tuple(event.categories))
+
+
+def _prizes_set(t: Tournament, event: Any) -> Tournament:
+    return replace(t, prizes=tuple(event.prizes), prize_sharing=event.sharing, currency=event.currency)
+
+
+def _tournament_finished(t: Tournament, event: Any) -> Tournament:
+    return replace(t, finished_explicitly=True)
+
+
+# What each stored event changes; `apply` stamps the version first.
+CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
+    TiebreaksChosen: _tiebreaks_chosen,
+    PlayerRegistered: _player_registered,
+    EntrantLinked: _entrant_linked,
+    PlayerWithdrew: _player_withdrew,
+    PairingForbidden: _pairing_forbidden,
+    AbsenceDeclared: _absence_declared,
+    AbsenceCancelled: _absence_cancelled,
+    RoundPaired: _round_paired,
+    BroadcastSet: _broadcast_set,
+    CorrectionRecorded: _correction_recorded,
+    BoardResultRecorded: _board_result_recorded,
+    CategoriesSet: _categories_set,
+    PrizesSet: _prizes_set,
+    TournamentFinished: _tournament_finished,
+}
 
 
 def round_from_event(event: RoundPaired) -> Round:

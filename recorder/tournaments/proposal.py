@@ -10,7 +10,7 @@ names each criterion it breaks, as the pairing sees the history (``decide.swiss_
   game was no meeting; under 2017 as read here it was);
 - ``forbidden`` (C.1): two players the tournament forbids to meet in this round;
 - ``colour_thrice``, ``colour_difference`` (C.3, the absolute colour criteria): a seat
-  that gives a player the same colour a third time in a row, or more than two games of
+  that gives a player the same colour for three games in a row, or more than two games of
   one colour over the other (A.7 lets a topscorer's give way in the last round: named anyway);
 - ``bye_again`` (C.2): the bye for a player who has had one or scored a point unplayed;
 - ``unpaired``: an active player the round leaves out (an absence, scored 0);

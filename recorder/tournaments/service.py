@@ -166,6 +166,14 @@ class Tournaments:
                         found[key] = outcome
         return found
 
+    def finished_at(self, t: Tournament) -> str | None:
+        """When the finished tournament ``t`` finished (finish.py): one read of its events
+        and one query of its board games' result changes."""
+        events = [(e.type, e.recorded_at) for e in self.events(t.tournament_id)]
+        games = [board_game_id(t.tournament_id, rnd.number, b.board) for rnd in t.rounds for b in rnd.boards]
+        latest = self.recorder.results.latest_change(games, before=finish.first_correction(events))
+        return finish.finished_at(events, latest)
+
     def list_tournaments(self, *, limit: int = 100, offset: int = 0) -> list[dict]:
         """Tournaments, newest first, as their creation events describe them."""
         return [

@@ -19,13 +19,16 @@ White (docs/tournaments.md).
 
 What a tournament knows that TRF has no record for travels in this service's extension
 record ``XMR`` (other programs ignore a code they do not know): the rated flag, late
-entries, withdrawals and registry links; a withdrawal also as TRF-2026's ``240 Z``
+entries, withdrawals and registry links, the categories and the prize list (as stored, in
+JSON: ``categories.restored_category`` and ``restored_prize_list`` check them as the API
+checks what it takes); a withdrawal also as TRF-2026's ``240 Z``
 zero-point byes for the rounds still to pair, so other programs leave the player out
 too. Export, import, export gives the same file, and the same tournament.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -47,21 +50,25 @@ from . import (
     forbidden_pairs,
     tiebreaks,
 )
+from .categories import MAX_CATEGORIES, restored_category, restored_prize_list
 from .events import (
     DEFAULT_ABSENCE_POINTS,
     DUTCH_2026,
     OLD_DUTCH,
     AbsenceDeclared,
     BoardResultRecorded,
+    CategoriesSet,
     PairingForbidden,
     PlayerRegistered,
     PlayerWithdrew,
+    PrizesSet,
     RoundPaired,
     TournamentCreated,
     TournamentEvent,
 )
 from .fold import Tournament, bye_kind
 from .pairing import SOUTH
+from .prizes import NOT_SHARED
 from .standings import ABSENT, BYE, FORFEIT, PENDING, PLAYED, cells, standings
 
 LAYOUTS = ("2026", "16")
@@ -103,11 +110,18 @@ ROUND_KEYWORDS = {
     "ENTERED": ("the first round he could be paired in", 2),
     "WITHDRAWN": ("the last round before he withdrew", 0),
 }
-# XMR 0000 ...: the tournament's own records
-TOURNAMENT_KEYWORDS = {"RATED": "rated", "TIEBREAKS": "own_tiebreaks", "LOTS": "lots_seed", "ABSENCE": "absence"}
+TOURNAMENT_KEYWORDS = {  # XMR 0000 ...: the tournament's own records
+    "RATED": "rated",
+    "TIEBREAKS": "own_tiebreaks",
+    "LOTS": "lots_seed",
+    "ABSENCE": "absence",
+    "CATEGORY": "categories",  # one record a category, in order
+    "PRIZES": "prize_list",
+}
+MAX_JSON = 16_000  # characters of a JSON value: above the longest category or prize list the API takes
 LOTS_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ABSENCE_RULES = {"0.0": 0, "0.5": 0.5}  # XMR 0000 ABSENCE: the points of a declared absence's bye
-KNOWN = ", ".join(PLAYER_KEYWORDS)
+KNOWN = ", ".join([*TOURNAMENT_KEYWORDS, *PLAYER_KEYWORDS])
 
 
 class TrfError(InvalidRecord):
@@ -166,6 +180,8 @@ class TrfFile:
     entries: dict = field(default_factory=dict)  # XMR ENTERED: player -> (line, first round he could play)
     withdrawals: dict = field(default_factory=dict)  # XMR WITHDRAWN: player -> (line, last round paired)
     links: dict = field(default_factory=dict)  # XMR PLAYER: player -> (line, registry player id)
+    categories: tuple[dict, ...] = ()  # XMR 0000 CATEGORY: each category as stored (categories.py)
+    prize_list: PrizesSet | None = None  # XMR 0000 PRIZES: the prize list, its sharing and currency
 
     @property
     def played_rounds(self) -> int:
@@ -194,6 +210,7 @@ def parse(text: str) -> TrfFile:
         "withdrawals": {},
         "links": {},
         "registry_ids": set(),  # those the links name, so a repeat is found at once
+        "categories": [],  # (line, JSON value) of each XMR 0000 CATEGORY
     }
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         read_line(found, number, line.rstrip())
@@ -218,6 +235,7 @@ def parse(text: str) -> TrfFile:
         entries=found["entries"],
         withdrawals=found["withdrawals"],
         links=found["links"],
+        **restored_prizes(found),
     )
     check_players(trf)
     check_extensions(trf)
@@ -383,7 +401,7 @@ def read_extension(found: dict, number: int, line: str) -> None:
         read_tournament_extension(found, number, line, player, keyword)
         return
     if keyword not in PLAYER_KEYWORDS:
-        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: RATED, LOTS, {KNOWN}")
+        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: {KNOWN}")
     kept = found[PLAYER_KEYWORDS[keyword]]
     if player == 0 or player in kept:
         raise TrfError(number, 5, f"{keyword} names a player (from 0001), once: not {player:04d}")
@@ -402,12 +420,17 @@ def read_extension(found: dict, number: int, line: str) -> None:
 
 def read_tournament_extension(found: dict, number: int, line: str, player: int, keyword: str) -> None:
     """XMR 0000 RATED; XMR 0000 TIEBREAKS the list as this service names it (when it holds
-    names C.07 has no code for); XMR 0000 LOTS the drawing of lots' seed. Each once."""
+    names C.07 has no code for); XMR 0000 LOTS the drawing of lots' seed; XMR 0000 PRIZES
+    the prize list. Each once; XMR 0000 CATEGORY, a category, once each."""
     key = TOURNAMENT_KEYWORDS[keyword]
-    if player != 0 or key in found:
+    if player != 0 or (key in found and keyword != "CATEGORY"):
         raise TrfError(number, 5, f"{keyword} is said once, of the tournament: its number is 0000")
     value = line[VALUE_COLUMN - 1 :].strip()
-    if keyword == "RATED":
+    if keyword == "CATEGORY":
+        found[key].append((number, json_value(number, value)))
+    elif keyword == "PRIZES":
+        found[key] = (number, json_value(number, value))
+    elif keyword == "RATED":
         found[key] = number
     elif keyword == "ABSENCE":
         if value not in ABSENCE_RULES:
@@ -424,6 +447,50 @@ def read_tournament_extension(found: dict, number: int, line: str, player: int, 
             detail = f"unknown tie-break {unknown[0][:20]!r}" if unknown else "a tie-break is named twice"
             raise TrfError(number, VALUE_COLUMN, detail)
         found[key] = (number, names)
+
+
+def json_value(number: int, value: str) -> object:
+    """A record's value in JSON, bounded: a value too long, or nested past what the reader
+    follows, is refused as a value that is not JSON is."""
+    if len(value) > MAX_JSON:
+        raise TrfError(number, VALUE_COLUMN, f"a record's value is at most {MAX_JSON:,} characters")
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as problem:
+        detail = problem.msg
+    except RecursionError:
+        detail = "nested too deep"
+    except ValueError as problem:  # a number of more digits than Python reads
+        detail = str(problem)[:60]
+    raise TrfError(number, VALUE_COLUMN, f"the value is not JSON as this service writes it: {detail}")
+
+
+def restored_prizes(found: dict) -> dict:
+    """The categories and the prize list the XMR records carry, each checked as the API
+    checks what it takes (an age's bound against the year of 042, the start date), and
+    the list's categories against those of the file; a fault names the record's line."""
+    dated = found["text"].get("042")
+    year = int(iso_date(dated[0], dated[1])[:4]) if dated else None
+    categories: list[dict] = []
+    for number, given in found["categories"]:
+        made = restored(number, restored_category, given, year)
+        if len(categories) == MAX_CATEGORIES:
+            raise TrfError(number, 5, f"a tournament has at most {MAX_CATEGORIES} categories")
+        if any(c["code"] == made["code"] for c in categories):
+            raise TrfError(number, VALUE_COLUMN, f"categories: each code once, not {made['code']} again")
+        categories.append(made)
+    listed = found.get("prize_list")
+    codes = {c["code"] for c in categories}
+    prize_list = restored(listed[0], restored_prize_list, listed[1], codes) if listed else None
+    return {"categories": tuple(categories), "prize_list": prize_list}
+
+
+def restored(number: int, read: Callable, *given):
+    """What ``read`` makes of the record's value; its refusal as the record's, naming its line."""
+    try:
+        return read(*given)
+    except InvalidRecord as refused:
+        raise TrfError(number, VALUE_COLUMN, refused.detail) from None
 
 
 def read_player(number: int, line: str) -> TrfPlayer:
@@ -707,6 +774,10 @@ def extension_records(t: Tournament) -> list[str]:
         lines.append(f"{EXTENSION} 0000 {'TIEBREAKS':<9} {','.join(t.tiebreaks)}".rstrip())
     if "LOTS" in t.tiebreaks:
         lines.append(f"{EXTENSION} 0000 {'LOTS':<9} {t.draw_seed}")
+    lines += [f"{EXTENSION} 0000 {'CATEGORY':<9} {as_json(c)}" for c in t.categories]
+    if t.prizes or t.prize_sharing != NOT_SHARED or t.currency:
+        listed = {"prizes": list(t.prizes), "sharing": t.prize_sharing, "currency": t.currency}
+        lines.append(f"{EXTENSION} 0000 {'PRIZES':<9} {as_json({k: v for k, v in listed.items() if v is not None})}")
     if t.absence_points != DEFAULT_ABSENCE_POINTS or absences_to_come(t):
         # Also says that the file's withdrawals are its XMR WITHDRAWN records alone, so an
         # absence from every round to come is not read back as a withdrawal.
@@ -719,6 +790,11 @@ def extension_records(t: Tournament) -> list[str]:
         if e.player_id is not None:
             lines.append(f"{EXTENSION} {e.number:4d} {'PLAYER':<9} {e.player_id}")
     return lines
+
+
+def as_json(value: object) -> str:
+    """A value on one line of the file, the same text for the same value."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def c07_codes(t: Tournament) -> bool:
@@ -822,7 +898,7 @@ def import_events(
     is the creation event as the request describes it, completed from the file.
     ``survivor``: the registry's id of a player a link names (merges followed), None for
     one the registry does not hold (refused, naming the line)."""
-    events: list[TournamentEvent] = [created]
+    events: list[TournamentEvent] = [created, *prize_list_events(trf)]
     links = registry_links(trf, survivor)
 
     def entering(r: int) -> list[TournamentEvent]:
@@ -849,6 +925,12 @@ def import_events(
         for p in trf.players:
             scores[p.number] += points_of(trf, cell_of(p, r))
     return events + declared_absences(trf)
+
+
+def prize_list_events(trf: TrfFile) -> list[TournamentEvent]:
+    """The categories and the prize list as set before round 1, while they still could be."""
+    categories = [CategoriesSet(categories=list(trf.categories))] if trf.categories else []
+    return [*categories, *([trf.prize_list] if trf.prize_list is not None else [])]
 
 
 def registry_links(trf: TrfFile, survivor: Callable[[str], str | None]) -> dict[int, str]:

@@ -3,6 +3,7 @@
 // standings[&category=CODE] | crosstable | prizes). The rows are cut into sheets of 40
 // (print.css breaks the page after each sheet), black on white.
 import { describeProblem, getJSON } from "./api.js";
+import { timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
 import { crossMark, element } from "./site.js";
@@ -33,7 +34,8 @@ function chunks(rows) {
 }
 
 function sheet(t, title, head, rows, index, count, extra) {
-  const meta = [t.site, date(t.start_date), count > 1 ? _("sheet %(n)s of %(count)s", { n: index + 1, count }) : null].filter(Boolean).join(" · ");
+  const control = timeControlLine(t.time_control) || null;
+  const meta = [t.site, date(t.start_date), control, count > 1 ? _("sheet %(n)s of %(count)s", { n: index + 1, count }) : null].filter(Boolean).join(" · ");
   return element("section", { class: "print-sheet", "data-sheet": index + 1 },
     element("header", {}, element("h1", { text: `${t.name} — ${title}` }), element("p", { class: "print-meta", text: meta })),
     element("table", {},

@@ -4,6 +4,7 @@
 // and the list of the tournament's games (GET /api/games?tournament=). It follows the
 // tournament's live stream (GET …/live): a move or result on any board redraws it.
 import { describeProblem, getJSON } from "./api.js";
+import { showTimeControl, timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
 import { crossMark, element, listen } from "./site.js";
@@ -67,6 +68,7 @@ function renderHeader(t, variants) {
   const rounds = t.rounds_planned ? _("%(paired)s of %(planned)s rounds paired", { paired: t.rounds.length, planned: t.rounds_planned }) : "";
   byId("tournament-meta").textContent = [variant ? variant.title : t.variant, label(t.format), t.site, dates,
     label(t.status), rounds, _("%(count)s players", { count: t.players.length })].filter(Boolean).join(" · ");
+  showTimeControl(byId("tournament-time-control"), t.time_control, timeControlLine);
 }
 
 // An entrant who is a registry player links to his page (docs/players.md).
