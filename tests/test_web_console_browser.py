@@ -163,13 +163,21 @@ def met_before(client, tid: str, round_number: int) -> dict[int, set[int]]:
     return met
 
 
-def swap_into_a_rematch(page, client, tid: str, round_number: int) -> list[dict]:
-    """Swap board 1's South with a player his North has met: the checker must say C.1.
-    Returns the boards as swapped and published."""
-    proposal = page.eval_on_selector_all(
+def proposal_shown(page) -> tuple[list, list]:
+    """The round the console proposes, as its page shows it: each board's (South, North)
+    and the players given a bye."""
+    boards = page.eval_on_selector_all(
         "#proposal-boards li",
         "(items) => items.map((li) => [...li.querySelectorAll('[data-player]')].map((p) => Number(p.dataset.player)))",
     )
+    byes = page.eval_on_selector_all("#proposal-byes li", "(items) => items.map((li) => Number(li.dataset.player))")
+    return [tuple(board) for board in boards], byes
+
+
+def swap_into_a_rematch(page, client, tid: str, round_number: int) -> list[dict]:
+    """Swap board 1's South with a player his North has met: the checker must say C.1.
+    Returns the boards as swapped and published."""
+    proposal = proposal_shown(page)[0]
     south, north = proposal[0]
     met = met_before(client, tid, round_number)
     other = next(p for board in proposal[1:] for p in board if p in met.get(north, set()))
@@ -244,7 +252,14 @@ def run_the_swiss(web, language: str, *, paper_share: float, swap_round: int | N
                 act(page, "[data-action=pair-round]")
                 assert page.get_attribute("#proposal", "data-round") == str(round_number)
                 scan(page, language, names)
-                manual = swap_into_a_rematch(page, client, tid, round_number) if round_number == swap_round else None
+                manual = None
+                if round_number == swap_round:
+                    # Before the swap the console proposes what the rules pair for the twin.
+                    rules = ok(client.post(f"/api/tournaments/{twin}/rounds/proposal", json={}))
+                    boards, byes = pairs(rules)
+                    assert proposal_shown(page) == (boards, [number for number, _points in byes])
+                    manual = swap_into_a_rematch(page, client, tid, round_number)
+                    scan(page, language, names)  # the checker's findings in the reader's language
                 act(page, "[data-action=publish-round]")
                 measured["pair_and_publish"].append(done_since(before))
                 paired = ok(client.get(f"/api/tournaments/{tid}/rounds/{round_number}"))
@@ -282,8 +297,16 @@ def run_the_swiss(web, language: str, *, paper_share: float, swap_round: int | N
             page.click("#print-crosstable")
             page.wait_for_selector("[data-ready=true]")
             crosstable = ok(client.get(f"/api/tournaments/{tid}/crosstable"))["rows"]
-            printed = page.text_content("body")
-            assert all(row["name"] in printed for row in crosstable)
+            printed = page.eval_on_selector_all(
+                "tr[data-number]",
+                "(rows) => rows.map((r) => [Number(r.dataset.number), r.cells[0].textContent, r.cells[1].textContent])",
+            )
+            # Every player in the crosstable's order with his place, and his name (the
+            # withdrawn one's marked so)
+            assert [(number, place) for number, place, _name in printed] == [
+                (row["number"], str(row["place"])) for row in crosstable
+            ]
+            assert all(name.startswith(row["name"]) for (*_, name), row in zip(printed, crosstable))
             scan(page, language, names)
         finally:
             phone.close()
