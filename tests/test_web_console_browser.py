@@ -88,16 +88,24 @@ def choose(page, selector: str, value: str) -> None:
         DONE["taps"] += 1
 
 
+def shown_problems(page) -> list[str]:
+    return page.eval_on_selector_all("[data-problem]:not([hidden])", "(shown) => shown.map((p) => p.textContent)")
+
+
 def act(page, selector: str) -> None:
-    """Tap a console control and wait until the console has read the tournament again."""
+    """Tap a console control and wait until the console has read the tournament again;
+    a refusal it shows fails the run with the API's words (not a timeout)."""
     DONE["taps"] += 1
-    before = updates(page)
+    before, problems = updates(page), shown_problems(page)
     page.click(selector)
     page.wait_for_function(
         """(before) => { const p = document.getElementById('console-page');
-             return p.dataset.updates !== before && p.dataset.busy !== 'true'; }""",
+             const refused = document.querySelector('[data-problem]:not([hidden])');
+             return (p.dataset.updates !== before || refused) && p.dataset.busy !== 'true'; }""",
         arg=before,
     )
+    refused = [problem for problem in shown_problems(page) if problem not in problems]
+    assert refused == [], (selector, refused)
 
 
 def english_left(texts: list[str], names: set[str]) -> list[str]:
@@ -112,6 +120,7 @@ def english_left(texts: list[str], names: set[str]) -> list[str]:
 def scan(page, language: str, names: set[str]) -> None:
     """The language scan of every page (tests/test_i18n_browser.py): no English word left in
     Tigrinya or Amharic but names; an English page reads as English."""
+    assert page.evaluate("document.documentElement.lang") == language, page.url
     texts = page.evaluate(READ_TEXTS)
     if language == "en":
         assert any(WORD.search(text) for text in texts), page.url
@@ -210,7 +219,9 @@ def enter_results(mobile, client, tid: str, twin: str, paired: dict, rng: random
         result = rng.choices(["south_wins", "draw", "north_wins"], weights=[4, 2, 4])[0]
         on_paper = rng.random() < paper_share
         choose(mobile, "#result-way", "played" if on_paper else "adjudication")
-        act(mobile, f"#boards li[data-board='{board['board']}'] [data-action=enter-result][data-result={result}]")
+        item = f"#boards li[data-board='{board['board']}']"
+        act(mobile, f"{item} [data-action=enter-result][data-result={result}]")
+        assert mobile.get_attribute(item, "data-state") == "finished", (paired["round"], board["board"])
         twin_result(client, twin, paired["round"], board["board"], result)
         if on_paper:
             paper.add((paired["round"], board["board"]))
@@ -502,6 +513,39 @@ def test_a_trf_uploaded_on_the_console_becomes_a_tournament_with_its_players_and
         imported = ok(web.client.get(f"/api/tournaments/{tid}"))
         assert (len(imported["players"]), len(imported["rounds"])) == (30, ROUNDS)
         assert page.locator("#entrants tbody tr").count() == 30
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_tap_on_a_result_survives_a_live_update_arriving_mid_tap(web):
+    """A tablet's result arrives (the console reads the tournament again) between the
+    finger's touch and its lift on another board's button: the tap still enters that
+    board's result. Drawing every board anew under the finger lost such a tap (the press
+    and the lift on two different buttons make no click), and a live round brings
+    updates all the time."""
+    client = web.client
+    body = {"name": TOURNAMENT_NAME, "variant": "qelat", "format": "swiss", "rounds": 3}
+    tid = ok(client.post("/api/tournaments", json=body))["id"]
+    for player in PLAYERS[:4]:
+        ok(client.post(f"/api/tournaments/{tid}/players", json=player))
+    ok(client.post(f"/api/tournaments/{tid}/rounds", json={}))
+    context, page, errors = open_page(web, PHONE, "ti")
+    try:
+        page.goto(f"/tournaments/{tid}/console#results-section")
+        page.wait_for_selector("#console-page[data-ready=true] #boards[data-round='1']")
+        button = page.locator("#boards li[data-board='2'] [data-action=enter-result][data-result=north_wins]")
+        box = button.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        before = updates(page)
+        ok(client.post(f"/api/tournaments/{tid}/rounds/1/boards/1/result", json={"result": "draw", "kind": "played"}))
+        page.wait_for_function(
+            "(before) => document.getElementById('console-page').dataset.updates !== before", arg=before
+        )
+        page.mouse.up()
+        page.wait_for_selector("#boards li[data-board='2'][data-state=finished]")
+        assert ok(client.get(f"/api/tournaments/{tid}/rounds/1"))["boards"][1]["result"] == "north_wins"
     finally:
         context.close()
     assert errors == []

@@ -11,6 +11,7 @@
 // counts — the API says.
 import { Conflict, describeProblem, getJSON, post } from "./api.js";
 import { clearProblem, showProblem, typedNumber } from "./console-common.js";
+import { replaceChanged } from "./dom.js";
 import { _ } from "./i18n.js";
 import { element, listen, pageAccess } from "./site.js";
 
@@ -130,8 +131,10 @@ function renderEntrants(t) {
   const nextRound = !planned || t.rounds.length < planned ? t.rounds.length + 1 : null;
   const head = element("tr", {}, ...[_("No."), _("Player"), _("Fed."), _("Rating"), "", ""].map((text, i) =>
     element("th", { scope: "col", class: i === 2 ? "wide-only" : null, text })));
-  byId("entrants").replaceChildren(element("thead", {}, head),
-    element("tbody", {}, ...t.players.map((entrant) => entrantRow(t, entrant, nextRound))));
+  const table = byId("entrants");
+  if (!table.tBodies.length) table.replaceChildren(element("thead"), element("tbody"));
+  replaceChanged(table.tHead, [head]);
+  replaceChanged(table.tBodies[0], t.players.map((entrant) => entrantRow(t, entrant, nextRound)));
   const names = new Map(t.players.map((p) => [p.number, p.name]));
   byId("forbidden-list").replaceChildren(...t.forbidden_pairs.map((pair) => element("li", {
     text: (pair.players || []).map((n) => names.get(n) || n).join(" · ") })));
@@ -286,7 +289,7 @@ function resultButtons(round, board) {
 function boardItem(round, board) {
   const game = state.started.has(board.game_id)
     ? element("a", { href: `/games/${encodeURIComponent(board.game_id)}`, text: _("open the game") }) : null;
-  return element("li", { class: "board-item", "data-board": board.board, "data-state": board.result ? "finished" : state.started.has(board.game_id) ? "playing" : "waiting" },
+  return element("li", { class: "board-item", "data-round": round.round, "data-board": board.board, "data-state": board.result ? "finished" : state.started.has(board.game_id) ? "playing" : "waiting" },
     element("span", { class: "board-number", text: String(board.board) }),
     element("span", { class: "board-players" }, element("span", { text: board.south.name }), element("span", { class: "hint", text: " – " }), element("span", { text: board.north.name })),
     element("span", { class: "board-state", text: boardState(board) }),
@@ -305,7 +308,7 @@ function renderResults(t) {
   }
   choice.value = String(round.round);
   byId("boards").dataset.round = round.round;
-  byId("boards").replaceChildren(...round.boards.map((board) => boardItem(round, board)));
+  replaceChanged(byId("boards"), round.boards.map((board) => boardItem(round, board)));
   byId("round-byes").replaceChildren(...round.byes.map((bye) => element("li", { "data-player": bye.number,
     text: _("%(name)s: bye (%(points)s)", { name: bye.name, points: bye.points }) })));
 }
