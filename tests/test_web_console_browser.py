@@ -343,7 +343,7 @@ def test_a_rated_thirty_player_swiss_runs_from_the_console_alone_in_tigrinya(web
     assert [(taps, typed) for taps, typed, boards in measured["results"]] == [
         (boards + (k == 0), 0) for k, (taps, typed, boards) in enumerate(measured["results"])
     ]
-    print("pair and publish (taps, typed):", measured["pair_and_publish"])
+    print("pair and publish (taps, typed):", measured["pair_and_publish"], "with the swap:", swapped)
     print("results of a round (taps, typed, boards):", measured["results"])
 
 
