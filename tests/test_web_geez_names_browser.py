@@ -145,3 +145,13 @@ def test_a_registry_players_geez_name_shows_beside_his_latin_one_on_every_page(w
         page.fill("#search-text", "ሰላም")
         shown = page.locator("#games [data-game]").evaluate_all("cards => cards.map((c) => c.dataset.game)")
         assert shown == [game]
+
+
+def test_both_names_keep_the_standings_within_a_phones_width(web):
+    phone = {"width": 390, "height": 844}
+    with watched_page(web.browser, base_url=web.url, viewport=phone, has_touch=True) as page:
+        opened(page, f"/tournaments/{web.tournament}")
+        assert BOTH in names_of(page, "#standings tbody td")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= phone["width"]
+        scroller = page.locator("#standings").evaluate("t => [t.scrollWidth, t.parentElement.clientWidth]")
+        assert scroller[0] <= scroller[1], scroller  # the name wraps: the table needs no sideways scroll
