@@ -549,3 +549,36 @@ def test_a_tap_on_a_result_survives_a_live_update_arriving_mid_tap(web):
     finally:
         context.close()
     assert errors == []
+
+
+def test_the_console_names_a_registry_player_in_both_scripts_wherever_it_names_him(web):
+    """As every page of the site (docs/web.md, *Players' names in both scripts*): the
+    entrants, the proposed round and its swap lists, the round's boards and the standings
+    give a registry player's Ge'ez name beside his Latin one."""
+    client = web.client
+    body = {"name": TOURNAMENT_NAME, "variant": "qelat", "format": "swiss", "rounds": 3}
+    tid = ok(client.post("/api/tournaments", json=body))["id"]
+    entries = [*REGISTRY, {"name": "Dawit Alemu", "name_geez": "ዳዊት ኣለሙ", "federation": "ERI"}]
+    for k, entry in enumerate(entries):
+        ok(client.post(f"/api/tournaments/{tid}/players", json={**entry, "register": True, "rating": 1900 - k}))
+    ok(client.post(f"/api/tournaments/{tid}/rounds", json={}))
+    context, page, errors = open_page(web, DESKTOP, "ti")
+    try:
+        page.goto(f"/tournaments/{tid}/console")
+        page.wait_for_selector("#console-page[data-ready=true]")
+        for where in ("#entrants tr[data-player='1']", "#boards", "#console-standings"):
+            assert "Abeba Tesfaye (ኣበባ ተስፋይ)" in page.text_content(where), where
+        for board in ok(client.get(f"/api/tournaments/{tid}/rounds/1"))["boards"]:
+            url = f"/api/tournaments/{tid}/rounds/1/boards/{board['board']}/result"
+            ok(client.post(url, json={"result": "draw", "kind": "played"}))
+        page.reload()
+        page.wait_for_selector("#console-page[data-ready=true]")
+        act(page, "[data-action=pair-round]")
+        assert "Abeba Tesfaye (ኣበባ ተስፋይ)" in page.text_content("#proposal-boards")
+        assert "Dawit Alemu (ዳዊት ኣለሙ)" in page.text_content("#proposal-boards")
+        assert "Abeba Tesfaye (ኣበባ ተስፋይ)" in page.text_content("#swap-first")
+        names = {TOURNAMENT_NAME, tid, "ERI", "ETH", *(entry["name"] for entry in entries)}
+        assert english_left(page.evaluate(READ_TEXTS), names) == []
+    finally:
+        context.close()
+    assert errors == []

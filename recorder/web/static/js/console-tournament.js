@@ -13,7 +13,7 @@ import { Conflict, describeProblem, getJSON, post } from "./api.js";
 import { clearProblem, showProblem, typedNumber } from "./console-common.js";
 import { replaceChanged } from "./dom.js";
 import { _ } from "./i18n.js";
-import { element, listen, pageAccess } from "./site.js";
+import { bothNames, bothNamesText, element, listen, pageAccess } from "./site.js";
 
 const page = document.getElementById("console-page");
 const id = page.dataset.tournamentId;
@@ -109,6 +109,21 @@ function register(force) {
     .then((answer) => { if (answer) form.reset(); });
 }
 
+// A player named on a board or a bye, in both scripts where the registry has his Ge'ez
+// name (dom.js, bothNames): from the tournament's read of its entrants, since a proposed
+// round names its players by their Latin names alone.
+function geezOf(player) {
+  return player.name_geez ?? state.t?.players.find((p) => p.number === player.number)?.name_geez;
+}
+
+function named(player) {
+  return bothNames(player.name, geezOf(player));
+}
+
+function namedText(player) {
+  return bothNamesText(player.name, geezOf(player));
+}
+
 function entrantRow(t, entrant, nextRound) {
   const absent = t.absences.filter((a) => a.player === entrant.number).map((a) => a.round);
   const status = entrant.withdrawn ? _("withdrawn")
@@ -121,7 +136,7 @@ function entrantRow(t, entrant, nextRound) {
       onclick: () => act(byId("entrants-form"), () => post(`${base}/absences`, { player: entrant.number, round: nextRound })) }) : null,
   ];
   return element("tr", { "data-player": entrant.number, "data-withdrawn": String(entrant.withdrawn) },
-    element("td", { text: String(entrant.number) }), element("td", { text: entrant.name }),
+    element("td", { text: String(entrant.number) }), element("td", {}, bothNames(entrant.name, entrant.name_geez)),
     element("td", { class: "wide-only", text: entrant.federation || "" }), element("td", { text: entrant.rating ?? "" }),
     element("td", { text: status }), element("td", { class: "buttons" }, ...controls));
 }
@@ -135,7 +150,7 @@ function renderEntrants(t) {
   if (!table.tBodies.length) table.replaceChildren(element("thead"), element("tbody"));
   replaceChanged(table.tHead, [head]);
   replaceChanged(table.tBodies[0], t.players.map((entrant) => entrantRow(t, entrant, nextRound)));
-  const names = new Map(t.players.map((p) => [p.number, p.name]));
+  const names = new Map(t.players.map((p) => [p.number, bothNamesText(p.name, p.name_geez)]));
   byId("forbidden-list").replaceChildren(...t.forbidden_pairs.map((pair) => element("li", {
     text: (pair.players || []).map((n) => names.get(n) || n).join(" · ") })));
 }
@@ -205,14 +220,14 @@ function renderProposal() {
   byId("proposal-title").textContent = _("Round %(n)s as proposed", { n: proposal.round });
   byId("proposal-boards").replaceChildren(...proposal.boards.map((b) => element("li", { class: "board-item", "data-board": b.board },
     element("span", { class: "board-number", text: String(b.board) }),
-    element("span", { class: "board-players" }, element("span", { "data-player": b.south.number, text: b.south.name }),
-      element("span", { class: "hint", text: " – " }), element("span", { "data-player": b.north.number, text: b.north.name })))));
+    element("span", { class: "board-players" }, element("span", { "data-player": b.south.number }, named(b.south)),
+      element("span", { class: "hint", text: " – " }), element("span", { "data-player": b.north.number }, named(b.north))))));
   byId("proposal-byes").replaceChildren(...proposal.byes.map((bye) => element("li", { "data-player": bye.number,
-    text: _("%(name)s: bye (%(points)s)", { name: bye.name, points: bye.points }) })));
+    text: _("%(name)s: bye (%(points)s)", { name: namedText(bye), points: bye.points }) })));
   const everyone = [...proposal.boards.flatMap((b) => [b.south, b.north]), ...proposal.byes];
   for (const select of [byId("swap-first"), byId("swap-second")]) {
     const chosen = select.value;
-    select.replaceChildren(...everyone.map((p) => element("option", { value: p.number, text: `${p.number}. ${p.name}` })));
+    select.replaceChildren(...everyone.map((p) => element("option", { value: p.number, text: `${p.number}. ${namedText(p)}` })));
     if (chosen) select.value = chosen;
   }
   byId("findings").replaceChildren(...proposal.findings.map((f) => element("li", {
@@ -291,7 +306,7 @@ function boardItem(round, board) {
     ? element("a", { href: `/games/${encodeURIComponent(board.game_id)}`, text: _("open the game") }) : null;
   return element("li", { class: "board-item", "data-round": round.round, "data-board": board.board, "data-state": board.result ? "finished" : state.started.has(board.game_id) ? "playing" : "waiting" },
     element("span", { class: "board-number", text: String(board.board) }),
-    element("span", { class: "board-players" }, element("span", { text: board.south.name }), element("span", { class: "hint", text: " – " }), element("span", { text: board.north.name })),
+    element("span", { class: "board-players" }, element("span", {}, named(board.south)), element("span", { class: "hint", text: " – " }), element("span", {}, named(board.north))),
     element("span", { class: "board-state", text: boardState(board) }),
     element("span", { class: "buttons" }, ...resultButtons(round, board), game));
 }
@@ -310,7 +325,7 @@ function renderResults(t) {
   byId("boards").dataset.round = round.round;
   replaceChanged(byId("boards"), round.boards.map((board) => boardItem(round, board)));
   byId("round-byes").replaceChildren(...round.byes.map((bye) => element("li", { "data-player": bye.number,
-    text: _("%(name)s: bye (%(points)s)", { name: bye.name, points: bye.points }) })));
+    text: _("%(name)s: bye (%(points)s)", { name: namedText(bye), points: bye.points }) })));
 }
 
 // -- Lists -----------------------------------------------------------------------------
@@ -328,7 +343,7 @@ function renderLists(t, standings) {
   byId("signin-cards").closest("p").hidden = !latest;
   const head = element("tr", {}, ...[_("Rank"), _("Player"), _("Points")].map((text) => element("th", { scope: "col", text })));
   const rows = standings.standings.map((s) => element("tr", { "data-player": s.number },
-    element("td", { text: String(s.rank) }), element("td", { text: s.name }), element("td", { class: "points", text: String(s.points) })));
+    element("td", { text: String(s.rank) }), element("td", {}, bothNames(s.name, s.name_geez)), element("td", { class: "points", text: String(s.points) })));
   byId("console-standings").replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
 }
 
