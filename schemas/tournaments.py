@@ -20,6 +20,7 @@ from recorder.tournaments.events import PAIRING_RULES
 from .fields import Int64, StrictInteger, player
 from .fields import name as text
 from .games import VARIANT_NAMES, time_control
+from .knockout import KnockoutSettingsSchema
 
 
 def calendar_day(value: str) -> None:
@@ -75,6 +76,7 @@ class TournamentCreateSchema(Schema):
     pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
     acceleration = fields.String(allow_none=True, validate=validate.OneOf(("baku",)))  # C.04.5.1, Swiss only
     time_control = time_control(allow_none=True)  # every game's, as POST /api/games takes it
+    knockout = fields.Nested(KnockoutSettingsSchema, allow_none=True)  # a knock-out's matches and play-offs
 
 
 class TrfImportQuerySchema(Schema):

@@ -44,6 +44,8 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.correct_board": ("correct_result", "tournament"),
     "prizes.set_categories": ("write_tournament", "tournament"),
     "prizes.set_prizes": ("write_tournament", "tournament"),
+    "knockout.hand_over": ("write_tournament", "tournament"),
+    "knockout.draw_lot": ("write_tournament", "tournament"),
     "tournaments.list_tokens": ("manage_tokens", "tournament"),
     "tournaments.issue_token": ("manage_tokens", "tournament"),
     "tournaments.revoke_token": ("manage_tokens", "tournament"),

@@ -16,7 +16,16 @@ from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
-from . import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, MAX_FORBIDDEN_PAIRS, TIEBREAKS, forbidden_pairs, trf
+from . import (
+    BOARD_RESULTS,
+    FORMATS,
+    MAX_BROADCAST_DELAY,
+    MAX_FORBIDDEN_PAIRS,
+    TIEBREAKS,
+    forbidden_pairs,
+    knockout,
+    trf,
+)
 from .events import (
     BERGER_ANNEX_1,
     DUTCH_2026,
@@ -76,6 +85,8 @@ def decide_create(body: dict) -> TournamentCreated:
         raise InvalidRecord(f"a {format_} tournament needs its number of rounds", field="rounds")
     if format_ not in ("swiss", "manual") and rounds is not None:
         raise InvalidRecord("a round robin's rounds follow from its players", field="rounds")
+    if format_ != knockout.KNOCKOUT and body.get("knockout") is not None:
+        raise InvalidRecord("knockout settings are a knock-out's", field="knockout")
     if body.get("bye_points", 1) not in BYE_POINTS:
         raise InvalidRecord("bye_points is 0, 0.5 or 1", field="bye_points")
     start, end = body.get("start_date"), body.get("end_date")
@@ -101,6 +112,7 @@ def decide_create(body: dict) -> TournamentCreated:
         finished_public=None if body.get("finished_public", True) else False,
         berger_order=BERGER_ANNEX_1 if format_ == "double_round_robin" else None,
         time_control=checked_time_control(body["time_control"]) if body.get("time_control") is not None else None,
+        knockout=knockout.checked_settings(body.get("knockout")) if format_ == knockout.KNOCKOUT else None,
     )
 
 
@@ -185,6 +197,8 @@ def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
         raise AlreadyExists(f"{name!r} is already registered", field="name")
     if t.rounds and t.is_round_robin:
         raise InvalidRecord("a round robin's players are fixed once round 1 is paired", field="name")
+    if knockout.seeded(t) is not None:
+        raise InvalidRecord("a knock-out's players are fixed once its bracket is seeded", field="name")
     if t.planned_rounds and t.rounds and len(t.rounds) >= t.planned_rounds:
         raise InvalidRecord("every round is paired; it is too late to enter", field="name")
     return [PlayerRegistered(len(t.entrants) + 1, name, body.get("federation"), body.get("rating"), player_id)]
@@ -282,7 +296,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
         "round": round_number,
         "board": board,
         "tournament_id": t.tournament_id,
-        "time_control": t.time_control,
+        "time_control": knockout.time_control_of(t, round_number, board),
     }
     return {k: v for k, v in setup.items() if v is not None}
 
@@ -298,6 +312,8 @@ def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
         raise InvalidRecord(f"all {planned} rounds are paired")
     if t.rounds and not round_complete(t, outcomes, len(t.rounds)):
         raise InvalidRecord(f"round {len(t.rounds)} is not finished: every board needs a result first")
+    if t.format == knockout.KNOCKOUT:
+        return knockout.decide_pair(t, outcomes, body)
     if body.get("boards") is not None:
         return [manual_round(t, number, body["boards"], body.get("byes") or [])]
     if body.get("byes"):

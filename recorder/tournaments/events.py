@@ -53,6 +53,7 @@ class TournamentCreated(TournamentEvent):
     # order every double round robin stored before it was paired by.
     berger_order: str | None = None
     time_control: dict | None = None  # every game's (core.clocks), given to each board's game
+    knockout: dict | None = None  # a knock-out's match_games, playoff_games, playoff_time_control (knockout.py)
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
@@ -68,6 +69,7 @@ LATER_FIELDS = (
     "finished_public",
     "berger_order",
     "time_control",
+    "knockout",
 )
 
 
@@ -185,6 +187,32 @@ class PrizesSet(TournamentEvent):
     currency: str | None = None
 
 
+@dataclass(frozen=True)
+class BracketSeeded(TournamentEvent):
+    """A knock-out's bracket: ``seeds`` the entrant numbers, seed 1 first (knockout.py places
+    them). ``by`` rating, or standings: the hand-over from ``source`` (a finished stage),
+    whose places ``source_places`` the seeds held there."""
+
+    type: ClassVar[str] = "bracket_seeded"
+    seeds: list
+    by: str = "rating"
+    source: str | None = None
+    source_places: list | None = None
+
+
+@dataclass(frozen=True)
+class LotDrawn(TournamentEvent):
+    """The winner of a knock-out match still level after its play-off games, by lot."""
+
+    type: ClassVar[str] = "lot_drawn"
+    stage: int  # the bracket's round: 1 the first, the final last
+    match: int  # its match, top of the bracket first
+    winner: int
+    note: str | None = None
+
+
+KNOCKOUT_EVENTS = (BracketSeeded, LotDrawn)
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.type: cls
     for cls in (
@@ -200,6 +228,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         CorrectionRecorded,
         CategoriesSet,
         PrizesSet,
+        *KNOCKOUT_EVENTS,
     )
 }
 

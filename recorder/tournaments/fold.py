@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from .events import (
     BERGER_CYCLES,
+    KNOCKOUT_EVENTS,
     OLD_DUTCH,
     BoardResultRecorded,
     BroadcastSet,
@@ -141,6 +142,8 @@ class Tournament:
     prizes: tuple[dict, ...] = ()  # the prize list as stored (PrizesSet)
     prize_sharing: str = "none"
     currency: str | None = None
+    knockout: dict | None = None  # a knock-out's settings (knockout.py)
+    knockout_events: tuple = ()  # its bracket and lots, in order (knockout.py reads them)
     version: int = 0
 
     @property
@@ -212,6 +215,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         broadcast_delay=event.broadcast_delay or 0,
         finished_public=event.finished_public is not False,
         time_control=event.time_control,
+        knockout=event.knockout,
         version=1,
     )
 
@@ -256,6 +260,8 @@ def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
     if isinstance(event, PrizesSet):
         prizes = tuple(event.prizes)
         return replace(t, prizes=prizes, prize_sharing=event.sharing, currency=event.currency, version=seq)
+    if isinstance(event, KNOCKOUT_EVENTS):
+        return replace(t, knockout_events=t.knockout_events + (event,), version=seq)
     raise TypeError(f"unexpected tournament event {event!r}")
 
 

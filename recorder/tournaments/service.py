@@ -31,7 +31,7 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import TOURNAMENT_PREFIX, board_game_id, new_tournament_id, trf
+from . import TOURNAMENT_PREFIX, board_game_id, knockout, new_tournament_id, trf
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
@@ -78,6 +78,9 @@ class View:
     def status(self) -> str:
         if not self.tournament.rounds:
             return "registration"
+        if self.tournament.format == knockout.KNOCKOUT:
+            champion = knockout.bracket(self.tournament, self.outcomes)
+            return "finished" if champion is not None and champion.champion is not None else "in_progress"
         return "finished" if is_finished(self.tournament, self.outcomes) else "in_progress"
 
     def standings(self) -> list[Standing]:
@@ -423,3 +426,21 @@ class Tournaments:
             raise AlreadyExists(
                 f"board {board} of round {round_number} has its game: {game_id}", game_id=game_id
             ) from None
+
+    # -- Knock-outs (knockout.py) ----------------------------------------------------
+
+    def draw_lot(self, tournament_id: str, body: dict, **write) -> Written:
+        """The winner by lot of a match level after its play-off games."""
+        return self.execute(
+            tournament_id, lambda t, outcomes: knockout.decide_lot(t, outcomes, body), needs_results=True, **write
+        )
+
+    def hand_over(self, tournament_id: str, body: dict, **write) -> Written:
+        """A finished stage's top players enter this knock-out, seeded by their places."""
+        source = self.view(body["source"])
+
+        def decide(t: Tournament, _outcomes: dict) -> list:
+            finished = source.status == "finished"
+            return knockout.decide_handover(t, source.standings(), source.tournament, finished, body)
+
+        return self.execute(tournament_id, decide, **write)

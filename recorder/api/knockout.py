@@ -1,0 +1,45 @@
+"""Knock-outs over HTTP: the bracket (public, as the public sees the results), a stage's
+hand-over and the lots (the tournament's arbiter or the admin). Its rounds are paired and
+its games created as every tournament's (recorder/api/tournaments.py)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask
+
+from recorder.tournaments import board_game_id, knockout
+from schemas.knockout import handover_schema, lot_schema
+
+from .broadcast import visible_state_of
+from .tournaments import body, respond, tournaments, write_options
+
+bp = Blueprint("knockout", __name__, url_prefix="/api/tournaments")
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+
+
+@bp.get("/<tournament_id>/bracket")
+def get_bracket(tournament_id: str):
+    return bracket_response(tournament_id)
+
+
+def bracket_response(tournament_id: str, status: int = 200):
+    view = tournaments().view(tournament_id, visible_state_of)
+    t = view.tournament
+    payload = knockout.bracket_json(t, view.outcomes, lambda r, b: board_game_id(t.tournament_id, r, b))
+    return respond({**payload, "status": view.status}, t.version, status)
+
+
+@bp.post("/<tournament_id>/knockout/seeding")
+def hand_over(tournament_id: str):
+    raw = body()
+    tournaments().hand_over(tournament_id, handover_schema.load(raw), **write_options(raw))
+    return bracket_response(tournament_id, 201)
+
+
+@bp.post("/<tournament_id>/knockout/lots")
+def draw_lot(tournament_id: str):
+    raw = body()
+    tournaments().draw_lot(tournament_id, lot_schema.load(raw), **write_options(raw))
+    return bracket_response(tournament_id, 201)
