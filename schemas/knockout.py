@@ -38,3 +38,66 @@ class LotSchema(Schema):
 knockout_settings_schema = KnockoutSettingsSchema()
 handover_schema = HandoverSchema()
 lot_schema = LotSchema()
+
+
+class BracketPlayerSchema(Schema):
+    number = fields.Integer()
+    name = fields.String()
+    seed = fields.Integer()
+
+
+class BracketGameSchema(Schema):
+    """A game of a match: its board's game, who sat south (moved first), its result once over."""
+
+    game = fields.Integer()
+    round = fields.Integer()
+    board = fields.Integer()
+    game_id = fields.String()
+    south = fields.Integer()
+    north = fields.Integer()
+    playoff = fields.Boolean()
+    result = fields.String(allow_none=True)
+
+
+class BracketMatchSchema(Schema):
+    """A match: its two places (null: a bye, or not yet known), score, play-off score, lot, winner."""
+
+    stage = fields.Integer()
+    match = fields.Integer()
+    players = fields.List(fields.Nested(BracketPlayerSchema, allow_none=True))
+    state = fields.String(metadata={"description": "game, playoff, lot (level after its play-offs), won, waiting"})
+    score = fields.List(fields.Float())
+    playoff_score = fields.List(fields.Float())
+    lot = fields.Integer(allow_none=True)
+    winner = fields.Integer(allow_none=True)
+    games = fields.List(fields.Nested(BracketGameSchema))
+
+
+class BracketStageSchema(Schema):
+    stage = fields.Integer()
+    name = fields.String(metadata={"description": "round_of_N, quarter_final, semi_final, final"})
+    matches = fields.List(fields.Nested(BracketMatchSchema))
+
+
+class BracketSeedingSchema(Schema):
+    by = fields.String(metadata={"description": "rating, or standings (a stage's hand-over)"})
+    source = fields.String(allow_none=True)
+    source_places = fields.List(fields.Integer(), allow_none=True)
+
+
+class BracketSchema(Schema):
+    """GET /api/tournaments/{id}/bracket: every stage's matches, as the public sees the results."""
+
+    tournament_id = fields.String()
+    name = fields.String()
+    status = fields.String()
+    size = fields.Integer(allow_none=True)
+    match_games = fields.Integer()
+    playoff_games = fields.Integer()
+    playoff_time_control = fields.Dict(allow_none=True)
+    seeding = fields.Nested(BracketSeedingSchema, allow_none=True)
+    stages = fields.List(fields.Nested(BracketStageSchema))
+    champion = fields.Nested(BracketPlayerSchema, allow_none=True)
+
+
+bracket_schema = BracketSchema()

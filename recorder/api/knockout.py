@@ -7,12 +7,15 @@ from __future__ import annotations
 from flask import Blueprint, Flask
 
 from recorder.tournaments import board_game_id, knockout
-from schemas.knockout import handover_schema, lot_schema
+from schemas.knockout import bracket_schema, handover_schema, lot_schema
 
+from . import openapi
 from .broadcast import visible_state_of
+from .knockout_openapi import document_knockout_paths
 from .tournaments import body, respond, tournaments, write_options
 
 bp = Blueprint("knockout", __name__, url_prefix="/api/tournaments")
+openapi.EXTENSIONS.append(document_knockout_paths)
 
 
 def init_app(app: Flask) -> None:
@@ -28,7 +31,7 @@ def bracket_response(tournament_id: str, status: int = 200):
     view = tournaments().view(tournament_id, visible_state_of)
     t = view.tournament
     payload = knockout.bracket_json(t, view.outcomes, lambda r, b: board_game_id(t.tournament_id, r, b))
-    return respond({**payload, "status": view.status}, t.version, status)
+    return respond(bracket_schema.dump({**payload, "status": view.status}), t.version, status)
 
 
 @bp.post("/<tournament_id>/knockout/seeding")
