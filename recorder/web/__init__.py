@@ -160,6 +160,12 @@ def projector_page(tournament_id: str):
     return render_template("projector.html", tournament_id=tournament_id)
 
 
+@bp.get("/tournaments/<tournament_id>/bracket")
+def bracket_page(tournament_id: str):
+    """A knock-out's bracket as a tree, each match's games and score, live; it prints as it shows."""
+    return render_template("bracket.html", tournament_id=tournament_id)
+
+
 PRINT_LISTS = ("pairings", "standings", "crosstable", "prizes")
 
 

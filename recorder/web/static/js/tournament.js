@@ -18,6 +18,7 @@ const label = (name) => _(name).replaceAll("_", " ");
 // A tournament's format and status as they come from the API, for the catalogs (label() shows them).
 export const TOURNAMENT_WORDS = [
   _("round_robin"), _("double_round_robin"), _("swiss"), _("manual"), _("registration"), _("in_progress"), _("finished"),
+  _("knockout"),
 ];
 // Each tiebreak's title, capitalised as "Points" is, and the abbreviation a phone's
 // narrow table shows instead (the legend under it spells them out).
@@ -195,6 +196,8 @@ async function init() {
   renderRounds(t, started);
   await renderPrizes(prizes, t.players);
   byId("projector-link").href = `/tournaments/${encodeURIComponent(id)}/projector`;
+  byId("bracket-link").href = `/tournaments/${encodeURIComponent(id)}/bracket`;
+  byId("bracket-link-line").hidden = t.format !== "knockout";
   page.dataset.ready = "true";
   page.dataset.updates = String(Number(page.dataset.updates || 0) + 1);
 }

@@ -1,0 +1,88 @@
+"""The bracket page in Chromium: a knock-out's tree that redraws itself when a result is
+recorded on a match's board, in the reader's language, at a phone's and a desk's width."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from browser import CHROMIUM, LiveServer, launch_chromium, watched_page
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not os.path.exists(CHROMIUM):  # .ci/run installs it with apt-get; never a browser download
+    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
+
+from conftest import make_app  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 900}
+PLAYERS = [("Abeba", 2300), ("Berhane", 2200), ("Chaltu", 2100), ("Dawit", 2000)]
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory):
+    database = str(tmp_path_factory.mktemp("bracket") / "bracket.sqlite3")
+    app = make_app(database)  # its test client writes as the admin
+    with LiveServer(app) as server, playwright_api.sync_playwright() as playwright:
+        server.client = app.test_client()
+        server.browser = launch_chromium(playwright)
+        yield server
+        server.browser.close()
+    app.extensions["recorder"].store.close()
+
+
+def post(client, url: str, body: dict) -> dict:
+    response = client.post(url, json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def semi_finals(client) -> tuple[str, dict]:
+    """A knock-out of four, its first games paired: (its id, the round)."""
+    body = {"name": "Keren Cup", "variant": "qelat", "format": "knockout", "knockout": {"match_games": 2}}
+    t = post(client, "/api/tournaments", body)["id"]
+    for name, rating in PLAYERS:
+        post(client, f"/api/tournaments/{t}/players", {"name": name, "rating": rating})
+    return t, post(client, f"/api/tournaments/{t}/rounds", {})
+
+
+def resign_south(client, t: str, board: int) -> None:
+    game = post(client, f"/api/tournaments/{t}/rounds/1/boards/{board}/game", {})
+    command = {"type": "result", "kind": "resignation", "winner": "north", "expected_version": game["version"]}
+    post(client, f"/api/games/{game['id']}/commands", command)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESK], ids=["390", "1280"])
+def test_the_bracket_page_updates_live_when_a_match_games_result_is_recorded(web, viewport):
+    t, paired = semi_finals(web.client)
+    with watched_page(web.browser, viewport=viewport, base_url=web.url) as page:
+        page.goto(f"/tournaments/{t}/bracket")
+        page.wait_for_selector("#bracket-page[data-ready=true]")
+        assert page.text_content("#bracket-title") == "Keren Cup"
+        stages = page.locator(".bracket-stage h3").all_inner_texts()
+        assert stages == ["Semi-finals", "Final"]
+        first = page.locator(".bracket-match[data-stage='1'][data-match='1']")
+        assert first.locator(".name").all_inner_texts() == ["Abeba", "Dawit"]
+        assert first.locator(".score").all_inner_texts() == ["", ""]
+        updates = int(page.get_attribute("#bracket-page", "data-updates"))
+
+        resign_south(web.client, t, 1)  # Abeba, South in game 1, resigns to Dawit
+        page.wait_for_function(f"() => Number(document.querySelector('#bracket-page').dataset.updates) > {updates}")
+        page.wait_for_function(
+            "() => document.querySelector(\".bracket-match[data-match='1'] .bracket-games a\")?.textContent.endsWith('0–1')"
+        )
+        assert first.locator(".score").all_inner_texts() == ["0", "1"]
+        assert first.locator(".bracket-games a").get_attribute("data-game") == paired["boards"][0]["game_id"]
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= viewport["width"]  # the tree scrolls inside its panel, never the page
+
+
+@pytest.mark.parametrize("language", ["ti", "am"])
+def test_the_bracket_page_speaks_tigrinya_and_amharic(web, language):
+    t, _paired = semi_finals(web.client)
+    with watched_page(web.browser, viewport=DESK, base_url=web.url) as page:
+        page.goto(f"/tournaments/{t}/bracket?lang={language}")
+        page.wait_for_selector("#bracket-page[data-ready=true]")
+        english = ["Semi-finals", "Final", "Playing its games", "Game 1", "Bye", "games a match"]
+        text = page.inner_text("body")
+        assert not [word for word in english if word in text], text
