@@ -68,9 +68,8 @@ def test_the_bracket_page_updates_live_when_a_match_games_result_is_recorded(web
 
         resign_south(web.client, t, 1)  # Abeba, South in game 1, resigns to Dawit
         page.wait_for_function(f"() => Number(document.querySelector('#bracket-page').dataset.updates) > {updates}")
-        page.wait_for_function(
-            "() => document.querySelector(\".bracket-match[data-match='1'] .bracket-games a\")?.textContent.endsWith('0–1')"
-        )
+        game_link = "document.querySelector(\".bracket-match[data-match='1'] .bracket-games a\")"
+        page.wait_for_function(f"() => {game_link}?.textContent.endsWith('0–1')")
         assert first.locator(".score").all_inner_texts() == ["0", "1"]
         assert first.locator(".bracket-games a").get_attribute("data-game") == paired["boards"][0]["game_id"]
         width = page.evaluate("() => document.documentElement.scrollWidth")

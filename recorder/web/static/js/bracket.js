@@ -43,8 +43,8 @@ function playerLine(match, index) {
 
 function gameLinks(match) {
   return element("ol", { class: "bracket-games" }, ...match.games.map((game) => {
-    const text = `${game.playoff ? _("Play-off game %(n)s", { n: game.game }) : _("Game %(n)s", { n: game.game })}` +
-      (game.result ? ` ${RESULTS[game.result]}` : "");
+    const name = game.playoff ? _("Play-off game %(n)s", { n: game.game }) : _("Game %(n)s", { n: game.game });
+    const text = game.result ? `${name} ${RESULTS[game.result]}` : name;
     return element("li", {}, element("a", { href: `/games/${encodeURIComponent(game.game_id)}`, "data-game": game.game_id, text }));
   }));
 }
