@@ -272,3 +272,42 @@ def test_sixteen_players_from_a_swiss_stage_play_two_game_matches_play_offs_and_
 
 def swiss_name(admin, swiss: str, number: int) -> str:
     return admin.get(f"/api/tournaments/{swiss}")["players"][number - 1]["name"]
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def cli(db, *args, ok=True):
+    from click.testing import CliRunner
+
+    from recorder.cli.main import main
+
+    result = CliRunner().invoke(main, ["tournament", *args, "--db", str(db)])
+    assert (result.exit_code == 0) is ok, result.output
+    return result.output.strip()
+
+
+def test_the_command_line_hands_a_stage_over_draws_the_lot_and_prints_the_bracket(tmp_path):
+    db = tmp_path / "cli.sqlite3"
+    swiss = cli(db, "create", "--name", "Swiss", "--variant", "qelat", "--format", "swiss", "--rounds", "1")
+    for name in ("Abeba", "Berhane", "Chaltu", "Dawit"):
+        cli(db, "add-player", swiss, name)
+    cli(db, "pair", swiss)
+    cli(db, "forfeit", swiss, "1", "1", "south_wins")
+    cli(db, "forfeit", swiss, "1", "2", "south_wins")
+    ko = cli(db, "create", "--name", "KO", "--variant", "qelat", "--format", "knockout", "--match-games", "1")
+    cli(db, "create", "--name", "X", "--variant", "qelat", "--format", "knockout", "--match-games", "0", ok=False)
+    seeded = [line.strip() for line in cli(db, "seed-from", ko, swiss, "--qualifiers", "2").splitlines()]
+    assert seeded == ["seed 1: Abeba", "seed 2: Dawit"]  # the two South players won round 1 (1 v 3, 4 v 2)
+    cli(db, "lot", ko, "1", "1", "2", ok=False)  # nothing played yet: no lot
+    assert cli(db, "pair", ko).splitlines()[1] == "  board 1: Abeba (south) - Dawit (north)"
+    cli(db, "forfeit", ko, "1", "1", "double_forfeit")  # level: two play-off games follow
+    for round_number in ("2", "3"):
+        cli(db, "pair", ko)
+        cli(db, "forfeit", ko, round_number, "1", "double_forfeit")
+    assert cli(db, "lot", ko, "1", "1", "2") == "round 1 match 1: Dawit by lot"
+    assert cli(db, "bracket", ko).splitlines() == [
+        "final",
+        "  match 1: Abeba (1) 0-0 Dawit (2), play-off 0-0, by lot [won]",
+        "champion: Dawit",
+    ]
