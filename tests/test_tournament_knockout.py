@@ -311,3 +311,18 @@ def test_the_command_line_hands_a_stage_over_draws_the_lot_and_prints_the_bracke
         "  match 1: Abeba (1) 0-0 Dawit (2), play-off 0-0, by lot [won]",
         "champion: Dawit",
     ]
+
+
+def test_every_read_of_a_knockout_answers_and_its_finish_ends_the_arbiters_rights(client, admin):
+    t = knockout(admin, [("A", 2100), ("B", 2000)], match_games=1)
+    arbiter = Organiser(client, admin.issue_token(t, "Arbiter of the Cup")["token"])
+    paired = arbiter.pair(t)
+    for path in ("", "/standings", "/crosstable", "/check", "/trf", "/prizes", "/bracket", "/rounds/1"):
+        response = client.get(f"/api/tournaments/{t}{path}")
+        assert response.status_code == 200, (path, response.get_data(as_text=True))
+    game = arbiter.start(t, paired["round"], 1)
+    arbiter.command(game["id"], type="result", kind="resignation", winner="north")
+    assert bracket(admin, t)["champion"]["name"] == "B"
+    assert admin.get(f"/api/tournaments/{t}")["status"] == "finished"
+    arbiter._call("POST", f"/api/tournaments/{t}/rounds", 403, {})  # over: the admin corrects from now on
+    assert client.get(f"/api/tournaments/{t}/check").status_code == 200

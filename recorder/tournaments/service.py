@@ -143,6 +143,8 @@ class Tournaments:
         t = self.latest(tournament_id)
         if t.corrections:
             return True
+        if t.format == knockout.KNOCKOUT:  # its rounds are not planned: over once the final is won
+            return not unfinished_game and bool(t.rounds) and View(t, self.outcomes(t)).status == "finished"
         if unfinished_game or not t.rounds or len(t.rounds) != t.planned_rounds:
             return False
         return is_finished(t, self.outcomes(t))
