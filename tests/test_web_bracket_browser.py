@@ -76,6 +76,28 @@ def test_the_bracket_page_updates_live_when_a_match_games_result_is_recorded(web
         assert width <= viewport["width"]  # the tree scrolls inside its panel, never the page
 
 
+def test_the_bracket_page_links_the_stage_it_was_seeded_from(web):
+    swiss = post(
+        web.client, "/api/tournaments", {"name": "Keren Swiss", "variant": "qelat", "format": "swiss", "rounds": 1}
+    )
+    for name, rating in PLAYERS:
+        post(web.client, f"/api/tournaments/{swiss['id']}/players", {"name": name, "rating": rating})
+    paired = post(web.client, f"/api/tournaments/{swiss['id']}/rounds", {})
+    for board in paired["boards"]:
+        post(web.client, f"/api/tournaments/{swiss['id']}/rounds/1/boards/{board['board']}/result", {"result": "draw"})
+    ko = post(web.client, "/api/tournaments", {"name": "Keren Cup", "variant": "qelat", "format": "knockout"})["id"]
+    post(web.client, f"/api/tournaments/{ko}/knockout/seeding", {"source": swiss["id"], "qualifiers": 4})
+    with watched_page(web.browser, viewport=DESK, base_url=web.url) as page:
+        page.goto(f"/tournaments/{ko}/bracket")
+        page.wait_for_selector("#bracket-page[data-ready=true]")
+        assert page.text_content("#bracket-source-link") == "Keren Swiss"
+        assert page.get_attribute("#bracket-source-link", "href") == f"/tournaments/{swiss['id']}"
+        page.goto(f"/tournaments/{ko}")
+        page.wait_for_selector("#tournament-page[data-ready=true]")
+        page.click("#bracket-link")
+        page.wait_for_selector("#bracket-page[data-ready=true]")
+
+
 @pytest.mark.parametrize("language", ["ti", "am"])
 def test_the_bracket_page_speaks_tigrinya_and_amharic(web, language):
     t, _paired = semi_finals(web.client)

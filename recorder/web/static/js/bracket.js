@@ -74,9 +74,20 @@ function render(bracket) {
   byId("bracket-tournament-link").href = `/tournaments/${encodeURIComponent(id)}`;
 }
 
+// The stage this knock-out was seeded from (a Swiss or a round robin), by its name.
+async function showSource(seeding) {
+  const line = byId("bracket-source-line");
+  line.hidden = !(seeding && seeding.source);
+  if (line.hidden) return;
+  const link = byId("bracket-source-link");
+  link.href = `/tournaments/${encodeURIComponent(seeding.source)}`;
+  link.textContent = (await getJSON(`/api/tournaments/${encodeURIComponent(seeding.source)}`)).data.name;
+}
+
 async function load() {
   const { data } = await getJSON(`${base}/bracket`);
   render(data);
+  await showSource(data.seeding);
   page.dataset.ready = "true";
   page.dataset.updates = String(Number(page.dataset.updates || 0) + 1);
 }
