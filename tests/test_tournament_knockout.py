@@ -326,3 +326,64 @@ def test_every_read_of_a_knockout_answers_and_its_finish_ends_the_arbiters_right
     assert admin.get(f"/api/tournaments/{t}")["status"] == "finished"
     arbiter._call("POST", f"/api/tournaments/{t}/rounds", 403, {})  # over: the admin corrects from now on
     assert client.get(f"/api/tournaments/{t}/check").status_code == 200
+
+
+def test_a_knockout_with_planned_rounds_is_a_422_that_says_why(client, admin):
+    problem = admin.create(expect=422, name="Cup", variant="qelat", format="knockout", rounds=4)
+    assert "knock-out's rounds follow from its bracket" in problem["detail"]
+
+
+# --------------------------------------------------------------------------- a match's properties
+
+
+RESULTS = st.sampled_from(["south_wins", "north_wins", "draw", "double_forfeit"])
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(
+    match_games=st.integers(min_value=1, max_value=4),
+    playoff_games=st.integers(min_value=0, max_value=3),
+    results=st.lists(RESULTS, min_size=8, max_size=8),
+)
+def test_a_match_is_won_by_its_games_then_its_play_offs_then_the_lot_and_never_longer(
+    match_games, playoff_games, results
+):
+    """Played out through the pure decisions: the seats alternate, no game is paired once
+    the match is won, and the winner is the one ahead in the games, else in the play-off,
+    else the lot's."""
+    from recorder.tournaments import decide, fold, knockout
+    from recorder.tournaments.events import PlayerRegistered
+    from recorder.tournaments.results import BoardOutcome
+
+    created = decide.decide_create(
+        {
+            "name": "Cup",
+            "variant": "qelat",
+            "format": "knockout",
+            "knockout": {"match_games": match_games, "playoff_games": playoff_games},
+        }
+    )
+    t = fold.replay("t-0", [(1, created), (2, PlayerRegistered(1, "A", rating=2000)), (3, PlayerRegistered(2, "B"))])
+    outcomes: dict = {}
+    seats = []
+    for result in results:
+        match = knockout.bracket(t, outcomes).stages[0][0] if knockout.seeded(t) else None
+        if match is not None and match.state in (knockout.WON, knockout.LOT):
+            break
+        for event in decide.decide_pair(t, outcomes, {}):
+            t = fold.apply(t, event, t.version + 1)
+        board = t.rounds[-1].boards[0]
+        seats.append((board.south, board.north))
+        outcomes[(len(t.rounds), 1)] = BoardOutcome(result, played=True)
+    match = knockout.bracket(t, outcomes).stages[0][0]
+    assert len(match.games) <= match_games + playoff_games
+    assert seats == [(1, 2) if n % 2 == 0 else (2, 1) for n in range(len(seats))]
+    regular, playoff = match.score(playoff=False), match.score(playoff=True)
+    if match.state == knockout.LOT:
+        assert regular[0] == regular[1] and playoff[0] == playoff[1] and len(match.games) == match_games + playoff_games
+    else:
+        assert match.state == knockout.WON
+        leader = 1 if regular[0] > regular[1] else 2 if regular[1] > regular[0] else None
+        if leader is None:
+            leader = 1 if playoff[0] > playoff[1] else 2
+        assert match.winner == leader

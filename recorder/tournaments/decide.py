@@ -81,12 +81,14 @@ def decide_create(body: dict) -> TournamentCreated:
     if format_ not in FORMATS:
         raise InvalidRecord(f"format must be one of {', '.join(FORMATS)}", field="format")
     rounds = body.get("rounds")
+    if format_ != knockout.KNOCKOUT and body.get("knockout") is not None:
+        raise InvalidRecord("knockout settings are a knock-out's", field="knockout")
+    if format_ == knockout.KNOCKOUT and rounds is not None:
+        raise InvalidRecord("a knock-out's rounds follow from its bracket and its results", field="rounds")
     if format_ in ("swiss", "manual") and not rounds:
         raise InvalidRecord(f"a {format_} tournament needs its number of rounds", field="rounds")
     if format_ not in ("swiss", "manual") and rounds is not None:
         raise InvalidRecord("a round robin's rounds follow from its players", field="rounds")
-    if format_ != knockout.KNOCKOUT and body.get("knockout") is not None:
-        raise InvalidRecord("knockout settings are a knock-out's", field="knockout")
     if body.get("bye_points", 1) not in BYE_POINTS:
         raise InvalidRecord("bye_points is 0, 0.5 or 1", field="bye_points")
     start, end = body.get("start_date"), body.get("end_date")

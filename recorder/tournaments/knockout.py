@@ -377,7 +377,11 @@ def bracket_json(t: Tournament, outcomes: dict, game_id_of) -> dict:
         **base,
         "size": current.size,
         "stages": [
-            {"stage": i, "name": stage_name(i, stages), "matches": [match_json(t, m, game_id_of) for m in matches]}
+            {
+                "stage": i,
+                "name": stage_name(i, stages),
+                "matches": [match_json(t, m, current.seeds, game_id_of) for m in matches],
+            }
             for i, matches in enumerate(current.stages, start=1)
         ],
         "champion": player_json(t, current.champion, current.seeds),
@@ -397,13 +401,12 @@ def player_json(t: Tournament, number: int | None, seeds: tuple[int, ...]) -> di
     return {"number": number, "name": t.seated(number).name, "seed": seeds.index(number) + 1}
 
 
-def match_json(t: Tournament, m: Match, game_id_of) -> dict:
-    seeds = seeded(t).seeds if seeded(t) is not None else []  # type: ignore[union-attr]
+def match_json(t: Tournament, m: Match, seeds: tuple[int, ...], game_id_of) -> dict:
     score, playoff = m.score(playoff=False), m.score(playoff=True)
     return {
         "stage": m.stage,
         "match": m.match,
-        "players": [player_json(t, p, tuple(seeds)) for p in (m.top, m.bottom)],
+        "players": [player_json(t, p, seeds) for p in (m.top, m.bottom)],
         "state": m.state,
         "score": [float(score[0]), float(score[1])],
         "playoff_score": [float(playoff[0]), float(playoff[1])],
