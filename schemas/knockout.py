@@ -52,7 +52,7 @@ class BracketGameSchema(Schema):
     game = fields.Integer()
     round = fields.Integer()
     board = fields.Integer()
-    game_id = fields.String()
+    game_id = fields.String(allow_none=True)  # null until the board's game is created
     south = fields.Integer()
     north = fields.Integer()
     playoff = fields.Boolean()

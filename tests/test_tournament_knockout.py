@@ -178,6 +178,7 @@ def test_knockout_settings_outside_a_knockout_are_a_422(client, admin):
 def test_a_game_for_a_match_not_yet_paired_is_a_404(client, admin):
     t = knockout(admin, [("A", 2400), ("B", 2300), ("C", 2200), ("D", 2100)])
     admin.pair(t)
+    assert bracket(admin, t)["stages"][0]["matches"][0]["games"][0]["game_id"] is None  # paired, not started
     admin.start(t, 2, 1, expect=404)  # game 2 of the semi-finals is paired once game 1 is over
     admin.start(t, 1, 3, expect=404)
 

@@ -107,3 +107,19 @@ def test_the_bracket_page_speaks_tigrinya_and_amharic(web, language):
         english = ["Semi-finals", "Final", "Playing its games", "Game 1", "Bye", "games a match"]
         text = page.inner_text("body")
         assert not [word for word in english if word in text], text
+
+
+def test_the_embedded_bracket_may_be_framed_and_opens_its_games_in_a_new_tab(web):
+    t, paired = semi_finals(web.client)
+    response = web.client.get(f"/embed/tournaments/{t}/bracket")
+    assert "frame-ancestors 'self'" in response.headers["Content-Security-Policy"]
+    with watched_page(web.browser, viewport=PHONE, base_url=web.url) as page:
+        page.goto(f"/embed/tournaments/{t}/bracket")
+        page.wait_for_selector("#bracket-page[data-ready=true]")
+        assert page.text_content("#bracket-title") == "Keren Cup"
+        assert page.get_attribute("#bracket-title", "href") == f"/tournaments/{t}/bracket"
+        resign_south(web.client, t, 2)
+        link = page.locator(f"a[data-game='{paired['boards'][1]['game_id']}']")
+        link.wait_for()
+        assert link.get_attribute("target") == "_blank"
+        assert page.locator("header, nav").count() == 0  # no site around it

@@ -30,7 +30,14 @@ def get_bracket(tournament_id: str):
 def bracket_response(tournament_id: str, status: int = 200):
     view = tournaments().view(tournament_id, visible_state_of)
     t = view.tournament
-    payload = knockout.bracket_json(t, view.outcomes, lambda r, b: board_game_id(t.tournament_id, r, b))
+    store = tournaments().store
+
+    def started_game(round_number: int, board: int) -> str | None:
+        """The board's game id once its game is created (a paired game not yet started has none)."""
+        game_id = board_game_id(t.tournament_id, round_number, board)
+        return game_id if store.version(game_id) else None
+
+    payload = knockout.bracket_json(t, view.outcomes, started_game)
     return respond(bracket_schema.dump({**payload, "status": view.status}), t.version, status)
 
 

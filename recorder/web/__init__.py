@@ -205,6 +205,12 @@ def embed_game_page(game_id: str):
     return embeddable(render_template("embed.html", game_id=game_id, tournament_id=None, round_number=None))
 
 
+@bp.get("/embed/tournaments/<tournament_id>/bracket")
+def embed_bracket_page(tournament_id: str):
+    """A knock-out's bracket, live, with no site around it."""
+    return embeddable(render_template("embed_bracket.html", tournament_id=tournament_id))
+
+
 @bp.get("/embed/tournaments/<tournament_id>/rounds/<int:round_number>")
 def embed_round_page(tournament_id: str, round_number: int):
     """A round's boards, live, with no site around them."""

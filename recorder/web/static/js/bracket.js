@@ -10,6 +10,9 @@ const page = document.getElementById("bracket-page");
 const id = page.dataset.tournamentId;
 const base = `/api/tournaments/${encodeURIComponent(id)}`;
 const byId = (name) => document.getElementById(name);
+// Framed on another site (/embed/tournaments/{id}/bracket): every link opens a new tab.
+const embedded = page.dataset.embed === "true";
+const away = embedded ? { target: "_blank", rel: "noopener" } : {};
 
 // The stages' and the matches' states as the API names them, in the reader's words.
 const STAGES = { final: _("Final"), semi_final: _("Semi-finals"), quarter_final: _("Quarter-finals") };
@@ -45,7 +48,8 @@ function gameLinks(match) {
   return element("ol", { class: "bracket-games" }, ...match.games.map((game) => {
     const name = game.playoff ? _("Play-off game %(n)s", { n: game.game }) : _("Game %(n)s", { n: game.game });
     const text = game.result ? `${name} ${RESULTS[game.result]}` : name;
-    return element("li", {}, element("a", { href: `/games/${encodeURIComponent(game.game_id)}`, "data-game": game.game_id, text }));
+    if (!game.game_id) return element("li", {}, element("span", { text }));  // paired, not yet started
+    return element("li", {}, element("a", { href: `/games/${encodeURIComponent(game.game_id)}`, "data-game": game.game_id, text, ...away }));
   }));
 }
 
