@@ -123,3 +123,20 @@ def test_the_embedded_bracket_may_be_framed_and_opens_its_games_in_a_new_tab(web
         link.wait_for()
         assert link.get_attribute("target") == "_blank"
         assert page.locator("header, nav").count() == 0  # no site around it
+
+
+def test_a_sixteen_player_bracket_prints_on_an_a4_page_width_without_cutting_a_stage(web):
+    body = {"name": "Asmara Cup", "variant": "qelat", "format": "knockout"}
+    t = post(web.client, "/api/tournaments", body)["id"]
+    for i in range(16):
+        post(web.client, f"/api/tournaments/{t}/players", {"name": f"Player {i + 1}", "rating": 2400 - i})
+    post(web.client, f"/api/tournaments/{t}/rounds", {})
+    a4 = {"width": 794, "height": 1123}  # A4 at 96 px an inch
+    with watched_page(web.browser, viewport=a4, base_url=web.url) as page:
+        page.emulate_media(media="print")
+        page.goto(f"/tournaments/{t}/bracket")
+        page.wait_for_selector("#bracket-page[data-ready=true]")
+        assert page.locator(".bracket-match").count() == 8 + 4 + 2 + 1
+        edges = "[...document.querySelectorAll('.bracket-match')].map((m) => m.getBoundingClientRect().right)"
+        rightmost = page.evaluate(f"() => Math.max(...{edges})")
+        assert rightmost <= a4["width"]
