@@ -226,6 +226,7 @@ class TournamentSchema(Schema):
     broadcast_delay = StrictInteger(dump_only=True)
     finished_public = fields.Boolean(dump_only=True)
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
+    next_stages = fields.List(fields.Dict(), dump_only=True)  # [{id, name}]: the knock-outs it handed over to
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)

@@ -224,6 +224,9 @@ def test_a_hand_over_from_an_unfinished_stage_or_too_many_qualifiers_is_refused(
     assert admin.get(f"/api/tournaments/{ko}/events")["events"][-1]["type"] == "tournament_created"
     admin._call("POST", url, 201, {"source": swiss, "qualifiers": 2})
     admin._call("POST", url, 409, {"source": swiss, "qualifiers": 2})  # handed over once
+    assert admin.get(f"/api/tournaments/{swiss}")["next_stages"] == [{"id": ko, "name": "KO"}]
+    assert [e["type"] for e in admin.get(f"/api/tournaments/{swiss}/events")["events"]].count("stage_followed") == 1
+    assert admin.get(f"/api/tournaments/{ko}")["next_stages"] == []
 
 
 def test_sixteen_players_from_a_swiss_stage_play_two_game_matches_play_offs_and_a_lot_to_the_champion(client, admin):

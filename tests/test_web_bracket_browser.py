@@ -64,6 +64,7 @@ def test_the_bracket_page_updates_live_when_a_match_games_result_is_recorded(web
         first = page.locator(".bracket-match[data-stage='1'][data-match='1']")
         assert first.locator(".name").all_inner_texts() == ["Abeba", "Dawit"]
         assert first.locator(".score").all_inner_texts() == ["", ""]
+        page.wait_for_selector("#bracket-page[data-live=true]")  # what is recorded from now on is seen
         updates = int(page.get_attribute("#bracket-page", "data-updates"))
 
         resign_south(web.client, t, 1)  # Abeba, South in game 1, resigns to Dawit
@@ -76,7 +77,7 @@ def test_the_bracket_page_updates_live_when_a_match_games_result_is_recorded(web
         assert width <= viewport["width"]  # the tree scrolls inside its panel, never the page
 
 
-def test_the_bracket_page_links_the_stage_it_was_seeded_from(web):
+def test_each_stage_links_the_other_the_swiss_its_knockout_and_the_knockout_its_swiss(web):
     swiss = post(
         web.client, "/api/tournaments", {"name": "Keren Swiss", "variant": "qelat", "format": "swiss", "rounds": 1}
     )
@@ -92,6 +93,10 @@ def test_the_bracket_page_links_the_stage_it_was_seeded_from(web):
         page.wait_for_selector("#bracket-page[data-ready=true]")
         assert page.text_content("#bracket-source-link") == "Keren Swiss"
         assert page.get_attribute("#bracket-source-link", "href") == f"/tournaments/{swiss['id']}"
+        page.goto(f"/tournaments/{swiss['id']}")
+        page.wait_for_selector("#tournament-page[data-ready=true]")
+        page.click(f"#next-stages a[data-stage='{ko}']")  # the stage before names the next
+        page.wait_for_selector("#bracket-page[data-ready=true]")
         page.goto(f"/tournaments/{ko}")
         page.wait_for_selector("#tournament-page[data-ready=true]")
         page.click("#bracket-link")
@@ -118,6 +123,7 @@ def test_the_embedded_bracket_may_be_framed_and_opens_its_games_in_a_new_tab(web
         page.wait_for_selector("#bracket-page[data-ready=true]")
         assert page.text_content("#bracket-title") == "Keren Cup"
         assert page.get_attribute("#bracket-title", "href") == f"/tournaments/{t}/bracket"
+        page.wait_for_selector("#bracket-page[data-live=true]")
         resign_south(web.client, t, 2)
         link = page.locator(f"a[data-game='{paired['boards'][1]['game_id']}']")
         link.wait_for()

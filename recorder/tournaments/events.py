@@ -211,7 +211,17 @@ class LotDrawn(TournamentEvent):
     note: str | None = None
 
 
-KNOCKOUT_EVENTS = (BracketSeeded, LotDrawn)
+@dataclass(frozen=True)
+class StageFollowed(TournamentEvent):
+    """A finished stage's players were handed over to the knock-out ``stage`` (its id and
+    name): recorded in the stage before, so its page names the stage that follows."""
+
+    type: ClassVar[str] = "stage_followed"
+    stage: str
+    name: str
+
+
+KNOCKOUT_EVENTS = (BracketSeeded, LotDrawn, StageFollowed)
 
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.type: cls

@@ -18,7 +18,7 @@ from fractions import Fraction
 from recorder.core.clocks import checked_time_control
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 
-from .events import BracketSeeded, LotDrawn, PlayerRegistered, RoundPaired
+from .events import BracketSeeded, LotDrawn, PlayerRegistered, RoundPaired, StageFollowed
 from .fold import Entrant, Tournament
 
 KNOCKOUT = "knockout"
@@ -334,6 +334,18 @@ def decide_handover(t: Tournament, standings: list, source: Tournament, finished
     places = [s.rank for s in standings[:qualifiers]]
     seeds = list(range(1, qualifiers + 1))
     return events + [BracketSeeded(seeds=seeds, by="standings", source=source.tournament_id, source_places=places)]
+
+
+def next_stages(t: Tournament) -> list[dict]:
+    """The knock-outs this tournament's players were handed over to, first first."""
+    return [{"id": e.stage, "name": e.name} for e in t.knockout_events if isinstance(e, StageFollowed)]
+
+
+def decide_stage_followed(source: Tournament, stage: Tournament) -> list[StageFollowed]:
+    """The stage before records the hand-over too (once), so each stage names the next."""
+    if any(s["id"] == stage.tournament_id for s in next_stages(source)):
+        return []
+    return [StageFollowed(stage=stage.tournament_id, name=stage.name)]
 
 
 def playoff_game(t: Tournament, round_number: int, board: int) -> bool:

@@ -445,4 +445,16 @@ class Tournaments:
             finished = source.status == "finished"
             return knockout.decide_handover(t, source.standings(), source.tournament, finished, body)
 
-        return self.execute(tournament_id, decide, **write)
+        written = self.execute(tournament_id, decide, **write)
+        self._record_stage_followed(body["source"], written.tournament, write["recorded_by"])
+        return written
+
+    def _record_stage_followed(self, source_id: str, stage: Tournament, recorded_by: str) -> None:
+        """The stage before records the hand-over too, so its page names the next stage: a
+        second append, decided afresh, so a retried hand-over that finds it there adds none."""
+
+        def follow(source: Tournament, _outcomes: dict) -> list:
+            return knockout.decide_stage_followed(source, stage)
+
+        if follow(self.tournament(source_id), {}):
+            self.execute(source_id, follow, recorded_by=recorded_by)

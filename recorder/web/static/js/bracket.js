@@ -102,7 +102,10 @@ function refresh() {
   refreshTimer = setTimeout(() => load().catch(() => {}), 30);
 }
 
-load().then(() => listen(`${base}/live`, { board: refresh, tournament: refresh })).catch((error) => {
+// data-live: the stream is open, so every result recorded from now on redraws the page.
+load().then(() => listen(`${base}/live`, { board: refresh, tournament: refresh })).then(() => {
+  page.dataset.live = "true";
+}).catch((error) => {
   byId("bracket-title").textContent = _("The bracket could not be loaded");
   byId("bracket-meta").replaceChildren(element("span", { class: "error", text: describeProblem(error) }));
   page.dataset.ready = "error";

@@ -198,6 +198,9 @@ async function init() {
   byId("projector-link").href = `/tournaments/${encodeURIComponent(id)}/projector`;
   byId("bracket-link").href = `/tournaments/${encodeURIComponent(id)}/bracket`;
   byId("bracket-link-line").hidden = t.format !== "knockout";
+  byId("next-stage-line").hidden = !t.next_stages.length;
+  byId("next-stages").replaceChildren(...t.next_stages.map((stage) =>
+    element("a", { href: `/tournaments/${encodeURIComponent(stage.id)}/bracket`, "data-stage": stage.id, text: stage.name })));
   page.dataset.ready = "true";
   page.dataset.updates = String(Number(page.dataset.updates || 0) + 1);
 }
