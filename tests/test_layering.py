@@ -46,6 +46,8 @@ PURE_MODULES = [
             "categories",
             "prize_views",
             "knockout",
+            "finish",
+            "proposal",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
