@@ -392,3 +392,27 @@ def test_a_match_is_won_by_its_games_then_its_play_offs_then_the_lot_and_never_l
         if leader is None:
             leader = 1 if playoff[0] > playoff[1] else 2
         assert match.winner == leader
+
+
+def test_a_knockout_its_arbiter_finished_between_stages_is_finished_and_pairs_no_more(client, admin):
+    t = knockout(admin, [("A", 2300), ("B", 2200), ("C", 2100), ("D", 2000)], match_games=1)
+    play_round(admin, t, admin.pair(t), lower_number_wins)  # the semi-finals, no final yet
+    assert bracket(admin, t)["champion"] is None
+    admin._call("POST", f"/api/tournaments/{t}/finish", 201, {"note": "the hall closed"})
+    assert admin.get(f"/api/tournaments/{t}")["status"] == "finished"
+    assert "finished" in admin.pair(t, expect=422)["detail"]
+
+
+def test_a_knockout_whose_final_is_won_is_finished_already(client, admin):
+    t = knockout(admin, [("A", 2100), ("B", 2000)], match_games=1)
+    play_round(admin, t, admin.pair(t), lower_number_wins)
+    assert bracket(admin, t)["champion"]["name"] == "A"
+    admin._call("POST", f"/api/tournaments/{t}/finish", 409, {})
+    assert [e["type"] for e in admin.get(f"/api/tournaments/{t}/events")["events"]].count("tournament_finished") == 0
+
+
+def test_a_final_decided_by_lot_finishes_the_knockout_at_the_lot():
+    from recorder.tournaments.finish import finished_at
+
+    events = [("tournament_created", "10:00"), ("round_paired", "10:05"), ("lot_drawn", "12:00")]
+    assert finished_at(events, latest_game_result="11:00") == "12:00"  # the play-offs ended level at 11

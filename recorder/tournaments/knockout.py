@@ -336,6 +336,18 @@ def decide_handover(t: Tournament, standings: list, source: Tournament, finished
     return events + [BracketSeeded(seeds=seeds, by="standings", source=source.tournament_id, source_places=places)]
 
 
+def won(t: Tournament, outcomes: dict) -> bool:
+    """Whether the knock-out's final is won: it finished then."""
+    current = bracket(t, outcomes)
+    return current is not None and current.champion is not None
+
+
+def check_not_won(t: Tournament, outcomes: dict) -> None:
+    """An arbiter's finish (finish.py) is for a knock-out stopped before its final is won."""
+    if t.format == KNOCKOUT and won(t, outcomes):
+        raise AlreadyExists(f"tournament {t.tournament_id} is already finished: its final is won")
+
+
 def next_stages(t: Tournament) -> list[dict]:
     """The knock-outs this tournament's players were handed over to, first first."""
     return [{"id": e.stage, "name": e.name} for e in t.knockout_events if isinstance(e, StageFollowed)]

@@ -79,9 +79,8 @@ class View:
     def status(self) -> str:
         if not self.tournament.rounds:
             return "registration"
-        if self.tournament.format == knockout.KNOCKOUT:
-            champion = knockout.bracket(self.tournament, self.outcomes)
-            return "finished" if champion is not None and champion.champion is not None else "in_progress"
+        if self.tournament.format == knockout.KNOCKOUT and not self.tournament.finished_explicitly:
+            return "finished" if knockout.won(self.tournament, self.outcomes) else "in_progress"
         return "finished" if is_finished(self.tournament, self.outcomes) else "in_progress"
 
     def standings(self) -> list[Standing]:
@@ -414,7 +413,11 @@ class Tournaments:
 
     def finish(self, tournament_id: str, body: dict, *, principal: dict, **write) -> Written:
         """The tournament finished by its arbiter or the admin (finish.py)."""
-        decide = lambda t, outcomes: finish.decide_finish(t, outcomes, body, principal)  # noqa: E731
+
+        def decide(t: Tournament, outcomes: dict) -> list:
+            knockout.check_not_won(t, outcomes)
+            return finish.decide_finish(t, outcomes, body, principal)
+
         return self.execute(tournament_id, decide, needs_results=True, **write)
 
     def boards_to_play(self, tournament_id: str, round_number: int) -> list[int]:
