@@ -85,7 +85,11 @@ def test_each_stage_links_the_other_the_swiss_its_knockout_and_the_knockout_its_
         post(web.client, f"/api/tournaments/{swiss['id']}/players", {"name": name, "rating": rating})
     paired = post(web.client, f"/api/tournaments/{swiss['id']}/rounds", {})
     for board in paired["boards"]:
-        post(web.client, f"/api/tournaments/{swiss['id']}/rounds/1/boards/{board['board']}/result", {"result": "draw"})
+        post(
+            web.client,
+            f"/api/tournaments/{swiss['id']}/rounds/1/boards/{board['board']}/result",
+            {"result": "draw", "kind": "played"},
+        )
     ko = post(web.client, "/api/tournaments", {"name": "Keren Cup", "variant": "qelat", "format": "knockout"})["id"]
     post(web.client, f"/api/tournaments/{ko}/knockout/seeding", {"source": swiss["id"], "qualifiers": 4})
     with watched_page(web.browser, viewport=DESK, base_url=web.url) as page:
@@ -146,3 +150,90 @@ def test_a_sixteen_player_bracket_prints_on_an_a4_page_width_without_cutting_a_s
         edges = "[...document.querySelectorAll('.bracket-match')].map((m) => m.getBoundingClientRect().right)"
         rightmost = page.evaluate(f"() => Math.max(...{edges})")
         assert rightmost <= a4["width"]
+
+
+# --------------------------------------------------------------------------- the issue's check, whole
+
+
+def play(client, t: str, paired: dict, winner_of) -> list[dict]:
+    """Every board of a paired round: ``winner_of(south, north)`` names the winning entrant
+    number (the loser resigns), or None for a draw agreed. The games as created."""
+    games = []
+    for board in paired["boards"]:
+        game = post(client, f"/api/tournaments/{t}/rounds/{paired['round']}/boards/{board['board']}/game", {})
+        south, north = board["south"]["number"], board["north"]["number"]
+        won = winner_of(south, north)
+        result = {"kind": "agreement", "winner": None}
+        if won is not None:
+            result = {"kind": "resignation", "winner": "south" if won == south else "north"}
+        command = {"type": "result", **result, "expected_version": game["version"]}
+        post(client, f"/api/games/{game['id']}/commands", command)
+        games.append(game)
+    return games
+
+
+def swiss_of_sixteen(client) -> str:
+    """A finished three-round Swiss of sixteen, the lower starting number winning every game."""
+    body = {"name": "Massawa Open", "variant": "qelat", "format": "swiss", "rounds": 3}
+    swiss = post(client, "/api/tournaments", body)["id"]
+    for i in range(16):
+        post(client, f"/api/tournaments/{swiss}/players", {"name": f"Entrant {chr(ord('A') + i)}", "rating": 2400 - i})
+    for _ in range(3):
+        play(client, swiss, post(client, f"/api/tournaments/{swiss}/rounds", {}), min)
+    return swiss
+
+
+def wait_for_match(page, stage: int, match: int, state: str) -> None:
+    selector = f".bracket-match[data-stage='{stage}'][data-match='{match}'][data-state='{state}']"
+    page.wait_for_selector(selector)
+
+
+def test_a_sixteen_player_knockout_seeded_from_a_swiss_runs_to_its_champion_and_its_bracket_page_follows_live(web):
+    """Two-game matches, play-offs at their own clocks and one lot, seeded from a Swiss stage,
+    through the API to the champion, the bracket page open in Chromium from the knock-out's
+    creation to its end and never reloaded."""
+    client = web.client
+    swiss = swiss_of_sixteen(client)
+    standings = client.get(f"/api/tournaments/{swiss}/standings").get_json()["standings"]
+    clocks = {"stages": [{"base_ms": 600_000, "increment_ms": 10_000}]}
+    settings = {"match_games": 2, "playoff_games": 2, "playoff_time_control": clocks}
+    body = {"name": "Massawa Cup", "variant": "qelat", "format": "knockout", "knockout": settings}
+    ko = post(client, "/api/tournaments", body)["id"]
+    with watched_page(web.browser, viewport=DESK, base_url=web.url) as page:
+        page.goto(f"/tournaments/{ko}/bracket")
+        page.wait_for_selector("#bracket-page[data-live=true]")
+        page.evaluate("() => { window.neverReloaded = true; }")
+
+        post(client, f"/api/tournaments/{ko}/knockout/seeding", {"source": swiss, "qualifiers": 16})
+        page.wait_for_function("() => document.querySelectorAll(\".bracket-match[data-stage='1']\").length === 8")
+        first = page.locator(".bracket-match[data-stage='1'][data-match='1'] .name").all_inner_texts()
+        top, bottom = (s["number"] for s in (standings[0], standings[15]))
+        players = client.get(f"/api/tournaments/{swiss}").get_json()["players"]
+        assert first == [players[top - 1]["name"], players[bottom - 1]["name"]]  # 1 v 16, the Swiss's places
+        assert page.text_content("#bracket-source-link") == "Massawa Open"
+
+        # Round of 16: each player wins his game as South, so every match is level 1-1.
+        for _ in range(2):
+            play(client, ko, post(client, f"/api/tournaments/{ko}/rounds", {}), lambda s, n: s)
+        for match in range(1, 9):
+            wait_for_match(page, 1, match, "playoff")
+        # The play-offs: the higher seed (the lower number) wins both, but 8 v 9 is drawn twice.
+        for _ in range(2):
+            paired = post(client, f"/api/tournaments/{ko}/rounds", {})
+            games = play(client, ko, paired, lambda s, n: None if {s, n} == {8, 9} else min(s, n))
+            assert all(game["metadata"]["time_control"] == clocks for game in games)  # the play-off's clocks
+        wait_for_match(page, 1, 2, "lot")
+        post(client, f"/api/tournaments/{ko}/knockout/lots", {"stage": 1, "match": 2, "winner": 9})
+        wait_for_match(page, 1, 2, "won")
+        assert "Won by lot" in page.text_content(".bracket-match[data-stage='1'][data-match='2'] .match-state")
+
+        # Quarter-finals to the final: the higher seed wins both games.
+        while client.get(f"/api/tournaments/{ko}/bracket").get_json()["status"] != "finished":
+            play(client, ko, post(client, f"/api/tournaments/{ko}/rounds", {}), min)
+        champion = players[top - 1]["name"]
+        page.wait_for_function(f"() => document.querySelector('#bracket-champion').textContent.includes('{champion}')")
+        assert page.is_visible("#bracket-champion")
+        wait_for_match(page, 4, 1, "won")
+        quarter_finals = page.locator(".bracket-match[data-stage='2'] .seed").all_inner_texts()
+        assert quarter_finals == ["1", "9", "4", "5", "2", "7", "3", "6"]  # seed 9 went through by lot
+        assert page.evaluate("() => window.neverReloaded") is True  # every change came by the live stream
