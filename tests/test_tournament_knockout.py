@@ -416,3 +416,31 @@ def test_a_final_decided_by_lot_finishes_the_knockout_at_the_lot():
 
     events = [("tournament_created", "10:00"), ("round_paired", "10:05"), ("lot_drawn", "12:00")]
     assert finished_at(events, latest_game_result="11:00") == "12:00"  # the play-offs ended level at 11
+
+
+def test_a_knockout_handed_over_from_a_stage_of_registry_players_verifies_its_projections_and_events(
+    tmp_path, client, admin
+):
+    from click.testing import CliRunner
+
+    from recorder.cli.main import main
+
+    ids = [admin._call("POST", "/api/players", 201, {"name": name, "federation": "ERI"})["id"] for name in NAMES[:4]]
+    swiss = admin.create(name="S", variant="qelat", format="swiss", rounds=1)["id"]
+    for player_id in ids:
+        admin._call("POST", f"/api/tournaments/{swiss}/players", 201, {"player_id": player_id})
+    play_round(admin, swiss, admin.pair(swiss), lower_number_wins)
+    ko = knockout(admin, [], match_games=1, playoff_games=1)
+    admin._call("POST", f"/api/tournaments/{ko}/knockout/seeding", 201, {"source": swiss, "qualifiers": 4})
+    for _ in range(2):  # the semi-finals, both drawn, then their play-off games, drawn again
+        play_round(admin, ko, admin.pair(ko), lambda s, n: None)
+    for match in (1, 2):
+        admin._call("POST", f"/api/tournaments/{ko}/knockout/lots", 201, {"stage": 1, "match": match, "winner": match})
+    play_round(admin, ko, admin.pair(ko), lower_number_wins)
+    assert bracket(admin, ko)["champion"]["number"] == 1
+    assert {p["player_id"] for p in admin.get(f"/api/tournaments/{ko}")["players"]} == set(ids)  # registry entries
+    db = str(tmp_path / "tournament.sqlite3")
+    for check in (["verify", "--projections"], ["verify", "--jobs", "1"]):
+        result = CliRunner().invoke(main, [*check, "--db", db])
+        assert result.exit_code == 0, result.output
+    assert "projections: 0 mismatches" in CliRunner().invoke(main, ["verify", "--projections", "--db", db]).output
