@@ -45,6 +45,7 @@ PURE_MODULES = [
             "prizes",
             "categories",
             "prize_views",
+            "knockout",
             "finish",
             "proposal",
         )

@@ -11,6 +11,7 @@ from . import (
     games,
     headers,  # nosniff, no active content and no framing on every answer but a page
     hosts,  # Host and Origin checked before anything else (DNS rebinding)
+    knockout,  # a knock-out's bracket, its stage hand-over and lots
     live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
     players,  # the player registry
@@ -37,6 +38,7 @@ def init_app(app: Flask) -> None:
     broadcast.init_app(app)  # after tournaments: it reads their settings
     players.init_app(app)
     prizes.init_app(app)
+    knockout.init_app(app)
     ratings.init_app(app)
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)

@@ -49,6 +49,8 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.finish_tournament": ("write_tournament", "tournament"),
     "prizes.set_categories": ("write_tournament", "tournament"),
     "prizes.set_prizes": ("write_tournament", "tournament"),
+    "knockout.hand_over": ("write_tournament", "tournament"),
+    "knockout.draw_lot": ("write_tournament", "tournament"),
     "tournaments.issue_signins": ("write_tournament", "tournament"),
     "tournaments.list_signins": ("write_tournament", "tournament"),  # a read, but the arbiter's
     "tournaments.revoke_signin": ("write_tournament", "tournament"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import secrets
 
 TOURNAMENT_PREFIX = "t-"
-FORMATS = ("round_robin", "double_round_robin", "swiss", "manual")
+FORMATS = ("round_robin", "double_round_robin", "swiss", "manual", "knockout")
 # FIDE C.07's tie-breaks by their codes (tiebreaks.py), beside this service's own six.
 FIDE_TIEBREAKS = (
     "DE",

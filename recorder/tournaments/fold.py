@@ -13,6 +13,7 @@ from typing import Any
 from .events import (
     BERGER_CYCLES,
     DEFAULT_ABSENCE_POINTS,
+    KNOCKOUT_EVENTS,
     OLD_DUTCH,
     AbsenceCancelled,
     AbsenceDeclared,
@@ -158,6 +159,8 @@ class Tournament:
     prizes: tuple[dict, ...] = ()  # the prize list as stored (PrizesSet)
     prize_sharing: str = "none"
     currency: str | None = None
+    knockout: dict | None = None  # a knock-out's settings (knockout.py)
+    knockout_events: tuple = ()  # its bracket and lots, in order (knockout.py reads them)
     finished_explicitly: bool = False  # a tournament_finished event: finished whatever its planned rounds
     version: int = 0
 
@@ -244,6 +247,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         broadcast_delay=event.broadcast_delay or 0,
         finished_public=event.finished_public is not False,
         time_control=event.time_control,
+        knockout=event.knockout,
         absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
         lots_seed=event.lots_seed,
         version=1,
@@ -329,6 +333,10 @@ def _tournament_finished(t: Tournament, event: Any) -> Tournament:
     return replace(t, finished_explicitly=True)
 
 
+def _knockout_event(t: Tournament, event: Any) -> Tournament:
+    return replace(t, knockout_events=t.knockout_events + (event,))
+
+
 # What each stored event changes; `apply` stamps the version first.
 CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
     TiebreaksChosen: _tiebreaks_chosen,
@@ -345,6 +353,7 @@ CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
     CategoriesSet: _categories_set,
     PrizesSet: _prizes_set,
     TournamentFinished: _tournament_finished,
+    **{kind: _knockout_event for kind in KNOCKOUT_EVENTS},
 }
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from recorder.errors import NotFound
 
-from . import board_game_id
+from . import board_game_id, knockout
 from .fold import Entrant, Round, Tournament
 
 
@@ -62,6 +62,7 @@ def tournament_json(view) -> dict:
         "broadcast_delay": t.broadcast_delay,
         "finished_public": t.finished_public,
         "time_control": t.time_control,
+        "next_stages": knockout.next_stages(t),  # the knock-outs its players were handed over to
         "absence_points": t.absence_points,
         "absences": absences_json(t),
         "lots_seed": t.draw_seed,
