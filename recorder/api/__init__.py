@@ -19,6 +19,7 @@ from . import (
     prizes,  # a tournament's categories and prize list
     problems,
     ratings,  # the rating lists (Glicko-2 over months)
+    teams,  # teams in the registry: names, affiliation, roster in board order
     tokens,  # recorder tokens
     tournaments,  # tournaments, pairings, standings, tokens
     variants,
@@ -37,6 +38,7 @@ def init_app(app: Flask) -> None:
     tournaments.init_app(app)
     broadcast.init_app(app)  # after tournaments: it reads their settings
     players.init_app(app)
+    teams.init_app(app)  # after players: a roster names registry players
     prizes.init_app(app)
     knockout.init_app(app)
     ratings.init_app(app)

@@ -58,6 +58,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.issue_token": ("manage_tokens", "tournament"),
     "tournaments.revoke_token": ("manage_tokens", "tournament"),
     "players.register_player": ("register_player", None),
+    "teams.register_team": ("register_player", None),  # as a player: the admin or an arbiter
     "players.rename_player": ("write_player", "player"),
     "players.change_affiliation": ("write_player", "player"),
     "players.change_particulars": ("write_player", "player"),
