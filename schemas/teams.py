@@ -42,3 +42,28 @@ class TeamSchema(Schema):
 roster_schema = RosterSchema()
 team_create_schema = TeamCreateSchema()
 team_schema = TeamSchema()
+
+
+class TeamEntrySchema(Schema):
+    """POST /api/tournaments/{id}/teams (its arbiter): a registry team entered in a team event."""
+
+    team_id = fields.String(required=True, validate=validate.Length(min=1, max=80))
+
+
+class TeamStandingSchema(Schema):
+    rank = StrictInteger()
+    team = fields.Dict()  # {number, id, name, name_geez}
+    match_points = StrictInteger()
+    game_points = fields.Float()
+    played = StrictInteger()  # matches with every board's result
+
+
+class TeamStandingsSchema(Schema):
+    tournament_id = fields.String()
+    primary = fields.String()  # match_points: ranked by match points, then game points
+    status = fields.String()
+    standings = fields.List(fields.Nested(TeamStandingSchema))
+
+
+team_entry_schema = TeamEntrySchema()
+team_standings_schema = TeamStandingsSchema()

@@ -22,6 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from recorder.errors import AlreadyExists, InvalidRecord
+
+from . import TEAM_ROUND_ROBIN
+from .events import PlayerRegistered, RoundPaired, TeamEntered
+from .fold import Tournament
 from .pairing.berger import berger_cycle_length, berger_round
 
 MATCH_WIN, MATCH_DRAW, MATCH_LOSS = 2, 1, 0
@@ -156,3 +161,86 @@ def team_standings(
         rank = rank if shares else place
         standings.append(TeamStanding(rank, team, mp[team], gp[team], played[team]))
     return standings
+
+
+# --------------------------------------------------------------------------- a team event's record
+
+MAX_BOARDS = 20
+POINTS = {
+    "south_wins": (Fraction(1), Fraction(0)),
+    "north_wins": (Fraction(0), Fraction(1)),
+    "draw": (Fraction(1, 2), Fraction(1, 2)),
+    "double_forfeit": (Fraction(0), Fraction(0)),
+}
+
+
+def checked_boards(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_BOARDS:
+        raise InvalidRecord(f"a team event's boards a match are 1 to {MAX_BOARDS}", field="team_boards")
+    return value
+
+
+def decide_enter_team(t: Tournament, team: dict) -> list:
+    """A registry team entered: its players and reserves registered as entrants (board
+    order first), then ``team_entered`` naming them. ``team``: the team as the registry
+    reads now, its members ``{player_id, name, federation}``."""
+    if t.format != TEAM_ROUND_ROBIN:
+        raise InvalidRecord("only a team event enters teams", field="team_id")
+    if t.rounds:
+        raise InvalidRecord("a team round robin's teams are fixed once round 1 is paired", field="team_id")
+    if any(entered.team_id == team["team_id"] for entered in t.teams):
+        raise AlreadyExists(f"team {team['team_id']} is already entered", field="team_id")
+    boards = t.team_boards or 0
+    if len(team["players"]) < boards:
+        raise InvalidRecord(f"{team['name']} has {len(team['players'])} players for {boards} boards", field="team_id")
+    members = [*team["players"], *team["reserves"]]
+    taken = {e.player_id for e in t.entrants if e.player_id} & {m["player_id"] for m in members}
+    if taken:
+        raise AlreadyExists(f"registry player {sorted(taken)[0]} is entered with another team", field="team_id")
+    first = len(t.entrants) + 1
+    events: list = [
+        PlayerRegistered(first + i, m["name"], m["federation"], None, m["player_id"]) for i, m in enumerate(members)
+    ]
+    numbers = list(range(first, first + len(members)))
+    split = len(team["players"])
+    entered = TeamEntered(
+        len(t.teams) + 1, team["team_id"], team["name"], team["name_geez"], numbers[:split], numbers[split:]
+    )
+    return events + [entered]
+
+
+def decide_team_pair(t: Tournament) -> list[RoundPaired]:
+    """The next round of the Berger table over the teams, each match's boards laid out."""
+    if len(t.teams) < 2:
+        raise InvalidRecord("a team round robin needs two teams or more", field="round")
+    rnd = team_round([entered.players for entered in t.teams], t.next_round, t.team_boards or 0)
+    boards = [{"board": b.board, "south": b.south, "north": b.north} for b in rnd.boards]
+    return [RoundPaired(round=rnd.number, method="team_berger", boards=boards)]
+
+
+def team_of(t: Tournament) -> dict[int, int]:
+    """Entrant number -> his team's number."""
+    return {number: entered.number for entered in t.teams for number in (*entered.players, *entered.reserves)}
+
+
+def stored_round(t: Tournament, number: int) -> TeamRound:
+    """A paired round as stored, read back as team matches: board k of match m is board
+    (m - 1) * boards + k, the first-named team South on its board 1."""
+    boards, teams = t.team_boards or 1, team_of(t)
+    stored = t.rounds[number - 1]
+    laid = tuple(
+        TeamBoard(b.board, (b.board - 1) // boards + 1, (b.board - 1) % boards + 1, b.south, b.north)
+        for b in stored.boards
+    )
+    matches = tuple(TeamMatch(b.match, teams[b.south], teams[b.north]) for b in laid if b.board_in_match == 1)
+    playing = {team for match in matches for team in (match.first, match.second)}
+    off = next((entered.number for entered in t.teams if entered.number not in playing), None)
+    return TeamRound(number, matches, laid, off)
+
+
+def standings_of(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
+    """The team standings from the boards' results known now (``outcomes``: (round, board)
+    -> a result with ``.result``, as every standing reads them)."""
+    rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
+    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
+    return team_standings(len(t.teams), rounds, points)
