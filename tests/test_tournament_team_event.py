@@ -6,9 +6,13 @@ ordinary game, and the standings by match points then game points."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 from tournament_support import ADMIN_TOKEN, Organiser, make_app
 
+from recorder.cli.main import main
+
 TEAMS = 6
+VERIFY = (["verify", "--jobs", "1"], ["verify", "--projections"])  # the events replayed, the projections held
 BOARDS = 4
 
 
@@ -53,7 +57,9 @@ def play_round(admin, t: str, paired: dict, teams: dict[int, int]) -> None:
         admin.command(game["id"], type="result", kind="resignation", winner="south" if winner == south else "north")
 
 
-def test_six_teams_of_four_boards_play_a_team_round_robin_through_the_api_to_the_final_standings(client, admin):
+def test_six_teams_of_four_boards_play_a_team_round_robin_through_the_api_to_the_final_standings(
+    tmp_path, client, admin
+):
     t = team_event(admin)
     for number in range(1, TEAMS + 1):
         enter(admin, t, registry_team(admin, number))
@@ -77,6 +83,8 @@ def test_six_teams_of_four_boards_play_a_team_round_robin_through_the_api_to_the
     ]
     assert rows == [(k, k, 2 * (TEAMS - k), 3 * (TEAMS - k) + (k - 1), TEAMS - 1) for k in range(1, TEAMS + 1)]
     assert table["standings"][0]["team"]["name_geez"] == "ጋንታ 1"
+    verified = [CliRunner().invoke(main, [*check, "--db", str(tmp_path / "tournament.sqlite3")]) for check in VERIFY]
+    assert [result.exit_code for result in verified] == [0, 0], [result.output for result in verified]
 
 
 def test_a_team_enters_once_with_enough_players_and_only_before_round_one(client, admin):
