@@ -124,3 +124,14 @@ def test_every_read_of_a_team_event_answers(client, admin):
     for path in paths:
         response = client.get(f"/api/tournaments/{t}{path}")
         assert response.status_code == 200, (path, response.get_data(as_text=True)[:500])
+
+
+def test_the_pairing_checker_holds_a_team_events_rounds_against_the_berger_table_over_its_teams(client, admin):
+    t = team_event(admin)
+    for number in range(1, 5):
+        enter(admin, t, registry_team(admin, number))
+    teams = team_of(admin.get(f"/api/tournaments/{t}"))
+    for _ in range(3):
+        play_round(admin, t, admin.pair(t), teams)
+    report = admin.get(f"/api/tournaments/{t}/check")
+    assert [r["status"] for r in report["rounds"]] == ["same"] * 3 and report["differing_rounds"] == []
