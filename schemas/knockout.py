@@ -43,6 +43,7 @@ lot_schema = LotSchema()
 class BracketPlayerSchema(Schema):
     number = fields.Integer()
     name = fields.String()
+    name_geez = fields.String(allow_none=True)  # the registry player's Ge'ez name, when he has one
     seed = fields.Integer()
 
 

@@ -260,7 +260,7 @@ def test_sixteen_players_from_a_swiss_stage_play_two_game_matches_play_offs_and_
         play_round(admin, ko, admin.pair(ko), lambda s, n: min(s, n, key=lambda p: seed_of[p]))
     final = bracket(admin, ko)
     first_place = swiss_name(admin, swiss, standings[0]["number"])  # seed 1, who wins every match
-    assert final["champion"] == {"number": 1, "name": first_place, "seed": 1}
+    assert final["champion"] == {"number": 1, "name": first_place, "name_geez": None, "seed": 1}
     assert [s["name"] for s in final["stages"]] == ["round_of_16", "quarter_final", "semi_final", "final"]
     first = final["stages"][0]["matches"]
     assert [tuple(p["number"] for p in m["players"]) for m in first] == [
@@ -444,3 +444,15 @@ def test_a_knockout_handed_over_from_a_stage_of_registry_players_verifies_its_pr
         result = CliRunner().invoke(main, [*check, "--db", db])
         assert result.exit_code == 0, result.output
     assert "projections: 0 mismatches" in CliRunner().invoke(main, ["verify", "--projections", "--db", db]).output
+
+
+def test_the_bracket_names_each_registry_player_in_both_scripts(client, admin):
+    body = {"name": "Abeba", "name_geez": "ኣበባ", "federation": "ERI"}
+    abeba = admin._call("POST", "/api/players", 201, body)["id"]
+    t = knockout(admin, [("Berhane", 2000)], match_games=1)
+    admin._call("POST", f"/api/tournaments/{t}/players", 201, {"player_id": abeba})
+    play_round(admin, t, admin.pair(t), lambda s, n: 2)  # Abeba, entrant 2, wins the final
+    final = bracket(admin, t)
+    names = [(p["name"], p["name_geez"]) for p in final["stages"][0]["matches"][0]["players"]]
+    assert names == [("Berhane", None), ("Abeba", "ኣበባ")]
+    assert final["champion"]["name_geez"] == "ኣበባ"

@@ -237,3 +237,20 @@ def test_a_sixteen_player_knockout_seeded_from_a_swiss_runs_to_its_champion_and_
         quarter_finals = page.locator(".bracket-match[data-stage='2'] .seed").all_inner_texts()
         assert quarter_finals == ["1", "9", "4", "5", "2", "7", "3", "6"]  # seed 9 went through by lot
         assert page.evaluate("() => window.neverReloaded") is True  # every change came by the live stream
+
+
+def test_the_bracket_page_names_a_registry_player_in_both_scripts(web):
+    abeba = post(web.client, "/api/players", {"name": "Abeba Tesfaye", "name_geez": "ኣበባ ተስፋይ", "federation": "ERI"})
+    body = {"name": "Keren Cup", "variant": "qelat", "format": "knockout", "knockout": {"match_games": 1}}
+    t = post(web.client, "/api/tournaments", body)["id"]
+    post(web.client, f"/api/tournaments/{t}/players", {"player_id": abeba["id"]})
+    post(web.client, f"/api/tournaments/{t}/players", {"name": "Dawit", "rating": 1900})
+    paired = post(web.client, f"/api/tournaments/{t}/rounds", {})
+    play(web.client, t, paired, lambda south, north: 1)  # Abeba, entrant 1, wins the final
+    with watched_page(web.browser, viewport=PHONE, base_url=web.url) as page:
+        page.goto(f"/tournaments/{t}/bracket")
+        page.wait_for_selector("#bracket-page[data-ready=true]")
+        names = page.locator(".bracket-match .name").all_inner_texts()
+        assert names == ["Dawit", "Abeba Tesfaye (ኣበባ ተስፋይ)"]  # Dawit, rated, is seed 1
+        assert page.get_attribute(".bracket-match .name-geez", "lang") == ""  # an English page: no known language
+        assert page.text_content("#bracket-champion") == "Champion: Abeba Tesfaye (ኣበባ ተስፋይ)"

@@ -12,7 +12,7 @@ from schemas.knockout import bracket_schema, handover_schema, lot_schema
 from . import openapi
 from .broadcast import visible_state_of
 from .knockout_openapi import document_knockout_paths
-from .tournaments import body, respond, tournaments, write_options
+from .tournaments import body, respond, tournament_view, tournaments, write_options
 
 bp = Blueprint("knockout", __name__, url_prefix="/api/tournaments")
 openapi.EXTENSIONS.append(document_knockout_paths)
@@ -28,7 +28,7 @@ def get_bracket(tournament_id: str):
 
 
 def bracket_response(tournament_id: str, status: int = 200):
-    view = tournaments().view(tournament_id, visible_state_of)
+    view = tournament_view(tournament_id, visible_state_of)  # with the registry players' Ge'ez names
     t = view.tournament
     store = tournaments().store
 
@@ -37,7 +37,7 @@ def bracket_response(tournament_id: str, status: int = 200):
         game_id = board_game_id(t.tournament_id, round_number, board)
         return game_id if store.version(game_id) else None
 
-    payload = knockout.bracket_json(t, view.outcomes, started_game)
+    payload = knockout.bracket_json(t, view.outcomes, started_game, view.names_geez)
     return respond(bracket_schema.dump({**payload, "status": view.status}), t.version, status)
 
 

@@ -12,6 +12,7 @@ games' results (``outcomes``) and the lots drawn (``LotDrawn``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -382,9 +383,11 @@ def time_control_of(t: Tournament, round_number: int, board: int) -> dict | None
 # --------------------------------------------------------------------------- views
 
 
-def bracket_json(t: Tournament, outcomes: dict, game_id_of) -> dict:
-    """The bracket as the API and the page give it (``game_id_of(round, board)``)."""
+def bracket_json(t: Tournament, outcomes: dict, game_id_of, names_geez: Mapping[int, str] | None = None) -> dict:
+    """The bracket as the API and the page give it (``game_id_of(round, board)``; each
+    player's registry Ge'ez name from ``names_geez``, entrant number -> name)."""
     current = bracket(t, outcomes)
+    geez = names_geez or {}
     match_games, playoff_games = settings_of(t)
     base = {
         "tournament_id": t.tournament_id,
@@ -404,11 +407,11 @@ def bracket_json(t: Tournament, outcomes: dict, game_id_of) -> dict:
             {
                 "stage": i,
                 "name": stage_name(i, stages),
-                "matches": [match_json(t, m, current.seeds, game_id_of) for m in matches],
+                "matches": [match_json(t, m, current.seeds, game_id_of, geez) for m in matches],
             }
             for i, matches in enumerate(current.stages, start=1)
         ],
-        "champion": player_json(t, current.champion, current.seeds),
+        "champion": player_json(t, current.champion, current.seeds, geez),
     }
 
 
@@ -419,18 +422,19 @@ def seeding_json(t: Tournament) -> dict | None:
     return {"by": seeding.by, "source": seeding.source, "source_places": seeding.source_places}
 
 
-def player_json(t: Tournament, number: int | None, seeds: tuple[int, ...]) -> dict | None:
+def player_json(t: Tournament, number: int | None, seeds: tuple[int, ...], geez: Mapping[int, str]) -> dict | None:
     if number is None:
         return None
-    return {"number": number, "name": t.seated(number).name, "seed": seeds.index(number) + 1}
+    name = t.seated(number).name
+    return {"number": number, "name": name, "name_geez": geez.get(number), "seed": seeds.index(number) + 1}
 
 
-def match_json(t: Tournament, m: Match, seeds: tuple[int, ...], game_id_of) -> dict:
+def match_json(t: Tournament, m: Match, seeds: tuple[int, ...], game_id_of, geez: Mapping[int, str]) -> dict:
     score, playoff = m.score(playoff=False), m.score(playoff=True)
     return {
         "stage": m.stage,
         "match": m.match,
-        "players": [player_json(t, p, seeds) for p in (m.top, m.bottom)],
+        "players": [player_json(t, p, seeds, geez) for p in (m.top, m.bottom)],
         "state": m.state,
         "score": [float(score[0]), float(score[1])],
         "playoff_score": [float(playoff[0]), float(playoff[1])],

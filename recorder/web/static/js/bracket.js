@@ -4,7 +4,7 @@
 // live stream (GET …/live), so a result recorded on any board redraws it. It prints as shown.
 import { describeProblem, getJSON } from "./api.js";
 import { _, ngettext } from "./i18n.js";
-import { element, listen } from "./site.js";
+import { bothNames, bothNamesText, element, listen } from "./site.js";
 
 const page = document.getElementById("bracket-page");
 const id = page.dataset.tournamentId;
@@ -39,7 +39,10 @@ function playerLine(match, index) {
   const playoff = match.games.some((g) => g.playoff && g.result) ? half(match.playoff_score[index]) : "";
   return element("li", { class: `bracket-player${won ? " winner" : ""}`, "data-player": player ? player.number : "" },
     element("span", { class: "seed", text: player ? String(player.seed) : "" }),
-    element("span", { class: "name", text: player ? player.name : (match.stage === 1 ? _("Bye") : "…") }),
+    // A registry player in both scripts, his Ge'ez name beside the Latin (dom.js, bothNames).
+    player
+      ? element("span", { class: "name" }, bothNames(player.name, player.name_geez))
+      : element("span", { class: "name", text: match.stage === 1 ? _("Bye") : "…" }),
     element("span", { class: "score", text: score }),
     element("span", { class: "playoff-score", text: playoff }));
 }
@@ -71,7 +74,8 @@ function render(bracket) {
   ].join(" · ");
   const champion = byId("bracket-champion");
   champion.hidden = !bracket.champion;
-  champion.textContent = bracket.champion ? _("Champion: %(name)s", { name: bracket.champion.name }) : "";
+  const named = bracket.champion && bothNamesText(bracket.champion.name, bracket.champion.name_geez);
+  champion.textContent = bracket.champion ? _("Champion: %(name)s", { name: named }) : "";
   const columns = bracket.stages.map((stage) => element("div", { class: "bracket-stage", "data-stage": stage.stage },
     element("h3", { text: stageName(stage) }), ...stage.matches.map(matchCard)));
   byId("bracket").replaceChildren(...(columns.length ? columns : [element("p", { class: "hint", text: _("The bracket is seeded when the first round is paired.") })]));
