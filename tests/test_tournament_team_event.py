@@ -135,3 +135,18 @@ def test_the_pairing_checker_holds_a_team_events_rounds_against_the_berger_table
         play_round(admin, t, admin.pair(t), teams)
     report = admin.get(f"/api/tournaments/{t}/check")
     assert [r["status"] for r in report["rounds"]] == ["same"] * 3 and report["differing_rounds"] == []
+
+
+def test_a_player_plays_for_one_team_of_an_event(client, admin):
+    t = team_event(admin)
+    first = registry_team(admin, 1)
+    shared = admin.get(f"/api/teams/{first}")["players"][0]["id"]
+    others = [
+        admin._call("POST", "/api/players", 201, {"name": f"Other {i}", "federation": "ERI"})["id"] for i in range(3)
+    ]
+    names = {"name": "Team 2", "name_geez": "ጋንታ 2", "federation": "Debub"}
+    second = admin._call("POST", "/api/teams", 201, {**names, "players": [*others, shared]})["id"]
+    enter(admin, t, first)
+    before = admin.get(f"/api/tournaments/{t}")["version"]
+    assert "entered with another team" in enter(admin, t, second, expect=409)["detail"]
+    assert admin.get(f"/api/tournaments/{t}")["version"] == before
