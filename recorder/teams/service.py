@@ -46,6 +46,23 @@ class Teams:
     def team(self, team_id: str) -> Team:
         return fold(team_id, self.events(team_id))
 
+    def entry(self, team_id: str) -> dict:
+        """The team as an event enters it: as the registry reads now, each member's name
+        and federation his record's (a merged record's survivor's)."""
+        team = self.team(team_id)
+
+        def member(player_id: str) -> dict:
+            p = self.players.survivor(player_id)
+            return {"player_id": p.player_id, "name": p.name, "federation": p.federation}
+
+        return {
+            "team_id": team.team_id,
+            "name": team.name,
+            "name_geez": team.name_geez,
+            "players": [member(p) for p in team.players],
+            "reserves": [member(p) for p in team.reserves],
+        }
+
     def _registered(self, players: Sequence[str]) -> None:
         for player_id in players:
             self.players.must_exist(player_id, field="players")

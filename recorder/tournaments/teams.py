@@ -244,3 +244,23 @@ def standings_of(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
     points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
     return team_standings(len(t.teams), rounds, points)
+
+
+def standings_json(t: Tournament, standings: Sequence[TeamStanding]) -> list[dict]:
+    """The team standings as the API and the command line give them."""
+    named = {entered.number: entered for entered in t.teams}
+    return [
+        {
+            "rank": s.rank,
+            "team": {
+                "number": s.team,
+                "id": named[s.team].team_id,
+                "name": named[s.team].name,
+                "name_geez": named[s.team].name_geez,
+            },
+            "match_points": s.match_points,
+            "game_points": float(s.game_points),
+            "played": s.played,
+        }
+        for s in standings
+    ]
