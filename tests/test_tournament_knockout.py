@@ -456,3 +456,17 @@ def test_the_bracket_names_each_registry_player_in_both_scripts(client, admin):
     names = [(p["name"], p["name_geez"]) for p in final["stages"][0]["matches"][0]["players"]]
     assert names == [("Berhane", None), ("Abeba", "ኣበባ")]
     assert final["champion"]["name_geez"] == "ኣበባ"
+
+
+def test_a_hand_over_seeds_from_the_standings_its_arbiter_may_see_so_a_broadcast_delay_holds(client, admin):
+    delayed = {"broadcast_delay": 900, "finished_public": False}  # every game public 15 minutes late
+    swiss = admin.create(name="S", variant="qelat", format="swiss", rounds=1, **delayed)["id"]
+    admin.add_players(swiss, "A", "B", "C", "D")
+    play_round(admin, swiss, admin.pair(swiss), lower_number_wins)
+    ko = admin.create(name="KO", variant="qelat", format="knockout")["id"]
+    arbiter = Organiser(client, admin.issue_token(ko, "Arbiter of the KO")["token"])
+    url = f"/api/tournaments/{ko}/knockout/seeding"
+    problem = arbiter._call("POST", url, 422, {"source": swiss, "qualifiers": 2})  # its places not public yet
+    assert "not finished" in problem["detail"]
+    assert admin.get(f"/api/tournaments/{ko}")["players"] == []
+    admin._call("POST", url, 201, {"source": swiss, "qualifiers": 2})  # the admin sees every move at once

@@ -44,7 +44,8 @@ def bracket_response(tournament_id: str, status: int = 200):
 @bp.post("/<tournament_id>/knockout/seeding")
 def hand_over(tournament_id: str):
     raw = body()
-    tournaments().hand_over(tournament_id, handover_schema.load(raw), **write_options(raw))
+    # Seeded from the standings as the writer may see them: a stage's broadcast delay holds.
+    tournaments().hand_over(tournament_id, handover_schema.load(raw), visible_state_of, **write_options(raw))
     return bracket_response(tournament_id, 201)
 
 

@@ -494,9 +494,12 @@ class Tournaments:
             tournament_id, lambda t, outcomes: knockout.decide_lot(t, outcomes, body), needs_results=True, **write
         )
 
-    def hand_over(self, tournament_id: str, body: dict, **write) -> Written:
-        """A finished stage's top players enter this knock-out, seeded by their places."""
-        source = self.view(body["source"])
+    def hand_over(
+        self, tournament_id: str, body: dict, state_of: Callable[[str], Any] | None = None, **write
+    ) -> Written:
+        """A finished stage's top players enter this knock-out, seeded by their places as the
+        writer may see them (``state_of``, as ``view``: a broadcast delay holds for him)."""
+        source = self.view(body["source"], state_of)
 
         def decide(t: Tournament, _outcomes: dict) -> list:
             finished = source.status == "finished"
