@@ -210,7 +210,8 @@ def test_a_sixteen_player_knockout_seeded_from_a_swiss_runs_to_its_champion_and_
         top, bottom = (s["number"] for s in (standings[0], standings[15]))
         players = client.get(f"/api/tournaments/{swiss}").get_json()["players"]
         assert first == [players[top - 1]["name"], players[bottom - 1]["name"]]  # 1 v 16, the Swiss's places
-        assert page.text_content("#bracket-source-link") == "Massawa Open"
+        # The stage's name is read after the tree is drawn: wait for it, not for the tree.
+        page.wait_for_function("() => document.querySelector('#bracket-source-link').textContent === 'Massawa Open'")
 
         # Round of 16: each player wins his game as South, so every match is level 1-1.
         for _ in range(2):
