@@ -19,6 +19,8 @@ from . import (
     prizes,  # a tournament's categories and prize list
     problems,
     ratings,  # the rating lists (Glicko-2 over months)
+    team_events,  # a team event: teams entered, team standings
+    teams,  # teams in the registry: names, affiliation, roster in board order
     tokens,  # recorder tokens
     tournaments,  # tournaments, pairings, standings, tokens
     variants,
@@ -37,6 +39,8 @@ def init_app(app: Flask) -> None:
     tournaments.init_app(app)
     broadcast.init_app(app)  # after tournaments: it reads their settings
     players.init_app(app)
+    teams.init_app(app)  # after players: a roster names registry players
+    team_events.init_app(app)
     prizes.init_app(app)
     knockout.init_app(app)
     ratings.init_app(app)

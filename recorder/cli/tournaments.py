@@ -81,7 +81,7 @@ def tournament():
     "--format",
     "format_",
     required=True,
-    type=click.Choice(["round_robin", "double_round_robin", "swiss", "manual", "knockout"]),
+    type=click.Choice(["round_robin", "double_round_robin", "swiss", "manual", "knockout", "team_round_robin"]),
 )
 @click.option("--rounds", type=int, default=None, help="Planned rounds (Swiss and manual).")
 @click.option("--option", "options", multiple=True, help="A rule option, NAME=VALUE (JSON value).")
@@ -95,6 +95,7 @@ def tournament():
 @click.option("--rated", is_flag=True, help="Its finished games count in the rating lists (docs/players.md).")
 @click.option("--match-games", type=int, default=None, help="A knock-out's games a match (default 2).")
 @click.option("--playoff-games", type=int, default=None, help="A knock-out's play-off games (default 2).")
+@click.option("--team-boards", type=int, default=None, help="A team event's boards a match.")
 @click.option(
     "--absence-points", type=click.Choice(["0", "0.5"]), default=None, help="A declared absence's bye (default 0.5)."
 )
@@ -116,6 +117,7 @@ def create(
     rated,
     match_games,
     playoff_games,
+    team_boards,
     absence_points,
     db,
     by,
@@ -141,6 +143,8 @@ def create(
     knockout = {k: v for k, v in (("match_games", match_games), ("playoff_games", playoff_games)) if v is not None}
     if knockout or format_ == "knockout":
         body["knockout"] = knockout
+    if team_boards is not None:
+        body["team_boards"] = team_boards
     body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
     click.echo(written.tournament.tournament_id)

@@ -56,6 +56,7 @@ class TournamentCreated(TournamentEvent):
     berger_order: str | None = None
     time_control: dict | None = None  # every game's (core.clocks), given to each board's game
     knockout: dict | None = None  # a knock-out's match_games, playoff_games, playoff_time_control (knockout.py)
+    team_boards: int | None = None  # a team event's boards a match (teams.py)
     absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
     lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
 
@@ -74,6 +75,7 @@ LATER_FIELDS = (
     "berger_order",
     "time_control",
     "knockout",
+    "team_boards",
     "absence_points",
     "lots_seed",
 )
@@ -253,6 +255,20 @@ KNOCKOUT_EVENTS = (BracketSeeded, LotDrawn, StageFollowed)
 
 
 @dataclass(frozen=True)
+class TeamEntered(TournamentEvent):
+    """Registry team ``team_id`` entered as team ``number``: its names as they read then, its
+    ``players`` (entrant numbers, registered just before) in board order and ``reserves``."""
+
+    type: ClassVar[str] = "team_entered"
+    number: int
+    team_id: str
+    name: str
+    name_geez: str
+    players: list
+    reserves: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class TournamentFinished(TournamentEvent):
     """Its arbiter (or the admin) finished the tournament, every paired round having its
     results: from this event on its arbiters' rights have ended (finish.py)."""
@@ -280,6 +296,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         CategoriesSet,
         PrizesSet,
         *KNOCKOUT_EVENTS,
+        TeamEntered,
         TournamentFinished,
     )
 }

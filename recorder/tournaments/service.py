@@ -31,7 +31,7 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import TOURNAMENT_PREFIX, board_game_id, finish, knockout, new_tournament_id, proposal, trf
+from . import TOURNAMENT_PREFIX, board_game_id, finish, knockout, new_tournament_id, proposal, teams, trf
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
@@ -474,6 +474,17 @@ class Tournaments:
             raise AlreadyExists(
                 f"board {board} of round {round_number} has its game: {game_id}", game_id=game_id
             ) from None
+
+    # -- Team events (teams.py) -------------------------------------------------------
+
+    def enter_team(self, tournament_id: str, team: dict, **write) -> Written:
+        """A registry team (as the registry reads now) entered in a team event."""
+        return self.execute(tournament_id, lambda t, _outcomes: teams.decide_enter_team(t, team), **write)
+
+    def team_standings(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, list]:
+        """The team standings from the results the reader may see (``state_of``, as ``view``)."""
+        view = self.view(tournament_id, state_of)
+        return view, teams.standings_of(view.tournament, view.outcomes)
 
     # -- Knock-outs (knockout.py) ----------------------------------------------------
 
