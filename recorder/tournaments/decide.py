@@ -95,20 +95,8 @@ def check_tiebreaks(tiebreaks: list) -> list[str]:
 
 def decide_create(body: dict) -> TournamentCreated:
     rules = rules_for(body["variant"], body.get("options") or {})  # GEN-29: InvalidRecord if unknown
-    format_ = body["format"]
-    if format_ not in FORMATS:
-        raise InvalidRecord(f"format must be one of {', '.join(FORMATS)}", field="format")
-    rounds = body.get("rounds")
-    if format_ != knockout.KNOCKOUT and body.get("knockout") is not None:
-        raise InvalidRecord("knockout settings are a knock-out's", field="knockout")
-    if format_ == knockout.KNOCKOUT and rounds is not None:
-        raise InvalidRecord("a knock-out's rounds follow from its bracket and its results", field="rounds")
-    if (format_ == TEAM_ROUND_ROBIN) != (body.get("team_boards") is not None):
-        raise InvalidRecord("a team event, and it alone, gives its boards a match", field="team_boards")
-    if format_ in ("swiss", "manual") and not rounds:
-        raise InvalidRecord(f"a {format_} tournament needs its number of rounds", field="rounds")
-    if format_ not in ("swiss", "manual") and rounds is not None:
-        raise InvalidRecord("a round robin's rounds follow from its players", field="rounds")
+    format_, rounds = body["format"], body.get("rounds")
+    check_format_settings(format_, rounds, body)
     if body.get("bye_points", 1) not in BYE_POINTS:
         raise InvalidRecord("bye_points is 0, 0.5 or 1", field="bye_points")
     start, end = body.get("start_date"), body.get("end_date")
@@ -138,6 +126,23 @@ def decide_create(body: dict) -> TournamentCreated:
         team_boards=teams.checked_boards(body["team_boards"]) if format_ == TEAM_ROUND_ROBIN else None,
         absence_points=absence_points(body.get("absence_points")),
     )
+
+
+def check_format_settings(format_: str, rounds: int | None, body: dict) -> None:
+    """The settings a format has, and only that format: its rounds, a knock-out's bracket,
+    a team event's boards."""
+    if format_ not in FORMATS:
+        raise InvalidRecord(f"format must be one of {', '.join(FORMATS)}", field="format")
+    if format_ != knockout.KNOCKOUT and body.get("knockout") is not None:
+        raise InvalidRecord("knockout settings are a knock-out's", field="knockout")
+    if format_ == knockout.KNOCKOUT and rounds is not None:
+        raise InvalidRecord("a knock-out's rounds follow from its bracket and its results", field="rounds")
+    if (format_ == TEAM_ROUND_ROBIN) != (body.get("team_boards") is not None):
+        raise InvalidRecord("a team event, and it alone, gives its boards a match", field="team_boards")
+    if format_ in ("swiss", "manual") and not rounds:
+        raise InvalidRecord(f"a {format_} tournament needs its number of rounds", field="rounds")
+    if format_ not in ("swiss", "manual") and rounds is not None:
+        raise InvalidRecord("a round robin's rounds follow from its players", field="rounds")
 
 
 def acceleration(format_: str, chosen: str | None) -> str | None:
