@@ -582,3 +582,19 @@ def test_the_console_names_a_registry_player_in_both_scripts_wherever_it_names_h
     finally:
         context.close()
     assert errors == []
+
+
+def test_a_knock_out_opened_on_the_console_names_its_format_in_the_readers_language(web):
+    clock = {"stages": [{"base_ms": 300_000, "increment_ms": 5_000}]}
+    settings = {"match_games": 1, "playoff_games": 1, "playoff_time_control": clock}
+    body = {"name": TOURNAMENT_NAME, "variant": "qelat", "format": "knockout", "knockout": settings}
+    tid = ok(web.client.post("/api/tournaments", json=body))["id"]
+    context, page, errors = open_page(web, PHONE, "ti")
+    try:
+        page.goto(f"/tournaments/{tid}/console")
+        page.wait_for_selector("#console-page[data-ready=true]")
+        assert page.text_content("#console-meta").startswith("ውድድር ምውጻእ")  # "Knock-out"
+        scan(page, "ti", {TOURNAMENT_NAME, tid})
+    finally:
+        context.close()
+    assert errors == []
