@@ -61,6 +61,12 @@ class BoardQuerySchema(Schema):
     size = Int64(validate=validate.Range(min=200, max=2000), load_default=640)
 
 
+class DossierQuerySchema(Schema):
+    """GET /api/games/{id}/dossier: ``moves``, the disputed events' seqs, comma-separated."""
+
+    moves = fields.String(load_default="", validate=validate.Regexp(r"^(\d{1,9}(,\d{1,9}){0,15})?\Z"))
+
+
 class TraceSchema(EventSchema):
     """One stored event (the log's fields) with the positions around it and the engine's steps."""
 
@@ -133,6 +139,7 @@ claim_schema = ClaimSchema()
 what_if_schema = WhatIfSchema()
 checkpoint_body_schema = CheckpointBodySchema()
 board_query_schema = BoardQuerySchema()
+dossier_query_schema = DossierQuerySchema()
 trace_schema = TraceSchema()
 claim_report_schema = ClaimReportSchema()
 what_if_report_schema = WhatIfReportSchema()

@@ -10,19 +10,22 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app
 from flask_babel import gettext
 
-from recorder.audit import checkpoints, claims, whatif
+from recorder.audit import checkpoints, claims, dossier, whatif
 from recorder.audit import trace as audit
 from recorder.audit.qr import checkpoint_qr_svg
 from recorder.audit.verify import held_to_head, verify_record
+from recorder.core import ids
 from recorder.core.events import event_from_record
 from recorder.render.svg import board_svg
 from recorder.rules.position_text import position_json
+from recorder.tournaments import views
 from schemas.audit import (
     board_query_schema,
     checkpoint_body_schema,
     checkpoint_schema,
     claim_report_schema,
     claim_schema,
+    dossier_query_schema,
     public_key_schema,
     trace_schema,
     verify_report_schema,
@@ -33,9 +36,10 @@ from schemas.audit import (
 from . import openapi
 from .audit_openapi import document_audit_paths
 from .body import json_body
-from .broadcast import horizon, visible_events, visible_game
+from .broadcast import horizon, visible_events, visible_game, visible_state_of
 from .games import recorder
 from .problems import load_query
+from .tournaments import tournaments
 
 bp = Blueprint("audit", __name__, url_prefix="/api")
 openapi.EXTENSIONS.append(document_audit_paths)
@@ -117,6 +121,28 @@ def checkpoint_qr(game_id: str):
     """The checkpoint as a QR code (SVG) for the printed scoresheet; 404 while unfinished."""
     issued = checkpoints.issue(signing_key(), game_id, visible_events(game_id))
     return Response(checkpoint_qr_svg(issued["text"]), mimetype="image/svg+xml")
+
+
+@bp.get("/games/<game_id>/dossier")
+def appeal_dossier(game_id: str):
+    """The signed appeal dossier (docs/auditing.md): what this reader may see of the game."""
+    moves = [int(seq) for seq in load_query(dossier_query_schema)["moves"].split(",") if seq]
+    stored = visible_events(game_id)
+    data = dossier.build(signing_key(), game_id, stored, moves=moves, pairing_check=round_check(game_id))
+    response = Response(data, mimetype=dossier.MEDIA_TYPE)
+    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.dossier"'
+    return response
+
+
+def round_check(game_id: str) -> dict | None:
+    """The pairing check of a tournament board's round (as this reader sees the results)."""
+    tournament_id, board = ids.tournament_of_board(game_id), ids.board_of(game_id)
+    if tournament_id is None or board is None:
+        return None
+    view, checks = tournaments().check(tournament_id, visible_state_of)
+    report = views.check_json(view, checks)
+    rounds = [r for r in report["rounds"] if r["round"] == board[0]]
+    return {**{k: report[k] for k in ("tournament_id", "pairing_rules")}, "round": rounds[0] if rounds else None}
 
 
 @bp.get("/keys/public")

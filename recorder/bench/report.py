@@ -11,6 +11,8 @@ from .plan import (
     APPEND_TARGET_PER_SECOND,
     COST_TARGET_RATIO,
     COST_TARGET_SECONDS,
+    DOSSIER_TARGET_BYTES,
+    DOSSIER_TARGET_SECONDS,
     ENGINE_TARGETS,
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
@@ -237,6 +239,26 @@ def cost(plan: Plan, echo: Echo) -> None:
             f"({fair.reads.requests} reads): p50 {fair.appends.percentile(50) * 1000:.0f} ms, "
             f"p99 {fair.p99_ms:.0f} ms  target p99 ≤ {FAIRNESS_TARGET_P99_MS:g} ms  {verdict(met)}"
         )
+
+
+def dossier(plan: Plan, echo: Echo) -> None:
+    from . import dossier as bench_dossier
+
+    figures = bench_dossier.measure(repeats=plan.cost_repeats)
+    echo(
+        f"dossier: the appeal dossier of a {figures.events:,}-event {bench_dossier.cost.VARIANT} game, "
+        f"{bench_dossier.DISPUTED} moves traced and one what-if, median of {plan.cost_repeats} builds"
+    )
+    echo(
+        f"  built in {figures.build_seconds:.3f} s  target ≤ {DOSSIER_TARGET_SECONDS:g} s  "
+        f"{verdict(figures.build_seconds <= DOSSIER_TARGET_SECONDS)}"
+    )
+    echo(
+        f"  {figures.size_bytes:,} bytes  target ≤ {DOSSIER_TARGET_BYTES:,} bytes  "
+        f"{verdict(figures.size_bytes <= DOSSIER_TARGET_BYTES)}"
+    )
+    checked = "every part verified" if figures.verified else "a part FAILED"
+    echo(f"  checked offline (recorder verify --dossier) in {figures.check_seconds:.3f} s: {checked}")
 
 
 def live(plan: Plan, echo: Echo) -> None:
