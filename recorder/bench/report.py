@@ -244,21 +244,23 @@ def cost(plan: Plan, echo: Echo) -> None:
 def dossier(plan: Plan, echo: Echo) -> None:
     from . import dossier as bench_dossier
 
-    figures = bench_dossier.measure(repeats=plan.cost_repeats)
-    echo(
-        f"dossier: the appeal dossier of a {figures.events:,}-event {bench_dossier.cost.VARIANT} game, "
-        f"{bench_dossier.DISPUTED} moves traced and one what-if, median of {plan.cost_repeats} builds"
-    )
-    echo(
-        f"  built in {figures.build_seconds:.3f} s  target ≤ {DOSSIER_TARGET_SECONDS:g} s  "
-        f"{verdict(figures.build_seconds <= DOSSIER_TARGET_SECONDS)}"
-    )
-    echo(
-        f"  {figures.size_bytes:,} bytes  target ≤ {DOSSIER_TARGET_BYTES:,} bytes  "
-        f"{verdict(figures.size_bytes <= DOSSIER_TARGET_BYTES)}"
-    )
+    for line in dossier_lines(bench_dossier.measure(repeats=plan.cost_repeats), plan.cost_repeats):
+        echo(line)
+
+
+def dossier_lines(figures, repeats: int) -> list[str]:
+    """The dossier's build time and size beside their targets, and its offline check."""
+    from .dossier import DISPUTED, cost
+
+    built, size = figures.build_seconds, figures.size_bytes
     checked = "every part verified" if figures.verified else "a part FAILED"
-    echo(f"  checked offline (recorder verify --dossier) in {figures.check_seconds:.3f} s: {checked}")
+    return [
+        f"dossier: the appeal dossier of a {figures.events:,}-event {cost.VARIANT} game, "
+        f"{DISPUTED} moves traced and one what-if, median of {repeats} builds",
+        f"  built in {built:.3f} s  target ≤ {DOSSIER_TARGET_SECONDS:g} s  {verdict(built <= DOSSIER_TARGET_SECONDS)}",
+        f"  {size:,} bytes  target ≤ {DOSSIER_TARGET_BYTES:,} bytes  {verdict(size <= DOSSIER_TARGET_BYTES)}",
+        f"  checked offline (recorder verify --dossier) in {figures.check_seconds:.3f} s: {checked}",
+    ]
 
 
 def live(plan: Plan, echo: Echo) -> None:
