@@ -4,6 +4,7 @@
 import base64
 import json
 import random
+from urllib.parse import quote
 
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -15,8 +16,8 @@ from recorder.cli.main import main
 from recorder.core.chain import canonical_json, new_links
 
 
-def selus_game(api) -> str:
-    """A Selus game with a withdrawn move, an annotation and a result: a dossier's every part."""
+def disputed_game(api) -> str:
+    """A Qelat game with a withdrawn move, an annotation and a result: a dossier's every part."""
     game = api.create(variant="qelat", south="Abeba", north="Berhane", first_player="south")["id"]
     for hole in ("f1", "a2", "e1"):
         api.command(game, type="sow", hole=hole)
@@ -42,7 +43,7 @@ def verdicts(findings) -> dict:
 
 
 def test_a_finished_games_dossier_holds_its_stream_traces_and_checkpoint_and_verifies(api, client):
-    game = selus_game(api)
+    game = disputed_game(api)
     data = fetch(client, game, "?moves=2,4")
     body = body_of(data)
     stored = api.events(game)
@@ -61,7 +62,7 @@ def test_recorder_verify_dossier_checks_a_file_with_no_database(api, client, tmp
     offline = tmp_path / "committee"
     offline.mkdir()
     path = offline / "appeal.dossier"
-    path.write_bytes(fetch(client, selus_game(api), "?moves=3"))
+    path.write_bytes(fetch(client, disputed_game(api), "?moves=3"))
     runner = CliRunner(env={"RECORDER_DB": str(offline / "absent.sqlite3"), "RECORDER_KEY_FILE": None})
     result = runner.invoke(main, ["verify", "--dossier", str(path)])
     assert result.exit_code == 0, result.output
@@ -75,7 +76,7 @@ def test_recorder_verify_dossier_checks_a_file_with_no_database(api, client, tmp
 
 
 def test_each_of_a_thousand_random_single_byte_changes_is_reported_as_a_failure(api, client):
-    data = fetch(client, selus_game(api), "?moves=2")
+    data = fetch(client, disputed_game(api), "?moves=2")
     assert not failed(check(data))
     rng = random.Random(20261207)
     for _ in range(1000):
@@ -88,7 +89,7 @@ def test_each_of_a_thousand_random_single_byte_changes_is_reported_as_a_failure(
 def test_a_respelled_body_and_another_spelling_of_the_signature_are_changes_too(api, client):
     """JSON that reads back equal (white space, escapes) and base64 whose spare bits differ
     decode to the same values: the file's bytes are what is signed, so each fails."""
-    data = fetch(client, selus_game(api))
+    data = fetch(client, disputed_game(api))
     header, line, last, _ = data.split(b"\n")
     spaced = line.replace(b'","', b'", "', 1)
     assert json.loads(spaced) == json.loads(line)
@@ -102,7 +103,7 @@ def test_a_respelled_body_and_another_spelling_of_the_signature_are_changes_too(
 
 
 def test_a_dossier_signed_with_another_key_fails_against_the_services_key(api, client):
-    data = fetch(client, selus_game(api))
+    data = fetch(client, disputed_game(api))
     served = client.get("/api/keys/public").get_json()["public_key"]
     stranger = SigningKey(Ed25519PrivateKey.generate())
     body = body_of(data)
@@ -119,7 +120,7 @@ def test_a_dossier_signed_with_another_key_fails_against_the_services_key(api, c
 def test_an_event_of_a_type_this_reader_does_not_know_is_held_by_the_chain_and_the_signature(api, client, app):
     """Confirmations and disputes will be events: a reader that predates them still checks
     that they are part of the signed chain, and names them."""
-    data = fetch(client, selus_game(api))
+    data = fetch(client, disputed_game(api))
     body = body_of(data)
     last = body["events"][-1]
     payload = canonical_json({"by": "north", "seq": 6})
@@ -147,8 +148,36 @@ def test_an_event_of_a_type_this_reader_does_not_know_is_held_by_the_chain_and_t
     assert findings and verdicts(check(dossier.sign(key, body)))["chain"] is False
 
 
+def test_a_dossiers_what_ifs_and_claims_are_their_endpoints_reports_and_are_derived_again(api, client):
+    game = disputed_game(api)
+    after_two = api.state(game, at=3)["position_text"]  # stood after event 3 (f1, a2), and again once e1 was withdrawn
+    data = fetch(client, game, "?what_if=mazagebh_no_return=false&claim=" + quote(after_two))
+    body = body_of(data)
+    (what_if,) = body["what_ifs"]
+    expected = client.post(f"/api/games/{game}/what-if", json={"options": {"mazagebh_no_return": False}}).get_json()
+    assert what_if["options"] == {"mazagebh_no_return": False}
+    assert what_if["report"]["what_if_options"] == expected["what_if_options"] == {"mazagebh_no_return": False}
+    (claim,) = body["claims"]
+    assert claim["report"]["stood"] is True and [m["seq"] for m in claim["report"]["matches"]] == [3, 5]
+    assert not failed(check(data))
+    forged = {**body, "claims": [{**claim, "report": {**claim["report"], "stood": False}}]}
+    key = SigningKey.load(client.application.config["DATABASE"] + ".ed25519")
+    assert verdicts(check(dossier.sign(key, forged))) == {part: part != "claims" for part in PARTS}
+
+
+def test_a_dossiers_what_if_or_claim_that_is_not_one_is_refused_with_422(api, client):
+    game = disputed_game(api)
+    for query in (
+        "what_if=nonsense",
+        "what_if=no_such_option=1",
+        "claim=4,4",
+        "what_if=" + "&what_if=".join(["a=1"] * 5),
+    ):
+        fetch(client, game, "?" + query, expect=422)
+
+
 def test_a_dossier_asks_for_at_most_sixteen_moves_of_the_game_it_has(api, client):
-    game = selus_game(api)
+    game = disputed_game(api)
     fetch(client, game, "?moves=" + ",".join(["2"] * 17), expect=422)
     fetch(client, game, "?moves=2,x", expect=422)
     fetch(client, game, "?moves=2%0A", expect=422)

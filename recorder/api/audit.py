@@ -7,8 +7,11 @@ is loaded (or created, mode 0600) on first use; see ``recorder/audit/checkpoints
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app
+import json
+
+from flask import Blueprint, Response, current_app, request
 from flask_babel import gettext
+from marshmallow import ValidationError
 
 from recorder.audit import checkpoints, claims, dossier, whatif
 from recorder.audit import trace as audit
@@ -16,6 +19,7 @@ from recorder.audit.qr import checkpoint_qr_svg
 from recorder.audit.verify import held_to_head, verify_record
 from recorder.core import ids
 from recorder.core.events import event_from_record
+from recorder.errors import NotFound
 from recorder.render.svg import board_svg
 from recorder.rules.position_text import position_json
 from recorder.tournaments import views
@@ -38,7 +42,7 @@ from .audit_openapi import document_audit_paths
 from .body import json_body
 from .broadcast import horizon, visible_events, visible_game, visible_state_of
 from .games import recorder
-from .problems import load_query
+from .problems import InvalidQuery, load_query
 from .tournaments import tournaments
 
 bp = Blueprint("audit", __name__, url_prefix="/api")
@@ -126,12 +130,38 @@ def checkpoint_qr(game_id: str):
 @bp.get("/games/<game_id>/dossier")
 def appeal_dossier(game_id: str):
     """The signed appeal dossier (docs/auditing.md): what this reader may see of the game."""
-    moves = [int(seq) for seq in load_query(dossier_query_schema)["moves"].split(",") if seq]
-    stored = visible_events(game_id)
-    data = dossier.build(signing_key(), game_id, stored, moves=moves, pairing_check=round_check(game_id))
+    query = dossier_query(game_id)
+    data = dossier.build(signing_key(), game_id, visible_events(game_id), **query, pairing_check=round_check(game_id))
     response = Response(data, mimetype=dossier.MEDIA_TYPE)
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.dossier"'
     return response
+
+
+def dossier_query(game_id: str) -> dict:
+    """The disputed moves, the what-ifs' options and the claimed positions a dossier is asked for."""
+    args = {"moves": request.args.get("moves", ""), **{k: request.args.getlist(k) for k in ("what_if", "claim")}}
+    try:
+        query = dossier_query_schema.load({k: v for k, v in args.items() if v})
+    except ValidationError as error:
+        raise InvalidQuery(error.messages if isinstance(error.messages, dict) else {"_query": error.messages}) from None
+    rules = recorder().game(game_id).rules if query["claim"] else None
+    claimed = [claim_schema.load({"position": claimed_fields(position_json(rules, text))}) for text in query["claim"]]
+    for claim in claimed:
+        claims.check_claim(rules, claim["position"])
+    return {
+        "moves": [int(seq) for seq in query["moves"].split(",") if seq],
+        "what_ifs": [dict(option_value(pair) for pair in text.split(";")) for text in query["what_if"]],
+        "claimed": [claim["position"] for claim in claimed],
+    }
+
+
+def option_value(text: str) -> tuple[str, object]:
+    """``NAME=VALUE``: the value as JSON, else the plain word (as ``recorder what-if --option``)."""
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
 
 
 def round_check(game_id: str) -> dict | None:
@@ -139,7 +169,10 @@ def round_check(game_id: str) -> dict | None:
     tournament_id, board = ids.tournament_of_board(game_id), ids.board_of(game_id)
     if tournament_id is None or board is None:
         return None
-    view, checks = tournaments().check(tournament_id, visible_state_of)
+    try:
+        view, checks = tournaments().check(tournament_id, visible_state_of)
+    except NotFound:  # a board's id whose tournament is not recorded: no round to check
+        return None
     report = views.check_json(view, checks)
     rounds = [r for r in report["rounds"] if r["round"] == board[0]]
     return {**{k: report[k] for k in ("tournament_id", "pairing_rules")}, "round": rounds[0] if rounds else None}
