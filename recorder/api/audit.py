@@ -144,15 +144,24 @@ def dossier_query(game_id: str) -> dict:
         query = dossier_query_schema.load({k: v for k, v in args.items() if v})
     except ValidationError as error:
         raise InvalidQuery(error.messages if isinstance(error.messages, dict) else {"_query": error.messages}) from None
-    rules = recorder().game(game_id).rules if query["claim"] else None
-    claimed = [claim_schema.load({"position": claimed_fields(position_json(rules, text))}) for text in query["claim"]]
-    for claim in claimed:
-        claims.check_claim(rules, claim["position"])
     return {
         "moves": [int(seq) for seq in query["moves"].split(",") if seq],
         "what_ifs": [dict(option_value(pair) for pair in text.split(";")) for text in query["what_if"]],
-        "claimed": [claim["position"] for claim in claimed],
+        "claimed": claimed_positions(game_id, query["claim"]),
     }
+
+
+def claimed_positions(game_id: str, texts: list[str]) -> list[dict]:
+    """Each position text as a claim compares it, checked as ``POST …/claims`` checks it."""
+    if not texts:
+        return []
+    rules = recorder().game(game_id).rules
+    positions = []
+    for text in texts:
+        position = claim_schema.load({"position": claimed_fields(position_json(rules, text))})["position"]
+        claims.check_claim(rules, position)
+        positions.append(position)
+    return positions
 
 
 def option_value(text: str) -> tuple[str, object]:
