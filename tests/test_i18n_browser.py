@@ -134,6 +134,7 @@ def site(tmp_path_factory):
             "game": f"/games/{game_id}",
             "watch": f"/games/{game_id}/watch",
             "scoresheet": f"/games/{game_id}/scoresheet",
+            "dossier": f"/games/{game_id}/dossier?moves=3",
             "tournament": f"/tournaments/{tournament_id}",
             "scoresheets": f"/tournaments/{tournament_id}/rounds/3/scoresheets",
             "projector": f"/tournaments/{tournament_id}/projector",

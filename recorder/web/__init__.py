@@ -131,6 +131,14 @@ def scoresheet_page(game_id: str):
     return render_template("scoresheet.html", game_id=game_id, tournament_id=None, round_number=None)
 
 
+@bp.get("/games/<game_id>/dossier")
+def dossier_page(game_id: str):
+    """A game's appeal dossier to print and to save as its signed file (docs/auditing.md)."""
+    if current_app.extensions["recorder"].store.version(game_id) == 0:
+        abort(404, description=gettext("There is no game %(id)s.", id=game_id))
+    return render_template("dossier.html", game_id=game_id)
+
+
 @bp.get("/tournaments/<tournament_id>/rounds/<int:round_number>/scoresheets")
 def round_scoresheets_page(tournament_id: str, round_number: int):
     """An empty scoresheet per board of a round, printed before play."""
