@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, request
 from flask_babel import gettext
 from marshmallow import ValidationError
 
-from recorder.audit import checkpoints, claims, dossier, whatif
+from recorder.audit import checkpoints, claims, dossier, dossier_body, whatif
 from recorder.audit import trace as audit
 from recorder.audit.qr import checkpoint_qr_svg
 from recorder.audit.verify import held_to_head, verify_record
@@ -132,7 +132,7 @@ def appeal_dossier(game_id: str):
     """The signed appeal dossier (docs/auditing.md): what this reader may see of the game."""
     query = dossier_query(game_id)
     data = dossier.build(signing_key(), game_id, visible_events(game_id), **query, pairing_check=round_check(game_id))
-    response = Response(data, mimetype=dossier.MEDIA_TYPE)
+    response = Response(data, mimetype=dossier_body.MEDIA_TYPE)
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.dossier"'
     return response
 

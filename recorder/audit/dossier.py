@@ -23,20 +23,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from recorder.core.chain import canonical_json, line_of
-from recorder.core.events import EVENT_TYPES, event_from_record
+from recorder.core.chain import line_of
 from recorder.errors import NotFound, RecordBroken
 
-from . import checkpoints, claims, whatif
+from . import checkpoints
 from .checkpoints import SigningKey
-from .trace import explain
-from .verify import replay_break, verify_record
-
-FORMAT = "mancala-dossier/1"
-MEDIA_TYPE = "application/vnd.mancala-dossier"  # three lines of UTF-8 text: see the module's docstring
-MAX_MOVES = 16  # traces folded per dossier: each folds the game up to its move
-MAX_WHAT_IFS = 4  # what-if replays per dossier: each replays the whole game twice
-MAX_CLAIMS = 4  # claims per dossier: each folds the whole game
+from .dossier_body import FORMAT, derived, signed_part
+from .signed_text import b64url
+from .verify import verify_record
 
 
 def build(
@@ -67,46 +61,9 @@ def build(
     return sign(key, body)
 
 
-def derived(game_id: str, stored: Sequence[Any], moves: list[int], what_ifs: list[dict], claimed: list[dict]) -> dict:
-    """What a verifier derives again from the events: the same function builds and checks it."""
-    pairs = [(e.seq, event_from_record(e.type, e.payload)) for e in stored if e.type in EVENT_TYPES]
-    _, game = replay_break(game_id, [e for e in stored if e.type in EVENT_TYPES])
-    return plain(
-        {
-            "setup": stored[0].payload if stored else None,
-            "final": whatif.final_view(game) if game is not None else None,
-            "clock_readings": clock_readings(stored),
-            "traces": [explain(game_id, stored, seq) for seq in moves],
-            "what_ifs": [{"options": w, "report": whatif.what_if(game_id, pairs, w)} for w in what_ifs],
-            "claims": [{"position": c, "report": claims.find_position(game_id, pairs, c)} for c in claimed],
-        }
-    )
-
-
-def clock_readings(stored: Sequence[Any]) -> list[dict]:
-    """Every clock reading the events carry (TIME-2), with the event that carries it."""
-    return [
-        {"seq": e.seq, "type": e.type, "recorded_at": e.recorded_at, "clock": e.payload["clock"]}
-        for e in stored
-        if isinstance(e.payload, dict) and e.payload.get("clock") is not None
-    ]
-
-
-def plain(value: Any) -> Any:
-    """``value`` as the body's JSON reads back (tuples as lists): what a verifier compares."""
-    import json
-
-    return json.loads(canonical_json(value))
-
-
-def signed_part(body: dict) -> bytes:
-    """The bytes the signature covers: the format line and the body's canonical line."""
-    return f"{FORMAT}\n{canonical_json(body)}\n".encode()
-
-
 def sign(key: SigningKey, body: dict) -> bytes:
     signed = signed_part(body)
-    return signed + f"{key.key_id} {checkpoints._b64url(key.sign(signed))}\n".encode()
+    return signed + f"{key.key_id} {b64url(key.sign(signed))}\n".encode()
 
 
 def _checkpoint(key: SigningKey, game_id: str, stored: Sequence[Any], report: dict) -> dict | None:

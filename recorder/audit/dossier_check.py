@@ -7,8 +7,9 @@ verify`` does), the final position and result, the clock readings, the traces, w
 and claims (each derived again and compared), and the checkpoint. Events of a type this
 reader does not know are held by the chain and the signature, and named, not replayed.
 
-Pure: the standard library, the project's rules and core, and the ``cryptography``
-package's Ed25519 (as checkpoints are checked).
+Pure: the standard library and the project's rules, core and audit views. The Ed25519
+check is passed in (``verify``): by default the ``cryptography`` package's, as checkpoints
+are checked; on a device, the browser's own (``check_json``: Pyodide has no such package).
 """
 
 from __future__ import annotations
@@ -16,19 +17,21 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from dataclasses import dataclass
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from types import SimpleNamespace
 from typing import Any
-
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from recorder.core.chain import LINE_FIELDS, canonical_json, parse_json
 from recorder.core.events import EVENT_TYPES
 
-from . import checkpoints
-from .dossier import FORMAT, derived, plain
+from . import signed_text
+from .dossier_body import FORMAT, derived, plain
 from .verify import chain_break, replay_break
+
+# Whether a signature (raw bytes) is a public key's (raw 32 bytes) over a message.
+Verify = Callable[[bytes, bytes, bytes], bool]
 
 PARTS = ("form", "signature", "chain", "replay", "final", "clocks", "traces", "what_ifs", "claims", "checkpoint")
 
@@ -42,19 +45,52 @@ class Finding:
     detail: str
 
 
-def check(data: bytes, trusted_key: str | None = None) -> list[Finding]:
+def ed25519_verify(public_key: bytes, signature: bytes, message: bytes) -> bool:
+    """The ``cryptography`` package's Ed25519 check (imported here: a device has none)."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def check(data: bytes, trusted_key: str | None = None, verify: Verify = ed25519_verify) -> list[Finding]:
     """Every part's finding; ``trusted_key``: the service's public key (standard base64),
     else the key the dossier names is only reported."""
     body, problem = _read(data)
     if body is None:
         return [Finding("form", False, problem or "not a dossier")]
     findings = [Finding("form", True, f"{FORMAT}, game {body['game_id']}, {len(body['events'])} events")]
-    findings.append(_signature(data, body, trusted_key))
+    findings.append(_signature(data, body, trusted_key, verify))
     events = [SimpleNamespace(**line) for line in body["events"]]
     findings += _record(body, events)
     findings += _derived(body, events)
-    findings.append(_checkpoint(body, events))
+    findings.append(_checkpoint(body, events, verify))
     return findings
+
+
+def check_json(request: str) -> str:
+    """A device's check, in two rounds, since its Ed25519 check (the browser's) cannot be
+    called from here: ``{"file": <base64>, "public_key"?}`` answers ``{"verify": [[key,
+    signature, message], ...]}`` (each base64), the signatures to check; the same request
+    with ``"verified": [true|false, ...]`` (in that order) answers ``{"findings": [...]}``."""
+    asked = json.loads(request)
+    data = base64.b64decode(asked["file"])
+    wanted: list[list[str]] = []
+
+    def ask(public_key: bytes, signature: bytes, message: bytes) -> bool:
+        wanted.append([base64.b64encode(part).decode() for part in (public_key, signature, message)])
+        return False
+
+    if "verified" not in asked:
+        check(data, asked.get("public_key"), ask)
+        return json.dumps({"verify": wanted})
+    answers = iter(asked["verified"])
+    findings = check(data, asked.get("public_key"), lambda *signed: bool(next(answers, False)))
+    return json.dumps({"findings": [asdict(finding) for finding in findings]}, ensure_ascii=False)
 
 
 def failed(findings: list[Finding]) -> bool:
@@ -101,9 +137,9 @@ def _shape_problem(body: dict) -> str | None:
 # -- The signature --------------------------------------------------------------------
 
 
-def _signature(data: bytes, body: dict, trusted_key: str | None) -> Finding:
+def _signature(data: bytes, body: dict, trusted_key: str | None, verify: Verify) -> Finding:
     signed, _, last = data.rpartition(b"\n")[0].rpartition(b"\n")
-    problem = _signature_problem(signed + b"\n", last, body["key"], trusted_key)
+    problem = _signature_problem(signed + b"\n", last, body["key"], trusted_key, verify)
     if problem:
         return Finding("signature", False, problem)
     whose = (
@@ -112,7 +148,7 @@ def _signature(data: bytes, body: dict, trusted_key: str | None) -> Finding:
     return Finding("signature", True, f"signed by key {body['key']['key_id']}, {whose}")
 
 
-def _signature_problem(signed: bytes, last: bytes, key: dict, trusted_key: str | None) -> str | None:
+def _signature_problem(signed: bytes, last: bytes, key: dict, trusted_key: str | None, verify: Verify) -> str | None:
     raw = _base64(key["public_key"], base64.b64decode, b64=True)
     if raw is None or len(raw) != 32:
         return "the public key is not 32 bytes of standard base64"
@@ -126,9 +162,7 @@ def _signature_problem(signed: bytes, last: bytes, key: dict, trusted_key: str |
     signature = _base64(words[1], base64.urlsafe_b64decode, b64=False)
     if signature is None:
         return "the signature is not base64url as the service writes it"
-    try:
-        Ed25519PublicKey.from_public_bytes(raw).verify(signature, signed)
-    except InvalidSignature:
+    if not verify(raw, signature, signed):
         return "the signature does not match: the dossier was altered or forged"
     return None
 
@@ -141,7 +175,7 @@ def _base64(text: str, decode, *, b64: bool) -> bytes | None:
         raw = decode(padded)
     except (binascii.Error, ValueError):
         return None
-    again = base64.b64encode(raw).decode() if b64 else checkpoints._b64url(raw)
+    again = base64.b64encode(raw).decode() if b64 else signed_text.b64url(raw)
     return raw if again == text else None
 
 
@@ -209,29 +243,27 @@ def _compare(part: str, body: dict, again: dict, field: str, what: str) -> Findi
 # -- The checkpoint -------------------------------------------------------------------
 
 
-def _checkpoint(body: dict, events: list[Any]) -> Finding:
+def _checkpoint(body: dict, events: list[Any], verify: Verify) -> Finding:
     cp = body.get("checkpoint")
     if cp is None:
         return Finding("checkpoint", True, "none: the game is not finished")
     try:
-        problem = _checkpoint_problem(body, cp, events)
+        problem = _checkpoint_problem(body, cp, events, verify)
     except (KeyError, TypeError, ValueError) as error:
         problem = f"not a checkpoint: {type(error).__name__}: {error}"
     return Finding("checkpoint", problem is None, problem or cp["text"])
 
 
-def _checkpoint_problem(body: dict, cp: dict, events: list[Any]) -> str | None:
+def _checkpoint_problem(body: dict, cp: dict, events: list[Any], verify: Verify) -> str | None:
     if cp["key_id"] != body["key"]["key_id"] or cp["game_id"] != body["game_id"]:
         return "the checkpoint is another key's or another game's"
     signature = _base64(cp["signature"], base64.urlsafe_b64decode, b64=False)
-    message = checkpoints.message(cp["game_id"], cp["version"], cp["head_hash"], cp["result"])
+    message = signed_text.message(cp["game_id"], cp["version"], cp["head_hash"], cp["result"])
     raw = base64.b64decode(body["key"]["public_key"])
-    try:
-        Ed25519PublicKey.from_public_bytes(raw).verify(signature or b"", message)
-    except InvalidSignature:
+    if signature is None or not verify(raw, signature, message):
         return "the checkpoint's signature does not match"
     if not 1 <= cp["version"] <= len(events) or events[cp["version"] - 1].hash != cp["head_hash"]:
         return "the signed head hash is not the event's at its version"
-    if cp["text"] != checkpoints.checkpoint_text(cp) or plain(cp["result"]) != (body.get("final") or {}).get("result"):
+    if cp["text"] != signed_text.checkpoint_text(cp) or plain(cp["result"]) != (body.get("final") or {}).get("result"):
         return "the checkpoint's text or result is not the record's"
     return None
