@@ -20,6 +20,7 @@ import { OfflineRecorder, refusedWords, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, statusText, turnsOf } from "./record.js";
 import { GameClock, moveTimeWords, TypedReadingInvalid } from "./game-clock.js";
+import { wireDossierCheck } from "./dossier-check.js";
 import { DeviceRules } from "./rules.js";
 import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
@@ -426,6 +427,8 @@ const deviceRules = new DeviceRules(page, () => {
   line.hidden = false;
   if (view.game && offline.holding) show(view.plies.length - 1);
 });
+
+wireDossierCheck(deviceRules);
 
 const clocks = new GameClock(gameId, { send: (command) => send(command) });
 
