@@ -14,7 +14,7 @@ from recorder.core.chain import canonical_json
 from recorder.core.events import EVENT_TYPES, event_from_record
 
 from . import claims, whatif
-from .trace import explain
+from .trace import explain_all
 from .verify import replay_break
 
 FORMAT = "mancala-dossier/1"
@@ -30,7 +30,7 @@ def derived(game_id: str, stored: Sequence[Any], moves: list[int], what_ifs: lis
             "setup": stored[0].payload if stored else None,
             "final": whatif.final_view(game) if game is not None else None,
             "clock_readings": clock_readings(stored),
-            "traces": [explain(game_id, stored, seq) for seq in moves],
+            "traces": explain_all(game_id, stored, moves),
             "what_ifs": [{"options": w, "report": whatif.what_if(game_id, pairs, w)} for w in what_ifs],
             "claims": [{"position": c, "report": claims.find_position(game_id, pairs, c)} for c in claimed],
         }
