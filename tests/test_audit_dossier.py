@@ -183,3 +183,41 @@ def test_a_dossier_asks_for_at_most_sixteen_moves_of_the_game_it_has(api, client
     fetch(client, game, "?moves=2%0A", expect=422)
     fetch(client, game, "?moves=99", expect=404)
     fetch(client, "nope", expect=404)
+
+
+def test_a_forged_file_whose_values_are_not_what_the_service_writes_is_reported_part_by_part_never_a_crash():
+    def forged(body: dict) -> bytes:
+        return b"mancala-dossier/1\n" + canonical_json(body).encode() + b"\nx y\n"
+
+    key = {"key_id": "x", "public_key": "AAAA"}
+    odd_line = {"game_id": 1, "seq": "1", "type": None, "payload": [], "recorded_at": 2, "recorded_by": 3}
+    odd_setup = {"game_id": "g", "seq": 1, "type": "game_created", "payload": {}, "recorded_at": "t"}
+    cases = [
+        b"",
+        b"\xff" * 10,
+        b"mancala-dossier/1\n" + b"[" * 100_000 + b"\nx y\n",  # deeper than the parser goes
+        forged(
+            {
+                "format": "mancala-dossier/1",
+                "game_id": "g",
+                "key": key,
+                "events": [{**odd_line, "prev_hash": 4, "hash": 5}],
+            }
+        ),
+        forged(
+            {
+                "format": "mancala-dossier/1",
+                "game_id": "g",
+                "key": key,
+                "checkpoint": {"a": 1},
+                "traces": [{"seq": "x"}],
+                "what_ifs": [1],
+                "claims": "zz",
+                "events": [{**odd_setup, "recorded_by": None, "prev_hash": "0" * 64, "hash": "0"}],
+            }
+        ),
+    ]
+    for data in cases:
+        findings = check(data)
+        assert failed(findings) and findings[0].part == "form"
+        assert [f.part for f in findings] in (["form"], list(PARTS))

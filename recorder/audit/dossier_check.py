@@ -64,12 +64,21 @@ def check(data: bytes, trusted_key: str | None = None, verify: Verify = ed25519_
     if body is None:
         return [Finding("form", False, problem or "not a dossier")]
     findings = [Finding("form", True, f"{FORMAT}, game {body['game_id']}, {len(body['events'])} events")]
-    findings.append(_signature(data, body, trusted_key, verify))
+    findings += _guarded(("signature",), lambda: [_signature(data, body, trusted_key, verify)])
     events = [SimpleNamespace(**line) for line in body["events"]]
-    findings += _record(body, events)
+    findings += _guarded(("chain", "replay"), lambda: _record(body, events))
     findings += _derived(body, events)
-    findings.append(_checkpoint(body, events, verify))
+    findings += _guarded(("checkpoint",), lambda: [_checkpoint(body, events, verify)])
     return findings
+
+
+def _guarded(parts: tuple[str, ...], work: Callable[[], list[Finding]]) -> list[Finding]:
+    """The parts' findings, or each failed when a forged file's values break the check
+    itself (a field of another type than the service writes): reported, never a crash."""
+    try:
+        return work()
+    except Exception as error:
+        return [Finding(part, False, f"cannot be checked: {type(error).__name__}: {error}") for part in parts]
 
 
 def check_json(request: str) -> str:
@@ -108,7 +117,7 @@ def _read(data: bytes) -> tuple[dict | None, str | None]:
     try:
         text = lines[1].decode("utf-8")
         body = parse_json(text)
-    except ValueError as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         return None, f"the body is not JSON: {error}"
     if not isinstance(body, dict) or canonical_json(body) != text:
         return None, "the body is not one object in canonical JSON (sorted keys, no spaces)"
