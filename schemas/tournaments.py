@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from recorder.tournaments import (
+    BOARD_RESULT_KINDS,
     BOARD_RESULTS,
     FORMATS,
     MAX_BROADCAST_DELAY,
@@ -75,6 +76,7 @@ class TournamentCreateSchema(Schema):
     pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
     acceleration = fields.String(allow_none=True, validate=validate.OneOf(("baku",)))  # C.04.5.1, Swiss only
     time_control = time_control(allow_none=True)  # every game's, as POST /api/games takes it
+    absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
 
 
 class TrfImportQuerySchema(Schema):
@@ -123,6 +125,13 @@ class WithdrawalSchema(Schema):
     reason = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 
+class AbsenceSchema(Schema):
+    """POST /api/tournaments/{id}/absences: a player will miss a round not yet paired."""
+
+    player = StrictInteger(required=True, validate=validate.Range(min=1, max=9999))
+    round = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
+
+
 class BroadcastSchema(Schema):
     """PUT /api/tournaments/{id}/broadcast: the public's delay from now on (arbiter or admin)."""
 
@@ -151,6 +160,23 @@ class PairSchema(Schema):
     byes = fields.List(fields.Nested(ManualByeSchema), allow_none=True)
 
 
+class ProposedRoundSchema(Schema):
+    """POST …/rounds/proposal and POST …/rounds/check: a round as it would be stored (the
+    engine's, or the one checked), the engine's for comparison, and the checker's findings
+    (each its ``code``, the ``criterion`` it names, ``board``, ``players`` and ``text``)."""
+
+    tournament_id = fields.String(dump_only=True)
+    version = StrictInteger(dump_only=True)
+    round = StrictInteger(dump_only=True)
+    method = fields.String(dump_only=True)
+    boards = fields.List(fields.Dict(), dump_only=True)
+    byes = fields.List(fields.Dict(), dump_only=True)
+    forfeits = fields.List(fields.Dict(), dump_only=True)
+    expected = fields.Dict(dump_only=True, allow_none=True)
+    findings = fields.List(fields.Dict(), dump_only=True)
+    breaks = fields.List(fields.String(), dump_only=True)
+
+
 class BoardGameSchema(Schema):
     """POST .../boards/{board}/game: the rest of the setup comes from the pairing."""
 
@@ -159,9 +185,14 @@ class BoardGameSchema(Schema):
 
 
 class BoardResultSchema(Schema):
-    """POST .../boards/{board}/result: a forfeit, for a board on which no game started."""
+    """POST .../boards/{board}/result, for a board on which no game started: a game played
+    on the board and recorded on paper (``kind`` played), or a forfeit (``kind`` forfeit,
+    the default: what every result meant before kinds). ``corrects``: this result replaces
+    the board's recorded one, as a new event."""
 
     result = fields.String(required=True, validate=validate.OneOf(BOARD_RESULTS))
+    kind = fields.String(validate=validate.OneOf(BOARD_RESULT_KINDS))
+    corrects = fields.Boolean()
     note = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 
@@ -170,6 +201,13 @@ class CorrectionSchema(Schema):
     board, and why; his commands to the board's game follow."""
 
     reason = fields.String(required=True, validate=validate.Length(max=2000))
+
+
+class FinishSchema(Schema):
+    """POST /api/tournaments/{id}/finish: the tournament is over (every paired round has its
+    results); an optional note says why, e.g. when it ends before its planned rounds."""
+
+    note = fields.String(allow_none=True, validate=validate.Length(max=2000))
 
 
 class TokenCreateSchema(Schema):
@@ -224,6 +262,11 @@ class TournamentSchema(Schema):
     broadcast_delay = StrictInteger(dump_only=True)
     finished_public = fields.Boolean(dump_only=True)
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
+    absence_points = fields.Raw(dump_only=True)  # a declared absence's bye: 0 or 0.5
+    absences = fields.List(
+        fields.Dict(), dump_only=True
+    )  # for rounds to come, of players still in: player, round, points
+    lots_seed = fields.String(dump_only=True)  # what the drawing of lots (LOTS) is seeded by
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
@@ -262,6 +305,7 @@ class StandingsSchema(Schema):
     status = fields.String(dump_only=True)
     rounds_played = StrictInteger(dump_only=True)
     tiebreaks = fields.List(fields.String(), dump_only=True)
+    lots_seed = fields.String(dump_only=True, allow_none=True)  # when the list ends with LOTS: its seed
     standings = fields.List(fields.Nested(StandingSchema), dump_only=True)
 
 
@@ -312,6 +356,25 @@ class TokenSchema(Schema):
     token = fields.String(dump_only=True)
 
 
+class SigninSchema(TokenSchema):
+    """A board sign-in (kind ``signin``): it records the game of one board of one round;
+    ``token``, ``address`` (the sign-in page, the token in its fragment) and ``qr_svg``
+    (that address as a QR code) are present once, in the response that issues it."""
+
+    round = StrictInteger(dump_only=True)
+    board = StrictInteger(dump_only=True)
+    game_id = fields.String(dump_only=True)
+    south = fields.String(dump_only=True)
+    north = fields.String(dump_only=True)
+    address = fields.String(dump_only=True)
+    qr_svg = fields.String(dump_only=True)
+
+
+class SigninListSchema(Schema):
+    round = StrictInteger(dump_only=True)
+    signins = fields.List(fields.Nested(SigninSchema), dump_only=True)
+
+
 class TokenListSchema(Schema):
     tokens = fields.List(fields.Nested(TokenSchema), dump_only=True)
 
@@ -342,12 +405,15 @@ trf_import_query_schema = TrfImportQuerySchema()
 forbidden_pair_schema = ForbiddenPairSchema()
 trf_query_schema = TrfQuerySchema()
 withdrawal_schema = WithdrawalSchema()
+absence_schema = AbsenceSchema()
 tiebreaks_schema = TiebreaksSchema()
 broadcast_schema = BroadcastSchema()
 pair_schema = PairSchema()
+proposed_round_schema = ProposedRoundSchema()
 board_game_schema = BoardGameSchema()
 board_result_schema = BoardResultSchema()
 correction_schema = CorrectionSchema()
+finish_schema = FinishSchema()
 token_create_schema = TokenCreateSchema()
 page_schema = PageSchema()
 tournament_schema = TournamentSchema()
@@ -359,5 +425,7 @@ crosstable_schema = CrosstableSchema()
 pairing_check_schema = PairingCheckSchema()
 token_schema = TokenSchema()
 token_list_schema = TokenListSchema()
+signin_schema = SigninSchema()
+signin_list_schema = SigninListSchema()
 token_self_schema = TokenSelfSchema()
 token_self_query_schema = TokenSelfQuerySchema()

@@ -18,7 +18,17 @@ import pytest
 from conftest import ADMIN, bearer, make_app
 
 OPEN_POSTS = {("post", "/api/games/{game_id}/claims"), ("post", "/api/games/{game_id}/what-if")}
-PRINCIPALS = ("none", "invalid", "revoked", "arbiter_other", "arbiter", "recorder_other", "recorder", "admin")
+PRINCIPALS = (
+    "none",
+    "invalid",
+    "revoked",
+    "arbiter_other",
+    "arbiter",
+    "recorder_other",
+    "recorder",
+    "signin",
+    "admin",
+)
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
 TRF = "012 New\n001    1      A\n001    2      B\n"
 NOTATION = '[Variant "qelat"]\n[South "A"]\n[North "B"]\n[FirstPlayer "south"]\n[Result "*"]\n\n1. S f1 *\n'
@@ -44,6 +54,12 @@ MAY = {
     ("post", "/api/players/{player_id}/merge"): {"admin"},
     ("post", "/api/players/{player_id}/merge/withdrawal"): {"admin"},
     ("post", "/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/correction"): {"admin"},
+    # a board sign-in (of T's round 1 board 2) starts that board's game: nothing else
+    ("post", "/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/game"): {
+        "arbiter",
+        "admin",
+        "signin",
+    },
 }
 TOURNAMENT_WRITE = {"arbiter", "admin"}  # every other write under /api/tournaments/{tournament_id}
 
@@ -88,6 +104,7 @@ class World:
             "arbiter": arbiter,
             "recorder_other": self.ok(client.post("/api/tokens", json={"holder": "Other"}))["token"],
             "recorder": self.ok(client.post("/api/tokens", json={"holder": "Owner"}))["token"],
+            "signin": self.board_signin(client, 2),
             "admin": ADMIN["Authorization"].removeprefix("Bearer "),
         }
         self.game = self.ok(client.post("/api/games", json=QELAT, headers=bearer(self.tokens["recorder"])))["id"]
@@ -95,6 +112,10 @@ class World:
             "tournament": self.ok(client.post(f"/api/tournaments/{self.t}/tokens", json={"holder": "V"}))["id"],
             "recorder": self.ok(client.post("/api/tokens", json={"holder": "Victim"}))["id"],
         }
+
+    def board_signin(self, client, board: int) -> str:
+        signins = self.ok(client.post(f"/api/tournaments/{self.t}/rounds/1/signins", json={}))["signins"]
+        return next(s["token"] for s in signins if s["board"] == board)
 
     @staticmethod
     def ok(response) -> dict:

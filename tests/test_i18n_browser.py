@@ -79,6 +79,11 @@ CATEGORIES = [
     {"code": "R2", "kind": "rating", "min": 1000, "max": 2000},
 ]
 PRIZES = [{"place": 1, "amount": 500}, {"place": 2, "amount": 300}, {"place": 1, "amount": 100, "category": "R1"}]
+# Every game of the tournament's: two stages, an increment then a delay, so the pages that
+# show it (tournament, projector, embeds, printed) say each word of a time control.
+TIME_CONTROL = {
+    "stages": [{"moves": 40, "base_ms": 5_400_000, "increment_ms": 30_000}, {"base_ms": 1_800_000, "delay_ms": 5_000}]
+}
 
 
 def fixture(name: str) -> dict:
@@ -86,7 +91,7 @@ def fixture(name: str) -> dict:
 
 
 def rated_tournament(client) -> tuple[str, str]:
-    """A four-player Qelat round robin of registered players, every game resigned or agreed:
+    """A four-player Qelat round robin of registered players, with a time control, every game resigned or agreed:
     the tournament's id and its first player's."""
     ids = []
     for name, geez in PLAYERS.items():
@@ -94,7 +99,14 @@ def rated_tournament(client) -> tuple[str, str]:
         ids.append(client.post("/api/players", json=body).get_json()["id"])
     made = client.post(
         "/api/tournaments",
-        json={"name": "ዋንጫ ኣስመራ", "variant": "qelat", "format": "round_robin", "site": "ኣስመራ", "rated": True},
+        json={
+            "name": "ዋንጫ ኣስመራ",
+            "variant": "qelat",
+            "format": "round_robin",
+            "site": "ኣስመራ",
+            "rated": True,
+            "time_control": TIME_CONTROL,
+        },
     )
     tournament_id = made.get_json()["id"]
     for player_id in ids:

@@ -45,6 +45,8 @@ PURE_MODULES = [
             "prizes",
             "categories",
             "prize_views",
+            "finish",
+            "proposal",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),

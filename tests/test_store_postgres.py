@@ -484,3 +484,28 @@ def test_a_result_corrected_a_month_later_goes_in_the_next_list_on_postgres(post
     ]
     assert [e["id"] for e in february["players"]][0] != [e["id"] for e in january["players"]][0]
     assert [line for line in check(recorder) if line.startswith(("rating lists", "game results"))] == []
+
+
+def test_a_finished_tournaments_categories_stand_as_the_registry_stood_at_its_finish_on_postgres(postgres_url):
+    """The moment a tournament finished is read from its board games' result changes on
+    PostgreSQL as on SQLite: a sex corrected after the finish moves nobody between its categories."""
+    client = make_app(postgres_url).test_client()
+    ids = [
+        client.post("/api/players", json={"name": name, "federation": "ERI", "sex": sex}).get_json()["id"]
+        for name, sex in (("Abeba", "w"), ("Berhane", "m"))
+    ]
+    tid = client.post("/api/tournaments", json={"name": "Open", "variant": "qelat", "format": "round_robin"})
+    tid = tid.get_json()["id"]
+    for player_id in ids:
+        assert client.post(f"/api/tournaments/{tid}/players", json={"player_id": player_id}).status_code == 201
+    women = {"categories": [{"code": "W", "kind": "sex", "sex": "w"}]}
+    assert client.put(f"/api/tournaments/{tid}/categories", json=women).status_code == 200
+    (board,) = client.post(f"/api/tournaments/{tid}/rounds", json={}).get_json()["boards"]
+    game = client.post(f"/api/tournaments/{tid}/rounds/1/boards/{board['board']}/game", json={}).get_json()["id"]
+    won = {"type": "result", "kind": "resignation", "winner": "south", "expected_version": 1}
+    assert client.post(f"/api/games/{game}/commands", json=won).status_code == 201
+    standings = f"/api/tournaments/{tid}/categories/W/standings"
+    assert [s["number"] for s in client.get(standings).get_json()["standings"]] == [1]
+    assert client.post(f"/api/players/{ids[0]}/particulars", json={"sex": "m"}).status_code == 201
+    assert client.post(f"/api/players/{ids[1]}/particulars", json={"sex": "w"}).status_code == 201
+    assert [s["number"] for s in client.get(standings).get_json()["standings"]] == [1]  # as at the finish

@@ -67,7 +67,7 @@ def test_tournament_read_back_and_listed(client, admin):
         options={"mazagebh_no_return": False},
     )
     assert t["options"] == {"mazagebh_no_return": False} and t["status"] == "registration"
-    assert t["tiebreaks"] == ["buchholz", "sonneborn_berger", "direct_encounter", "wins"]
+    assert t["tiebreaks"] == ["BH/C1", "BH", "SB", "PS", "DE", "WIN", "BWG"]  # FIDE's recommended Swiss list
     response = client.get(f"/api/tournaments/{t['id']}")
     assert response.headers["ETag"] == '"1"' and response.get_json()["name"] == "Harar Open"
     assert [x["id"] for x in client.get("/api/tournaments").get_json()["tournaments"]] == [t["id"]]

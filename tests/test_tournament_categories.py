@@ -16,7 +16,7 @@ PLAYERS = [
     ("Eden Haile", None, None, "ERI", None, 1500),
     ("Feven Gebre", "w", 1990, "ETH", "asmara  mancala club", None),
 ]
-CATEGORIES = [
+CATEGORIES: list[dict] = [
     {"code": "U16", "kind": "age", "under": 16},  # born 2010 or later (the tournament is in 2026)
     {"code": "S50", "kind": "age", "at_least": 50, "name": "Seniors"},  # born 1976 or earlier
     {"code": "W", "kind": "sex", "sex": "w"},
@@ -255,3 +255,101 @@ def test_a_tournament_without_a_prize_list_answers_its_prizes_without_making_the
     monkeypatch.setattr(View, "standings", refused)
     answer = organiser.get(f"/api/tournaments/{tid}/prizes")
     assert (answer["awards"], answer["offered"], answer["paid"], answer["final"]) == ([], 0, 0, False)
+
+
+def in_each_category(organiser: Organiser, tid: str) -> dict[str, list[int]]:
+    return {c["code"]: sorted(n for _, _, n in members(organiser, tid, c["code"])) for c in CATEGORIES}
+
+
+def test_a_finished_events_categories_and_prizes_stand_as_the_registry_stood_when_it_finished(organiser):
+    tid = round_robin(organiser, finish=False)
+    put(organiser, tid, "categories", {"categories": CATEGORIES})
+    put(organiser, tid, "prizes", {"prizes": PRIZES, "sharing": "none"})
+    registry = [p["player_id"] for p in organiser.get(f"/api/tournaments/{tid}")["players"]]
+    correct = lambda number, what, body: organiser.client.post(  # noqa: E731
+        f"/api/players/{registry[number - 1]}/{what}", json=body, **auth()
+    )
+    # Before the finish a correction moves the player: Eden is a girl born in 2010.
+    assert correct(5, "particulars", {"sex": "w", "birth_year": 2010}).status_code == 201
+    assert 5 in in_each_category(organiser, tid)["W"] and 5 in in_each_category(organiser, tid)["U16"]
+    for rnd in range(2, 6):
+        for board in organiser.pair(tid)["boards"]:
+            organiser.forfeit(tid, rnd, board["board"], "south_wins")
+    finished = (in_each_category(organiser, tid), organiser.get(f"/api/tournaments/{tid}/prizes"))
+    assert finished[1]["final"] and finished[1]["awards"]
+    # After the closing ceremony: Abeba's birth year and sex, Chaltu's sex, Feven's club.
+    assert correct(1, "particulars", {"sex": "m", "birth_year": 1960}).status_code == 201
+    assert correct(3, "particulars", {"sex": "m"}).status_code == 201
+    assert correct(6, "affiliation", {"federation": "ETH", "club": "Dessie Club"}).status_code == 201
+    assert organiser.get(f"/api/players/{registry[0]}")["birth_year"] == 1960  # the registry says so now
+    assert (in_each_category(organiser, tid), organiser.get(f"/api/tournaments/{tid}/prizes")) == finished
+
+
+def test_a_results_correction_after_the_finish_moves_the_prizes_through_the_standings_alone(organiser):
+    tid = round_robin(organiser, finish=False)
+    put(organiser, tid, "categories", {"categories": CATEGORIES})
+    put(organiser, tid, "prizes", {"prizes": PRIZES, "sharing": "none"})
+    for rnd in range(2, 6):
+        for board in organiser.pair(tid)["boards"]:
+            if (rnd, board["board"]) != (5, 1):
+                organiser.forfeit(tid, rnd, board["board"], "south_wins")
+    game = organiser._call("POST", f"/api/tournaments/{tid}/rounds/5/boards/1/game", 201, {})["id"]
+    command = lambda body: organiser._call(  # noqa: E731
+        "POST",
+        f"/api/games/{game}/commands",
+        201,
+        {**body, "expected_version": organiser.get(f"/api/games/{game}")["version"]},
+    )
+    command({"type": "result", "kind": "resignation", "winner": "south"})
+    finished = in_each_category(organiser, tid)
+    order = [s["number"] for s in organiser.standings(tid)["standings"]]
+    registry = [p["player_id"] for p in organiser.get(f"/api/tournaments/{tid}")["players"]]
+    for player_id in registry:  # everyone's particulars change after the finish...
+        organiser._call("POST", f"/api/players/{player_id}/particulars", 201, {"sex": "m", "birth_year": 1940})
+    organiser._call("POST", f"/api/tournaments/{tid}/rounds/5/boards/1/correction", 201, {"reason": "north won"})
+    command({"type": "retract", "count": 1, "reason": "north won"})
+    command({"type": "result", "kind": "resignation", "winner": "north"})
+    corrected = [s["number"] for s in organiser.standings(tid)["standings"]]
+    assert corrected != order  # ...then a result: the standings move
+    assert in_each_category(organiser, tid) == finished  # the categories stay as they were at the finish
+    paid = {(a["category"], a["place"]): a["number"] for a in organiser.get(f"/api/tournaments/{tid}/prizes")["awards"]}
+    assert paid[(None, 1)] == corrected[0]
+    assert paid[("W", 1)] == next(n for n in corrected if n in finished["W"] and n not in corrected[:2])
+
+
+def test_a_tournament_finished_at_its_last_pairing_or_result_recorded_before_the_first_correction():
+    from recorder.tournaments.finish import finished_at, first_correction
+
+    at = lambda minute: f"2026-11-20T10:{minute:02d}:00.000000Z"  # noqa: E731
+    events = [
+        ("tournament_created", at(0)),
+        ("round_paired", at(1)),
+        ("board_result_recorded", at(2)),  # a forfeit
+        ("round_paired", at(3)),
+        ("correction_recorded", at(8)),
+        ("board_result_recorded", at(9)),  # the admin's, after his correction
+    ]
+    assert first_correction(events) == at(8) and first_correction(events[:4]) is None
+    assert finished_at(events, None) == at(3)  # the last round's boards were all forfeits, or byes
+    assert finished_at(events, at(5)) == at(5)  # a board's game ended last
+    assert finished_at(events[:1], None) is None
+
+
+def test_a_tournament_its_arbiter_finished_early_keeps_its_categories_as_they_stood_at_the_finish(organiser):
+    tid = round_robin(organiser, finish=False)
+    put(organiser, tid, "categories", {"categories": CATEGORIES})
+    registry = [p["player_id"] for p in organiser.get(f"/api/tournaments/{tid}")["players"]]
+    for board in organiser.pair(tid)["boards"]:  # round 2 of 5, then the event is cut short
+        organiser.forfeit(tid, 2, board["board"], "south_wins")
+    before = in_each_category(organiser, tid)
+    organiser._call("POST", f"/api/tournaments/{tid}/finish", 201, {"note": "the hall closed"})
+    organiser._call("POST", f"/api/players/{registry[0]}/particulars", 201, {"sex": "m", "birth_year": 1960})
+    assert in_each_category(organiser, tid) == before
+
+
+def test_a_finish_recorded_by_the_arbiter_is_the_moment_the_tournament_finished():
+    from recorder.tournaments.finish import finished_at
+
+    at = lambda minute: f"2026-11-20T10:{minute:02d}:00.000000Z"  # noqa: E731
+    events = [("round_paired", at(1)), ("board_result_recorded", at(2)), ("tournament_finished", at(5))]
+    assert finished_at(events, latest_game_result=at(3)) == at(5)

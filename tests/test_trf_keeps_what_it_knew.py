@@ -235,8 +235,8 @@ def test_zero_point_byes_declared_for_every_round_to_come_are_a_withdrawal():
         ("XMR    4 PLAYER    P-1", 20, "registry player"),
         ("XMR    1 RATED", 5, "0000"),
         ("XMR", 5, "starting number"),
-        ("240 Z 003    4", 11, "every round"),  # round 2 would still pair him: not a withdrawal
-        ("240 H 002    4", 5, "zero-point"),
+        ("240 X 002    4", 5, "type of bye"),
+        ("240 H 002    4    4", 16, "declared twice"),
         ("240 Z 001    4", 7, "paired already"),
         ("240 Z 004    4", 7, "3 rounds"),
         ("240 Z 002    9", 11, "no player 9"),

@@ -691,6 +691,31 @@ def test_tournament_standings_fit_a_phone_without_scrolling_and_keep_their_tiebr
     assert "S-B Sonneborn-Berger" in page.locator("#standings-legend").inner_text()
 
 
+def test_tournament_page_names_its_list_in_order_and_the_absences_declared(web, page):
+    body = {"name": "Adwa Swiss", "variant": "qelat", "format": "swiss", "rounds": 3}
+    tournament_id = web.client.post("/api/tournaments", headers=ADMIN, json=body).get_json()["id"]
+    for name in ("Abeba", "Berhane", "Chaltu"):
+        assert (
+            web.client.post(f"/api/tournaments/{tournament_id}/players", headers=ADMIN, json={"name": name}).status_code
+            == 201
+        )
+    absence = {"player": 2, "round": 2}
+    assert web.client.post(f"/api/tournaments/{tournament_id}/absences", headers=ADMIN, json=absence).status_code == 201
+    page.goto(f"/tournaments/{tournament_id}")
+    page.wait_for_selector("#tournament-page[data-ready=true]")
+    legend = page.locator("#standings-legend").inner_text()
+    assert legend == (
+        "Tie-breaks, in order: BH/C1 Buchholz cut 1 · BH Buchholz · SB Sonneborn-Berger · PS Progressive score"
+        " · DE Direct encounter · WIN Wins · BWG Wins as North (Black)"
+    )
+    assert page.locator("#standings thead th").all_inner_texts()[-3:] == [
+        "Direct encounter",
+        "Wins",
+        "Wins as North (Black)",
+    ]
+    assert page.locator("#tournament-absences li").all_inner_texts() == ["Berhane will miss round 2 (bye: 0.5)"]
+
+
 def test_a_game_card_shows_the_day_the_game_was_played(web, page):
     played = record(web.client, {**QELAT_SETUP, "event": "Asmara Open", "date": "2019-03-08"}, [])
     undated = record(web.client, QELAT_SETUP, [])

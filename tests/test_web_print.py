@@ -98,7 +98,9 @@ def test_standings_and_crosstable_print_40_players_a_page(web):
         close(handle)
     pdf, handle = printed(web, "list=standings")
     header = handle[0].locator(".print-sheet thead th").all_inner_texts()[:6]
-    assert header == ["Rank", "Name", "Fed", "Rating", "Pts", "Buchholz"]
+    assert header == ["Rank", "Name", "Fed", "Rating", "Pts", "BH/C1"]  # FIDE's recommended Swiss list, the default
+    named = handle[0].locator(".print-tiebreaks").all_inner_texts()
+    assert named == ["Tie-breaks, in order: BH/C1 · BH · SB · PS · DE · WIN · BWG"]  # the list named on the printout
     close(handle)
 
 

@@ -70,7 +70,7 @@ def finished_event(client) -> str:
         for board in boards:
             result = "draw" if board["board"] == 1 else "south_wins"
             url = f"/api/tournaments/{tid}/rounds/{round_number}/boards/{board['board']}/result"
-            assert client.post(url, headers=ADMIN, json={"result": result}).status_code == 201
+            assert client.post(url, headers=ADMIN, json={"result": result, "kind": "played"}).status_code == 201
     return tid
 
 

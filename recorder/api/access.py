@@ -35,15 +35,23 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.import_trf": ("create_tournament", None),
     "tournaments.register_player": ("write_tournament", "tournament"),
     "tournaments.withdraw_player": ("write_tournament", "tournament"),
+    "tournaments.declare_absence": ("write_tournament", "tournament"),
+    "tournaments.cancel_absence": ("write_tournament", "tournament"),
     "tournaments.choose_tiebreaks": ("write_tournament", "tournament"),
     "tournaments.forbid_pairing": ("write_tournament", "tournament"),
     "tournaments.set_broadcast": ("write_tournament", "tournament"),
     "tournaments.pair_round": ("write_tournament", "tournament"),
-    "tournaments.start_board_game": ("write_tournament", "tournament"),
+    "tournaments.propose_round": ("write_tournament", "tournament"),  # stores nothing: a pairing's cost
+    "tournaments.check_proposed_round": ("write_tournament", "tournament"),
+    "tournaments.start_board_game": ("start_board_game", "tournament"),
     "tournaments.record_board_result": ("write_tournament", "tournament"),
     "tournaments.correct_board": ("correct_result", "tournament"),
+    "tournaments.finish_tournament": ("write_tournament", "tournament"),
     "prizes.set_categories": ("write_tournament", "tournament"),
     "prizes.set_prizes": ("write_tournament", "tournament"),
+    "tournaments.issue_signins": ("write_tournament", "tournament"),
+    "tournaments.list_signins": ("write_tournament", "tournament"),  # a read, but the arbiter's
+    "tournaments.revoke_signin": ("write_tournament", "tournament"),
     "tournaments.list_tokens": ("manage_tokens", "tournament"),
     "tournaments.issue_token": ("manage_tokens", "tournament"),
     "tournaments.revoke_token": ("manage_tokens", "tournament"),
@@ -123,7 +131,8 @@ def _resource(scope: str | None, principal: Principal | None) -> Resource:
     args = request.view_args or {}
     if scope == "tournament":
         tournament_id = args.get("tournament_id")
-        return Resource(tournament_id=tournament_id, finished=rights_ended(principal, tournament_id))
+        board = (args["round_number"], args["board"]) if "round_number" in args and "board" in args else None
+        return Resource(tournament_id=tournament_id, finished=rights_ended(principal, tournament_id), board=board)
     if scope == "game":
         return game_resource(args.get("game_id", ""), principal)
     if scope == "player":
@@ -131,10 +140,14 @@ def _resource(scope: str | None, principal: Principal | None) -> Resource:
     return Resource()
 
 
+RIGHTS_END = ("arbiter", "signin")  # the principals whose rights end with their tournament
+
+
 def rights_ended(principal: Principal | None, tournament_id: str | None, *, unfinished_game: bool = False) -> bool:
-    """Has this arbiter's tournament finished (or been corrected), ending his rights? Asked
-    of the tournament's own arbiter only: nobody else's answer depends on it."""
-    if principal is None or principal.kind != "arbiter" or principal.tournament_id != tournament_id:
+    """Has this arbiter's (or board sign-in's) tournament finished (or been corrected),
+    ending his rights? Asked of the tournament's own arbiters and sign-ins only: nobody
+    else's answer depends on it."""
+    if principal is None or principal.kind not in RIGHTS_END or principal.tournament_id != tournament_id:
         return False
     return tournament_over(tournament_id, unfinished_game=unfinished_game) and not _a_retry(principal)
 
@@ -188,11 +201,19 @@ def game_resource(game_id: str, principal: Principal | None) -> Resource:
     # a board's id names its tournament even if a restored setup does not (as on import)
     tournament_id = metadata.get("tournament_id") or ids.tournament_of_board(game_id)
     imported = was_imported(game_id, first[0].payload)  # nobody's own (docs/security.md, "Imports")
-    finished = False
-    if tournament_id is not None and principal is not None and principal.kind == "arbiter":
+    finished = game_over = False
+    if tournament_id is not None and principal is not None and principal.kind in RIGHTS_END:
+        game_over = _game_finished(game_id)
         # a game still being played means its tournament is not finished: no result is read
-        finished = rights_ended(principal, tournament_id, unfinished_game=not _game_finished(game_id))
-    return Resource(tournament_id=tournament_id, created_by=first[0].recorded_by, imported=imported, finished=finished)
+        finished = rights_ended(principal, tournament_id, unfinished_game=not game_over)
+    return Resource(
+        tournament_id=tournament_id,
+        created_by=first[0].recorded_by,
+        imported=imported,
+        finished=finished,
+        board=ids.board_of(game_id),
+        game_finished=game_over,
+    )
 
 
 def _game_finished(game_id: str) -> bool:

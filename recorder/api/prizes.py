@@ -2,14 +2,15 @@
 until it finishes, read by anyone, as the public sees the results (a broadcast delay holds).
 
 The registry's particulars of the entrants (sex, birth year, club) decide the categories'
-members at every read (recorder/players/particulars.py).
+members at every read: as they stand, or as they stood when the tournament finished
+(recorder/players/particulars.py).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app
 
-from recorder.players.particulars import particulars_of
+from recorder.players.particulars import entrants_particulars
 from recorder.tournaments import prize_views
 from schemas.prizes import categories_schema, category_standings_schema, prize_list_schema, prizes_schema
 
@@ -43,7 +44,7 @@ def set_prizes(tournament_id: str):
 @bp.get("/<tournament_id>/categories/<code>/standings")
 def get_category_standings(tournament_id: str, code: str):
     view = tournaments().view(tournament_id, visible_state_of)
-    particulars = particulars_of(current_app.extensions["players"], view.tournament)
+    particulars = entrants_particulars(current_app.extensions["players"], tournaments(), view)
     found = prize_views.category_standings_json(view, particulars, code)
     return respond(category_standings_schema.dump(found), view.tournament.version)
 
@@ -51,5 +52,5 @@ def get_category_standings(tournament_id: str, code: str):
 @bp.get("/<tournament_id>/prizes")
 def get_prizes(tournament_id: str):
     view = tournaments().view(tournament_id, visible_state_of)
-    particulars = particulars_of(current_app.extensions["players"], view.tournament)
+    particulars = entrants_particulars(current_app.extensions["players"], tournaments(), view)
     return respond(prize_list_schema.dump(prize_views.prizes_json(view, particulars)), view.tournament.version)

@@ -11,26 +11,33 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, current_app, json, request, url_for
 from werkzeug.exceptions import UnsupportedMediaType
 
+from recorder.audit.qr import address_qr_svg
 from recorder.auth.policy import principal_record
-from recorder.errors import InvalidRecord
+from recorder.auth.tokens import signin_board
+from recorder.errors import InvalidRecord, NotFound
 from recorder.players.decide import federation_code, registered_names
 from recorder.players.particulars import sex_and_birth
 from recorder.tournaments import board_game_id, views
 from recorder.tournaments.decide import decide_register
 from recorder.tournaments.service import Tournaments
 from schemas.tournaments import (
+    absence_schema,
     board_game_schema,
     board_result_schema,
     broadcast_schema,
     correction_schema,
     crosstable_schema,
     entrant_schema,
+    finish_schema,
     forbidden_pair_schema,
     page_schema,
     pair_schema,
     pairing_check_schema,
     player_create_schema,
+    proposed_round_schema,
     round_schema,
+    signin_list_schema,
+    signin_schema,
     standings_schema,
     tiebreaks_schema,
     token_create_schema,
@@ -51,6 +58,7 @@ from .body import json_body
 from .broadcast import visible_state_of
 from .games import expected_version, game_json, idempotency, with_etag
 from .problems import load_query
+from .proposal_words import finding_json
 from .tournaments_openapi import document_tournament_paths
 
 bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
@@ -205,6 +213,22 @@ def withdraw_player(tournament_id: str, number: int):
     return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
 
 
+@bp.post("/<tournament_id>/absences")
+def declare_absence(tournament_id: str):
+    """A player will miss a round not yet paired: left out of it, with the absence bye."""
+    raw = body()
+    written = tournaments().declare_absence(tournament_id, absence_schema.load(raw), **write_options(raw))
+    return tournament_answer(tournament_id, written.tournament.version, 201)
+
+
+@bp.delete("/<tournament_id>/absences/<int:round_number>/<int:number>")
+def cancel_absence(tournament_id: str, round_number: int, number: int):
+    """A declared absence taken back, before its round is paired."""
+    raw = {"absence": [round_number, number]}  # what an Idempotency-Key retry must repeat
+    written = tournaments().cancel_absence(tournament_id, number, round_number, **write_options(raw))
+    return tournament_answer(tournament_id, written.tournament.version)
+
+
 def tournament_answer(tournament_id: str, version: int, status: int = 200):
     """The tournament as it stands after a write to its settings."""
     view = tournaments().view(tournament_id)
@@ -241,6 +265,50 @@ def pair_round(tournament_id: str):
     written = tournaments().pair(tournament_id, pair_schema.load(raw), **write_options(raw))
     number = len(written.tournament.rounds)
     return round_response(tournament_id, number, 201)
+
+
+@bp.post("/<tournament_id>/rounds/proposal")
+def propose_round(tournament_id: str):
+    """The next round as ``POST …/rounds`` with ``{}`` would pair it now; stores nothing."""
+    body()  # nothing to take, but a body that is not JSON is refused as anywhere
+    t, proposal = tournaments().propose(tournament_id)
+    answer = {
+        **proposed_json(t, proposal.paired, proposal.findings),
+        "forfeits": [{"board": e.board, "result": e.result} for e in proposal.forfeits],
+        "expected": None,
+    }
+    return respond(proposed_round_schema.dump(answer), t.version)
+
+
+@bp.post("/<tournament_id>/rounds/check")
+def check_proposed_round(tournament_id: str):
+    """The checker's findings on a proposed round (boards and byes, as ``POST …/rounds``
+    takes them), against the engine's own; stores nothing."""
+    data = pair_schema.load(body())
+    t, (proposed, expected, findings) = tournaments().check_proposal(tournament_id, data)
+    answer = {**proposed_json(t, proposed, findings), "forfeits": []}
+    answer["expected"] = None if expected is None else paired_json(t, expected)
+    return respond(proposed_round_schema.dump(answer), t.version)
+
+
+def paired_json(t, paired) -> dict:
+    ref = lambda n: {"number": n, "name": t.seated(n).name}  # noqa: E731
+    return {
+        "boards": [{"board": b["board"], "south": ref(b["south"]), "north": ref(b["north"])} for b in paired.boards],
+        "byes": [{**ref(b["player"]), "points": b["points"]} for b in paired.byes],
+    }
+
+
+def proposed_json(t, paired, findings) -> dict:
+    return {
+        "tournament_id": t.tournament_id,
+        "version": t.version,
+        "round": paired.round,
+        "method": paired.method,
+        **paired_json(t, paired),
+        "findings": [finding_json(t, f) for f in findings],
+        "breaks": sorted({f.criterion for f in findings if f.criterion}),
+    }
 
 
 @bp.get("/<tournament_id>/rounds/<int:round_number>")
@@ -290,6 +358,16 @@ def correct_board(tournament_id: str, round_number: int, board: int):
     return tournament_answer(tournament_id, written.tournament.version, 201)
 
 
+@bp.post("/<tournament_id>/finish")
+def finish_tournament(tournament_id: str):
+    """The tournament finished by its arbiter or the admin: its arbiters' rights end."""
+    raw = body()
+    data = finish_schema.load(raw)
+    who = principal_record(principal())
+    written = tournaments().finish(tournament_id, data, principal=who, **write_options(raw))
+    return tournament_answer(tournament_id, written.tournament.version, 201)
+
+
 def tournament_json(view) -> dict:
     """The tournament as every answer gives it, with the admin's corrections after it finished."""
     return {**views.tournament_json(view), **corrections_json(view.tournament)}
@@ -335,6 +413,63 @@ def get_pairing_check(tournament_id: str):
 def get_crosstable(tournament_id: str):
     view = tournaments().view(tournament_id, visible_state_of)
     return respond(crosstable_schema.dump(views.crosstable_json(view)), view.tournament.version)
+
+
+# -- Board sign-ins (the round's arbiter or the admin) ------------------------------------------
+
+NO_STORE = {"Cache-Control": "no-store"}  # a token is shown once: kept by no cache
+
+
+@bp.post("/<tournament_id>/rounds/<int:round_number>/signins")
+def issue_signins(tournament_id: str, round_number: int):
+    """A sign-in per board of the round still to be played, each shown once, with its
+    sign-in address and that address as a QR code (the token in the address's fragment,
+    which no browser sends to a server); a board's earlier sign-ins are revoked."""
+    body()
+    t = tournaments().tournament(tournament_id)
+    boards = tournaments().boards_to_play(tournament_id, round_number)
+    issued = [signin_answer(t, *authenticator().issue_signin(tournament_id, round_number, b)) for b in boards]
+    answer = signin_list_schema.dump({"round": round_number, "signins": issued})
+    return respond(answer, t.version, 201, **NO_STORE)
+
+
+def signin_json(t, row: dict) -> dict:
+    round_number, board = signin_board(row["token_id"]) or (0, 0)
+    seats = t.round(round_number).board(board)
+    return {
+        **views.token_json(row),
+        "round": round_number,
+        "board": board,
+        "game_id": board_game_id(t.tournament_id, round_number, board),
+        "south": t.seated(seats.south).name,
+        "north": t.seated(seats.north).name,
+    }
+
+
+def signin_answer(t, row: dict, token: str) -> dict:
+    """An issued sign-in: the token and the address that signs a device in with it."""
+    answer = signin_json(t, row)
+    address = f"{request.host_url.rstrip('/')}/sign-in#token={token}&next=/games/{answer['game_id']}"
+    return {**answer, "token": token, "address": address, "qr_svg": address_qr_svg(address)}
+
+
+@bp.get("/<tournament_id>/rounds/<int:round_number>/signins")
+def list_signins(tournament_id: str, round_number: int):
+    """The round's board sign-ins, revoked ones too (never their tokens)."""
+    t = tournaments().tournament(tournament_id)
+    tournaments().boards_to_play(tournament_id, round_number)  # NotFound for a round not paired
+    rows = authenticator().board_signins(tournament_id, round_number)
+    answer = {"round": round_number, "signins": [signin_json(t, r) for r in rows]}
+    return respond(signin_list_schema.dump(answer), t.version, 200, **NO_STORE)
+
+
+@bp.delete("/<tournament_id>/rounds/<int:round_number>/signins/<token_id>")
+def revoke_signin(tournament_id: str, round_number: int, token_id: str):
+    at = signin_board(token_id)
+    if at is None or at[0] != round_number:
+        raise NotFound(f"round {round_number} has no sign-in {token_id!r}", token_id=token_id)
+    t = tournaments().tournament(tournament_id)
+    return signin_schema.dump(signin_json(t, authenticator().revoke(token_id, tournament_id)))
 
 
 # -- Tokens (admin) ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ SCHEMAS = (
     "TournamentCreate",
     "PlayerCreate",
     "Withdrawal",
+    "Absence",
     "ForbiddenPair",
     "Tiebreaks",
     "Broadcast",
@@ -37,6 +38,10 @@ SCHEMAS = (
     "RoundCheck",
     "PairingCheck",
     "TokenSelf",
+    "ProposedRound",
+    "Finish",
+    "Signin",
+    "SigninList",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -83,6 +88,8 @@ def document_tournament_paths(spec: APISpec) -> None:
         spec.components.schema(component(name), schema=getattr(tournament_schemas, f"{name}Schema"))
     _tournament_paths(spec)
     _round_paths(spec)
+    _finish_path(spec)
+    _signin_paths(spec)
     _token_paths(spec)
 
 
@@ -167,6 +174,29 @@ def _tournament_paths(spec: APISpec) -> None:
         },
     )
     spec.path(
+        path="/api/tournaments/{tournament_id}/absences",
+        operations={
+            "post": _write(
+                "Declare a player's absence from a round not yet paired (he has the absence bye)",
+                "Absence",
+                "Tournament",
+                TOURNAMENT_ID,
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/absences/{round_number}/{number}",
+        operations={
+            "delete": {
+                "summary": "Take back a declared absence, before its round is paired",
+                "security": BEARER,
+                "description": "Needs an arbiter token of this tournament (or the admin token).",
+                "parameters": [TOURNAMENT_ID, _int("round_number"), _int("number"), IF_MATCH, IDEMPOTENCY],
+                "responses": {**_reply(200, "Taken back", "Tournament"), **_problems(401, 403, 404, 409, 422)},
+            }
+        },
+    )
+    spec.path(
         path="/api/tournaments/{tournament_id}/forbidden-pairs",
         operations={
             "post": _write(
@@ -210,12 +240,50 @@ def _tournament_paths(spec: APISpec) -> None:
     )
 
 
+def _finish_path(spec: APISpec) -> None:
+    spec.path(
+        path="/api/tournaments/{tournament_id}/finish",
+        operations={
+            "post": _write(
+                "Finish the tournament once every paired round has its results: its arbiters' rights end",
+                "Finish",
+                "Tournament",
+                TOURNAMENT_ID,
+            )
+        },
+    )
+
+
 def _round_paths(spec: APISpec) -> None:
     round_number, board = _int("round_number"), _int("board")
     spec.path(
         path="/api/tournaments/{tournament_id}/rounds",
         operations={
             "post": _write("Pair the next round (Berger, Swiss, or the boards given)", "Pair", "Round", TOURNAMENT_ID)
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/proposal",
+        operations={
+            "post": _write(
+                "The next round as the engine would pair it now, with the checker's findings; stores nothing",
+                "Pair",
+                "ProposedRound",
+                TOURNAMENT_ID,
+                status=200,
+            )
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/check",
+        operations={
+            "post": _write(
+                "The checker's findings on a proposed round (boards, byes), each naming its criterion; stores nothing",
+                "Pair",
+                "ProposedRound",
+                TOURNAMENT_ID,
+                status=200,
+            )
         },
     )
     spec.path(
@@ -239,7 +307,7 @@ def _round_paths(spec: APISpec) -> None:
         path="/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/result",
         operations={
             "post": _write(
-                "Record a forfeit on a board where no game was started",
+                "Enter the result of a board without a game: a game played on paper (kind played) or a forfeit",
                 "BoardResult",
                 "Round",
                 TOURNAMENT_ID,
@@ -260,6 +328,44 @@ def _round_paths(spec: APISpec) -> None:
                 board,
                 admin=True,
             )
+        },
+    )
+
+
+def _signin_paths(spec: APISpec) -> None:
+    round_number = _int("round_number")
+    token_id = {"name": "token_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    who = "Needs an arbiter token of this tournament (or the admin token)."
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/{round_number}/signins",
+        operations={
+            "get": {
+                "summary": "The round's board sign-ins, revoked ones too (never their tokens)",
+                "security": BEARER,
+                "description": who,
+                "parameters": [TOURNAMENT_ID, round_number],
+                "responses": {**_reply(200, "Sign-ins", "SigninList"), **_problems(401, 403, 404)},
+            },
+            "post": {
+                "summary": "Issue a sign-in per board of the round still to be played, each shown once"
+                " with its address and QR code; a board's earlier sign-ins are revoked",
+                "security": BEARER,
+                "description": who,
+                "parameters": [TOURNAMENT_ID, round_number],
+                "responses": {**_reply(201, "Issued", "SigninList"), **_problems(401, 403, 404)},
+            },
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/{round_number}/signins/{token_id}",
+        operations={
+            "delete": {
+                "summary": "Revoke a board sign-in",
+                "security": BEARER,
+                "description": who,
+                "parameters": [TOURNAMENT_ID, round_number, token_id],
+                "responses": {**_reply(200, "Revoked", "Signin"), **_problems(401, 403, 404)},
+            }
         },
     )
 

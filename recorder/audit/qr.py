@@ -21,3 +21,9 @@ def checkpoint_qr_svg(text: str) -> str:
     out = io.BytesIO()
     code.save(out, kind="svg", xmldecl=False, svgns=True, omitsize=True, dark="#000", light="#fff", border=4)
     return out.getvalue().decode("ascii")
+
+
+def address_qr_svg(address: str) -> str:
+    """The SVG of a QR code holding an address (a board sign-in's card): level M, as above;
+    an address of some 110 characters is version 6 or 7, 41 or 45 modules a side."""
+    return checkpoint_qr_svg(address)

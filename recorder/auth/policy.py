@@ -8,6 +8,8 @@ docs/security.md, this function and the access-matrix test describe the same thi
 - a recorder creates games outside tournaments and writes the games it created, not a
   game created by an import (its own import included: docs/security.md, "Imports");
 - the anonymous principal exists only with ``--open``: it writes games outside tournaments;
+- a board sign-in (``signin``) starts one board's game and sends its commands, until the
+  game is over or the tournament finished; nothing else;
 - an arbiter's rights end with his tournament: once it is finished (or the admin has
   corrected it), its writes and its games' commands are the admin's alone;
 - the player registry: the admin and any arbiter register players; the admin renames
@@ -35,6 +37,7 @@ Action = Literal[
     "verify",  # POST /api/games/{id}/verify: stores nothing, but signs with the service key
     "create_tournament",
     "write_tournament",  # players, tiebreaks, rounds, board games and results
+    "start_board_game",  # POST .../boards/{b}/game: its arbiter's, or the board's sign-in
     "manage_tokens",  # issue, list, revoke any token
     "register_player",  # POST /api/players
     "write_player",  # a player's names and affiliation
@@ -54,6 +57,8 @@ class Resource:
     registered_in: str | None = None  # a player's: the tournament whose arbiter registered him
     rated: bool = False  # a player's: a game of his counts in a rating list
     finished: bool = False  # the arbiter's tournament is finished or corrected: his rights ended
+    board: tuple[int, int] | None = None  # a tournament's board written (round, board), or a board game's
+    game_finished: bool = False  # a board game's: over (a board sign-in's rights end with it)
 
 
 def principal_record(principal: Principal) -> dict:
@@ -68,6 +73,8 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         return False
     if principal.is_admin:
         return True
+    if principal.kind == "signin":
+        return _signin_reaches(principal, action, resource)
     if action in ("import", "verify"):
         return True
     if action in ("create_game", "write_game") and resource.tournament_id is not None:
@@ -78,7 +85,7 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         if principal.kind == "anonymous":
             return True
         return principal.kind == "recorder" and not resource.imported and resource.created_by == principal.holder
-    if action == "write_tournament":
+    if action in ("write_tournament", "start_board_game"):
         return _arbiter_of(principal, resource.tournament_id) and not resource.finished
     if action == "register_player":
         return principal.kind == "arbiter"
@@ -87,8 +94,29 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
     return False
 
 
+def _signin_reaches(principal: Principal, action: Action, resource: Resource) -> bool:
+    """A board sign-in starts its one board's game and sends its commands, until the game
+    is over or the tournament finished; nothing else."""
+    if action not in ("start_board_game", "write_game") or principal.board is None:
+        return False
+    if resource.tournament_id != principal.tournament_id or resource.board != principal.board:
+        return False
+    return not resource.finished and not resource.game_finished
+
+
 def _arbiter_of(principal: Principal, tournament_id: str | None) -> bool:
     return principal.kind == "arbiter" and principal.tournament_id == tournament_id
+
+
+def _signin_refusal(principal: Principal, resource: Resource) -> str:
+    round_number, board = principal.board or (0, 0)
+    reach = f"board {board} of round {round_number} of tournament {principal.tournament_id}"
+    if resource.board == principal.board and resource.tournament_id == principal.tournament_id:
+        if resource.finished:
+            return f"tournament {principal.tournament_id} is finished: this sign-in ended with it"
+        if resource.game_finished:
+            return f"the game of {reach} is over: its sign-in ended with it"
+    return f"this sign-in records the game of {reach} only"
 
 
 def _player_refusal(principal: Principal, resource: Resource) -> str | None:
@@ -121,6 +149,8 @@ def refusal(principal: Principal, action: Action, resource: Resource) -> str:
     """Why ``principal`` may not do ``action`` on ``resource``, in one line."""
     if action == "correct_result":
         return "a correction of a finished tournament's board is the admin's alone"
+    if principal.kind == "signin":
+        return _signin_refusal(principal, resource)
     if resource.finished and resource.tournament_id is not None and _arbiter_of(principal, resource.tournament_id):
         return (
             f"tournament {resource.tournament_id} is finished: its arbiter's rights ended with it;"

@@ -21,8 +21,10 @@ from .tokens import (
     holder_problem,
     is_admin_token,
     matches_digest,
+    new_signin_id,
     new_token,
     new_token_id,
+    signin_board,
     token_hash,
 )
 
@@ -64,6 +66,23 @@ class Authenticator:
             raise InvalidRecord(problem, field="holder")
         token = new_token()
         return self.tokens.add_token(new_token_id(), token_hash(token), kind, holder, tournament_id), token
+
+    def issue_signin(self, tournament_id: str, round_number: int, board: int) -> tuple[dict, str]:
+        """A board sign-in: it records board ``board`` of round ``round_number`` only; the
+        board's earlier sign-ins are revoked (a card lost or printed again)."""
+        for row in self.board_signins(tournament_id, round_number, board):
+            if row["revoked_at"] is None:
+                self.revoke(row["token_id"], tournament_id)
+        token = new_token()
+        token_id = new_signin_id(round_number, board)
+        holder = f"Board {board} of round {round_number}"  # what the game's events record
+        return self.tokens.add_token(token_id, token_hash(token), "signin", holder, tournament_id), token
+
+    def board_signins(self, tournament_id: str, round_number: int, board: int | None = None) -> list[dict]:
+        """The sign-ins of a round (of one board), revoked ones too, oldest first."""
+        rows = self.tokens.list_tokens(kind="signin", tournament_id=tournament_id)
+        boards = [(row, signin_board(row["token_id"])) for row in rows]
+        return [row for row, at in boards if at is not None and at[0] == round_number and board in (None, at[1])]
 
     def revoke(self, token_id: str, tournament_id: str | None = None) -> dict:
         row = self.tokens.revoke_token(token_id, tournament_id=tournament_id)

@@ -25,7 +25,8 @@ ANONYMOUS = "anonymous (open mode)"
 RESERVED_HOLDERS = (ADMIN, ANONYMOUS)
 MAX_HOLDER = 100
 
-Kind = Literal["admin", "arbiter", "recorder", "anonymous"]
+Kind = Literal["admin", "arbiter", "recorder", "anonymous", "signin"]
+SIGNIN_ID = re.compile(r"sig-r(?P<round>[1-9][0-9]*)-b(?P<board>[1-9][0-9]*)-[0-9a-f]{12}")
 
 
 def new_token() -> str:
@@ -34,6 +35,18 @@ def new_token() -> str:
 
 def new_token_id() -> str:
     return "tok-" + secrets.token_hex(6)
+
+
+def new_signin_id(round_number: int, board: int) -> str:
+    """A board sign-in's id names its round and board (its tournament is the row's): the
+    board it may record is read from the id the service minted, never from a request."""
+    return f"sig-r{round_number}-b{board}-{secrets.token_hex(6)}"
+
+
+def signin_board(token_id: str | None) -> tuple[int, int] | None:
+    """The (round, board) a board sign-in's id names; None for any other id."""
+    match = SIGNIN_ID.fullmatch(token_id or "")
+    return (int(match.group("round")), int(match.group("board"))) if match else None
 
 
 def token_hash(token: str) -> str:
@@ -103,8 +116,13 @@ class Principal:
 
     kind: Kind
     holder: str
-    tournament_id: str | None = None  # an arbiter's one tournament
+    tournament_id: str | None = None  # an arbiter's (or a board sign-in's) one tournament
     token_id: str | None = None
+
+    @property
+    def board(self) -> tuple[int, int] | None:
+        """A board sign-in's one board, (round, board); None for every other kind."""
+        return signin_board(self.token_id) if self.kind == "signin" else None
 
     @property
     def is_admin(self) -> bool:
@@ -114,8 +132,8 @@ class Principal:
     def identity(self) -> str:
         """What scopes this principal's Idempotency-Keys: stable across a recorder's
         rotated tokens (recorders are their holder name), one per arbiter token."""
-        if self.kind == "arbiter":
-            return f"arbiter:{self.token_id}"
+        if self.kind in ("arbiter", "signin"):
+            return f"{self.kind}:{self.token_id}"
         return f"{self.kind}:{self.holder}"
 
 

@@ -92,6 +92,14 @@ def make_recorder(db: str | None, *, existing: bool = False):
     return Recorder(store)
 
 
+def time_control_line(control: dict[str, Any]) -> str:
+    """A time control as ``replay`` and ``tournament show`` print it: the notation's form
+    (the TimeControl tag, TRF's 122) and, in brackets, its words."""
+    from recorder.core.clocks import time_control_text, time_control_words
+
+    return f"time control: {time_control_text(control)} ({time_control_words(control)})"
+
+
 def pace(events: int, seconds: float) -> str:
     """How fast a bulk command went, for stderr beside its progress bar (stdout stays its report)."""
     return f"in {seconds:.1f} s: {events / seconds if seconds > 0 else 0:,.0f} events/s"

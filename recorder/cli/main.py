@@ -15,7 +15,7 @@ from recorder.render.text import board_text
 from recorder.rules.values import MAX_STORED_INT
 
 from . import archive, audit, backends, engine, players, runtime, tokens, tournaments
-from .common import DB_OPTION, fail, make_recorder, opened, say, say_json
+from .common import DB_OPTION, fail, make_recorder, opened, say, say_json, time_control_line
 
 
 class _TextArguments(click.Group):
@@ -132,12 +132,12 @@ def replay(game_id: str, at: int | None, db: str | None):
 
 def clock_lines(game) -> list[str]:
     """The game's time control and the clocks as the latest reading left them (TIME-2)."""
-    from recorder.core.clocks import latest_reading, time_control_text
+    from recorder.core.clocks import latest_reading
     from recorder.notation.clock_text import time_text
 
     lines, control = [], game.setup.metadata.get("time_control")
     if control is not None:
-        lines.append(f"time control: {time_control_text(control)}")
+        lines.append(time_control_line(control))
     latest = latest_reading(reversed(game.moves))
     if latest is not None:
         seq, clock = latest

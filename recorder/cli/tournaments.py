@@ -15,11 +15,12 @@ from marshmallow import Schema, ValidationError
 from recorder.auth.service import Authenticator
 from recorder.errors import RecorderError
 from recorder.rules import VARIANTS
+from recorder.tournaments import BOARD_RESULTS, board_game_id
 from schemas import tournaments as bodies
 from schemas.fields import first_fault
 
 from .common import DB_OPTION as DB
-from .common import fail, say, say_file
+from .common import fail, say, say_file, time_control_line
 
 BY = click.option("--by", "by", default="cli", show_default=True, help="Who is writing (kept in the event log).")
 AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -89,6 +90,9 @@ def tournament():
 @click.option("--pairing-rules", type=click.Choice(["dutch-2026", "dutch-2017"]), default=None, help="Swiss only.")
 @click.option("--acceleration", type=click.Choice(["baku"]), default=None, help="Baku acceleration (Swiss only).")
 @click.option("--rated", is_flag=True, help="Its finished games count in the rating lists (docs/players.md).")
+@click.option(
+    "--absence-points", type=click.Choice(["0", "0.5"]), default=None, help="A declared absence's bye (default 0.5)."
+)
 @DB
 @BY
 def create(
@@ -105,6 +109,7 @@ def create(
     pairing_rules,
     acceleration,
     rated,
+    absence_points,
     db,
     by,
 ):
@@ -122,6 +127,7 @@ def create(
         "end_date": end_date,
         "rated": rated,
         "acceleration": acceleration,
+        "absence_points": None if absence_points is None else _option_value(absence_points),
     }
     if pairing_rules:
         body["pairing_rules"] = pairing_rules
@@ -177,6 +183,25 @@ def withdraw(tournament_id, number, reason, db, by):
 
 @tournament.command()
 @click.argument("tournament_id")
+@click.argument("number", type=int)
+@click.option("--round", "round_number", type=int, required=True, help="The round he will miss (not yet paired).")
+@click.option("--take-back", is_flag=True, help="Take back an absence declared before.")
+@DB
+@BY
+def absent(tournament_id, number, round_number, take_back, db, by):
+    """Declare that a player will miss a round (he has the tournament's absence bye), or take it back."""
+    body = _loaded(bodies.absence_schema, {"player": number, "round": round_number})
+    if take_back:
+        _run(lambda: _service(db).cancel_absence(tournament_id, number, round_number, recorded_by=by))
+        click.echo(f"player {number} is paired in round {round_number} again")
+        return
+    written = _run(lambda: _service(db).declare_absence(tournament_id, body, recorded_by=by))
+    points = written.tournament.absence(number, round_number).points
+    click.echo(f"player {number} misses round {round_number}: a bye of {points:g}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
 @click.argument("names", nargs=-1, required=True)
 @DB
 @BY
@@ -220,6 +245,99 @@ def pair(tournament_id, boards, byes, db, by):
         say(f"  bye: {t.entrant(bye.player).name} ({bye.points})")
 
 
+@tournament.command()
+@click.argument("tournament_id")
+@AS_JSON
+@DB
+def proposal(tournament_id, as_json, db):
+    """Print the next round as `pair` would pair it now, with the checker's findings;
+    stores nothing (the API's POST …/rounds/proposal)."""
+    t, proposed = _run(lambda: _service(db).propose(tournament_id))
+    _print_proposed(t, proposed.paired, proposed.findings, None, as_json)
+
+
+@tournament.command("check-proposal")
+@click.argument("tournament_id")
+@click.option("--board", "boards", multiple=True, help="A proposed board SOUTH-NORTH (player numbers).")
+@click.option("--bye", "byes", multiple=True, help="A proposed bye NUMBER[:POINTS].")
+@AS_JSON
+@DB
+def check_proposal(tournament_id, boards, byes, as_json, db):
+    """Check a proposed round (the boards and byes `pair` would take) and print each
+    criterion it breaks; stores nothing (the API's POST …/rounds/check). Exit status 1
+    when a finding names a criterion."""
+    body = _loaded(bodies.pair_schema, _manual(boards, byes) or {"boards": []})
+    t, (proposed, expected, findings) = _run(lambda: _service(db).check_proposal(tournament_id, body))
+    _print_proposed(t, proposed, findings, expected, as_json)
+    if any(f.criterion for f in findings):
+        raise SystemExit(1)
+
+
+def _print_proposed(t, paired, findings, expected, as_json: bool) -> None:
+    from recorder.api.proposal_words import english, finding_json
+
+    found = [finding_json(t, f, english) for f in findings]
+    if as_json:
+        seated = lambda rnd: {"boards": rnd.boards, "byes": rnd.byes}  # noqa: E731
+        answer = {"round": paired.round, "method": paired.method, **seated(paired), "findings": found}
+        click.echo(json.dumps({**answer, "expected": seated(expected) if expected else None}, indent=2))
+        return
+    click.echo(f"round {paired.round} ({paired.method}), proposed")
+    for b in paired.boards:
+        say(f"  board {b['board']}: {t.seated(b['south']).name} (south) - {t.seated(b['north']).name} (north)")
+    for bye in paired.byes:
+        say(f"  bye: {t.seated(bye['player']).name} ({bye['points']})")
+    for f in found:
+        say(f"  {'board ' + str(f['board']) + ': ' if f['board'] else ''}{f['text']}")
+    click.echo(f"{len(found)} finding(s)")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--note", default=None, help="Why, e.g. when it ends before its planned rounds.")
+@DB
+@BY
+def finish(tournament_id, note, db, by):
+    """Finish the tournament once every paired round has its results (the API's POST
+    …/finish): its arbiters' rights end."""
+    body = _loaded(bodies.finish_schema, {"note": note})
+    _run(lambda: _service(db).finish(tournament_id, body, principal={"kind": "cli"}, recorded_by=by))
+    click.echo(f"{tournament_id}: finished")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.option("--site", default=None, help="The site's address (http://HOST:PORT) to issue sign-in addresses for.")
+@click.option("--revoke", "revoke", default=None, help="Revoke this sign-in (its id) instead.")
+@DB
+def signins(tournament_id, round_number, site, revoke, db):
+    """A round's board sign-ins (the API's …/rounds/{r}/signins): with --site, issue one
+    per board still to be played and print each board's sign-in address once (a board's
+    earlier sign-ins are revoked); with --revoke ID, revoke one; else list them."""
+    from recorder.auth.tokens import signin_board
+
+    service = _service(db)
+    auth = Authenticator(service.store)
+    boards = _run(lambda: service.boards_to_play(tournament_id, round_number))
+    if revoke is not None:
+        at = signin_board(revoke)
+        if at is None or at[0] != round_number:
+            fail(f"round {round_number} has no sign-in {revoke!r}")
+        _run(lambda: auth.revoke(revoke, tournament_id))
+        click.echo(f"{revoke}: revoked")
+    elif site is not None:
+        base = site.rstrip("/")
+        for board in boards:
+            row, token = auth.issue_signin(tournament_id, round_number, board)
+            game_id = board_game_id(tournament_id, round_number, board)
+            click.echo(f"board {board}: {row['token_id']} {base}/sign-in#token={token}&next=/games/{game_id}")
+    else:
+        for row in auth.board_signins(tournament_id, round_number):
+            state = f"revoked {row['revoked_at']}" if row["revoked_at"] else "valid"
+            click.echo(f"{row['token_id']}  {row['holder']}  {state}")
+
+
 @tournament.command("start-game")
 @click.argument("tournament_id")
 @click.argument("round_number", type=int)
@@ -248,6 +366,25 @@ def forfeit(tournament_id, round_number, board, result, db, by):
     click.echo(f"round {round_number} board {board}: {result} by forfeit")
 
 
+@tournament.command("result")
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.argument("board", type=int)
+@click.argument("result", type=click.Choice(list(BOARD_RESULTS)))
+@click.option("--played/--forfeit", default=False, help="A game played on paper, or a forfeit (the default).")
+@click.option("--corrects", is_flag=True, help="Replace the board's recorded result (a new event).")
+@click.option("--note", default=None)
+@DB
+@BY
+def board_result(tournament_id, round_number, board, result, played, corrects, note, db, by):
+    """Enter the result of a board without a game: a game played on the board and recorded
+    on paper (--played), or a forfeit; the API's POST …/boards/{b}/result."""
+    raw = {"result": result, "kind": "played" if played else "forfeit", "note": note}
+    body = _loaded(bodies.board_result_schema, {**raw, **({"corrects": True} if corrects else {})})
+    _run(lambda: _service(db).record_forfeit(tournament_id, round_number, board, body, recorded_by=by))
+    click.echo(f"round {round_number} board {board}: {result} ({body['kind']})")
+
+
 @tournament.command()
 @click.argument("tournament_id")
 @click.option("--category", default=None, help="One category's standings (its code: U16, W...).")
@@ -265,18 +402,18 @@ def standings(tournament_id, category, as_json, db):
 
     service = _service(db)
     view = _run(lambda: service.view(tournament_id))
-    found = _run(lambda: category_standings_json(view, _particulars(service, view.tournament), category))
+    found = _run(lambda: category_standings_json(view, _particulars(service, view), category))
     if as_json:
         click.echo(json.dumps(found, indent=2))
     else:
         say(category_standings_text(view.tournament, found))
 
 
-def _particulars(service, t) -> dict:
-    from recorder.players.particulars import particulars_of
+def _particulars(service, view) -> dict:
+    from recorder.players.particulars import entrants_particulars
     from recorder.players.service import Players
 
-    return particulars_of(Players(service.recorder), t)
+    return entrants_particulars(Players(service.recorder), service, view)
 
 
 @tournament.command()
@@ -290,7 +427,7 @@ def prizes(tournament_id, as_json, db):
 
     service = _service(db)
     view = _run(lambda: service.view(tournament_id))
-    found = prizes_json(view, _particulars(service, view.tournament))
+    found = prizes_json(view, _particulars(service, view))
     if as_json:
         click.echo(json.dumps(found, indent=2))
     else:
@@ -414,6 +551,8 @@ def show(tournament_id, db):
         f"{t.name} ({t.tournament_id}): {t.variant} {t.format}, {view.status}, "
         f"rounds {len(t.rounds)}/{t.planned_rounds or '?'}"
     )
+    if t.time_control is not None:
+        say(time_control_line(t.time_control))
     say(entrants_text(t))
     for rnd in t.rounds:
         click.echo(f"round {rnd.number} ({rnd.method})")

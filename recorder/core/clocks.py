@@ -225,6 +225,36 @@ def _seconds_text(ms: int) -> str:
     return str(seconds) if millis == 0 else f"{seconds}.{millis:03d}"
 
 
+# -- A time control in words: the CLI's, in English. The pages write it in the reader's
+# language with the same wording (static/js/clock.js, timeControlText).
+
+
+def time_control_words(control: dict[str, Any]) -> str:
+    """The stages joined by ", then ", each "[N moves in ]BASE[ + INCREMENT]", a delay
+    (Bronstein) written "BASE + DELAY delay"; the cases are in tests/test_time_control_words.py."""
+    return ", then ".join(_stage_words(stage) for stage in control["stages"])
+
+
+def _stage_words(stage: dict[str, int]) -> str:
+    words = _duration_words(stage["base_ms"])
+    if "increment_ms" in stage:
+        words += f" + {_duration_words(stage['increment_ms'])}"
+    if "delay_ms" in stage:
+        words += f" + {_duration_words(stage['delay_ms'])} delay"
+    if "moves" not in stage:
+        return words
+    return f"{stage['moves']} move{'s' * (stage['moves'] != 1)} in {words}"
+
+
+def _duration_words(ms: int) -> str:
+    """Whole minutes as minutes (a base time as chess writes it), else seconds, with the
+    milliseconds as decimals when there are any, thousands grouped (as the pages' English)."""
+    if ms % 60_000 == 0:
+        return f"{ms // 60_000} min"
+    seconds, millis = divmod(ms, 1000)
+    return f"{seconds:,} s" if millis == 0 else f"{seconds:,}.{millis:03d}".rstrip("0") + " s"
+
+
 def time_control_of(text: str) -> dict[str, Any] | None:
     """The time control a TimeControl tag's value writes, else None. What can exist (a
     last stage without moves, a base that gives time) is ``core.clocks``' to check."""

@@ -51,7 +51,8 @@ def registered_in(recorder: Recorder, player_id: str) -> str | None:
 
 def played_rated(recorder: Recorder, entries: list[tuple[str, int]]) -> bool:
     """Whether a board game of these entries, in a rated tournament, has ever had a result
-    (a retracted result counted in the lists of its months, so it is history too)."""
+    (a retracted result counted in the lists of its months, so it is history too), or
+    has a game played on the board recorded on paper."""
     tournaments, results = Tournaments(recorder), recorder.results
     for tournament_id, number in entries:
         t = tournaments.tournament(tournament_id)
@@ -59,6 +60,11 @@ def played_rated(recorder: Recorder, entries: list[tuple[str, int]]) -> bool:
             continue
         for rnd in t.rounds:
             for board in rnd.boards:
-                if number in board.players() and results.of_game(board_game_id(tournament_id, rnd.number, board.board)):
+                if number not in board.players():
+                    continue
+                paper = t.forfeits.get((rnd.number, board.board))
+                if paper is not None and paper.reason == "played":  # a game recorded on paper
+                    return True
+                if results.of_game(board_game_id(tournament_id, rnd.number, board.board)):
                     return True
     return False

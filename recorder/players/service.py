@@ -104,6 +104,21 @@ class Players:
             p = self.player(p.merged_into)
         raise NotFound(f"the merges of {player_id} do not end", player_id=player_id)
 
+    def survivor_at(self, player_id: str, moment: str) -> Player | None:
+        """The record a (possibly merged) id answered with at ``moment`` (the store's
+        ``recorded_at``): each record folded from its events up to then, merges made by
+        then followed; None when the registry held no such record then."""
+        p = self._as_of(player_id, moment)
+        for _ in range(MAX_MERGE_CHAIN):
+            if p is None or p.merged_into is None:
+                return p
+            p = self._as_of(p.merged_into, moment)
+        raise NotFound(f"the merges of {player_id} do not end", player_id=player_id)
+
+    def _as_of(self, player_id: str, moment: str) -> Player | None:
+        events = [e for e in self.events(player_id) if e.recorded_at <= moment]
+        return fold(player_id, events) if events else None
+
     def geez_names_of_games(self, games: Sequence[tuple[str, dict]]) -> dict[tuple[str, str], str]:
         """(game id, side) -> the Ge'ez name of the registry player who played it, for a
         page of games ``(game id, metadata)``: the ids their metadata name, else the player

@@ -11,7 +11,8 @@ published once its month is over: its list is stored by ``rebuild`` and never ch
 unless the registry is corrected (a merge or a link rebuilds the lists, as if the record
 had always been right). The current month's list is computed when asked, from the last
 published ratings and the month's games (from every month's, when this month corrected
-an earlier month's result).
+an earlier month's result). A game played on the board and recorded on paper (a board
+result of reason ``played`` in the tournament's events: ``paper_changes``) is a game too.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import gc
 import json
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import groupby
 
@@ -30,6 +32,8 @@ from recorder.service import Recorder
 from recorder.store import TOURNAMENT, PlayerTables
 from recorder.store.registry import GameResults, list_digests
 from recorder.tournaments import board_game_id
+from recorder.tournaments.events import event_from_record
+from recorder.tournaments.fold import replay
 
 from .glicko2 import Rating
 from .lists import (
@@ -58,6 +62,30 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
+@dataclass(frozen=True)
+class Seating:
+    """A rated tournament as the lists read it: each board game's id -> the registry players
+    of its south and north entrants, and its games recorded on paper (``paper_changes``)."""
+
+    seats: dict[str, tuple[str | None, str | None]]
+    paper: dict[str, tuple[tuple[str, str | None], ...]]
+
+
+def paper_changes(tournament_id: str, events: list) -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """Each board whose result was entered as a game played on paper -> every change of its
+    result, as (the month recorded, the result; None once a forfeit replaced it): a paper
+    game counts in the month its result was first recorded, as a game on the board does."""
+    changes: dict[str, list[tuple[str, str | None]]] = {}
+    for event in events:
+        if event.type != "board_result_recorded":
+            continue
+        game_id = board_game_id(tournament_id, event.payload["round"], event.payload["board"])
+        played = event.payload.get("reason") == "played"
+        if played or game_id in changes:
+            changes.setdefault(game_id, []).append((event.recorded_at[:7], event.payload["result"] if played else None))
+    return {game_id: tuple(history) for game_id, history in changes.items()}
+
+
 def this_month() -> str:
     return datetime.now(UTC).strftime("%Y-%m")
 
@@ -69,7 +97,7 @@ class Ratings:
         self.tables = PlayerTables(recorder.store)
         self.results = GameResults(recorder.store)
         self.month = month or (lambda: this_month())  # looked up when called: tests set the month
-        self._boards: dict[tuple[str, int], dict[str, tuple[str | None, str | None]]] = {}
+        self._boards: dict[tuple[str, int], Seating] = {}
         # This month's list is asked for often and changes by a result at a time: the last
         # published ratings (by the stored list's digest) and the month's list are kept.
         self._starts: dict[tuple[str, str], tuple[object, dict[str, Rating]]] = {}
@@ -89,23 +117,38 @@ class Ratings:
         return found
 
     def boards(self, tournament_id: str) -> dict[str, tuple[str | None, str | None]]:
-        """Each board game's id -> the registry players of its south and north entrants
+        """Each board game's id -> the registry players of its south and north entrants."""
+        return self.seating(tournament_id).seats
+
+    def seating(self, tournament_id: str) -> Seating:
+        """The tournament's board seats and its games recorded on paper, from its events
         (cached by the tournament's version: a tournament only grows)."""
         version = self.store.version(tournament_id)
         cached = self._boards.get((tournament_id, version))
         if cached is not None:
             return cached
-        from recorder.tournaments.service import Tournaments
-
-        t = Tournaments(self.recorder).tournament(tournament_id)
-        found = {}
+        events = self.store.read(tournament_id)
+        t = replay(tournament_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
+        seats = {}
         for rnd in t.rounds:
             for board in rnd.boards:
                 south, north = t.seated(board.south).player_id, t.seated(board.north).player_id
-                found[board_game_id(tournament_id, rnd.number, board.board)] = (south, north)
+                seats[board_game_id(tournament_id, rnd.number, board.board)] = (south, north)
+        found = Seating(seats, paper_changes(tournament_id, events))
         self._boards = {key: value for key, value in self._boards.items() if key[0] != tournament_id}
         self._boards[(tournament_id, version)] = found
         return found
+
+    def paper_records(self, tournament_id: str, survivor: Callable[[str], str], since: str | None) -> list:
+        """The tournament's games recorded on paper between two registry players, as game
+        records (only those whose result changed in ``since`` or later if given)."""
+        seating, records = self.seating(tournament_id), []
+        for game_id, history in seating.paper.items():
+            south, north = seating.seats.get(game_id, (None, None))
+            if south is None or north is None or (since is not None and history[-1][0] < since):
+                continue
+            records.append(GameRecord(game_id, survivor(south), survivor(north), history))
+        return records
 
     def rated_records(self, variant: str, *, since: str | None = None) -> list[GameRecord]:
         """The variant's rated games, each with its result's changes; only those whose
@@ -126,6 +169,8 @@ class Ratings:
                 continue
             history = tuple((row[3][:7], row[4]) for row in (first, *rest))
             records.append(GameRecord(game_id, survivor(south), survivor(north), history))
+        for tournament_id in sorted(tournaments):  # after the games: the lists of before are unchanged
+            records += self.paper_records(tournament_id, survivor, since)
         return records
 
     def survivors(self) -> Callable[[str], str]:

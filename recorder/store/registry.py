@@ -133,6 +133,21 @@ class GameResults:
         )
         return [(r[0], r[1], r[2]) for r in rows.fetchall()]
 
+    def latest_change(self, game_ids: Sequence[str], *, before: str | None = None) -> str | None:
+        """When the last result change of any of these games was recorded (only those
+        recorded before ``before``, when given); None when there was none. One query a
+        500 games, by the table's key."""
+        latest = None
+        for start in range(0, len(game_ids), 500):
+            batch = list(game_ids[start : start + 500])
+            query = f"SELECT MAX(recorded_at) FROM game_results WHERE game_id IN ({', '.join('?' * len(batch))})"
+            if before is not None:
+                query, batch = query + " AND recorded_at < ?", [*batch, before]
+            found = self._handle().execute(query, batch).fetchone()
+            if found is not None and found[0] is not None and (latest is None or found[0] > latest):
+                latest = str(found[0])
+        return latest
+
     def drop_orphans(self) -> None:
         """Drop the changes of games that have no events (after a rebuild)."""
         with self.store.transaction() as db:

@@ -8,7 +8,8 @@ only, and networkx for the Swiss matching): ``events`` (past-tense facts), ``fol
 robin, FIDE's Dutch Swiss) with ``dutch`` (its matching), ``standings`` (points,
 tiebreaks, crosstable) over each player's rounds (``cell``), ``tiebreaks`` (FIDE C.07's),
 ``categories`` and ``prizes`` (who belongs to a category; who is paid which prize, shared
-by the Hort system or not) with ``prize_views``, and ``render`` (text tables).
+by the Hort system or not) with ``prize_views``, ``finish`` (when a finished tournament
+finished: its categories are decided as the registry stood then), and ``render`` (text tables).
 A game played on a board carries its tournament, round and board in its setup, and
 its id is derived from them (``board_game_id``), so the store's expected-version
 check makes "one game per board" atomic. The definitions are in docs/tournaments.md.
@@ -55,6 +56,12 @@ FIDE_TIEBREAKS = (
     "BH/C2/V",
     "SB/C1/V",
 )
+# FIDE's recommended lists, in C.07's codes, the default of a tournament created now (one
+# created before keeps the list its creation event names): the handbook's list for an
+# individual Swiss where not all the ratings are consistent (C.02 13.16.4: unrated and
+# unevenly rated players, as here), and for an individual round robin (13.16.2).
+C07_SWISS = ("BH/C1", "BH", "SB", "PS", "DE", "WIN", "BWG")
+C07_ROUND_ROBIN = ("DE", "WIN", "SB", "KS")
 TIEBREAKS = (
     "buchholz",
     "sonneborn_berger",
@@ -76,6 +83,9 @@ MAX_FORBIDDEN_PAIRS = 10_000
 # in all (each is checked against the rounds to come).
 MAX_DECLARED_BYES = 10_000
 BOARD_RESULTS = ("south_wins", "north_wins", "draw", "double_forfeit")
+# A result entered for a board without a game: a game played on the board and recorded on
+# paper, or a forfeit (no game); the event's ``reason`` (a TRF import's "played" too).
+BOARD_RESULT_KINDS = ("played", "forfeit")
 
 
 def forbidden_pairs(group_size: int) -> int:

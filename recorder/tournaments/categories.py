@@ -10,7 +10,9 @@ A category is one of four kinds (docs/tournaments.md, *Categories and prizes*):
 - ``rating``: the rating at entry between ``min`` and ``max`` (both included).
 A player the registry knows nothing of for the kind (no birth year, no sex, no rating)
 belongs to no category of it. ``decide_categories`` and ``decide_prizes`` validate a
-write; every refusal names its field.
+write; every refusal names its field. ``restored_category`` and ``restored_prize_list``
+check the stored forms a TRF carries (trf.py, ``XMR 0000 CATEGORY`` and ``PRIZES``) as
+the API checks what it takes.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from recorder.core.names import name_problem
 from recorder.errors import InvalidRecord
 
 from . import MAX_RATING
@@ -160,6 +163,12 @@ def rating_rule(given: dict, year: int) -> dict:
 def decide_prizes(t: Tournament, body: dict, finished: bool) -> list[PrizesSet]:
     """The whole prize list and its sharing, replacing the one before, until the tournament finishes."""
     open_for_changes(finished, "prizes")
+    return [prize_list(body, {c["code"] for c in t.categories})]
+
+
+def prize_list(body: dict, codes: set[str]) -> PrizesSet:
+    """A prize list as given (its shape checked: ``PrizesSchema`` or ``restored_prize_list``),
+    naming only the categories of ``codes``."""
     given = body["prizes"]
     if len(given) > MAX_PRIZES:
         raise InvalidRecord(f"prizes: at most {MAX_PRIZES}", field="prizes")
@@ -168,11 +177,9 @@ def decide_prizes(t: Tournament, body: dict, finished: bool) -> list[PrizesSet]:
     currency = body.get("currency")
     if currency is not None and CURRENCY.fullmatch(currency) is None:
         raise InvalidRecord("currency is three capital letters (ERN, ETB)", field="currency")
-    codes = {c["code"] for c in t.categories}
     prizes = [prize_of(p, codes) for p in given]
     check_places(prizes)
-    event = PrizesSet(prizes=[stored(p) for p in prizes], sharing=body.get("sharing", "none"), currency=currency)
-    return [event]
+    return PrizesSet(prizes=[stored(p) for p in prizes], sharing=body.get("sharing", "none"), currency=currency)
 
 
 def prize_of(given: dict, codes: set[str]) -> Prize:
@@ -203,3 +210,79 @@ def stored(p: Prize) -> dict:
 
 def prizes_of(t: Tournament) -> list[Prize]:
     return [Prize(p["place"], p["amount"], p.get("category")) for p in t.prizes]
+
+
+# --------------------------------------------------------------------------- restoring (a TRF's records)
+
+TEXTS = "texts"  # a list of strings
+CATEGORY_FIELDS: dict[str, type | str] = {
+    **dict.fromkeys(("code", "kind", "name", "sex"), str),
+    **dict.fromkeys(("under", "at_least", "born_from", "born_until", "min", "max"), int),
+    **dict.fromkeys(("federations", "clubs"), TEXTS),
+}
+PRIZE_FIELDS: dict[str, type | str] = {"place": int, "amount": int, "category": str}
+PRIZE_LIST_FIELDS: dict[str, type | str] = {"prizes": list, "sharing": str, "currency": str}
+TYPE_WORDS: dict[type | str, str] = {int: "a whole number", str: "a text", list: "a list", TEXTS: "a list of texts"}
+BOUNDS = {"under": "born_from", "at_least": "born_until"}  # an age and the birth-year bound counted from it
+
+
+def shaped(given: object, allowed: Mapping[str, type | str], what: str) -> dict:
+    """``given`` as a JSON object of ``allowed`` keys, each of its type (a whole number is
+    no boolean), as the API's schemas take one."""
+    if not isinstance(given, dict):
+        raise InvalidRecord(f"{what}: an object, not {type(given).__name__}", field=what)
+    for key, value in given.items():
+        kind = allowed.get(key)
+        if kind is None:
+            raise InvalidRecord(f"{what}: no field {key[:20]!r}: {', '.join(allowed)}", field=what)
+        if kind == TEXTS:
+            right = type(value) is list and all(type(item) is str for item in value)
+        else:
+            right = type(value) is kind
+        if not right:
+            raise InvalidRecord(f"{what}: {key} is {TYPE_WORDS[kind]}", field=what)
+    return given
+
+
+def restored_category(given: object, year: int | None) -> dict:
+    """A category as stored, read back (a TRF's ``XMR 0000 CATEGORY``): refused unless it
+    is exactly what ``category`` makes of it. An age's bound gives the year it was counted
+    from, which must be ``year`` (the tournament's start date's) when there is one."""
+    found = shaped(given, CATEGORY_FIELDS, "categories")
+    code, kind = found.get("code"), found.get("kind")
+    if code is None or kind not in KINDS:
+        raise InvalidRecord(f"categories: a category has a code and a kind: {', '.join(KINDS)}", field="categories")
+    names = [("the name", found["name"])] if "name" in found else []
+    for what, name in names + [("a club", club) for club in found.get("clubs", [])]:
+        if name_problem(name) is not None:
+            raise refuse(code, f"{what}: {name_problem(name)}")
+    counted = counted_from(found)
+    if counted is not None and year is not None and counted != year:
+        raise refuse(code, f"an age bound is counted from the tournament's year, {year}, not {counted}")
+    made = category({k: v for k, v in found.items() if k not in BOUNDS.values()}, counted or 0)
+    if made != found:
+        raise refuse(code, "not a category as this service stores one")
+    return made
+
+
+def counted_from(found: dict) -> int | None:
+    """The year an age category's bound was counted from (None: no age and bound given)."""
+    for age, bound in BOUNDS.items():
+        if age in found and bound in found:
+            counted: int = found[age] + found[bound]
+            if not 1 <= counted <= 9999:
+                raise refuse(found["code"], "an age bound is counted from a year of the calendar")
+            return counted
+    return None
+
+
+def restored_prize_list(given: object, codes: set[str]) -> PrizesSet:
+    """A prize list as stored, read back (a TRF's ``XMR 0000 PRIZES``): its shape, then
+    each prize and the list as ``decide_prizes`` checks them."""
+    found = shaped(given, PRIZE_LIST_FIELDS, "prizes")
+    if "prizes" not in found:
+        raise InvalidRecord("prizes: the list of prizes is missing", field="prizes")
+    for prize in found["prizes"]:
+        if not {"place", "amount"} <= shaped(prize, PRIZE_FIELDS, "prizes").keys():
+            raise InvalidRecord("prizes: a prize has a place and an amount", field="prizes")
+    return prize_list(found, codes)

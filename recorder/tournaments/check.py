@@ -83,9 +83,12 @@ def check_berger_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundChec
     if len(field) < 2:
         return replace(base, detail="a round robin needs at least two players for a Berger table")
     pairs, off = round_robin_round(len(field), rnd.number, t.format == "double_round_robin", annex_order(t))
-    expected = tuple((field[s - 1].number, field[n - 1].number) for s, n in pairs)
-    expected_bye = field[off - 1].number if off else None
-    stored_bye = next((b.player for b in rnd.byes), None)
+    # A declared absence takes its board out of the table (both players have a bye of a kind).
+    away = {b.player for b in rnd.byes if b.kind is not None}
+    table = ((field[s - 1].number, field[n - 1].number) for s, n in pairs)
+    expected = tuple(pair for pair in table if not set(pair) & away)
+    expected_bye = field[off - 1].number if off and field[off - 1].number not in away else None
+    stored_bye = next((b.player for b in rnd.byes if b.kind is None), None)
     found = replace(base, stored_bye=stored_bye, expected=expected, expected_bye=expected_bye)
     if set(base.stored) == set(expected) and stored_bye == expected_bye:
         return replace(found, status=SAME)

@@ -16,11 +16,26 @@ from recorder.core.names import player_key
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.rules import rules_for
 
-from . import BOARD_RESULTS, FORMATS, MAX_BROADCAST_DELAY, MAX_FORBIDDEN_PAIRS, TIEBREAKS, forbidden_pairs, trf
+from . import (
+    BOARD_RESULTS,
+    C07_ROUND_ROBIN,
+    C07_SWISS,
+    FORMATS,
+    MAX_BROADCAST_DELAY,
+    MAX_DECLARED_BYES,
+    MAX_FORBIDDEN_PAIRS,
+    TIEBREAKS,
+    forbidden_pairs,
+    trf,
+)
 from .events import (
+    ABSENCE_POINTS,
     BERGER_ANNEX_1,
+    DEFAULT_ABSENCE_POINTS,
     DUTCH_2026,
     PAIRING_RULES,
+    AbsenceCancelled,
+    AbsenceDeclared,
     BoardResultRecorded,
     BroadcastSet,
     CorrectionRecorded,
@@ -32,6 +47,7 @@ from .events import (
     TiebreaksChosen,
     TournamentCreated,
 )
+from .finish import check_open
 from .fold import Board, Entrant, Tournament, bye_kind
 from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, pair_swiss, round_robin_round
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
@@ -49,12 +65,20 @@ def check_broadcast_delay(delay: object) -> int:
 
 
 def default_tiebreaks(format_: str, is_match: bool) -> list[str]:
-    """FIDE's usual orders: direct encounter first in a round robin, Buchholz in a Swiss."""
-    if format_ in ("round_robin", "double_round_robin"):
-        chosen = ["direct_encounter", "sonneborn_berger", "wins"]
-    else:
-        chosen = ["buchholz", "sonneborn_berger", "direct_encounter", "wins"]
+    """FIDE's recommended list for the system, in C.07's codes: a round robin's, else the
+    Swiss one's (a manual tournament is paired like a Swiss, by score); a match variant's
+    round and hole differences after it."""
+    chosen = list(C07_ROUND_ROBIN if format_ in ("round_robin", "double_round_robin") else C07_SWISS)
     return chosen + (["round_difference", "hole_difference"] if is_match else [])
+
+
+def absence_points(chosen: object) -> float | None:
+    """The bye of a declared absence: 0 or 0.5 (None: the default, a half point)."""
+    if chosen is None:
+        return None
+    if chosen not in ABSENCE_POINTS or isinstance(chosen, bool):
+        raise InvalidRecord("absence_points is 0 or 0.5", field="absence_points")
+    return None if chosen == DEFAULT_ABSENCE_POINTS else chosen
 
 
 def check_tiebreaks(tiebreaks: list) -> list[str]:
@@ -101,6 +125,7 @@ def decide_create(body: dict) -> TournamentCreated:
         finished_public=None if body.get("finished_public", True) else False,
         berger_order=BERGER_ANNEX_1 if format_ == "double_round_robin" else None,
         time_control=checked_time_control(body["time_control"]) if body.get("time_control") is not None else None,
+        absence_points=absence_points(body.get("absence_points")),
     )
 
 
@@ -139,7 +164,7 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
             "options": body.get("options") or {},
             "format": body.get("format") or "swiss",
             "rounds": fields["rounds"],
-            "tiebreaks": body.get("tiebreaks"),
+            "tiebreaks": body.get("tiebreaks") or trf.listed_tiebreaks(parsed),
             "bye_points": fields["bye_points"],
             "site": fields.get("site"),
             "start_date": fields.get("start_date"),
@@ -153,6 +178,8 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
         pairing_rules=fields["pairing_rules"] if created.format == "swiss" else None,
         initial_colour=fields["initial_colour"],
         acceleration=fields["acceleration"],
+        lots_seed=fields.get("lots_seed"),
+        absence_points=fields.get("absence_points"),
     )
     return trf.import_events(parsed, created, survivor)
 
@@ -207,6 +234,47 @@ def decide_withdraw(t: Tournament, number: int, body: dict) -> list[PlayerWithdr
     return [PlayerWithdrew(number=number, reason=body.get("reason"))]
 
 
+def decide_absence(t: Tournament, body: dict) -> list[AbsenceDeclared]:
+    """A player says he will miss a round still to pair: the pairing leaves him out of it
+    and gives him the tournament's absence bye (``absence_points``)."""
+    number, round_number = body["player"], body["round"]
+    entrant = _entrant(t, number)
+    _round_to_come(t, round_number)
+    if entrant.withdrawn:
+        raise InvalidRecord(f"{entrant.name} has withdrawn: he is paired in no round to come", field="player")
+    if t.absence(number, round_number) is not None:
+        raise AlreadyExists(f"{entrant.name} has already said he will miss round {round_number}", field="round")
+    if len(t.absences) >= MAX_DECLARED_BYES:
+        raise InvalidRecord(f"a tournament holds at most {MAX_DECLARED_BYES:,} declared absences", field="round")
+    return [AbsenceDeclared(player=number, round=round_number, points=t.absence_points)]
+
+
+def decide_cancel_absence(t: Tournament, number: int, round_number: int) -> list[AbsenceCancelled]:
+    """A declared absence taken back, while its round is still to pair."""
+    entrant = _entrant(t, number)
+    if t.absence(number, round_number) is None:
+        raise NotFound(f"{entrant.name} has not said he will miss round {round_number}", round=round_number)
+    _round_to_come(t, round_number)
+    return [AbsenceCancelled(player=number, round=round_number)]
+
+
+def _round_to_come(t: Tournament, round_number: int) -> None:
+    """A round not yet paired, and not past the tournament's last."""
+    if round_number < t.next_round:
+        raise InvalidRecord(f"round {round_number} is paired already; the next is {t.next_round}", field="round")
+    planned = t.planned_rounds
+    if planned and round_number > planned:
+        raise InvalidRecord(f"the tournament has {planned} rounds, not {round_number}", field="round")
+
+
+def absence_byes(absent: dict[int, float]) -> list[dict]:
+    """The byes of the players who declared they would miss the round, by their points."""
+    return [{"player": p, "points": points, "kind": ABSENCE_KIND[points]} for p, points in sorted(absent.items())]
+
+
+ABSENCE_KIND = {0: "zero", 0.5: "half", 1: "full"}
+
+
 def decide_forbid(t: Tournament, body: dict) -> list[PairingForbidden]:
     """Players who must not meet (family, team-mates), from ``first_round`` on (default the
     next round) to ``last_round`` (default the end); rounds already paired stay as they are."""
@@ -230,15 +298,27 @@ def decide_forbid(t: Tournament, body: dict) -> list[PairingForbidden]:
 
 
 def decide_board_result(t: Tournament, round_number: int, board: int, body: dict, has_game: bool):
-    """A forfeit: only for a board on which no game was started (a game records its own)."""
+    """A result for a board on which no game was started (a game records its own): a game
+    played on the board and recorded on paper (kind ``played``), or a forfeit (kind
+    ``forfeit``, the default: the meaning every result had before kinds). A recorded result
+    is replaced only by one that says it ``corrects`` it, as a new event; after the
+    tournament finished, only after the admin's correction of the board (the guard's)."""
     _board(t, round_number, board)
-    if body["result"] not in BOARD_RESULTS:
+    result, kind = body["result"], body.get("kind") or "forfeit"
+    if result not in BOARD_RESULTS:
         raise InvalidRecord(f"result must be one of {', '.join(BOARD_RESULTS)}", field="result")
+    if kind == "forfeit" and result == "draw":
+        raise InvalidRecord("a forfeit is won, lost, or lost by both: a draw is played (kind played)", field="result")
+    if kind == "played" and result == "double_forfeit":
+        raise InvalidRecord("a double forfeit is no game played: give kind forfeit", field="result")
     if has_game:
         raise AlreadyExists("a game was started on this board: record its result in the game (GEN-28)")
-    if (round_number, board) in t.forfeits:
-        raise AlreadyExists("this board already has a result")
-    return [BoardResultRecorded(round_number, board, body["result"], "forfeit", body.get("note"))]
+    recorded = (round_number, board) in t.forfeits
+    if recorded and not body.get("corrects"):
+        raise AlreadyExists("this board already has a result: a new one says it corrects it (corrects: true)")
+    if body.get("corrects") and not recorded:
+        raise InvalidRecord("this board has no result to correct", field="corrects")
+    return [BoardResultRecorded(round_number, board, result, kind, body.get("note"))]
 
 
 def decide_correction(
@@ -292,6 +372,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
 
 def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
     """The next round: manual boards when given, else Berger or Swiss by the format."""
+    check_open(t)
     number = t.next_round
     planned = t.planned_rounds
     if planned is not None and number > planned:
@@ -311,10 +392,15 @@ def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
 
 def manual_round(t: Tournament, number: int, boards: list, byes: list) -> RoundPaired:
     active = {e.number for e in t.active_in(number)}
+    absent = t.absent_from(number)
     placed = [p for b in boards for p in (b["south"], b["north"])] + [b["player"] for b in byes]
     for player in placed:
         if player not in active:
             raise InvalidRecord(f"player {player} cannot be paired in round {number}", field="boards")
+        if player in absent:
+            raise InvalidRecord(
+                f"player {player} said he will miss round {number}: take his absence back first", field="boards"
+            )
     if len(set(placed)) != len(placed):
         raise InvalidRecord("a player is paired twice", field="boards")
     if any(b["points"] not in BYE_POINTS for b in byes):
@@ -325,7 +411,7 @@ def manual_round(t: Tournament, number: int, boards: list, byes: list) -> RoundP
         round=number,
         method="manual",
         boards=[{"board": i, "south": b["south"], "north": b["north"]} for i, b in enumerate(boards, start=1)],
-        byes=[{"player": b["player"], "points": b["points"]} for b in byes],
+        byes=[{"player": b["player"], "points": b["points"]} for b in byes] + absence_byes(absent),
     )
 
 
@@ -342,16 +428,20 @@ def annex_order(t: Tournament) -> bool:
 
 
 def berger(t: Tournament, number: int) -> list:
-    """Berger tables on the field's order; boards against a withdrawn player are forfeits."""
+    """Berger tables on the field's order; boards against a withdrawn player are forfeits.
+    A player who declared he would miss the round is left out with his absence bye, and
+    his scheduled opponent, ready to play, has a full-point bye (as a forfeit would score)."""
     field = round_robin_field(t)
     if len(field) < 2:
         raise InvalidRecord("a round robin needs at least two players")
     pairs, off = round_robin_round(len(field), number, t.format == "double_round_robin", annex_order(t))
-    boards = [
-        {"board": i, "south": field[s - 1].number, "north": field[n - 1].number}
-        for i, (s, n) in enumerate(pairs, start=1)
-    ]
-    byes = [{"player": field[off - 1].number, "points": 0}] if off else []
+    absent = t.absent_from(number)
+    seated = [(field[s - 1].number, field[n - 1].number) for s, n in pairs]
+    kept = [(s, n) for s, n in seated if s not in absent and n not in absent]
+    boards = [{"board": i, "south": s, "north": n} for i, (s, n) in enumerate(kept, start=1)]
+    byes = [{"player": field[off - 1].number, "points": 0}] if off and field[off - 1].number not in absent else []
+    stood_up = sorted(p for pair in seated if set(pair) & absent.keys() for p in pair if p not in absent)
+    byes += absence_byes(absent) + [{"player": p, "points": 1, "kind": "full"} for p in stood_up]
     events: list = [RoundPaired(round=number, method="berger", boards=boards, byes=byes)]
     for b in boards:
         gone = [not t.seated(b[seat]).is_active_in(number) for seat in ("south", "north")]
@@ -498,13 +588,16 @@ def swiss_pairing(t: Tournament, outcomes: dict, number: int, absent: frozenset 
 
 
 def swiss(t: Tournament, outcomes: dict, number: int) -> RoundPaired:
+    """The round by the Dutch rules, the players who declared they would miss it left out
+    (each with his absence bye)."""
+    absent = t.absent_from(number)
     try:
-        pairing = swiss_pairing(t, outcomes, number)
+        pairing = swiss_pairing(t, outcomes, number, frozenset(absent))
     except NoPairing as error:
         raise InvalidRecord(str(error), field="boards") from None
     boards = [{"board": i, "south": s, "north": n} for i, (s, n) in enumerate(pairing.boards, start=1)]
     byes = [{"player": pairing.bye, "points": t.bye_points}] if pairing.bye is not None else []
-    return RoundPaired(round=number, method="swiss", boards=boards, byes=byes)
+    return RoundPaired(round=number, method="swiss", boards=boards, byes=byes + absence_byes(absent))
 
 
 # --------------------------------------------------------------------------- lookups

@@ -2,7 +2,7 @@
 
 Pairings are stored as made (a later change to the pairing code never rewrites
 history). Game results are NOT copied here: standings read them from the games.
-Only a result decided without a game (a forfeit) is a tournament event.
+Only a result without a game here (a forfeit, a game recorded on paper) is a tournament event.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ PAIRING_RULES = (OLD_DUTCH, DUTCH_2026)
 BERGER_CYCLES = "berger-cycles"  # a double round robin plays the cycle twice as it stands
 BERGER_ANNEX_1 = "c05-annex1"  # ... its first cycle's last two rounds reversed (FIDE C.05 Annex 1)
 BYE_KINDS = ("pab", "full", "half", "zero")
+ABSENCE_POINTS = (0, 0.5)  # a tournament's rule for a round a player said he would miss
+DEFAULT_ABSENCE_POINTS = 0.5  # FIDE opens' usual half-point bye; absent from the creation event: this
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class TournamentCreated(TournamentEvent):
     # order every double round robin stored before it was paired by.
     berger_order: str | None = None
     time_control: dict | None = None  # every game's (core.clocks), given to each board's game
+    absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
+    lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
@@ -68,6 +72,8 @@ LATER_FIELDS = (
     "finished_public",
     "berger_order",
     "time_control",
+    "absence_points",
+    "lots_seed",
 )
 
 
@@ -112,6 +118,26 @@ class PairingForbidden(TournamentEvent):
 
 
 @dataclass(frozen=True)
+class AbsenceDeclared(TournamentEvent):
+    """A player will miss a round not yet paired: the pairing leaves him out of it and
+    gives him a bye of ``points`` (the tournament's rule; from a TRF's 240, its type)."""
+
+    type: ClassVar[str] = "absence_declared"
+    player: int
+    round: int
+    points: float
+
+
+@dataclass(frozen=True)
+class AbsenceCancelled(TournamentEvent):
+    """A declared absence taken back before its round was paired."""
+
+    type: ClassVar[str] = "absence_cancelled"
+    player: int
+    round: int
+
+
+@dataclass(frozen=True)
 class RoundPaired(TournamentEvent):
     """A round's boards ``[{board, south, north}]`` and byes ``[{player, points}]``."""
 
@@ -124,13 +150,15 @@ class RoundPaired(TournamentEvent):
 
 @dataclass(frozen=True)
 class BoardResultRecorded(TournamentEvent):
-    """A result decided without a game on the board: a forfeit (or a double forfeit)."""
+    """A result of a board without a game here: a forfeit (or a double forfeit), a game
+    played on the board and recorded on paper or elsewhere (reason ``played``), or one of
+    less than a move (``short_game``, from a TRF). A later one on the same board corrects it."""
 
     type: ClassVar[str] = "board_result_recorded"
     round: int
     board: int
     result: str  # south_wins, north_wins, draw, double_forfeit
-    reason: str = "forfeit"
+    reason: str = "forfeit"  # forfeit, played, short_game
     note: str | None = None
 
 
@@ -185,6 +213,16 @@ class PrizesSet(TournamentEvent):
     currency: str | None = None
 
 
+@dataclass(frozen=True)
+class TournamentFinished(TournamentEvent):
+    """Its arbiter (or the admin) finished the tournament, every paired round having its
+    results: from this event on its arbiters' rights have ended (finish.py)."""
+
+    type: ClassVar[str] = "tournament_finished"
+    principal: dict = field(default_factory=dict)  # who finished it: {"kind": "arbiter", "tournament_id": …}
+    note: str | None = None
+
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.type: cls
     for cls in (
@@ -193,6 +231,8 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         PlayerRegistered,
         PlayerWithdrew,
         PairingForbidden,
+        AbsenceDeclared,
+        AbsenceCancelled,
         RoundPaired,
         BoardResultRecorded,
         EntrantLinked,
@@ -200,6 +240,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         CorrectionRecorded,
         CategoriesSet,
         PrizesSet,
+        TournamentFinished,
     )
 }
 

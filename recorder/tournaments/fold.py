@@ -6,12 +6,16 @@ Results of games are not part of the fold: ``standings`` joins them in at read t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .events import (
     BERGER_CYCLES,
+    DEFAULT_ABSENCE_POINTS,
     OLD_DUTCH,
+    AbsenceCancelled,
+    AbsenceDeclared,
     BoardResultRecorded,
     BroadcastSet,
     CategoriesSet,
@@ -25,6 +29,7 @@ from .events import (
     TiebreaksChosen,
     TournamentCreated,
     TournamentEvent,
+    TournamentFinished,
 )
 
 
@@ -101,6 +106,15 @@ class Forbidden:
 
 
 @dataclass(frozen=True)
+class Absence:
+    """A round a player said he would miss, and the points of its bye."""
+
+    player: int
+    round: int
+    points: float
+
+
+@dataclass(frozen=True)
 class Correction:
     """A board of a finished tournament the admin corrected (the event's seq), and why."""
 
@@ -133,6 +147,9 @@ class Tournament:
     broadcast_delay: int = 0  # seconds; 0: the public sees each move at once
     finished_public: bool = True
     time_control: dict | None = None  # core.clocks: the time control of every game of it
+    absence_points: float = DEFAULT_ABSENCE_POINTS  # the bye of a declared absence
+    lots_seed: str | None = None  # the drawing of lots' seed as recorded; None: the tournament's id
+    absences: tuple[Absence, ...] = ()  # declared, not taken back
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -141,6 +158,7 @@ class Tournament:
     prizes: tuple[dict, ...] = ()  # the prize list as stored (PrizesSet)
     prize_sharing: str = "none"
     currency: str | None = None
+    finished_explicitly: bool = False  # a tournament_finished event: finished whatever its planned rounds
     version: int = 0
 
     @property
@@ -175,6 +193,20 @@ class Tournament:
 
     def active_in(self, round_number: int) -> list[Entrant]:
         return [e for e in self.entrants if e.is_active_in(round_number)]
+
+    @property
+    def draw_seed(self) -> str:
+        """What the drawing of lots is seeded by: the recorded seed, else the id."""
+        return self.lots_seed or self.tournament_id
+
+    def absence(self, player: int, round_number: int) -> Absence | None:
+        return next((a for a in self.absences if (a.player, a.round) == (player, round_number)), None)
+
+    def absent_from(self, round_number: int) -> dict[int, float]:
+        """Player -> the points of his bye, for the active players who declared they would
+        miss this round (a withdrawal since leaves him out anyway)."""
+        active = {e.number for e in self.active_in(round_number)}
+        return {a.player: a.points for a in self.absences if a.round == round_number and a.player in active}
 
     def corrected(self, round_number: int, board: int) -> bool:
         """Has the admin recorded a correction of this board (so his commands to its game may follow)?"""
@@ -212,51 +244,108 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         broadcast_delay=event.broadcast_delay or 0,
         finished_public=event.finished_public is not False,
         time_control=event.time_control,
+        absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
+        lots_seed=event.lots_seed,
         version=1,
     )
 
 
 def apply(t: Tournament, event: TournamentEvent, seq: int) -> Tournament:
     """The reducer: the tournament after one more stored event."""
-    if isinstance(event, TiebreaksChosen):
-        return replace(t, tiebreaks=tuple(event.tiebreaks), version=seq)
-    if isinstance(event, PlayerRegistered):
-        entrant = Entrant(
-            event.number,
-            event.name,
-            event.federation,
-            event.rating,
-            entered_round=t.next_round,
-            player_id=event.player_id,
-        )
-        return replace(t, entrants=t.entrants + (entrant,), version=seq)
-    if isinstance(event, EntrantLinked):
-        entrants = tuple(replace(e, player_id=event.player_id) if e.number == event.number else e for e in t.entrants)
-        return replace(t, entrants=entrants, version=seq)
-    if isinstance(event, PlayerWithdrew):
-        entrants = tuple(
-            replace(e, withdrawn_after=len(t.rounds)) if e.number == event.number else e for e in t.entrants
-        )
-        return replace(t, entrants=entrants, version=seq)
-    if isinstance(event, PairingForbidden):
-        group = Forbidden(tuple(event.players), event.first_round, event.last_round)
-        return replace(t, forbidden=t.forbidden + (group,), version=seq)
-    if isinstance(event, RoundPaired):
-        return replace(t, rounds=t.rounds + (round_from_event(event),), version=seq)
-    if isinstance(event, BroadcastSet):
-        return replace(t, broadcast_delay=event.broadcast_delay, finished_public=event.finished_public, version=seq)
-    if isinstance(event, CorrectionRecorded):
-        correction = Correction(event.round, event.board, event.reason, dict(event.principal), seq)
-        return replace(t, corrections=t.corrections + (correction,), version=seq)
-    if isinstance(event, BoardResultRecorded):
-        forfeit = Forfeit(event.result, event.reason, event.note)
-        return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit}, version=seq)
-    if isinstance(event, CategoriesSet):
-        return replace(t, categories=tuple(event.categories), version=seq)
-    if isinstance(event, PrizesSet):
-        prizes = tuple(event.prizes)
-        return replace(t, prizes=prizes, prize_sharing=event.sharing, currency=event.currency, version=seq)
-    raise TypeError(f"unexpected tournament event {event!r}")
+    change = CHANGES.get(type(event))
+    if change is None:
+        raise TypeError(f"unexpected tournament event {event!r}")
+    return change(replace(t, version=seq), event)
+
+
+def _tiebreaks_chosen(t: Tournament, event: Any) -> Tournament:
+    return replace(t, tiebreaks=tuple(event.tiebreaks))
+
+
+def _player_registered(t: Tournament, event: Any) -> Tournament:
+    entrant = Entrant(
+        event.number,
+        event.name,
+        event.federation,
+        event.rating,
+        entered_round=t.next_round,
+        player_id=event.player_id,
+    )
+    return replace(t, entrants=t.entrants + (entrant,))
+
+
+def _entrant_linked(t: Tournament, event: Any) -> Tournament:
+    entrants = tuple(replace(e, player_id=event.player_id) if e.number == event.number else e for e in t.entrants)
+    return replace(t, entrants=entrants)
+
+
+def _player_withdrew(t: Tournament, event: Any) -> Tournament:
+    entrants = tuple(replace(e, withdrawn_after=len(t.rounds)) if e.number == event.number else e for e in t.entrants)
+    return replace(t, entrants=entrants)
+
+
+def _pairing_forbidden(t: Tournament, event: Any) -> Tournament:
+    group = Forbidden(tuple(event.players), event.first_round, event.last_round)
+    return replace(t, forbidden=t.forbidden + (group,))
+
+
+def _absence_declared(t: Tournament, event: Any) -> Tournament:
+    return replace(t, absences=t.absences + (Absence(event.player, event.round, event.points),))
+
+
+def _absence_cancelled(t: Tournament, event: Any) -> Tournament:
+    kept = tuple(a for a in t.absences if (a.player, a.round) != (event.player, event.round))
+    return replace(t, absences=kept)
+
+
+def _round_paired(t: Tournament, event: Any) -> Tournament:
+    return replace(t, rounds=t.rounds + (round_from_event(event),))
+
+
+def _broadcast_set(t: Tournament, event: Any) -> Tournament:
+    return replace(t, broadcast_delay=event.broadcast_delay, finished_public=event.finished_public)
+
+
+def _correction_recorded(t: Tournament, event: Any) -> Tournament:
+    # `apply` has stamped the tournament with this event's seq already.
+    correction = Correction(event.round, event.board, event.reason, dict(event.principal), t.version)
+    return replace(t, corrections=t.corrections + (correction,))
+
+
+def _board_result_recorded(t: Tournament, event: Any) -> Tournament:
+    forfeit = Forfeit(event.result, event.reason, event.note)
+    return replace(t, forfeits={**t.forfeits, (event.round, event.board): forfeit})
+
+
+def _categories_set(t: Tournament, event: Any) -> Tournament:
+    return replace(t, categories=tuple(event.categories))
+
+
+def _prizes_set(t: Tournament, event: Any) -> Tournament:
+    return replace(t, prizes=tuple(event.prizes), prize_sharing=event.sharing, currency=event.currency)
+
+
+def _tournament_finished(t: Tournament, event: Any) -> Tournament:
+    return replace(t, finished_explicitly=True)
+
+
+# What each stored event changes; `apply` stamps the version first.
+CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
+    TiebreaksChosen: _tiebreaks_chosen,
+    PlayerRegistered: _player_registered,
+    EntrantLinked: _entrant_linked,
+    PlayerWithdrew: _player_withdrew,
+    PairingForbidden: _pairing_forbidden,
+    AbsenceDeclared: _absence_declared,
+    AbsenceCancelled: _absence_cancelled,
+    RoundPaired: _round_paired,
+    BroadcastSet: _broadcast_set,
+    CorrectionRecorded: _correction_recorded,
+    BoardResultRecorded: _board_result_recorded,
+    CategoriesSet: _categories_set,
+    PrizesSet: _prizes_set,
+    TournamentFinished: _tournament_finished,
+}
 
 
 def round_from_event(event: RoundPaired) -> Round:

@@ -31,12 +31,13 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import TOURNAMENT_PREFIX, board_game_id, new_tournament_id, trf
+from . import TOURNAMENT_PREFIX, board_game_id, finish, new_tournament_id, proposal, trf
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
 from .events import EntrantLinked, PlayerRegistered, event_from_record
 from .fold import Tournament, replay
+from .proposal import Proposal
 from .results import outcome_of_forfeit, outcome_of_state
 from .standings import Standing, crosstable, is_finished, standings
 
@@ -134,11 +135,12 @@ class Tournaments:
         return t
 
     def is_over(self, tournament_id: str, *, unfinished_game: bool = False) -> bool:
-        """Finished (every planned round paired and every board's result known) or corrected
-        by the admin: its arbiter's rights have ended. ``unfinished_game``: a game of its
-        boards is known to be unfinished, so the tournament is not (no result is read)."""
+        """Finished (by its arbiter's ``tournament_finished``, or every planned round paired
+        and every board's result known) or corrected by the admin: its arbiter's rights have
+        ended. ``unfinished_game``: a game of its boards is known to be unfinished, so the
+        tournament is not (no result is read)."""
         t = self.latest(tournament_id)
-        if t.corrections:
+        if t.corrections or t.finished_explicitly:
             return True
         if unfinished_game or not t.rounds or len(t.rounds) != t.planned_rounds:
             return False
@@ -163,6 +165,14 @@ class Tournaments:
                     if outcome is not None:
                         found[key] = outcome
         return found
+
+    def finished_at(self, t: Tournament) -> str | None:
+        """When the finished tournament ``t`` finished (finish.py): one read of its events
+        and one query of its board games' result changes."""
+        events = [(e.type, e.recorded_at) for e in self.events(t.tournament_id)]
+        games = [board_game_id(t.tournament_id, rnd.number, b.board) for rnd in t.rounds for b in rnd.boards]
+        latest = self.recorder.results.latest_change(games, before=finish.first_correction(events))
+        return finish.finished_at(events, latest)
 
     def list_tournaments(self, *, limit: int = 100, offset: int = 0) -> list[dict]:
         """Tournaments, newest first, as their creation events describe them."""
@@ -377,6 +387,13 @@ class Tournaments:
     def withdraw(self, tournament_id: str, number: int, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_withdraw(t, number, body), **write)
 
+    def declare_absence(self, tournament_id: str, body: dict, **write) -> Written:
+        return self.execute(tournament_id, lambda t, _: decisions.decide_absence(t, body), **write)
+
+    def cancel_absence(self, tournament_id: str, number: int, round_number: int, **write) -> Written:
+        decide = lambda t, _: decisions.decide_cancel_absence(t, number, round_number)  # noqa: E731
+        return self.execute(tournament_id, decide, **write)
+
     def forbid(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_forbid(t, body), **write)
 
@@ -389,6 +406,29 @@ class Tournaments:
     def pair(self, tournament_id: str, body: dict, **write) -> Written:
         decide = lambda t, outcomes: decisions.decide_pair(t, outcomes, body)  # noqa: E731
         return self.execute(tournament_id, decide, needs_results=True, **write)
+
+    def finish(self, tournament_id: str, body: dict, *, principal: dict, **write) -> Written:
+        """The tournament finished by its arbiter or the admin (finish.py)."""
+        decide = lambda t, outcomes: finish.decide_finish(t, outcomes, body, principal)  # noqa: E731
+        return self.execute(tournament_id, decide, needs_results=True, **write)
+
+    def boards_to_play(self, tournament_id: str, round_number: int) -> list[int]:
+        """The boards of a paired round still without a result (NotFound: no such round)."""
+        view = self.view(tournament_id)
+        rnd = view.tournament.round(round_number)
+        if rnd is None:
+            raise NotFound(f"round {round_number} is not paired", round=round_number)
+        return [b.board for b in rnd.boards if (round_number, b.board) not in view.outcomes]
+
+    def propose(self, tournament_id: str) -> tuple[Tournament, Proposal]:
+        """The next round as ``POST …/rounds`` with ``{}`` would pair it now; stores nothing."""
+        view = self.view(tournament_id)
+        return view.tournament, proposal.propose(view.tournament, view.outcomes)
+
+    def check_proposal(self, tournament_id: str, body: dict) -> tuple[Tournament, tuple]:
+        """The checker's findings on a proposed round (boards and byes); stores nothing."""
+        view = self.view(tournament_id)
+        return view.tournament, proposal.check_proposal(view.tournament, view.outcomes, body)
 
     def record_forfeit(self, tournament_id: str, round_number: int, board: int, body: dict, **write) -> Written:
         game_id = board_game_id(tournament_id, round_number, board)

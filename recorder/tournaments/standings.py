@@ -94,6 +94,10 @@ def round_complete(t: Tournament, outcomes: dict, round_number: int) -> bool:
 
 
 def is_finished(t: Tournament, outcomes: dict) -> bool:
+    """Finished by its arbiter (``tournament_finished``), or every planned round paired and
+    every board's result known."""
+    if t.finished_explicitly:
+        return True
     planned = t.planned_rounds
     return bool(planned) and len(t.rounds) == planned and round_complete(t, outcomes, planned)
 
@@ -159,7 +163,7 @@ def tied_groups(keys: dict[int, list]) -> list[list[int]]:
 def fide_tiebreak(t: Tournament, table: dict, code: str, keys: dict[int, list]) -> dict:
     """One of C.07's tie-breaks (tiebreaks.py), by the ties ``keys`` leave so far."""
     ratings = {e.number: e.rating for e in t.entrants}
-    context = tiebreaks.context_of(table, ratings, t.is_round_robin, seed=t.tournament_id)
+    context = tiebreaks.context_of(table, ratings, t.is_round_robin, seed=t.draw_seed)
     return tiebreaks.one(code, table, context, keys)
 
 

@@ -19,13 +19,16 @@ White (docs/tournaments.md).
 
 What a tournament knows that TRF has no record for travels in this service's extension
 record ``XMR`` (other programs ignore a code they do not know): the rated flag, late
-entries, withdrawals and registry links; a withdrawal also as TRF-2026's ``240 Z``
+entries, withdrawals and registry links, the categories and the prize list (as stored, in
+JSON: ``categories.restored_category`` and ``restored_prize_list`` check them as the API
+checks what it takes); a withdrawal also as TRF-2026's ``240 Z``
 zero-point byes for the rounds still to pair, so other programs leave the player out
 too. Export, import, export gives the same file, and the same tournament.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -36,20 +39,36 @@ from recorder.core.clocks import checked_time_control, time_control_of, time_con
 from recorder.core.names import name_problem, shown_problem
 from recorder.errors import InvalidRecord
 
-from . import MAX_DECLARED_BYES, MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_RATING, MAX_ROUNDS, forbidden_pairs
+from . import (
+    FIDE_TIEBREAKS,
+    MAX_DECLARED_BYES,
+    MAX_FORBIDDEN_GROUP,
+    MAX_FORBIDDEN_PAIRS,
+    MAX_RATING,
+    MAX_ROUNDS,
+    TIEBREAKS,
+    forbidden_pairs,
+    tiebreaks,
+)
+from .categories import MAX_CATEGORIES, restored_category, restored_prize_list
 from .events import (
+    DEFAULT_ABSENCE_POINTS,
     DUTCH_2026,
     OLD_DUTCH,
+    AbsenceDeclared,
     BoardResultRecorded,
+    CategoriesSet,
     PairingForbidden,
     PlayerRegistered,
     PlayerWithdrew,
+    PrizesSet,
     RoundPaired,
     TournamentCreated,
     TournamentEvent,
 )
 from .fold import Tournament, bye_kind
 from .pairing import SOUTH
+from .prizes import NOT_SHARED
 from .standings import ABSENT, BYE, FORFEIT, PENDING, PLAYED, cells, standings
 
 LAYOUTS = ("2026", "16")
@@ -72,6 +91,7 @@ PARTNER_CODES = {
 }
 BYE_CODE = {"pab": "U", "full": "F", "half": "H", "zero": "Z"}
 BYE_OF_CODE = {"U": "pab", "F": "full", "H": "half", "Z": "zero"}
+ABSENCE_CODE = {1: "F", 0.5: "H", 0: "Z"}  # a declared absence's 240 type, by its points
 SYSTEMS = {"FIDE_DUTCH_2025": None, "FIDE_DUTCH_2025_BAKU": "baku", "FIDE_DUTCH": None, "FIDE_DUTCH_BAKU": "baku"}
 POINT_CODES = "WDLAPX"
 DEFAULT_POINTS = {"W": Fraction(1), "D": Fraction(1, 2), "L": Fraction(0), "A": Fraction(0)}
@@ -90,7 +110,18 @@ ROUND_KEYWORDS = {
     "ENTERED": ("the first round he could be paired in", 2),
     "WITHDRAWN": ("the last round before he withdrew", 0),
 }
-KNOWN = ", ".join(PLAYER_KEYWORDS)
+TOURNAMENT_KEYWORDS = {  # XMR 0000 ...: the tournament's own records
+    "RATED": "rated",
+    "TIEBREAKS": "own_tiebreaks",
+    "LOTS": "lots_seed",
+    "ABSENCE": "absence",
+    "CATEGORY": "categories",  # one record a category, in order
+    "PRIZES": "prize_list",
+}
+MAX_JSON = 16_000  # characters of a JSON value: above the longest category or prize list the API takes
+LOTS_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ABSENCE_RULES = {"0.0": 0, "0.5": 0.5}  # XMR 0000 ABSENCE: the points of a declared absence's bye
+KNOWN = ", ".join([*TOURNAMENT_KEYWORDS, *PLAYER_KEYWORDS])
 
 
 class TrfError(InvalidRecord):
@@ -140,11 +171,17 @@ class TrfFile:
     system: tuple | None = None  # (line, code) from 192
     forbidden: tuple = ()  # 260: (first round, last round, (players...))
     players: tuple[TrfPlayer, ...] = ()
-    declared: tuple = ()  # 240 Z: (round, player, line, column), zero-point byes of rounds to come
+    declared: tuple = ()  # 240: (round, player, line, column, type F/H/Z), byes declared for rounds to come
+    tiebreaks: tuple | None = None  # (line, [codes]) from 202: C.07's codes after the points
+    own_tiebreaks: tuple | None = None  # (line, [names]) from XMR 0000 TIEBREAKS: this service's list as it is
+    lots_seed: str | None = None  # XMR 0000 LOTS: the drawing of lots' seed
+    absence: float | None = None  # XMR 0000 ABSENCE: the points of an absence's bye (absent: a half point)
     rated: int | None = None  # the line of XMR 0000 RATED
     entries: dict = field(default_factory=dict)  # XMR ENTERED: player -> (line, first round he could play)
     withdrawals: dict = field(default_factory=dict)  # XMR WITHDRAWN: player -> (line, last round paired)
     links: dict = field(default_factory=dict)  # XMR PLAYER: player -> (line, registry player id)
+    categories: tuple[dict, ...] = ()  # XMR 0000 CATEGORY: each category as stored (categories.py)
+    prize_list: PrizesSet | None = None  # XMR 0000 PRIZES: the prize list, its sharing and currency
 
     @property
     def played_rounds(self) -> int:
@@ -173,6 +210,7 @@ def parse(text: str) -> TrfFile:
         "withdrawals": {},
         "links": {},
         "registry_ids": set(),  # those the links name, so a repeat is found at once
+        "categories": [],  # (line, JSON value) of each XMR 0000 CATEGORY
     }
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         read_line(found, number, line.rstrip())
@@ -189,10 +227,15 @@ def parse(text: str) -> TrfFile:
         forbidden=tuple(found["forbidden"]),
         players=players,
         declared=tuple(found["declared"]),
+        tiebreaks=found.get("tiebreaks"),
+        own_tiebreaks=found.get("own_tiebreaks"),
+        lots_seed=found.get("lots_seed"),
+        absence=found.get("absence"),
         rated=found.get("rated"),
         entries=found["entries"],
         withdrawals=found["withdrawals"],
         links=found["links"],
+        **restored_prizes(found),
     )
     check_players(trf)
     check_extensions(trf)
@@ -229,8 +272,10 @@ def read_line(found: dict, number: int, line: str) -> None:
         read_declared(found, number, line)
     elif tag == EXTENSION:
         read_extension(found, number, line)
-    elif tag in ("172", "182", "202", "212", "222"):
-        return  # informative for this service: ranking method, controller, tiebreaks, time control
+    elif tag == "202":
+        found["tiebreaks"] = (number, read_tiebreaks(number, line))
+    elif tag in ("172", "182", "212", "222"):
+        return  # informative for this service: ranking method, controller, team tiebreaks, time control
     elif tag == "250":
         raise TrfError(number, 1, "explicit accelerations (250) are not supported; the rounds' own codes are read")
     else:
@@ -310,12 +355,31 @@ def read_forbidden(number: int, line: str) -> tuple:
     return (first, last, tuple(players), number)
 
 
+def read_tiebreaks(number: int, line: str) -> list[str]:
+    """202: C.07's codes after the points (``PTS`` first may be named), separated by commas
+    or blanks; each one this service computes, once."""
+    codes: list[str] = []
+    for found in re.finditer(r"[^,\s]+", line[4:]):
+        code, column = found.group(), found.start() + 5
+        if code.upper() == "PTS" and not codes:
+            continue
+        try:
+            canonical = tiebreaks.parse(code.upper()).code
+        except tiebreaks.UnknownTiebreak:
+            canonical = ""
+        if canonical not in FIDE_TIEBREAKS:
+            raise TrfError(number, column, f"{code[:12]!r} is not a C.07 tie-break computed here")
+        if canonical in codes:
+            raise TrfError(number, column, f"{canonical} is named twice")
+        codes.append(canonical)
+    return codes
+
+
 def read_declared(found: dict, number: int, line: str) -> None:
-    """240: byes declared for a round ahead. Only zero-point ones are read, and only as a
-    withdrawal (``check_declared``): this service has no bye asked for ahead."""
+    """240: byes declared for a round ahead, F (full point), H (half) or Z (zero): a player's
+    zero-point byes for every round to come are his withdrawal, any other his absences
+    (``check_declared``)."""
     kind = one_of(number, line, 5, "FHZ", "the type of bye")
-    if kind != "Z":
-        raise TrfError(number, 5, "only zero-point byes (240 Z) are read here, as a withdrawal; not full or half")
     round_number = whole(number, line, 7, 9, "the round", low=1, high=MAX_ROUNDS)
     for column in range(11, max(len(line), 11) + 1, 5):
         if len(found["declared"]) >= MAX_DECLARED_BYES:
@@ -324,7 +388,7 @@ def read_declared(found: dict, number: int, line: str) -> None:
         if (round_number, player) in found["declared_keys"]:
             raise TrfError(number, column, f"player {player}'s bye in round {round_number} is declared twice")
         found["declared_keys"].add((round_number, player))
-        found["declared"].append((round_number, player, number, column))
+        found["declared"].append((round_number, player, number, column, kind))
 
 
 def read_extension(found: dict, number: int, line: str) -> None:
@@ -333,13 +397,11 @@ def read_extension(found: dict, number: int, line: str) -> None:
     before round 1), PLAYER (his registry id)."""
     player = whole(number, line, 5, 8, "the starting number (0000 for the tournament)")
     keyword = cut(line, KEYWORD_COLUMN, VALUE_COLUMN - 2).strip()
-    if keyword == "RATED":
-        if player != 0 or "rated" in found:
-            raise TrfError(number, 5, "RATED is said once, of the tournament: its number is 0000")
-        found["rated"] = number
+    if keyword in TOURNAMENT_KEYWORDS:
+        read_tournament_extension(found, number, line, player, keyword)
         return
     if keyword not in PLAYER_KEYWORDS:
-        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: RATED, {KNOWN}")
+        raise TrfError(number, KEYWORD_COLUMN, f"unknown {EXTENSION} record {keyword[:12]!r}: {KNOWN}")
     kept = found[PLAYER_KEYWORDS[keyword]]
     if player == 0 or player in kept:
         raise TrfError(number, 5, f"{keyword} names a player (from 0001), once: not {player:04d}")
@@ -354,6 +416,81 @@ def read_extension(found: dict, number: int, line: str) -> None:
         raise TrfError(number, VALUE_COLUMN, f"registry player {registry_id} is entered twice")
     found["registry_ids"].add(registry_id)
     kept[player] = (number, registry_id)
+
+
+def read_tournament_extension(found: dict, number: int, line: str, player: int, keyword: str) -> None:
+    """XMR 0000 RATED; XMR 0000 TIEBREAKS the list as this service names it (when it holds
+    names C.07 has no code for); XMR 0000 LOTS the drawing of lots' seed; XMR 0000 PRIZES
+    the prize list. Each once; XMR 0000 CATEGORY, a category, once each."""
+    key = TOURNAMENT_KEYWORDS[keyword]
+    if player != 0 or (key in found and keyword != "CATEGORY"):
+        raise TrfError(number, 5, f"{keyword} is said once, of the tournament: its number is 0000")
+    value = line[VALUE_COLUMN - 1 :].strip()
+    if keyword == "CATEGORY":
+        found[key].append((number, json_value(number, value)))
+    elif keyword == "PRIZES":
+        found[key] = (number, json_value(number, value))
+    elif keyword == "RATED":
+        found[key] = number
+    elif keyword == "ABSENCE":
+        if value not in ABSENCE_RULES:
+            raise TrfError(number, VALUE_COLUMN, f"an absence scores {' or '.join(ABSENCE_RULES)}, not {value[:12]!r}")
+        found[key] = ABSENCE_RULES[value]
+    elif keyword == "LOTS":
+        if not LOTS_SEED.fullmatch(value):
+            raise TrfError(number, VALUE_COLUMN, "the seed of the lots is 1 to 64 letters, digits or - _")
+        found[key] = value
+    else:
+        names = [name for name in value.split(",") if name]
+        unknown = [name for name in names if name not in TIEBREAKS]
+        if unknown or len(set(names)) != len(names):
+            detail = f"unknown tie-break {unknown[0][:20]!r}" if unknown else "a tie-break is named twice"
+            raise TrfError(number, VALUE_COLUMN, detail)
+        found[key] = (number, names)
+
+
+def json_value(number: int, value: str) -> object:
+    """A record's value in JSON, bounded: a value too long, or nested past what the reader
+    follows, is refused as a value that is not JSON is."""
+    if len(value) > MAX_JSON:
+        raise TrfError(number, VALUE_COLUMN, f"a record's value is at most {MAX_JSON:,} characters")
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as problem:
+        detail = problem.msg
+    except RecursionError:
+        detail = "nested too deep"
+    except ValueError as problem:  # a number of more digits than Python reads
+        detail = str(problem)[:60]
+    raise TrfError(number, VALUE_COLUMN, f"the value is not JSON as this service writes it: {detail}")
+
+
+def restored_prizes(found: dict) -> dict:
+    """The categories and the prize list the XMR records carry, each checked as the API
+    checks what it takes (an age's bound against the year of 042, the start date), and
+    the list's categories against those of the file; a fault names the record's line."""
+    dated = found["text"].get("042")
+    year = int(iso_date(dated[0], dated[1])[:4]) if dated else None
+    categories: list[dict] = []
+    for number, given in found["categories"]:
+        made = restored(number, restored_category, given, year)
+        if len(categories) == MAX_CATEGORIES:
+            raise TrfError(number, 5, f"a tournament has at most {MAX_CATEGORIES} categories")
+        if any(c["code"] == made["code"] for c in categories):
+            raise TrfError(number, VALUE_COLUMN, f"categories: each code once, not {made['code']} again")
+        categories.append(made)
+    listed = found.get("prize_list")
+    codes = {c["code"] for c in categories}
+    prize_list = restored(listed[0], restored_prize_list, listed[1], codes) if listed else None
+    return {"categories": tuple(categories), "prize_list": prize_list}
+
+
+def restored(number: int, read: Callable, *given):
+    """What ``read`` makes of the record's value; its refusal as the record's, naming its line."""
+    try:
+        return read(*given)
+    except InvalidRecord as refused:
+        raise TrfError(number, VALUE_COLUMN, refused.detail) from None
 
 
 def read_player(number: int, line: str) -> TrfPlayer:
@@ -553,31 +690,51 @@ def check_withdrawals(trf: TrfFile) -> None:
 
 
 def check_declared(trf: TrfFile) -> None:
-    """A 240 Z bye is for a round to come, and a player's are every round to come (a
-    withdrawal after the last round paired: a bye asked for ahead is not kept here)."""
+    """A 240 bye is for a round to come, of a player in the file; a withdrawn player's
+    (XMR WITHDRAWN) are zero-point ones, his withdrawal's."""
     played, count = trf.played_rounds, len(trf.players)
     planned = trf.planned[1] if trf.planned else played
-    rounds_of: dict[int, set] = {}
-    first_of: dict[int, tuple[int, int]] = {}  # player -> (line, column) of his first 240 entry
-    for r, player, line, column in trf.declared:
+    for r, player, line, column, kind in trf.declared:
         if player > count:
             raise TrfError(line, column, f"no player {player} in the file")
         if r <= played:
             raise TrfError(line, 7, f"round {r} is paired already: its bye is in the player's record")
         if r > planned:
             raise TrfError(line, 7, f"the tournament has {planned} rounds, not {r}")
-        rounds_of.setdefault(player, set()).add(r)
-        first_of.setdefault(player, (line, column))
-    for player, rounds in rounds_of.items():
-        if rounds != set(range(played + 1, planned + 1)):
-            detail = f"player {player}'s zero-point byes must be every round to come, {played + 1} to {planned}"
-            raise TrfError(*first_of[player], f"{detail}: only a withdrawal is kept here")
+        if player in trf.withdrawals and kind != "Z":
+            raise TrfError(line, 5, f"player {player} withdrew: his byes to come are zero-point ones (Z)")
+
+
+def declared_withdrawals(trf: TrfFile) -> set[int]:
+    """The players whose 240 byes are a withdrawal: named by XMR WITHDRAWN, or (a file
+    without it) zero-point byes for every round to come. A file with XMR 0000 ABSENCE
+    (this service's, declaring absences) names its withdrawals by XMR WITHDRAWN alone."""
+    if trf.absence is not None:
+        return set(trf.withdrawals)
+    played = trf.played_rounds
+    planned = trf.planned[1] if trf.planned else played
+    rounds_of: dict[int, set] = {}
+    for r, player, _, _, kind in trf.declared:
+        rounds_of.setdefault(player, set()).add(r if kind == "Z" else 0)
+    every = set(range(played + 1, planned + 1))
+    return {p for p, rounds in rounds_of.items() if p in trf.withdrawals or rounds == every}
+
+
+def declared_absences(trf: TrfFile) -> list[AbsenceDeclared]:
+    """The 240 byes that are not a withdrawal: absences from a round to come, each scoring
+    as its type (F a win, H a draw, Z nothing, under 162)."""
+    gone = declared_withdrawals(trf)
+    return [
+        AbsenceDeclared(player=player, round=r, points=as_number(points_of(trf, TrfRound(None, None, kind, column))))
+        for r, player, _, column, kind in trf.declared
+        if player not in gone
+    ]
 
 
 def withdrawn_after(trf: TrfFile) -> dict[int, int]:
     """Player -> the last round paired before he withdrew: as XMR WITHDRAWN says, else
     the last round paired when his zero-point byes (240 Z) fill every round to come."""
-    found = {p: trf.played_rounds for _, p, _, _ in trf.declared}
+    found = {p: trf.played_rounds for p in declared_withdrawals(trf)}
     return {**found, **{p: last for p, (_, last) in trf.withdrawals.items()}}
 
 
@@ -613,6 +770,18 @@ def write(t: Tournament, outcomes: dict, layout: str = "2026", registry: Mapping
 def extension_records(t: Tournament) -> list[str]:
     """What the tournament knows that TRF has no record for, in this service's own records."""
     lines = [f"{EXTENSION} 0000 RATED"] if t.rated else []
+    if t.tiebreaks and not c07_codes(t):
+        lines.append(f"{EXTENSION} 0000 {'TIEBREAKS':<9} {','.join(t.tiebreaks)}".rstrip())
+    if "LOTS" in t.tiebreaks:
+        lines.append(f"{EXTENSION} 0000 {'LOTS':<9} {t.draw_seed}")
+    lines += [f"{EXTENSION} 0000 {'CATEGORY':<9} {as_json(c)}" for c in t.categories]
+    if t.prizes or t.prize_sharing != NOT_SHARED or t.currency:
+        listed = {"prizes": list(t.prizes), "sharing": t.prize_sharing, "currency": t.currency}
+        lines.append(f"{EXTENSION} 0000 {'PRIZES':<9} {as_json({k: v for k, v in listed.items() if v is not None})}")
+    if t.absence_points != DEFAULT_ABSENCE_POINTS or absences_to_come(t):
+        # Also says that the file's withdrawals are its XMR WITHDRAWN records alone, so an
+        # absence from every round to come is not read back as a withdrawal.
+        lines.append(f"{EXTENSION} 0000 {'ABSENCE':<9} {float(t.absence_points):.1f}")
     for e in t.entrants:
         if e.entered_round > 1:
             lines.append(f"{EXTENSION} {e.number:4d} {'ENTERED':<9} {e.entered_round:03d}")
@@ -623,18 +792,40 @@ def extension_records(t: Tournament) -> list[str]:
     return lines
 
 
+def as_json(value: object) -> str:
+    """A value on one line of the file, the same text for the same value."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def c07_codes(t: Tournament) -> bool:
+    """Whether the tournament's list is C.07's codes alone (202 holds it), not empty."""
+    return bool(t.tiebreaks) and all(name in FIDE_TIEBREAKS for name in t.tiebreaks)
+
+
+def absences_to_come(t: Tournament) -> list:
+    """The absences declared for rounds still to pair, of players still in the event."""
+    to_come = range(len(t.rounds) + 1, (t.planned_rounds or 0) + 1)
+    return [a for a in t.absences if a.round in to_come and not t.seated(a.player).withdrawn]
+
+
 def declared_byes(t: Tournament) -> list[str]:
-    """240 Z: a withdrawn player's zero-point bye in each round still to pair (TRF-2026's
-    way to tell another program to leave him out); none past the limit a file is read to
-    (the XMR records alone then carry the withdrawals, so the file still reads back)."""
+    """240: the byes of the rounds still to pair, by type: each declared absence's (F, H,
+    Z by its points), and a withdrawn player's zero-point bye in each round (TRF-2026's way
+    to tell another program to leave him out); the withdrawals' none past the limit a file
+    is read to (the XMR records alone then carry them, so the file still reads back)."""
     gone = [e.number for e in t.entrants if e.withdrawn]
     to_come = range(len(t.rounds) + 1, (t.planned_rounds or 0) + 1)
-    if len(gone) * len(to_come) > MAX_DECLARED_BYES:
-        return []
+    away = absences_to_come(t)
+    if len(gone) * len(to_come) + len(away) > MAX_DECLARED_BYES:
+        gone = []
     lines = []
     for r in to_come:
-        for start in range(0, len(gone), BYES_PER_LINE):
-            lines.append(f"240 Z {r:03d} " + " ".join(f"{p:4d}" for p in gone[start : start + BYES_PER_LINE]))
+        for code in "FHZ":
+            players = sorted([a.player for a in away if a.round == r and ABSENCE_CODE[a.points] == code])
+            players = sorted(players + gone) if code == "Z" else players
+            for start in range(0, len(players), BYES_PER_LINE):
+                named = " ".join(f"{p:4d}" for p in players[start : start + BYES_PER_LINE])
+                lines.append(f"240 {code} {r:03d} {named}")
     return lines
 
 
@@ -654,6 +845,8 @@ def header(t: Tournament, layout: str) -> list[str]:
         lines += [f"162  P{float(t.bye_points):4.1f}"]
     if t.format == "swiss" and t.pairing_rules == DUTCH_2026:
         lines += ["192 FIDE_DUTCH_2025" + ("_BAKU" if t.acceleration == "baku" else "")]
+    if c07_codes(t):
+        lines += ["202 " + ",".join(t.tiebreaks)]
     for group in t.forbidden:
         last = group.last_round or t.planned_rounds or len(t.rounds) or group.first_round
         lines += [f"260 {group.first_round:03d} {last:03d} " + " ".join(f"{p:4d}" for p in group.players)]
@@ -705,7 +898,7 @@ def import_events(
     is the creation event as the request describes it, completed from the file.
     ``survivor``: the registry's id of a player a link names (merges followed), None for
     one the registry does not hold (refused, naming the line)."""
-    events: list[TournamentEvent] = [created]
+    events: list[TournamentEvent] = [created, *prize_list_events(trf)]
     links = registry_links(trf, survivor)
 
     def entering(r: int) -> list[TournamentEvent]:
@@ -731,7 +924,13 @@ def import_events(
         events += [PlayerWithdrew(number) for number, last in sorted(leaving.items()) if last == r]
         for p in trf.players:
             scores[p.number] += points_of(trf, cell_of(p, r))
-    return events
+    return events + declared_absences(trf)
+
+
+def prize_list_events(trf: TrfFile) -> list[TournamentEvent]:
+    """The categories and the prize list as set before round 1, while they still could be."""
+    categories = [CategoriesSet(categories=list(trf.categories))] if trf.categories else []
+    return [*categories, *([trf.prize_list] if trf.prize_list is not None else [])]
 
 
 def registry_links(trf: TrfFile, survivor: Callable[[str], str | None]) -> dict[int, str]:
@@ -815,9 +1014,18 @@ def creation_fields(trf: TrfFile) -> dict:
     fields_["pairing_rules"], fields_["acceleration"] = system(trf)
     fields_["initial_colour"] = "black" if initial_colour(trf) == "B" else None
     fields_["rated"] = True if trf.rated is not None else None
+    fields_["lots_seed"] = trf.lots_seed
+    fields_["absence_points"] = trf.absence
     # 122, allotted times, is free text: kept when it is a time control as this service writes one
     fields_["time_control"] = allotted_times(text.get("122"))
     return fields_
+
+
+def listed_tiebreaks(trf: TrfFile) -> list[str] | None:
+    """The file's tie-breaks: this service's own list as it was (XMR 0000 TIEBREAKS), else
+    C.07's codes (202); None when it names none."""
+    listed = trf.own_tiebreaks or trf.tiebreaks
+    return list(listed[1]) if listed else None
 
 
 def allotted_times(value: str | None) -> dict | None:

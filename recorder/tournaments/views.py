@@ -58,11 +58,24 @@ def tournament_json(view) -> dict:
         "broadcast_delay": t.broadcast_delay,
         "finished_public": t.finished_public,
         "time_control": t.time_control,
+        "absence_points": t.absence_points,
+        "absences": absences_json(t),
+        "lots_seed": t.draw_seed,
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e) for e in t.entrants],
         "rounds": [round_json(view, rnd) for rnd in t.rounds],
     }
+
+
+def absences_json(t: Tournament) -> list[dict]:
+    """The absences declared for rounds still to pair, of players still in the event (a
+    paired round shows its absences as byes)."""
+    return [
+        {"player": a.player, "round": a.round, "points": a.points}
+        for a in t.absences
+        if a.round >= t.next_round and not t.seated(a.player).withdrawn
+    ]
 
 
 def find_round(view, round_number: int) -> Round:
@@ -89,6 +102,8 @@ def round_json(view, rnd: Round) -> dict:
                 "game_id": board_game_id(t.tournament_id, rnd.number, b.board),
                 "result": outcome.result if outcome else None,
                 "decided_by": None if outcome is None else ("game" if outcome.played else "forfeit"),
+                # a result entered in the tournament, not the game's: its kind (played: on paper)
+                "entered_as": entered.reason if (entered := t.forfeits.get((rnd.number, b.board))) else None,
             }
         )
     byes = [{**_player_ref(t, bye.player), "points": bye.points} for bye in rnd.byes]
@@ -117,6 +132,7 @@ def standings_json(view) -> dict:
         "status": view.status,
         "rounds_played": played,
         "tiebreaks": list(t.tiebreaks),
+        "lots_seed": t.draw_seed if "LOTS" in t.tiebreaks else None,
         "standings": [standing_json(t, s) for s in view.standings()],
     }
 

@@ -145,6 +145,20 @@ def round_scoresheets_page(tournament_id: str, round_number: int):
     return render_template("scoresheet.html", game_id=None, tournament_id=tournament_id, round_number=round_number)
 
 
+@bp.get("/tournaments/<tournament_id>/rounds/<int:round_number>/signin-cards")
+def signin_cards_page(tournament_id: str, round_number: int):
+    """A round's board sign-in cards to print: issued on the page by its arbiter (POST
+    …/rounds/{r}/signins), each board's QR code holding its sign-in address."""
+    return render_template("signin_cards.html", tournament_id=tournament_id, round_number=round_number)
+
+
+@bp.get("/sign-in")
+def sign_in_page():
+    """Where a sign-in card's QR code leads (/sign-in#token=…&next=…): the token in the
+    fragment never reaches the server; the page keeps it and opens the board's game."""
+    return render_template("signin.html")
+
+
 @bp.get("/tournaments/<tournament_id>")
 def tournament_page(tournament_id: str):
     return render_template("tournament.html", tournament_id=tournament_id)

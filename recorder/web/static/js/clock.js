@@ -4,7 +4,7 @@
 // the server sends nothing per second, only the messages it sent before clocks existed
 // (docs/web.md, "Clocks"). Pure but for showClocks, which draws and keeps the clocks ticking.
 import { element } from "./dom.js";
-import { _ } from "./i18n.js";
+import { _, ngettext, number } from "./i18n.js";
 
 const SIDES = ["south", "north"];
 const TICK_MS = 200; // a second's change shows within a fifth of a second
@@ -30,6 +30,44 @@ export function remainingAt(face, now) {
   const since = Date.parse(String(face.at).replace(/(\.\d{3})\d+/, "$1"));
   if (face.running && Number.isFinite(since)) left[face.running] = Math.max(0, left[face.running] - Math.max(0, now - since));
   return left;
+}
+
+// A time control (recorder/core/clocks.py: stages of a base time, each but the last for a
+// number of moves, with a Fischer increment or a Bronstein delay) in the reader's words:
+// "15 min + 5 s", "90 min + 30 s delay", "40 moves in 90 min + 30 s, then 30 min + 30 s".
+// The one wording of the pages; core/clocks.py time_control_words is the CLI's, in English.
+export function timeControlText(control) {
+  const stages = control.stages.map(stageText);
+  return stages.reduce((earlier, later) => _("%(earlier)s, then %(later)s", { earlier, later }));
+}
+
+// "Time control: …" for a page's header; "" without a control.
+export function timeControlLine(control) {
+  return control ? _("Time control: %(control)s", { control: timeControlText(control) }) : "";
+}
+
+// Show `control` in words in `paragraph` (`line` writes it), or hide the paragraph without one.
+export function showTimeControl(paragraph, control, line = timeControlText) {
+  paragraph.hidden = !control;
+  paragraph.textContent = control ? line(control) : "";
+}
+
+function stageText(stage) {
+  const base = durationText(stage.base_ms);
+  let time = base;
+  if (stage.increment_ms !== undefined) time = _("%(base)s + %(increment)s", { base, increment: durationText(stage.increment_ms) });
+  if (stage.delay_ms !== undefined) time = _("%(base)s + %(delay)s delay", { base, delay: durationText(stage.delay_ms) });
+  if (stage.moves === undefined) return time;
+  return ngettext("%(count)s move in %(time)s", "%(count)s moves in %(time)s", stage.moves, { time });
+}
+
+// Whole minutes as minutes (90 min, as chess writes a base time), else seconds, with the
+// milliseconds as decimals when there are any (2.5 s); the plural form of a decimal is
+// the next whole number's (1.5 takes the form of 2).
+function durationText(ms) {
+  if (ms % 60_000 === 0) return ngettext("%(count)s min", "%(count)s min", ms / 60_000);
+  const seconds = ms / 1000;
+  return ngettext("%(count)s s", "%(count)s s", Math.ceil(seconds), { count: number(seconds) });
 }
 
 // A pause or resume of the clocks (events clocks_paused, clocks_resumed) in the reader's

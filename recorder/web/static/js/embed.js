@@ -3,7 +3,7 @@
 // out without a token, so the frame shows what the public may see (a tournament's broadcast
 // delay holds moves back here too). Nothing of site.js runs: no sign-in, no service worker.
 import { renderBoard } from "./board.js";
-import { showClocks } from "./clock.js";
+import { showClocks, showTimeControl } from "./clock.js";
 import { element } from "./dom.js";
 import { _ } from "./i18n.js";
 import { statusText } from "./record.js";
@@ -48,7 +48,10 @@ async function draw(gameId) {
     return;
   }
   const names = { south: game.south, north: game.north };
-  if (!pairing) shown.querySelector("h2").replaceChildren(watchLink(gameId, `${game.south} – ${game.north}`));
+  if (!pairing) {
+    shown.querySelector("h2").replaceChildren(watchLink(gameId, `${game.south} – ${game.north}`));
+    showTimeControl(document.getElementById("embed-time-control"), game.metadata && game.metadata.time_control);
+  }
   renderBoard(shown.querySelector(".embed-board"), variants.get(game.variant), game.state,
     { sowable: new Set(), names, at: game.version, version: game.version });
   shown.querySelector(".embed-status").textContent = statusText(game.state, names);
@@ -95,6 +98,7 @@ async function loadRound(tournamentId, roundNumber) {
   const base = `/api/tournaments/${encodeURIComponent(tournamentId)}`;
   const tournament = await read(base);
   document.getElementById("embed-title").textContent = `${tournament.name} · ` + _("Round %(n)s", { n: roundNumber });
+  showTimeControl(document.getElementById("embed-time-control"), tournament.time_control);
   const round = tournament.rounds.find((r) => r.round === roundNumber);
   cards.clear();
   const boards = round ? round.boards : [];

@@ -14,6 +14,7 @@
 // (data-can-record): until then, and without such a token, the page is read-only.
 import { Conflict, describeProblem, getJSON, getOptional, getText, idempotencyKey, Offline, sendCommand } from "./api.js";
 import { renderBoard } from "./board.js";
+import { showTimeControl, timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { resetToolForms, showDecision, wireForms } from "./decisions.js";
 import { OfflineRecorder, refusedWords, SAY } from "./offline.js";
@@ -200,6 +201,7 @@ function renderHeader() {
   byId("game-meta").textContent = [meta.event, meta.site, date(meta.date), meta.round && _("round %(round)s", { round: meta.round })]
     .filter(Boolean).join(" · ");
   byId("game-rules").textContent = optionsText(view.variant, game.options);
+  showTimeControl(byId("game-time-control"), meta.time_control, timeControlLine);
   document.title = `${view.variant.title}: ${game.south} – ${game.north}`;
 }
 

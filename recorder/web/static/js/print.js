@@ -3,6 +3,7 @@
 // standings[&category=CODE] | crosstable | prizes). The rows are cut into sheets of 40
 // (print.css breaks the page after each sheet), black on white.
 import { describeProblem, getJSON } from "./api.js";
+import { timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
 import { crossMark, element } from "./site.js";
@@ -15,6 +16,8 @@ const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", dou
 const TIEBREAKS = {
   buchholz: _("Buchholz"), sonneborn_berger: _("S-B"), direct_encounter: _("DE"), wins: _("Wins"),
   round_difference: _("Rounds ±"), hole_difference: _("Holes ±"),
+  // C.07's codes of the recommended lists, as the tournament page abbreviates them
+  "BH/C1": _("BH/C1"), BH: _("BH"), SB: _("SB"), PS: _("PS"), DE: _("DE"), WIN: _("WIN"), BWG: _("BWG"), KS: _("KS"), LOTS: _("LOTS"),
 };
 
 function points(value) {
@@ -31,7 +34,8 @@ function chunks(rows) {
 }
 
 function sheet(t, title, head, rows, index, count, extra) {
-  const meta = [t.site, date(t.start_date), count > 1 ? _("sheet %(n)s of %(count)s", { n: index + 1, count }) : null].filter(Boolean).join(" · ");
+  const control = timeControlLine(t.time_control) || null;
+  const meta = [t.site, date(t.start_date), control, count > 1 ? _("sheet %(n)s of %(count)s", { n: index + 1, count }) : null].filter(Boolean).join(" · ");
   return element("section", { class: "print-sheet", "data-sheet": index + 1 },
     element("header", {}, element("h1", { text: `${t.name} — ${title}` }), element("p", { class: "print-meta", text: meta })),
     element("table", {},
@@ -76,7 +80,10 @@ function standingSheets(t, standings) {
     cell(s.rank, "num"), cell(nameOf(t, s.number, s.name)), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
     ...order.map((name) => cell(s.tiebreaks[name], "num"))));
   const head = [[_("Rank"), "num"], [_("Name")], [_("Fed")], [_("Rating"), "num"], [_("Pts"), "num"], ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
-  return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows);
+  const seed = standings.lots_seed ? [_("lots drawn with the seed %(seed)s", { seed: standings.lots_seed })] : [];
+  const named = order.map((n) => TIEBREAKS[n] || n).join(" · ");
+  const list = element("p", { class: "print-tiebreaks", text: [_("Tie-breaks, in order:"), named, ...seed].join(" ") });
+  return sheets(t, _("Standings after round %(n)s", { n: standings.rounds_played }), head, rows, list);
 }
 
 // One category's players, their place in it beside the overall rank.

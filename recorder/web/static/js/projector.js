@@ -6,7 +6,7 @@
 // make pages that turn by themselves every ?turn=S seconds.
 import { describeProblem, getJSON, Problem } from "./api.js";
 import { renderBoard } from "./board.js";
-import { showClocks } from "./clock.js";
+import { showClocks, showTimeControl } from "./clock.js";
 import { _ } from "./i18n.js";
 import { statusText } from "./record.js";
 import { element, listen } from "./site.js";
@@ -166,6 +166,7 @@ async function load() {
   const [{ data: t }, { data: variants }] = await Promise.all([getJSON(base), getJSON("/api/variants")]);
   for (const variant of variants.variants) shown.variants.set(variant.name, variant);
   byId("projector-title").textContent = t.name;
+  showTimeControl(byId("projector-time-control"), t.time_control);
   document.title = `${t.name} · ` + _("Boards");
   const round = chosenRound ? t.rounds.find((r) => r.round === chosenRound) : t.rounds[t.rounds.length - 1];
   if (!round) {

@@ -6,7 +6,7 @@
 // - a round's (/tournaments/{id}/rounds/{n}/scoresheets): an empty sheet per board, printed
 //   before play, with the pairing filled in and numbered lines for the moves.
 import { describeProblem, getJSON, getOptional } from "./api.js";
-import { clockText } from "./clock.js";
+import { clockText, timeControlText } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { element, PLAYER } from "./site.js";
 
@@ -28,7 +28,8 @@ function heading(title, meta) {
     element("div", { class: "sheet-fields" },
       field(_("Event"), meta.event), field(_("Site"), meta.site), field(_("Date"), date(meta.date)),
       field(_("Round"), meta.round === undefined || meta.round === null ? "" : String(meta.round)),
-      field(_("Board"), meta.board === undefined || meta.board === null ? "" : String(meta.board))));
+      field(_("Board"), meta.board === undefined || meta.board === null ? "" : String(meta.board)),
+      meta.time_control ? field(_("Time control"), timeControlText(meta.time_control), "sheet-time-control") : null));
 }
 
 function players(south, north) {
@@ -154,7 +155,8 @@ async function showRound(tournamentId, roundNumber) {
   const title = variants.variants.find((v) => v.name === tournament.variant)?.title || tournament.variant;
   // A one-day event's date is known before play; on a longer one the players write the day.
   const oneDay = tournament.start_date && tournament.start_date === tournament.end_date;
-  const meta = { event: tournament.name, site: tournament.site, date: oneDay ? tournament.start_date : "", round: roundNumber };
+  const meta = { event: tournament.name, site: tournament.site, date: oneDay ? tournament.start_date : "", round: roundNumber,
+    time_control: tournament.time_control };
   const made = round.boards.map((board) => element("article", { class: "sheet empty", "data-board": board.board },
     heading(_("%(game)s scoresheet", { game: title }), { ...meta, board: board.board }),
     players(board.south.name, board.north.name),

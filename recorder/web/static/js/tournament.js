@@ -4,6 +4,7 @@
 // and the list of the tournament's games (GET /api/games?tournament=). It follows the
 // tournament's live stream (GET …/live): a move or result on any board redraws it.
 import { describeProblem, getJSON } from "./api.js";
+import { showTimeControl, timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
 import { crossMark, element, listen } from "./site.js";
@@ -28,6 +29,16 @@ const TIEBREAKS = {
   wins: [_("Wins"), _("W")],
   round_difference: [_("Round difference"), _("RD")],
   hole_difference: [_("Hole difference"), _("HD")],
+  // C.07's codes of the recommended lists: in English the codes are the abbreviations
+  "BH/C1": [_("Buchholz cut 1"), _("BH/C1")],
+  BH: [_("Buchholz"), _("BH")],
+  DE: [_("Direct encounter"), _("DE")],
+  WIN: [_("Wins"), _("WIN")],
+  SB: [_("Sonneborn-Berger"), _("SB")],
+  KS: [_("Koya system"), _("KS")],
+  PS: [_("Progressive score"), _("PS")],
+  BWG: [_("Wins as North (Black)"), _("BWG")],
+  LOTS: [_("Drawing of lots"), _("LOTS")],
 };
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const tiebreakNames = (name) => TIEBREAKS[name] || [capitalised(label(name)), capitalised(label(name))];
@@ -57,6 +68,7 @@ function renderHeader(t, variants) {
   const rounds = t.rounds_planned ? _("%(paired)s of %(planned)s rounds paired", { paired: t.rounds.length, planned: t.rounds_planned }) : "";
   byId("tournament-meta").textContent = [variant ? variant.title : t.variant, label(t.format), t.site, dates,
     label(t.status), rounds, _("%(count)s players", { count: t.players.length })].filter(Boolean).join(" · ");
+  showTimeControl(byId("tournament-time-control"), t.time_control, timeControlLine);
 }
 
 // An entrant who is a registry player links to his page (docs/players.md).
@@ -79,7 +91,16 @@ function renderStandings(standings, players) {
   table("standings", [shortened(_("Rank"), "#"), _("Player"), wideOnly(_("Fed.")), wideOnly(_("Rating")), shortened(_("Points"), _("Pts")),
     ...standings.tiebreaks.map((name) => shortened(...tiebreakNames(name), "tiebreak"))], rows);
   const spelled = ([title, short]) => (short === title ? title : `${short} ${title}`);
-  byId("standings-legend").textContent = standings.tiebreaks.map((name) => spelled(tiebreakNames(name))).join(" · ");
+  const seed = standings.lots_seed ? [_("lots drawn with the seed %(seed)s", { seed: standings.lots_seed })] : [];
+  byId("standings-legend").textContent = [_("Tie-breaks, in order:"), standings.tiebreaks.map((name) => spelled(tiebreakNames(name))).join(" · "), ...seed].join(" ");
+}
+
+// The absences declared for rounds still to pair: each player left out with his bye.
+function renderAbsences(t) {
+  const names = new Map(t.players.map((p) => [p.number, p.name]));
+  const items = t.absences.map((a) => element("li", { "data-player": a.player,
+    text: _("%(name)s will miss round %(round)s (bye: %(points)s)", { name: names.get(a.player), round: a.round, points: a.points }) }));
+  byId("tournament-absences").replaceChildren(...(items.length ? [element("h3", { text: _("Declared absences") }), element("ul", {}, ...items)] : []));
 }
 
 // A round robin is the classic square (row against column, by place); a Swiss lists
@@ -194,6 +215,7 @@ async function init() {
   renderCrosstable(crosstable, started);
   renderRounds(t, started);
   await renderPrizes(prizes, t.players);
+  renderAbsences(t);
   byId("projector-link").href = `/tournaments/${encodeURIComponent(id)}/projector`;
   page.dataset.ready = "true";
   page.dataset.updates = String(Number(page.dataset.updates || 0) + 1);
