@@ -20,6 +20,7 @@ from typing import Any
 from recorder.core.events import (
     CLOCK_STOP_TYPES,
     MOVE_TYPES,
+    SIGNOFF_TYPES,
     Annotated,
     Event,
     GameCreated,
@@ -168,7 +169,7 @@ def trace_event(before: FoldedGame | None, event: Event, after: FoldedGame) -> l
     """
     if isinstance(event, GameCreated):
         return setup_trace(after)
-    if isinstance(event, (MovesRetracted, Annotated)) or event.type in CLOCK_STOP_TYPES:
+    if isinstance(event, (MovesRetracted, Annotated)) or event.type in CLOCK_STOP_TYPES | SIGNOFF_TYPES:
         return []
     tracer = _DECISION_TRACES.get(type(event))
     if tracer is None or before is None:

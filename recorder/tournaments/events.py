@@ -57,6 +57,7 @@ class TournamentCreated(TournamentEvent):
     time_control: dict | None = None  # every game's (core.clocks), given to each board's game
     absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
     lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
+    require_confirmation: bool | None = None  # True: a game's result counts once both players confirmed it
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
@@ -74,6 +75,7 @@ LATER_FIELDS = (
     "time_control",
     "absence_points",
     "lots_seed",
+    "require_confirmation",
 )
 
 
@@ -126,6 +128,16 @@ class AbsenceDeclared(TournamentEvent):
     player: int
     round: int
     points: float
+
+
+@dataclass(frozen=True)
+class PlayerCheckedIn(TournamentEvent):
+    """A player said, with his own sign-in, that he is present for a round (his absence
+    for it is an ``absence_declared``, the same decision as the arbiter's)."""
+
+    type: ClassVar[str] = "player_checked_in"
+    player: int
+    round: int
 
 
 @dataclass(frozen=True)
@@ -233,6 +245,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         PairingForbidden,
         AbsenceDeclared,
         AbsenceCancelled,
+        PlayerCheckedIn,
         RoundPaired,
         BoardResultRecorded,
         EntrantLinked,
