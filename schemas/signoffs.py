@@ -8,7 +8,7 @@ from recorder.core.events import DECISION_OUTCOMES
 
 from .fields import StrictInteger
 
-MAX_DISPUTED_MOVES = 100
+MAX_DISPUTED_MOVES = 16  # as many as a dossier traces when asked (schemas/audit.py)
 
 
 class SignoffSchema(Schema):

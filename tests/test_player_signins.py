@@ -5,10 +5,20 @@ else. Confirmations, disputes and decisions are events in the game's stream, cov
 the chain; a tournament that requires confirmation counts a result only once both
 players confirmed it."""
 
+import json
+import sqlite3
+from dataclasses import replace
+
 import pytest
+from click.testing import CliRunner
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, fixture_commands, make_app
 
-from recorder.core.chain import first_broken_link
+from recorder.audit import dossier
+from recorder.audit.checkpoints import SigningKey
+from recorder.audit.dossier_check import check
+from recorder.cli.main import main
+from recorder.core.chain import canonical_json, event_text, first_broken_link, stored_hash
+from recorder.store.sqlite import SQLiteEventStore
 
 
 @pytest.fixture
@@ -272,3 +282,71 @@ def test_a_players_rights_end_with_his_tournament(client):
     assert hall.post("/finish", token=hall.arbiter).status_code == 201
     refused = hall.sign("confirmations", hall.players[1])
     assert refused.status_code == 403 and "finished" in refused.get_json()["detail"]
+
+
+def played_out_dispute(client) -> Hall:
+    """A tournament that requires confirmation: South confirms, North disputes the last
+    sowing, the arbiter corrects it, both confirm the corrected record."""
+    hall = Hall(client, require_confirmation=True)
+    hall.play_and_resign()
+    assert hall.sign("confirmations", hall.players[1]).status_code == 201
+    last = [e["seq"] for e in hall.events() if e["type"] == "sowed"][-1]
+    disputed = hall.sign("disputes", hall.players[2], {"moves": [last], "reason": "ያ ዘር አልተዘራም"}).get_json()
+    hall.admin.command(hall.game, type="retract", count=2, reason="the last sowing was recorded wrongly")
+    hall.admin.command(hall.game, type="result", kind="resignation", winner="north")
+    body = {"dispute": disputed["event"]["seq"], "outcome": "corrected", "reason": "sowing fixed"}
+    assert hall.sign("decisions", hall.arbiter, body).status_code == 201
+    for number in (2, 1):
+        assert hall.sign("confirmations", hall.players[number]).status_code == 201
+    return hall
+
+
+def test_a_games_dossier_carries_its_confirmations_disputes_and_decisions_and_traces_the_disputed_moves(
+    app, client, tmp_path
+):
+    hall = played_out_dispute(client)
+    events = hall.events()
+    disputed = next(e for e in events if e["type"] == "result_disputed")
+    data = client.get(f"/api/games/{hall.game}/dossier").get_data()
+    body = json.loads(data.split(b"\n")[1])
+    assert [t["seq"] for t in body["traces"]] == disputed["payload"]["moves"]  # no moves= asked: the dispute's
+    signoffs = body["signoffs"]
+    assert (signoffs["confirmed"], signoffs["confirmed_by"]) == (True, ["south", "north"])
+    assert [c["side"] for c in signoffs["confirmations"]] == ["south", "north", "south"]
+    (dispute,) = signoffs["disputes"]
+    assert (dispute["reason"], dispute["open"], dispute["decision"]["outcome"]) == ("ያ ዘር አልተዘራም", False, "corrected")
+    path = tmp_path / "appeal.dossier"
+    path.write_bytes(data)
+    runner = CliRunner(env={"RECORDER_DB": str(tmp_path / "absent.sqlite3"), "RECORDER_KEY_FILE": None})
+    result = runner.invoke(main, ["verify", "--dossier", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "ok      signoffs: 3 confirmations, 1 disputes derived again" in result.output
+    # the body's account of the disputes changed and the file signed again: the events disagree
+    key = SigningKey.load(app.config["DATABASE"] + ".ed25519")
+    body["signoffs"]["disputes"][0]["decision"]["outcome"] = "upheld"
+    findings = {f.part: f.ok for f in check(dossier.sign(key, body))}
+    assert findings["signoffs"] is False and findings["signature"] is True
+
+
+def test_a_stored_confirmation_of_another_record_fails_verification_even_relinked(app, client):
+    """Someone with the file rewrites the last confirmation to name the record before the
+    correction, its hash and line recomputed so the chain holds: deciding it again fails."""
+    hall = played_out_dispute(client)
+    store = app.extensions["recorder"].store
+    last = store.read(hall.game)[-1]
+    assert last.type == "result_confirmed"
+    forged = replace(last, payload={**last.payload, "upto": last.payload["upto"] - 1})
+    digest = stored_hash(forged)
+    line = event_text(replace(forged, hash=digest), linked=True)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        for trigger in ("events_no_update", "events_no_delete", "events_extend_chain"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+        conn.execute(
+            "UPDATE events SET payload = ?, hash = ?, line = ? WHERE game_id = ? AND seq = ?",
+            (canonical_json(forged.payload), digest, line, hall.game, last.seq),
+        )
+    conn.close()
+    SQLiteEventStore(app.config["DATABASE"]).close()
+    report = client.get(f"/api/games/{hall.game}/verify").get_json()
+    assert (report["ok"], report["chain_intact"], report["replay_valid"]) == (False, True, False), report
+    assert report["detail"].endswith("result_confirmed is not valid here: the record's last move is at seq 10")

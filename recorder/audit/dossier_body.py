@@ -12,6 +12,7 @@ from typing import Any
 
 from recorder.core.chain import canonical_json
 from recorder.core.events import EVENT_TYPES, event_from_record
+from recorder.core.signoffs import disputed_moves, signoffs_json
 
 from . import claims, whatif
 from .trace import explain_all
@@ -22,9 +23,13 @@ MEDIA_TYPE = "application/vnd.mancala-dossier"  # three lines of UTF-8 text (doc
 
 
 def derived(game_id: str, stored: Sequence[Any], moves: list[int], what_ifs: list[dict], claimed: list[dict]) -> dict:
-    """What a verifier derives again from the events: the same function builds and checks it."""
+    """What a verifier derives again from the events: the same function builds and checks it.
+    The disputed moves traced are those asked for (``moves``) and every move a player's
+    dispute event names; the confirmations, disputes and decisions are read from theirs."""
     pairs = [(e.seq, event_from_record(e.type, e.payload)) for e in stored if e.type in EVENT_TYPES]
     _, game = replay_break(game_id, [e for e in stored if e.type in EVENT_TYPES])
+    if game is not None:
+        moves = sorted(set(moves) | disputed_moves(game.signoffs))
     return plain(
         {
             "setup": stored[0].payload if stored else None,
@@ -33,6 +38,7 @@ def derived(game_id: str, stored: Sequence[Any], moves: list[int], what_ifs: lis
             "traces": explain_all(game_id, stored, moves),
             "what_ifs": [{"options": w, "report": whatif.what_if(game_id, pairs, w)} for w in what_ifs],
             "claims": [{"position": c, "report": claims.find_position(game_id, pairs, c)} for c in claimed],
+            "signoffs": signoffs_json(game.signoffs, game.record_end) if game is not None else None,
         }
     )
 

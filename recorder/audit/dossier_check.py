@@ -33,7 +33,19 @@ from .verify import chain_break, replay_break
 # Whether a signature (raw bytes) is a public key's (raw 32 bytes) over a message.
 Verify = Callable[[bytes, bytes, bytes], bool]
 
-PARTS = ("form", "signature", "chain", "replay", "final", "clocks", "traces", "what_ifs", "claims", "checkpoint")
+PARTS = (
+    "form",
+    "signature",
+    "chain",
+    "replay",
+    "final",
+    "clocks",
+    "traces",
+    "what_ifs",
+    "claims",
+    "signoffs",
+    "checkpoint",
+)
 
 
 @dataclass(frozen=True)
@@ -226,7 +238,8 @@ def _derived(body: dict, events: list[Any]) -> list[Finding]:
         again = derived(body["game_id"], events, moves, what_ifs, claimed)
     except Exception as error:  # a dossier must be reported on, never crash its check
         detail = f"cannot be derived again: {type(error).__name__}: {error}"
-        return [Finding(part, False, detail) for part in ("final", "clocks", "traces", "what_ifs", "claims")]
+        parts = ("final", "clocks", "traces", "what_ifs", "claims", "signoffs")
+        return [Finding(part, False, detail) for part in parts]
     setup_ok = body.get("setup") == again["setup"]
     final = _compare("final", body, again, "final", "the final position and result")
     if not setup_ok:
@@ -237,7 +250,17 @@ def _derived(body: dict, events: list[Any]) -> list[Finding]:
         _compare("traces", body, again, "traces", "traces"),
         _compare("what_ifs", body, again, "what_ifs", "what-ifs"),
         _compare("claims", body, again, "claims", "claims"),
+        _signoffs(body, again),
     ]
+
+
+def _signoffs(body: dict, again: dict) -> Finding:
+    """The players' confirmations, disputes and decisions, as their events give them."""
+    if body.get("signoffs") != again["signoffs"]:
+        return Finding("signoffs", False, "the confirmations, disputes and decisions are not what the events give")
+    found = again["signoffs"] or {}
+    counts = f"{len(found.get('confirmations', []))} confirmations, {len(found.get('disputes', []))} disputes"
+    return Finding("signoffs", True, f"{counts} derived again; confirmed by {found.get('confirmed_by') or 'nobody'}")
 
 
 def _compare(part: str, body: dict, again: dict, field: str, what: str) -> Finding:

@@ -55,6 +55,11 @@ class Signoffs:
 NO_SIGNOFFS = Signoffs()
 
 
+def disputed_moves(signoffs: Signoffs) -> set[int]:
+    """The seqs of every move a dispute (or an appeal) names, decided or not."""
+    return {seq for _, event in signoffs.disputes for seq in event.moves}
+
+
 def signoffs_json(signoffs: Signoffs, upto: int) -> dict[str, object]:
     """The confirmations, disputes and decisions as the API and the dossier show them."""
     return {

@@ -15,6 +15,7 @@ const PART_WORDS = {
   traces: _("Traces of the disputed moves"),
   what_ifs: _("What-if replays"),
   claims: _("Position claims"),
+  signoffs: _("Confirmations, disputes and decisions"),
   checkpoint: _("Signed checkpoint"),
 };
 
