@@ -152,6 +152,13 @@ def signin_cards_page(tournament_id: str, round_number: int):
     return render_template("signin_cards.html", tournament_id=tournament_id, round_number=round_number)
 
 
+@bp.get("/tournaments/<tournament_id>/badges")
+def badges_page(tournament_id: str):
+    """The players' badges to print: issued on the page by the arbiter (POST
+    …/players/signins), each badge's QR code holding its player's sign-in address."""
+    return render_template("badges.html", tournament_id=tournament_id)
+
+
 @bp.get("/sign-in")
 def sign_in_page():
     """Where a sign-in card's QR code leads (/sign-in#token=…&next=…): the token in the

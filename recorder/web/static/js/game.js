@@ -22,6 +22,7 @@ import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, statusText, turnsOf } from "./record.js";
 import { GameClock, moveTimeWords, TypedReadingInvalid } from "./game-clock.js";
 import { wireDossierCheck } from "./dossier-check.js";
+import { Signoffs } from "./signoffs.js";
 import { DeviceRules } from "./rules.js";
 import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
@@ -61,6 +62,7 @@ async function load(tries = 3) {
   if (!view.variant) view.variant = await findVariant(game.variant);
   renderHeader();
   await showLatest();
+  signoffs.show(game, view.line.moves, view.notation).catch(() => {});
   keepForOffline([location.pathname, base, `${base}/events`, URLS.moves, "/api/variants"]);
 }
 
@@ -431,6 +433,9 @@ const deviceRules = new DeviceRules(page, () => {
 });
 
 wireDossierCheck(deviceRules);
+
+const signoffs = new Signoffs(gameId, { reload: () => load(), canDecide: () => view.canRecord });
+signoffs.wire();
 
 const clocks = new GameClock(gameId, { send: (command) => send(command) });
 

@@ -103,7 +103,9 @@ export class DeviceRules {
 
   // An appeal dossier file (its bytes in base64), checked by the rules on this device:
   // each part's finding ({ part, ok, detail }). The rules start for it if they stand by.
+  // A reader's device, which records nothing, has not prepared them: it does for the check.
   async checkDossier(file) {
+    if (this.state === "none" && this.usable) this.prepare();
     this.start();
     while (this.state === "loading") await new Promise((resolve) => setTimeout(resolve, 100));
     return this.ask({ dossier: file });
