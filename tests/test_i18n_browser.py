@@ -149,6 +149,7 @@ def site(tmp_path_factory):
             "dossier": f"/games/{game_id}/dossier?moves=3",
             "tournament": f"/tournaments/{tournament_id}",
             "scoresheets": f"/tournaments/{tournament_id}/rounds/3/scoresheets",
+            "badges": f"/tournaments/{tournament_id}/badges",
             "projector": f"/tournaments/{tournament_id}/projector",
             "pairings": f"/tournaments/{tournament_id}/print?list=pairings",
             "standings": f"/tournaments/{tournament_id}/print?list=standings",

@@ -43,3 +43,4 @@ async function issue() {
 
 issueButton.addEventListener("click", issue);
 printButton.addEventListener("click", () => window.print());
+page.dataset.ready = "true"; // nothing to load: the badges are issued when asked
