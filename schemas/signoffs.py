@@ -44,3 +44,37 @@ class DecisionSchema(SignoffSchema):
 confirmation_schema = ConfirmationSchema()
 dispute_schema = DisputeSchema()
 decision_schema = DecisionSchema()
+
+
+# The stored events as commands (core.redecide.command_for), for an archive's import: the
+# players' word on a record is read back from a log only as its events spell it.
+class _SignoffCommandSchema(Schema):
+    type = fields.String(required=True)
+    expected_version = StrictInteger(validate=validate.Range(min=1))
+
+
+class ConfirmCommandSchema(_SignoffCommandSchema):
+    side = fields.String(required=True, validate=validate.OneOf(("south", "north")))
+    player = StrictInteger(required=True, validate=validate.Range(min=1))
+    upto = StrictInteger(required=True, validate=validate.Range(min=1))
+
+
+class DisputeCommandSchema(ConfirmCommandSchema):
+    moves = fields.List(StrictInteger(validate=validate.Range(min=2)), validate=validate.Length(max=MAX_DISPUTED_MOVES))
+    result = fields.Boolean(required=True)
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=MAX_REASON))
+    appeal_of = StrictInteger(allow_none=True)
+
+
+class DecideCommandSchema(_SignoffCommandSchema):
+    dispute = StrictInteger(required=True, validate=validate.Range(min=2))
+    outcome = fields.String(required=True, validate=validate.OneOf(DECISION_OUTCOMES))
+    by = fields.String(required=True, validate=validate.OneOf(("arbiter", "committee")))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=MAX_REASON))
+
+
+SIGNOFF_COMMAND_SCHEMAS = {
+    "confirm": ConfirmCommandSchema(),
+    "dispute": DisputeCommandSchema(),
+    "decide": DecideCommandSchema(),
+}

@@ -13,11 +13,13 @@ import pytest
 from click.testing import CliRunner
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, fixture_commands, make_app
 
+from recorder.api.archive import schema_check, without_signoffs
 from recorder.audit import dossier
 from recorder.audit.checkpoints import SigningKey
 from recorder.audit.dossier_check import check
 from recorder.cli.main import main
 from recorder.core.chain import canonical_json, event_text, first_broken_link, stored_hash
+from recorder.errors import InvalidRecord
 from recorder.store.sqlite import SQLiteEventStore
 
 
@@ -350,3 +352,27 @@ def test_a_stored_confirmation_of_another_record_fails_verification_even_relinke
     report = client.get(f"/api/games/{hall.game}/verify").get_json()
     assert (report["ok"], report["chain_intact"], report["replay_valid"]) == (False, True, False), report
     assert report["detail"].endswith("result_confirmed is not valid here: the record's last move is at seq 10")
+
+
+def test_an_admins_restore_carries_the_players_word_and_no_other_import_may(app, client, tmp_path):
+    hall = played_out_dispute(client)
+    archive = client.get(f"/api/export?tournament={hall.t}", headers={"Accept": "application/x-ndjson"})
+    assert archive.status_code == 200, archive.get_data(as_text=True)[:300]
+    (tmp_path / "restored").mkdir()
+    fresh = make_app(tmp_path / "restored")
+    try:
+        restored = fresh.test_client().post(
+            "/api/import", data=archive.get_data(), content_type="application/x-ndjson", headers=bearer(ADMIN_TOKEN)
+        )
+        assert restored.status_code == 201, restored.get_json()
+        events = fresh.test_client().get(f"/api/games/{hall.game}/events").get_json()["events"]
+        assert [e["hash"] for e in events] == [e["hash"] for e in hall.events()]
+        assert fresh.test_client().get(f"/api/games/{hall.game}/signoffs").get_json()["confirmed"] is True
+    finally:
+        fresh.extensions["recorder"].store.close()
+    confirmation = {"type": "confirm", "side": "south", "player": 1, "upto": 6}
+    assert schema_check(confirmation) == confirmation
+    with pytest.raises(InvalidRecord, match="only the admin's restore carries one"):
+        without_signoffs(confirmation)
+    with pytest.raises(InvalidRecord):
+        schema_check({**confirmation, "side": "east"})
