@@ -11,6 +11,8 @@ from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, fixture_commands, make_app
 
 from recorder.api.archive import schema_check, without_signoffs
@@ -376,3 +378,36 @@ def test_an_admins_restore_carries_the_players_word_and_no_other_import_may(app,
         without_signoffs(confirmation)
     with pytest.raises(InvalidRecord):
         schema_check({**confirmation, "side": "east"})
+
+
+@pytest.fixture
+def disputed(client) -> Hall:
+    return played_out_dispute(client)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=12,
+)
+FIELDS = st.sampled_from(
+    ["moves", "result", "reason", "appeal_of", "dispute", "outcome", "present", "expected_version"]
+)
+BODIES = st.dictionaries(FIELDS, JSON_VALUES, max_size=5) | JSON_VALUES
+
+
+@settings(max_examples=60, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=BODIES, where=st.sampled_from(["confirmations", "disputes", "decisions", "check-in"]))
+def test_any_body_a_player_or_the_arbiter_sends_is_answered_without_a_server_error_and_a_refusal_stores_nothing(
+    client, disputed, body, where
+):
+    hall = disputed
+    before = hall.events(), client.get(f"/api/tournaments/{hall.t}/events").get_json()["events"]
+    path = f"/api/tournaments/{hall.t}/rounds/2/check-in" if where == "check-in" else f"/api/games/{hall.game}/{where}"
+    for token in (hall.players[1], hall.arbiter):
+        response = client.post(path, json=body, headers=bearer(token))
+        assert response.status_code < 500, response.get_json()
+        if response.status_code >= 400:
+            after = hall.events(), client.get(f"/api/tournaments/{hall.t}/events").get_json()["events"]
+            assert after == before
+        before = hall.events(), client.get(f"/api/tournaments/{hall.t}/events").get_json()["events"]
