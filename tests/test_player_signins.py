@@ -411,3 +411,11 @@ def test_any_body_a_player_or_the_arbiter_sends_is_answered_without_a_server_err
             after = hall.events(), client.get(f"/api/tournaments/{hall.t}/events").get_json()["events"]
             assert after == before
         before = hall.events(), client.get(f"/api/tournaments/{hall.t}/events").get_json()["events"]
+
+
+def test_a_result_entered_in_a_tournament_that_requires_confirmation_counts_at_once(client):
+    hall = Hall(client, require_confirmation=True)
+    hall.admin.forfeit(hall.t, 1, 2, "south_wins")
+    board = client.get(f"/api/tournaments/{hall.t}").get_json()["rounds"][0]["boards"][1]
+    assert (board["result"], board["unconfirmed"]) == ("south_wins", False)
+    assert {s["number"]: s["points"] for s in hall.admin.standings(hall.t)["standings"]}[3] == 1
