@@ -163,6 +163,8 @@ def site(tmp_path_factory):
             "unknown-game": f"/games/{UNKNOWN}",  # a 404 page says so in the reader's language
             "unknown-address": f"/{UNKNOWN}",  # and so does an address no page has
             "gabata": f"/games/{gabata_id}",
+            # a finished board game: the players' confirmation panel, its status in the reader's words
+            "board-game": f"/games/{tournament_id[2:]}-r1-b1",
         }
         server.identifiers = {game_id, gabata_id, tournament_id, player_id, UNKNOWN, FEDERATION, *PLAYERS}
         yield server

@@ -419,3 +419,20 @@ def test_a_result_entered_in_a_tournament_that_requires_confirmation_counts_at_o
     board = client.get(f"/api/tournaments/{hall.t}").get_json()["rounds"][0]["boards"][1]
     assert (board["result"], board["unconfirmed"]) == ("south_wins", False)
     assert {s["number"]: s["points"] for s in hall.admin.standings(hall.t)["standings"]}[3] == 1
+
+
+def test_recorder_tournament_badges_issues_a_players_sign_in_once_and_lists_them(app, client):
+    hall = Hall(client)
+    runner, db = CliRunner(), ["--db", app.config["DATABASE"]]
+    issued = runner.invoke(main, ["tournament", "badges", hall.t, "--site", "http://hall:5000/", "--player", "2", *db])
+    assert issued.exit_code == 0, issued.output
+    (line,) = issued.output.splitlines()
+    number, token_id, address = line.split(" ")[1:4] if line.startswith("player 2:") else ("", "", "")
+    assert (number, token_id.startswith("ply-p2-")) == ("2:", True)
+    token = address.split("#token=")[1].split("&")[0]
+    assert address == f"http://hall:5000/sign-in#token={token}&next=/tournaments/{hall.t}"
+    assert client.get("/api/tokens/self", headers=bearer(token)).get_json()["player"] == 2
+    listed = runner.invoke(main, ["tournament", "badges", hall.t, *db]).output.splitlines()
+    assert listed[-1] == f"{token_id}  Player 2  valid"
+    refused = runner.invoke(main, ["tournament", "badges", hall.t, "--site", "http://hall", "--player", "9", *db])
+    assert refused.exit_code == 1 and "no player still in with the starting number 9" in refused.output
