@@ -237,6 +237,8 @@ def test_the_arbiter_decides_a_dispute_upheld_or_corrected_and_an_appeal_is_the_
     appeal = hall.sign("disputes", hall.players[2], {"result": True, "reason": "Appeal", "appeal_of": decision["seq"]})
     assert appeal.status_code == 201, appeal.get_json()
     appeal_seq = appeal.get_json()["event"]["seq"]
+    again = {"result": True, "reason": "Appeal again", "appeal_of": decision["seq"]}
+    assert hall.sign("disputes", hall.players[1], again).status_code == 409  # one appeal of a decision
     body = {"dispute": appeal_seq, "outcome": "upheld", "reason": "The committee saw the scoresheet"}
     assert hall.sign("decisions", hall.arbiter, body).status_code == 403
     committee = hall.sign("decisions", ADMIN_TOKEN, body)

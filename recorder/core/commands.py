@@ -366,6 +366,8 @@ def _appealed(game: FoldedGame, decision_seq: Any) -> int | None:
         raise NotFound(f"no decision at seq {decision_seq}", field="appeal_of")
     if decided.by == "committee":
         raise InvalidRecord("the committee's decision is final: it is not appealed", field="appeal_of")
+    if any(event.appeal_of == decision_seq for _, event in game.signoffs.disputes):
+        raise AlreadyExists(f"the decision at seq {decision_seq} is appealed already", field="appeal_of")
     return int(decision_seq)
 
 
