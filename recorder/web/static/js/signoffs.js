@@ -106,16 +106,18 @@ export class Signoffs {
     }
   }
 
+  // Said once the page shows the game again: the next player signs the version it shows.
   async settle(write) {
+    this.say("", false);
     try {
       await write();
-      this.say(_("Recorded."), false);
-      await this.reload();
-      return true;
     } catch (error) {
       this.say(describeProblem(error), true);
       return false;
     }
+    await this.reload().catch(() => {}); // recorded: a page that cannot read it again still says so
+    this.say(_("Recorded."), false);
+    return true;
   }
 
   say(text, failed) {
