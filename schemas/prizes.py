@@ -66,6 +66,7 @@ class CategoryStandingsSchema(StandingsSchema):
 class AwardSchema(Schema):
     number = StrictInteger(dump_only=True)
     name = fields.String(dump_only=True)
+    name_geez = fields.String(dump_only=True, allow_none=True)  # the registry player's, when he has one
     rank = StrictInteger(dump_only=True)  # in the standings
     category = fields.String(dump_only=True, allow_none=True)  # the list he is paid from (null: overall)
     place = StrictInteger(dump_only=True, allow_none=True)  # the place he took (null: joined a tie)

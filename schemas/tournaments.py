@@ -233,6 +233,7 @@ class PageSchema(Schema):
 class EntrantSchema(Schema):
     number = StrictInteger(dump_only=True)
     name = fields.String(dump_only=True)
+    name_geez = fields.String(dump_only=True, allow_none=True)  # the registry player's, when he has one
     federation = fields.String(dump_only=True, allow_none=True)
     rating = StrictInteger(dump_only=True, allow_none=True)
     entered_round = StrictInteger(dump_only=True)
@@ -244,6 +245,7 @@ class EntrantSchema(Schema):
 class RoundSchema(Schema):
     round = StrictInteger(dump_only=True)
     method = fields.String(dump_only=True)
+    # each board's south and north, and each bye: number, name, name_geez (the registry player's, or null)
     boards = fields.List(fields.Dict(), dump_only=True)
     byes = fields.List(fields.Dict(), dump_only=True)
     complete = fields.Boolean(dump_only=True)
@@ -304,6 +306,7 @@ class StandingSchema(Schema):
     rank = StrictInteger(dump_only=True)
     number = StrictInteger(dump_only=True)
     name = fields.String(dump_only=True)
+    name_geez = fields.String(dump_only=True, allow_none=True)  # the registry player's, when he has one
     federation = fields.String(dump_only=True, allow_none=True)
     rating = StrictInteger(dump_only=True, allow_none=True)
     points = fields.Raw(dump_only=True)

@@ -156,7 +156,7 @@ def test_manual_pairing_validated_and_required_in_a_manual_event(client, admin):
     admin.pair(t["id"], boards=[{"south": 1, "north": 2}, {"south": 2, "north": 3}], expect=422)  # 2 twice
     paired = admin.pair(t["id"], boards=[{"south": 3, "north": 1}], byes=[{"player": 2, "points": 0.5}])
     assert paired["method"] == "manual" and seats(paired) == [(3, 1)]
-    assert paired["byes"] == [{"number": 2, "name": "Berhane", "points": 0.5}]
+    assert paired["byes"] == [{"number": 2, "name": "Berhane", "name_geez": None, "points": 0.5}]
     cells = {r["number"]: r["cells"][0]["kind"] for r in admin.crosstable(t["id"])["rows"]}
     assert cells == {1: "pending", 2: "bye", 3: "pending", 4: "absent"}
 

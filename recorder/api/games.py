@@ -125,7 +125,14 @@ def list_games():
 def get_game(game_id: str):
     game = visible_game(game_id)
     created_at = recorder().store.read(game_id, upto=1)[0].recorded_at
-    return with_etag(game_schema.dump(game_json(game, created_at, seen_at_of(game_id))), game)
+    return with_etag(game_schema.dump({**game_json(game, created_at, seen_at_of(game_id)), **names_geez(game)}), game)
+
+
+def names_geez(game: FoldedGame) -> dict:
+    """The Ge'ez names of the registry players on the game's sides (those its metadata
+    names, else those linked to it since), read when asked: a rename shows at once."""
+    geez = current_app.extensions["players"].geez_names_of_games([(game.game_id, game.setup.metadata or {})])
+    return {f"{side}_geez": geez.get((game.game_id, side)) for side in ("south", "north")}
 
 
 @bp.post("/<game_id>/commands")

@@ -17,7 +17,7 @@ from schemas.prizes import categories_schema, category_standings_schema, prize_l
 from . import openapi
 from .broadcast import visible_state_of
 from .prizes_openapi import document_prize_paths
-from .tournaments import body, respond, tournaments, write_options
+from .tournaments import body, respond, tournament_view, tournaments, write_options
 
 bp = Blueprint("prizes", __name__, url_prefix="/api/tournaments")
 openapi.EXTENSIONS.append(document_prize_paths)
@@ -43,7 +43,7 @@ def set_prizes(tournament_id: str):
 
 @bp.get("/<tournament_id>/categories/<code>/standings")
 def get_category_standings(tournament_id: str, code: str):
-    view = tournaments().view(tournament_id, visible_state_of)
+    view = tournament_view(tournament_id, visible_state_of)
     particulars = entrants_particulars(current_app.extensions["players"], tournaments(), view)
     found = prize_views.category_standings_json(view, particulars, code)
     return respond(category_standings_schema.dump(found), view.tournament.version)
@@ -51,6 +51,6 @@ def get_category_standings(tournament_id: str, code: str):
 
 @bp.get("/<tournament_id>/prizes")
 def get_prizes(tournament_id: str):
-    view = tournaments().view(tournament_id, visible_state_of)
+    view = tournament_view(tournament_id, visible_state_of)
     particulars = entrants_particulars(current_app.extensions["players"], tournaments(), view)
     return respond(prize_list_schema.dump(prize_views.prizes_json(view, particulars)), view.tournament.version)

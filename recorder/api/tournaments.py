@@ -8,6 +8,8 @@ any view runs: 401 without a valid token, 403 with one that does not reach.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, Flask, Response, current_app, json, request, url_for
 from werkzeug.exceptions import UnsupportedMediaType
 
@@ -19,7 +21,7 @@ from recorder.players.decide import federation_code, registered_names
 from recorder.players.particulars import sex_and_birth
 from recorder.tournaments import board_game_id, views
 from recorder.tournaments.decide import decide_register
-from recorder.tournaments.service import Tournaments
+from recorder.tournaments.service import Tournaments, View, entries_of
 from schemas.tournaments import (
     absence_schema,
     board_game_schema,
@@ -77,6 +79,29 @@ def tournaments() -> Tournaments:
     return current_app.extensions["tournaments"]
 
 
+def tournament_view(tournament_id: str, state_of=None) -> View:
+    """The tournament as a read shows it, with its registry players' Ge'ez names."""
+    return with_names_geez(tournaments().view(tournament_id, state_of))
+
+
+def with_names_geez(view: View) -> View:
+    """The view with each entrant's registry Ge'ez name: one batched read of the registry's
+    rows for the whole answer (and one per step of a merge), never one per row."""
+    entries = entries_of(view.tournament)
+    if not entries:
+        return view
+    geez = current_app.extensions["players"].geez_names(sorted({player_id for _, player_id in entries}))
+    return replace(view, names_geez={number: geez[player_id] for number, player_id in entries if player_id in geez})
+
+
+def entrant_answer(t, number: int) -> dict:
+    """One entrant as a write answers with him, his registry Ge'ez name read for him alone."""
+    entrant = t.seated(number)
+    geez = current_app.extensions["players"].geez_names([entrant.player_id]) if entrant.player_id else {}
+    names = {number: geez[entrant.player_id]} if entrant.player_id in geez else {}
+    return entrant_schema.dump(views.entrant_json(entrant, names))
+
+
 # -- Helpers ---------------------------------------------------------------------------
 
 
@@ -114,7 +139,7 @@ def create_tournament():
     raw = body()
     data = tournament_create_schema.load(raw)
     written = tournaments().create(data, recorded_by=recorded_by(), idempotency=idempotency(raw))
-    view = tournaments().view(written.tournament.tournament_id)
+    view = tournament_view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
     return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version, 201, Location=location)
 
@@ -131,7 +156,7 @@ def import_trf():
     written = tournaments().import_trf(
         text, query, recorded_by=recorded_by(), idempotency=key, survivor=registry.survivor_id
     )
-    view = tournaments().view(written.tournament.tournament_id)
+    view = tournament_view(written.tournament.tournament_id)
     location = url_for("tournaments.get_tournament", tournament_id=view.tournament.tournament_id)
     status = 200 if written.existed else 201  # 200: the same file made this tournament before
     return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version, status, Location=location)
@@ -149,7 +174,7 @@ def get_trf(tournament_id: str):
 
 @bp.get("/<tournament_id>")
 def get_tournament(tournament_id: str):
-    view = tournaments().view(tournament_id, visible_state_of)
+    view = tournament_view(tournament_id, visible_state_of)
     return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version)
 
 
@@ -164,8 +189,8 @@ def register_player(tournament_id: str):
     raw = body()
     data = registry_entry(tournament_id, player_create_schema.load(raw))
     written = tournaments().register(tournament_id, data, **write_options(raw))
-    entrant = written.tournament.entrants[written.events[-1].payload["number"] - 1]
-    return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
+    number = written.events[-1].payload["number"]
+    return respond(entrant_answer(written.tournament, number), written.tournament.version, 201)
 
 
 def registry_rating(tournament_id: str, p) -> int | None:
@@ -212,8 +237,7 @@ def registry_entry(tournament_id: str, data: dict) -> dict:
 def withdraw_player(tournament_id: str, number: int):
     raw = body()
     written = tournaments().withdraw(tournament_id, number, withdrawal_schema.load(raw), **write_options(raw))
-    entrant = written.tournament.seated(number)
-    return respond(entrant_schema.dump(views.entrant_json(entrant)), written.tournament.version, 201)
+    return respond(entrant_answer(written.tournament, number), written.tournament.version, 201)
 
 
 @bp.post("/<tournament_id>/absences")
@@ -234,7 +258,7 @@ def cancel_absence(tournament_id: str, round_number: int, number: int):
 
 def tournament_answer(tournament_id: str, version: int, status: int = 200):
     """The tournament as it stands after a write to its settings."""
-    view = tournaments().view(tournament_id)
+    view = tournament_view(tournament_id)
     return respond(tournament_schema.dump(tournament_json(view)), version, status)
 
 
@@ -320,7 +344,7 @@ def get_round(tournament_id: str, round_number: int):
 
 
 def round_response(tournament_id: str, round_number: int, status: int = 200) -> Response:
-    view = tournaments().view(tournament_id, visible_state_of)
+    view = tournament_view(tournament_id, visible_state_of)
     payload = round_schema.dump(views.round_json(view, views.find_round(view, round_number)))
     location = url_for("tournaments.get_round", tournament_id=tournament_id, round_number=round_number)
     return respond(payload, view.tournament.version, status, Location=location)
@@ -402,7 +426,7 @@ def corrections_json(t) -> dict:
 
 @bp.get("/<tournament_id>/standings")
 def get_standings(tournament_id: str):
-    view = tournaments().view(tournament_id, visible_state_of)
+    view = tournament_view(tournament_id, visible_state_of)
     return respond(standings_schema.dump(views.standings_json(view)), view.tournament.version)
 
 
@@ -414,7 +438,7 @@ def get_pairing_check(tournament_id: str):
 
 @bp.get("/<tournament_id>/crosstable")
 def get_crosstable(tournament_id: str):
-    view = tournaments().view(tournament_id, visible_state_of)
+    view = tournament_view(tournament_id, visible_state_of)
     return respond(crosstable_schema.dump(views.crosstable_json(view)), view.tournament.version)
 
 

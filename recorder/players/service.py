@@ -130,21 +130,27 @@ class Players:
                 named = metadata.get(f"{side}_player")
                 if isinstance(named, str) and is_player_id(named):
                     players[(game_id, side)] = named
-        rows = self.tables.rows(sorted(set(players.values())))
+        geez = self.geez_names(sorted(set(players.values())))
+        return {seat: geez[player_id] for seat, player_id in players.items() if player_id in geez}
+
+    def geez_names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """player id -> his Ge'ez name, for those the registry has one of; a merged record
+        answers with its survivor's. One batched read of the rows, and one per merge step."""
+        rows = self.tables.rows(list(player_ids))
         for _ in range(MAX_MERGE_CHAIN):
             missing = {r["merged_into"] for r in rows.values() if r["merged_into"] and r["merged_into"] not in rows}
             if not missing:
                 break
             rows.update(self.tables.rows(sorted(missing)))
         names = {}
-        for seat, player_id in players.items():
+        for player_id in player_ids:
             row = rows.get(player_id)
             for _ in range(MAX_MERGE_CHAIN):
                 if row is None or row["merged_into"] is None:
                     break
                 row = rows.get(row["merged_into"])
             if row is not None and row["name_geez"]:
-                names[seat] = row["name_geez"]
+                names[player_id] = row["name_geez"]
         return names
 
     def survivor_id(self, player_id: str) -> str | None:

@@ -38,7 +38,7 @@ def category_standings_json(view, particulars: Mapping[int, Particulars], code: 
     rows = []
     for s in ranked:
         place = 1 + sum(1 for other in ranked if other.rank < s.rank)  # a shared rank stays shared
-        rows.append({**standing_json(t, s), "overall_rank": s.rank, "rank": place})
+        rows.append({**standing_json(view, s), "overall_rank": s.rank, "rank": place})
     played = sum(1 for rnd in t.rounds if all((rnd.number, b.board) in view.outcomes for b in rnd.boards))
     return {
         "tournament_id": t.tournament_id,
@@ -76,6 +76,7 @@ def prizes_json(view, particulars: Mapping[int, Particulars]) -> dict:
             {
                 "number": a.number,
                 "name": t.seated(a.number).name,
+                "name_geez": view.names_geez.get(a.number),
                 "rank": rank[a.number],
                 "category": a.category,
                 "place": prizes[a.prize].place if a.prize is not None else None,

@@ -13,8 +13,8 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -75,6 +75,9 @@ class View:
     tournament: Tournament
     outcomes: dict
     unconfirmed: frozenset = frozenset()  # (round, board): a game over whose players have not both confirmed it
+    # Entrant number -> his registry record's Ge'ez name, where it has one: read by the
+    # caller (the registry is not the tournament's), shown beside every name.
+    names_geez: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def status(self) -> str:

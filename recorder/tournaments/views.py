@@ -6,6 +6,7 @@ Points and tiebreak values are exact fractions inside; here they become JSON num
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from recorder.errors import NotFound
@@ -20,10 +21,13 @@ def number(value):
     return value
 
 
-def entrant_json(e: Entrant) -> dict:
+def entrant_json(e: Entrant, names_geez: Mapping[int, str]) -> dict:
+    """An entrant, with his registry record's Ge'ez name (``View.names_geez``; None when
+    he names no registry player, or one without a Ge'ez name)."""
     return {
         "number": e.number,
         "name": e.name,
+        "name_geez": names_geez.get(e.number),
         "federation": e.federation,
         "rating": e.rating,
         "entered_round": e.entered_round,
@@ -65,7 +69,7 @@ def tournament_json(view) -> dict:
         "check_ins": [{"round": r, "player": n} for r, n in t.check_ins],
         "status": view.status,
         "version": t.version,
-        "players": [entrant_json(e) for e in t.entrants],
+        "players": [entrant_json(e, view.names_geez) for e in t.entrants],
         "rounds": [round_json(view, rnd) for rnd in t.rounds],
     }
 
@@ -87,8 +91,9 @@ def find_round(view, round_number: int) -> Round:
     return rnd
 
 
-def _player_ref(t, player_number: int) -> dict:
-    return {"number": player_number, "name": t.entrant(player_number).name}
+def player_ref(view, player_number: int) -> dict:
+    name = view.tournament.entrant(player_number).name
+    return {"number": player_number, "name": name, "name_geez": view.names_geez.get(player_number)}
 
 
 def round_json(view, rnd: Round) -> dict:
@@ -99,8 +104,8 @@ def round_json(view, rnd: Round) -> dict:
         boards.append(
             {
                 "board": b.board,
-                "south": _player_ref(t, b.south),
-                "north": _player_ref(t, b.north),
+                "south": player_ref(view, b.south),
+                "north": player_ref(view, b.north),
                 "game_id": board_game_id(t.tournament_id, rnd.number, b.board),
                 "result": outcome.result if outcome else None,
                 "decided_by": None if outcome is None else ("game" if outcome.played else "forfeit"),
@@ -110,17 +115,18 @@ def round_json(view, rnd: Round) -> dict:
                 "unconfirmed": (rnd.number, b.board) in view.unconfirmed,
             }
         )
-    byes = [{**_player_ref(t, bye.player), "points": bye.points} for bye in rnd.byes]
+    byes = [{**player_ref(view, bye.player), "points": bye.points} for bye in rnd.byes]
     complete = all((rnd.number, b.board) in outcomes for b in rnd.boards)
     return {"round": rnd.number, "method": rnd.method, "boards": boards, "byes": byes, "complete": complete}
 
 
-def standing_json(t, s) -> dict:
-    e = t.entrant(s.number)
+def standing_json(view, s) -> dict:
+    e = view.tournament.entrant(s.number)
     return {
         "rank": s.rank,
         "number": s.number,
         "name": e.name,
+        "name_geez": view.names_geez.get(s.number),
         "federation": e.federation,
         "rating": e.rating,
         "points": number(s.points),
@@ -137,7 +143,7 @@ def standings_json(view) -> dict:
         "rounds_played": played,
         "tiebreaks": list(t.tiebreaks),
         "lots_seed": t.draw_seed if "LOTS" in t.tiebreaks else None,
-        "standings": [standing_json(t, s) for s in view.standings()],
+        "standings": [standing_json(view, s) for s in view.standings()],
     }
 
 
@@ -146,7 +152,7 @@ def crosstable_json(view) -> dict:
     rows = []
     for row in view.crosstable():
         cells = [{**cell, "points": number(cell["points"])} for cell in row["cells"]]
-        rows.append({**standing_json(t, row["standing"]), "place": row["place"], "cells": cells})
+        rows.append({**standing_json(view, row["standing"]), "place": row["place"], "cells": cells})
     return {"tournament_id": t.tournament_id, "format": t.format, "rows": rows}
 
 

@@ -38,3 +38,29 @@ export function crossMark(cell) {
   if (cell.kind === "absent") return "–";
   return `${cell.opponent_place}${SEAT[cell.colour]}${cell.mark}`;
 }
+
+// A registry player's name in both scripts (docs/web.md, "Players' names in both scripts"): the Latin name,
+// then the Ge'ez one where the registry has it; a player without one reads as his name alone.
+// Inline, "Abeba Tesfay (ኣበባ ተስፋይ)", in tables, lists and titles; `lines` puts the Ge'ez
+// under the Latin, where a name stands alone in a field (a scoresheet's players). The
+// registry does not say whether a Ge'ez name is Tigrinya or Amharic: on a page in either it
+// is taken as the page's language; elsewhere it is marked of no known language (lang="").
+const GEEZ_PAGE_LANGUAGES = new Set(["ti", "am"]);
+
+// The `lang` a registry player's Ge'ez name is marked with: none (the page's) or "".
+export function geezNameLang() {
+  return GEEZ_PAGE_LANGUAGES.has(document.documentElement.lang) ? null : "";
+}
+
+export function bothNames(name, geez, { lines = false } = {}) {
+  if (!geez) return name;
+  const written = element("span", { class: "name-geez geez", lang: geezNameLang(), text: geez });
+  return lines
+    ? element("span", { class: "both-names lines" }, name, written)
+    : element("span", { class: "both-names" }, `${name} (`, written, ")");
+}
+
+// The same as plain text, where no element can go (a page's title, a sentence's name).
+export function bothNamesText(name, geez) {
+  return geez ? `${name} (${geez})` : name;
+}

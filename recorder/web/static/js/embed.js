@@ -4,7 +4,7 @@
 // delay holds moves back here too). Nothing of site.js runs: no sign-in, no service worker.
 import { renderBoard } from "./board.js";
 import { showClocks, showTimeControl } from "./clock.js";
-import { element } from "./dom.js";
+import { bothNames, element } from "./dom.js";
 import { _ } from "./i18n.js";
 import { statusText } from "./record.js";
 
@@ -24,14 +24,18 @@ async function read(path) {
   return response.json();
 }
 
-const watchLink = (gameId, text) =>
-  element("a", { href: `/games/${encodeURIComponent(gameId)}/watch`, target: "_blank", rel: "noopener", text });
+const watchLink = (gameId, ...shown) =>
+  element("a", { href: `/games/${encodeURIComponent(gameId)}/watch`, target: "_blank", rel: "noopener" }, ...shown);
+
+// "South – North", each in both scripts where the registry has the Ge'ez (dom.js, bothNames).
+const pairingNames = (south, southGeez, north, northGeez) => [bothNames(south, southGeez), " – ", bothNames(north, northGeez)];
 
 function card(gameId, pairing) {
-  const title = pairing ? _("Board %(n)s", { n: pairing.board }) + `: ${pairing.south.name} – ${pairing.north.name}` : "";
-  const heading = gameId ? watchLink(gameId, title) : title;
+  const title = pairing ? [_("Board %(n)s", { n: pairing.board }) + ": ",
+    ...pairingNames(pairing.south.name, pairing.south.name_geez, pairing.north.name, pairing.north.name_geez)] : [];
+  const heading = gameId ? [watchLink(gameId, ...title)] : title;
   const shown = element("section", { class: "embed-card", "data-game": gameId || "" },
-    element("h2", {}, heading), element("p", { class: "embed-status" }),
+    element("h2", {}, ...heading), element("p", { class: "embed-status" }),
     element("div", { class: "embed-clocks clocks", hidden: true }), element("div", { class: "embed-board" }));
   if (gameId) cards.set(gameId, { card: shown, pairing });
   return shown;
@@ -49,7 +53,7 @@ async function draw(gameId) {
   }
   const names = { south: game.south, north: game.north };
   if (!pairing) {
-    shown.querySelector("h2").replaceChildren(watchLink(gameId, `${game.south} – ${game.north}`));
+    shown.querySelector("h2").replaceChildren(watchLink(gameId, ...pairingNames(game.south, game.south_geez, game.north, game.north_geez)));
     showTimeControl(document.getElementById("embed-time-control"), game.metadata && game.metadata.time_control);
   }
   renderBoard(shown.querySelector(".embed-board"), variants.get(game.variant), game.state,

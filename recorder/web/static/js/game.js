@@ -24,7 +24,7 @@ import { GameClock, moveTimeWords, TypedReadingInvalid } from "./game-clock.js";
 import { wireDossierCheck } from "./dossier-check.js";
 import { Signoffs } from "./signoffs.js";
 import { DeviceRules } from "./rules.js";
-import { clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
+import { bothNames, bothNamesText, clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
 
 const page = document.getElementById("game-page");
@@ -198,13 +198,14 @@ async function loadTrace(seq, request) {
 
 function renderHeader() {
   const game = view.game;
-  byId("game-title").textContent = `${view.variant.title}: ${game.south} – ${game.north}`;
+  byId("game-title").replaceChildren(`${view.variant.title}: `, bothNames(game.south, game.south_geez), " – ",
+    bothNames(game.north, game.north_geez));
   const meta = game.metadata || {};
   byId("game-meta").textContent = [meta.event, meta.site, date(meta.date), meta.round && _("round %(round)s", { round: meta.round })]
     .filter(Boolean).join(" · ");
   byId("game-rules").textContent = optionsText(view.variant, game.options);
   showTimeControl(byId("game-time-control"), meta.time_control, timeControlLine);
-  document.title = `${view.variant.title}: ${game.south} – ${game.north}`;
+  document.title = `${view.variant.title}: ${bothNamesText(game.south, game.south_geez)} – ${bothNamesText(game.north, game.north_geez)}`;
 }
 
 // One cell per turn (the notation's grouping); each sowing in it is a button to step to.

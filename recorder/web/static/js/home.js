@@ -3,7 +3,7 @@
 // it on this device as you type.
 import { describeProblem, getJSON, getOptional, post } from "./api.js";
 import { _, date } from "./i18n.js";
-import { element, pageAccess, VIEWING_ONLY } from "./site.js";
+import { bothNames, element, pageAccess, VIEWING_ONLY } from "./site.js";
 
 const DEFAULT_MARK = _(" (default)");
 
@@ -85,7 +85,7 @@ function gameCard(game) {
   const result = game.result ? { south_wins: _("South won"), north_wins: _("North won"), draw: _("Draw") }[game.result] : _("in progress");
   return element("li", { class: "card", "data-game": game.id },
     element("a", { href: `/games/${encodeURIComponent(game.id)}` },
-      element("strong", { text: `${game.south} – ${game.north}` }),
+      element("strong", {}, bothNames(game.south, game.south_geez), " – ", bothNames(game.north, game.north_geez)),
       element("span", { text: ` ${title} · ${result}` }),
       element("span", { class: "hint", text: [meta.event, meta.round && _("round %(round)s", { round: meta.round }), when(game)].filter(Boolean).join(" · ") })));
 }

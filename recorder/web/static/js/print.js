@@ -6,7 +6,7 @@ import { describeProblem, getJSON } from "./api.js";
 import { timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
-import { crossMark, element } from "./site.js";
+import { bothNames, bothNamesText, crossMark, element } from "./site.js";
 
 const ROWS_PER_SHEET = 40;
 const page = document.getElementById("print-page");
@@ -58,26 +58,27 @@ function pairingSheets(t, standings, roundNumber) {
   if (!round) throw new Error(roundNumber ? _("Round %(n)s is not paired.", { n: roundNumber }) : _("No round is paired yet."));
   const score = new Map(standings.standings.map((s) => [s.number, s.points]));
   const rows = round.boards.map((b) => element("tr", { "data-board": b.board },
-    cell(b.board, "num"), cell(b.south.number, "num"), cell(b.south.name), cell(points(score.get(b.south.number)), "num"),
+    cell(b.board, "num"), cell(b.south.number, "num"), element("td", {}, bothNames(b.south.name, b.south.name_geez)), cell(points(score.get(b.south.number)), "num"),
     cell(RESULTS[b.result] || "", "result"),
-    cell(points(score.get(b.north.number)), "num"), cell(b.north.name), cell(b.north.number, "num")));
+    cell(points(score.get(b.north.number)), "num"), element("td", {}, bothNames(b.north.name, b.north.name_geez)), cell(b.north.number, "num")));
   const byes = round.byes.length
-    ? element("p", { class: "print-byes", text: _("Byes: %(byes)s", { byes: round.byes.map((b) => `${b.name} (${points(b.points)})`).join(", ") }) })
+    ? element("p", { class: "print-byes", text: _("Byes: %(byes)s", { byes: round.byes.map((b) => `${bothNamesText(b.name, b.name_geez)} (${points(b.points)})`).join(", ") }) })
     : null;
   const head = [[_("Bd"), "num"], [_("No"), "num"], [_("South (White)")], [_("Pts"), "num"], [_("Result")], [_("Pts"), "num"], [_("North (Black)")], [_("No"), "num"]];
   return sheets(t, _("Round %(n)s pairings", { n: round.round }), head, rows, byes);
 }
 
-// A withdrawn player is marked on paper as on the screen.
-function nameOf(t, number, name) {
+// A player's name in both scripts where the registry has the Ge'ez (dom.js, bothNames); a
+// withdrawn player is marked on paper as on the screen.
+function nameCell(t, number, name, geez) {
   const withdrawn = t.players.some((p) => p.number === number && p.withdrawn);
-  return withdrawn ? name + _(" (withdrawn)") : name;
+  return element("td", {}, bothNames(name, geez), withdrawn ? _(" (withdrawn)") : null);
 }
 
 function standingSheets(t, standings) {
   const order = standings.tiebreaks;
   const rows = standings.standings.map((s) => element("tr", { "data-number": s.number },
-    cell(s.rank, "num"), cell(nameOf(t, s.number, s.name)), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
+    cell(s.rank, "num"), nameCell(t, s.number, s.name, s.name_geez), cell(s.federation), cell(s.rating, "num"), cell(points(s.points), "num"),
     ...order.map((name) => cell(s.tiebreaks[name], "num"))));
   const head = [[_("Rank"), "num"], [_("Name")], [_("Fed")], [_("Rating"), "num"], [_("Pts"), "num"], ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
   const seed = standings.lots_seed ? [_("lots drawn with the seed %(seed)s", { seed: standings.lots_seed })] : [];
@@ -90,7 +91,7 @@ function standingSheets(t, standings) {
 function categorySheets(t, found) {
   const order = found.tiebreaks;
   const rows = found.standings.map((s) => element("tr", { "data-number": s.number },
-    cell(s.rank, "num"), cell(s.overall_rank, "num"), cell(nameOf(t, s.number, s.name)), cell(s.federation), cell(s.rating, "num"),
+    cell(s.rank, "num"), cell(s.overall_rank, "num"), nameCell(t, s.number, s.name, s.name_geez), cell(s.federation), cell(s.rating, "num"),
     cell(points(s.points), "num"), ...order.map((name) => cell(s.tiebreaks[name], "num"))));
   const head = [[_("Place"), "num"], [_("Rank"), "num"], [_("Name")], [_("Fed")], [_("Rating"), "num"], [_("Pts"), "num"],
     ...order.map((n) => [TIEBREAKS[n] || n, "num"])];
@@ -103,7 +104,7 @@ function categorySheets(t, found) {
 function prizeSheets(t, prizes) {
   const currency = prizes.currency ? ` ${prizes.currency}` : "";
   const rows = prizes.awards.map((a) => element("tr", { "data-number": a.number },
-    cell(a.rank, "num"), cell(nameOf(t, a.number, a.name)), cell(prizeName(prizes.categories, a)), cell(sharedText(a)),
+    cell(a.rank, "num"), nameCell(t, a.number, a.name, a.name_geez), cell(prizeName(prizes.categories, a)), cell(sharedText(a)),
     element("td", { class: "num" }, String(a.amount), element("span", { translate: "no", text: currency }))));
   const head = [[_("Rank"), "num"], [_("Name")], [_("Prize")], [_("Shared")], [_("Amount"), "num"]];
   const notes = element("p", { class: "print-byes", text: `${sharingText(prizes)} ${totalsText(prizes)}` });
@@ -116,7 +117,7 @@ function crosstableSheets(t, crosstable) {
   const square = crosstable.format === "round_robin" || crosstable.format === "double_round_robin";
   const columns = square ? crosstable.rows.map((r) => r.place) : roundNumbers(crosstable.rows);
   const rows = crosstable.rows.map((r) => element("tr", { "data-number": r.number },
-    cell(r.place, "num"), cell(nameOf(t, r.number, r.name)),
+    cell(r.place, "num"), nameCell(t, r.number, r.name, r.name_geez),
     ...(square ? squareCells(r, columns) : r.cells.map((c) => cell(crossMark(c), "num"))), cell(points(r.points), "num")));
   const labels = square ? columns.map((place) => [String(place), "num"]) : columns.map((n) => [_("R%(n)s", { n }), "num"]);
   return sheets(t, _("Crosstable"), [[_("Pl"), "num"], [_("Name")], ...labels, [_("Pts"), "num"]], rows);

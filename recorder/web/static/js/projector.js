@@ -9,7 +9,7 @@ import { renderBoard } from "./board.js";
 import { showClocks, showTimeControl } from "./clock.js";
 import { _ } from "./i18n.js";
 import { statusText } from "./record.js";
-import { element, listen } from "./site.js";
+import { bothNames, element, listen } from "./site.js";
 
 const page = document.getElementById("projector-page");
 const id = page.dataset.tournamentId;
@@ -48,7 +48,8 @@ export function resultInWords(pairing) {
 function boardCard(pairing) {
   const card = element("section", { class: "projector-card", "data-board": pairing.board, "data-game": pairing.game_id || "" },
     element("h2", {}, element("span", { class: "board-number", text: _("Board %(n)s", { n: pairing.board }) }), " ",
-      element("span", { class: "pairing", text: `${pairing.south.name} – ${pairing.north.name}` })),
+      element("span", { class: "pairing" }, bothNames(pairing.south.name, pairing.south.name_geez), " – ",
+        bothNames(pairing.north.name, pairing.north.name_geez))),
     element("p", { class: "projector-status" }),
     element("div", { class: "projector-clocks clocks", hidden: true }),
     element("div", { class: "projector-board" }));

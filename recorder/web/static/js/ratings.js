@@ -2,6 +2,7 @@
 // provisional marker, for a month (this month until it is over), filtered by federation.
 // Read-only, from GET /api/ratings/{game}?period=&federation= (and its .csv twin).
 import { describeProblem, getJSON } from "./api.js";
+import { geezNameLang } from "./dom.js";
 import { _, date } from "./i18n.js";
 import { element } from "./site.js";
 
@@ -39,7 +40,7 @@ function render(list, title, federations) {
   const rows = list.players.map((p) => element("tr", { "data-player": p.id, class: p.provisional ? "provisional" : null },
     element("td", { text: String(p.rank) }),
     element("td", {}, element("a", { href: `/players/${encodeURIComponent(p.id)}`, text: p.name || p.id }),
-      p.name_geez ? element("span", { class: "geez", lang: "ti", text: ` ${p.name_geez}` }) : null),
+      p.name_geez ? element("span", { class: "geez", lang: geezNameLang(), text: ` ${p.name_geez}` }) : null),
     element("td", { text: p.federation || "" }),
     element("td", { class: "points", text: p.rating.toFixed(0) }),
     element("td", { text: p.rd.toFixed(0) }),

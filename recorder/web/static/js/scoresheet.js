@@ -8,7 +8,7 @@
 import { describeProblem, getJSON, getOptional } from "./api.js";
 import { clockText, timeControlText } from "./clock.js";
 import { _, date } from "./i18n.js";
-import { element, PLAYER } from "./site.js";
+import { bothNames, bothNamesText, element, PLAYER } from "./site.js";
 
 const page = document.getElementById("scoresheet-page");
 const sheets = document.getElementById("sheets");
@@ -20,7 +20,7 @@ const RESULT_WORDS = { south_wins: _("South won"), north_wins: _("North won"), d
 
 const field = (label, value, className = "") =>
   element("div", { class: `sheet-field ${className}` }, element("span", { class: "sheet-label", text: label }),
-    element("span", { class: "sheet-value", text: value || "" }));
+    element("span", { class: "sheet-value" }, value || ""));
 
 function heading(title, meta) {
   return element("header", { class: "sheet-head" },
@@ -32,9 +32,11 @@ function heading(title, meta) {
       meta.time_control ? field(_("Time control"), timeControlText(meta.time_control), "sheet-time-control") : null));
 }
 
+// Each player's name in both scripts where the registry has the Ge'ez: the Ge'ez under the Latin.
 function players(south, north) {
+  const named = (player) => bothNames(player.name, player.name_geez, { lines: true });
   return element("div", { class: "sheet-players" },
-    field(_("%(side)s (row 1)", { side: PLAYER.south }), south, "player"), field(PLAYER.north, north, "player"));
+    field(_("%(side)s (row 1)", { side: PLAYER.south }), named(south), "player"), field(PLAYER.north, named(north), "player"));
 }
 
 function signatures() {
@@ -112,7 +114,7 @@ async function showGame(gameId) {
   const title = variants.variants.find((v) => v.name === game.variant)?.title || game.variant;
   const sheet = element("article", { class: "sheet", "data-game-id": gameId },
     heading(_("%(game)s scoresheet", { game: title }), { ...game.metadata, date: playedOn(game) }),
-    players(game.south, game.north),
+    players({ name: game.south, name_geez: game.south_geez }, { name: game.north, name_geez: game.north_geez }),
     element("p", { class: "sheet-game-id", text: _("Game %(id)s", { id: gameId }) }),
     element("section", { class: "sheet-record" }, element("h2", { text: _("Moves") }), clockLegend(moves.moves),
       moveList(moves.moves)),
@@ -121,7 +123,8 @@ async function showGame(gameId) {
     signatures(),
     checkpointBlock(gameId, checkpoint));
   sheets.replaceChildren(sheet);
-  document.title = _("Scoresheet: %(south)s – %(north)s", { south: game.south, north: game.north });
+  document.title = _("Scoresheet: %(south)s – %(north)s",
+    { south: bothNamesText(game.south, game.south_geez), north: bothNamesText(game.north, game.north_geez) });
   await imagesLoaded();
 }
 
@@ -159,7 +162,7 @@ async function showRound(tournamentId, roundNumber) {
     time_control: tournament.time_control };
   const made = round.boards.map((board) => element("article", { class: "sheet empty", "data-board": board.board },
     heading(_("%(game)s scoresheet", { game: title }), { ...meta, board: board.board }),
-    players(board.south.name, board.north.name),
+    players(board.south, board.north),
     element("section", { class: "sheet-record" }, element("h2", { text: _("Moves") }), emptyMoves()),
     emptyResult(),
     signatures()));

@@ -2,7 +2,7 @@
 // form in the header, the notice banner, the service worker that serves the pages
 // offline, and live updates (Server-Sent Events).
 import { addressSignIn, authHeaders, forgetReadersAnswers, getJSON, readerCache, request, saveToken, signInWith, token, whoAmI } from "./api.js";
-import { crossMark, element, PLAYER, visible } from "./dom.js";
+import { bothNames, bothNamesText, crossMark, element, PLAYER, visible } from "./dom.js";
 import { _ } from "./i18n.js";
 
 const PAGE_CACHE = "recorder-pages"; // the service worker's runtime cache (recorder/web/templates/sw.js)
@@ -138,7 +138,7 @@ export function clearNotice() {
   document.getElementById("notice").hidden = true;
 }
 
-export { crossMark, element, PLAYER, visible };
+export { bothNames, bothNamesText, crossMark, element, PLAYER, visible };
 
 // Keep fresh copies of these reads for an offline reload (the first visit is not yet
 // served through the service worker, and a write makes the cached log stale). As the

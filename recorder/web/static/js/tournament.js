@@ -7,7 +7,7 @@ import { describeProblem, getJSON, post } from "./api.js";
 import { showTimeControl, timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
-import { crossMark, element, listen, pageAccess, PLAYER } from "./site.js";
+import { bothNames, bothNamesText, crossMark, element, listen, pageAccess, PLAYER } from "./site.js";
 
 const page = document.getElementById("tournament-page");
 const id = page.dataset.tournamentId;
@@ -72,17 +72,19 @@ function renderHeader(t, variants) {
 }
 
 // An entrant who is a registry player links to his page (docs/players.md).
-function playerName(players, number, name) {
+// Each name in both scripts where the registry has the Ge'ez (dom.js, bothNames).
+function playerName(players, number, name, geez) {
   const entrant = players.find((p) => p.number === number);
-  if (!entrant || !entrant.player_id) return name;
-  return element("a", { href: `/players/${encodeURIComponent(entrant.player_id)}`, "data-player-id": entrant.player_id, text: name });
+  const shown = bothNames(name, geez);
+  if (!entrant || !entrant.player_id) return shown;
+  return element("a", { href: `/players/${encodeURIComponent(entrant.player_id)}`, "data-player-id": entrant.player_id }, shown);
 }
 
 function renderStandings(standings, players) {
   const withdrawn = new Set(players.filter((p) => p.withdrawn).map((p) => p.number));
   const rows = standings.standings.map((s) => element("tr", { "data-player": s.number },
     element("td", { text: String(s.rank) }),
-    element("td", {}, playerName(players, s.number, s.name), withdrawn.has(s.number) ? _(" (withdrawn)") : ""),
+    element("td", {}, playerName(players, s.number, s.name, s.name_geez), withdrawn.has(s.number) ? _(" (withdrawn)") : ""),
     element("td", { class: "wide-only", text: s.federation || "" }),
     element("td", { class: "wide-only", text: s.rating ?? "" }),
     element("td", { class: "points", text: String(s.points) }),
@@ -97,7 +99,7 @@ function renderStandings(standings, players) {
 
 // The absences declared for rounds still to pair: each player left out with his bye.
 function renderAbsences(t) {
-  const names = new Map(t.players.map((p) => [p.number, p.name]));
+  const names = new Map(t.players.map((p) => [p.number, bothNamesText(p.name, p.name_geez)]));
   const items = t.absences.map((a) => element("li", { "data-player": a.player,
     text: _("%(name)s will miss round %(round)s (bye: %(points)s)", { name: names.get(a.player), round: a.round, points: a.points }) }));
   byId("tournament-absences").replaceChildren(...(items.length ? [element("h3", { text: _("Declared absences") }), element("ul", {}, ...items)] : []));
@@ -121,7 +123,7 @@ function squareCrosstable(rows, started) {
       if (place === row.place) return element("td", { class: "self", text: "×" });
       return element("td", {}, ...against.get(place).map((cell) => gameLink(cell.game_id, cell.mark, started)));
     });
-    return element("tr", {}, element("td", { text: String(row.place) }), element("td", { text: row.name }),
+    return element("tr", {}, element("td", { text: String(row.place) }), element("td", {}, bothNames(row.name, row.name_geez)),
       ...cells, element("td", { class: "points", text: String(row.points) }));
   });
   table("crosstable", ["", _("Player"), ...places.map(String), _("Points")], body);
@@ -130,7 +132,7 @@ function squareCrosstable(rows, started) {
 function roundCrosstable(rows, started) {
   const rounds = Math.max(0, ...rows.map((r) => r.cells.length));
   const body = rows.map((row) => element("tr", {},
-    element("td", { text: String(row.place) }), element("td", { text: row.name }),
+    element("td", { text: String(row.place) }), element("td", {}, bothNames(row.name, row.name_geez)),
     ...row.cells.map((cell) => element("td", {}, cell.kind === "bye" || cell.kind === "absent" ? crossMark(cell)
       : gameLink(cell.game_id, crossMark(cell), started))),
     element("td", { class: "points", text: String(row.points) })));
@@ -142,15 +144,15 @@ function renderRounds(t, started) {
     // On a phone the game column gives way: the board's number links to its game.
     const rows = round.boards.map((board) => element("tr", { "data-board": board.board },
       element("td", {}, gameLink(board.game_id, String(board.board), started)),
-      element("td", { text: board.south.name }),
-      element("td", { text: board.north.name }),
+      element("td", {}, bothNames(board.south.name, board.south.name_geez)),
+      element("td", {}, bothNames(board.north.name, board.north.name_geez)),
       element("td", { text: board.unconfirmed ? _("over: awaiting both players' confirmation")
         : board.result ? RESULTS[board.result] + (board.decided_by === "forfeit" ? _(" (forfeit)") : "") : "" }),
       element("td", { class: "wide-only" }, started.has(board.game_id) ? gameLink(board.game_id, _("open the game"), started)
         : element("span", { class: "hint", text: _("not started") }))));
     const head = element("tr", {}, shortened(_("Board"), "#"), ...[_("South"), _("North"), _("Result")].map((text) => element("th", { scope: "col", text })),
       element("th", { scope: "col", class: "wide-only", text: _("Game") }));
-    const byes = round.byes.map((bye) => element("li", { text: _("%(name)s: bye (%(points)s)", { name: bye.name, points: bye.points }) }));
+    const byes = round.byes.map((bye) => element("li", { text: _("%(name)s: bye (%(points)s)", { name: bothNamesText(bye.name, bye.name_geez), points: bye.points }) }));
     return element("section", { class: "round", "data-round": round.round },
       element("h3", { text: _("Round %(n)s", { n: round.round }) + (round.complete ? "" : _(" (in progress)")) }),
       element("p", {}, element("a", { class: "scoresheets-link",
@@ -170,7 +172,7 @@ function renderPrizes(prizes, players) {
   if (panel.hidden) return Promise.resolve();
   const currency = () => (prizes.currency ? element("span", { translate: "no", text: ` ${prizes.currency}` }) : "");
   const rows = prizes.awards.map((a) => element("tr", { "data-player": a.number },
-    element("td", { text: String(a.rank) }), element("td", {}, playerName(players, a.number, a.name)),
+    element("td", { text: String(a.rank) }), element("td", {}, playerName(players, a.number, a.name, a.name_geez)),
     element("td", { text: prizeName(prizes.categories, a) }), element("td", { text: sharedText(a) }),
     element("td", { class: "points" }, String(a.amount), currency())));
   table("prize-list", [_("Rank"), _("Player"), _("Prize"), _("Shared"), _("Amount")], rows);
@@ -198,7 +200,7 @@ async function renderCategory(categories, players) {
   const { data } = await getJSON(`${base}/categories/${encodeURIComponent(code)}/standings`);
   const rows = data.standings.map((s) => element("tr", { "data-player": s.number },
     element("td", { text: String(s.rank) }), element("td", { text: String(s.overall_rank) }),
-    element("td", {}, playerName(players, s.number, s.name)), element("td", { class: "points", text: String(s.points) })));
+    element("td", {}, playerName(players, s.number, s.name, s.name_geez)), element("td", { class: "points", text: String(s.points) })));
   table("category-standings", [_("Place"), _("Overall rank"), _("Player"), _("Points")], rows);
   byId("category-rule").textContent = categoryRule(category);
   byId("category-print").href = `/tournaments/${encodeURIComponent(id)}/print?list=standings&category=${encodeURIComponent(code)}`;
