@@ -163,6 +163,12 @@ def test_two_players_confirm_and_dispute_at_the_board_and_the_result_counts_once
     assert result.exit_code == 0, result.output
     assert "ok      signoffs: 3 confirmations, 1 disputes derived again" in result.output
     assert json.loads(data.split(b"\n")[1])["traces"][0]["seq"] == disputed
+    board.goto(f"/games/{game_id}/dossier")  # the printable dossier shows the players' word
+    board.wait_for_selector("#dossier-page[data-ready=true]")
+    assert board.locator(".dossier-signoffs li").count() == 4
+    assert "upheld" not in board.inner_text(".dossier-signoffs") and "corrected" in board.inner_text(
+        ".dossier-signoffs"
+    )
     board.goto(f"/games/{game_id}")
     board.wait_for_selector("#game-page[data-ready=true]")
     board.set_input_files("#dossier-input", str(path))

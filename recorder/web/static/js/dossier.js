@@ -1,7 +1,8 @@
 // The appeal dossier to print (/games/{id}/dossier?moves=…, docs/auditing.md): what the
 // signed file GET /api/games/{id}/dossier holds, as this reader may see it — the players,
 // every event with its hash, the disputed moves' traces with their rule ids, the clock
-// readings, the round's pairing check and the checkpoint — and the file itself to save,
+// readings, the round's pairing check, the players' confirmations, disputes and the
+// decisions on them, and the checkpoint — and the file itself to save,
 // for `recorder verify --dossier`. The page shows the file's own bytes: nothing is
 // fetched twice, so what is printed is what is signed.
 import { describeProblem, Problem, request } from "./api.js";
@@ -46,6 +47,26 @@ function pairingSection(check) {
   return element("p", {}, _("Round %(round)s, paired by the rules:", { round: check.round.round }), " ", code(check.round.status));
 }
 
+// The players' word on the record, as the dossier's events give it (docs/tournaments.md).
+const OUTCOMES = { upheld: _("upheld, the record unchanged"), corrected: _("corrected") };
+
+function signoffsSection(signoffs) {
+  if (!signoffs || (!signoffs.confirmations.length && !signoffs.disputes.length)) {
+    return element("p", { class: "hint", text: _("No player has confirmed or disputed the record.") });
+  }
+  const confirmed = signoffs.confirmations.map((c) => element("li", { "data-seq": c.seq },
+    _("%(player)s confirmed the record up to event %(upto)s", { player: PLAYER[c.side], upto: c.upto })));
+  const disputed = signoffs.disputes.map((d) => {
+    const what = [...d.moves.map((seq) => _("Event %(seq)s", { seq })), ...(d.result ? [_("the result")] : [])].join(", ");
+    const decided = d.decision
+      ? _("Decided: %(outcome)s — %(reason)s", { outcome: OUTCOMES[d.decision.outcome], reason: d.decision.reason })
+      : _("Open: the arbiter decides it");
+    return element("li", { "data-seq": d.seq },
+      _("%(player)s disputes %(what)s: %(reason)s", { player: PLAYER[d.side], what, reason: d.reason }), " — ", decided);
+  });
+  return element("ul", { class: "dossier-signoffs" }, ...confirmed, ...disputed);
+}
+
 function signedSection(body, signatureLine) {
   const checkpoint = body.checkpoint
     ? element("p", { class: "checkpoint-text", translate: "no", text: body.checkpoint.text })
@@ -68,6 +89,7 @@ function sheet(gameId, body, signatureLine) {
     element("h2", { text: _("Disputed moves") }), tracesSection(body.traces),
     element("h2", { text: _("Clocks") }), clocksSection(body.clock_readings),
     element("h2", { text: _("Pairing check") }), pairingSection(body.pairing_check),
+    element("h2", { text: _("Confirmations, disputes and decisions") }), signoffsSection(body.signoffs),
     signedSection(body, signatureLine),
     element("h2", { text: _("Record") }), eventsTable(body.events));
 }
