@@ -21,6 +21,7 @@ from recorder.tournaments.events import PAIRING_RULES
 from .fields import Int64, StrictInteger, player
 from .fields import name as text
 from .games import VARIANT_NAMES, time_control
+from .knockout import KnockoutSettingsSchema
 
 
 def calendar_day(value: str) -> None:
@@ -76,6 +77,8 @@ class TournamentCreateSchema(Schema):
     pairing_rules = fields.String(validate=validate.OneOf(PAIRING_RULES))  # Swiss only; default the 2026 text
     acceleration = fields.String(allow_none=True, validate=validate.OneOf(("baku",)))  # C.04.5.1, Swiss only
     time_control = time_control(allow_none=True)  # every game's, as POST /api/games takes it
+    knockout = fields.Nested(KnockoutSettingsSchema, allow_none=True)  # a knock-out's matches and play-offs
+    team_boards = StrictInteger(allow_none=True)  # a team event's boards a match (1 to 20)
     absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
     require_confirmation = fields.Boolean(load_default=False)  # a game's result counts once both players confirmed it
 
@@ -272,6 +275,11 @@ class TournamentSchema(Schema):
     broadcast_delay = StrictInteger(dump_only=True)
     finished_public = fields.Boolean(dump_only=True)
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
+    team_boards = StrictInteger(dump_only=True, allow_none=True)  # a team event's boards a match
+    teams = fields.List(
+        fields.Dict(), dump_only=True
+    )  # a team event's: {number, id, name, name_geez, players, reserves}
+    next_stages = fields.List(fields.Dict(), dump_only=True)  # [{id, name}]: the knock-outs it handed over to
     absence_points = fields.Raw(dump_only=True)  # a declared absence's bye: 0 or 0.5
     absences = fields.List(
         fields.Dict(), dump_only=True

@@ -54,6 +54,8 @@ MAY = {
     ("post", "/api/players/{player_id}/particulars"): {"arbiter", "admin"},
     ("post", "/api/players/{player_id}/merge"): {"admin"},
     ("post", "/api/players/{player_id}/merge/withdrawal"): {"admin"},
+    ("post", "/api/teams"): {"arbiter_other", "arbiter", "admin"},  # any arbiter registers a team
+    ("put", "/api/teams/{team_id}/roster"): {"admin"},  # a roster may be entered in many tournaments
     ("post", "/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/correction"): {"admin"},
     # a board sign-in (of T's round 1 board 2) starts that board's game: nothing else
     ("post", "/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/game"): {
@@ -95,6 +97,8 @@ class World:
         self.player = self.ok(registered)["id"]
         self.other_player = self.ok(client.post("/api/players", json={"name": "Registry Q", "federation": "ETH"}))["id"]
         self.ok(client.post(f"/api/tournaments/{self.t}/players", json={"player_id": self.player}))
+        team = {"name": "Team R", "name_geez": "ጋንታ", "federation": "ETH", "players": [self.other_player]}
+        self.team = self.ok(client.post("/api/teams", json=team))["id"]
         for name in ("P2", "P3", "P4"):
             self.ok(client.post(f"/api/tournaments/{self.t}/players", json={"name": name}))
         self.ok(client.post(f"/api/tournaments/{self.t}/rounds", json={}))
@@ -142,6 +146,7 @@ class World:
             "board": "2",
             "number": "1",
             "player_id": self.player,
+            "team_id": self.team,
             "token_id": self.victims["tournament" if "tournaments" in path else "recorder"],
         }
         return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)

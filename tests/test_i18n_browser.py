@@ -124,6 +124,43 @@ def rated_tournament(client) -> tuple[str, str]:
     return tournament_id, ids[0]
 
 
+def play_board(client, tournament_id: str, round_number: int, board: int, result: dict | None) -> None:
+    """The board's game, ended by ``result`` (a result command's kind and winner) or left under way."""
+    url = f"/api/tournaments/{tournament_id}/rounds/{round_number}/boards/{board}/game"
+    game_id = client.post(url, json={}).get_json()["id"]
+    if result is not None:
+        client.post(f"/api/games/{game_id}/commands", json={"type": "result", **result, "expected_version": 1})
+
+
+def knockout_stage(client, player_ids: list[str]) -> tuple[str, str]:
+    """A one-round Swiss of the registered players handed over to a knock-out of one-game
+    matches: the first semi-final won, the second level after its play-off game and decided
+    by lot, the final under way. (the Swiss's id, the knock-out's)"""
+    won = {"kind": "resignation", "winner": "south"}
+    drawn = {"kind": "agreement", "winner": None}
+    body = {"name": "ምድብ ኣስመራ", "variant": "qelat", "format": "swiss", "rounds": 1, "time_control": TIME_CONTROL}
+    swiss = client.post("/api/tournaments", json=body).get_json()["id"]
+    for player_id in player_ids:
+        client.post(f"/api/tournaments/{swiss}/players", json={"player_id": player_id})
+    for board in client.post(f"/api/tournaments/{swiss}/rounds", json={}).get_json()["boards"]:
+        play_board(client, swiss, 1, board["board"], won)
+    settings = {"match_games": 1, "playoff_games": 1, "playoff_time_control": TIME_CONTROL}
+    body = {"name": "ዋንጫ ኣስመራ፡ ምውጻእ", "variant": "qelat", "format": "knockout", "knockout": settings}
+    knockout = client.post("/api/tournaments", json=body).get_json()["id"]
+    handed = client.post(f"/api/tournaments/{knockout}/knockout/seeding", json={"source": swiss, "qualifiers": 4})
+    assert handed.status_code == 201, handed.get_json()
+    for round_number, results in ((1, (won, drawn)), (2, (drawn,)), (3, (None,))):
+        client.post(f"/api/tournaments/{knockout}/rounds", json={})
+        for board, result in enumerate(results, start=1):
+            play_board(client, knockout, round_number, board, result)
+        if round_number == 2:  # the second semi-final is level after its play-off game
+            level = client.get(f"/api/tournaments/{knockout}/bracket").get_json()["stages"][0]["matches"][1]
+            lot = {"stage": 1, "match": 2, "winner": level["players"][1]["number"]}
+            drawn_lot = client.post(f"/api/tournaments/{knockout}/knockout/lots", json=lot)
+            assert drawn_lot.status_code == 201, drawn_lot.get_json()
+    return swiss, knockout
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     app = make_app(str(tmp_path_factory.mktemp("i18n") / "i18n.sqlite3"))
@@ -141,6 +178,8 @@ def site(tmp_path_factory):
         ]
         clock = {"time_control": {"stages": [{"base_ms": 300_000, "increment_ms": 2_000}]}}
         gabata_id = record(server.client, {**gabata["setup"], "south": "ሃብቶም", "north": "ሰናይት", **clock}, timed)
+        entrants = server.client.get(f"/api/tournaments/{tournament_id}").get_json()["players"]
+        swiss, knockout = knockout_stage(server.client, [entrant["player_id"] for entrant in entrants])
         server.pages = {
             "home": "/",
             "game": f"/games/{game_id}",
@@ -165,8 +204,12 @@ def site(tmp_path_factory):
             "gabata": f"/games/{gabata_id}",
             # a finished board game: the players' confirmation panel, its status in the reader's words
             "board-game": f"/games/{tournament_id[2:]}-r1-b1",
+            "stage-before": f"/tournaments/{swiss}",  # it names the knock-out that follows it
+            "bracket": f"/tournaments/{knockout}/bracket",
+            "embed-bracket": f"/embed/tournaments/{knockout}/bracket",
         }
-        server.identifiers = {game_id, gabata_id, tournament_id, player_id, UNKNOWN, FEDERATION, *PLAYERS}
+        identifiers = {swiss, knockout, game_id, gabata_id, tournament_id, player_id, UNKNOWN, FEDERATION}
+        server.identifiers = {*identifiers, *PLAYERS}
         yield server
         server.browser.close()
     app.extensions["recorder"].store.close()

@@ -45,8 +45,10 @@ PURE_MODULES = [
             "prizes",
             "categories",
             "prize_views",
+            "knockout",
             "finish",
             "proposal",
+            "teams",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
@@ -55,6 +57,8 @@ PURE_MODULES = [
     *(f"recorder.ratings.{name}" for name in ("glicko2", "lists")),
     *(f"recorder.players.{name}" for name in ("events", "fold", "decide", "geez")),
     "recorder.players",
+    *(f"recorder.teams.{name}" for name in ("events", "fold", "decide")),
+    "recorder.teams",
     "recorder.ratings",
 ]
 IO_LIBRARIES = {"flask", "werkzeug", "click", "sqlite3", "sqlite_utils", "marshmallow", "apispec", "fcntl"}

@@ -32,7 +32,7 @@ def event_count(client, tournament_id):
     [
         {"name": "X", "variant": "qelat", "format": "swiss"},  # a Swiss needs its rounds
         {"name": "X", "variant": "qelat", "format": "round_robin", "rounds": 3},  # a round robin derives them
-        {"name": "X", "variant": "qelat", "format": "knockout"},
+        {"name": "X", "variant": "qelat", "format": "scheveningen"},  # no such format
         {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "options": {"colour": "red"}},  # GEN-29
         {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "tiebreaks": ["coin_toss"]},
         {"name": "X", "variant": "qelat", "format": "swiss", "rounds": 3, "bye_points": 2},

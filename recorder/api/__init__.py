@@ -11,6 +11,7 @@ from . import (
     games,
     headers,  # nosniff, no active content and no framing on every answer but a page
     hosts,  # Host and Origin checked before anything else (DNS rebinding)
+    knockout,  # a knock-out's bracket, its stage hand-over and lots
     live,  # live boards: Server-Sent Events for a game and a tournament
     openapi,
     players,  # the player registry
@@ -19,6 +20,8 @@ from . import (
     problems,
     ratings,  # the rating lists (Glicko-2 over months)
     signoffs,  # the players' confirmations and disputes of a board game's record, the decisions
+    team_events,  # a team event: teams entered, team standings
+    teams,  # teams in the registry: names, affiliation, roster in board order
     tokens,  # recorder tokens
     tournaments,  # tournaments, pairings, standings, tokens
     variants,
@@ -38,7 +41,10 @@ def init_app(app: Flask) -> None:
     tournaments.init_app(app)
     broadcast.init_app(app)  # after tournaments: it reads their settings
     players.init_app(app)
+    teams.init_app(app)  # after players: a roster names registry players
+    team_events.init_app(app)
     prizes.init_app(app)
+    knockout.init_app(app)
     ratings.init_app(app)
     app.register_blueprint(archive.bp)
     app.register_blueprint(game_notation.bp)

@@ -49,6 +49,9 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.finish_tournament": ("write_tournament", "tournament"),
     "prizes.set_categories": ("write_tournament", "tournament"),
     "prizes.set_prizes": ("write_tournament", "tournament"),
+    "knockout.hand_over": ("write_tournament", "tournament"),
+    "knockout.draw_lot": ("write_tournament", "tournament"),
+    "team_events.enter_team": ("write_tournament", "tournament"),
     "tournaments.issue_signins": ("write_tournament", "tournament"),
     "tournaments.list_signins": ("write_tournament", "tournament"),  # a read, but the arbiter's
     "tournaments.revoke_signin": ("write_tournament", "tournament"),
@@ -63,6 +66,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.issue_token": ("manage_tokens", "tournament"),
     "tournaments.revoke_token": ("manage_tokens", "tournament"),
     "players.register_player": ("register_player", None),
+    "teams.register_team": ("register_player", None),  # as a player: the admin or an arbiter
     "players.rename_player": ("write_player", "player"),
     "players.change_affiliation": ("write_player", "player"),
     "players.change_particulars": ("write_player", "player"),

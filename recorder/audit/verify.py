@@ -162,6 +162,20 @@ def verify_tournament(tournament_id: str, stored: Sequence[Any]) -> dict:
     return _report(tournament_id, stored, chain_problem, fold_problem, None)
 
 
+def verify_team(team_id: str, stored: Sequence[Any]) -> dict:
+    """A team stream's report, as a player's: its hash chain, then its fold."""
+    from recorder.teams.events import event_from_record as team_event
+    from recorder.teams.fold import replay as fold_team
+
+    chain_problem = chain_break(stored)
+    fold_problem = None
+    try:
+        fold_team(team_id, ((e.seq, team_event(e.type, e.payload)) for e in stored))
+    except Exception as error:  # a corrupt record must be reported, never crash the check
+        fold_problem = _problem(len(stored), f"the team does not fold: {type(error).__name__}: {error}")
+    return _report(team_id, stored, chain_problem, fold_problem, None)
+
+
 def verify_player(player_id: str, stored: Sequence[Any]) -> dict:
     """A player stream's report, as a tournament's: its hash chain, then its fold."""
     from recorder.players.events import event_from_record as player_event

@@ -140,8 +140,8 @@ def _check_range(bounds: tuple[str, str]) -> list[Checked]:
 
 
 def stream_report(stream_id: str, stored: list) -> dict:
-    """A game's, a tournament's or a player's report, from its events as read from the events table."""
-    from recorder.audit.verify import verify_player, verify_record, verify_tournament
+    """A game's, a tournament's, a player's or a team's report, from its events as read from the events table."""
+    from recorder.audit.verify import verify_player, verify_record, verify_team, verify_tournament
 
     if not stored:
         return {"game_id": stream_id, "ok": False, "missing": True, "detail": "no such stream"}
@@ -149,6 +149,8 @@ def stream_report(stream_id: str, stored: list) -> dict:
         return verify_tournament(stream_id, stored)
     if stored[0].type == "player_registered":
         return verify_player(stream_id, stored)
+    if stored[0].type == "team_registered":
+        return verify_team(stream_id, stored)
     return verify_record(stream_id, stored)
 
 

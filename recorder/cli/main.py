@@ -14,7 +14,7 @@ from recorder.bench.plan import DEFAULT_SECTIONS, SECTIONS
 from recorder.render.text import board_text
 from recorder.rules.values import MAX_STORED_INT
 
-from . import archive, audit, backends, engine, players, runtime, tokens, tournaments
+from . import archive, audit, backends, engine, knockout, players, runtime, teams, tokens, tournaments  # noqa: F401 (knockout: its commands join the tournament group)
 from .common import DB_OPTION, fail, make_recorder, opened, say, say_json, time_control_line
 
 
@@ -203,6 +203,7 @@ for _command in (
     *backends.COMMANDS,
     *engine.COMMANDS,
     *runtime.COMMANDS,
+    *teams.COMMANDS,
 ):
     main.add_command(_command)
 

@@ -78,7 +78,10 @@ def tournament():
 @click.option("--name", required=True)
 @click.option("--variant", required=True, type=click.Choice(list(VARIANTS)))
 @click.option(
-    "--format", "format_", required=True, type=click.Choice(["round_robin", "double_round_robin", "swiss", "manual"])
+    "--format",
+    "format_",
+    required=True,
+    type=click.Choice(["round_robin", "double_round_robin", "swiss", "manual", "knockout", "team_round_robin"]),
 )
 @click.option("--rounds", type=int, default=None, help="Planned rounds (Swiss and manual).")
 @click.option("--option", "options", multiple=True, help="A rule option, NAME=VALUE (JSON value).")
@@ -90,6 +93,9 @@ def tournament():
 @click.option("--pairing-rules", type=click.Choice(["dutch-2026", "dutch-2017"]), default=None, help="Swiss only.")
 @click.option("--acceleration", type=click.Choice(["baku"]), default=None, help="Baku acceleration (Swiss only).")
 @click.option("--rated", is_flag=True, help="Its finished games count in the rating lists (docs/players.md).")
+@click.option("--match-games", type=int, default=None, help="A knock-out's games a match (default 2).")
+@click.option("--playoff-games", type=int, default=None, help="A knock-out's play-off games (default 2).")
+@click.option("--team-boards", type=int, default=None, help="A team event's boards a match.")
 @click.option(
     "--absence-points", type=click.Choice(["0", "0.5"]), default=None, help="A declared absence's bye (default 0.5)."
 )
@@ -109,6 +115,9 @@ def create(
     pairing_rules,
     acceleration,
     rated,
+    match_games,
+    playoff_games,
+    team_boards,
     absence_points,
     db,
     by,
@@ -131,6 +140,11 @@ def create(
     }
     if pairing_rules:
         body["pairing_rules"] = pairing_rules
+    knockout = {k: v for k, v in (("match_games", match_games), ("playoff_games", playoff_games)) if v is not None}
+    if knockout or format_ == "knockout":
+        body["knockout"] = knockout
+    if team_boards is not None:
+        body["team_boards"] = team_boards
     body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
     click.echo(written.tournament.tournament_id)

@@ -18,8 +18,8 @@ from recorder.core.frozen import made_at_once
 from recorder.errors import ChainBroken
 
 # Stream types: what a stream is, fixed by its first append.
-GAME, TOURNAMENT, PLAYER = "game", "tournament", "player"
-STREAM_TYPES = (GAME, TOURNAMENT, PLAYER)
+GAME, TOURNAMENT, PLAYER, TEAM = "game", "tournament", "player", "team"
+STREAM_TYPES = (GAME, TOURNAMENT, PLAYER, TEAM)
 
 # What a projection beside the store writes in the same transaction as an append (e.g.
 # the games list's row): it gets the append's transaction handle and the stored events.

@@ -276,6 +276,13 @@ CREATE TABLE player_sounds (
 CREATE INDEX player_sounds_by_player ON player_sounds (player_id);
 """
 
+# Teams in the registry (recorder/teams): a fourth stream type, with no projection.
+_TEAMS = """
+ALTER TABLE streams DROP CONSTRAINT streams_stream_type_check;
+ALTER TABLE streams ADD CONSTRAINT streams_stream_type_check
+  CHECK (stream_type IN ('game', 'tournament', 'player', 'team'));
+"""
+
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
@@ -287,6 +294,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (7, "rating lists: each game's result changes, the corrections a list states", _RESULTS),
     (8, "rating lists: the months an import made stale", _STALE_LISTS),
     (9, "player registry: the sound keys of the names", _PLAYER_SOUNDS),
+    (10, "team registry: team streams", _TEAMS),
 )
 LATEST = MIGRATIONS[-1][0]
 

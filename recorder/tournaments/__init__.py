@@ -20,7 +20,8 @@ from __future__ import annotations
 import secrets
 
 TOURNAMENT_PREFIX = "t-"
-FORMATS = ("round_robin", "double_round_robin", "swiss", "manual")
+TEAM_ROUND_ROBIN = "team_round_robin"  # teams meet by the Berger tables (teams.py)
+FORMATS = ("round_robin", "double_round_robin", "swiss", "manual", "knockout", TEAM_ROUND_ROBIN)
 # FIDE C.07's tie-breaks by their codes (tiebreaks.py), beside this service's own six.
 FIDE_TIEBREAKS = (
     "DE",

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from .decide import annex_order, round_robin_field, swiss_pairing
 from .fold import Round, Tournament, bye_kind
 from .pairing import NoPairing, round_robin_round
+from .teams import TEAM_ROUND_ROBIN, team_round
 
 SAME, DIFFERS, NO_PAIRING, NOT_SWISS = "same", "differs", "no_pairing", "not_swiss"
 
@@ -62,6 +63,8 @@ def check_round(t: Tournament, outcomes: dict, rnd: Round) -> RoundCheck:
     base = RoundCheck(rnd.number, rnd.method, NOT_SWISS, stored, bye, forfeits=forfeits)
     if t.is_round_robin:
         return check_berger_round(t, rnd, base)
+    if t.format == TEAM_ROUND_ROBIN:
+        return check_team_round(t, rnd, base)
     if t.format != "swiss":
         return replace(base, detail=f"a {t.format.replace('_', ' ')} tournament is not paired by the Dutch system")
     earlier, known = before(t, outcomes, rnd.number)
@@ -93,6 +96,19 @@ def check_berger_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundChec
     if set(base.stored) == set(expected) and stored_bye == expected_bye:
         return replace(found, status=SAME)
     return replace(found, status=DIFFERS, detail=difference(base.stored, stored_bye, expected, expected_bye))
+
+
+def check_team_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundCheck:
+    """A team round robin's round against the Berger table over its teams, each match's
+    boards laid out by board order (teams.py)."""
+    if len(t.teams) < 2:
+        return replace(base, detail="a team round robin needs at least two teams for a Berger table")
+    laid = team_round([entered.players for entered in t.teams], rnd.number, t.team_boards or 1)
+    expected = tuple((b.south, b.north) for b in laid.boards)
+    found = replace(base, expected=expected, expected_bye=None)
+    if base.stored == expected:
+        return replace(found, status=SAME)
+    return replace(found, status=DIFFERS, detail=difference(base.stored, None, expected, None))
 
 
 def difference(stored: tuple, bye: int | None, expected: tuple, expected_bye: int | None) -> str:

@@ -24,8 +24,11 @@ from . import (
     MAX_BROADCAST_DELAY,
     MAX_DECLARED_BYES,
     MAX_FORBIDDEN_PAIRS,
+    TEAM_ROUND_ROBIN,
     TIEBREAKS,
     forbidden_pairs,
+    knockout,
+    teams,
     trf,
 )
 from .events import (
@@ -97,6 +100,12 @@ def decide_create(body: dict) -> TournamentCreated:
     if format_ not in FORMATS:
         raise InvalidRecord(f"format must be one of {', '.join(FORMATS)}", field="format")
     rounds = body.get("rounds")
+    if format_ != knockout.KNOCKOUT and body.get("knockout") is not None:
+        raise InvalidRecord("knockout settings are a knock-out's", field="knockout")
+    if format_ == knockout.KNOCKOUT and rounds is not None:
+        raise InvalidRecord("a knock-out's rounds follow from its bracket and its results", field="rounds")
+    if (format_ == TEAM_ROUND_ROBIN) != (body.get("team_boards") is not None):
+        raise InvalidRecord("a team event, and it alone, gives its boards a match", field="team_boards")
     if format_ in ("swiss", "manual") and not rounds:
         raise InvalidRecord(f"a {format_} tournament needs its number of rounds", field="rounds")
     if format_ not in ("swiss", "manual") and rounds is not None:
@@ -126,6 +135,8 @@ def decide_create(body: dict) -> TournamentCreated:
         finished_public=None if body.get("finished_public", True) else False,
         berger_order=BERGER_ANNEX_1 if format_ == "double_round_robin" else None,
         time_control=checked_time_control(body["time_control"]) if body.get("time_control") is not None else None,
+        knockout=knockout.checked_settings(body.get("knockout")) if format_ == knockout.KNOCKOUT else None,
+        team_boards=teams.checked_boards(body["team_boards"]) if format_ == TEAM_ROUND_ROBIN else None,
         absence_points=absence_points(body.get("absence_points")),
         require_confirmation=True if body.get("require_confirmation") else None,
     )
@@ -214,6 +225,10 @@ def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
         raise AlreadyExists(f"{name!r} is already registered", field="name")
     if t.rounds and t.is_round_robin:
         raise InvalidRecord("a round robin's players are fixed once round 1 is paired", field="name")
+    if t.format == TEAM_ROUND_ROBIN:
+        raise InvalidRecord("a team event's players enter with their team (POST …/teams)", field="name")
+    if knockout.seeded(t) is not None:
+        raise InvalidRecord("a knock-out's players are fixed once its bracket is seeded", field="name")
     if t.planned_rounds and t.rounds and len(t.rounds) >= t.planned_rounds:
         raise InvalidRecord("every round is paired; it is too late to enter", field="name")
     return [PlayerRegistered(len(t.entrants) + 1, name, body.get("federation"), body.get("rating"), player_id)]
@@ -384,7 +399,7 @@ def game_setup(t: Tournament, round_number: int, board: int, body: dict) -> dict
         "round": round_number,
         "board": board,
         "tournament_id": t.tournament_id,
-        "time_control": t.time_control,
+        "time_control": knockout.time_control_of(t, round_number, board),
     }
     return {k: v for k, v in setup.items() if v is not None}
 
@@ -401,6 +416,12 @@ def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
         raise InvalidRecord(f"all {planned} rounds are paired")
     if t.rounds and not round_complete(t, outcomes, len(t.rounds)):
         raise InvalidRecord(f"round {len(t.rounds)} is not finished: every board needs a result first")
+    if t.format == knockout.KNOCKOUT:
+        return knockout.decide_pair(t, outcomes, body)
+    if t.format == TEAM_ROUND_ROBIN:
+        if body.get("boards") is not None:
+            raise InvalidRecord("a team event's boards are laid out by its teams' board order", field="boards")
+        return teams.decide_team_pair(t)
     if body.get("boards") is not None:
         return [manual_round(t, number, body["boards"], body.get("byes") or [])]
     if body.get("byes"):

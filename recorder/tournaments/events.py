@@ -55,6 +55,8 @@ class TournamentCreated(TournamentEvent):
     # order every double round robin stored before it was paired by.
     berger_order: str | None = None
     time_control: dict | None = None  # every game's (core.clocks), given to each board's game
+    knockout: dict | None = None  # a knock-out's match_games, playoff_games, playoff_time_control (knockout.py)
+    team_boards: int | None = None  # a team event's boards a match (teams.py)
     absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
     lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
     require_confirmation: bool | None = None  # True: a game's result counts once both players confirmed it
@@ -73,6 +75,8 @@ LATER_FIELDS = (
     "finished_public",
     "berger_order",
     "time_control",
+    "knockout",
+    "team_boards",
     "absence_points",
     "lots_seed",
     "require_confirmation",
@@ -226,6 +230,57 @@ class PrizesSet(TournamentEvent):
 
 
 @dataclass(frozen=True)
+class BracketSeeded(TournamentEvent):
+    """A knock-out's bracket: ``seeds`` the entrant numbers, seed 1 first (knockout.py places
+    them). ``by`` rating, or standings: the hand-over from ``source`` (a finished stage),
+    whose places ``source_places`` the seeds held there."""
+
+    type: ClassVar[str] = "bracket_seeded"
+    seeds: list
+    by: str = "rating"
+    source: str | None = None
+    source_places: list | None = None
+
+
+@dataclass(frozen=True)
+class LotDrawn(TournamentEvent):
+    """The winner of a knock-out match still level after its play-off games, by lot."""
+
+    type: ClassVar[str] = "lot_drawn"
+    stage: int  # the bracket's round: 1 the first, the final last
+    match: int  # its match, top of the bracket first
+    winner: int
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class StageFollowed(TournamentEvent):
+    """A finished stage's players were handed over to the knock-out ``stage`` (its id and
+    name): recorded in the stage before, so its page names the stage that follows."""
+
+    type: ClassVar[str] = "stage_followed"
+    stage: str
+    name: str
+
+
+KNOCKOUT_EVENTS = (BracketSeeded, LotDrawn, StageFollowed)
+
+
+@dataclass(frozen=True)
+class TeamEntered(TournamentEvent):
+    """Registry team ``team_id`` entered as team ``number``: its names as they read then, its
+    ``players`` (entrant numbers, registered just before) in board order and ``reserves``."""
+
+    type: ClassVar[str] = "team_entered"
+    number: int
+    team_id: str
+    name: str
+    name_geez: str
+    players: list
+    reserves: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class TournamentFinished(TournamentEvent):
     """Its arbiter (or the admin) finished the tournament, every paired round having its
     results: from this event on its arbiters' rights have ended (finish.py)."""
@@ -253,6 +308,8 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         CorrectionRecorded,
         CategoriesSet,
         PrizesSet,
+        *KNOCKOUT_EVENTS,
+        TeamEntered,
         TournamentFinished,
     )
 }

@@ -27,8 +27,8 @@ from .events import TournamentFinished
 from .fold import Tournament
 from .standings import is_finished
 
-# what may complete a tournament's rounds, or end it
-FINISHING = ("round_paired", "board_result_recorded", "tournament_finished")
+# what may complete a tournament's rounds, or end it (a lot may decide a knock-out's final)
+FINISHING = ("round_paired", "board_result_recorded", "tournament_finished", "lot_drawn")
 CORRECTION = "correction_recorded"
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from .events import (
     BERGER_CYCLES,
     DEFAULT_ABSENCE_POINTS,
+    KNOCKOUT_EVENTS,
     OLD_DUTCH,
     AbsenceCancelled,
     AbsenceDeclared,
@@ -27,6 +28,7 @@ from .events import (
     PlayerWithdrew,
     PrizesSet,
     RoundPaired,
+    TeamEntered,
     TiebreaksChosen,
     TournamentCreated,
     TournamentEvent,
@@ -161,6 +163,10 @@ class Tournament:
     prizes: tuple[dict, ...] = ()  # the prize list as stored (PrizesSet)
     prize_sharing: str = "none"
     currency: str | None = None
+    knockout: dict | None = None  # a knock-out's settings (knockout.py)
+    knockout_events: tuple = ()  # its bracket and lots, in order (knockout.py reads them)
+    team_boards: int | None = None  # a team event's boards a match (teams.py)
+    teams: tuple[TeamEntered, ...] = ()  # a team event's teams as entered, team 1 first
     finished_explicitly: bool = False  # a tournament_finished event: finished whatever its planned rounds
     version: int = 0
 
@@ -170,7 +176,11 @@ class Tournament:
 
     @property
     def planned_rounds(self) -> int | None:
-        """Round robins: one cycle has n-1 rounds (n if n is odd), doubled for a double."""
+        """Round robins: one cycle has n-1 rounds (n if n is odd), doubled for a double;
+        a team round robin's cycle is its teams'."""
+        if self.format == "team_round_robin":
+            n = len(self.teams)
+            return (n - 1 if n % 2 == 0 else n) if n > 1 else None
         if not self.is_round_robin:
             return self.planned
         n = sum(1 for e in self.entrants if e.is_active_in(1))  # the field of the Berger table
@@ -247,6 +257,8 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         broadcast_delay=event.broadcast_delay or 0,
         finished_public=event.finished_public is not False,
         time_control=event.time_control,
+        knockout=event.knockout,
+        team_boards=event.team_boards,
         absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
         lots_seed=event.lots_seed,
         require_confirmation=bool(event.require_confirmation),
@@ -337,6 +349,14 @@ def _tournament_finished(t: Tournament, event: Any) -> Tournament:
     return replace(t, finished_explicitly=True)
 
 
+def _team_entered(t: Tournament, event: Any) -> Tournament:
+    return replace(t, teams=t.teams + (event,))
+
+
+def _knockout_event(t: Tournament, event: Any) -> Tournament:
+    return replace(t, knockout_events=t.knockout_events + (event,))
+
+
 # What each stored event changes; `apply` stamps the version first.
 CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
     TiebreaksChosen: _tiebreaks_chosen,
@@ -354,6 +374,8 @@ CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
     CategoriesSet: _categories_set,
     PrizesSet: _prizes_set,
     TournamentFinished: _tournament_finished,
+    **{kind: _knockout_event for kind in KNOCKOUT_EVENTS},
+    TeamEntered: _team_entered,
 }
 
 

@@ -31,7 +31,7 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import TOURNAMENT_PREFIX, board_game_id, finish, new_tournament_id, proposal, trf
+from . import TOURNAMENT_PREFIX, board_game_id, finish, knockout, new_tournament_id, proposal, teams, trf
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
@@ -83,6 +83,8 @@ class View:
     def status(self) -> str:
         if not self.tournament.rounds:
             return "registration"
+        if self.tournament.format == knockout.KNOCKOUT and not self.tournament.finished_explicitly:
+            return "finished" if knockout.won(self.tournament, self.outcomes) else "in_progress"
         return "finished" if is_finished(self.tournament, self.outcomes) else "in_progress"
 
     def standings(self) -> list[Standing]:
@@ -147,6 +149,8 @@ class Tournaments:
         t = self.latest(tournament_id)
         if t.corrections or t.finished_explicitly:
             return True
+        if t.format == knockout.KNOCKOUT:  # its rounds are not planned: over once the final is won
+            return not unfinished_game and bool(t.rounds) and View(t, self.outcomes(t)).status == "finished"
         if unfinished_game or not t.rounds or len(t.rounds) != t.planned_rounds:
             return False
         return is_finished(t, self.outcomes(t))
@@ -452,7 +456,11 @@ class Tournaments:
 
     def finish(self, tournament_id: str, body: dict, *, principal: dict, **write) -> Written:
         """The tournament finished by its arbiter or the admin (finish.py)."""
-        decide = lambda t, outcomes: finish.decide_finish(t, outcomes, body, principal)  # noqa: E731
+
+        def decide(t: Tournament, outcomes: dict) -> list:
+            knockout.check_not_won(t, outcomes)
+            return finish.decide_finish(t, outcomes, body, principal)
+
         return self.execute(tournament_id, decide, needs_results=True, **write)
 
     def boards_to_play(self, tournament_id: str, round_number: int) -> list[int]:
@@ -506,3 +514,47 @@ class Tournaments:
             raise AlreadyExists(
                 f"board {board} of round {round_number} has its game: {game_id}", game_id=game_id
             ) from None
+
+    # -- Team events (teams.py) -------------------------------------------------------
+
+    def enter_team(self, tournament_id: str, team: dict, **write) -> Written:
+        """A registry team (as the registry reads now) entered in a team event."""
+        return self.execute(tournament_id, lambda t, _outcomes: teams.decide_enter_team(t, team), **write)
+
+    def team_standings(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, list]:
+        """The team standings from the results the reader may see (``state_of``, as ``view``)."""
+        view = self.view(tournament_id, state_of)
+        return view, teams.standings_of(view.tournament, view.outcomes)
+
+    # -- Knock-outs (knockout.py) ----------------------------------------------------
+
+    def draw_lot(self, tournament_id: str, body: dict, **write) -> Written:
+        """The winner by lot of a match level after its play-off games."""
+        return self.execute(
+            tournament_id, lambda t, outcomes: knockout.decide_lot(t, outcomes, body), needs_results=True, **write
+        )
+
+    def hand_over(
+        self, tournament_id: str, body: dict, state_of: Callable[[str], Any] | None = None, **write
+    ) -> Written:
+        """A finished stage's top players enter this knock-out, seeded by their places as the
+        writer may see them (``state_of``, as ``view``: a broadcast delay holds for him)."""
+        source = self.view(body["source"], state_of)
+
+        def decide(t: Tournament, _outcomes: dict) -> list:
+            finished = source.status == "finished"
+            return knockout.decide_handover(t, source.standings(), source.tournament, finished, body)
+
+        written = self.execute(tournament_id, decide, **write)
+        self._record_stage_followed(body["source"], written.tournament, write["recorded_by"])
+        return written
+
+    def _record_stage_followed(self, source_id: str, stage: Tournament, recorded_by: str) -> None:
+        """The stage before records the hand-over too, so its page names the next stage: a
+        second append, decided afresh, so a retried hand-over that finds it there adds none."""
+
+        def follow(source: Tournament, _outcomes: dict) -> list:
+            return knockout.decide_stage_followed(source, stage)
+
+        if follow(self.tournament(source_id), {}):
+            self.execute(source_id, follow, recorded_by=recorded_by)

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from recorder.errors import NotFound
 
-from . import board_game_id
+from . import board_game_id, knockout
 from .fold import Entrant, Round, Tournament
 
 
@@ -34,6 +34,18 @@ def entrant_json(e: Entrant, names_geez: Mapping[int, str]) -> dict:
         "withdrawn": e.withdrawn,
         "withdrawn_after": e.withdrawn_after,
         "player_id": e.player_id,
+    }
+
+
+def team_entry_json(entered) -> dict:
+    """A team as entered: its players (entrant numbers) in board order, its reserves."""
+    return {
+        "number": entered.number,
+        "id": entered.team_id,
+        "name": entered.name,
+        "name_geez": entered.name_geez,
+        "players": list(entered.players),
+        "reserves": list(entered.reserves),
     }
 
 
@@ -62,6 +74,9 @@ def tournament_json(view) -> dict:
         "broadcast_delay": t.broadcast_delay,
         "finished_public": t.finished_public,
         "time_control": t.time_control,
+        "team_boards": t.team_boards,
+        "teams": [team_entry_json(entered) for entered in t.teams],
+        "next_stages": knockout.next_stages(t),  # the knock-outs its players were handed over to
         "absence_points": t.absence_points,
         "absences": absences_json(t),
         "lots_seed": t.draw_seed,

@@ -189,6 +189,12 @@ def projector_page(tournament_id: str):
     return render_template("projector.html", tournament_id=tournament_id)
 
 
+@bp.get("/tournaments/<tournament_id>/bracket")
+def bracket_page(tournament_id: str):
+    """A knock-out's bracket as a tree, each match's games and score, live; it prints as it shows."""
+    return render_template("bracket.html", tournament_id=tournament_id)
+
+
 PRINT_LISTS = ("pairings", "standings", "crosstable", "prizes")
 
 
@@ -226,6 +232,12 @@ def embed_game_page(game_id: str):
     if current_app.extensions["recorder"].store.version(game_id) == 0:
         abort(404, description=gettext("There is no game %(id)s.", id=game_id))
     return embeddable(render_template("embed.html", game_id=game_id, tournament_id=None, round_number=None))
+
+
+@bp.get("/embed/tournaments/<tournament_id>/bracket")
+def embed_bracket_page(tournament_id: str):
+    """A knock-out's bracket, live, with no site around it."""
+    return embeddable(render_template("embed_bracket.html", tournament_id=tournament_id))
 
 
 @bp.get("/embed/tournaments/<tournament_id>/rounds/<int:round_number>")

@@ -19,6 +19,7 @@ const label = (name) => _(name).replaceAll("_", " ");
 // A tournament's format and status as they come from the API, for the catalogs (label() shows them).
 export const TOURNAMENT_WORDS = [
   _("round_robin"), _("double_round_robin"), _("swiss"), _("manual"), _("registration"), _("in_progress"), _("finished"),
+  _("knockout"),
 ];
 // Each tiebreak's title, capitalised as "Points" is, and the abbreviation a phone's
 // narrow table shows instead (the legend under it spells them out).
@@ -221,6 +222,11 @@ async function init() {
   renderAbsences(t);
   await renderPlayerAndArbiter(t);
   byId("projector-link").href = `/tournaments/${encodeURIComponent(id)}/projector`;
+  byId("bracket-link").href = `/tournaments/${encodeURIComponent(id)}/bracket`;
+  byId("bracket-link-line").hidden = t.format !== "knockout";
+  byId("next-stage-line").hidden = !t.next_stages.length;
+  byId("next-stages").replaceChildren(...t.next_stages.map((stage) =>
+    element("a", { href: `/tournaments/${encodeURIComponent(stage.id)}/bracket`, "data-stage": stage.id, text: stage.name })));
   page.dataset.ready = "true";
   page.dataset.updates = String(Number(page.dataset.updates || 0) + 1);
 }

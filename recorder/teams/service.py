@@ -1,0 +1,138 @@
+"""The team service: decide on the latest fold, append with its version. No Flask, no SQL.
+
+A team names registry players: each is checked to be in the registry when the roster is
+written (recorder/players/service.py), so a roster never names a player nobody registered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from recorder.errors import NotFound, VersionConflict
+from recorder.players.service import Players
+from recorder.service import Recorder, append_retrying
+from recorder.store import TEAM, Idempotency, NewEvent, StoredEvent
+
+from . import decide as decisions
+from . import is_team_id, new_team_id
+from .events import event_from_record
+from .fold import Team, replay
+
+
+@dataclass(frozen=True)
+class Written:
+    events: Sequence[StoredEvent]
+    team: Team
+    replayed: bool = False
+
+
+def fold(team_id: str, events: Sequence[StoredEvent]) -> Team:
+    return replay(team_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
+
+
+class Teams:
+    def __init__(self, recorder: Recorder, players: Players):
+        self.store = recorder.store
+        self.players = players
+
+    def events(self, team_id: str) -> list[StoredEvent]:
+        is_team = is_team_id(team_id) and self.store.stream_type(team_id) == TEAM
+        events = self.store.read(team_id) if is_team else []
+        if not events:
+            raise NotFound(f"no team {team_id!r}", team_id=team_id)
+        return events
+
+    def team(self, team_id: str) -> Team:
+        return fold(team_id, self.events(team_id))
+
+    def entry(self, team_id: str) -> dict:
+        """The team as an event enters it: as the registry reads now, each member's name
+        and federation his record's (a merged record's survivor's)."""
+        team = self.team(team_id)
+
+        def member(player_id: str) -> dict:
+            p = self.players.survivor(player_id)
+            return {"player_id": p.player_id, "name": p.name, "federation": p.federation}
+
+        return {
+            "team_id": team.team_id,
+            "name": team.name,
+            "name_geez": team.name_geez,
+            "players": [member(p) for p in team.players],
+            "reserves": [member(p) for p in team.reserves],
+        }
+
+    def _registered(self, players: Sequence[str]) -> None:
+        for player_id in players:
+            self.players.must_exist(player_id, field="players")
+
+    def register(self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Written:
+        original = self._replayed(idempotency)
+        if original is not None:
+            return original
+        event = decisions.decide_register(body)
+        self._registered([*event.players, *event.reserves])
+        team_id = new_team_id()
+        result = self.store.append(
+            team_id,
+            0,
+            [NewEvent(event.type, event.payload())],
+            stream_type=TEAM,
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+        )
+        return Written(result.events, self.team(result.events[0].game_id), result.replayed)
+
+    def set_roster(self, team_id: str, body: dict, **write) -> Written:
+        def decide(team: Team) -> list:
+            events = decisions.decide_roster(team, body)
+            for event in events:
+                self._registered([*event.players, *event.reserves])
+            return events
+
+        return self.execute(team_id, decide, **write)
+
+    def execute(
+        self,
+        team_id: str,
+        decide: Callable[[Team], list],
+        *,
+        expected_version: int | None = None,
+        recorded_by: str,
+        idempotency: Idempotency | None = None,
+    ) -> Written:
+        original = self._replayed(idempotency)
+        if original is not None:
+            return original
+
+        def attempt() -> Written:
+            team = self.team(team_id)
+            if expected_version is not None and expected_version != team.version:
+                raise VersionConflict(
+                    f"the team is at version {team.version}, not {expected_version}",
+                    expected=expected_version,
+                    actual=team.version,
+                )
+            events = decide(team)
+            if not events:  # the roster as it stands: nothing to store
+                return Written([], team)
+            result = self.store.append(
+                team_id,
+                team.version,
+                [NewEvent(e.type, e.payload()) for e in events],
+                stream_type=TEAM,
+                recorded_by=recorded_by,
+                idempotency=idempotency,
+            )
+            return Written(result.events, self.team(team_id), result.replayed)
+
+        return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
+
+    def _replayed(self, idempotency: Idempotency | None) -> Written | None:
+        if idempotency is None:
+            return None
+        events = self.store.replayed(idempotency)
+        if not events:
+            return None
+        return Written(events, self.team(events[0].game_id), replayed=True)

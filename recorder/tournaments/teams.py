@@ -1,0 +1,266 @@
+"""Team round robins, pure: the Berger table over teams, each team match's boards laid
+out by board order with alternating seats, and the team standings by match and game points.
+
+- The teams meet by FIDE's Berger tables (C.05 Annex 1, ``pairing/berger.py``), a team
+  taking a player's place: the team the table names first is the first-named team of the
+  match. An odd number of teams adds a dummy, and the team that meets it has the round off.
+- A match is played on ``boards`` boards, each team fielding its roster in board order
+  (board 1 its first player, as the Olympiad Pairing Rules fix the order of the players
+  before the event, D.II.02 art. 4-5). The first-named team sits South, the seat that moves
+  first and plays the role of White, on the odd boards and North on the even ones, so each
+  team has as many first moves as the other within one; the team's colour in the match is
+  its board 1 player's, as FIDE's Team Pairing System defines it (C.04.6, art. 1.6).
+- A match is won by the team with more game points than the other (2 match points), drawn
+  when level (1 each), lost otherwise (0): the Olympiad's scoring. The standings rank by
+  match points, then game points (or the other way round when the event says game points
+  come first, as C.04.6 allows), then the team's number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from recorder.errors import AlreadyExists, InvalidRecord
+
+from . import TEAM_ROUND_ROBIN
+from .events import PlayerRegistered, RoundPaired, TeamEntered
+from .fold import Tournament
+from .pairing.berger import berger_cycle_length, berger_round
+
+MATCH_WIN, MATCH_DRAW, MATCH_LOSS = 2, 1, 0
+PRIMARY_SCORES = ("match_points", "game_points")
+
+
+@dataclass(frozen=True)
+class TeamBoard:
+    """One board of a team match: ``board`` numbers it in the round (match by match, board 1
+    of the first match first); ``south`` and ``north`` are the players' entrant numbers."""
+
+    board: int
+    match: int  # the match's place in the round, 1 the first
+    board_in_match: int  # its place in the match's board order, 1 the first
+    south: int
+    north: int
+
+
+@dataclass(frozen=True)
+class TeamMatch:
+    match: int
+    first: int  # the first-named team: South on the odd boards
+    second: int
+
+
+@dataclass(frozen=True)
+class TeamRound:
+    number: int
+    matches: tuple[TeamMatch, ...]
+    boards: tuple[TeamBoard, ...]
+    off: int | None  # the team with the round off (an odd number of teams)
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    rank: int
+    team: int
+    match_points: int
+    game_points: Fraction
+    played: int
+
+
+def rounds_planned(teams: int) -> int:
+    """One Berger cycle: n - 1 rounds for n teams (n when n is odd)."""
+    return berger_cycle_length(teams)
+
+
+def match_boards(match: int, first: Sequence[int], second: Sequence[int], boards: int) -> list[TeamBoard]:
+    """The match's boards in board order: the first-named team South on the odd boards."""
+    laid = []
+    for k in range(1, boards + 1):
+        home, away = first[k - 1], second[k - 1]
+        south, north = (home, away) if k % 2 == 1 else (away, home)
+        laid.append(TeamBoard((match - 1) * boards + k, match, k, south, north))
+    return laid
+
+
+def team_round(rosters: Sequence[Sequence[int]], round_number: int, boards: int) -> TeamRound:
+    """Round ``round_number`` of the team round robin: ``rosters[i]`` is team i + 1's
+    players (entrant numbers) in board order, at least ``boards`` of them."""
+    teams = len(rosters)
+    short = [i + 1 for i, roster in enumerate(rosters) if len(roster) < boards]
+    if short:
+        raise ValueError(f"team {short[0]} has fewer than {boards} players")
+    matches: list[TeamMatch] = []
+    laid: list[TeamBoard] = []
+    off = None
+    for first, second in berger_round(teams, round_number):
+        if teams % 2 and teams + 1 in (first, second):
+            off = first if second == teams + 1 else second
+            continue
+        match = TeamMatch(len(matches) + 1, first, second)
+        matches.append(match)
+        laid += match_boards(match.match, rosters[first - 1], rosters[second - 1], boards)
+    return TeamRound(round_number, tuple(matches), tuple(laid), off)
+
+
+def match_score(
+    rnd: TeamRound, match: TeamMatch, points: Mapping[int, tuple[Fraction, Fraction]]
+) -> tuple[Fraction, Fraction] | None:
+    """(first's game points, second's), or None while a board of it has no result.
+    ``points``: board -> (South's points, North's)."""
+    first_points, second_points = Fraction(0), Fraction(0)
+    for board in (b for b in rnd.boards if b.match == match.match):
+        if board.board not in points:
+            return None
+        south, north = points[board.board]
+        first_south = board.board_in_match % 2 == 1
+        first_points += south if first_south else north
+        second_points += north if first_south else south
+    return first_points, second_points
+
+
+def match_points(mine: Fraction, theirs: Fraction) -> int:
+    if mine > theirs:
+        return MATCH_WIN
+    return MATCH_DRAW if mine == theirs else MATCH_LOSS
+
+
+def team_standings(
+    teams: int,
+    rounds: Sequence[TeamRound],
+    points: Mapping[tuple[int, int], tuple[Fraction, Fraction]],
+    primary: str = "match_points",
+) -> list[TeamStanding]:
+    """Every team's match points and game points over the matches whose boards all have a
+    result. ``points``: (round, board) -> (South's points, North's)."""
+    if primary not in PRIMARY_SCORES:
+        raise ValueError(f"the primary score is one of {', '.join(PRIMARY_SCORES)}")
+    mp = dict.fromkeys(range(1, teams + 1), 0)
+    gp = {team: Fraction(0) for team in mp}
+    played = dict.fromkeys(mp, 0)
+    for rnd in rounds:
+        board_points = {board: pair for (number, board), pair in points.items() if number == rnd.number}
+        for match in rnd.matches:
+            score = match_score(rnd, match, board_points)
+            if score is None:
+                continue
+            for team, mine, theirs in ((match.first, *score), (match.second, score[1], score[0])):
+                mp[team] += match_points(mine, theirs)
+                gp[team] += mine
+                played[team] += 1
+
+    def order(team: int) -> tuple:
+        scores = (mp[team], gp[team]) if primary == "match_points" else (gp[team], mp[team])
+        return (-scores[0], -scores[1], team)
+
+    ranked = sorted(mp, key=order)
+    standings, rank = [], 0
+    for place, team in enumerate(ranked, start=1):
+        shares = place > 1 and order(team)[:2] == order(ranked[place - 2])[:2]
+        rank = rank if shares else place
+        standings.append(TeamStanding(rank, team, mp[team], gp[team], played[team]))
+    return standings
+
+
+# --------------------------------------------------------------------------- a team event's record
+
+MAX_BOARDS = 20
+POINTS = {
+    "south_wins": (Fraction(1), Fraction(0)),
+    "north_wins": (Fraction(0), Fraction(1)),
+    "draw": (Fraction(1, 2), Fraction(1, 2)),
+    "double_forfeit": (Fraction(0), Fraction(0)),
+}
+
+
+def checked_boards(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_BOARDS:
+        raise InvalidRecord(f"a team event's boards a match are 1 to {MAX_BOARDS}", field="team_boards")
+    return value
+
+
+def decide_enter_team(t: Tournament, team: dict) -> list:
+    """A registry team entered: its players and reserves registered as entrants (board
+    order first), then ``team_entered`` naming them. ``team``: the team as the registry
+    reads now, its members ``{player_id, name, federation}``."""
+    if t.format != TEAM_ROUND_ROBIN:
+        raise InvalidRecord("only a team event enters teams", field="team_id")
+    if t.rounds:
+        raise InvalidRecord("a team round robin's teams are fixed once round 1 is paired", field="team_id")
+    if any(entered.team_id == team["team_id"] for entered in t.teams):
+        raise AlreadyExists(f"team {team['team_id']} is already entered", field="team_id")
+    boards = t.team_boards or 0
+    if len(team["players"]) < boards:
+        raise InvalidRecord(f"{team['name']} has {len(team['players'])} players for {boards} boards", field="team_id")
+    members = [*team["players"], *team["reserves"]]
+    taken = {e.player_id for e in t.entrants if e.player_id} & {m["player_id"] for m in members}
+    if taken:
+        raise AlreadyExists(f"registry player {sorted(taken)[0]} is entered with another team", field="team_id")
+    first = len(t.entrants) + 1
+    events: list = [
+        PlayerRegistered(first + i, m["name"], m["federation"], None, m["player_id"]) for i, m in enumerate(members)
+    ]
+    numbers = list(range(first, first + len(members)))
+    split = len(team["players"])
+    entered = TeamEntered(
+        len(t.teams) + 1, team["team_id"], team["name"], team["name_geez"], numbers[:split], numbers[split:]
+    )
+    return events + [entered]
+
+
+def decide_team_pair(t: Tournament) -> list[RoundPaired]:
+    """The next round of the Berger table over the teams, each match's boards laid out."""
+    if len(t.teams) < 2:
+        raise InvalidRecord("a team round robin needs two teams or more", field="round")
+    rnd = team_round([entered.players for entered in t.teams], t.next_round, t.team_boards or 0)
+    boards = [{"board": b.board, "south": b.south, "north": b.north} for b in rnd.boards]
+    return [RoundPaired(round=rnd.number, method="team_berger", boards=boards)]
+
+
+def team_of(t: Tournament) -> dict[int, int]:
+    """Entrant number -> his team's number."""
+    return {number: entered.number for entered in t.teams for number in (*entered.players, *entered.reserves)}
+
+
+def stored_round(t: Tournament, number: int) -> TeamRound:
+    """A paired round as stored, read back as team matches: board k of match m is board
+    (m - 1) * boards + k, the first-named team South on its board 1."""
+    boards, teams = t.team_boards or 1, team_of(t)
+    stored = t.rounds[number - 1]
+    laid = tuple(
+        TeamBoard(b.board, (b.board - 1) // boards + 1, (b.board - 1) % boards + 1, b.south, b.north)
+        for b in stored.boards
+    )
+    matches = tuple(TeamMatch(b.match, teams[b.south], teams[b.north]) for b in laid if b.board_in_match == 1)
+    playing = {team for match in matches for team in (match.first, match.second)}
+    off = next((entered.number for entered in t.teams if entered.number not in playing), None)
+    return TeamRound(number, matches, laid, off)
+
+
+def standings_of(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
+    """The team standings from the boards' results known now (``outcomes``: (round, board)
+    -> a result with ``.result``, as every standing reads them)."""
+    rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
+    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
+    return team_standings(len(t.teams), rounds, points)
+
+
+def standings_json(t: Tournament, standings: Sequence[TeamStanding]) -> list[dict]:
+    """The team standings as the API and the command line give them."""
+    named = {entered.number: entered for entered in t.teams}
+    return [
+        {
+            "rank": s.rank,
+            "team": {
+                "number": s.team,
+                "id": named[s.team].team_id,
+                "name": named[s.team].name,
+                "name_geez": named[s.team].name_geez,
+            },
+            "match_points": s.match_points,
+            "game_points": float(s.game_points),
+            "played": s.played,
+        }
+        for s in standings
+    ]

@@ -1,0 +1,69 @@
+"""Schemas for teams in the registry: what the admin and arbiters send, and what everyone
+reads. The registry's own rules (both names, distinct registered players) are decided in
+recorder/teams/decide.py, which names the field it refuses."""
+
+from marshmallow import Schema, fields, validate
+
+from .fields import StrictInteger
+from .fields import name as text
+
+
+class RosterSchema(Schema):
+    """PUT /api/teams/{id}/roster: the players in board order (board 1 first), the reserves."""
+
+    players = fields.List(
+        fields.String(validate=validate.Length(max=80)), required=True, validate=validate.Length(max=40)
+    )
+    reserves = fields.List(
+        fields.String(validate=validate.Length(max=80)), load_default=list, validate=validate.Length(max=40)
+    )
+
+
+class TeamCreateSchema(RosterSchema):
+    """POST /api/teams (the admin, or an arbiter): names in both scripts, federation or region, club."""
+
+    name = text(required=True)
+    name_geez = text(required=True)
+    federation = fields.String(required=True, validate=validate.Length(max=200))
+    club = text(allow_none=True)
+
+
+class TeamSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    name_geez = fields.String()
+    federation = fields.String()
+    club = fields.String(allow_none=True)
+    players = fields.List(fields.Dict())  # {id, name, name_geez, board}, board order
+    reserves = fields.List(fields.Dict())  # {id, name, name_geez}
+    version = StrictInteger()
+
+
+roster_schema = RosterSchema()
+team_create_schema = TeamCreateSchema()
+team_schema = TeamSchema()
+
+
+class TeamEntrySchema(Schema):
+    """POST /api/tournaments/{id}/teams (its arbiter): a registry team entered in a team event."""
+
+    team_id = fields.String(required=True, validate=validate.Length(min=1, max=80))
+
+
+class TeamStandingSchema(Schema):
+    rank = StrictInteger()
+    team = fields.Dict()  # {number, id, name, name_geez}
+    match_points = StrictInteger()
+    game_points = fields.Float()
+    played = StrictInteger()  # matches with every board's result
+
+
+class TeamStandingsSchema(Schema):
+    tournament_id = fields.String()
+    primary = fields.String()  # match_points: ranked by match points, then game points
+    status = fields.String()
+    standings = fields.List(fields.Nested(TeamStandingSchema))
+
+
+team_entry_schema = TeamEntrySchema()
+team_standings_schema = TeamStandingsSchema()
