@@ -86,6 +86,11 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         return _signin_reaches(principal, action, resource)
     if principal.kind == "player":
         return _player_reaches(principal, action, resource)
+    return _account_reaches(principal, action, resource)
+
+
+def _account_reaches(principal: Principal, action: Action, resource: Resource) -> bool:
+    """What a recorder's, an arbiter's or an anonymous token may do."""
     if action in ("import", "verify"):
         return True
     if action in ("create_game", "write_game") and resource.tournament_id is not None:
@@ -96,9 +101,7 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         if principal.kind == "anonymous":
             return True
         return principal.kind == "recorder" and not resource.imported and resource.created_by == principal.holder
-    if action in ("write_tournament", "start_board_game"):
-        return _arbiter_of(principal, resource.tournament_id) and not resource.finished
-    if action == "decide_dispute":
+    if action in ("write_tournament", "start_board_game", "decide_dispute"):
         return _arbiter_of(principal, resource.tournament_id) and not resource.finished
     if action == "register_player":
         return principal.kind == "arbiter"
