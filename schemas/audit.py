@@ -61,6 +61,22 @@ class BoardQuerySchema(Schema):
     size = Int64(validate=validate.Range(min=200, max=2000), load_default=640)
 
 
+class DossierQuerySchema(Schema):
+    """GET /api/games/{id}/dossier: ``moves``, the disputed events' seqs, comma-separated (at
+    most 16); each ``what_if`` (at most 4) ``NAME=VALUE;NAME=VALUE`` (a VALUE is JSON or a
+    plain word); each ``claim`` (at most 4) a position text (docs/notation.md)."""
+
+    moves = fields.String(load_default="", validate=validate.Regexp(r"^(\d{1,9}(,\d{1,9}){0,15})?\Z"))
+    what_if = fields.List(
+        fields.String(validate=validate.Regexp(r"^[a-z_]{1,64}=[^;]{1,200}(;[a-z_]{1,64}=[^;]{1,200}){0,15}\Z")),
+        load_default=list,
+        validate=validate.Length(max=4),
+    )
+    claim = fields.List(
+        fields.String(validate=validate.Length(min=1, max=400)), load_default=list, validate=validate.Length(max=4)
+    )
+
+
 class TraceSchema(EventSchema):
     """One stored event (the log's fields) with the positions around it and the engine's steps."""
 
@@ -133,6 +149,7 @@ claim_schema = ClaimSchema()
 what_if_schema = WhatIfSchema()
 checkpoint_body_schema = CheckpointBodySchema()
 board_query_schema = BoardQuerySchema()
+dossier_query_schema = DossierQuerySchema()
 trace_schema = TraceSchema()
 claim_report_schema = ClaimReportSchema()
 what_if_report_schema = WhatIfReportSchema()

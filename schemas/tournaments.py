@@ -80,6 +80,7 @@ class TournamentCreateSchema(Schema):
     knockout = fields.Nested(KnockoutSettingsSchema, allow_none=True)  # a knock-out's matches and play-offs
     team_boards = StrictInteger(allow_none=True)  # a team event's boards a match (1 to 20)
     absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
+    require_confirmation = fields.Boolean(load_default=False)  # a game's result counts once both players confirmed it
 
 
 class TrfImportQuerySchema(Schema):
@@ -133,6 +134,13 @@ class AbsenceSchema(Schema):
 
     player = StrictInteger(required=True, validate=validate.Range(min=1, max=9999))
     round = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
+
+
+class CheckInSchema(Schema):
+    """POST /api/tournaments/{id}/rounds/{r}/check-in: a player's own sign-in says he is
+    present for the round, or absent (the arbiter's absence decision)."""
+
+    present = fields.Boolean(required=True)
 
 
 class BroadcastSchema(Schema):
@@ -277,6 +285,8 @@ class TournamentSchema(Schema):
         fields.Dict(), dump_only=True
     )  # for rounds to come, of players still in: player, round, points
     lots_seed = fields.String(dump_only=True)  # what the drawing of lots (LOTS) is seeded by
+    require_confirmation = fields.Boolean(dump_only=True)  # results count once both players confirmed
+    check_ins = fields.List(fields.Dict(), dump_only=True)  # each: round, player (present, by his sign-in)
     status = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
     players = fields.List(fields.Nested(EntrantSchema), dump_only=True)
@@ -386,6 +396,26 @@ class SigninListSchema(Schema):
     signins = fields.List(fields.Nested(SigninSchema), dump_only=True)
 
 
+class PlayerSigninSchema(TokenSchema):
+    """A player's sign-in (kind ``player``): it speaks for one entrant (``player``, his
+    starting number); ``token``, ``address`` and ``qr_svg`` are present once, when issued."""
+
+    player = StrictInteger(dump_only=True)
+    name = fields.String(dump_only=True)
+    address = fields.String(dump_only=True)
+    qr_svg = fields.String(dump_only=True)
+
+
+class PlayerSigninListSchema(Schema):
+    signins = fields.List(fields.Nested(PlayerSigninSchema), dump_only=True)
+
+
+class DisputeListSchema(Schema):
+    """The open disputes and appeals of a tournament's board games (the console's list)."""
+
+    disputes = fields.List(fields.Dict(), dump_only=True)
+
+
 class TokenListSchema(Schema):
     tokens = fields.List(fields.Nested(TokenSchema), dump_only=True)
 
@@ -399,7 +429,9 @@ class TokenSelfSchema(Schema):
     holder = fields.String(dump_only=True)
     tournament_id = fields.String(dump_only=True, allow_none=True)
     id = fields.String(dump_only=True, allow_none=True)
+    player = StrictInteger(dump_only=True, allow_none=True)  # a player's sign-in: his starting number
     may_write = fields.Boolean(dump_only=True)
+    may_sign = fields.Boolean(dump_only=True)  # a game named: may this token confirm or dispute its record
     refusal = fields.String(dump_only=True, allow_none=True)
 
 
@@ -438,5 +470,8 @@ token_schema = TokenSchema()
 token_list_schema = TokenListSchema()
 signin_schema = SigninSchema()
 signin_list_schema = SigninListSchema()
+player_signin_list_schema = PlayerSigninListSchema()
+dispute_list_schema = DisputeListSchema()
+check_in_schema = CheckInSchema()
 token_self_schema = TokenSelfSchema()
 token_self_query_schema = TokenSelfQuerySchema()

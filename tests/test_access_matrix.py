@@ -27,6 +27,7 @@ PRINCIPALS = (
     "recorder_other",
     "recorder",
     "signin",
+    "player",
     "admin",
 )
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
@@ -62,6 +63,12 @@ MAY = {
         "admin",
         "signin",
     },
+    # a check-in is a player's own (T's player 1); the admin passes the guard, to be told so (422)
+    ("post", "/api/tournaments/{tournament_id}/rounds/{round_number}/check-in"): {"player", "admin"},
+    # G is outside tournaments: no player signs its record, the admin passes the guard (422)
+    ("post", "/api/games/{game_id}/confirmations"): {"admin"},
+    ("post", "/api/games/{game_id}/disputes"): {"admin"},
+    ("post", "/api/games/{game_id}/decisions"): {"admin"},
 }
 TOURNAMENT_WRITE = {"arbiter", "admin"}  # every other write under /api/tournaments/{tournament_id}
 
@@ -109,6 +116,7 @@ class World:
             "recorder_other": self.ok(client.post("/api/tokens", json={"holder": "Other"}))["token"],
             "recorder": self.ok(client.post("/api/tokens", json={"holder": "Owner"}))["token"],
             "signin": self.board_signin(client, 2),
+            "player": self.player_signin(client, 1),
             "admin": ADMIN["Authorization"].removeprefix("Bearer "),
         }
         self.game = self.ok(client.post("/api/games", json=QELAT, headers=bearer(self.tokens["recorder"])))["id"]
@@ -120,6 +128,10 @@ class World:
     def board_signin(self, client, board: int) -> str:
         signins = self.ok(client.post(f"/api/tournaments/{self.t}/rounds/1/signins", json={}))["signins"]
         return next(s["token"] for s in signins if s["board"] == board)
+
+    def player_signin(self, client, number: int) -> str:
+        signins = self.ok(client.post(f"/api/tournaments/{self.t}/players/signins", json={"players": [number]}))
+        return signins["signins"][0]["token"]
 
     @staticmethod
     def ok(response) -> dict:
@@ -157,6 +169,10 @@ class World:
 BODIES = {
     "/api/games": QELAT,
     "/api/games/{game_id}/commands": {"type": "sow", "hole": "f1"},
+    "/api/games/{game_id}/disputes": {"result": True, "reason": "Not so"},
+    "/api/games/{game_id}/decisions": {"dispute": 2, "outcome": "upheld", "reason": "So"},
+    "/api/tournaments/{tournament_id}/rounds/{round_number}/check-in": {"present": True},
+    "/api/tournaments/{tournament_id}/players/signins": {"players": [2]},  # player 1's badge stays good
     "/api/tokens": {"holder": "New"},
     "/api/tournaments": {"name": "New", "variant": "qelat", "format": "swiss", "rounds": 3},
     "/api/players": {"name": "New Player", "federation": "ETH"},

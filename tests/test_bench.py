@@ -304,3 +304,24 @@ def test_the_hall_section_times_appends_on_recorder_serve_beside_spectators_and_
 def test_the_quick_hall_is_smaller_than_the_full_one():
     quick, full = Plan.make(True).hall, Plan.make(False).hall
     assert full == (500, 60.0, 9_925) and all(q < f for q, f in zip(quick, full))
+
+
+def test_the_dossier_section_prints_build_time_and_size_beside_their_targets_and_missed_where_missed():
+    from recorder.bench.dossier import DossierFigures
+    from recorder.bench.report import dossier_lines
+
+    met = dossier_lines(DossierFigures(1_500, 0.25, 480_000, 0.5, True), 3)
+    assert "1,500-event selus game" in met[0] and "median of 3 builds" in met[0]
+    assert (
+        met[1] == "  built in 0.250 s  target ≤ 2 s  MET" and met[2] == "  480,000 bytes  target ≤ 1,000,000 bytes  MET"
+    )
+    assert met[3].endswith("every part verified")
+    missed = dossier_lines(DossierFigures(1_500, 2.5, 1_000_001, 0.5, False), 3)
+    assert missed[1].endswith("MISSED") and missed[2].endswith("MISSED") and missed[3].endswith("a part FAILED")
+
+
+def test_the_dossier_bench_builds_a_dossier_of_the_game_it_counts_that_verifies():
+    from recorder.bench.dossier import measure
+
+    figures = measure(repeats=1, events=60)
+    assert figures.events == 60 and figures.verified and figures.size_bytes > 0

@@ -22,6 +22,7 @@ from browser import fixture_game, record
 from conftest import ADMIN_TOKEN, bearer, make_app
 from flask.testing import FlaskClient
 
+from recorder.audit.dossier_check import check, failed
 from recorder.tournaments.broadcast import public_horizon
 
 pytestmark = pytest.mark.timeout(120)
@@ -494,6 +495,22 @@ def test_audit_reads_of_a_delayed_game_work_on_its_visible_events(clock_at_k):
         assert hall.get(f"/api/games/{hall.game}/events/{hall.k + 1}/trace", who).status_code == 200
         report = hall.get(f"/api/games/{hall.game}/verify", who).get_json()
         assert (report["ok"], report["version"]) == (True, hall.full)
+
+
+def test_a_delayed_games_dossier_holds_only_what_the_reader_may_see(clock_at_k):
+    hall = clock_at_k
+    for who in hall.outsiders:
+        response = hall.get(f"/api/games/{hall.game}/dossier?moves={hall.k}", who)
+        body = json.loads(response.get_data().split(b"\n")[1])
+        assert [e["seq"] for e in body["events"]] == list(range(1, hall.k + 1))
+        assert body["final"]["result"] is None and body["checkpoint"] is None  # the end is not public yet
+        assert body["pairing_check"]["round"]["round"] == 1 and body["pairing_check"]["tournament_id"] == hall.t
+        assert all(r["seq"] <= hall.k for r in body["clock_readings"])
+        assert not failed(check(response.get_data()))
+        assert hall.get(f"/api/games/{hall.game}/dossier?moves={hall.k + 1}", who).status_code == 404
+    for who in hall.insiders:
+        body = json.loads(hall.get(f"/api/games/{hall.game}/dossier", who).get_data().split(b"\n")[1])
+        assert len(body["events"]) == hall.full and body["checkpoint"]["result"] == "north_wins"
 
 
 def test_trf_of_a_delayed_tournament_holds_back_a_result_until_its_game_is_public(clock_at_k):

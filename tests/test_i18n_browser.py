@@ -185,8 +185,10 @@ def site(tmp_path_factory):
             "game": f"/games/{game_id}",
             "watch": f"/games/{game_id}/watch",
             "scoresheet": f"/games/{game_id}/scoresheet",
+            "dossier": f"/games/{game_id}/dossier?moves=3",
             "tournament": f"/tournaments/{tournament_id}",
             "scoresheets": f"/tournaments/{tournament_id}/rounds/3/scoresheets",
+            "badges": f"/tournaments/{tournament_id}/badges",
             "projector": f"/tournaments/{tournament_id}/projector",
             "pairings": f"/tournaments/{tournament_id}/print?list=pairings",
             "standings": f"/tournaments/{tournament_id}/print?list=standings",
@@ -202,6 +204,8 @@ def site(tmp_path_factory):
             "gabata": f"/games/{gabata_id}",
             "console": "/console",
             "tournament-console": f"/tournaments/{tournament_id}/console",
+            # a finished board game: the players' confirmation panel, its status in the reader's words
+            "board-game": f"/games/{tournament_id[2:]}-r1-b1",
             "stage-before": f"/tournaments/{swiss}",  # it names the knock-out that follows it
             "bracket": f"/tournaments/{knockout}/bracket",
             "embed-bracket": f"/embed/tournaments/{knockout}/bracket",

@@ -324,3 +324,19 @@ def test_ctrl_c_stops_serve_with_a_line_not_a_traceback(tmp_path):
     while any(Path(f"/proc/{pid}").exists() for pid in backends) and time.monotonic() < gone:
         time.sleep(0.1)
     assert not any(Path(f"/proc/{pid}").exists() for pid in backends)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/g1/verify",
+        "/api/games/g1/events/7/trace",
+        "/api/games/g1/dossier",  # up to 16 traces and 4 what-ifs: seconds on a long game
+        "/games/g1/dossier",  # the printable dossier builds the same file
+        "/games/g1/scoresheet",
+    ],
+)
+def test_the_costly_per_game_reads_go_to_the_heavy_backend(path):
+    from recorder.cli.relay import HEAVY
+
+    assert HEAVY.match(path), path

@@ -18,6 +18,7 @@ import pytest
 from browser import CHROMIUM, LiveServer, fixture_game, launch_chromium, record
 from conftest import ADMIN_TOKEN, make_app
 
+from recorder.audit.dossier_check import PARTS
 from recorder.web import runtime
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -432,3 +433,34 @@ def test_clocked_moves_a_pause_and_the_time_result_queued_offline_are_folded_as_
     for queued_count, version in ((0, 5), (1, 6), (4, 9), (5, 10)):
         state = web.client.get(f"/api/games/{game_id}/state?at={version}").get_json()
         assert_same(shown[queued_count], expected_view(web, state, names), f"after {queued_count} queued")
+
+
+def test_the_game_page_checks_a_dossier_file_offline_with_the_rules_on_the_device(web, tablet, tmp_path):
+    """An appeal dossier saved from the service is checked on the game page with the network
+    down, by the rules the page already runs (the same Python as `recorder verify --dossier`,
+    its signatures by the browser's Ed25519): every part holds, in Tigrinya; a file with one
+    byte changed fails, naming the parts that do not hold."""
+    game = fixture_game("qelat-default.json")
+    game_id = record(web.client, game["setup"], game["commands"][:6])
+    data = web.client.get(f"/api/games/{game_id}/dossier?moves=3").get_data()
+    intact, changed = tmp_path / "intact.dossier", tmp_path / "changed.dossier"
+    intact.write_bytes(data)
+    # The setup's time a microsecond later: the first event's hash no longer recomputes.
+    changed.write_bytes(
+        re.sub(rb'("recorded_at":"[^"]*)(\d)Z"', lambda m: m[1] + b'%dZ"' % ((int(m[2]) + 1) % 10), data, count=1)
+    )
+    assert changed.read_bytes() != data
+    tablet.goto(f"/games/{game_id}?lang=ti")
+    tablet.wait_for_selector("#game-page[data-ready=true][data-rules-kept=true]", timeout=RULES_LOAD_MS)
+    tablet.context.set_offline(True)
+    tablet.set_input_files("#dossier-input", str(intact))
+    tablet.wait_for_selector("#dossier-check[data-result=passed]", timeout=RULES_LOAD_MS)
+    parts = tablet.eval_on_selector_all("#dossier-findings li", "els => els.map((e) => [e.dataset.part, e.dataset.ok])")
+    assert parts == [[part, "true"] for part in PARTS]
+    verdicts = [tablet.inner_text(f"#dossier-findings li[data-part={part}] strong") for part in PARTS]
+    words = [word for text in [tablet.inner_text("#dossier-verdict"), *verdicts] for word in WORD.findall(text)]
+    assert words == [], words  # the reader's language; the checker's own details stay as it wrote them
+    tablet.set_input_files("#dossier-input", str(changed))
+    tablet.wait_for_selector("#dossier-check[data-result=failed]", timeout=RULES_LOAD_MS)
+    failed = tablet.eval_on_selector_all("#dossier-findings li[data-ok=false]", "els => els.map((e) => e.dataset.part)")
+    assert failed == ["signature", "chain"]

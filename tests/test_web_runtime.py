@@ -6,6 +6,7 @@ game page alone may compile WebAssembly; a tarball that is not the pinned one is
 
 from __future__ import annotations
 
+import base64
 import gzip
 import io
 import json
@@ -21,6 +22,7 @@ import pytest
 from browser import fixture_game, record
 from conftest import make_app
 
+from recorder.audit.dossier_check import PARTS, ed25519_verify
 from recorder.core.queued import fold_queue
 from recorder.web import runtime
 
@@ -33,7 +35,15 @@ def client(tmp_path):
 def test_the_rules_zip_holds_the_pure_packages_and_nothing_else():
     data, digest = runtime.rules_archive()
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert {name.split("/")[1] for name in names if name.count("/") == 2} == {"rules", "core", "engine"}
+    assert {name.split("/")[1] for name in names if name.count("/") == 2} == {"rules", "core", "engine", "audit"}
+    audit = {name.split("/")[2] for name in names if name.startswith("recorder/audit/")}
+    assert audit == {
+        f"{name}.py" for name in ("__init__", "claims", "dossier_body", "dossier_check", "signed_text")
+    } | {
+        "trace.py",
+        "verify.py",
+        "whatif.py",
+    }  # the dossier's check and the views it derives again; no key, no store, no walk
     assert {name for name in names if name.count("/") == 1} == {"recorder/__init__.py", "recorder/errors.py"}
     assert "recorder/engine/__init__.py" in names and not any("build" in name or "auto" in name for name in names)
     assert runtime.rules_archive() == (data, digest)  # the same bytes each time: the address names them
@@ -70,6 +80,59 @@ def test_the_rules_zip_runs_alone_with_the_standard_library_only(tmp_path, clien
     for state in server:
         del state["position_text"]  # the API's text picture; the page draws the board itself
     assert ran["answer"]["states"] == server
+
+
+def test_the_zips_dossier_check_runs_alone_and_asks_the_device_for_each_signature(tmp_path, client):
+    """The page's check of a dossier file: the zip's dossier_check in an isolated interpreter
+    with no site-packages asks for the signatures to check (the browser checks them), then
+    reports every part; a changed byte fails, as on the command line."""
+    game = client.post("/api/games", json={"variant": "qelat", "south": "A", "north": "B", "first_player": "south"})
+    game_id = game.get_json()["id"]
+    for command in ({"type": "sow", "hole": "f1"}, {"type": "result", "kind": "resignation", "winner": "south"}):
+        version = client.get(f"/api/games/{game_id}").headers["ETag"]
+        assert (
+            client.post(f"/api/games/{game_id}/commands", json=command, headers={"If-Match": version}).status_code
+            == 201
+        )
+    response = client.get(f"/api/games/{game_id}/dossier?moves=2")
+    assert response.status_code == 200, response.get_json()
+    data = response.get_data()
+    (tmp_path / "rules.zip").write_bytes(runtime.rules_archive()[0])
+    script = (
+        "import json, os, sys\n"
+        "os.environ['RECORDER_ENGINE'] = 'python'\n"
+        "sys.path.insert(0, 'rules.zip')\n"
+        "from recorder.audit.dossier_check import check_json\n"
+        "answer = check_json(sys.stdin.read())\n"
+        "roots = {name.split('.')[0] for name in sys.modules}\n"
+        "ours = {'recorder', '__main__'} | set(sys.stdlib_module_names) | set(sys.builtin_module_names)\n"
+        "print(json.dumps({'answer': json.loads(answer), 'others': sorted(roots - ours)}))\n"
+    )
+
+    def device(request: dict) -> dict:
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", script],
+            cwd=tmp_path,
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        ran = json.loads(done.stdout)
+        assert ran["others"] == []  # the standard library and the zip only
+        return ran["answer"]
+
+    def browser_checks(asked: list) -> list[bool]:  # what the page asks of WebCrypto
+        return [ed25519_verify(*(base64.b64decode(part) for part in triple)) for triple in asked]
+
+    for changed, expected in ((data, True), (data.replace(b'"hole":"f1"', b'"hole":"e1"'), False)):
+        request = {"file": base64.b64encode(changed).decode()}
+        asked = device(request)["verify"]
+        assert len(asked) == 2  # the file's signature and its checkpoint's
+        findings = device({**request, "verified": browser_checks(asked)})["findings"]
+        assert [f["part"] for f in findings] == list(PARTS)
+        assert all(f["ok"] for f in findings) is expected
+    assert [f["ok"] for f in findings if f["part"] in ("signature", "chain")] == [False, False]
 
 
 def test_the_fold_stops_at_the_first_queued_command_the_rules_refuse(client):

@@ -233,3 +233,27 @@ def test_the_result_line_gives_the_score_and_the_sheet_the_date(hall, page):
     text = text_of(pages_of(print_to_pdf(page, f"/games/{game_id}/scoresheet"))[0])
     assert f"North won (score), {expect['score']['south']}–{expect['score']['north']}" in text, text[-900:]
     assert f"DATE {began:%B} {began.day}, {began.year}" in text, text[:300]
+
+
+def test_a_games_appeal_dossier_prints_its_parts_and_saves_the_signed_file_verify_accepts(hall, page, tmp_path):
+    tournament, games = make_round(hall.client)
+    game_id = games[1]
+    play_and_finish(hall.client, game_id, sowings=4)
+    page.goto(f"/games/{game_id}/dossier?moves=2,3")
+    page.wait_for_selector("#dossier-page[data-ready=true]")
+    assert page.locator(".dossier-trace").evaluate_all("els => els.map((e) => e.dataset.seq)") == ["2", "3"]
+    assert "GEN-11" in page.locator(".dossier-trace").first.inner_text()
+    checkpoint = hall.client.get(f"/api/games/{game_id}/checkpoint").get_json()["text"]
+    assert page.locator(".checkpoint-text").inner_text() == checkpoint
+    assert page.locator(".dossier-table tbody tr").count() == 6  # the setup, 4 sowings, the result
+    with page.expect_download() as download:
+        page.click("#dossier-file")
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name == f"{game_id}.dossier"
+    assert saved.read_bytes() == hall.client.get(f"/api/games/{game_id}/dossier?moves=2,3").get_data()
+    verified = CliRunner().invoke(main, ["verify", "--dossier", str(saved)])
+    assert verified.exit_code == 0, verified.output
+    assert f"ok      checkpoint: {checkpoint}" in verified.output
+    page.emulate_media(media="print")
+    assert "Appeal dossier" in text_of(pages_of(page.pdf(prefer_css_page_size=True, print_background=True))[0])

@@ -19,6 +19,7 @@ from . import (
     prizes,  # a tournament's categories and prize list
     problems,
     ratings,  # the rating lists (Glicko-2 over months)
+    signoffs,  # the players' confirmations and disputes of a board game's record, the decisions
     team_events,  # a team event: teams entered, team standings
     teams,  # teams in the registry: names, affiliation, roster in board order
     tokens,  # recorder tokens
@@ -36,6 +37,7 @@ def init_app(app: Flask) -> None:
     for module in (variants, games, openapi):
         app.register_blueprint(module.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(signoffs.bp)
     tournaments.init_app(app)
     broadcast.init_app(app)  # after tournaments: it reads their settings
     players.init_app(app)

@@ -55,6 +55,13 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "tournaments.issue_signins": ("write_tournament", "tournament"),
     "tournaments.list_signins": ("write_tournament", "tournament"),  # a read, but the arbiter's
     "tournaments.revoke_signin": ("write_tournament", "tournament"),
+    "tournaments.issue_player_signins": ("write_tournament", "tournament"),
+    "tournaments.list_player_signins": ("write_tournament", "tournament"),  # a read, but the arbiter's
+    "tournaments.list_disputes": ("write_tournament", "tournament"),  # a read, but the arbiter's
+    "tournaments.check_in": ("check_in", "tournament"),
+    "signoffs.confirm_record": ("sign_record", "game"),
+    "signoffs.dispute_record": ("sign_record", "game"),
+    "signoffs.decide_dispute": ("decide_dispute", "game"),
     "tournaments.list_tokens": ("manage_tokens", "tournament"),
     "tournaments.issue_token": ("manage_tokens", "tournament"),
     "tournaments.revoke_token": ("manage_tokens", "tournament"),
@@ -144,7 +151,7 @@ def _resource(scope: str | None, principal: Principal | None) -> Resource:
     return Resource()
 
 
-RIGHTS_END = ("arbiter", "signin")  # the principals whose rights end with their tournament
+RIGHTS_END = ("arbiter", "signin", "player")  # the principals whose rights end with their tournament
 
 
 def rights_ended(principal: Principal | None, tournament_id: str | None, *, unfinished_game: bool = False) -> bool:
@@ -217,7 +224,26 @@ def game_resource(game_id: str, principal: Principal | None) -> Resource:
         finished=finished,
         board=ids.board_of(game_id),
         game_finished=game_over,
+        seats=_seats(tournament_id, ids.board_of(game_id))
+        if principal is not None and principal.kind == "player"
+        else (),
     )
+
+
+def _a_player(principal: Principal | None) -> bool:
+    return principal is not None and principal.kind == "player"
+
+
+def _seats(tournament_id: str | None, board: tuple[int, int] | None) -> tuple[int, ...]:
+    """The starting numbers of a board's two players (none for a board not paired)."""
+    if tournament_id is None or board is None:
+        return ()
+    try:
+        rnd = current_app.extensions["tournaments"].latest(tournament_id).round(board[0])
+    except NotFound:
+        return ()
+    seated = rnd.board(board[1]) if rnd is not None else None
+    return () if seated is None else tuple(n for n in (seated.south, seated.north) if n is not None)
 
 
 def _game_finished(game_id: str) -> bool:

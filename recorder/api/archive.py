@@ -26,6 +26,7 @@ from recorder.limits import ImportLimits
 from recorder.notation.grammar import MEDIA_TYPE as NOTATION
 from schemas import load_command
 from schemas.archive import export_query_schema, import_query_schema, import_report_schema
+from schemas.signoffs import SIGNOFF_COMMAND_SCHEMAS
 
 from . import openapi
 from .access import principal, recorded_by, rights_ended
@@ -47,7 +48,7 @@ def import_archive():
         recorder().store,
         recorded_by=recorded_by(),
         authorize=authorize_game,
-        check_command=schema_check,
+        check_command=schema_check if principal().is_admin else without_signoffs,
         restore=principal().is_admin,
         limits=import_limits(),
         horizon=horizon,
@@ -80,13 +81,29 @@ def import_limits() -> ImportLimits:
 
 def schema_check(command: dict) -> dict:
     """The command schemas of ``POST /commands``, so imported commands meet exactly the
-    limits live ones do; a refusal names the field, as InvalidRecord."""
+    limits live ones do; a refusal names the field, as InvalidRecord. The players'
+    confirmations, disputes and decisions are read as their events spell them."""
     try:
-        return load_command(command)
+        kind = command.get("type") if isinstance(command, dict) else None
+        signoff = SIGNOFF_COMMAND_SCHEMAS.get(kind) if isinstance(kind, str) else None
+        return signoff.load(command) if signoff is not None else load_command(command)
     except ValidationError as error:
         messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
         name, problems = next(iter(messages.items()))
         raise InvalidRecord(f"{name}: {problems}", field=name) from None
+
+
+def without_signoffs(command: dict) -> dict:
+    """``schema_check`` for an import by anyone but the admin: a player's confirmation or
+    dispute, or a decision on it, is made with its own token, never carried in by a file
+    (the admin's restore carries them back)."""
+    if isinstance(command, dict) and command.get("type") in SIGNOFF_COMMAND_SCHEMAS:
+        raise InvalidRecord(
+            "a confirmation, a dispute or a decision is recorded by its player or arbiter: only the admin's"
+            " restore carries one in",
+            field="type",
+        )
+    return schema_check(command)
 
 
 def body_text() -> str:

@@ -7,22 +7,29 @@ is loaded (or created, mode 0600) on first use; see ``recorder/audit/checkpoints
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app
-from flask_babel import gettext
+import json
 
-from recorder.audit import checkpoints, claims, whatif
+from flask import Blueprint, Response, current_app, request
+from flask_babel import gettext
+from marshmallow import ValidationError
+
+from recorder.audit import checkpoints, claims, dossier, dossier_body, whatif
 from recorder.audit import trace as audit
 from recorder.audit.qr import checkpoint_qr_svg
 from recorder.audit.verify import held_to_head, verify_record
+from recorder.core import ids
 from recorder.core.events import event_from_record
+from recorder.errors import NotFound
 from recorder.render.svg import board_svg
 from recorder.rules.position_text import position_json
+from recorder.tournaments import views
 from schemas.audit import (
     board_query_schema,
     checkpoint_body_schema,
     checkpoint_schema,
     claim_report_schema,
     claim_schema,
+    dossier_query_schema,
     public_key_schema,
     trace_schema,
     verify_report_schema,
@@ -33,9 +40,10 @@ from schemas.audit import (
 from . import openapi
 from .audit_openapi import document_audit_paths
 from .body import json_body
-from .broadcast import horizon, visible_events, visible_game
+from .broadcast import horizon, visible_events, visible_game, visible_state_of
 from .games import recorder
-from .problems import load_query
+from .problems import InvalidQuery, load_query
+from .tournaments import tournaments
 
 bp = Blueprint("audit", __name__, url_prefix="/api")
 openapi.EXTENSIONS.append(document_audit_paths)
@@ -117,6 +125,66 @@ def checkpoint_qr(game_id: str):
     """The checkpoint as a QR code (SVG) for the printed scoresheet; 404 while unfinished."""
     issued = checkpoints.issue(signing_key(), game_id, visible_events(game_id))
     return Response(checkpoint_qr_svg(issued["text"]), mimetype="image/svg+xml")
+
+
+@bp.get("/games/<game_id>/dossier")
+def appeal_dossier(game_id: str):
+    """The signed appeal dossier (docs/auditing.md): what this reader may see of the game."""
+    query = dossier_query(game_id)
+    data = dossier.build(signing_key(), game_id, visible_events(game_id), **query, pairing_check=round_check(game_id))
+    response = Response(data, mimetype=dossier_body.MEDIA_TYPE)
+    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.dossier"'
+    return response
+
+
+def dossier_query(game_id: str) -> dict:
+    """The disputed moves, the what-ifs' options and the claimed positions a dossier is asked for."""
+    args = {"moves": request.args.get("moves", ""), **{k: request.args.getlist(k) for k in ("what_if", "claim")}}
+    try:
+        query = dossier_query_schema.load({k: v for k, v in args.items() if v})
+    except ValidationError as error:
+        raise InvalidQuery(error.messages if isinstance(error.messages, dict) else {"_query": error.messages}) from None
+    return {
+        "moves": [int(seq) for seq in query["moves"].split(",") if seq],
+        "what_ifs": [dict(option_value(pair) for pair in text.split(";")) for text in query["what_if"]],
+        "claimed": claimed_positions(game_id, query["claim"]),
+    }
+
+
+def claimed_positions(game_id: str, texts: list[str]) -> list[dict]:
+    """Each position text as a claim compares it, checked as ``POST …/claims`` checks it."""
+    if not texts:
+        return []
+    rules = recorder().game(game_id).rules
+    positions = []
+    for text in texts:
+        position = claim_schema.load({"position": claimed_fields(position_json(rules, text))})["position"]
+        claims.check_claim(rules, position)
+        positions.append(position)
+    return positions
+
+
+def option_value(text: str) -> tuple[str, object]:
+    """``NAME=VALUE``: the value as JSON, else the plain word (as ``recorder what-if --option``)."""
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
+def round_check(game_id: str) -> dict | None:
+    """The pairing check of a tournament board's round (as this reader sees the results)."""
+    tournament_id, board = ids.tournament_of_board(game_id), ids.board_of(game_id)
+    if tournament_id is None or board is None:
+        return None
+    try:
+        view, checks = tournaments().check(tournament_id, visible_state_of)
+    except NotFound:  # a board's id whose tournament is not recorded: no round to check
+        return None
+    report = views.check_json(view, checks)
+    rounds = [r for r in report["rounds"] if r["round"] == board[0]]
+    return {**{k: report[k] for k in ("tournament_id", "pairing_rules")}, "round": rounds[0] if rounds else None}
 
 
 @bp.get("/keys/public")

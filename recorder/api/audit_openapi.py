@@ -106,6 +106,24 @@ def document_audit_paths(spec: APISpec) -> None:
         },
     )
     spec.path(
+        path="/api/games/{game_id}/dossier",
+        operations={
+            "get": {
+                "summary": "The signed appeal dossier: the whole stream, traces, clock readings, pairing check,"
+                " checkpoint (docs/auditing.md); recorder verify --dossier checks it offline",
+                "parameters": [GAME_ID, {"in": "query", "schema": audit_schemas.DossierQuerySchema}],
+                "responses": {
+                    "200": {
+                        "description": "mancala-dossier/1: the format line, the canonical JSON body, the key id and"
+                        " the Ed25519 signature over the first two lines' bytes",
+                        "content": {"application/vnd.mancala-dossier": {"schema": {"type": "string"}}},
+                    },
+                    **_problems(404, 409, 422),
+                },
+            }
+        },
+    )
+    spec.path(
         path="/api/keys/public",
         operations={
             "get": {

@@ -61,11 +61,15 @@ def token_self():
         "tournament_id": principal.tournament_id,
         "id": principal.token_id,
     }
+    if principal.kind == "player":
+        answer["player"] = principal.player  # his starting number in his tournament
     asked = _asked_about(query, principal)
     if asked is not None:
         action, resource = asked
         may = allowed(principal, action, resource)
         answer.update(may_write=may, refusal=None if may else refusal(principal, action, resource))
+        if "game" in query and principal.kind == "player":  # may he confirm or dispute its record?
+            answer.update(may_sign=allowed(principal, "sign_record", resource))
     return token_self_schema.dump(answer), 200, {"Cache-Control": "no-store", "Vary": "Authorization"}
 
 

@@ -15,7 +15,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 
 from recorder.audit.qr import address_qr_svg
 from recorder.auth.policy import principal_record
-from recorder.auth.tokens import signin_board
+from recorder.auth.tokens import signin_board, signin_player
 from recorder.errors import InvalidRecord, NotFound
 from recorder.players.decide import federation_code, registered_names
 from recorder.players.particulars import sex_and_birth
@@ -27,8 +27,10 @@ from schemas.tournaments import (
     board_game_schema,
     board_result_schema,
     broadcast_schema,
+    check_in_schema,
     correction_schema,
     crosstable_schema,
+    dispute_list_schema,
     entrant_schema,
     finish_schema,
     forbidden_pair_schema,
@@ -36,6 +38,7 @@ from schemas.tournaments import (
     pair_schema,
     pairing_check_schema,
     player_create_schema,
+    player_signin_list_schema,
     proposed_round_schema,
     round_schema,
     signin_list_schema,
@@ -494,6 +497,69 @@ def revoke_signin(tournament_id: str, round_number: int, token_id: str):
         raise NotFound(f"round {round_number} has no sign-in {token_id!r}", token_id=token_id)
     t = tournaments().tournament(tournament_id)
     return signin_schema.dump(signin_json(t, authenticator().revoke(token_id, tournament_id)))
+
+
+# -- Players' sign-ins (the arbiter or the admin), check-in and disputes ------------------------
+
+
+@bp.post("/<tournament_id>/players/signins")
+def issue_player_signins(tournament_id: str):
+    """A sign-in per player still in (or per player named in ``players``), each shown once
+    with its sign-in address and QR code for his badge; a player's earlier sign-ins are
+    revoked (a badge lost or printed again)."""
+    raw = body()
+    t = tournaments().tournament(tournament_id)
+    wanted = raw.get("players") if isinstance(raw, dict) else None
+    numbers = [e.number for e in t.entrants if not e.withdrawn]
+    if wanted is not None:
+        if not isinstance(wanted, list) or any(n not in numbers or type(n) is not int for n in wanted):
+            raise InvalidRecord("players lists starting numbers of players still in", field="players")
+        numbers = [n for n in numbers if n in wanted]
+    issued = [player_signin_answer(t, *authenticator().issue_player_signin(tournament_id, n)) for n in numbers]
+    return respond(player_signin_list_schema.dump({"signins": issued}), t.version, 201, **NO_STORE)
+
+
+@bp.get("/<tournament_id>/players/signins")
+def list_player_signins(tournament_id: str):
+    """The players' sign-ins, revoked ones too (never their tokens)."""
+    t = tournaments().tournament(tournament_id)
+    rows = authenticator().player_signins(tournament_id)
+    answer = {"signins": [player_signin_json(t, row) for row in rows]}
+    return respond(player_signin_list_schema.dump(answer), t.version, 200, **NO_STORE)
+
+
+def player_signin_json(t, row: dict) -> dict:
+    number = signin_player(row["token_id"]) or 0
+    entrant = t.entrant(number)
+    return {**views.token_json(row), "player": number, "name": entrant.name if entrant else None}
+
+
+def player_signin_answer(t, row: dict, token: str) -> dict:
+    """An issued player's sign-in: the token and the address his badge's QR code holds."""
+    answer = player_signin_json(t, row)
+    address = f"{request.host_url.rstrip('/')}/sign-in#token={token}&next=/tournaments/{t.tournament_id}"
+    return {**answer, "token": token, "address": address, "qr_svg": address_qr_svg(address)}
+
+
+@bp.post("/<tournament_id>/rounds/<int:round_number>/check-in")
+def check_in(tournament_id: str, round_number: int):
+    """The player of the presented sign-in checks in for a round: present, or absent (the
+    absence the pairing knows, decided as the arbiter's ``POST …/absences``)."""
+    raw = body()
+    present = check_in_schema.load(raw)["present"]
+    number = principal().player
+    if number is None:
+        raise InvalidRecord("a check-in is the player's own, made with his sign-in", field="token")
+    written = tournaments().check_in(tournament_id, number, round_number, present, **write_options(raw))
+    return tournament_answer(tournament_id, written.tournament.version, 201)
+
+
+@bp.get("/<tournament_id>/disputes")
+def list_disputes(tournament_id: str):
+    """The open disputes and appeals of the tournament's board games, by round and board."""
+    t = tournaments().tournament(tournament_id)
+    answer = dispute_list_schema.dump({"disputes": tournaments().open_disputes(t)})
+    return respond(answer, t.version, 200, **NO_STORE)
 
 
 # -- Tokens (admin) ------------------------------------------------------------------------

@@ -42,6 +42,10 @@ SCHEMAS = (
     "Finish",
     "Signin",
     "SigninList",
+    "PlayerSignin",
+    "PlayerSigninList",
+    "DisputeList",
+    "CheckIn",
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -90,7 +94,46 @@ def document_tournament_paths(spec: APISpec) -> None:
     _round_paths(spec)
     _finish_path(spec)
     _signin_paths(spec)
+    _player_paths(spec)
     _token_paths(spec)
+
+
+def _player_paths(spec: APISpec) -> None:
+    """Players' sign-ins for their badges, a player's check-in, the open disputes."""
+    who = "Needs an arbiter token of this tournament (or the admin token)."
+    listing = {
+        "summary": "The players' sign-ins, revoked ones too (never their tokens)",
+        "security": BEARER,
+        "description": who,
+        "parameters": [TOURNAMENT_ID],
+        "responses": {**_reply(200, "Sign-ins", "PlayerSigninList"), **_problems(401, 403, 404)},
+    }
+    issue = {
+        "summary": "Issue a sign-in per player still in (or per player in `players`), each shown once with its"
+        " address and QR code for his badge; a player's earlier sign-ins are revoked",
+        "security": BEARER,
+        "description": who,
+        "parameters": [TOURNAMENT_ID],
+        "responses": {**_reply(201, "Issued", "PlayerSigninList"), **_problems(401, 403, 404, 422)},
+    }
+    spec.path(path="/api/tournaments/{tournament_id}/players/signins", operations={"get": listing, "post": issue})
+    check_in = _write(
+        "Check in for a round with a player's own sign-in: present, or absent (the arbiter's absence decision)",
+        "CheckIn",
+        "Tournament",
+        TOURNAMENT_ID,
+        _int("round_number"),
+    )
+    check_in["description"] = "Needs a player's sign-in of this tournament (kind player)."
+    spec.path(path="/api/tournaments/{tournament_id}/rounds/{round_number}/check-in", operations={"post": check_in})
+    disputes = {
+        "summary": "The open disputes and appeals of the tournament's board games",
+        "security": BEARER,
+        "description": who,
+        "parameters": [TOURNAMENT_ID],
+        "responses": {**_reply(200, "Open disputes", "DisputeList"), **_problems(401, 403, 404)},
+    }
+    spec.path(path="/api/tournaments/{tournament_id}/disputes", operations={"get": disputes})
 
 
 def _tournament_paths(spec: APISpec) -> None:

@@ -30,14 +30,12 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from recorder.core.chain import canonical_json
 from recorder.errors import InvalidRecord, NotFound, RecordBroken, Unavailable
 from recorder.rules.values import is_whole_number
 
+from .signed_text import PREFIX, TEXT_FIELDS, checkpoint_text, message
+from .signed_text import b64url as _b64url
 from .verify import verify_record
-
-PREFIX = "mancala-checkpoint/1"
-TEXT_FIELDS = ("game", "version", "result", "head", "key", "sig")
 
 
 def key_path(database: str, configured: str | None = None) -> str:
@@ -119,11 +117,6 @@ def _create_key_file(path: str) -> None:
 # -- Checkpoints ---------------------------------------------------------------------
 
 
-def message(game_id: str, version: int, head_hash: str, result: str) -> bytes:
-    body = {"game_id": game_id, "version": version, "head_hash": head_hash, "result": result}
-    return f"{PREFIX}\n{canonical_json(body)}".encode()
-
-
 def issue(key: SigningKey, game_id: str, stored: Sequence[Any]) -> dict:
     """The checkpoint of a finished game whose record verifies; never for a broken record."""
     report = verify_record(game_id, stored)
@@ -144,11 +137,6 @@ def issue(key: SigningKey, game_id: str, stored: Sequence[Any]) -> dict:
         "signature": _b64url(signature),
     }
     return {**checkpoint, "text": checkpoint_text(checkpoint)}
-
-
-def checkpoint_text(checkpoint: dict) -> str:
-    values = (checkpoint[k] for k in ("game_id", "version", "result", "head_hash", "key_id", "signature"))
-    return " ".join([PREFIX] + [f"{name}={value}" for name, value in zip(TEXT_FIELDS, values)])
 
 
 def parse_checkpoint(text: str) -> dict:
@@ -220,7 +208,3 @@ def _accepted(checkpoint: dict, later: list) -> str:
         listed = ", ".join(f"{e['seq']} {e['type']}" for e in later)
         text += f"; {len(later)} event(s) were recorded after it: {listed}"
     return text
-
-
-def _b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")

@@ -20,6 +20,7 @@ from typing import Any
 from recorder.core.events import (
     CLOCK_STOP_TYPES,
     MOVE_TYPES,
+    SIGNOFF_TYPES,
     Annotated,
     Event,
     GameCreated,
@@ -115,12 +116,27 @@ def last_sowing(game: FoldedGame) -> str | None:
 
 def explain(game_id: str, stored: Sequence[Any], seq: int) -> dict:
     """Event ``seq`` of a game: what was recorded, the positions before and after, and the steps between."""
-    if not 1 <= seq <= len(stored):
-        raise NotFound(f"game {game_id} has {len(stored)} events, not {seq}", version=len(stored))
+    return explain_all(game_id, stored, [seq])[0]
+
+
+def explain_all(game_id: str, stored: Sequence[Any], seqs: Sequence[int]) -> list[dict]:
+    """``explain`` of each of ``seqs``, in one fold up to the last of them (a dossier's
+    disputed moves): only the positions around them are kept."""
+    for seq in seqs:
+        if not 1 <= seq <= len(stored):
+            raise NotFound(f"game {game_id} has {len(stored)} events, not {seq}", version=len(stored))
+    if not seqs:
+        return []
     pairs = [(e.seq, event_from_record(e.type, e.payload)) for e in stored]
-    games = list(islice(history(game_id, pairs), seq))  # the fold up to this event: the positions around it
-    before, after = (games[seq - 2] if seq > 1 else None), games[seq - 1]
-    event, record = pairs[seq - 1][1], stored[seq - 1]
+    around = {n for seq in seqs for n in (seq - 1, seq)}
+    folded = islice(history(game_id, pairs), max(seqs))
+    games = {index: game for index, game in enumerate(folded, start=1) if index in around}
+    marks = retraction_marks(game_id, pairs)
+    return [_explained(game_id, seq, stored[seq - 1], pairs[seq - 1][1], games, marks) for seq in seqs]
+
+
+def _explained(game_id: str, seq: int, record: Any, event: Event, games: dict, marks: tuple[dict, dict]) -> dict:
+    before, after = games.get(seq - 1), games[seq]
     explained = {
         "game_id": game_id,
         "seq": seq,
@@ -132,7 +148,7 @@ def explain(game_id: str, stored: Sequence[Any], seq: int) -> dict:
         "after": state_to_json(after.rules, after.state),
         "steps": trace_event(before, event, after),
     }
-    retracted_by, withdrew = retraction_marks(game_id, pairs)
+    retracted_by, withdrew = marks
     if seq in retracted_by:
         explained["retracted_by_seq"] = retracted_by[seq]
     if seq in withdrew:
@@ -153,7 +169,7 @@ def trace_event(before: FoldedGame | None, event: Event, after: FoldedGame) -> l
     """
     if isinstance(event, GameCreated):
         return setup_trace(after)
-    if isinstance(event, (MovesRetracted, Annotated)) or event.type in CLOCK_STOP_TYPES:
+    if isinstance(event, (MovesRetracted, Annotated)) or event.type in CLOCK_STOP_TYPES | SIGNOFF_TYPES:
         return []
     tracer = _DECISION_TRACES.get(type(event))
     if tracer is None or before is None:

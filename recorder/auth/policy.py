@@ -10,6 +10,11 @@ docs/security.md, this function and the access-matrix test describe the same thi
 - the anonymous principal exists only with ``--open``: it writes games outside tournaments;
 - a board sign-in (``signin``) starts one board's game and sends its commands, until the
   game is over or the tournament finished; nothing else;
+- a player's sign-in (``player``) speaks for one entrant of one tournament: he checks in
+  for a round (present, or absent through the same decision as the arbiter's absence)
+  and confirms or disputes the record of a game of his own; nothing else;
+- a decision on a dispute is the tournament's arbiter's (an appeal's, the committee's,
+  recorded with the admin's token);
 - an arbiter's rights end with his tournament: once it is finished (or the admin has
   corrected it), its writes and its games' commands are the admin's alone;
 - the player registry: the admin and any arbiter register players; the admin renames
@@ -38,6 +43,9 @@ Action = Literal[
     "create_tournament",
     "write_tournament",  # players, tiebreaks, rounds, board games and results
     "start_board_game",  # POST .../boards/{b}/game: its arbiter's, or the board's sign-in
+    "check_in",  # POST .../rounds/{r}/check-in: a player's own sign-in
+    "sign_record",  # POST /api/games/{id}/confirmations, .../disputes: a player of the game
+    "decide_dispute",  # POST /api/games/{id}/decisions: the arbiter of the game's tournament
     "manage_tokens",  # issue, list, revoke any token
     "register_player",  # POST /api/players
     "write_player",  # a player's names and affiliation
@@ -59,6 +67,7 @@ class Resource:
     finished: bool = False  # the arbiter's tournament is finished or corrected: his rights ended
     board: tuple[int, int] | None = None  # a tournament's board written (round, board), or a board game's
     game_finished: bool = False  # a board game's: over (a board sign-in's rights end with it)
+    seats: tuple[int, ...] = ()  # a board game's players' starting numbers (read for a player's sign-in)
 
 
 def principal_record(principal: Principal) -> dict:
@@ -75,6 +84,13 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         return True
     if principal.kind == "signin":
         return _signin_reaches(principal, action, resource)
+    if principal.kind == "player":
+        return _player_reaches(principal, action, resource)
+    return _account_reaches(principal, action, resource)
+
+
+def _account_reaches(principal: Principal, action: Action, resource: Resource) -> bool:
+    """What a recorder's, an arbiter's or an anonymous token may do."""
     if action in ("import", "verify"):
         return True
     if action in ("create_game", "write_game") and resource.tournament_id is not None:
@@ -85,7 +101,7 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         if principal.kind == "anonymous":
             return True
         return principal.kind == "recorder" and not resource.imported and resource.created_by == principal.holder
-    if action in ("write_tournament", "start_board_game"):
+    if action in ("write_tournament", "start_board_game", "decide_dispute"):
         return _arbiter_of(principal, resource.tournament_id) and not resource.finished
     if action == "register_player":
         return principal.kind == "arbiter"
@@ -104,6 +120,16 @@ def _signin_reaches(principal: Principal, action: Action, resource: Resource) ->
     return not resource.finished and not resource.game_finished
 
 
+def _player_reaches(principal: Principal, action: Action, resource: Resource) -> bool:
+    """A player's sign-in checks him in for a round of his tournament and confirms or
+    disputes his own games, until the tournament is finished; nothing else."""
+    if principal.player is None or resource.tournament_id != principal.tournament_id or resource.finished:
+        return False
+    if action == "check_in":
+        return True
+    return action == "sign_record" and principal.player in resource.seats
+
+
 def _arbiter_of(principal: Principal, tournament_id: str | None) -> bool:
     return principal.kind == "arbiter" and principal.tournament_id == tournament_id
 
@@ -117,6 +143,13 @@ def _signin_refusal(principal: Principal, resource: Resource) -> str:
         if resource.game_finished:
             return f"the game of {reach} is over: its sign-in ended with it"
     return f"this sign-in records the game of {reach} only"
+
+
+def _player_signin_refusal(principal: Principal, resource: Resource) -> str:
+    reach = f"player {principal.player} of tournament {principal.tournament_id}"
+    if resource.finished and resource.tournament_id == principal.tournament_id:
+        return f"tournament {principal.tournament_id} is finished: this sign-in ended with it"
+    return f"this sign-in speaks for {reach} only: his check-in, and his own games' confirmations and disputes"
 
 
 def _player_refusal(principal: Principal, resource: Resource) -> str | None:
@@ -151,6 +184,10 @@ def refusal(principal: Principal, action: Action, resource: Resource) -> str:
         return "a correction of a finished tournament's board is the admin's alone"
     if principal.kind == "signin":
         return _signin_refusal(principal, resource)
+    if principal.kind == "player":
+        return _player_signin_refusal(principal, resource)
+    if action in ("check_in", "sign_record"):
+        return "a check-in, a confirmation or a dispute is the player's own, made with his sign-in"
     if resource.finished and resource.tournament_id is not None and _arbiter_of(principal, resource.tournament_id):
         return (
             f"tournament {resource.tournament_id} is finished: its arbiter's rights ended with it;"

@@ -21,10 +21,12 @@ from .tokens import (
     holder_problem,
     is_admin_token,
     matches_digest,
+    new_player_signin_id,
     new_signin_id,
     new_token,
     new_token_id,
     signin_board,
+    signin_player,
     token_hash,
 )
 
@@ -83,6 +85,27 @@ class Authenticator:
         rows = self.tokens.list_tokens(kind="signin", tournament_id=tournament_id)
         boards = [(row, signin_board(row["token_id"])) for row in rows]
         return [row for row, at in boards if at is not None and at[0] == round_number and board in (None, at[1])]
+
+    def issue_player_signin(self, tournament_id: str, number: int) -> tuple[dict, str]:
+        """A player's sign-in: it speaks for player ``number`` of the tournament only (check
+        in, confirm or dispute his own game's result); his earlier sign-ins are revoked (a
+        badge lost or printed again)."""
+        for row in self.player_signins(tournament_id, number):
+            if row["revoked_at"] is None:
+                self.revoke(row["token_id"], tournament_id)
+        token = new_token()
+        holder = f"Player {number}"  # what his confirmations and disputes record
+        row = self.tokens.add_token(new_player_signin_id(number), token_hash(token), "player", holder, tournament_id)
+        return row, token
+
+    def player_signins(self, tournament_id: str, number: int | None = None) -> list[dict]:
+        """The players' sign-ins of a tournament (of one player), revoked ones too, oldest first."""
+        rows = self.tokens.list_tokens(kind="player", tournament_id=tournament_id)
+        return [
+            row
+            for row in rows
+            if signin_player(row["token_id"]) is not None and number in (None, signin_player(row["token_id"]))
+        ]
 
     def revoke(self, token_id: str, tournament_id: str | None = None) -> dict:
         row = self.tokens.revoke_token(token_id, tournament_id=tournament_id)

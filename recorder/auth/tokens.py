@@ -25,8 +25,9 @@ ANONYMOUS = "anonymous (open mode)"
 RESERVED_HOLDERS = (ADMIN, ANONYMOUS)
 MAX_HOLDER = 100
 
-Kind = Literal["admin", "arbiter", "recorder", "anonymous", "signin"]
+Kind = Literal["admin", "arbiter", "recorder", "anonymous", "signin", "player"]
 SIGNIN_ID = re.compile(r"sig-r(?P<round>[1-9][0-9]*)-b(?P<board>[1-9][0-9]*)-[0-9a-f]{12}")
+PLAYER_ID = re.compile(r"ply-p(?P<player>[1-9][0-9]*)-[0-9a-f]{12}")
 
 
 def new_token() -> str:
@@ -47,6 +48,18 @@ def signin_board(token_id: str | None) -> tuple[int, int] | None:
     """The (round, board) a board sign-in's id names; None for any other id."""
     match = SIGNIN_ID.fullmatch(token_id or "")
     return (int(match.group("round")), int(match.group("board"))) if match else None
+
+
+def new_player_signin_id(number: int) -> str:
+    """A player's sign-in id names his starting number (his tournament is the row's): the
+    player it speaks for is read from the id the service minted, never from a request."""
+    return f"ply-p{number}-{secrets.token_hex(6)}"
+
+
+def signin_player(token_id: str | None) -> int | None:
+    """The starting number a player's sign-in id names; None for any other id."""
+    match = PLAYER_ID.fullmatch(token_id or "")
+    return int(match.group("player")) if match else None
 
 
 def token_hash(token: str) -> str:
@@ -125,6 +138,11 @@ class Principal:
         return signin_board(self.token_id) if self.kind == "signin" else None
 
     @property
+    def player(self) -> int | None:
+        """A player's sign-in's starting number in its tournament; None for every other kind."""
+        return signin_player(self.token_id) if self.kind == "player" else None
+
+    @property
     def is_admin(self) -> bool:
         return self.kind == "admin"
 
@@ -132,7 +150,7 @@ class Principal:
     def identity(self) -> str:
         """What scopes this principal's Idempotency-Keys: stable across a recorder's
         rotated tokens (recorders are their holder name), one per arbiter token."""
-        if self.kind in ("arbiter", "signin"):
+        if self.kind in ("arbiter", "signin", "player"):
             return f"{self.kind}:{self.token_id}"
         return f"{self.kind}:{self.holder}"
 

@@ -3,7 +3,8 @@
 Sections (``--only``): ``engine`` (random legal playouts per registered variant),
 ``api`` (append throughput and latency under gunicorn with 16 recording clients),
 ``read`` (latest state of a 10-event vs a 1,000-event game) and ``export`` (games per
-second and peak memory for 1,000 and 10,000 games) and ``pairing`` (time per Swiss
+second and peak memory for 1,000 and 10,000 games) and ``dossier`` (the appeal dossier of a
+1,500-event game: build time and size, and its offline check) and ``pairing`` (time per Swiss
 round by the Dutch system at 16, 100, 500 and 1,000 players, and identity with a
 FIDE-endorsed engine over the reference corpus by field size) and ``cost`` (every per-game
 endpoint on a 12,151-event game with 6,000 retractions vs a plain 1,500-event game, and

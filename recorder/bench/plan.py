@@ -8,7 +8,7 @@ from recorder import gunicorn_conf as conf
 
 from .server import GunicornConfig
 
-SECTIONS = ("engine", "api", "read", "export", "cost", "pairing", "live", "hall", "players", "archive")
+SECTIONS = ("engine", "api", "read", "export", "cost", "dossier", "pairing", "live", "hall", "players", "archive")
 DEFAULT_SECTIONS = SECTIONS[:-1]  # the archive section takes hours: only when asked for
 
 # Targets: engine laps per second, append throughput and latency, read and export ratios.
@@ -33,6 +33,8 @@ RATINGS_REFLECT_TARGET_MS = 100.0  # a new result in this month's list
 PLAYER_SEARCH_TARGET_P99_MS = 50.0  # a search of 10,000 players
 
 COST_TARGET_SECONDS = 0.5  # each per-game endpoint on the 12,151-event game with 6,000 retractions
+DOSSIER_TARGET_SECONDS = 2.0  # an appeal dossier of a 1,500-event game, built
+DOSSIER_TARGET_BYTES = 1_000_000  # and its size
 COST_TARGET_RATIO = 3.0  # its time per event / a plain 1,500-event game's
 FAIRNESS_TARGET_P99_MS = 250.0  # appends to other games while four expensive reads run
 HALL_APPEND_P99_MS = 150.0  # recorder serve: 50 boards' appends beside spectators and four heavy readers

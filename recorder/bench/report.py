@@ -11,6 +11,8 @@ from .plan import (
     APPEND_TARGET_PER_SECOND,
     COST_TARGET_RATIO,
     COST_TARGET_SECONDS,
+    DOSSIER_TARGET_BYTES,
+    DOSSIER_TARGET_SECONDS,
     ENGINE_TARGETS,
     EXPORT_FLAT_RATIO,
     EXPORT_TARGET_PER_SECOND,
@@ -237,6 +239,28 @@ def cost(plan: Plan, echo: Echo) -> None:
             f"({fair.reads.requests} reads): p50 {fair.appends.percentile(50) * 1000:.0f} ms, "
             f"p99 {fair.p99_ms:.0f} ms  target p99 ≤ {FAIRNESS_TARGET_P99_MS:g} ms  {verdict(met)}"
         )
+
+
+def dossier(plan: Plan, echo: Echo) -> None:
+    from . import dossier as bench_dossier
+
+    for line in dossier_lines(bench_dossier.measure(repeats=plan.cost_repeats), plan.cost_repeats):
+        echo(line)
+
+
+def dossier_lines(figures, repeats: int) -> list[str]:
+    """The dossier's build time and size beside their targets, and its offline check."""
+    from .dossier import DISPUTED, cost
+
+    built, size = figures.build_seconds, figures.size_bytes
+    checked = "every part verified" if figures.verified else "a part FAILED"
+    return [
+        f"dossier: the appeal dossier of a {figures.events:,}-event {cost.VARIANT} game, "
+        f"{DISPUTED} moves traced and one what-if, median of {repeats} builds",
+        f"  built in {built:.3f} s  target ≤ {DOSSIER_TARGET_SECONDS:g} s  {verdict(built <= DOSSIER_TARGET_SECONDS)}",
+        f"  {size:,} bytes  target ≤ {DOSSIER_TARGET_BYTES:,} bytes  {verdict(size <= DOSSIER_TARGET_BYTES)}",
+        f"  checked offline (recorder verify --dossier) in {figures.check_seconds:.3f} s: {checked}",
+    ]
 
 
 def live(plan: Plan, echo: Echo) -> None:

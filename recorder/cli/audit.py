@@ -105,9 +105,31 @@ def _value(value) -> str:
     default=None,
     help="Worker processes verifying a whole archive (default: the CPUs available; 1: in this process).",
 )
+@click.option(
+    "--dossier",
+    "dossier_file",
+    type=click.File("rb"),
+    default=None,
+    help="Instead: check an appeal dossier file, with no database (each part in one line).",
+)
+@click.option(
+    "--public-key",
+    "public_key_text",
+    default=None,
+    help="With --dossier: the service's public key (base64, GET /api/keys/public) it must be signed with.",
+)
 @DB
 @KEY
-def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: int | None, db, key):
+def verify(
+    game_ids: tuple[str, ...],
+    checkpoint_text,
+    projections: bool,
+    jobs: int | None,
+    dossier_file,
+    public_key_text,
+    db,
+    key,
+):
     """Recompute hash chains and replay every event with full validation (no GAME: every
     stream in the events table, games and tournaments alike, in --jobs worker processes).
 
@@ -115,6 +137,8 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     printed escaped, so no stored text can forge a line of this report. The report is
     the same, line for line, whatever the number of jobs.
     """
+    if dossier_file is not None:
+        _verify_dossier(dossier_file.read(), public_key_text)
     if projections:
         _verify_projections(db)
     from recorder.audit.checkpoints import check, parse_checkpoint
@@ -154,6 +178,17 @@ def verify(game_ids: tuple[str, ...], checkpoint_text, projections: bool, jobs: 
     click.echo(f"verified {tally['streams']} streams, {tally['events']} events: {tally['failed']} failed")
     click.echo(pace(tally["events"], time.perf_counter() - started), err=True)
     sys.exit(1 if failed else 0)
+
+
+def _verify_dossier(data: bytes, public_key_text: str | None) -> None:
+    """Check a dossier file part by part, one line each; status 1 when any part fails."""
+    from recorder.audit.dossier_check import check, failed
+
+    findings = check(data, public_key_text)
+    for finding in findings:
+        verdict = "ok" if finding.ok else "FAILED"
+        click.echo(f"{verdict:<8}{finding.part}: {printable(finding.detail)}")
+    sys.exit(1 if failed(findings) else 0)
 
 
 def _print_reports(checked: Iterator[list[Checked]], count: int, tally: dict) -> bool:

@@ -4,7 +4,7 @@ Two backends serve what the front relays (recorder/cli/relay.py), each gunicorn 
 documented configuration (recorder/gunicorn_conf.py) and one gthread worker:
 
 - *recording*: writes and cheap reads, in the normal scheduling class;
-- *heavy*: the costly per-game reads (verify, what-if, trace, exports, imports, a long
+- *heavy*: the costly per-game reads (verify, what-if, trace, the dossier, exports, imports, a long
   game's events...), in Linux's idle scheduling class (``SCHED_IDLE``): it runs on the
   CPU recording leaves, and a recording thread that wakes takes the core from it at
   once. A lowered niceness would not do this (the running task keeps its time slice).

@@ -56,10 +56,10 @@ LONG_GAME_EVENTS = 1_000  # a game's events, moves or notation past this many ev
 LIVE = re.compile(r"^/api/(games|tournaments)/[^/]+/live$")
 HEAVY = re.compile(
     r"^/api/("
-    r"games/[^/]+/(verify|what-if|claims|checkpoint|checkpoint\.svg|events/[0-9]+/trace)"
+    r"games/[^/]+/(verify|what-if|claims|checkpoint|checkpoint\.svg|dossier|events/[0-9]+/trace)"
     r"|import|export|positions|tournaments/trf|tournaments/[^/]+/(trf|check)"
     r")$"
-    r"|^/games/[^/]+/scoresheet$|^/tournaments/[^/]+/(print|rounds/[0-9]+/scoresheets)$"
+    r"|^/games/[^/]+/(scoresheet|dossier)$|^/tournaments/[^/]+/(print|rounds/[0-9]+/scoresheets)$"
 )
 GAME_LISTING = re.compile(r"^/api/games/(?P<game_id>[^/]+)/(events|moves|notation)$")
 

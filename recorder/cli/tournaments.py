@@ -352,6 +352,33 @@ def signins(tournament_id, round_number, site, revoke, db):
             click.echo(f"{row['token_id']}  {row['holder']}  {state}")
 
 
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--site", default=None, help="The site's address (http://HOST:PORT) to issue badge addresses for.")
+@click.option("--player", "players", type=int, multiple=True, help="Only this player's badge (repeatable).")
+@DB
+def badges(tournament_id, site, players, db):
+    """The players' sign-ins for their badges (the API's …/players/signins): with --site,
+    issue one per player still in (or per --player) and print each address once (a
+    player's earlier sign-ins are revoked); else list them."""
+    service = _service(db)
+    auth = Authenticator(service.store)
+    t = _run(lambda: service.tournament(tournament_id))
+    if site is None:
+        for row in auth.player_signins(tournament_id):
+            state = f"revoked {row['revoked_at']}" if row["revoked_at"] else "valid"
+            click.echo(f"{row['token_id']}  {row['holder']}  {state}")
+        return
+    still_in = [e.number for e in t.entrants if not e.withdrawn]
+    strays = sorted(set(players) - set(still_in))
+    if strays:
+        fail(f"no player still in with the starting number {strays[0]}")
+    base = site.rstrip("/")
+    for number in [n for n in still_in if not players or n in players]:
+        row, token = auth.issue_player_signin(tournament_id, number)
+        click.echo(f"player {number}: {row['token_id']} {base}/sign-in#token={token}&next=/tournaments/{tournament_id}")
+
+
 @tournament.command("start-game")
 @click.argument("tournament_id")
 @click.argument("round_number", type=int)

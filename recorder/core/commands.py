@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-from recorder.errors import GameOver, IllegalMove, InvalidRecord
+from recorder.errors import AlreadyExists, GameOver, IllegalMove, InvalidRecord, NotFound
 from recorder.rules import rules_for
 from recorder.rules.base import mover_of
 from recorder.rules.position_text import position_json
@@ -22,15 +22,19 @@ from recorder.rules.values import OPENING_CHOICES, RESULT_KINDS, PlayerName
 
 from .clocks import checked_clock, checked_time_control, clock_of
 from .events import (
+    DECISION_OUTCOMES,
     Annotated,
     ClocksPaused,
     ClocksResumed,
+    DisputeDecided,
     Event,
     GameCreated,
     LotDrawn,
     MovesRetracted,
     OpeningPlayed,
     RaceRecorded,
+    ResultConfirmed,
+    ResultDisputed,
     ResultRecorded,
     RoundStarted,
     Sowed,
@@ -140,7 +144,7 @@ def executed_sowing(
 
 
 # Commands that are no move: allowed whatever is awaited (a pause checks what it needs itself).
-NOT_MOVES = ("retract", "annotate", "pause_clocks", "resume_clocks")
+NOT_MOVES = ("retract", "annotate", "pause_clocks", "resume_clocks", "confirm", "dispute", "decide")
 
 
 def _require_allowed(game: FoldedGame, kind: str) -> None:
@@ -285,6 +289,97 @@ def decide_resume_clocks(game: FoldedGame, command: Command) -> list[Event]:
     return [ClocksResumed(clock=clock_of(command))]
 
 
+MAX_REASON = 2000  # characters of a dispute's or a decision's reason
+
+
+def decide_confirm(game: FoldedGame, command: Command) -> list[Event]:
+    """A player confirms the finished game's record as it stands (its last effective move
+    named by ``upto``), once per record, and not while his own dispute is open."""
+    side, upto = _signing_side(game, command, "confirm")
+    if game.signoffs.confirmed_by(side, upto):
+        raise AlreadyExists(f"{side} has already confirmed this record", field="side")
+    if any(event.side == side for _, event in game.signoffs.open_disputes()):
+        raise InvalidRecord(f"{side}'s dispute is open: the arbiter decides it first", field="side")
+    return [ResultConfirmed(side=side, player=command["player"], upto=upto)]
+
+
+def decide_dispute(game: FoldedGame, command: Command) -> list[Event]:
+    """A player disputes the finished game's record instead of confirming it: moves of
+    the record (their seqs) and/or its result, and why; or appeals a decision (``appeal_of``)."""
+    side, upto = _signing_side(game, command, "dispute")
+    moves, result = sorted(set(command.get("moves") or ())), bool(command.get("result"))
+    effective = {seq for seq, _ in game.moves}
+    strays = [seq for seq in moves if seq not in effective]
+    if strays:
+        raise InvalidRecord(f"moves {strays} are not moves of the record as it stands", field="moves")
+    if not moves and not result:
+        raise InvalidRecord("a dispute names the moves or the result it disputes", field="moves")
+    if any(event.side == side for _, event in game.signoffs.open_disputes()):
+        raise AlreadyExists(f"{side} has a dispute open already", field="side")
+    appeal_of = _appealed(game, command.get("appeal_of"))
+    reason = _reason(command)
+    return [ResultDisputed(side, command["player"], moves, result, reason, upto, appeal_of)]
+
+
+def decide_decision(game: FoldedGame, command: Command) -> list[Event]:
+    """The decision on an open dispute: ``upheld`` with the record unchanged since it, or
+    ``corrected`` by the correction events recorded since (a retraction, the moves again),
+    the game over again. A dispute's decision is the arbiter's, an appeal's the committee's."""
+    number = command["dispute"]
+    dispute = game.signoffs.dispute(number)
+    if dispute is None:
+        raise NotFound(f"no dispute at seq {number}", field="dispute")
+    if game.signoffs.decision(number) is not None:
+        raise AlreadyExists(f"the dispute at seq {number} is decided already", field="dispute")
+    outcome, changed = command["outcome"], game.record_end != dispute.upto
+    if outcome not in DECISION_OUTCOMES:
+        raise InvalidRecord(f"outcome is one of {', '.join(DECISION_OUTCOMES)}", field="outcome")
+    if outcome == "upheld" and changed:
+        raise InvalidRecord("the record changed since the dispute: the decision is a correction", field="outcome")
+    if outcome == "corrected" and (not changed or not game.state.game_over):
+        what = "record the correction first (retract, then record the moves)" if not changed else "finish the game"
+        raise InvalidRecord(f"a correction changes the record and ends the game again: {what}", field="outcome")
+    by = "committee" if dispute.appeal_of is not None else "arbiter"
+    return [DisputeDecided(dispute=number, outcome=outcome, by=by, reason=_reason(command))]
+
+
+def _signing_side(game: FoldedGame, command: Command, verb: str) -> tuple[PlayerName, int]:
+    """The side a player signs for and the record he signs (its last effective move's seq),
+    once the game is over; a re-decided event's ``upto`` must name that record."""
+    side = command["side"]
+    if side not in PLAYER_NAMES:
+        raise InvalidRecord("side is 'south' or 'north'", field="side")
+    if not game.state.game_over:
+        raise InvalidRecord(f"the game is not over: there is no result to {verb}", field="type")
+    upto = game.record_end
+    if command.get("upto", upto) != upto:
+        raise InvalidRecord(f"the record's last move is at seq {upto}", field="upto")
+    return side, upto
+
+
+def _appealed(game: FoldedGame, decision_seq: Any) -> int | None:
+    """An appeal names a decision on a dispute (not on an appeal: the committee's is final)."""
+    if decision_seq is None:
+        return None
+    decided = next((event for at, event in game.signoffs.decisions if at == decision_seq), None)
+    if decided is None:
+        raise NotFound(f"no decision at seq {decision_seq}", field="appeal_of")
+    if decided.by == "committee":
+        raise InvalidRecord("the committee's decision is final: it is not appealed", field="appeal_of")
+    if any(event.appeal_of == decision_seq for _, event in game.signoffs.disputes):
+        raise AlreadyExists(f"the decision at seq {decision_seq} is appealed already", field="appeal_of")
+    return int(decision_seq)
+
+
+def _reason(command: Command) -> str:
+    reason = (command.get("reason") or "").strip()
+    if not reason:
+        raise InvalidRecord("say why: a reason is required", field="reason")
+    if len(reason) > MAX_REASON:
+        raise InvalidRecord(f"a reason has at most {MAX_REASON} characters", field="reason")
+    return reason
+
+
 def _require_clocks(game: FoldedGame, verb: str) -> None:
     """A pause or resume needs a game still going that is played with clocks."""
     if game.setup.metadata.get("time_control") is None:
@@ -341,4 +436,7 @@ _DECIDERS: dict[str, Callable[[FoldedGame, Command], list[Event]]] = {
     "annotate": decide_annotate,
     "pause_clocks": decide_pause_clocks,
     "resume_clocks": decide_resume_clocks,
+    "confirm": decide_confirm,
+    "dispute": decide_dispute,
+    "decide": decide_decision,
 }

@@ -137,6 +137,47 @@ class ClocksResumed(Event):
     clock: Clock | None = None
 
 
+@dataclass(frozen=True)
+class ResultConfirmed(Event):
+    """A player confirmed the game's record as it stands with his own sign-in: ``upto`` is
+    the seq of its last effective move, so a later correction leaves it standing for the
+    record it confirmed only."""
+
+    type: ClassVar[str] = "result_confirmed"
+    side: PlayerName
+    player: int  # his starting number in the tournament
+    upto: int
+
+
+@dataclass(frozen=True)
+class ResultDisputed(Event):
+    """A player disputed the record instead of confirming it: the moves (their seqs) and/or
+    the result he disputes and why. ``appeal_of``: the decision he appeals to the committee."""
+
+    type: ClassVar[str] = "result_disputed"
+    side: PlayerName
+    player: int
+    moves: list[int]
+    result: bool
+    reason: str
+    upto: int
+    appeal_of: int | None = None
+
+
+@dataclass(frozen=True)
+class DisputeDecided(Event):
+    """The arbiter's (or, on an appeal, the committee's) decision on a dispute: ``upheld``
+    with the record unchanged, or ``corrected`` by the correction events recorded since."""
+
+    type: ClassVar[str] = "dispute_decided"
+    dispute: int  # the dispute's seq
+    outcome: str  # DECISION_OUTCOMES
+    by: str  # "arbiter", or "committee" on an appeal
+    reason: str
+
+
+DECISION_OUTCOMES = ("upheld", "corrected")
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -151,8 +192,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Annotated,
         ClocksPaused,
         ClocksResumed,
+        ResultConfirmed,
+        ResultDisputed,
+        DisputeDecided,
     )
 }
+
+# The players' word on the record and the decisions on it: recorded, no move and no rule.
+SIGNOFF_TYPES = frozenset((ResultConfirmed.type, ResultDisputed.type, DisputeDecided.type))
 
 # The arbiter's stopping and starting of the clocks: recorded, but no move and no rule.
 CLOCK_STOP_TYPES = frozenset((ClocksPaused.type, ClocksResumed.type))

@@ -21,6 +21,7 @@ from .clocks import NO_STOPS, ClockStops
 from .events import (
     CLOCK_STOP_TYPES,
     MOVE_TYPES,
+    SIGNOFF_TYPES,
     Annotated,
     Event,
     GameCreated,
@@ -34,6 +35,7 @@ from .events import (
 )
 from .frozen import made_at_once
 from .moves import Moves
+from .signoffs import NO_SIGNOFFS, Signoffs
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class FoldedGame:
     version: int  # how many stored events have been folded
     moves: Moves  # effective (not retracted) moves, with their seq and the state each made
     stops: ClockStops = NO_STOPS  # the arbiter's latest pause or resume of the clocks
+    signoffs: Signoffs = NO_SIGNOFFS  # the players' confirmations, disputes and decisions
 
     @classmethod
     def folded(
@@ -59,6 +62,7 @@ class FoldedGame:
         version: int,
         moves: Moves,
         stops: ClockStops = NO_STOPS,
+        signoffs: Signoffs = NO_SIGNOFFS,
     ) -> FoldedGame:
         """``FoldedGame(...)``, made as the fold makes one per event: its fields set at once
         (``core.frozen``)."""
@@ -72,8 +76,16 @@ class FoldedGame:
                 "version": version,
                 "moves": moves,
                 "stops": stops,
+                "signoffs": signoffs,
             },
         )
+
+    @property
+    def record_end(self) -> int:
+        """The seq of the record's last effective move (the setup's, 1, before any): what a
+        player's confirmation names, so a correction of the record leaves it behind."""
+        top = self.moves.top_seq
+        return 1 if top is None else top
 
 
 def initial_state(rules: Rules, setup: GameCreated) -> State:
@@ -128,14 +140,23 @@ def apply_event(game: FoldedGame, event: Event, seq: int, *, after: State | None
     (``commands.execute``): a sowing is then not computed a second time."""
     # Games are built by FoldedGame.folded, not with dataclasses.replace: the fold makes one per event.
     if isinstance(event, Annotated):
-        return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves, game.stops)
+        return FoldedGame.folded(
+            game.game_id, game.setup, game.rules, game.state, seq, game.moves, game.stops, game.signoffs
+        )
     if isinstance(event, MovesRetracted):
         return _retract(game, event.count, seq)
     if event.type in MOVE_TYPES:
         return after_move(game, event, seq, after if after is not None else apply_move(game.rules, game.state, event))
     if event.type in CLOCK_STOP_TYPES:  # the clocks stopped or started: nothing on the board changes
         stops = game.stops.after(seq, event)
-        return FoldedGame.folded(game.game_id, game.setup, game.rules, game.state, seq, game.moves, stops)
+        return FoldedGame.folded(
+            game.game_id, game.setup, game.rules, game.state, seq, game.moves, stops, game.signoffs
+        )
+    if event.type in SIGNOFF_TYPES:  # the players' word on the record: nothing on the board changes
+        signoffs = game.signoffs.after(seq, event)
+        return FoldedGame.folded(
+            game.game_id, game.setup, game.rules, game.state, seq, game.moves, game.stops, signoffs
+        )
     raise TypeError(f"unexpected event {event!r}")
 
 
@@ -143,7 +164,7 @@ def after_move(game: FoldedGame, move: Event, seq: int, state: State) -> FoldedG
     """The game after a move (``MOVE_TYPES``) whose resulting state is known: the reducer's
     step for a move, which re-deciding a sowing calls straight away (``redecide``)."""
     moves = game.moves.push(seq, move, state)
-    return FoldedGame.folded(game.game_id, game.setup, game.rules, state, seq, moves, game.stops)
+    return FoldedGame.folded(game.game_id, game.setup, game.rules, state, seq, moves, game.stops, game.signoffs)
 
 
 def _retract(game: FoldedGame, count: int, seq: int) -> FoldedGame:
@@ -152,7 +173,7 @@ def _retract(game: FoldedGame, count: int, seq: int) -> FoldedGame:
     The state to return to is kept on the stack of effective moves, so a retraction costs
     O(count), never a re-fold of the game: folding any log is O(events)."""
     kept = game.moves.pop(count)  # a pause or resume is no move: it stands (docs/notation.md, "Clocks")
-    return FoldedGame.folded(game.game_id, game.setup, game.rules, kept.state, seq, kept, game.stops)
+    return FoldedGame.folded(game.game_id, game.setup, game.rules, kept.state, seq, kept, game.stops, game.signoffs)
 
 
 def replay(game_id: str, events: Iterable[tuple[int, Event]]) -> FoldedGame:

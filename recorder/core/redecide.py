@@ -18,12 +18,15 @@ from .events import (
     Annotated,
     ClocksPaused,
     ClocksResumed,
+    DisputeDecided,
     Event,
     GameCreated,
     LotDrawn,
     MovesRetracted,
     OpeningPlayed,
     RaceRecorded,
+    ResultConfirmed,
+    ResultDisputed,
     ResultRecorded,
     RoundStarted,
     Sowed,
@@ -42,6 +45,9 @@ COMMAND_TYPES = {
     Annotated.type: "annotate",
     ClocksPaused.type: "pause_clocks",
     ClocksResumed.type: "resume_clocks",
+    ResultConfirmed.type: "confirm",
+    ResultDisputed.type: "dispute",
+    DisputeDecided.type: "decide",
 }
 
 

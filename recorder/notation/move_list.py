@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recorder.core.clocks import ThinkTimes
-from recorder.core.events import CLOCK_STOP_TYPES, Annotated, Event, MovesRetracted, Sowed, setup_of
+from recorder.core.events import CLOCK_STOP_TYPES, SIGNOFF_TYPES, Annotated, Event, MovesRetracted, Sowed, setup_of
 
 from .turns import Line, Step
 from .writer import decision_text, effective_events, side_letter
@@ -31,7 +31,7 @@ def move_list(game_id: str, events: Sequence[tuple[int, Event]]) -> list[dict]:
     for seq, event in kept[1:]:
         step = line.apply(seq, event)
         used = think.after(event)
-        if isinstance(event, (Annotated, MovesRetracted)) or event.type in CLOCK_STOP_TYPES:
+        if isinstance(event, (Annotated, MovesRetracted)) or event.type in CLOCK_STOP_TYPES | SIGNOFF_TYPES:
             continue  # comments and the clocks' pauses are not moves; the effective line holds no retraction
         move = {"seq": seq, "type": event.type, "notation": move_text(line, step)}
         if isinstance(event, Sowed):

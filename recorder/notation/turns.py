@@ -12,10 +12,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from recorder.core.events import CLOCK_STOP_TYPES, Annotated, Event, GameCreated, MovesRetracted, OpeningPlayed, Sowed
+from recorder.core.events import (
+    CLOCK_STOP_TYPES,
+    SIGNOFF_TYPES,
+    Annotated,
+    Event,
+    GameCreated,
+    MovesRetracted,
+    OpeningPlayed,
+    Sowed,
+)
 from recorder.core.game import FoldedGame, apply_event, apply_move, start_game
 from recorder.rules.base import Rules, Trace, mover_of
 from recorder.rules.state import State
+
+# Recorded, but neither a move nor a turn: the clocks' stops and the players' word on the record.
+NO_TURN_TYPES = CLOCK_STOP_TYPES | SIGNOFF_TYPES
 
 AGAIN, NEXT, PASS, END = "again", "next", "pass", "end"
 
@@ -78,7 +90,7 @@ class Line:
     def apply(self, seq: int, event: Event) -> Step:
         before, mark = self.state, self.mark
         self._fold(seq, event)
-        if isinstance(event, Annotated) or event.type in CLOCK_STOP_TYPES:  # neither opens nor closes a turn
+        if isinstance(event, Annotated) or event.type in NO_TURN_TYPES:  # neither opens nor closes a turn
             return Step(event)
         if isinstance(event, MovesRetracted):
             kept = len(self._marks) - event.count
@@ -97,7 +109,7 @@ class Line:
             self.state = self.game.state
         elif isinstance(event, MovesRetracted):
             raise ValueError("this line was promised no retraction")
-        elif not isinstance(event, Annotated) and event.type not in CLOCK_STOP_TYPES:
+        elif not isinstance(event, Annotated) and event.type not in NO_TURN_TYPES:
             self.state = apply_move(self.rules, self.state, event)
 
     def _after_turn_move(self, before: State, event: Event, mark: Mark) -> Step:

@@ -15,6 +15,7 @@ from recorder.core.chain import canonical_json
 from recorder.core.clocks import time_control_text
 from recorder.core.events import (
     CLOCK_STOP_TYPES,
+    SIGNOFF_TYPES,
     Annotated,
     ClocksPaused,
     Event,
@@ -63,8 +64,10 @@ def result_token(state: State) -> str:
 
 
 def write_game(events: Sequence[tuple[int, Event]], *, full_history: bool = False) -> str:
-    """One game's text, ending with a newline; ``events`` start with the setup (seq 1)."""
-    events = list(events)
+    """One game's text, ending with a newline; ``events`` start with the setup (seq 1).
+    The players' confirmations and disputes are no part of the notation: the game's log
+    and its dossier carry them."""
+    events = [(seq, event) for seq, event in events if event.type not in SIGNOFF_TYPES]
     kept = events if full_history else effective_events(events)
     setup = setup_of(kept[0][1])
     line = Line("export", setup, retractions=any(isinstance(event, MovesRetracted) for _, event in kept))

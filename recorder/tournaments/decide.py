@@ -44,6 +44,7 @@ from .events import (
     CorrectionRecorded,
     EntrantLinked,
     PairingForbidden,
+    PlayerCheckedIn,
     PlayerRegistered,
     PlayerWithdrew,
     RoundPaired,
@@ -125,6 +126,7 @@ def decide_create(body: dict) -> TournamentCreated:
         knockout=knockout.checked_settings(body.get("knockout")) if format_ == knockout.KNOCKOUT else None,
         team_boards=teams.checked_boards(body["team_boards"]) if format_ == TEAM_ROUND_ROBIN else None,
         absence_points=absence_points(body.get("absence_points")),
+        require_confirmation=True if body.get("require_confirmation") else None,
     )
 
 
@@ -267,6 +269,26 @@ def decide_absence(t: Tournament, body: dict) -> list[AbsenceDeclared]:
     if len(t.absences) >= MAX_DECLARED_BYES:
         raise InvalidRecord(f"a tournament holds at most {MAX_DECLARED_BYES:,} declared absences", field="round")
     return [AbsenceDeclared(player=number, round=round_number, points=t.absence_points)]
+
+
+def decide_check_in(t: Tournament, number: int, round_number: int, present: bool) -> list:
+    """A player checks in for a round with his own sign-in: absent is the arbiter's absence
+    decision (a round still to pair, left out of it with the absence bye); present is
+    recorded once for a round still to pair or the round being played."""
+    if not present:
+        return decide_absence(t, {"player": number, "round": round_number})
+    entrant = _entrant(t, number)
+    if entrant.withdrawn:
+        raise InvalidRecord(f"{entrant.name} has withdrawn: he is paired in no round to come", field="player")
+    if round_number < len(t.rounds) or (t.planned_rounds and round_number > t.planned_rounds):
+        raise InvalidRecord(f"round {round_number} is not the round being played nor one to come", field="round")
+    if t.absence(number, round_number) is not None:
+        raise InvalidRecord(
+            f"{entrant.name} said he will miss round {round_number}: the arbiter takes it back", field="round"
+        )
+    if (round_number, number) in t.check_ins:
+        raise AlreadyExists(f"{entrant.name} has checked in for round {round_number} already", field="round")
+    return [PlayerCheckedIn(player=number, round=round_number)]
 
 
 def decide_cancel_absence(t: Tournament, number: int, round_number: int) -> list[AbsenceCancelled]:

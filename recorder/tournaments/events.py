@@ -59,6 +59,7 @@ class TournamentCreated(TournamentEvent):
     team_boards: int | None = None  # a team event's boards a match (teams.py)
     absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
     lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
+    require_confirmation: bool | None = None  # True: a game's result counts once both players confirmed it
 
     def payload(self) -> dict[str, Any]:
         body = super().payload()
@@ -78,6 +79,7 @@ LATER_FIELDS = (
     "team_boards",
     "absence_points",
     "lots_seed",
+    "require_confirmation",
 )
 
 
@@ -130,6 +132,16 @@ class AbsenceDeclared(TournamentEvent):
     player: int
     round: int
     points: float
+
+
+@dataclass(frozen=True)
+class PlayerCheckedIn(TournamentEvent):
+    """A player said, with his own sign-in, that he is present for a round (his absence
+    for it is an ``absence_declared``, the same decision as the arbiter's)."""
+
+    type: ClassVar[str] = "player_checked_in"
+    player: int
+    round: int
 
 
 @dataclass(frozen=True)
@@ -288,6 +300,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         PairingForbidden,
         AbsenceDeclared,
         AbsenceCancelled,
+        PlayerCheckedIn,
         RoundPaired,
         BoardResultRecorded,
         EntrantLinked,

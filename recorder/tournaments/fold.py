@@ -23,6 +23,7 @@ from .events import (
     CorrectionRecorded,
     EntrantLinked,
     PairingForbidden,
+    PlayerCheckedIn,
     PlayerRegistered,
     PlayerWithdrew,
     PrizesSet,
@@ -152,6 +153,8 @@ class Tournament:
     absence_points: float = DEFAULT_ABSENCE_POINTS  # the bye of a declared absence
     lots_seed: str | None = None  # the drawing of lots' seed as recorded; None: the tournament's id
     absences: tuple[Absence, ...] = ()  # declared, not taken back
+    check_ins: tuple[tuple[int, int], ...] = ()  # (round, player): present, by his own sign-in
+    require_confirmation: bool = False  # a game's result counts once both players confirmed it
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     forfeits: dict = field(default_factory=dict)  # (round, board) -> Forfeit; never mutated
@@ -258,6 +261,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         team_boards=event.team_boards,
         absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
         lots_seed=event.lots_seed,
+        require_confirmation=bool(event.require_confirmation),
         version=1,
     )
 
@@ -303,6 +307,10 @@ def _pairing_forbidden(t: Tournament, event: Any) -> Tournament:
 
 def _absence_declared(t: Tournament, event: Any) -> Tournament:
     return replace(t, absences=t.absences + (Absence(event.player, event.round, event.points),))
+
+
+def _player_checked_in(t: Tournament, event: Any) -> Tournament:
+    return replace(t, check_ins=t.check_ins + ((event.round, event.player),))
 
 
 def _absence_cancelled(t: Tournament, event: Any) -> Tournament:
@@ -358,6 +366,7 @@ CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
     PairingForbidden: _pairing_forbidden,
     AbsenceDeclared: _absence_declared,
     AbsenceCancelled: _absence_cancelled,
+    PlayerCheckedIn: _player_checked_in,
     RoundPaired: _round_paired,
     BroadcastSet: _broadcast_set,
     CorrectionRecorded: _correction_recorded,

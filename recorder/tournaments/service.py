@@ -74,6 +74,7 @@ class View:
 
     tournament: Tournament
     outcomes: dict
+    unconfirmed: frozenset = frozenset()  # (round, board): a game over whose players have not both confirmed it
     # Entrant number -> his registry record's Ge'ez name, where it has one: read by the
     # caller (the registry is not the tournament's), shown beside every name.
     names_geez: Mapping[int, str] = field(default_factory=dict)
@@ -125,7 +126,8 @@ class Tournaments:
 
     def view(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> View:
         t = self.tournament(tournament_id)
-        return View(t, self.outcomes(t, state_of))
+        outcomes = self.outcomes(t, state_of)
+        return View(t, outcomes, self.unconfirmed(t, outcomes, state_of))
 
     def latest(self, tournament_id: str) -> Tournament:
         """The tournament as it stands, folded again only when its version moved (one
@@ -169,8 +171,42 @@ class Tournaments:
                 game_id = board_game_id(t.tournament_id, *key)
                 if self.store.version(game_id):
                     outcome = outcome_of_state(state_of(game_id))
-                    if outcome is not None:
+                    if outcome is not None and (not t.require_confirmation or self.confirmed(game_id)):
                         found[key] = outcome
+        return found
+
+    def confirmed(self, game_id: str) -> bool:
+        """Both players confirmed the game's record as it stands, no dispute open."""
+        game = self.recorder.game(game_id)
+        return game.signoffs.confirmed(game.record_end)
+
+    def unconfirmed(self, t: Tournament, outcomes: dict, state_of: Callable[[str], Any] | None = None) -> frozenset:
+        """The boards of a tournament that requires confirmation whose game is over (as the
+        reader sees it) but not yet confirmed by both players: their result does not count."""
+        if not t.require_confirmation:
+            return frozenset()
+        state_of = state_of or (lambda game_id: self.recorder.game(game_id).state)
+        waiting = set()
+        for rnd in t.rounds:
+            for board in rnd.boards:
+                key = (rnd.number, board.board)
+                game_id = board_game_id(t.tournament_id, *key)
+                if key not in outcomes and self.store.version(game_id) and state_of(game_id).game_over:
+                    waiting.add(key)
+        return frozenset(waiting)
+
+    def open_disputes(self, t: Tournament) -> list[dict]:
+        """Every board game's open dispute (and appeal), by round and board: the console's list."""
+        found = []
+        for rnd in t.rounds:
+            for board in rnd.boards:
+                game_id = board_game_id(t.tournament_id, rnd.number, board.board)
+                if not self.store.version(game_id):
+                    continue
+                for seq, dispute in self.recorder.game(game_id).signoffs.open_disputes():
+                    found.append(
+                        {"round": rnd.number, "board": board.board, "game_id": game_id, "seq": seq, **dispute.payload()}
+                    )
         return found
 
     def finished_at(self, t: Tournament) -> str | None:
@@ -396,6 +432,10 @@ class Tournaments:
 
     def declare_absence(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_absence(t, body), **write)
+
+    def check_in(self, tournament_id: str, number: int, round_number: int, present: bool, **write) -> Written:
+        decide = lambda t, _: decisions.decide_check_in(t, number, round_number, present)  # noqa: E731
+        return self.execute(tournament_id, decide, **write)
 
     def cancel_absence(self, tournament_id: str, number: int, round_number: int, **write) -> Written:
         decide = lambda t, _: decisions.decide_cancel_absence(t, number, round_number)  # noqa: E731

@@ -80,6 +80,8 @@ def tournament_json(view) -> dict:
         "absence_points": t.absence_points,
         "absences": absences_json(t),
         "lots_seed": t.draw_seed,
+        "require_confirmation": t.require_confirmation,
+        "check_ins": [{"round": r, "player": n} for r, n in t.check_ins],
         "status": view.status,
         "version": t.version,
         "players": [entrant_json(e, view.names_geez) for e in t.entrants],
@@ -124,6 +126,8 @@ def round_json(view, rnd: Round) -> dict:
                 "decided_by": None if outcome is None else ("game" if outcome.played else "forfeit"),
                 # a result entered in the tournament, not the game's: its kind (played: on paper)
                 "entered_as": entered.reason if (entered := t.forfeits.get((rnd.number, b.board))) else None,
+                # over, but not counted until both players confirm it (require_confirmation)
+                "unconfirmed": (rnd.number, b.board) in view.unconfirmed,
             }
         )
     byes = [{**player_ref(view, bye.player), "points": bye.points} for bye in rnd.byes]

@@ -131,6 +131,14 @@ def scoresheet_page(game_id: str):
     return render_template("scoresheet.html", game_id=game_id, tournament_id=None, round_number=None)
 
 
+@bp.get("/games/<game_id>/dossier")
+def dossier_page(game_id: str):
+    """A game's appeal dossier to print and to save as its signed file (docs/auditing.md)."""
+    if current_app.extensions["recorder"].store.version(game_id) == 0:
+        abort(404, description=gettext("There is no game %(id)s.", id=game_id))
+    return render_template("dossier.html", game_id=game_id)
+
+
 @bp.get("/tournaments/<tournament_id>/rounds/<int:round_number>/scoresheets")
 def round_scoresheets_page(tournament_id: str, round_number: int):
     """An empty scoresheet per board of a round, printed before play."""
@@ -142,6 +150,13 @@ def signin_cards_page(tournament_id: str, round_number: int):
     """A round's board sign-in cards to print: issued on the page by its arbiter (POST
     …/rounds/{r}/signins), each board's QR code holding its sign-in address."""
     return render_template("signin_cards.html", tournament_id=tournament_id, round_number=round_number)
+
+
+@bp.get("/tournaments/<tournament_id>/badges")
+def badges_page(tournament_id: str):
+    """The players' badges to print: issued on the page by the arbiter (POST
+    …/players/signins), each badge's QR code holding its player's sign-in address."""
+    return render_template("badges.html", tournament_id=tournament_id)
 
 
 @bp.get("/sign-in")

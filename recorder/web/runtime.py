@@ -16,8 +16,9 @@ from outside the service: it serves both parts itself, and its service worker ke
 - **The rules** are zipped from the installed package's own source files
   (``rules_archive``): ``recorder/__init__.py``, ``errors.py``, ``engine/__init__.py``
   (which ``import recorder`` runs; it picks the pure modules there), ``rules/`` and
-  ``core/``, all standard library only. One copy of the rules: the page imports the
-  files the service imports.
+  ``core/``, and the audit modules an appeal dossier's check needs (``AUDIT_SOURCES``), all
+  standard library only. One copy of the rules: the page imports the files the service
+  imports.
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ GZIPPED = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.j
 PACKAGE = Path(__file__).resolve().parent.parent  # recorder/
 # The modules the page imports, relative to the folder holding recorder/.
 RULES_SOURCES = ("recorder/__init__.py", "recorder/errors.py", "recorder/engine/__init__.py")
+# The appeal dossier's check (docs/auditing.md) and the audit views it derives again: the
+# same Python as `recorder verify --dossier`, with the standard library alone.
+AUDIT_SOURCES = tuple(
+    f"recorder/audit/{name}.py"
+    for name in ("__init__", "claims", "dossier_body", "dossier_check", "signed_text", "trace", "verify", "whatif")
+)
 RULES_PACKAGES = ("recorder/rules", "recorder/core")
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same sources give the same bytes and digest
 
@@ -197,7 +204,7 @@ def ensure_runtime_in_background(echo: Callable[[str], None]) -> threading.Threa
 
 
 def rules_files() -> list[Path]:
-    files = [PACKAGE.parent / name for name in RULES_SOURCES]
+    files = [PACKAGE.parent / name for name in (*RULES_SOURCES, *AUDIT_SOURCES)]
     for package in RULES_PACKAGES:
         files += sorted((PACKAGE.parent / package).glob("*.py"))
     return files

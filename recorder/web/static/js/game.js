@@ -21,6 +21,8 @@ import { OfflineRecorder, refusedWords, SAY } from "./offline.js";
 import { keepInView, renderRounds } from "./panels.js";
 import { effectiveLine, moveText, optionsText, statusText, turnsOf } from "./record.js";
 import { GameClock, moveTimeWords, TypedReadingInvalid } from "./game-clock.js";
+import { wireDossierCheck } from "./dossier-check.js";
+import { Signoffs } from "./signoffs.js";
 import { DeviceRules } from "./rules.js";
 import { bothNames, bothNamesText, clearNotice, element, keepForOffline, listen, notify, pageAccess, PLAYER, REVOKED_TOKEN, VIEWING_ONLY } from "./site.js";
 import { renderTrace, stepsOf } from "./trace.js";
@@ -60,6 +62,7 @@ async function load(tries = 3) {
   if (!view.variant) view.variant = await findVariant(game.variant);
   renderHeader();
   await showLatest();
+  signoffs.show(game, view.line.moves, view.notation).catch(() => {});
   keepForOffline([location.pathname, base, `${base}/events`, URLS.moves, "/api/variants"]);
 }
 
@@ -429,6 +432,11 @@ const deviceRules = new DeviceRules(page, () => {
   line.hidden = false;
   if (view.game && offline.holding) show(view.plies.length - 1);
 });
+
+wireDossierCheck(deviceRules);
+
+const signoffs = new Signoffs(gameId, { reload: () => load(), canDecide: () => view.canRecord });
+signoffs.wire();
 
 const clocks = new GameClock(gameId, { send: (command) => send(command) });
 

@@ -101,14 +101,28 @@ export class DeviceRules {
     this.changed();
   }
 
+  // An appeal dossier file (its bytes in base64), checked by the rules on this device:
+  // each part's finding ({ part, ok, detail }). The rules start for it if they stand by.
+  // A reader's device, which records nothing, has not prepared them: it does for the check.
+  async checkDossier(file) {
+    if (this.state === "none" && this.usable) this.prepare();
+    this.start();
+    while (this.state === "loading") await new Promise((resolve) => setTimeout(resolve, 100));
+    return this.ask({ dossier: file });
+  }
+
   // The events recorded (GET …/events) and the commands queued: the state after each
   // command, or where the rules refuse one ({ states, refused: { index, title, detail } }).
   fold(events, commands) {
+    return this.ask({ events: events.map(({ type, payload }) => ({ type, payload })), commands });
+  }
+
+  ask(question) {
     if (!this.ready) return Promise.reject(new Error("the rules are not loaded"));
     const id = (this.next += 1);
     return new Promise((resolve, reject) => {
       this.asked.set(id, { resolve, reject });
-      this.worker.postMessage({ id, events: events.map(({ type, payload }) => ({ type, payload })), commands });
+      this.worker.postMessage({ id, ...question });
     });
   }
 }

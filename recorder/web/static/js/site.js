@@ -56,6 +56,9 @@ async function scopeText(principal) {
   if (principal.kind === "recorder") return _("Signed in: %(holder)s, recorder of the games this token creates", { holder: visible(principal.holder) });
   const id = principal.tournament_id;
   const name = await getJSON(`/api/tournaments/${encodeURIComponent(id)}`).then(({ data }) => data.name, () => id);
+  if (principal.kind === "player") { // a player's badge: his check-in and his own games' confirmations
+    return _("Signed in: %(holder)s of %(tournament)s, to check in and to confirm or dispute that player's games only", { holder: visible(principal.holder), tournament: visible(name) });
+  }
   if (principal.kind === "signin") { // a board sign-in (a card's QR code): one board's game
     return _("Signed in: %(holder)s of %(tournament)s, to record that board's game only", { holder: visible(principal.holder), tournament: visible(name) });
   }

@@ -3,11 +3,11 @@
 // comes from the tournaments API (GET /api/tournaments/{id}, /standings, /crosstable)
 // and the list of the tournament's games (GET /api/games?tournament=). It follows the
 // tournament's live stream (GET …/live): a move or result on any board redraws it.
-import { describeProblem, getJSON } from "./api.js";
+import { describeProblem, getJSON, post } from "./api.js";
 import { showTimeControl, timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
-import { bothNames, bothNamesText, crossMark, element, listen } from "./site.js";
+import { bothNames, bothNamesText, crossMark, element, listen, pageAccess, PLAYER } from "./site.js";
 
 const page = document.getElementById("tournament-page");
 const id = page.dataset.tournamentId;
@@ -147,7 +147,8 @@ function renderRounds(t, started) {
       element("td", {}, gameLink(board.game_id, String(board.board), started)),
       element("td", {}, bothNames(board.south.name, board.south.name_geez)),
       element("td", {}, bothNames(board.north.name, board.north.name_geez)),
-      element("td", { text: board.result ? RESULTS[board.result] + (board.decided_by === "forfeit" ? _(" (forfeit)") : "") : "" }),
+      element("td", { text: board.unconfirmed ? _("over: awaiting both players' confirmation")
+        : board.result ? RESULTS[board.result] + (board.decided_by === "forfeit" ? _(" (forfeit)") : "") : "" }),
       element("td", { class: "wide-only" }, started.has(board.game_id) ? gameLink(board.game_id, _("open the game"), started)
         : element("span", { class: "hint", text: _("not started") }))));
     const head = element("tr", {}, shortened(_("Board"), "#"), ...[_("South"), _("North"), _("Result")].map((text) => element("th", { scope: "col", text })),
@@ -219,6 +220,7 @@ async function init() {
   renderRounds(t, started);
   await renderPrizes(prizes, t.players);
   renderAbsences(t);
+  await renderPlayerAndArbiter(t);
   byId("projector-link").href = `/tournaments/${encodeURIComponent(id)}/projector`;
   byId("bracket-link").href = `/tournaments/${encodeURIComponent(id)}/bracket`;
   byId("bracket-link-line").hidden = t.format !== "knockout";
@@ -227,6 +229,43 @@ async function init() {
     element("a", { href: `/tournaments/${encodeURIComponent(stage.id)}/bracket`, "data-stage": stage.id, text: stage.name })));
   page.dataset.ready = "true";
   page.dataset.updates = String(Number(page.dataset.updates || 0) + 1);
+}
+
+// A player's sign-in (his badge) checks him in for the next round; the arbiter's token
+// (or the admin's) sees the open disputes of the boards and the badges to print.
+async function renderPlayerAndArbiter(t) {
+  const { principal } = await pageAccess;
+  const mine = principal && principal.tournament_id === id;
+  const next = t.rounds.length + 1;
+  const checkIn = byId("check-in");
+  checkIn.hidden = !(mine && principal.kind === "player" && (!t.rounds_planned || next <= t.rounds_planned));
+  if (!checkIn.hidden) {
+    const entrant = t.players.find((p) => p.number === principal.player);
+    byId("check-in-title").textContent = _("%(name)s: check in for round %(round)s", { name: entrant ? entrant.name : principal.holder, round: next });
+    const said = t.check_ins.some((c) => c.round === next && c.player === principal.player) ? _("You have checked in: present.")
+      : t.absences.some((a) => a.round === next && a.player === principal.player) ? _("You said you will miss this round.") : "";
+    byId("check-in-status").textContent = said;
+    byId("check-in-present").onclick = () => checkInAs(next, true);
+    byId("check-in-absent").onclick = () => checkInAs(next, false);
+  }
+  const arbiter = principal && (principal.kind === "admin" || (mine && principal.kind === "arbiter"));
+  byId("disputes-panel").hidden = !arbiter;
+  if (!arbiter) return;
+  byId("badges-link").href = `/tournaments/${encodeURIComponent(id)}/badges`;
+  const { data } = await getJSON(`${base}/disputes`);
+  const items = data.disputes.map((d) => element("li", { "data-game": d.game_id },
+    element("a", { href: `/games/${encodeURIComponent(d.game_id)}`, text: _("Round %(round)s, board %(board)s", d) }), " ",
+    element("span", { text: _("%(player)s disputes: %(reason)s", { player: PLAYER[d.side], reason: d.reason }) })));
+  byId("open-disputes").replaceChildren(...(items.length ? items : [element("li", { class: "hint", text: _("No dispute is open.") })]));
+}
+
+async function checkInAs(round, present) {
+  try {
+    await post(`${base}/rounds/${round}/check-in`, { present });
+    refresh();
+  } catch (error) {
+    byId("check-in-status").textContent = describeProblem(error);
+  }
 }
 
 let refreshTimer = null;
