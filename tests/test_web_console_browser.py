@@ -204,6 +204,8 @@ def hand_out_the_tablets(page, language: str, names: set[str], boards: int) -> N
     """The round's sign-in cards issued and shown, a QR code per board, then back to the console."""
     console = page.url
     page.click("#signin-cards")
+    page.wait_for_url("**/signin-cards")
+    page.wait_for_load_state("load")  # its script listens to the button once loaded: a tap before is lost
     page.click("[data-action=issue-board-signins]")
     page.wait_for_function("(n) => document.querySelectorAll('.signin-card img.card-qr').length === n", arg=boards)
     scan(page, language, names)
