@@ -38,24 +38,42 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
 
-def closing(app):
+class InFlight:
+    """How many finite requests the app is answering now."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def add(self, change: int) -> None:
+        with self.lock:
+            self.count += change
+
+
+def closing(app, in_flight: InFlight | None = None):
     """The app with every finite response read whole and its iterable closed here.
 
     werkzeug's development server closes a response's iterable only after draining the
     socket; a browser context closed mid-response (a service worker still precaching)
     resets the socket, the drain raises, and a static file stays open until the garbage
     collector finds it, a ResourceWarning (an error here) in whichever test runs then.
-    The live streams (``…/live``) are passed through as they are: they never end."""
+    The live streams (``…/live``) are passed through as they are: they never end.
+    ``in_flight`` counts the finite requests being answered."""
+    in_flight = in_flight or InFlight()
 
     def app_closing(environ, start_response):
-        body = app(environ, start_response)
         if environ.get("PATH_INFO", "").endswith("/live"):
-            return body
+            return app(environ, start_response)
+        in_flight.add(1)
         try:
-            return [b"".join(body)]
+            body = app(environ, start_response)
+            try:
+                return [b"".join(body)]
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
         finally:
-            if hasattr(body, "close"):
-                body.close()
+            in_flight.add(-1)
 
     return app_closing
 
@@ -68,7 +86,10 @@ class LiveServer:
         # A closed page's live stream is noticed at its next heartbeat: keep that short so
         # every stream has ended before the tests close the store.
         app.config["LIVE_HEARTBEAT_SECONDS"] = 0.5
-        self.server = make_server("127.0.0.1", 0, closing(app), threaded=True, request_handler=QuietHandler)
+        self.in_flight = InFlight()
+        self.server = make_server(
+            "127.0.0.1", 0, closing(app, self.in_flight), threaded=True, request_handler=QuietHandler
+        )
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -77,9 +98,11 @@ class LiveServer:
         return self
 
     def __exit__(self, *exc_info) -> None:
+        # A closed page's requests still being answered (a console's last reread, a
+        # tournament's checks on a busy machine) end before the store closes under them.
         listeners = self.app.extensions["live"]
         deadline = time.monotonic() + 10
-        while listeners.open and time.monotonic() < deadline:
+        while (listeners.open or self.in_flight.count) and time.monotonic() < deadline:
             time.sleep(0.1)
         self.server.shutdown()
         self.thread.join(timeout=10)

@@ -35,7 +35,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 # Names that are the same in every language: a language's own name in the chooser, formats
 # and programs named by their names, the rating system's name. (Keyboard keys are shown by
 # their symbols, ⇱ and ⇲, not as "Home" and "End".)
-ALLOWED = {"English", "JavaScript", "JSON", "API", "api", "SVG", "CSV", "QR", "Glicko"}
+ALLOWED = {"English", "JavaScript", "JSON", "API", "api", "SVG", "CSV", "QR", "Glicko", "TRF"}
 RULE_ID = re.compile(r"\b[A-Z]{2,4}-\d+[a-z]?\b")  # SEL-7b, GEN-35, LW-6
 WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -202,6 +202,8 @@ def site(tmp_path_factory):
             "unknown-game": f"/games/{UNKNOWN}",  # a 404 page says so in the reader's language
             "unknown-address": f"/{UNKNOWN}",  # and so does an address no page has
             "gabata": f"/games/{gabata_id}",
+            "console": "/console",
+            "tournament-console": f"/tournaments/{tournament_id}/console",
             # a finished board game: the players' confirmation panel, its status in the reader's words
             "board-game": f"/games/{tournament_id[2:]}-r1-b1",
             "stage-before": f"/tournaments/{swiss}",  # it names the knock-out that follows it

@@ -206,3 +206,18 @@ def test_names_are_not_cut_where_the_screen_has_room(web, screen):
     cut = page.evaluate("""() => [...document.querySelectorAll('.projector-card h2')]
       .filter((h) => h.scrollWidth > h.clientWidth).map((h) => h.textContent)""")
     assert cut == []
+
+
+def test_a_cards_board_number_is_as_large_as_the_pairing_beside_it(web, screen):
+    # The console's boards (app.css, .board-item) once set every .board-number to 1.1rem,
+    # shrinking the projector's "Board 1" to a fifth of the players' names beside it.
+    tournament_id, _ = round_of(web, 1, 1, "Board number")
+    page = screen("1920x1080", f"/tournaments/{tournament_id}/projector")
+    sizes = page.evaluate("""() => {
+      const heading = document.querySelector('.projector-card h2');
+      const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+      return [size(heading.querySelector('.board-number')), size(heading)];
+    }""")
+    number, heading = sizes
+    assert number == heading, sizes
+    assert page.errors == []

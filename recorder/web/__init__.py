@@ -171,6 +171,18 @@ def tournament_page(tournament_id: str):
     return render_template("tournament.html", tournament_id=tournament_id)
 
 
+@bp.get("/console")
+def console_page():
+    """The admin's and arbiters' console: the tournaments, a new one, a TRF to import."""
+    return render_template("console.html")
+
+
+@bp.get("/tournaments/<tournament_id>/console")
+def tournament_console_page(tournament_id: str):
+    """One tournament's console: players, rounds, results and lists, all through the API."""
+    return render_template("console_tournament.html", tournament_id=tournament_id)
+
+
 @bp.get("/players/<player_id>")
 def player_page(player_id: str):
     """A player: names, affiliation, ratings with their history, tournaments and games."""

@@ -18,6 +18,19 @@ export function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+// The children of ``parent`` made ``nodes``, an element that would be drawn the same
+// (isEqualNode: the same attributes and text) left in place: a live update redrawing a
+// list must not swap the button under a finger for its copy, since a press on one and a
+// lift on the other make no click and the tap is lost.
+export function replaceChanged(parent, nodes) {
+  nodes.forEach((node, index) => {
+    const old = parent.children[index];
+    if (!old) parent.append(node);
+    else if (!old.isEqualNode(node)) old.replaceWith(node);
+  });
+  while (parent.children.length > nodes.length) parent.lastElementChild.remove();
+}
+
 // Who recorded an event, as a page may show it: a control, format (bidi, zero-width) or
 // line-breaking character is shown as its code point, never acted on (docs/security.md).
 export function visible(name) {

@@ -38,7 +38,7 @@ async function registerWorker() {
 function accessQuery() {
   const game = document.getElementById("game-page");
   if (game) return `?game=${encodeURIComponent(game.dataset.gameId)}`;
-  const tournament = document.getElementById("tournament-page");
+  const tournament = document.getElementById("tournament-page") || document.querySelector("#console-page[data-tournament-id]");
   if (tournament) return `?tournament=${encodeURIComponent(tournament.dataset.tournamentId)}`;
   return "";
 }
