@@ -128,6 +128,9 @@ def test_two_players_confirm_and_dispute_at_the_board_and_the_result_counts_once
     # The arbiter sees the open dispute, corrects the record and decides on the game page.
     arbiter.goto(f"/tournaments/{tid}")
     arbiter.wait_for_selector(f"#open-disputes li[data-game='{game_id}']")
+    arbiter.goto(f"/tournaments/{tid}/console")  # the console lists it too, beside the badges to print
+    arbiter.wait_for_selector(f"#console-open-disputes li[data-game='{game_id}']")
+    assert arbiter.get_attribute("#console-badges", "href") == f"/tournaments/{tid}/badges"
     command(client, game_id, {"type": "retract", "count": 2, "reason": "the last sowing was not played"})
     command(client, game_id, {"type": "result", "kind": "resignation", "winner": "north"})
     arbiter.goto(f"/games/{game_id}")

@@ -14,6 +14,7 @@ import { clearProblem, showProblem, typedNumber } from "./console-common.js";
 import { replaceChanged } from "./dom.js";
 import { _ } from "./i18n.js";
 import { bothNames, bothNamesText, element, listen, pageAccess } from "./site.js";
+import { openDisputeItems } from "./signoffs.js";
 
 const page = document.getElementById("console-page");
 const id = page.dataset.tournamentId;
@@ -367,6 +368,18 @@ function renderFinish(t) {
 
 // Reads run one after another, so the last drawn is the newest: a live update and a
 // control's own reread never draw an older answer over a newer one.
+// The players' badges and the disputes still open, for the tournament's arbiter or the
+// admin (the disputes carry the players' own words; the API answers them alone).
+async function renderDisputes() {
+  const { principal } = await pageAccess;
+  const arbiter = principal && (principal.kind === "admin" || (principal.kind === "arbiter" && principal.tournament_id === id));
+  byId("console-disputes").hidden = !arbiter;
+  if (!arbiter) return;
+  byId("console-badges").href = `/tournaments/${encodeURIComponent(id)}/badges`;
+  const { data } = await getJSON(`${base}/disputes`);
+  byId("console-open-disputes").replaceChildren(...openDisputeItems(data.disputes));
+}
+
 let reading = Promise.resolve();
 function load() {
   reading = reading.catch(() => {}).then(readAndDraw);
@@ -389,6 +402,7 @@ async function readAndDraw() {
   renderResults(t);
   renderLists(t, standings);
   renderFinish(t);
+  await renderDisputes();
   // The checker pairs every round again: asked when a round is added, not on every result.
   if (state.checked !== t.rounds.length) {
     await renderChecker();

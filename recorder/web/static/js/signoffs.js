@@ -9,6 +9,14 @@ import { _ } from "./i18n.js";
 import { element, PLAYER } from "./site.js";
 
 const byId = (id) => document.getElementById(id);
+
+// The disputes still open in a tournament (GET …/disputes), as list items for its arbiter.
+export function openDisputeItems(disputes) {
+  const items = disputes.map((d) => element("li", { "data-game": d.game_id },
+    element("a", { href: `/games/${encodeURIComponent(d.game_id)}`, text: _("Round %(round)s, board %(board)s", d) }), " ",
+    element("span", { text: _("%(player)s disputes: %(reason)s", { player: PLAYER[d.side], reason: d.reason }) })));
+  return items.length ? items : [element("li", { class: "hint", text: _("No dispute is open.") })];
+}
 const OUTCOMES = { upheld: _("upheld, the record unchanged"), corrected: _("corrected") };
 
 // A badge's QR code holds its sign-in address (…/sign-in#token=…); a scanner types it in

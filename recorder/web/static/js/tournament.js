@@ -7,7 +7,8 @@ import { describeProblem, getJSON, post } from "./api.js";
 import { showTimeControl, timeControlLine } from "./clock.js";
 import { _, date } from "./i18n.js";
 import { categoryRule, categoryTitle, prizeName, sharedText, sharingText, totalsText } from "./prizes.js";
-import { bothNames, bothNamesText, crossMark, element, listen, pageAccess, PLAYER } from "./site.js";
+import { bothNames, bothNamesText, crossMark, element, listen, pageAccess } from "./site.js";
+import { openDisputeItems } from "./signoffs.js";
 
 const page = document.getElementById("tournament-page");
 const id = page.dataset.tournamentId;
@@ -253,10 +254,7 @@ async function renderPlayerAndArbiter(t) {
   if (!arbiter) return;
   byId("badges-link").href = `/tournaments/${encodeURIComponent(id)}/badges`;
   const { data } = await getJSON(`${base}/disputes`);
-  const items = data.disputes.map((d) => element("li", { "data-game": d.game_id },
-    element("a", { href: `/games/${encodeURIComponent(d.game_id)}`, text: _("Round %(round)s, board %(board)s", d) }), " ",
-    element("span", { text: _("%(player)s disputes: %(reason)s", { player: PLAYER[d.side], reason: d.reason }) })));
-  byId("open-disputes").replaceChildren(...(items.length ? items : [element("li", { class: "hint", text: _("No dispute is open.") })]));
+  byId("open-disputes").replaceChildren(...openDisputeItems(data.disputes));
 }
 
 async function checkInAs(round, present) {
