@@ -700,3 +700,73 @@ def test_a_knock_out_is_seeded_on_the_console_from_a_finished_stage_and_refused_
     finally:
         context.close()
     assert errors == []
+
+
+def registry_teams(client, count: int, boards: int) -> list[dict]:
+    """``count`` registry teams of ``boards`` players each, registered through the API."""
+    teams = []
+    for k in range(count):
+        members = [
+            ok(client.post("/api/players", json={"name": PLAYERS[k * boards + j]["name"], "federation": "ERI"}))["id"]
+            for j in range(boards)
+        ]
+        body = {"name": f"{FIRST_NAMES[k]} club", "name_geez": f"ጋንታ {k + 1}", "federation": "ERI", "players": members}
+        teams.append(ok(client.post("/api/teams", json=body)))
+    return teams
+
+
+def test_a_four_team_round_robin_of_two_boards_runs_from_the_console_to_its_team_standings(web):
+    """Created on the console (two boards a match), four registry teams entered by their ids
+    (an unknown id refused, in the reader's language), three rounds paired and each board's
+    result tapped: the team standings shown are the API's, and every word is Amharic."""
+    client, rng = web.client, random.Random(SEED)
+    teams = registry_teams(client, 4, 2)
+    context, page, errors = open_page(web, DESKTOP, "am")
+    try:
+        page.fill("#create-form [name=name]", TOURNAMENT_NAME)
+        page.select_option("#create-form [name=variant]", "qelat")
+        page.select_option("#create-form [name=format]", "team_round_robin")
+        page.fill("#create-form [name=team_boards]", "2")
+        page.click("[data-action=create-tournament]")
+        page.wait_for_selector("#console-page[data-tournament-id][data-ready=true]")
+        tid = page.get_attribute("#console-page", "data-tournament-id")
+        assert page.is_visible("#teams-section") and page.is_hidden("#search-form")
+        page.fill("#team-id", "tm-0000")
+        page.click("[data-action=enter-team]")
+        page.wait_for_selector("#team-form [data-problem][data-status='404']:not([hidden])")
+        for team in teams:
+            page.fill("#team-id", team["id"])
+            act(page, "[data-action=enter-team]")
+        entered = ok(client.get(f"/api/tournaments/{tid}"))
+        assert [t["id"] for t in entered["teams"]] == [t["id"] for t in teams]
+        assert page.locator("#teams-entered li").count() == 4 and len(entered["players"]) == 8
+        for round_number in (1, 2, 3):
+            act(page, "[data-action=pair-round]")
+            assert page.is_hidden("#swap-form")
+            act(page, "[data-action=publish-round]")
+            for board in ok(client.get(f"/api/tournaments/{tid}/rounds/{round_number}"))["boards"]:
+                result = rng.choice(["south_wins", "draw", "north_wins"])
+                enter_on_the_console(page, board["board"], result)
+        standings = ok(client.get(f"/api/tournaments/{tid}/team-standings"))
+        assert standings["status"] == "finished"
+        shown = page.eval_on_selector_all(
+            "#team-standings tbody tr",
+            "(rows) => rows.map((r) => [Number(r.dataset.team), ...[...r.cells].map((c) => c.textContent)])",
+        )
+        expected = [
+            [
+                s["team"]["number"],
+                str(s["rank"]),
+                f"{s['team']['name']} ({s['team']['name_geez']})",
+                str(s["match_points"]),
+                str(s["game_points"]).removesuffix(".0"),
+                str(s["played"]),
+            ]
+            for s in standings["standings"]
+        ]
+        assert shown == expected
+        names = {TOURNAMENT_NAME, tid, "ERI", "ETH", *(p["name"] for p in PLAYERS[:8]), *(t["name"] for t in teams)}
+        scan(page, "am", names)
+    finally:
+        context.close()
+    assert errors == []

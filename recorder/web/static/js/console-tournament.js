@@ -4,7 +4,7 @@
 // with the pairing checker's findings, the recording tablets' sign-in cards, the results
 // of each board (from the tablets, live, or entered here as events), the lists to print
 // or download, and the tournament finished. A knock-out's bracket, hand-over and lots are
-// console-knockout.js's.
+// console-knockout.js's; a team event's teams and team standings console-teams.js's.
 //
 // One path: each control is one request to the API the command line uses, and the page
 // shows its answer or its refusal (in the reader's language, beside the field at fault).
@@ -13,6 +13,7 @@
 import { Conflict, describeProblem, getJSON, post } from "./api.js";
 import { clearProblem, showProblem, typedNumber } from "./console-common.js";
 import { renderKnockout, seedFromStage } from "./console-knockout.js";
+import { enterTeam, readTeamStandings, renderTeams } from "./console-teams.js";
 import { replaceChanged } from "./dom.js";
 import { _ } from "./i18n.js";
 import { bothNames, bothNamesText, element, listen, pageAccess } from "./site.js";
@@ -366,11 +367,18 @@ function handOver(event) {
 }
 
 // A knock-out is paired by its bracket alone (a hand pairing is refused) and the Dutch
-// system's checker has nothing to say about it.
+// system's checker has nothing to say about it; a team match's boards follow the teams'
+// board orders, which a swap of two players would break.
 function renderFormat(t) {
   const knockout = t.format === "knockout";
-  byId("swap-form").hidden = knockout;
+  byId("swap-form").hidden = knockout || t.format === "team_round_robin";
   byId("checker-part").hidden = knockout;
+}
+
+function teamEntry(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  act(form, () => enterTeam(form, base)).then((answer) => { if (answer) form.reset(); });
 }
 
 // -- Finishing ----------------------------------------------------------------------------
@@ -420,6 +428,7 @@ async function readAndDraw() {
   const [{ data: t }, { data: standings }, { data: games }, bracket] = await Promise.all([
     getJSON(base), getJSON(`${base}/standings`), getJSON(`/api/games?tournament=${encodeURIComponent(id)}&limit=1000`),
     readBracket()]);
+  const teamStandings = await readTeamStandings(t, base);
   state.t = t;
   state.started = new Set(games.games.map((g) => g.id));
   byId("console-title").textContent = t.name;
@@ -435,6 +444,7 @@ async function readAndDraw() {
   renderFinish(t);
   renderFormat(t);
   await renderKnockout(id, t, bracket, drawLot);
+  renderTeams(t, teamStandings);
   await renderDisputes();
   // The checker pairs every round again: asked when a round is added, not on every result.
   if (state.checked !== t.rounds.length) {
@@ -456,6 +466,7 @@ function wire() {
   byId("publish-form").addEventListener("submit", publish);
   byId("finish-form").addEventListener("submit", finish);
   byId("handover-form").addEventListener("submit", handOver);
+  byId("team-form").addEventListener("submit", teamEntry);
   byId("results-round").addEventListener("change", (event) => {
     state.round = Number(event.currentTarget.value);
     renderResults(state.t);

@@ -1,5 +1,6 @@
 // The console's first page: the tournaments, a form that creates one (everything
-// POST /api/tournaments accepts, a knock-out's matches and play-offs included) and a TRF to import (POST /api/tournaments/trf). The admin
+// POST /api/tournaments accepts, a knock-out's matches and play-offs and a team event's
+// boards included) and a TRF to import (POST /api/tournaments/trf). The admin
 // writes here; an arbiter goes on to his tournament's console. No rule is decided here:
 // what the form gathers is sent as it is, and the API's answer (or its refusal, in the
 // reader's language, with the field it concerns) is shown.
@@ -43,6 +44,8 @@ function creationBody(form) {
   const clock = typedClock(form, "base_minutes", "increment_seconds");
   if (clock) body.time_control = clock;
   if (body.format === "knockout") body.knockout = knockoutSettings(form);
+  const boards = typedNumber(form, "team_boards");
+  if (boards !== undefined) body.team_boards = boards;
   const tiebreaks = f.tiebreaks.value.trim();
   if (tiebreaks) body.tiebreaks = tiebreaks.split(/[\s,]+/);
   const options = f.options.value.trim();
