@@ -60,19 +60,25 @@ function lotButtons(match, drawLot) {
     onclick: () => drawLot(match, player.number) }));
 }
 
-function matchItem(stage, match, drawLot) {
-  const scored = match.games.some((g) => g.result);
-  const score = scored ? `${half(match.score[0])}–${half(match.score[1])}` : "";
+function matchItem(match, drawLot) {
+  const score = match.games.some((g) => g.result) ? `${half(match.score[0])}–${half(match.score[1])}` : "";
   const playoff = match.games.some((g) => g.playoff && g.result)
     ? _("play-off %(score)s", { score: `${half(match.playoff_score[0])}–${half(match.playoff_score[1])}` }) : "";
   const notes = [MATCH_STATES[match.state] || match.state, match.lot ? _("Won by lot") : ""].filter(Boolean);
-  return element("li", { class: "board-item", "data-stage": match.stage, "data-match": match.match, "data-state": match.state },
-    element("span", { class: "board-number", text: stageName(stage) }),
+  return element("li", { class: "board-item match-item", "data-stage": match.stage, "data-match": match.match, "data-state": match.state },
+    element("span", { class: "board-number", text: String(match.match) }),
     element("span", { class: "board-players" }, element("span", { text: side(match, 0) }),
       element("span", { class: "hint", text: " – " }), element("span", { text: side(match, 1) })),
     element("span", { class: "board-state", text: [score, playoff].filter(Boolean).join(" · ") }),
-    element("span", { class: "hint", text: notes.join(" · ") }),
+    element("span", { class: "hint match-state", text: notes.join(" · ") }),
     element("span", { class: "buttons" }, ...lotButtons(match, drawLot)));
+}
+
+// A stage's matches under its name (the final, the semi-finals, a round of 16 …).
+function stagePart(stage, drawLot) {
+  return element("div", { class: "knockout-stage", "data-stage": stage.stage },
+    element("h3", { text: stageName(stage) }),
+    element("ol", { class: "boards-list" }, ...stage.matches.map((match) => matchItem(match, drawLot))));
 }
 
 // The knock-out's part of the console; `drawLot(match, winner)` records a lot's winner.
@@ -86,9 +92,9 @@ export async function renderKnockout(id, t, bracket, drawLot) {
   // Seeded from a stage only while nobody has entered and nothing is seeded.
   byId("handover-details").hidden = Boolean(bracket.seeding) || t.players.length > 0;
   if (!byId("handover-details").hidden) await listSources(id);
-  const items = bracket.stages.flatMap((stage) => stage.matches.map((match) => matchItem(stage, match, drawLot)));
-  byId("matches").replaceChildren(...(items.length ? items
-    : [element("li", { class: "hint", text: _("The bracket is seeded when the first round is paired.") })]));
+  const stages = bracket.stages.map((stage) => stagePart(stage, drawLot));
+  byId("matches").replaceChildren(...(stages.length ? stages
+    : [element("p", { class: "hint", text: _("The bracket is seeded when the first round is paired.") })]));
   const champion = bracket.champion;
   byId("champion").hidden = !champion;
   byId("champion").textContent = champion ? _("Champion: %(name)s", { name: bothNamesText(champion.name, champion.name_geez) }) : "";
