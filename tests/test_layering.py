@@ -49,6 +49,7 @@ PURE_MODULES = [
             "finish",
             "proposal",
             "teams",
+            "team_trf",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
