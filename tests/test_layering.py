@@ -50,6 +50,7 @@ PURE_MODULES = [
             "proposal",
             "teams",
             "team_trf",
+            "team_tiebreaks",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),
