@@ -119,3 +119,41 @@ def test_a_team_trf_whose_pairings_are_not_the_berger_table_over_its_teams_is_re
     assert "the Berger table over the teams" in refused(client, changed)
     twice = line[:41] + line[36:40] + line[45:]  # its first player named on board 2 too
     assert refused(client, "\r\n".join([*lines[: at - 1], twice, *lines[at:]])).startswith(f"line {at}, column 42:")
+
+
+def test_a_team_trfs_names_and_registry_team_are_taken_as_every_name_and_id_is(client, admin):
+    text = exported(client, played_team_event(admin, seed=5, rounds=1))
+    lines = text.split("\r\n")
+    at, told = next((i, line) for i, line in enumerate(lines, start=1) if line.startswith("XMR 0000 TEAM"))
+
+    def told_instead(old: str, new: str) -> str:
+        return "\r\n".join([*lines[: at - 1], told.replace(old, new), *lines[at:]])
+
+    hidden = refused(client, told_instead("ጋንታ 1", "ጋንታ\u202e1"))
+    assert hidden.startswith(f"line {at}, column 20: the team's name_geez:")
+    assert (
+        refused(client, told_instead('"tm-', '"xx-'))
+        == f"line {at}, column 20: a registry team's id is tm- and hex digits"
+    )
+    first = next(i for i, line in enumerate(lines, start=1) if line.startswith("013 "))
+    bidi = lines[first - 1].replace("Team 1", "Team\u202e1")
+    with_bidi = "\r\n".join([*lines[: first - 1], bidi, *lines[first:]])
+    assert refused(client, with_bidi).startswith(f"line {first}, column 5: the team's name:")
+
+
+def test_a_team_trf_with_a_round_past_the_berger_cycle_over_its_teams_is_refused(client, admin):
+    lines = exported(client, played_team_event(admin, seed=6)).split("\r\n")
+    lines = [line for line in lines if not line.startswith("142 ")]  # no planned rounds to hold them to
+
+    def with_sixth_round(line: str, opponent: int, colour: str) -> str:
+        points = float(line[80:84]) + 0.5
+        return f"{line[:80]}{points:4.1f}{line[84:]}  {opponent:4d} {colour} ="
+
+    at = next(i for i, line in enumerate(lines) if line.startswith("001    1 "))
+    lines[at] = with_sixth_round(lines[at], 2, "w")
+    lines[at + 1] = with_sixth_round(lines[at + 1], 1, "b")
+    column = 92 + 5 * 10  # round 6's opponent
+    assert (
+        refused(client, "\r\n".join(lines))
+        == f"line {at + 1}, column {column}: 6 teams play 5 rounds, one Berger cycle"
+    )

@@ -13,13 +13,18 @@ the same file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from recorder.core.names import name_problem
+
 from .events import BoardResultRecorded, PlayerRegistered, RoundPaired, TeamEntered, TournamentCreated
-from .teams import team_round
+from .teams import rounds_planned, team_round
 from .trf import TrfError, TrfFile, TrfTeam, board_result, cell_of, registry_links
 
 TEAM_KEYS = {"team_id", "name", "name_geez", "reserves"}
+# The registry's team id (recorder.teams.TEAM_ID), which the tournaments package sits below.
+TEAM_ID = re.compile(r"tm-[0-9a-f]{1,64}")
 
 
 def team_import_events(
@@ -34,9 +39,19 @@ def team_import_events(
     ]
     events += entered
     rosters = [team.players for team in entered]
+    check_cycle(trf, len(entered))
     for r in range(1, trf.played_rounds + 1):
         events += round_events(trf, r, rosters, created.team_boards or 0)
     return events
+
+
+def check_cycle(trf: TrfFile, teams: int) -> None:
+    """No round past the Berger cycle over the teams: the first player with one is named."""
+    cycle = rounds_planned(teams)
+    for p in trf.players:
+        if len(p.rounds) > cycle and any(c.opponent is not None or c.code not in ("Z", "") for c in p.rounds[cycle:]):
+            late = next(c for c in p.rounds[cycle:] if c.opponent is not None or c.code not in ("Z", ""))
+            raise TrfError(p.line, late.column, f"{teams} teams play {cycle} rounds, one Berger cycle")
 
 
 def boards_of(trf: TrfFile) -> int:
@@ -81,9 +96,12 @@ def told_reserves(line: int, told: object, team: TrfTeam) -> int:
     """The reserves a team's XMR 0000 TEAM record counts, its fields as this service writes them."""
     if not isinstance(told, dict) or set(told) != TEAM_KEYS:
         raise TrfError(line, 20, f"a team's record holds {', '.join(sorted(TEAM_KEYS))}")
-    texts = [told[key] for key in ("team_id", "name", "name_geez")]
-    if not all(isinstance(text, str) and 0 < len(text) <= 200 for text in texts):
-        raise TrfError(line, 20, "a team's id and names are text of 1 to 200 characters")
+    if not isinstance(told["team_id"], str) or not TEAM_ID.fullmatch(told["team_id"]):
+        raise TrfError(line, 20, "a registry team's id is tm- and hex digits")
+    for key in ("name", "name_geez"):  # names as every name is taken, at every way in
+        problem = name_problem(told[key])
+        if problem is not None:
+            raise TrfError(line, 20, f"the team's {key}: {problem}")
     reserves = told["reserves"]
     if isinstance(reserves, bool) or not isinstance(reserves, int) or not 0 <= reserves < len(team.members):
         raise TrfError(line, 20, f"a team of {len(team.members)} has 0 to {len(team.members) - 1} reserves")

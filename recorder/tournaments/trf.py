@@ -311,6 +311,8 @@ def read_team(number: int, line: str) -> TrfTeam:
     name = cut(line, 5, 4 + TEAM_NAME_WIDTH).strip()
     if not name:
         raise TrfError(number, 5, "a team record names its team")
+    if shown_problem(name) is not None:
+        raise TrfError(number, 5, f"the team's name: {shown_problem(name)}")
     members = []
     for column in range(TEAM_PLAYERS_COLUMN, len(line) + 1, 5):
         if column > TEAM_PLAYERS_COLUMN and line[column - 2] != " ":
