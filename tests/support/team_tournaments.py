@@ -3,7 +3,7 @@
 Each is made by the decisions the API makes (``decide_create`` with ``team_boards``,
 ``decide_enter_team`` for each team as the registry would give it, ``decide_pair`` laying
 out the Berger table over the teams), every board's result drawn from
-``random.Random(seed)``: games won, drawn and lost, entered as played. ``text(seed)`` is
+``random.Random(seed)``: games won, drawn and lost, forfeits and double forfeits. ``text(seed)`` is
 the event's TRF as the service writes it (fixtures/tiebreaks/teams/, README there).
 """
 
@@ -24,6 +24,16 @@ SEEDS = range(1, 11)
 
 def outcomes(t: Tournament) -> dict:
     return {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+
+
+def result_of(draw: random.Random) -> tuple[str, str]:
+    """A board's (result, reason): mostly games played, some forfeits and double forfeits."""
+    roll = draw.random()
+    if roll < 0.08:
+        return draw.choice(["south_wins", "north_wins"]), "forfeit"
+    if roll < 0.11:
+        return "double_forfeit", "forfeit"
+    return draw.choices(["south_wins", "north_wins", "draw"], weights=[4, 3, 3])[0], "played"
 
 
 def registry_team(seed: int, number: int, players: int, reserves: int) -> dict:
@@ -65,8 +75,7 @@ def tournament(seed: int) -> Tournament:
     for r in range(1, (t.planned_rounds or 0) + 1):
         t = apply(decide.decide_pair(t, outcomes(t), {}))
         for board in t.rounds[-1].boards:
-            result = draw.choices(["south_wins", "north_wins", "draw"], weights=[4, 3, 3])[0]
-            t = apply([BoardResultRecorded(r, board.board, result, "played")])
+            t = apply([BoardResultRecorded(r, board.board, *result_of(draw))])
     return t
 
 
