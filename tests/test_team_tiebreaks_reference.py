@@ -39,22 +39,29 @@ def reference(name: str) -> tuple[list[str], dict[int, list[float]]]:
 
 def test_the_reference_lists_the_team_tiebreaks_this_service_computes():
     codes, _ = reference("league")
-    assert codes == list(TEAM_TIEBREAKS)
+    assert [*codes, "DE"] == list(TEAM_TIEBREAKS)
+    assert reference("league.de")[0] == ["MPTS", "DE"]  # direct encounter within the ties on match points
+
+
+def assert_equal_to_the_calculators(name: str, computed: dict) -> None:
+    for listed in (name, f"{name}.de"):
+        codes, expected = reference(listed)
+        assert sorted(expected) == sorted(computed)
+        for team, values in expected.items():
+            assert [float(computed[team][code]) for code in codes] == values, (listed, team)
 
 
 @pytest.mark.parametrize("seed", team_tournaments.SEEDS)
-def test_c07_team_tiebreaks_mpts_gpts_bh_sb_emgsb_win_ps_equal_the_calculators_on_random_team_round_robins(seed):
+def test_c07_team_tiebreaks_mpts_gpts_bh_sb_emgsb_win_ps_and_de_art_6_equal_the_calculators_on_random_team_round_robins(
+    seed,
+):
     name = f"s{seed:03d}"
     text = team_tournaments.text(seed)
     assert text == raw(f"{name}.trf")  # the file the calculator read
     t = team_tournaments.tournament(seed)
     rounds = [teams.stored_round(t, rnd.number) for rnd in t.rounds]
     points = {key: teams.POINTS[outcome.result] for key, outcome in team_tournaments.outcomes(t).items()}
-    computed = team_tiebreaks(len(t.teams), rounds, points)
-    codes, expected = reference(name)
-    assert sorted(expected) == sorted(computed)
-    for team, values in expected.items():
-        assert [float(computed[team][code]) for code in codes] == values, (name, team)
+    assert_equal_to_the_calculators(name, team_tiebreaks(len(t.teams), rounds, points))
 
 
 def without_registry_ids(text: str) -> list[str]:
@@ -71,7 +78,6 @@ def test_c07_team_tiebreaks_of_the_six_team_event_in_its_team_standings_equal_th
     admin = Organiser(client, ADMIN_TOKEN)
     t = played_team_event(admin, seed=7)
     assert without_registry_ids(exported(client, t)) == without_registry_ids(raw("league.trf"))
-    codes, expected = reference("league")
     rows = admin.get(f"/api/tournaments/{t}/team-standings")["standings"]
-    assert {row["team"]["number"]: [row["tiebreaks"][code] for code in codes] for row in rows} == expected
+    assert_equal_to_the_calculators("league", {row["team"]["number"]: row["tiebreaks"] for row in rows})
     assert all(row["tiebreaks"]["MPTS"] == row["match_points"] for row in rows)

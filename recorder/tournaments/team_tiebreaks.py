@@ -10,6 +10,11 @@ counted on game points instead of match points:
   each opponent's match points times the game points scored against it.
 - ``WIN``: matches won.
 - ``PS``: progressive scores, the sum of the team's match points after each round.
+- ``DE``: direct encounter within the ties on match points (C.07 6, as a list ``MPTS DE``
+  has it): the teams tied are ordered by the match points they scored in the matches among
+  themselves, again within each part that splits off until nothing moves; the value is the
+  team's place within its tie (1 the first), 0 for all of a tie it separates no one of. A
+  round robin counts every two teams as having met, as the individual DE does.
 
 Only matches whose every board has a result count, as in the standings (``teams.py``); a
 team's round off scores nothing and has no opponent. The values equal the calculator's
@@ -25,7 +30,7 @@ from fractions import Fraction
 from .fold import Tournament
 from .teams import POINTS, TeamRound, TeamStanding, match_points, match_score, stored_round
 
-TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS")
+TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,49 @@ def team_tiebreaks(
     played = {team: [r for r in results if r.team == team] for team in range(1, teams + 1)}
     mp = {team: Fraction(sum(r.match_points for r in mine)) for team, mine in played.items()}
     gp = {team: sum((r.mine for r in mine), Fraction(0)) for team, mine in played.items()}
-    return {team: values_of(mine, mp, gp, [r.number for r in rounds]) for team, mine in played.items()}
+    found = {team: values_of(mine, mp, gp, [r.number for r in rounds]) for team, mine in played.items()}
+    ties: dict[Fraction, list[int]] = {}
+    for team in sorted(mp):
+        ties.setdefault(mp[team], []).append(team)
+    for tied in ties.values():
+        for team, place in direct_encounter(tied, results).items():
+            found[team]["DE"] = Fraction(place)
+    return found
+
+
+def encounter_parts(members: list[int], results: Sequence[TeamMatchResult]) -> list[list[int]]:
+    """One step of direct encounter: the members by the match points they scored against
+    each other, those level sharing a part."""
+    group = set(members)
+    among = {team: sum(r.match_points for r in results if r.team == team and r.opponent in group) for team in members}
+    parts: list[list[int]] = []
+    for team in sorted(members, key=lambda team: (-among[team], team)):
+        if parts and among[parts[-1][0]] == among[team]:
+            parts[-1].append(team)
+        else:
+            parts.append([team])
+    return parts
+
+
+def direct_encounter(members: list[int], results: Sequence[TeamMatchResult]) -> dict[int, int]:
+    """Places within a tie, from 1, by direct encounter applied again within each part it
+    splits off until nothing moves; 0 for all when it separates no one."""
+    settled: list[list[int]] = []
+    pending = [sorted(members)]
+    while pending:
+        part = pending.pop(0)
+        parts = encounter_parts(part, results) if len(part) > 1 else [part]
+        if len(parts) == 1:
+            settled.append(part)
+        else:
+            pending[:0] = parts
+    if len(settled) == 1:
+        return dict.fromkeys(members, 0)
+    place, places = 1, {}
+    for part in settled:
+        places.update(dict.fromkeys(part, place))
+        place += len(part)
+    return places
 
 
 def values_of(
