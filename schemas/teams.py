@@ -56,6 +56,7 @@ class TeamStandingSchema(Schema):
     match_points = StrictInteger()
     game_points = fields.Float()
     played = StrictInteger()  # matches with every board's result
+    tiebreaks = fields.Dict(keys=fields.String(), values=fields.Float())  # C.07's team tie-breaks by code
 
 
 class TeamStandingsSchema(Schema):

@@ -87,7 +87,8 @@ class TrfImportQuerySchema(Schema):
     """POST /api/tournaments/trf?variant=...: the body is the TRF itself (text/plain)."""
 
     variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
-    format = fields.String(load_default="swiss", validate=validate.OneOf(("swiss", "manual")))
+    # absent: a team round robin when the file has team records (013), a Swiss otherwise
+    format = fields.String(load_default=None, validate=validate.OneOf(("swiss", "manual", "team_round_robin")))
 
 
 class TrfQuerySchema(Schema):

@@ -49,6 +49,8 @@ PURE_MODULES = [
             "finish",
             "proposal",
             "teams",
+            "team_trf",
+            "team_tiebreaks",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),

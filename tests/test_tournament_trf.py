@@ -164,7 +164,8 @@ def test_prohibited_pairings_and_baku_acceleration_are_read_and_written():
         (("0000 - U", "0000 - 1"), 4, 109),  # a bye with a game's result
         (("142 3", "142 1"), 2, 5),  # fewer rounds planned than played
         (("142 3", "999 3"), 2, 1),  # unknown record
-        (("142 3", "013 Team"), 2, 1),  # team records
+        (("142 3", "310 Team"), 2, 1),  # a team record not read here (013 is)
+        (("142 3", "013 Team"), 2, 37),  # a team record without its players
         (("142 3", "192 FIDE_BURSTEIN"), 2, 5),  # a system not paired here
     ],
 )

@@ -628,7 +628,12 @@ def trf(tournament_id, layout, output, db):
 @tournament.command("import-trf")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--variant", required=True, type=click.Choice(list(VARIANTS)))
-@click.option("--format", "format_", type=click.Choice(["swiss", "manual"]), default="swiss", show_default=True)
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(["swiss", "manual", "team_round_robin"]),
+    help="default: team_round_robin for a file with team records (013), swiss otherwise",
+)
 @DB
 @BY
 def import_trf(path, variant, format_, db, by):
@@ -638,7 +643,7 @@ def import_trf(path, variant, format_, db, by):
             text = source.read()
     except UnicodeDecodeError as error:
         fail(f"{path}: not UTF-8 text (byte {error.start})")
-    query = _loaded(bodies.trf_import_query_schema, {"variant": variant, "format": format_})
+    query = _loaded(bodies.trf_import_query_schema, {"variant": variant, **({"format": format_} if format_ else {})})
     from recorder.players.service import Players
 
     service = _service(db)

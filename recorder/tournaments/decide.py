@@ -28,6 +28,7 @@ from . import (
     TIEBREAKS,
     forbidden_pairs,
     knockout,
+    team_trf,
     teams,
     trf,
 )
@@ -175,13 +176,16 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
     flag from this service's own records. A fault names the line and column."""
     parsed = trf.parse(text)
     fields = trf.creation_fields(parsed)
+    team_event = bool(parsed.teams or parsed.team_records or parsed.team_boards)
+    format_ = imported_format(body.get("format"), team_event)
     created = decide_create(
         {
             "name": fields["name"],
             "variant": body["variant"],
             "options": body.get("options") or {},
-            "format": body.get("format") or "swiss",
-            "rounds": fields["rounds"],
+            "format": format_,
+            "rounds": None if team_event else fields["rounds"],
+            "team_boards": team_trf.boards_of(parsed) if team_event else None,
             "tiebreaks": body.get("tiebreaks") or trf.listed_tiebreaks(parsed),
             "bye_points": fields["bye_points"],
             "site": fields.get("site"),
@@ -199,7 +203,18 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
         lots_seed=fields.get("lots_seed"),
         absence_points=fields.get("absence_points"),
     )
+    if team_event:
+        return team_trf.team_import_events(parsed, created, survivor)
     return trf.import_events(parsed, created, survivor)
+
+
+def imported_format(asked: str | None, team_event: bool) -> str:
+    """A file with team records is a team round robin's, and its format is that alone."""
+    if not team_event:
+        return asked or "swiss"
+    if asked not in (None, TEAM_ROUND_ROBIN):
+        raise InvalidRecord("a file with team records (013) is imported as a team_round_robin", field="format")
+    return TEAM_ROUND_ROBIN
 
 
 def decide_broadcast(t: Tournament, body: dict) -> list[BroadcastSet]:

@@ -31,7 +31,17 @@ from recorder.store import (
     every_stream_id,
 )
 
-from . import TOURNAMENT_PREFIX, board_game_id, finish, knockout, new_tournament_id, proposal, teams, trf
+from . import (
+    TOURNAMENT_PREFIX,
+    board_game_id,
+    finish,
+    knockout,
+    new_tournament_id,
+    proposal,
+    team_tiebreaks,
+    teams,
+    trf,
+)
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
@@ -524,7 +534,8 @@ class Tournaments:
     def team_standings(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, list]:
         """The team standings from the results the reader may see (``state_of``, as ``view``)."""
         view = self.view(tournament_id, state_of)
-        return view, teams.standings_of(view.tournament, view.outcomes)
+        standings = teams.standings_of(view.tournament, view.outcomes)
+        return view, team_tiebreaks.with_tiebreaks(view.tournament, view.outcomes, standings)
 
     # -- Knock-outs (knockout.py) ----------------------------------------------------
 

@@ -19,7 +19,7 @@ out by board order with alternating seats, and the team standings by match and g
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from recorder.errors import AlreadyExists, InvalidRecord
@@ -67,6 +67,7 @@ class TeamStanding:
     match_points: int
     game_points: Fraction
     played: int
+    tiebreaks: Mapping[str, Fraction] = field(default_factory=dict)  # C.07's team tie-breaks (team_tiebreaks.py)
 
 
 def rounds_planned(teams: int) -> int:
@@ -261,6 +262,7 @@ def standings_json(t: Tournament, standings: Sequence[TeamStanding]) -> list[dic
             "match_points": s.match_points,
             "game_points": float(s.game_points),
             "played": s.played,
+            "tiebreaks": {code: float(value) for code, value in s.tiebreaks.items()},
         }
         for s in standings
     ]

@@ -75,7 +75,9 @@ LAYOUTS = ("2026", "16")
 ROUND_START = 92  # column of round 1's opponent; each round takes ten columns
 TEXT_TAGS = ("012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "132")
 LATER_TAGS = ("142", "152", "162", "172", "182", "192", "202", "212", "222", "240", "250", "260")
-TEAM_TAGS = ("013", "310", "320", "330", "300", "352", "362", "801", "802")
+TEAM_TAGS = ("310", "320", "330", "300", "362", "801", "802")  # team records not read here (013 and 352 are)
+TEAM_NAME_WIDTH = 32  # 013: the team's name in columns 5-36, its players' numbers from 37, five columns each
+TEAM_PLAYERS_COLUMN = 37
 GAME_CODES = "+-WDL1=0"
 BYE_CODES = "UHFZ"
 PARTNER_CODES = {
@@ -117,6 +119,8 @@ TOURNAMENT_KEYWORDS = {  # XMR 0000 ...: the tournament's own records
     "ABSENCE": "absence",
     "CATEGORY": "categories",  # one record a category, in order
     "PRIZES": "prize_list",
+    "BOARDS": "team_boards",  # a team event's boards a match
+    "TEAM": "team_records",  # one record a team, in the order of the 013 records
 }
 MAX_JSON = 16_000  # characters of a JSON value: above the longest category or prize list the API takes
 LOTS_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -162,6 +166,15 @@ class TrfPlayer:
 
 
 @dataclass(frozen=True)
+class TrfTeam:
+    """A team record (013): the team's name and its players' starting numbers, board order."""
+
+    line: int
+    name: str
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class TrfFile:
     text: dict = field(default_factory=dict)  # tag -> (line, text) for 012 ... 132
     planned: tuple | None = None  # (line, rounds) from 142
@@ -182,6 +195,9 @@ class TrfFile:
     links: dict = field(default_factory=dict)  # XMR PLAYER: player -> (line, registry player id)
     categories: tuple[dict, ...] = ()  # XMR 0000 CATEGORY: each category as stored (categories.py)
     prize_list: PrizesSet | None = None  # XMR 0000 PRIZES: the prize list, its sharing and currency
+    teams: tuple[TrfTeam, ...] = ()  # 013: a team event's teams, team 1 first
+    team_records: tuple = ()  # XMR 0000 TEAM: (line, JSON value) of each, team 1 first
+    team_boards: tuple | None = None  # XMR 0000 BOARDS: (line, boards a match)
 
     @property
     def played_rounds(self) -> int:
@@ -211,6 +227,8 @@ def parse(text: str) -> TrfFile:
         "links": {},
         "registry_ids": set(),  # those the links name, so a repeat is found at once
         "categories": [],  # (line, JSON value) of each XMR 0000 CATEGORY
+        "teams": [],
+        "team_records": [],
     }
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         read_line(found, number, line.rstrip())
@@ -235,6 +253,9 @@ def parse(text: str) -> TrfFile:
         entries=found["entries"],
         withdrawals=found["withdrawals"],
         links=found["links"],
+        teams=tuple(found["teams"]),
+        team_records=tuple(found["team_records"]),
+        team_boards=found.get("team_boards"),
         **restored_prizes(found),
     )
     check_players(trf)
@@ -247,7 +268,7 @@ def read_line(found: dict, number: int, line: str) -> None:
     if not line or tag == "###":
         return
     if tag in TEAM_TAGS:
-        raise TrfError(number, 1, "team tournaments are not supported")
+        raise TrfError(number, 1, f"team record {tag} is not read here; a team is its 013 record")
     if len(line) > 3 and line[3] != " ":
         raise TrfError(number, 4, "a space must follow the record's code")
     if tag == "001":
@@ -272,14 +293,34 @@ def read_line(found: dict, number: int, line: str) -> None:
         read_declared(found, number, line)
     elif tag == EXTENSION:
         read_extension(found, number, line)
+    elif tag == "013":
+        found["teams"].append(read_team(number, line))
     elif tag == "202":
         found["tiebreaks"] = (number, read_tiebreaks(number, line))
-    elif tag in ("172", "182", "212", "222"):
-        return  # informative for this service: ranking method, controller, team tiebreaks, time control
+    elif tag in ("172", "182", "212", "222", "352"):
+        return  # informative for this service: ranking method, controller, team tiebreaks, time control, colours
     elif tag == "250":
         raise TrfError(number, 1, "explicit accelerations (250) are not supported; the rounds' own codes are read")
     else:
         raise TrfError(number, 1, f"unknown record {tag!r}")
+
+
+def read_team(number: int, line: str) -> TrfTeam:
+    """013: the name in columns 5-36, then each player's starting number in four columns,
+    a blank between two (37-40, 42-45, ...), as TRF-16 lays the team section out."""
+    name = cut(line, 5, 4 + TEAM_NAME_WIDTH).strip()
+    if not name:
+        raise TrfError(number, 5, "a team record names its team")
+    if shown_problem(name) is not None:
+        raise TrfError(number, 5, f"the team's name: {shown_problem(name)}")
+    members = []
+    for column in range(TEAM_PLAYERS_COLUMN, len(line) + 1, 5):
+        if column > TEAM_PLAYERS_COLUMN and line[column - 2] != " ":
+            raise TrfError(number, column - 1, "a blank separates two starting numbers")
+        members.append(whole(number, line, column, column + 3, "a team player's starting number", low=1))
+    if not members:
+        raise TrfError(number, TEAM_PLAYERS_COLUMN, "a team record names its players")
+    return TrfTeam(number, name, tuple(members))
 
 
 def cut(line: str, first: int, last: int) -> str:
@@ -423,11 +464,13 @@ def read_tournament_extension(found: dict, number: int, line: str, player: int, 
     names C.07 has no code for); XMR 0000 LOTS the drawing of lots' seed; XMR 0000 PRIZES
     the prize list. Each once; XMR 0000 CATEGORY, a category, once each."""
     key = TOURNAMENT_KEYWORDS[keyword]
-    if player != 0 or (key in found and keyword != "CATEGORY"):
+    if player != 0 or (key in found and keyword not in ("CATEGORY", "TEAM")):
         raise TrfError(number, 5, f"{keyword} is said once, of the tournament: its number is 0000")
     value = line[VALUE_COLUMN - 1 :].strip()
-    if keyword == "CATEGORY":
+    if keyword in ("CATEGORY", "TEAM"):
         found[key].append((number, json_value(number, value)))
+    elif keyword == "BOARDS":
+        found[key] = (number, whole(number, line, VALUE_COLUMN, len(line), "the boards a match", low=1, high=20))
     elif keyword == "PRIZES":
         found[key] = (number, json_value(number, value))
     elif keyword == "RATED":
@@ -763,8 +806,31 @@ def write(t: Tournament, outcomes: dict, layout: str = "2026", registry: Mapping
         known = (registry or {}).get(e.number, (None, None))
         fields = player_fields(e, points, ranks[e.number], *known)
         lines.append((fields + ("  " + rounds if rounds else "")).rstrip())
+    lines += team_records(t)
     lines += extension_records(t)
     return "\r\n".join(lines) + "\r\n"
+
+
+def team_records(t: Tournament) -> list[str]:
+    """013, one a team: its name (cut to the record's 32 columns: the whole name travels in
+    XMR 0000 TEAM) and its players' starting numbers, board order, then the reserves."""
+    lines = []
+    for team in t.teams:
+        members = " ".join(f"{n:4d}" for n in (*team.players, *team.reserves))
+        lines.append(f"013 {team.name[:TEAM_NAME_WIDTH]:<{TEAM_NAME_WIDTH}}{members}")
+    return lines
+
+
+def team_extension_records(t: Tournament) -> list[str]:
+    """What a team's 013 record cannot say: its registry team, its whole names, how many of
+    its players are reserves; and the event's boards a match."""
+    if not t.teams:
+        return []
+    lines = [f"{EXTENSION} 0000 {'BOARDS':<9} {t.team_boards}"]
+    for team in t.teams:
+        told = {"team_id": team.team_id, "name": team.name, "name_geez": team.name_geez, "reserves": len(team.reserves)}
+        lines.append(f"{EXTENSION} 0000 {'TEAM':<9} {as_json(told)}")
+    return lines
 
 
 def extension_records(t: Tournament) -> list[str]:
@@ -775,6 +841,7 @@ def extension_records(t: Tournament) -> list[str]:
     if "LOTS" in t.tiebreaks:
         lines.append(f"{EXTENSION} 0000 {'LOTS':<9} {t.draw_seed}")
     lines += [f"{EXTENSION} 0000 {'CATEGORY':<9} {as_json(c)}" for c in t.categories]
+    lines += team_extension_records(t)
     if t.prizes or t.prize_sharing != NOT_SHARED or t.currency:
         listed = {"prizes": list(t.prizes), "sharing": t.prize_sharing, "currency": t.currency}
         lines.append(f"{EXTENSION} 0000 {'PRIZES':<9} {as_json({k: v for k, v in listed.items() if v is not None})}")
@@ -830,16 +897,24 @@ def declared_byes(t: Tournament) -> list[str]:
 
 
 def header(t: Tournament, layout: str) -> list[str]:
+    """The tournament's records: TRF-16's, then (TRF-2026) those the 2026 version added."""
+    return text_records(t) if layout == "16" else text_records(t) + later_records(t)
+
+
+def text_records(t: Tournament) -> list[str]:
     lines = [f"012 {t.name}"]
     lines += [f"022 {t.site}"] if t.site else []
     lines += [f"042 {t.start_date.replace('-', '/')}"] if t.start_date else []
     lines += [f"052 {t.end_date.replace('-', '/')}"] if t.end_date else []
     lines += [f"062 {len(t.entrants)}", f"072 {sum(1 for e in t.entrants if e.rating)}"]
+    lines += [f"082 {len(t.teams)}"] if t.teams else []
     lines += [f"092 {t.format.replace('_', ' ')}"]
     lines += [f"122 {time_control_text(t.time_control)}"] if t.time_control else []  # allotted times
-    if layout == "16":
-        return lines
-    lines += [f"142 {t.planned_rounds}"] if t.planned_rounds else []
+    return lines
+
+
+def later_records(t: Tournament) -> list[str]:
+    lines = [f"142 {t.planned_rounds}"] if t.planned_rounds else []
     lines += [f"152 {'B' if t.initial_colour == 'black' else 'W'}"]
     if t.bye_points != 1:
         lines += [f"162  P{float(t.bye_points):4.1f}"]
@@ -850,7 +925,15 @@ def header(t: Tournament, layout: str) -> list[str]:
     for group in t.forbidden:
         last = group.last_round or t.planned_rounds or len(t.rounds) or group.first_round
         lines += [f"260 {group.first_round:03d} {last:03d} " + " ".join(f"{p:4d}" for p in group.players)]
-    return lines + declared_byes(t)
+    return lines + team_colours(t) + declared_byes(t)
+
+
+def team_colours(t: Tournament) -> list[str]:
+    """352: the first-named team's colour on each board of a match, White on the odd boards
+    (teams.py), which also tells another program the boards a match."""
+    if not t.team_boards:
+        return []
+    return ["352 " + "WB" * (t.team_boards // 2) + "W" * (t.team_boards % 2)]
 
 
 def player_fields(e, points: Fraction, rank: int, sex: str | None = None, birth_year: int | None = None) -> str:

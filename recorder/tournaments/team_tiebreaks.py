@@ -1,0 +1,149 @@
+"""The team tie-breaks of FIDE's C.07 (2024) over a team round robin's matches (pure),
+named by the codes FIDE's calculator (TEC-FIDE/TieBreakServer) takes, ``:GP`` for one
+counted on game points instead of match points:
+
+- ``MPTS``, ``GPTS``: the team's match points (2 a win, 1 a draw) and game points.
+- ``BH``, ``BH:GP``: Buchholz, the sum of the opponents' match points, or game points.
+- ``SB``: Sonneborn-Berger, each opponent's match points times the match points scored
+  against it; ``SB:GP`` each opponent's game points times the game points scored against it.
+- ``EMGSB``: the extended Sonneborn-Berger of team events (the Olympiad's):
+  each opponent's match points times the game points scored against it.
+- ``WIN``: matches won.
+- ``PS``: progressive scores, the sum of the team's match points after each round.
+- ``DE``: direct encounter within the ties on match points (C.07 6, as a list ``MPTS DE``
+  has it): the teams tied are ordered by the match points they scored in the matches among
+  themselves, again within each part that splits off until nothing moves; the value is the
+  team's place within its tie (1 the first), 0 for all of a tie it separates no one of. A
+  round robin counts every two teams as having met, as the individual DE does.
+
+Only matches whose every board has a result count, as in the standings (``teams.py``); a
+team's round off scores nothing and has no opponent. The values equal the calculator's
+on the event's TRF (tests/test_team_tiebreaks_reference.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from .fold import Tournament
+from .teams import POINTS, TeamRound, TeamStanding, match_points, match_score, stored_round
+
+TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
+
+
+@dataclass(frozen=True)
+class TeamMatchResult:
+    """One team's side of a match: its opponent and the game points each scored."""
+
+    round: int
+    team: int
+    opponent: int
+    mine: Fraction
+    theirs: Fraction
+
+    @property
+    def match_points(self) -> int:
+        return match_points(self.mine, self.theirs)
+
+
+def match_results(
+    rounds: Sequence[TeamRound], points: Mapping[tuple[int, int], tuple[Fraction, Fraction]]
+) -> list[TeamMatchResult]:
+    """Both sides of every match whose boards all have a result. ``points``: (round, board)
+    -> (South's points, North's)."""
+    results = []
+    for rnd in rounds:
+        board_points = {board: pair for (number, board), pair in points.items() if number == rnd.number}
+        for match in rnd.matches:
+            score = match_score(rnd, match, board_points)
+            if score is None:
+                continue
+            results.append(TeamMatchResult(rnd.number, match.first, match.second, score[0], score[1]))
+            results.append(TeamMatchResult(rnd.number, match.second, match.first, score[1], score[0]))
+    return results
+
+
+def team_tiebreaks(
+    teams: int, rounds: Sequence[TeamRound], points: Mapping[tuple[int, int], tuple[Fraction, Fraction]]
+) -> dict[int, dict[str, Fraction]]:
+    """Team number -> each of ``TEAM_TIEBREAKS`` -> its value."""
+    results = match_results(rounds, points)
+    played = {team: [r for r in results if r.team == team] for team in range(1, teams + 1)}
+    mp = {team: Fraction(sum(r.match_points for r in mine)) for team, mine in played.items()}
+    gp = {team: sum((r.mine for r in mine), Fraction(0)) for team, mine in played.items()}
+    found = {team: values_of(mine, mp, gp, [r.number for r in rounds]) for team, mine in played.items()}
+    ties: dict[Fraction, list[int]] = {}
+    for team in sorted(mp):
+        ties.setdefault(mp[team], []).append(team)
+    for tied in ties.values():
+        for team, place in direct_encounter(tied, results).items():
+            found[team]["DE"] = Fraction(place)
+    return found
+
+
+def encounter_parts(members: list[int], results: Sequence[TeamMatchResult]) -> list[list[int]]:
+    """One step of direct encounter: the members by the match points they scored against
+    each other, those level sharing a part."""
+    group = set(members)
+    among = {team: sum(r.match_points for r in results if r.team == team and r.opponent in group) for team in members}
+    parts: list[list[int]] = []
+    for team in sorted(members, key=lambda team: (-among[team], team)):
+        if parts and among[parts[-1][0]] == among[team]:
+            parts[-1].append(team)
+        else:
+            parts.append([team])
+    return parts
+
+
+def direct_encounter(members: list[int], results: Sequence[TeamMatchResult]) -> dict[int, int]:
+    """Places within a tie, from 1, by direct encounter applied again within each part it
+    splits off until nothing moves; 0 for all when it separates no one."""
+    settled: list[list[int]] = []
+    pending = [sorted(members)]
+    while pending:
+        part = pending.pop(0)
+        parts = encounter_parts(part, results) if len(part) > 1 else [part]
+        if len(parts) == 1:
+            settled.append(part)
+        else:
+            pending[:0] = parts
+    if len(settled) == 1:
+        return dict.fromkeys(members, 0)
+    place, places = 1, {}
+    for part in settled:
+        places.update(dict.fromkeys(part, place))
+        place += len(part)
+    return places
+
+
+def values_of(
+    mine: list[TeamMatchResult], mp: Mapping[int, Fraction], gp: Mapping[int, Fraction], round_numbers: list[int]
+) -> dict[str, Fraction]:
+    team_mp = sum((Fraction(r.match_points) for r in mine), Fraction(0))
+    by_round = {r.round: r.match_points for r in mine}
+    running, progressive = Fraction(0), Fraction(0)
+    for number in round_numbers:
+        running += by_round.get(number, 0)
+        progressive += running
+    return {
+        "MPTS": team_mp,
+        "GPTS": sum((r.mine for r in mine), Fraction(0)),
+        "BH": sum((mp[r.opponent] for r in mine), Fraction(0)),
+        "BH:GP": sum((gp[r.opponent] for r in mine), Fraction(0)),
+        "SB": sum((mp[r.opponent] * r.match_points for r in mine), Fraction(0)),
+        "SB:GP": sum((gp[r.opponent] * r.mine for r in mine), Fraction(0)),
+        "EMGSB": sum((mp[r.opponent] * r.mine for r in mine), Fraction(0)),
+        "WIN": Fraction(sum(1 for r in mine if r.mine > r.theirs)),
+        "PS": progressive,
+    }
+
+
+def with_tiebreaks(t: Tournament, outcomes: Mapping, standings: Sequence[TeamStanding]) -> list[TeamStanding]:
+    """The event's standings, each team's tie-breaks beside its scores (``outcomes``: (round,
+    board) -> a result with ``.result``, as ``teams.standings_of`` reads them)."""
+    rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
+    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
+    values = team_tiebreaks(len(t.teams), rounds, points)
+    return [replace(s, tiebreaks=values[s.team]) for s in standings]
