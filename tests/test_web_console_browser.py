@@ -600,3 +600,173 @@ def test_a_knock_out_opened_on_the_console_names_its_format_in_the_readers_langu
     finally:
         context.close()
     assert errors == []
+
+
+def enter_on_the_console(page, board: int, result: str) -> None:
+    act(page, f"#boards li[data-board='{board}'] [data-action=enter-result][data-result={result}]")
+
+
+def test_a_four_player_knock_out_runs_from_the_console_with_a_lot_deciding_a_level_semi_final(web):
+    """Created on the console with its settings (one game a match, one play-off game at
+    faster clocks), four players entered and seeded by rating, each game's result entered
+    as a board's, the semi-final left level after its play-off decided by the lot tapped on
+    the console, the final played: the champion shown, the bracket page linked, every word
+    in Tigrinya. A lot on a match that is not level is refused as the API refuses it."""
+    client = web.client
+    context, page, errors = open_page(web, DESKTOP, "ti")
+    try:
+        page.fill("#create-form [name=name]", TOURNAMENT_NAME)
+        page.select_option("#create-form [name=variant]", "qelat")
+        page.select_option("#create-form [name=format]", "knockout")
+        page.click("#knockout-settings summary")
+        page.fill("#create-form [name=match_games]", "1")
+        page.fill("#create-form [name=playoff_games]", "1")
+        page.fill("#create-form [name=playoff_minutes]", "5")
+        page.fill("#create-form [name=playoff_increment_seconds]", "3")
+        page.click("[data-action=create-tournament]")
+        page.wait_for_selector("#console-page[data-tournament-id][data-ready=true]")
+        tid = page.get_attribute("#console-page", "data-tournament-id")
+        created = ok(client.get(f"/api/tournaments/{tid}/bracket"))
+        assert (created["match_games"], created["playoff_games"]) == (1, 1)
+        playoff_clock = created["playoff_time_control"]["stages"][0]
+        assert (playoff_clock["base_ms"], playoff_clock["increment_ms"]) == (300_000, 3_000)
+        assert page.is_visible("#knockout-section") and page.is_visible("#handover-details summary")
+        for player in PLAYERS[:4]:
+            register(page, player)
+        assert page.is_hidden("#handover-details")  # players entered: seeded by rating, not handed over
+        act(page, "[data-action=pair-round]")
+        assert page.is_hidden("#swap-form")  # a knock-out is never paired by hand
+        act(page, "[data-action=publish-round]")
+        assert ok(client.get(f"/api/tournaments/{tid}/bracket"))["seeding"]["by"] == "rating"
+        enter_on_the_console(page, 1, "south_wins")  # seed 1 beats seed 4
+        enter_on_the_console(page, 2, "draw")  # seeds 2 and 3 level: a play-off game
+        act(page, "[data-action=pair-round]")
+        act(page, "[data-action=publish-round]")
+        enter_on_the_console(page, 1, "draw")  # the play-off level too: the lot decides
+        semi = "#matches li[data-stage='1'][data-match='2']"
+        assert page.get_attribute(semi, "data-state") == "lot"
+        assert page.locator("#matches li[data-stage='1'][data-match='1'] [data-action=record-lot]").count() == 0
+        page.fill("#lots-form [name=note]", "ሳንቲም")
+        act(page, f"{semi} [data-action=record-lot][data-winner='3']")
+        events = ok(client.get(f"/api/tournaments/{tid}/events"))["events"]
+        lots = [e["payload"] for e in events if e["type"] == "lot_drawn"]
+        assert [(lot["stage"], lot["match"], lot["winner"], lot.get("note")) for lot in lots] == [(1, 2, 3, "ሳንቲም")]
+        assert page.get_attribute(semi, "data-state") == "won"
+        act(page, "[data-action=pair-round]")
+        act(page, "[data-action=publish-round]")
+        enter_on_the_console(page, 1, "north_wins")  # the final: seed 1 south, seed 3 north
+        bracket = ok(client.get(f"/api/tournaments/{tid}/bracket"))
+        assert (bracket["status"], bracket["champion"]["number"]) == ("finished", 3)
+        assert page.is_visible("#champion") and PLAYERS[2]["name"] in page.text_content("#champion")
+        assert page.get_attribute("#bracket-link", "href") == f"/tournaments/{tid}/bracket"
+        scan(page, "ti", {TOURNAMENT_NAME, tid, "ERI", "ETH", "ሳንቲም", *(p["name"] for p in PLAYERS[:4])})
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_knock_out_is_seeded_on_the_console_from_a_finished_stage_and_refused_before_it_ends(web):
+    """The hand-over: a round robin of four, then a knock-out of its top two seeded from
+    its standings on the console; tapped before the round robin is finished it is refused
+    in the reader's language and stores nothing."""
+    client = web.client
+    stage = ok(client.post("/api/tournaments", json={"name": "ቀዳማይ", "variant": "qelat", "format": "round_robin"}))
+    for player in PLAYERS[:4]:
+        ok(client.post(f"/api/tournaments/{stage['id']}/players", json=player))
+    body = {"name": TOURNAMENT_NAME, "variant": "qelat", "format": "knockout", "knockout": {"match_games": 1}}
+    tid = ok(client.post("/api/tournaments", json=body))["id"]
+    context, page, errors = open_page(web, PHONE, "am")
+    try:
+        page.goto(f"/tournaments/{tid}/console#knockout-section")
+        page.wait_for_selector("#console-page[data-ready=true]")
+        page.click("#handover-details summary")
+        page.select_option("#handover-source", stage["id"])
+        page.fill("#handover-form [name=qualifiers]", "2")
+        page.click("[data-action=seed-knockout]")
+        page.wait_for_selector("#handover-form [data-problem]:not([hidden])")
+        assert ok(client.get(f"/api/tournaments/{tid}/bracket"))["seeding"] is None
+        scan(page, "am", {TOURNAMENT_NAME, tid, "ቀዳማይ"})
+        for round_number in (1, 2, 3):
+            paired = ok(client.post(f"/api/tournaments/{stage['id']}/rounds", json={}))
+            for board in paired["boards"]:
+                url = f"/api/tournaments/{stage['id']}/rounds/{round_number}/boards/{board['board']}/result"
+                ok(client.post(url, json={"result": "south_wins", "kind": "played"}))
+        assert ok(client.get(f"/api/tournaments/{stage['id']}"))["status"] == "finished"
+        act(page, "[data-action=seed-knockout]")
+        bracket = ok(client.get(f"/api/tournaments/{tid}/bracket"))
+        assert (bracket["seeding"]["by"], bracket["seeding"]["source"]) == ("standings", stage["id"])
+        assert page.is_hidden("#handover-details")
+        assert page.locator("#entrants tbody tr").count() == 2
+    finally:
+        context.close()
+    assert errors == []
+
+
+def registry_teams(client, count: int, boards: int) -> list[dict]:
+    """``count`` registry teams of ``boards`` players each, registered through the API."""
+    teams = []
+    for k in range(count):
+        members = [
+            ok(client.post("/api/players", json={"name": PLAYERS[k * boards + j]["name"], "federation": "ERI"}))["id"]
+            for j in range(boards)
+        ]
+        body = {"name": f"{FIRST_NAMES[k]} club", "name_geez": f"ጋንታ {k + 1}", "federation": "ERI", "players": members}
+        teams.append(ok(client.post("/api/teams", json=body)))
+    return teams
+
+
+def test_a_four_team_round_robin_of_two_boards_runs_from_the_console_to_its_team_standings(web):
+    """Created on the console (two boards a match), four registry teams entered by their ids
+    (an unknown id refused, in the reader's language), three rounds paired and each board's
+    result tapped: the team standings shown are the API's, and every word is Amharic."""
+    client, rng = web.client, random.Random(SEED)
+    teams = registry_teams(client, 4, 2)
+    context, page, errors = open_page(web, DESKTOP, "am")
+    try:
+        page.fill("#create-form [name=name]", TOURNAMENT_NAME)
+        page.select_option("#create-form [name=variant]", "qelat")
+        page.select_option("#create-form [name=format]", "team_round_robin")
+        page.fill("#create-form [name=team_boards]", "2")
+        page.click("[data-action=create-tournament]")
+        page.wait_for_selector("#console-page[data-tournament-id][data-ready=true]")
+        tid = page.get_attribute("#console-page", "data-tournament-id")
+        assert page.is_visible("#teams-section") and page.is_hidden("#search-form")
+        page.fill("#team-id", "tm-0000")
+        page.click("[data-action=enter-team]")
+        page.wait_for_selector("#team-form [data-problem][data-status='404']:not([hidden])")
+        for team in teams:
+            page.fill("#team-id", team["id"])
+            act(page, "[data-action=enter-team]")
+        entered = ok(client.get(f"/api/tournaments/{tid}"))
+        assert [t["id"] for t in entered["teams"]] == [t["id"] for t in teams]
+        assert page.locator("#teams-entered li").count() == 4 and len(entered["players"]) == 8
+        for round_number in (1, 2, 3):
+            act(page, "[data-action=pair-round]")
+            assert page.is_hidden("#swap-form")
+            act(page, "[data-action=publish-round]")
+            for board in ok(client.get(f"/api/tournaments/{tid}/rounds/{round_number}"))["boards"]:
+                result = rng.choice(["south_wins", "draw", "north_wins"])
+                enter_on_the_console(page, board["board"], result)
+        standings = ok(client.get(f"/api/tournaments/{tid}/team-standings"))
+        assert standings["status"] == "finished"
+        shown = page.eval_on_selector_all(
+            "#team-standings tbody tr",
+            "(rows) => rows.map((r) => [Number(r.dataset.team), ...[...r.cells].map((c) => c.textContent)])",
+        )
+        expected = [
+            [
+                s["team"]["number"],
+                str(s["rank"]),
+                f"{s['team']['name']} ({s['team']['name_geez']})",
+                str(s["match_points"]),
+                str(s["game_points"]).removesuffix(".0"),
+                str(s["played"]),
+            ]
+            for s in standings["standings"]
+        ]
+        assert shown == expected
+        names = {TOURNAMENT_NAME, tid, "ERI", "ETH", *(p["name"] for p in PLAYERS[:8]), *(t["name"] for t in teams)}
+        scan(page, "am", names)
+    finally:
+        context.close()
+    assert errors == []

@@ -4,6 +4,7 @@
 // live stream (GET …/live), so a result recorded on any board redraws it. It prints as shown.
 import { describeProblem, getJSON } from "./api.js";
 import { _, ngettext } from "./i18n.js";
+import { MATCH_STATES as STATES, stageName } from "./knockout-words.js";
 import { bothNames, bothNamesText, element, listen } from "./site.js";
 
 const page = document.getElementById("bracket-page");
@@ -14,22 +15,8 @@ const byId = (name) => document.getElementById(name);
 const embedded = page.dataset.embed === "true";
 const away = embedded ? { target: "_blank", rel: "noopener" } : {};
 
-// The stages' and the matches' states as the API names them, in the reader's words.
-const STAGES = { final: _("Final"), semi_final: _("Semi-finals"), quarter_final: _("Quarter-finals") };
-const STATES = {
-  game: _("Playing its games"),
-  playoff: _("Play-off"),
-  lot: _("Level after the play-off: the lot decides"),
-  won: _("Decided"),
-  waiting: _("Waiting"),
-};
 const RESULTS = { south_wins: "1–0", north_wins: "0–1", draw: "½–½", double_forfeit: "0–0" };
 const half = (points) => (points % 1 ? `${Math.floor(points) || ""}½` : String(points));
-
-function stageName(stage) {
-  if (STAGES[stage.name]) return STAGES[stage.name];
-  return _("Round of %(count)s", { count: stage.name.replace("round_of_", "") });
-}
 
 function playerLine(match, index) {
   const player = match.players[index];

@@ -3,7 +3,8 @@
 // absence for one round, players who may not meet), the next round paired and published
 // with the pairing checker's findings, the recording tablets' sign-in cards, the results
 // of each board (from the tablets, live, or entered here as events), the lists to print
-// or download, and the tournament finished.
+// or download, and the tournament finished. A knock-out's bracket, hand-over and lots are
+// console-knockout.js's; a team event's teams and team standings console-teams.js's.
 //
 // One path: each control is one request to the API the command line uses, and the page
 // shows its answer or its refusal (in the reader's language, beside the field at fault).
@@ -11,6 +12,8 @@
 // counts — the API says.
 import { Conflict, describeProblem, getJSON, post } from "./api.js";
 import { clearProblem, showProblem, typedNumber } from "./console-common.js";
+import { renderKnockout, seedFromStage } from "./console-knockout.js";
+import { enterTeam, readTeamStandings, renderTeams } from "./console-teams.js";
 import { replaceChanged } from "./dom.js";
 import { _ } from "./i18n.js";
 import { bothNames, bothNamesText, element, listen, pageAccess } from "./site.js";
@@ -349,6 +352,35 @@ function renderLists(t, standings) {
   byId("console-standings").replaceChildren(element("thead", {}, head), element("tbody", {}, ...rows));
 }
 
+// -- A knock-out ------------------------------------------------------------------------
+
+function drawLot(match, winner) {
+  const form = byId("lots-form");
+  const note = form.elements.note.value.trim();
+  return act(form, () => post(`${base}/knockout/lots`, { stage: match.stage, match: match.match, winner, ...(note ? { note } : {}) }))
+    .then((answer) => { if (answer) form.reset(); });
+}
+
+function handOver(event) {
+  event.preventDefault();
+  act(event.currentTarget, () => seedFromStage(event.currentTarget, base));
+}
+
+// A knock-out is paired by its bracket alone (a hand pairing is refused) and the Dutch
+// system's checker has nothing to say about it; a team match's boards follow the teams'
+// board orders, which a swap of two players would break.
+function renderFormat(t) {
+  const knockout = t.format === "knockout";
+  byId("swap-form").hidden = knockout || t.format === "team_round_robin";
+  byId("checker-part").hidden = knockout;
+}
+
+function teamEntry(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  act(form, () => enterTeam(form, base)).then((answer) => { if (answer) form.reset(); });
+}
+
 // -- Finishing ----------------------------------------------------------------------------
 
 function finish(event) {
@@ -380,6 +412,12 @@ async function renderDisputes() {
   byId("console-open-disputes").replaceChildren(...openDisputeItems(data.disputes));
 }
 
+// A knock-out's bracket, read once the tournament says it is one (its format never changes).
+async function readBracket() {
+  if (state.t && state.t.format !== "knockout") return null;
+  return (await getJSON(`${base}/bracket`)).data;
+}
+
 let reading = Promise.resolve();
 function load() {
   reading = reading.catch(() => {}).then(readAndDraw);
@@ -387,8 +425,10 @@ function load() {
 }
 
 async function readAndDraw() {
-  const [{ data: t }, { data: standings }, { data: games }] = await Promise.all([
-    getJSON(base), getJSON(`${base}/standings`), getJSON(`/api/games?tournament=${encodeURIComponent(id)}&limit=1000`)]);
+  const [{ data: t }, { data: standings }, { data: games }, bracket] = await Promise.all([
+    getJSON(base), getJSON(`${base}/standings`), getJSON(`/api/games?tournament=${encodeURIComponent(id)}&limit=1000`),
+    readBracket()]);
+  const teamStandings = await readTeamStandings(t, base);
   state.t = t;
   state.started = new Set(games.games.map((g) => g.id));
   byId("console-title").textContent = t.name;
@@ -402,6 +442,9 @@ async function readAndDraw() {
   renderResults(t);
   renderLists(t, standings);
   renderFinish(t);
+  renderFormat(t);
+  await renderKnockout(id, t, bracket, drawLot);
+  renderTeams(t, teamStandings);
   await renderDisputes();
   // The checker pairs every round again: asked when a round is added, not on every result.
   if (state.checked !== t.rounds.length) {
@@ -422,6 +465,8 @@ function wire() {
   byId("swap-form").addEventListener("submit", swap);
   byId("publish-form").addEventListener("submit", publish);
   byId("finish-form").addEventListener("submit", finish);
+  byId("handover-form").addEventListener("submit", handOver);
+  byId("team-form").addEventListener("submit", teamEntry);
   byId("results-round").addEventListener("change", (event) => {
     state.round = Number(event.currentTarget.value);
     renderResults(state.t);

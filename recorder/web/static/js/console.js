@@ -1,5 +1,6 @@
 // The console's first page: the tournaments, a form that creates one (everything
-// POST /api/tournaments accepts) and a TRF to import (POST /api/tournaments/trf). The admin
+// POST /api/tournaments accepts, a knock-out's matches and play-offs and a team event's
+// boards included) and a TRF to import (POST /api/tournaments/trf). The admin
 // writes here; an arbiter goes on to his tournament's console. No rule is decided here:
 // what the form gathers is sent as it is, and the API's answer (or its refusal, in the
 // reader's language, with the field it concerns) is shown.
@@ -40,16 +41,37 @@ function creationBody(form) {
   for (const name of ["pairing_rules", "acceleration", "site", "start_date", "end_date"]) {
     if (f[name].value.trim()) body[name] = f[name].value.trim();
   }
-  const minutes = typedNumber(form, "base_minutes");
-  if (minutes !== undefined) {
-    const increment = typedNumber(form, "increment_seconds") || 0;
-    body.time_control = { stages: [{ base_ms: Math.round(minutes * 60000), increment_ms: Math.round(increment * 1000) }] };
-  }
+  const clock = typedClock(form, "base_minutes", "increment_seconds");
+  if (clock) body.time_control = clock;
+  if (body.format === "knockout") body.knockout = knockoutSettings(form);
+  const boards = typedNumber(form, "team_boards");
+  if (boards !== undefined) body.team_boards = boards;
   const tiebreaks = f.tiebreaks.value.trim();
   if (tiebreaks) body.tiebreaks = tiebreaks.split(/[\s,]+/);
   const options = f.options.value.trim();
   if (options) body.options = parsedOptions(options);
   return body;
+}
+
+// A clock as the API takes it, from a form's minutes and seconds added per move; none
+// when the minutes are left empty.
+function typedClock(form, minutesField, incrementField) {
+  const minutes = typedNumber(form, minutesField);
+  if (minutes === undefined) return undefined;
+  const increment = typedNumber(form, incrementField) || 0;
+  return { stages: [{ base_ms: Math.round(minutes * 60000), increment_ms: Math.round(increment * 1000) }] };
+}
+
+// A knock-out's settings (the API's defaults hold for the fields left empty).
+function knockoutSettings(form) {
+  const settings = {};
+  for (const name of ["match_games", "playoff_games"]) {
+    const value = typedNumber(form, name);
+    if (value !== undefined) settings[name] = value;
+  }
+  const clock = typedClock(form, "playoff_minutes", "playoff_increment_seconds");
+  if (clock) settings.playoff_time_control = clock;
+  return settings;
 }
 
 // Options the API cannot read as JSON are refused as the API refuses a body.

@@ -1,0 +1,52 @@
+// A team round robin on its console: the registry teams entered by their ids
+// (POST …/teams: the registry has no team search), each with its players in board order,
+// and the team standings (GET …/team-standings). Its rounds are paired, and its boards'
+// results entered, in the console's round and results sections, as every tournament's.
+// No rule is decided here: who may enter, how the teams meet, what a match scores — the API says.
+import { getJSON, post } from "./api.js";
+import { _, ngettext } from "./i18n.js";
+import { bothNames, bothNamesText, element } from "./site.js";
+
+const byId = (name) => document.getElementById(name);
+
+export function enterTeam(form, base) {
+  return post(`${base}/teams`, { team_id: form.elements.team_id.value.trim() });
+}
+
+// The team standings, read only for a team event.
+export async function readTeamStandings(t, base) {
+  if (t.format !== "team_round_robin") return null;
+  return (await getJSON(`${base}/team-standings`)).data;
+}
+
+function teamItem(t, team) {
+  const names = new Map(t.players.map((p) => [p.number, bothNamesText(p.name, p.name_geez)]));
+  const boards = team.players.map((n, k) => _("board %(board)s: %(name)s", { board: k + 1, name: names.get(n) || n }));
+  return element("li", { "data-team": team.number, "data-team-id": team.id },
+    element("strong", {}, bothNames(team.name, team.name_geez)),
+    element("span", { class: "hint", text: ` ${boards.join(" · ")}` }));
+}
+
+function standingsTable(standings) {
+  const head = element("tr", {}, ...[_("Rank"), _("Team"), _("Match points"), _("Game points"), _("Matches played")]
+    .map((text) => element("th", { scope: "col", text })));
+  const rows = standings.standings.map((s) => element("tr", { "data-team": s.team.number },
+    element("td", { text: String(s.rank) }), element("td", {}, bothNames(s.team.name, s.team.name_geez)),
+    element("td", { class: "points", text: String(s.match_points) }),
+    element("td", { class: "points", text: String(s.game_points) }), element("td", { text: String(s.played) })));
+  return [element("thead", {}, head), element("tbody", {}, ...rows)];
+}
+
+// The team event's part of the console: players enter with their team, never alone,
+// and a team match's boards follow its board order (no swap by hand).
+export function renderTeams(t, standings) {
+  const team = t.format === "team_round_robin";
+  byId("teams-section").hidden = !team;
+  byId("teams-nav").hidden = !team;
+  byId("single-entry").hidden = team;
+  if (!team) return;
+  byId("teams-boards").textContent = ngettext("%(count)s board a match", "%(count)s boards a match", t.team_boards);
+  byId("team-form").hidden = t.rounds.length > 0;
+  byId("teams-entered").replaceChildren(...t.teams.map((entered) => teamItem(t, entered)));
+  byId("team-standings").replaceChildren(...standingsTable(standings));
+}
