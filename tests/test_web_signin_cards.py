@@ -67,7 +67,7 @@ def test_cards_issued_on_the_page_sign_a_tablet_in_for_its_board_and_open_its_ga
     opened.goto(card["address"])
     opened.wait_for_url(f"**/games/{card['game_id']}", timeout=15_000)
     assert opened.evaluate("localStorage.getItem('recorder.token')") == card["token"]
-    opened.wait_for_function("document.getElementById('signed-in').textContent.includes('board')")
+    opened.wait_for_function("() => document.getElementById('signed-in').textContent.includes('board')")
     said = opened.inner_text("#signed-in")
     assert said == "Signed in: Board 2 of round 1 of Mekelle Club, to record that board's game only"
     assert web.client.get(f"/api/games/{card['game_id']}").status_code == 200  # started by the tablet
@@ -95,7 +95,7 @@ def test_an_unknown_sign_in_is_refused_and_nothing_kept(web):
     tablet = web.browser.new_context(base_url=web.url)
     page = tablet.new_page()
     page.goto("/sign-in#token=rt_unknown&next=/games/x")
-    page.wait_for_function("document.getElementById('sign-in-status').textContent.includes('not valid')")
+    page.wait_for_function("() => document.getElementById('sign-in-status').textContent.includes('not valid')")
     assert page.evaluate("localStorage.getItem('recorder.token')") is None
     assert page.evaluate("window.location.hash") == ""  # taken out of the address bar at once
     tablet.close()
