@@ -79,6 +79,7 @@ class TournamentCreateSchema(Schema):
     time_control = time_control(allow_none=True)  # every game's, as POST /api/games takes it
     knockout = fields.Nested(KnockoutSettingsSchema, allow_none=True)  # a knock-out's matches and play-offs
     team_boards = StrictInteger(allow_none=True)  # a team event's boards a match (1 to 20)
+    team_primary_score = fields.String(allow_none=True)  # a team Swiss's: match_points (default) or game_points
     absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
     require_confirmation = fields.Boolean(load_default=False)  # a game's result counts once both players confirmed it
 
@@ -277,6 +278,7 @@ class TournamentSchema(Schema):
     finished_public = fields.Boolean(dump_only=True)
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
     team_boards = StrictInteger(dump_only=True, allow_none=True)  # a team event's boards a match
+    team_primary_score = fields.String(dump_only=True, allow_none=True)  # a team Swiss's primary score
     teams = fields.List(
         fields.Dict(), dump_only=True
     )  # a team event's: {number, id, name, name_geez, players, reserves}

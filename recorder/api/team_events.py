@@ -36,5 +36,6 @@ def get_team_standings(tournament_id: str):
     view, standings = tournaments().team_standings(tournament_id, visible_state_of)
     t = view.tournament
     rows = teams_rules.standings_json(t, standings)
-    answer = {"tournament_id": t.tournament_id, "primary": "match_points", "status": view.status, "standings": rows}
+    primary = t.team_primary_score or "match_points"
+    answer = {"tournament_id": t.tournament_id, "primary": primary, "status": view.status, "standings": rows}
     return respond(team_standings_schema.dump(answer), t.version)

@@ -81,7 +81,9 @@ def tournament():
     "--format",
     "format_",
     required=True,
-    type=click.Choice(["round_robin", "double_round_robin", "swiss", "manual", "knockout", "team_round_robin"]),
+    type=click.Choice(
+        ["round_robin", "double_round_robin", "swiss", "manual", "knockout", "team_round_robin", "team_swiss"]
+    ),
 )
 @click.option("--rounds", type=int, default=None, help="Planned rounds (Swiss and manual).")
 @click.option("--option", "options", multiple=True, help="A rule option, NAME=VALUE (JSON value).")
@@ -96,6 +98,12 @@ def tournament():
 @click.option("--match-games", type=int, default=None, help="A knock-out's games a match (default 2).")
 @click.option("--playoff-games", type=int, default=None, help="A knock-out's play-off games (default 2).")
 @click.option("--team-boards", type=int, default=None, help="A team event's boards a match.")
+@click.option(
+    "--team-primary-score",
+    type=click.Choice(["match_points", "game_points"]),
+    default=None,
+    help="A team Swiss's primary score (default match_points).",
+)
 @click.option(
     "--absence-points", type=click.Choice(["0", "0.5"]), default=None, help="A declared absence's bye (default 0.5)."
 )
@@ -118,6 +126,7 @@ def create(
     match_games,
     playoff_games,
     team_boards,
+    team_primary_score,
     absence_points,
     db,
     by,
@@ -145,6 +154,8 @@ def create(
         body["knockout"] = knockout
     if team_boards is not None:
         body["team_boards"] = team_boards
+    if team_primary_score is not None:
+        body["team_primary_score"] = team_primary_score
     body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
     click.echo(written.tournament.tournament_id)

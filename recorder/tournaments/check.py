@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from recorder.errors import InvalidRecord
+
+from . import TEAM_ROUND_ROBIN, TEAM_SWISS, team_swiss
 from .decide import annex_order, round_robin_field, swiss_pairing
 from .fold import Round, Tournament, bye_kind
 from .pairing import NoPairing, round_robin_round
-from .teams import TEAM_ROUND_ROBIN, team_round
+from .teams import team_round
 
 SAME, DIFFERS, NO_PAIRING, NOT_SWISS = "same", "differs", "no_pairing", "not_swiss"
 
@@ -65,6 +68,8 @@ def check_round(t: Tournament, outcomes: dict, rnd: Round) -> RoundCheck:
         return check_berger_round(t, rnd, base)
     if t.format == TEAM_ROUND_ROBIN:
         return check_team_round(t, rnd, base)
+    if t.format == TEAM_SWISS:
+        return check_team_swiss_round(t, outcomes, rnd, base)
     if t.format != "swiss":
         return replace(base, detail=f"a {t.format.replace('_', ' ')} tournament is not paired by the Dutch system")
     earlier, known = before(t, outcomes, rnd.number)
@@ -105,6 +110,20 @@ def check_team_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundCheck:
         return replace(base, detail="a team round robin needs at least two teams for a Berger table")
     laid = team_round([entered.players for entered in t.teams], rnd.number, t.team_boards or 1)
     expected = tuple((b.south, b.north) for b in laid.boards)
+    found = replace(base, expected=expected, expected_bye=None)
+    if base.stored == expected:
+        return replace(found, status=SAME)
+    return replace(found, status=DIFFERS, detail=difference(base.stored, None, expected, None))
+
+
+def check_team_swiss_round(t: Tournament, outcomes: dict, rnd: Round, base: RoundCheck) -> RoundCheck:
+    """A team Swiss's round against C.04.6's pairing of it from the rounds before it, each
+    match's boards laid out by board order (team_swiss.py)."""
+    try:
+        pairing = team_swiss.pairing_of(t, outcomes, rnd.number)
+    except InvalidRecord as error:
+        return replace(base, status=NO_PAIRING, detail=str(error))
+    expected = tuple((b["south"], b["north"]) for b in team_swiss.laid_boards(t, pairing))
     found = replace(base, expected=expected, expected_bye=None)
     if base.stored == expected:
         return replace(found, status=SAME)

@@ -24,10 +24,13 @@ from . import (
     MAX_BROADCAST_DELAY,
     MAX_DECLARED_BYES,
     MAX_FORBIDDEN_PAIRS,
+    TEAM_FORMATS,
     TEAM_ROUND_ROBIN,
+    TEAM_SWISS,
     TIEBREAKS,
     forbidden_pairs,
     knockout,
+    team_swiss,
     team_trf,
     teams,
     trf,
@@ -125,7 +128,8 @@ def decide_create(body: dict) -> TournamentCreated:
         berger_order=BERGER_ANNEX_1 if format_ == "double_round_robin" else None,
         time_control=checked_time_control(body["time_control"]) if body.get("time_control") is not None else None,
         knockout=knockout.checked_settings(body.get("knockout")) if format_ == knockout.KNOCKOUT else None,
-        team_boards=teams.checked_boards(body["team_boards"]) if format_ == TEAM_ROUND_ROBIN else None,
+        team_boards=teams.checked_boards(body["team_boards"]) if format_ in TEAM_FORMATS else None,
+        team_primary_score=checked_primary_score(format_, body.get("team_primary_score")),
         absence_points=absence_points(body.get("absence_points")),
         require_confirmation=True if body.get("require_confirmation") else None,
     )
@@ -140,12 +144,26 @@ def check_format_settings(format_: str, rounds: int | None, body: dict) -> None:
         raise InvalidRecord("knockout settings are a knock-out's", field="knockout")
     if format_ == knockout.KNOCKOUT and rounds is not None:
         raise InvalidRecord("a knock-out's rounds follow from its bracket and its results", field="rounds")
-    if (format_ == TEAM_ROUND_ROBIN) != (body.get("team_boards") is not None):
+    if (format_ in TEAM_FORMATS) != (body.get("team_boards") is not None):
         raise InvalidRecord("a team event, and it alone, gives its boards a match", field="team_boards")
-    if format_ in ("swiss", "manual") and not rounds:
+    if format_ in ("swiss", "manual", TEAM_SWISS) and not rounds:
         raise InvalidRecord(f"a {format_} tournament needs its number of rounds", field="rounds")
-    if format_ not in ("swiss", "manual") and rounds is not None:
+    if format_ not in ("swiss", "manual", TEAM_SWISS) and rounds is not None:
         raise InvalidRecord("a round robin's rounds follow from its players", field="rounds")
+
+
+def checked_primary_score(format_: str, chosen: object) -> str | None:
+    """A team Swiss ranks and pairs on match points unless it says game points (C.04.6
+    art. 1.2); only a team Swiss says it. Match points are recorded as the absence of the field."""
+    if chosen is None:
+        return None
+    if format_ != TEAM_SWISS:
+        raise InvalidRecord("only a team Swiss chooses its primary score", field="team_primary_score")
+    if chosen not in teams.PRIMARY_SCORES:
+        raise InvalidRecord(
+            f"team_primary_score is one of {', '.join(teams.PRIMARY_SCORES)}", field="team_primary_score"
+        )
+    return None if chosen == "match_points" else str(chosen)
 
 
 def acceleration(format_: str, chosen: str | None) -> str | None:
@@ -245,7 +263,7 @@ def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
         raise AlreadyExists(f"{name!r} is already registered", field="name")
     if t.rounds and t.is_round_robin:
         raise InvalidRecord("a round robin's players are fixed once round 1 is paired", field="name")
-    if t.format == TEAM_ROUND_ROBIN:
+    if t.format in TEAM_FORMATS:
         raise InvalidRecord("a team event's players enter with their team (POST …/teams)", field="name")
     if knockout.seeded(t) is not None:
         raise InvalidRecord("a knock-out's players are fixed once its bracket is seeded", field="name")
@@ -438,9 +456,11 @@ def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
         raise InvalidRecord(f"round {len(t.rounds)} is not finished: every board needs a result first")
     if t.format == knockout.KNOCKOUT:
         return knockout.decide_pair(t, outcomes, body)
-    if t.format == TEAM_ROUND_ROBIN:
+    if t.format in TEAM_FORMATS:
         if body.get("boards") is not None:
             raise InvalidRecord("a team event's boards are laid out by its teams' board order", field="boards")
+        if t.format == TEAM_SWISS:
+            return team_swiss.decide_team_swiss_pair(t, outcomes)
         return teams.decide_team_pair(t)
     if body.get("boards") is not None:
         return [manual_round(t, number, body["boards"], body.get("byes") or [])]

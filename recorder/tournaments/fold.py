@@ -166,6 +166,7 @@ class Tournament:
     knockout: dict | None = None  # a knock-out's settings (knockout.py)
     knockout_events: tuple = ()  # its bracket and lots, in order (knockout.py reads them)
     team_boards: int | None = None  # a team event's boards a match (teams.py)
+    team_primary_score: str | None = None  # a team Swiss's primary score (team_swiss.py); None: match points
     teams: tuple[TeamEntered, ...] = ()  # a team event's teams as entered, team 1 first
     finished_explicitly: bool = False  # a tournament_finished event: finished whatever its planned rounds
     version: int = 0
@@ -181,7 +182,7 @@ class Tournament:
         if self.format == "team_round_robin":
             n = len(self.teams)
             return (n - 1 if n % 2 == 0 else n) if n > 1 else None
-        if not self.is_round_robin:
+        if not self.is_round_robin:  # a Swiss, a team Swiss, a manual event: as created
             return self.planned
         n = sum(1 for e in self.entrants if e.is_active_in(1))  # the field of the Berger table
         cycle = n - 1 if n % 2 == 0 else n
@@ -259,6 +260,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         time_control=event.time_control,
         knockout=event.knockout,
         team_boards=event.team_boards,
+        team_primary_score=event.team_primary_score,
         absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
         lots_seed=event.lots_seed,
         require_confirmation=bool(event.require_confirmation),

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from recorder.errors import AlreadyExists, InvalidRecord
 
-from . import TEAM_ROUND_ROBIN
+from . import TEAM_FORMATS, TEAM_SWISS
 from .events import PlayerRegistered, RoundPaired, TeamEntered
 from .fold import Tournament
 from .pairing.berger import berger_cycle_length, berger_round
@@ -132,9 +132,11 @@ def team_standings(
     rounds: Sequence[TeamRound],
     points: Mapping[tuple[int, int], tuple[Fraction, Fraction]],
     primary: str = "match_points",
+    bye: tuple[int, Fraction] = (0, Fraction(0)),
 ) -> list[TeamStanding]:
     """Every team's match points and game points over the matches whose boards all have a
-    result. ``points``: (round, board) -> (South's points, North's)."""
+    result. ``points``: (round, board) -> (South's points, North's); ``bye``: the match and
+    game points of the round off (a team Swiss's pairing-allocated bye; nothing in a round robin)."""
     if primary not in PRIMARY_SCORES:
         raise ValueError(f"the primary score is one of {', '.join(PRIMARY_SCORES)}")
     mp = dict.fromkeys(range(1, teams + 1), 0)
@@ -142,6 +144,9 @@ def team_standings(
     played = dict.fromkeys(mp, 0)
     for rnd in rounds:
         board_points = {board: pair for (number, board), pair in points.items() if number == rnd.number}
+        if rnd.off is not None:
+            mp[rnd.off] += bye[0]
+            gp[rnd.off] += bye[1]
         for match in rnd.matches:
             score = match_score(rnd, match, board_points)
             if score is None:
@@ -185,10 +190,10 @@ def decide_enter_team(t: Tournament, team: dict) -> list:
     """A registry team entered: its players and reserves registered as entrants (board
     order first), then ``team_entered`` naming them. ``team``: the team as the registry
     reads now, its members ``{player_id, name, federation}``."""
-    if t.format != TEAM_ROUND_ROBIN:
+    if t.format not in TEAM_FORMATS:
         raise InvalidRecord("only a team event enters teams", field="team_id")
     if t.rounds:
-        raise InvalidRecord("a team round robin's teams are fixed once round 1 is paired", field="team_id")
+        raise InvalidRecord("a team event's teams are fixed once round 1 is paired", field="team_id")
     if any(entered.team_id == team["team_id"] for entered in t.teams):
         raise AlreadyExists(f"team {team['team_id']} is already entered", field="team_id")
     boards = t.team_boards or 0
@@ -244,6 +249,9 @@ def standings_of(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
     -> a result with ``.result``, as every standing reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
     points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
+    if t.format == TEAM_SWISS:  # C.04.6 art. 1.2 and 1.4: the primary score, the bye a drawn match
+        bye = (MATCH_DRAW, Fraction(t.team_boards or 0, 2))
+        return team_standings(len(t.teams), rounds, points, t.team_primary_score or PRIMARY_SCORES[0], bye)
     return team_standings(len(t.teams), rounds, points)
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from recorder.errors import NotFound
 
-from . import board_game_id, knockout
+from . import TEAM_SWISS, board_game_id, knockout
 from .fold import Entrant, Round, Tournament
 
 
@@ -75,6 +75,7 @@ def tournament_json(view) -> dict:
         "finished_public": t.finished_public,
         "time_control": t.time_control,
         "team_boards": t.team_boards,
+        "team_primary_score": t.team_primary_score or ("match_points" if t.format == TEAM_SWISS else None),
         "teams": [team_entry_json(entered) for entered in t.teams],
         "next_stages": knockout.next_stages(t),  # the knock-outs its players were handed over to
         "absence_points": t.absence_points,

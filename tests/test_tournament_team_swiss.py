@@ -1,0 +1,228 @@
+"""A team Swiss through the API, from its creation to its final standings: twelve registry
+teams of four boards and a reserve play five rounds paired by FIDE's Swiss Team Pairing
+System (C.04.6), each match's boards by board order, the team with White (its board 1
+player South, art. 1.6) first-named; the standings are held against values computed here
+by hand from the results entered, on match points first (art. 1.2) or on game points when
+the event says so; a bye for an odd number of teams is worth a drawn match (art. 1.4)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from tournament_support import ADMIN_TOKEN, Organiser, make_app
+
+from recorder.cli.main import main
+
+BOARDS = 4
+RESULTS = ("south_wins", "north_wins", "draw")
+POINTS: dict[str, tuple[Fraction, Fraction]] = {
+    "south_wins": (Fraction(1), Fraction(0)),
+    "north_wins": (Fraction(0), Fraction(1)),
+    "draw": (Fraction(1, 2), Fraction(1, 2)),
+}
+VERIFY = (["verify", "--jobs", "1"], ["verify", "--projections"])
+
+
+@pytest.fixture
+def client(tmp_path):
+    return make_app(tmp_path).test_client()
+
+
+@pytest.fixture
+def admin(client):
+    return Organiser(client, ADMIN_TOKEN)
+
+
+def registry_team(admin, number: int) -> str:
+    """A registry team of four board players and a reserve (names alike: registered with ``force``)."""
+    ids = []
+    for board in range(1, BOARDS + 2):
+        body = {"name": f"Team {number} board {board}", "federation": "ERI", "force": True}
+        ids.append(admin._call("POST", "/api/players", 201, body)["id"])
+    names = {"name": f"Team {number}", "name_geez": f"ጋንታ {number}", "federation": "Maekel"}
+    return admin._call("POST", "/api/teams", 201, {**names, "players": ids[:BOARDS], "reserves": ids[BOARDS:]})["id"]
+
+
+def team_swiss(admin, teams: int, rounds: int, **settings) -> str:
+    t = admin.create(name="Cup", variant="qelat", format="team_swiss", rounds=rounds, team_boards=BOARDS, **settings)
+    for number in range(1, teams + 1):
+        admin._call("POST", f"/api/tournaments/{t['id']}/teams", 201, {"team_id": registry_team(admin, number)})
+    return t["id"]
+
+
+def team_of(event: dict) -> dict[int, int]:
+    return {number: team["number"] for team in event["teams"] for number in team["players"] + team["reserves"]}
+
+
+def matches_of(paired: dict, teams: dict[int, int]) -> list[tuple[int, int]]:
+    """(the team with White, the other) of each match, read from its board 1."""
+    boards = paired["boards"]
+    return [(teams[b["south"]["number"]], teams[b["north"]["number"]]) for b in boards[::BOARDS]]
+
+
+def assert_boards_follow_board_order_and_alternate_seats(paired: dict, event: dict) -> None:
+    """C.04.6 art. 1.6: the team's colour is its board 1 player's; board k of a match seats
+    each team's k-th player, the team with White South on the odd boards."""
+    rosters = {team["number"]: team["players"] for team in event["teams"]}
+    teams = team_of(event)
+    for m, (white, black) in enumerate(matches_of(paired, teams)):
+        for k in range(BOARDS):
+            board = paired["boards"][m * BOARDS + k]
+            seated = (board["south"]["number"], board["north"]["number"])
+            home, away = rosters[white][k], rosters[black][k]
+            assert board["board"] == m * BOARDS + k + 1
+            assert seated == ((home, away) if k % 2 == 0 else (away, home))
+
+
+def play(admin, t: str, paired: dict, draw: random.Random) -> dict[int, str]:
+    results = {}
+    for board in paired["boards"]:
+        result = draw.choice(RESULTS)
+        url = f"/api/tournaments/{t}/rounds/{paired['round']}/boards/{board['board']}/result"
+        admin._call("POST", url, 201, {"result": result, "kind": "played"})
+        results[board["board"]] = result
+    return results
+
+
+@dataclass
+class Totals:
+    match_points: int = 0
+    game_points: Fraction = Fraction(0)
+    played: int = 0
+
+
+def by_hand(played: list, teams: int, bye_team: dict[int, int]) -> dict[int, Totals]:
+    """Team -> [match points, game points, matches played], from the boards' results as
+    entered: a match 2 to the team with more game points, 1 each when level (the bye a
+    drawn match: 1 and half the boards)."""
+    totals = {team: Totals() for team in range(1, teams + 1)}
+    for number, (paired, results, teams_of) in enumerate(played, start=1):
+        for m, (white, black) in enumerate(matches_of(paired, teams_of)):
+            mine = theirs = Fraction(0)
+            for k in range(BOARDS):
+                board = paired["boards"][m * BOARDS + k]
+                south, north = POINTS[results[board["board"]]]
+                white_south = k % 2 == 0
+                mine += south if white_south else north
+                theirs += north if white_south else south
+            for team, got, against in ((white, mine, theirs), (black, theirs, mine)):
+                totals[team].match_points += 2 if got > against else 1 if got == against else 0
+                totals[team].game_points += got
+                totals[team].played += 1
+        if number in bye_team:
+            totals[bye_team[number]].match_points += 1
+            totals[bye_team[number]].game_points += Fraction(BOARDS, 2)
+    return totals
+
+
+def ranked(totals: dict[int, Totals], primary: str) -> list[tuple]:
+    def key(team: int) -> tuple:
+        mp, gp = totals[team].match_points, totals[team].game_points
+        return (-mp, -gp, team) if primary == "match_points" else (-gp, -mp, team)
+
+    return [
+        (team, totals[team].match_points, float(totals[team].game_points), totals[team].played)
+        for team in sorted(totals, key=key)
+    ]
+
+
+def run(admin, t: str, teams: int, rounds: int, seed: int) -> tuple[list, dict[int, int]]:
+    draw = random.Random(seed)
+    event = admin.get(f"/api/tournaments/{t}")
+    teams_of = team_of(event)
+    played: list = []
+    met: set[frozenset[int]] = set()
+    byes: dict[int, int] = {}
+    for number in range(1, rounds + 1):
+        paired = admin.pair(t)
+        assert paired["round"] == number
+        assert_boards_follow_board_order_and_alternate_seats(paired, event)
+        matches = matches_of(paired, teams_of)
+        pairs = {frozenset(m) for m in matches}
+        assert not pairs & met, f"round {number}: a rematch"  # C.04.6 [C1]
+        met |= pairs
+        seated = {team for m in matches for team in m}
+        off = set(range(1, teams + 1)) - seated
+        assert len(off) == teams % 2
+        if off:
+            byes[number] = off.pop()
+        played.append((paired, play(admin, t, paired, draw), teams_of))
+    assert len(set(byes.values())) == len(byes)  # [C2]: a bye at most once
+    return played, byes
+
+
+def test_c04_6_twelve_teams_of_four_boards_play_a_team_swiss_of_five_rounds_through_the_api_to_standings_by_hand(
+    tmp_path, client, admin
+):
+    t = team_swiss(admin, 12, 5)
+    event = admin.get(f"/api/tournaments/{t}")
+    assert event["format"] == "team_swiss" and event["team_primary_score"] == "match_points"
+    assert len(event["players"]) == 12 * (BOARDS + 1)
+    played, byes = run(admin, t, 12, 5, seed=20261207)
+    assert byes == {}
+    first = matches_of(played[0][0], played[0][2])  # art. 3.6 and 4.3.1: 1-7, 2-8, ... colours by TPN parity
+    assert first == [(1, 7), (8, 2), (3, 9), (10, 4), (5, 11), (12, 6)]
+    assert "all 5 rounds are paired" in admin.pair(t, expect=422)["detail"]
+    table = admin.get(f"/api/tournaments/{t}/team-standings")
+    assert table["status"] == "finished" and table["primary"] == "match_points"
+    rows = [(s["team"]["number"], s["match_points"], s["game_points"], s["played"]) for s in table["standings"]]
+    assert rows == ranked(by_hand(played, 12, byes), "match_points")
+    report = admin.get(f"/api/tournaments/{t}/check")
+    assert [r["status"] for r in report["rounds"]] == ["same"] * 5
+    verified = [CliRunner().invoke(main, [*check, "--db", str(tmp_path / "tournament.sqlite3")]) for check in VERIFY]
+    assert [result.exit_code for result in verified] == [0, 0], [result.output for result in verified]
+
+
+def test_c04_6_art_1_2_a_team_swiss_on_game_points_ranks_and_pairs_on_them_first(client, admin):
+    t = team_swiss(admin, 6, 3, team_primary_score="game_points")
+    played, byes = run(admin, t, 6, 3, seed=3)
+    table = admin.get(f"/api/tournaments/{t}/team-standings")
+    assert table["primary"] == "game_points"
+    rows = [(s["team"]["number"], s["match_points"], s["game_points"], s["played"]) for s in table["standings"]]
+    assert rows == ranked(by_hand(played, 6, byes), "game_points")
+    assert [r["status"] for r in admin.get(f"/api/tournaments/{t}/check")["rounds"]] == ["same"] * 3
+
+
+def test_c04_6_art_1_4_and_3_4_an_odd_number_of_teams_gives_the_bye_a_drawn_match_once_a_team(client, admin):
+    t = team_swiss(admin, 5, 4)
+    played, byes = run(admin, t, 5, 4, seed=11)
+    assert sorted(byes) == [1, 2, 3, 4] and byes[1] == 5  # round 1: the largest TPN (3.4.4)
+    table = admin.get(f"/api/tournaments/{t}/team-standings")
+    rows = [(s["team"]["number"], s["match_points"], s["game_points"], s["played"]) for s in table["standings"]]
+    assert rows == ranked(by_hand(played, 5, byes), "match_points")
+    assert [r["status"] for r in admin.get(f"/api/tournaments/{t}/check")["rounds"]] == ["same"] * 4
+
+
+def test_a_team_swiss_refuses_bad_settings_naming_the_field_and_stores_nothing(client, admin):
+    before = client.get("/api/tournaments").get_json()
+    cases = [
+        ({"format": "team_swiss", "team_boards": BOARDS}, "rounds"),
+        ({"format": "team_swiss", "rounds": 5}, "team_boards"),
+        (
+            {"format": "team_swiss", "rounds": 5, "team_boards": BOARDS, "team_primary_score": "wins"},
+            "team_primary_score",
+        ),
+        (
+            {"format": "team_round_robin", "team_boards": BOARDS, "team_primary_score": "game_points"},
+            "team_primary_score",
+        ),
+        ({"format": "swiss", "rounds": 5, "team_primary_score": "game_points"}, "team_primary_score"),
+    ]
+    for settings, field in cases:
+        problem = admin.create(expect=422, name="Cup", variant="qelat", **settings)
+        assert field in str(problem), (settings, problem)
+    assert client.get("/api/tournaments").get_json() == before
+
+
+def test_a_team_swiss_with_more_rounds_than_its_teams_can_meet_refuses_the_round_and_stores_nothing(client, admin):
+    t = team_swiss(admin, 4, 4)
+    draw = random.Random(5)
+    for _ in range(3):
+        play(admin, t, admin.pair(t), draw)
+    version = admin.get(f"/api/tournaments/{t}")["version"]
+    assert "C.04.6" in admin.pair(t, expect=422)["detail"]
+    assert admin.get(f"/api/tournaments/{t}")["version"] == version
