@@ -219,8 +219,8 @@ def unmet_preferences(white: Team, black: Team) -> int:
 
 
 def can_meet(a: Team, b: Team) -> bool:
-    """[C1]."""
-    return b.tpn not in a.opponents
+    """[C1], whichever team's history names the meeting."""
+    return b.tpn not in a.opponents and a.tpn not in b.opponents
 
 
 def pairable(teams: Iterable[Team]) -> bool:
@@ -348,8 +348,13 @@ class Bracket:
 
 
 def floaters_opposed(a: Team, b: Team, residents_score: Fraction) -> int:
-    """[C10]: each upfloater of the pair whose opponent floated in the previous round."""
-    return sum(1 for mine, theirs in ((a, b), (b, a)) if mine.primary < residents_score and theirs.floated)
+    """[C10]: an upfloater of the pair, met by a team of a higher score that floated in the
+    previous round (two upfloaters of one score float neither, art. 1.5)."""
+    return sum(
+        1
+        for mine, theirs in ((a, b), (b, a))
+        if mine.primary < residents_score and theirs.primary > mine.primary and theirs.floated
+    )
 
 
 def assignment_cost(bracket: Bracket, tops: tuple[int, ...], bottoms: tuple[int, ...]) -> int | None:
@@ -418,6 +423,8 @@ def pair_team_round(teams: Sequence[PairingTeam], rules: TeamSwissRules) -> Team
     late = round_number >= rules.rounds - 1  # [C7] and [C10] are not applied in the last two rounds
     bye = pairing_allocated_bye(state)
     remaining = [t for t in state if t is not bye]
+    if not pairable(remaining):
+        raise NoTeamPairing("no pairing of the round complies with [C1] (C.04.6 3.3.3: the chief arbiter decides)")
     pairs: list[tuple[Team, Team]] = []
     while remaining:
         top = max(t.primary for t in remaining)
