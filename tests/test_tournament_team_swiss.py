@@ -226,3 +226,65 @@ def test_a_team_swiss_with_more_rounds_than_its_teams_can_meet_refuses_the_round
     version = admin.get(f"/api/tournaments/{t}")["version"]
     assert "C.04.6" in admin.pair(t, expect=422)["detail"]
     assert admin.get(f"/api/tournaments/{t}")["version"] == version
+
+
+# --------------------------------------------------------------------------- its file (TRF)
+
+
+def exported(client, t: str, layout: str = "2026") -> str:
+    response = client.get(f"/api/tournaments/{t}/trf?layout={layout}")
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def seats_of(admin, t: str, number: int) -> list[tuple[int, int, int]]:
+    return [
+        (b["board"], b["south"]["number"], b["north"]["number"])
+        for b in admin.get(f"/api/tournaments/{t}/rounds/{number}")["boards"]
+    ]
+
+
+def imported(client, text: str, query: str = "?variant=qelat"):
+    headers = {"Content-Type": "text/plain", "Authorization": f"Bearer {ADMIN_TOKEN}"}
+    return client.post(f"/api/tournaments/trf{query}", data=text.encode(), headers=headers)
+
+
+@pytest.mark.parametrize(("teams", "rounds", "primary"), [(12, 5, "match_points"), (5, 4, "game_points")])
+def test_a_team_swiss_trf_says_its_format_and_imports_back_into_a_team_swiss_whose_export_is_the_same_file(
+    client, admin, teams, rounds, primary
+):
+    t = team_swiss(admin, teams, rounds, team_primary_score=primary)
+    run(admin, t, teams, rounds - 1, seed=teams)  # its last round still to pair
+    text = exported(client, t)
+    told = f'XMR 0000 FORMAT    {{"format":"team_swiss","rounds":{rounds},"team_primary_score":"{primary}"}}'
+    assert told in text.split("\r\n")
+    response = imported(client, text)
+    assert response.status_code == 201, response.get_json()
+    again = response.get_json()["id"]
+    event = admin.get(f"/api/tournaments/{again}")
+    assert (event["format"], event["team_primary_score"], event["rounds_planned"]) == ("team_swiss", primary, rounds)
+    assert exported(client, again) == text
+    assert exported(client, again, "16") == exported(client, t, "16")
+    for number in range(1, rounds):  # the same matches, listed in the same order
+        assert seats_of(admin, again, number) == seats_of(admin, t, number)
+    standings = admin.get(f"/api/tournaments/{t}/team-standings")["standings"]
+    assert admin.get(f"/api/tournaments/{again}/team-standings")["standings"] == standings
+    assert [r["status"] for r in admin.get(f"/api/tournaments/{again}/check")["rounds"]] == ["same"] * (rounds - 1)
+    admin.pair(again)
+    admin.pair(t)
+    assert seats_of(admin, again, rounds) == seats_of(admin, t, rounds)  # the last round paired alike
+
+
+def test_a_team_swiss_trf_with_a_format_record_it_cannot_read_is_refused_naming_line_and_column(client, admin):
+    t = team_swiss(admin, 4, 3)
+    run(admin, t, 4, 1, seed=2)
+    lines = exported(client, t).split("\r\n")
+    at = next(i for i, line in enumerate(lines, start=1) if line.startswith("XMR 0000 FORMAT"))
+    before = client.get("/api/tournaments").get_json()
+    for wrong in ('{"format":"team_swiss"}', '{"format":"team_swiss","rounds":0,"team_primary_score":"match_points"}'):
+        changed = "\r\n".join([*lines[: at - 1], f"XMR 0000 FORMAT    {wrong}", *lines[at:]])
+        response = imported(client, changed)
+        assert response.status_code == 422 and response.get_json()["detail"].startswith(f"line {at}, column 20:")
+    response = imported(client, "\r\n".join(lines), "?variant=qelat&format=team_round_robin")
+    assert response.status_code == 422 and "imported as a team_swiss" in response.get_json()["detail"]
+    assert client.get("/api/tournaments").get_json() == before

@@ -25,7 +25,6 @@ from . import (
     MAX_DECLARED_BYES,
     MAX_FORBIDDEN_PAIRS,
     TEAM_FORMATS,
-    TEAM_ROUND_ROBIN,
     TEAM_SWISS,
     TIEBREAKS,
     forbidden_pairs,
@@ -194,16 +193,18 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
     flag from this service's own records. A fault names the line and column."""
     parsed = trf.parse(text)
     fields = trf.creation_fields(parsed)
-    team_event = bool(parsed.teams or parsed.team_records or parsed.team_boards)
-    format_ = imported_format(body.get("format"), team_event)
+    team_event = bool(parsed.teams or parsed.team_records or parsed.team_boards or parsed.team_format)
+    told = team_trf.told_format(parsed) if team_event else {"format": None, "rounds": fields["rounds"]}
+    format_ = imported_format(body.get("format"), told["format"])
     created = decide_create(
         {
             "name": fields["name"],
             "variant": body["variant"],
             "options": body.get("options") or {},
             "format": format_,
-            "rounds": None if team_event else fields["rounds"],
+            "rounds": told["rounds"],
             "team_boards": team_trf.boards_of(parsed) if team_event else None,
+            "team_primary_score": told.get("team_primary_score"),
             "tiebreaks": body.get("tiebreaks") or trf.listed_tiebreaks(parsed),
             "bye_points": fields["bye_points"],
             "site": fields.get("site"),
@@ -226,13 +227,14 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
     return trf.import_events(parsed, created, survivor)
 
 
-def imported_format(asked: str | None, team_event: bool) -> str:
-    """A file with team records is a team round robin's, and its format is that alone."""
-    if not team_event:
+def imported_format(asked: str | None, team_format: str | None) -> str:
+    """A file with team records is a team round robin's, or a team Swiss's when its XMR 0000
+    FORMAT says so, and its format is that alone."""
+    if team_format is None:
         return asked or "swiss"
-    if asked not in (None, TEAM_ROUND_ROBIN):
-        raise InvalidRecord("a file with team records (013) is imported as a team_round_robin", field="format")
-    return TEAM_ROUND_ROBIN
+    if asked not in (None, team_format):
+        raise InvalidRecord(f"a file with team records (013) is imported as a {team_format}", field="format")
+    return team_format
 
 
 def decide_broadcast(t: Tournament, body: dict) -> list[BroadcastSet]:

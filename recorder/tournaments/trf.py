@@ -46,6 +46,7 @@ from . import (
     MAX_FORBIDDEN_PAIRS,
     MAX_RATING,
     MAX_ROUNDS,
+    TEAM_SWISS,
     TIEBREAKS,
     forbidden_pairs,
     tiebreaks,
@@ -121,6 +122,7 @@ TOURNAMENT_KEYWORDS = {  # XMR 0000 ...: the tournament's own records
     "PRIZES": "prize_list",
     "BOARDS": "team_boards",  # a team event's boards a match
     "TEAM": "team_records",  # one record a team, in the order of the 013 records
+    "FORMAT": "team_format",  # a team Swiss's format, rounds and primary score (absent: a team round robin)
 }
 MAX_JSON = 16_000  # characters of a JSON value: above the longest category or prize list the API takes
 LOTS_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -198,6 +200,7 @@ class TrfFile:
     teams: tuple[TrfTeam, ...] = ()  # 013: a team event's teams, team 1 first
     team_records: tuple = ()  # XMR 0000 TEAM: (line, JSON value) of each, team 1 first
     team_boards: tuple | None = None  # XMR 0000 BOARDS: (line, boards a match)
+    team_format: tuple | None = None  # XMR 0000 FORMAT: (line, JSON value), a team Swiss's
 
     @property
     def played_rounds(self) -> int:
@@ -256,6 +259,7 @@ def parse(text: str) -> TrfFile:
         teams=tuple(found["teams"]),
         team_records=tuple(found["team_records"]),
         team_boards=found.get("team_boards"),
+        team_format=found.get("team_format"),
         **restored_prizes(found),
     )
     check_players(trf)
@@ -471,7 +475,7 @@ def read_tournament_extension(found: dict, number: int, line: str, player: int, 
         found[key].append((number, json_value(number, value)))
     elif keyword == "BOARDS":
         found[key] = (number, whole(number, line, VALUE_COLUMN, len(line), "the boards a match", low=1, high=20))
-    elif keyword == "PRIZES":
+    elif keyword in ("PRIZES", "FORMAT"):
         found[key] = (number, json_value(number, value))
     elif keyword == "RATED":
         found[key] = number
@@ -827,6 +831,9 @@ def team_extension_records(t: Tournament) -> list[str]:
     if not t.teams:
         return []
     lines = [f"{EXTENSION} 0000 {'BOARDS':<9} {t.team_boards}"]
+    if t.format == TEAM_SWISS:
+        told = {"format": t.format, "rounds": t.planned, "team_primary_score": t.team_primary_score or "match_points"}
+        lines.append(f"{EXTENSION} 0000 {'FORMAT':<9} {as_json(told)}")
     for team in t.teams:
         told = {"team_id": team.team_id, "name": team.name, "name_geez": team.name_geez, "reserves": len(team.reserves)}
         lines.append(f"{EXTENSION} 0000 {'TEAM':<9} {as_json(told)}")
