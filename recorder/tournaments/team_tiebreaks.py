@@ -27,8 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from . import TEAM_SWISS
 from .fold import Tournament
-from .teams import POINTS, TeamRound, TeamStanding, match_points, match_score, stored_round
+from .teams import MATCH_WIN, POINTS, TeamRound, TeamStanding, match_points, match_score, stored_round
 
 TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
 
@@ -66,9 +67,13 @@ def match_results(
 
 
 def team_tiebreaks(
-    teams: int, rounds: Sequence[TeamRound], points: Mapping[tuple[int, int], tuple[Fraction, Fraction]]
+    teams: int,
+    rounds: Sequence[TeamRound],
+    points: Mapping[tuple[int, int], tuple[Fraction, Fraction]],
+    round_robin: bool = True,
 ) -> dict[int, dict[str, Fraction]]:
-    """Team number -> each of ``TEAM_TIEBREAKS`` -> its value."""
+    """Team number -> each of ``TEAM_TIEBREAKS`` -> its value (``round_robin``: every two
+    teams count as having met, for direct encounter; a team Swiss's have met only if they played)."""
     results = match_results(rounds, points)
     played = {team: [r for r in results if r.team == team] for team in range(1, teams + 1)}
     mp = {team: Fraction(sum(r.match_points for r in mine)) for team, mine in played.items()}
@@ -78,16 +83,21 @@ def team_tiebreaks(
     for team in sorted(mp):
         ties.setdefault(mp[team], []).append(team)
     for tied in ties.values():
-        for team, place in direct_encounter(tied, results).items():
+        for team, place in direct_encounter(tied, results, round_robin).items():
             found[team]["DE"] = Fraction(place)
     return found
 
 
-def encounter_parts(members: list[int], results: Sequence[TeamMatchResult]) -> list[list[int]]:
+def encounter_parts(members: list[int], results: Sequence[TeamMatchResult], round_robin: bool) -> list[list[int]]:
     """One step of direct encounter: the members by the match points they scored against
-    each other, those level sharing a part."""
+    each other, those level sharing a part. When not every member met every other (a team
+    Swiss), C.07 6 as for players: a team goes above the rest only if its match points beat
+    the most any of them could have had by winning the matches they did not play."""
     group = set(members)
     among = {team: sum(r.match_points for r in results if r.team == team and r.opponent in group) for team in members}
+    met = {team: len({r.opponent for r in results if r.team == team and r.opponent in group}) for team in members}
+    if not round_robin and any(met[team] < len(members) - 1 for team in members):
+        return unmet_parts(members, among, met)
     parts: list[list[int]] = []
     for team in sorted(members, key=lambda team: (-among[team], team)):
         if parts and among[parts[-1][0]] == among[team]:
@@ -97,14 +107,27 @@ def encounter_parts(members: list[int], results: Sequence[TeamMatchResult]) -> l
     return parts
 
 
-def direct_encounter(members: list[int], results: Sequence[TeamMatchResult]) -> dict[int, int]:
+def unmet_parts(members: list[int], among: Mapping[int, int], met: Mapping[int, int]) -> list[list[int]]:
+    most = {team: among[team] + (len(members) - 1 - met[team]) * MATCH_WIN for team in members}
+    ordered = sorted(members, key=lambda team: (-among[team], -most[team], team))
+    parts: list[list[int]] = []
+    for i, team in enumerate(ordered[:-1]):
+        if among[team] <= max(most[other] for other in ordered[i + 1 :]):
+            return [*parts, ordered[i:]]
+        parts.append([team])
+    return [*parts, ordered[-1:]]
+
+
+def direct_encounter(
+    members: list[int], results: Sequence[TeamMatchResult], round_robin: bool = True
+) -> dict[int, int]:
     """Places within a tie, from 1, by direct encounter applied again within each part it
     splits off until nothing moves; 0 for all when it separates no one."""
     settled: list[list[int]] = []
     pending = [sorted(members)]
     while pending:
         part = pending.pop(0)
-        parts = encounter_parts(part, results) if len(part) > 1 else [part]
+        parts = encounter_parts(part, results, round_robin) if len(part) > 1 else [part]
         if len(parts) == 1:
             settled.append(part)
         else:
@@ -145,5 +168,5 @@ def with_tiebreaks(t: Tournament, outcomes: Mapping, standings: Sequence[TeamSta
     board) -> a result with ``.result``, as ``teams.standings_of`` reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
     points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
-    values = team_tiebreaks(len(t.teams), rounds, points)
+    values = team_tiebreaks(len(t.teams), rounds, points, round_robin=t.format != TEAM_SWISS)
     return [replace(s, tiebreaks=values[s.team]) for s in standings]
