@@ -344,6 +344,8 @@ class Bracket:
                 rest = self.best(paired | 1 << head | 1 << j)
                 if rest is not None and (found is None or self.cost[(head, j)] + rest < found):
                     found = self.cost[(head, j)] + rest
+                if found == 0:  # nothing is cheaper: a field without histories stops at its first pairing
+                    return found
         return found
 
 
@@ -371,6 +373,8 @@ def assignment_cost(bracket: Bracket, tops: tuple[int, ...], bottoms: tuple[int,
                 rest = from_top(k + 1, used | 1 << b)
                 if rest is not None and (found is None or bracket.cost[pair] + rest < found):
                     found = bracket.cost[pair] + rest
+                if found == 0:
+                    return found
         return found
 
     return from_top(0, 0)
