@@ -88,8 +88,11 @@ class TrfImportQuerySchema(Schema):
     """POST /api/tournaments/trf?variant=...: the body is the TRF itself (text/plain)."""
 
     variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
-    # absent: a team round robin when the file has team records (013), a Swiss otherwise
-    format = fields.String(load_default=None, validate=validate.OneOf(("swiss", "manual", "team_round_robin")))
+    # absent: a team event when the file has team records (013), its XMR 0000 FORMAT saying a
+    # team Swiss, else a team round robin; a Swiss otherwise
+    format = fields.String(
+        load_default=None, validate=validate.OneOf(("swiss", "manual", "team_round_robin", "team_swiss"))
+    )
 
 
 class TrfQuerySchema(Schema):

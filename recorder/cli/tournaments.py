@@ -642,8 +642,8 @@ def trf(tournament_id, layout, output, db):
 @click.option(
     "--format",
     "format_",
-    type=click.Choice(["swiss", "manual", "team_round_robin"]),
-    help="default: team_round_robin for a file with team records (013), swiss otherwise",
+    type=click.Choice(["swiss", "manual", "team_round_robin", "team_swiss"]),
+    help="default: a team event for a file with team records (013), swiss otherwise",
 )
 @DB
 @BY
