@@ -288,3 +288,23 @@ def test_a_team_swiss_trf_with_a_format_record_it_cannot_read_is_refused_naming_
     response = imported(client, "\r\n".join(lines), "?variant=qelat&format=team_round_robin")
     assert response.status_code == 422 and "imported as a team_swiss" in response.get_json()["detail"]
     assert client.get("/api/tournaments").get_json() == before
+
+
+def test_every_format_a_tournament_page_may_show_is_a_word_of_its_catalogs_in_tigrinya_and_amharic():
+    """The tournament page shows the API's format through the catalogs (``TOURNAMENT_WORDS``):
+    a team Swiss's reads in the reader's language like every other."""
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    from recorder.tournaments import FORMATS
+
+    root = Path(__file__).resolve().parent.parent
+    script = (root / "recorder/web/static/js/tournament.js").read_text(encoding="utf-8")
+    words = script[script.index("TOURNAMENT_WORDS") : script.index("];", script.index("TOURNAMENT_WORDS"))]
+    assert set(FORMATS) <= set(re.findall(r'_\("([a-z_]+)"\)', words))
+    for language in ("ti", "am"):
+        with open(root / f"recorder/web/translations/{language}/LC_MESSAGES/js.po", "rb") as po:
+            catalog = read_po(po)
+        assert all(catalog.get(name) is not None and catalog.get(name).string for name in FORMATS), language

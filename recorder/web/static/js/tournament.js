@@ -20,7 +20,7 @@ const label = (name) => _(name).replaceAll("_", " ");
 // A tournament's format and status as they come from the API, for the catalogs (label() shows them).
 export const TOURNAMENT_WORDS = [
   _("round_robin"), _("double_round_robin"), _("swiss"), _("manual"), _("registration"), _("in_progress"), _("finished"),
-  _("knockout"), _("team_round_robin"),
+  _("knockout"), _("team_round_robin"), _("team_swiss"),
 ];
 // Each tiebreak's title, capitalised as "Points" is, and the abbreviation a phone's
 // narrow table shows instead (the legend under it spells them out).
