@@ -211,6 +211,8 @@ def test_a_team_swiss_refuses_bad_settings_naming_the_field_and_stores_nothing(c
             "team_primary_score",
         ),
         ({"format": "swiss", "rounds": 5, "team_primary_score": "game_points"}, "team_primary_score"),
+        ({"format": "team_swiss", "rounds": 5, "team_boards": BOARDS, "team_primary_score": 5}, "team_primary_score"),
+        ({"format": "team_swiss", "rounds": 0, "team_boards": BOARDS}, "rounds"),
     ]
     for settings, field in cases:
         problem = admin.create(expect=422, name="Cup", variant="qelat", **settings)
@@ -308,3 +310,14 @@ def test_every_format_a_tournament_page_may_show_is_a_word_of_its_catalogs_in_ti
         with open(root / f"recorder/web/translations/{language}/LC_MESSAGES/js.po", "rb") as po:
             catalog = read_po(po)
         assert all(catalog.get(name) is not None and catalog.get(name).string for name in FORMATS), language
+
+
+def test_every_read_of_a_team_swiss_with_a_bye_answers(client, admin):
+    t = team_swiss(admin, 3, 2)
+    play(admin, t, admin.pair(t), random.Random(1))
+    admin.pair(t)
+    paths = ("", "/standings", "/crosstable", "/check", "/trf", "/prizes", "/rounds/1", "/team-standings", "/events")
+    for path in paths:
+        response = client.get(f"/api/tournaments/{t}{path}")
+        assert response.status_code == 200, (path, response.get_data(as_text=True)[:500])
+    assert client.get(f"/api/tournaments/{t}/trf?layout=16").status_code == 200
