@@ -50,6 +50,15 @@ class TeamEntrySchema(Schema):
     team_id = fields.String(required=True, validate=validate.Length(min=1, max=80))
 
 
+class LineupSchema(Schema):
+    """POST /api/tournaments/{id}/rounds/{n}/lineups (its arbiter): the team's number in the
+    event and, board 1 first, an entrant number or null (an empty board) for every board."""
+
+    round = StrictInteger(dump_only=True)
+    team = StrictInteger(required=True)
+    players = fields.List(StrictInteger(allow_none=True), required=True, validate=validate.Length(max=20))
+
+
 class TeamStandingSchema(Schema):
     rank = StrictInteger()
     team = fields.Dict()  # {number, id, name, name_geez}
@@ -67,4 +76,5 @@ class TeamStandingsSchema(Schema):
 
 
 team_entry_schema = TeamEntrySchema()
+lineup_schema = LineupSchema()
 team_standings_schema = TeamStandingsSchema()

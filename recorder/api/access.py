@@ -52,6 +52,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "knockout.hand_over": ("write_tournament", "tournament"),
     "knockout.draw_lot": ("write_tournament", "tournament"),
     "team_events.enter_team": ("write_tournament", "tournament"),
+    "team_events.submit_lineup": ("write_tournament", "tournament"),
     "tournaments.issue_signins": ("write_tournament", "tournament"),
     "tournaments.list_signins": ("write_tournament", "tournament"),  # a read, but the arbiter's
     "tournaments.revoke_signin": ("write_tournament", "tournament"),

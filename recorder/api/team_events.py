@@ -1,4 +1,4 @@
-"""A team event over HTTP: a registry team entered (its arbiter), and the team standings
+"""A team event over HTTP: a registry team entered and a round's line-ups (its arbiter), and the team standings
 (anyone, the broadcast delay holding as for every read). Pairing, the boards' games and
 their results go through the tournament endpoints as in every event."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask
 
 from recorder.tournaments import teams as teams_rules
-from schemas.teams import team_entry_schema, team_standings_schema
+from schemas.teams import lineup_schema, team_entry_schema, team_standings_schema
 
 from . import openapi
 from .broadcast import visible_state_of
@@ -29,6 +29,15 @@ def enter_team(tournament_id: str):
     data = team_entry_schema.load(raw)
     written = tournaments().enter_team(tournament_id, teams().entry(data["team_id"]), **write_options(raw))
     return tournament_answer(tournament_id, written.tournament.version, 201)
+
+
+@bp.post("/<tournament_id>/rounds/<int:round_number>/lineups")
+def submit_lineup(tournament_id: str, round_number: int):
+    raw = body()
+    data = lineup_schema.load(raw)
+    written = tournaments().submit_lineup(tournament_id, round_number, data, **write_options(raw))
+    answer = {"round": round_number, "team": data["team"], "players": data["players"]}
+    return respond(lineup_schema.dump(answer), written.tournament.version, 201)
 
 
 @bp.get("/<tournament_id>/team-standings")

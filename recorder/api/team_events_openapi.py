@@ -7,9 +7,9 @@ from apispec import APISpec
 import schemas.teams as team_schemas
 
 from .openapi import IDEMPOTENCY, IF_MATCH, _json, _problems
-from .tournaments_openapi import BEARER, TOURNAMENT_ID
+from .tournaments_openapi import BEARER, TOURNAMENT_ID, _int
 
-SCHEMAS = ("TeamEntry", "TeamStanding", "TeamStandings")
+SCHEMAS = ("TeamEntry", "Lineup", "TeamStanding", "TeamStandings")
 
 
 def component(name: str) -> str:
@@ -30,6 +30,22 @@ def document_team_event_paths(spec: APISpec) -> None:
                 "requestBody": {"required": True, "content": _json(component("TeamEntry"))},
                 "responses": {
                     "201": {"description": "The tournament", "content": _json("Tournament")},
+                    **_problems(400, 401, 403, 404, 409, 422),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/rounds/{round_number}/lineups",
+        operations={
+            "post": {
+                "summary": "A team's line-up for the next round until it is paired: board order kept, empties last",
+                "description": "Needs an arbiter token of this tournament (or the admin token).",
+                "security": BEARER,
+                "parameters": [TOURNAMENT_ID, _int("round_number"), IF_MATCH, IDEMPOTENCY],
+                "requestBody": {"required": True, "content": _json(component("Lineup"))},
+                "responses": {
+                    "201": {"description": "The line-up as stored", "content": _json(component("Lineup"))},
                     **_problems(400, 401, 403, 404, 409, 422),
                 },
             }

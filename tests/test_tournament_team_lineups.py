@@ -1,0 +1,154 @@
+"""A team event's line-ups: each round's team handed in before the round is paired (FIDE's
+fixed board order kept, a reserve filling a board, the others moving up, an empty board
+last), the pairing laying the boards out from them, an empty board lost by forfeit, and the
+board prizes. Four teams of two boards and a reserve."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from tournament_support import ADMIN_TOKEN, Organiser, bearer, make_app
+
+from recorder.cli.main import main
+
+TEAMS = 4
+BOARDS = 2
+VERIFY = (["verify", "--jobs", "1"], ["verify", "--projections"])
+
+
+@pytest.fixture
+def client(tmp_path):
+    return make_app(tmp_path).test_client()
+
+
+@pytest.fixture
+def admin(client):
+    return Organiser(client, ADMIN_TOKEN)
+
+
+def registry_team(admin, number: int) -> str:
+    ids = []
+    for board in range(1, BOARDS + 2):
+        body = {"name": f"Team {number} member {board}", "federation": "ERI"}
+        ids.append(admin._call("POST", "/api/players", 201, body)["id"])
+    names = {"name": f"Team {number}", "name_geez": f"ጋንታ {number}", "federation": "Maekel"}
+    return admin._call("POST", "/api/teams", 201, {**names, "players": ids[:BOARDS], "reserves": ids[BOARDS:]})["id"]
+
+
+def team_event(admin) -> str:
+    """Teams 1 to 4: team k's players are entrants 3k-2, 3k-1 (boards 1, 2), its reserve 3k."""
+    t = admin.create(name="League", variant="qelat", format="team_round_robin", team_boards=BOARDS)["id"]
+    for number in range(1, TEAMS + 1):
+        admin._call("POST", f"/api/tournaments/{t}/teams", 201, {"team_id": registry_team(admin, number)})
+    return t
+
+
+def line_up(admin, t: str, team: int, players: list, round_number: int = 1, expect: int = 201) -> dict:
+    url = f"/api/tournaments/{t}/rounds/{round_number}/lineups"
+    return admin._call("POST", url, expect, {"team": team, "players": players})
+
+
+def seat(player: dict | None) -> int | None:
+    return None if player is None else player["number"]
+
+
+def version(admin, t: str) -> int:
+    return admin.get(f"/api/tournaments/{t}")["version"]
+
+
+def result(admin, t: str, round_number: int, board: int, outcome: str) -> None:
+    url = f"/api/tournaments/{t}/rounds/{round_number}/boards/{board}/result"
+    admin._call("POST", url, 201, {"result": outcome, "kind": "played"})
+
+
+def test_a_line_up_out_of_board_order_or_with_another_teams_player_is_refused_naming_the_field(admin):
+    t = team_event(admin)
+    before = version(admin, t)
+    refusals = {
+        "out of board order": (1, [2, 1]),
+        "a reserve before a board player": (1, [3, 2]),
+        "another team's player": (1, [1, 4]),
+        "no such player": (1, [1, 99]),
+        "the same player twice": (1, [1, 1]),
+        "an empty board before a player": (1, [None, 2]),
+        "too few boards": (1, [1]),
+        "too many boards": (1, [1, 2, 3]),
+        "no such team": (5, [13, 14]),
+    }
+    for why, (team, players) in refusals.items():
+        problem = line_up(admin, t, team, players, expect=422)
+        assert problem.get("field") in ("players", "team"), (why, problem)
+    assert line_up(admin, t, 1, [1, 2], round_number=2, expect=422)["field"] == "round"  # the next round only
+    admin._call("POST", f"/api/tournaments/{t}/rounds/1/lineups", 422, {"team": 1, "players": "1 2"})
+    assert version(admin, t) == before  # nothing stored
+
+
+def test_a_line_up_after_its_round_is_paired_is_refused_and_a_team_without_one_fields_its_first_boards(admin):
+    t = team_event(admin)
+    paired = admin.pair(t)
+    first_match = [(b["south"]["number"], b["north"]["number"]) for b in paired["boards"][:BOARDS]]
+    assert first_match == [(1, 10), (11, 2)]  # C.05 Annex 1: 1-4; no line-up: the first boards
+    before = version(admin, t)
+    assert "paired" in line_up(admin, t, 1, [1, 3], expect=422)["detail"]
+    assert version(admin, t) == before
+
+
+def test_only_the_arbiter_or_the_admin_hands_in_a_line_up(client, admin):
+    t = team_event(admin)
+    other = admin.create(name="Other", variant="qelat", format="team_round_robin", team_boards=BOARDS)["id"]
+    strangers = {
+        "none": {},
+        "another event's arbiter": bearer(admin.issue_token(other, "Arb")["token"]),
+        "a player's sign-in": bearer(
+            admin._call("POST", f"/api/tournaments/{t}/players/signins", 201, {"players": [1]})["signins"][0]["token"]
+        ),
+    }
+    before = version(admin, t)
+    for who, headers in strangers.items():
+        response = client.post(
+            f"/api/tournaments/{t}/rounds/1/lineups", json={"team": 1, "players": [1, 3]}, headers=headers
+        )
+        assert response.status_code in (401, 403), who
+    assert version(admin, t) == before
+    arbiter = Organiser(client, admin.issue_token(t, "Arbiter")["token"])
+    assert line_up(arbiter, t, 1, [1, 3])["players"] == [1, 3]
+
+
+def test_a_reserve_plays_board_two_and_his_result_counts_for_his_team(admin):
+    t = team_event(admin)
+    line_up(admin, t, 1, [2, 3])  # board 1 absent: board 2 moves up, the reserve plays board 2
+    line_up(admin, t, 1, [1, 3])  # handed in again before the deadline: the last one counts
+    rnd = admin.pair(t)
+    assert [(b["south"]["number"], b["north"]["number"]) for b in rnd["boards"][:BOARDS]] == [(1, 10), (11, 3)]
+    result(admin, t, 1, 1, "north_wins")  # team 4 wins board 1
+    result(admin, t, 1, 2, "north_wins")  # the reserve wins board 2 for team 1
+    for board in (3, 4):
+        result(admin, t, 1, board, "draw")
+    rows = {row["team"]["number"]: row for row in admin.get(f"/api/tournaments/{t}/team-standings")["standings"]}
+    assert (rows[1]["game_points"], rows[1]["match_points"]) == (1, 1)
+    assert (rows[4]["game_points"], rows[4]["match_points"]) == (1, 1)
+    assert admin.get(f"/api/tournaments/{t}/check")["rounds"][0]["status"] == "same"
+
+
+def test_an_empty_board_is_lost_by_forfeit_and_counted_in_the_team_standings(tmp_path, admin):
+    t = team_event(admin)
+    line_up(admin, t, 1, [1, None])  # team 1 leaves board 2 empty against team 4
+    line_up(admin, t, 2, [None, None])  # team 2 does not come; team 3 fields one player
+    line_up(admin, t, 3, [7, None])
+    rnd = admin.pair(t)
+    assert [b["board"] for b in rnd["boards"]] == [1]  # a game only where both sides sit
+    empty = [(b["board"], seat(b["south"]), seat(b["north"])) for b in rnd["empty_boards"]]
+    assert empty == [(2, 11, None), (3, None, 7), (4, None, None)]  # board 2: team 4 South, team 1's seat empty
+    assert [b["result"] for b in rnd["empty_boards"]] == ["south_wins", "north_wins", "double_forfeit"]
+    admin.start(t, 1, 2, expect=404)  # no game on an empty board
+    result(admin, t, 1, 1, "south_wins")  # team 1 wins board 1: 1-1 against team 4
+    rows = {row["team"]["number"]: row for row in admin.get(f"/api/tournaments/{t}/team-standings")["standings"]}
+    assert [(rows[n]["match_points"], rows[n]["game_points"], rows[n]["played"]) for n in (1, 2, 3, 4)] == [
+        (1, 1, 1),
+        (0, 0, 1),
+        (2, 1, 1),
+        (1, 1, 1),
+    ]
+    assert admin.get(f"/api/tournaments/{t}/check")["rounds"][0]["status"] == "same"
+    verified = [CliRunner().invoke(main, [*check, "--db", str(tmp_path / "tournament.sqlite3")]) for check in VERIFY]
+    assert [r.exit_code for r in verified] == [0, 0], [r.output for r in verified]
