@@ -152,3 +152,53 @@ def test_an_empty_board_is_lost_by_forfeit_and_counted_in_the_team_standings(tmp
     assert admin.get(f"/api/tournaments/{t}/check")["rounds"][0]["status"] == "same"
     verified = [CliRunner().invoke(main, [*check, "--db", str(tmp_path / "tournament.sqlite3")]) for check in VERIFY]
     assert [r.exit_code for r in verified] == [0, 0], [r.output for r in verified]
+
+
+def exported(client, t: str) -> str:
+    response = client.get(f"/api/tournaments/{t}/trf")
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def post_trf(client, text: str):
+    headers = {"Content-Type": "text/plain", **bearer(ADMIN_TOKEN)}
+    return client.post("/api/tournaments/trf?variant=qelat", data=text.encode(), headers=headers)
+
+
+def test_a_trf_with_reserves_and_empty_boards_imports_back_into_the_same_rounds_and_the_same_file(client, admin):
+    t = team_event(admin)
+    line_up(admin, t, 1, [1, 3])  # round 1: team 1's reserve plays board 2
+    line_up(admin, t, 4, [10, None])  # team 4 leaves board 2 empty
+    admin.pair(t)
+    result(admin, t, 1, 1, "draw")
+    for board in (3, 4):
+        result(admin, t, 1, board, "south_wins")
+    line_up(admin, t, 3, [None, None], round_number=2)  # round 2: team 3 does not come
+    admin.pair(t)
+    text = exported(client, t)
+    response = post_trf(client, text)
+    assert response.status_code == 201, response.get_json()
+    imported = response.get_json()["id"]
+    assert exported(client, imported) == text
+    for number in (1, 2):
+        mine, theirs = (admin.get(f"/api/tournaments/{x}/rounds/{number}") for x in (t, imported))
+        assert seated(theirs) == seated(mine)
+    assert seated(admin.get(f"/api/tournaments/{imported}/rounds/1")) == (
+        [(1, 10), (4, 7), (8, 5)],
+        [(2, None, 3, "north_wins")],
+    )
+    standings = admin.get(f"/api/tournaments/{t}/team-standings")["standings"]
+    assert admin.get(f"/api/tournaments/{imported}/team-standings")["standings"] == standings
+    assert [r["status"] for r in admin.get(f"/api/tournaments/{imported}/check")["rounds"]] == ["same", "same"]
+    lines = text.split("\r\n")
+    at, told = next((i, line) for i, line in enumerate(lines, start=1) if line.startswith("XMR 0000 LINEUP"))
+    swapped = "\r\n".join([*lines[: at - 1], told.replace("[1,3]", "[3,1]"), *lines[at:]])
+    detail = post_trf(client, swapped).get_json()["detail"]
+    assert detail.startswith(f"line {at}, column 20: team 1's line-up for round 1: a line-up keeps the team's fixed")
+
+
+def seated(round_json: dict) -> tuple[list, list]:
+    """A round's games as (south, north) and its empty boards as (board, south, north, result)."""
+    games = [(b["south"]["number"], b["north"]["number"]) for b in round_json["boards"]]
+    empty = [(b["board"], seat(b["south"]), seat(b["north"]), b["result"]) for b in round_json["empty_boards"]]
+    return games, empty
