@@ -59,6 +59,14 @@ class LineupSchema(Schema):
     players = fields.List(StrictInteger(allow_none=True), required=True, validate=validate.Length(max=20))
 
 
+class LineupsSchema(Schema):
+    """GET /api/tournaments/{id}/rounds/{n}/lineups (its arbiter): each team's line-up,
+    ``{team, name, players, handed_in}``; a team that handed in none fields its first boards."""
+
+    round = StrictInteger()
+    lineups = fields.List(fields.Dict())
+
+
 class TeamStandingSchema(Schema):
     rank = StrictInteger()
     team = fields.Dict()  # {number, id, name, name_geez}
@@ -77,4 +85,5 @@ class TeamStandingsSchema(Schema):
 
 team_entry_schema = TeamEntrySchema()
 lineup_schema = LineupSchema()
+lineups_schema = LineupsSchema()
 team_standings_schema = TeamStandingsSchema()

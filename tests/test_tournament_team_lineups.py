@@ -110,8 +110,18 @@ def test_only_the_arbiter_or_the_admin_hands_in_a_line_up(client, admin):
         )
         assert response.status_code in (401, 403), who
     assert version(admin, t) == before
+    for who, headers in strangers.items():
+        assert client.get(f"/api/tournaments/{t}/rounds/1/lineups", headers=headers).status_code in (401, 403), who
     arbiter = Organiser(client, admin.issue_token(t, "Arbiter")["token"])
     assert line_up(arbiter, t, 1, [1, 3])["players"] == [1, 3]
+    listed = arbiter._call("GET", f"/api/tournaments/{t}/rounds/1/lineups", 200)["lineups"]
+    assert [(row["team"], row["players"], row["handed_in"]) for row in listed] == [
+        (1, [1, 3], True),
+        (2, [4, 5], False),
+        (3, [7, 8], False),
+        (4, [10, 11], False),
+    ]
+    arbiter._call("GET", f"/api/tournaments/{t}/rounds/2/lineups", 404)
 
 
 def test_a_reserve_plays_board_two_and_his_result_counts_for_his_team(admin):
@@ -202,3 +212,17 @@ def seated(round_json: dict) -> tuple[list, list]:
     games = [(b["south"]["number"], b["north"]["number"]) for b in round_json["boards"]]
     empty = [(b["board"], seat(b["south"]), seat(b["north"]), b["result"]) for b in round_json["empty_boards"]]
     return games, empty
+
+
+def test_a_line_up_stays_hidden_from_the_public_until_its_round_is_paired(client, admin):
+    t = team_event(admin)
+    line_up(admin, t, 1, [1, 3])
+
+    def told() -> list:
+        events = client.get(f"/api/tournaments/{t}/events").get_json()["events"]
+        return [e for e in events if e["type"] == "lineup_submitted"]
+
+    assert told() == [] and "LINEUP" not in exported(client, t)  # the other captains learn it with the pairing
+    admin.pair(t)
+    assert [e["payload"]["players"] for e in told()] == [[1, 3]]
+    assert 'XMR 0000 LINEUP    {"players":[1,3],"round":1,"team":1}' in exported(client, t).split("\r\n")

@@ -53,6 +53,7 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "knockout.draw_lot": ("write_tournament", "tournament"),
     "team_events.enter_team": ("write_tournament", "tournament"),
     "team_events.submit_lineup": ("write_tournament", "tournament"),
+    "team_events.list_lineups": ("write_tournament", "tournament"),  # a read, but the arbiter's: kept till paired
     "tournaments.issue_signins": ("write_tournament", "tournament"),
     "tournaments.list_signins": ("write_tournament", "tournament"),  # a read, but the arbiter's
     "tournaments.revoke_signin": ("write_tournament", "tournament"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask
 
 from recorder.tournaments import teams as teams_rules
-from schemas.teams import lineup_schema, team_entry_schema, team_standings_schema
+from schemas.teams import lineup_schema, lineups_schema, team_entry_schema, team_standings_schema
 
 from . import openapi
 from .broadcast import visible_state_of
@@ -38,6 +38,15 @@ def submit_lineup(tournament_id: str, round_number: int):
     written = tournaments().submit_lineup(tournament_id, round_number, data, **write_options(raw))
     answer = {"round": round_number, "team": data["team"], "players": data["players"]}
     return respond(lineup_schema.dump(answer), written.tournament.version, 201)
+
+
+@bp.get("/<tournament_id>/rounds/<int:round_number>/lineups")
+def list_lineups(tournament_id: str, round_number: int):
+    """The round's line-ups as the pairing takes (or took) them: the arbiter's, as they are
+    kept from the public until the round is paired."""
+    t = tournaments().tournament(tournament_id)
+    answer = {"round": round_number, "lineups": teams_rules.lineups_json(t, round_number)}
+    return respond(lineups_schema.dump(answer), t.version)
 
 
 @bp.get("/<tournament_id>/team-standings")

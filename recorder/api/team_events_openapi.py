@@ -9,7 +9,7 @@ import schemas.teams as team_schemas
 from .openapi import IDEMPOTENCY, IF_MATCH, _json, _problems
 from .tournaments_openapi import BEARER, TOURNAMENT_ID, _int
 
-SCHEMAS = ("TeamEntry", "Lineup", "TeamStanding", "TeamStandings")
+SCHEMAS = ("TeamEntry", "Lineup", "Lineups", "TeamStanding", "TeamStandings")
 
 
 def component(name: str) -> str:
@@ -48,7 +48,17 @@ def document_team_event_paths(spec: APISpec) -> None:
                     "201": {"description": "The line-up as stored", "content": _json(component("Lineup"))},
                     **_problems(400, 401, 403, 404, 409, 422),
                 },
-            }
+            },
+            "get": {
+                "summary": "Each team's line-up for a paired round or the next (kept from the public until paired)",
+                "description": "Needs an arbiter token of this tournament (or the admin token).",
+                "security": BEARER,
+                "parameters": [TOURNAMENT_ID, _int("round_number")],
+                "responses": {
+                    "200": {"description": "The line-ups", "content": _json(component("Lineups"))},
+                    **_problems(401, 403, 404),
+                },
+            },
         },
     )
     spec.path(

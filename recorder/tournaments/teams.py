@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from recorder.errors import AlreadyExists, InvalidRecord
+from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 
 from . import TEAM_ROUND_ROBIN
 from .events import LineupSubmitted, PlayerRegistered, RoundPaired, TeamEntered
@@ -340,6 +340,23 @@ def decide_lineup(t: Tournament, round_number: int, team: int, players: list) ->
     if problem is not None:
         raise InvalidRecord(problem, field="players")
     return [LineupSubmitted(round_number, team, list(players))]
+
+
+def lineups_json(t: Tournament, round_number: int) -> list[dict]:
+    """Each team's line-up for a round paired or the next (NotFound past it): as handed in
+    (``handed_in``), else its first boards."""
+    if not 1 <= round_number <= t.next_round:
+        raise NotFound(f"round {round_number} is neither paired nor the next", round=round_number)
+    return [
+        {"team": e.number, "name": e.name, "players": list(players), "handed_in": (round_number, e.number) in t.lineups}
+        for e, players in zip(t.teams, round_lineups(t, round_number), strict=True)
+    ]
+
+
+def sealed_lineup(event_type: str, payload: Mapping, paired: int) -> bool:
+    """A line-up event of a round not yet paired (``paired`` rounds are): kept from the
+    public, so that no team learns another's before the pairing shows them all."""
+    return event_type == "lineup_submitted" and payload["round"] > paired
 
 
 def lineup_round(lineups: Sequence[Lineup], round_number: int, boards: int) -> tuple[TeamRound, list[EmptyBoard]]:
