@@ -83,6 +83,17 @@ class TeamStandingsSchema(Schema):
     standings = fields.List(fields.Nested(TeamStandingSchema))
 
 
+class BoardPrizesSchema(Schema):
+    """GET /api/tournaments/{id}/board-prizes: board by board, its players ranked, each
+    ``{rank, number, name, team, games, points, percentage, minimum, qualified}`` (rank null
+    below the minimum of games)."""
+
+    tournament_id = fields.String()
+    status = fields.String()
+    boards = fields.List(fields.Dict())
+
+
+board_prizes_schema = BoardPrizesSchema()
 team_entry_schema = TeamEntrySchema()
 lineup_schema = LineupSchema()
 lineups_schema = LineupsSchema()

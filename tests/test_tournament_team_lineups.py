@@ -226,3 +226,47 @@ def test_a_line_up_stays_hidden_from_the_public_until_its_round_is_paired(client
     admin.pair(t)
     assert [e["payload"]["players"] for e in told()] == [[1, 3]]
     assert 'XMR 0000 LINEUP    {"players":[1,3],"round":1,"team":1}' in exported(client, t).split("\r\n")
+
+
+def test_board_prizes_rank_each_boards_players_by_percentage_then_games_counting_games_played_alone(admin):
+    t = team_event(admin)
+    line_up(admin, t, 1, [1, 3])  # round 1: team 1's reserve (3) plays board 2
+    line_up(admin, t, 2, [4, None])  # and team 2 leaves board 2 empty: no game for anyone there
+    outcomes = {1: "south_wins", 2: "draw", 3: "north_wins"}
+    rounds = []
+    for number in (1, 2, 3):
+        rounds.append(admin.pair(t))
+        for board in rounds[-1]["boards"]:
+            forfeit = number == 2 and board["board"] == 3  # recorded as a forfeit: no game either
+            url = f"/api/tournaments/{t}/rounds/{number}/boards/{board['board']}/result"
+            body = (
+                {"result": "north_wins", "kind": "forfeit"}
+                if forfeit
+                else {"result": outcomes[number], "kind": "played"}
+            )
+            admin._call("POST", url, 201, body)
+    # By hand, from the stored results: board k of its match, the games played there.
+    tally: dict[tuple[int, int], list] = {}
+    for rnd in (admin.get(f"/api/tournaments/{t}/rounds/{n}") for n in (1, 2, 3)):
+        for b in rnd["boards"]:
+            if b["entered_as"] == "forfeit":
+                continue
+            south = {"south_wins": 1.0, "draw": 0.5, "north_wins": 0.0}[b["result"]]
+            k = (b["board"] - 1) % BOARDS + 1
+            for player, points in ((b["south"]["number"], south), (b["north"]["number"], 1 - south)):
+                games, scored = tally.get((k, player), (0, 0.0))
+                tally[(k, player)] = (games + 1, scored + points)
+    prizes = admin.get(f"/api/tournaments/{t}/board-prizes")
+    assert prizes["status"] == "finished" and [b["board"] for b in prizes["boards"]] == [1, 2]
+    for board in prizes["boards"]:
+        got = {p["number"]: (p["games"], p["points"]) for p in board["players"]}
+        assert got == {player: tuple(v) for (k, player), v in tally.items() if k == board["board"]}
+        for p in board["players"]:
+            assert p["minimum"] == 2  # 70% of 3 rounds is 2.1, a reserve's 50% 1.5: both 2, half up
+            assert p["qualified"] == (p["games"] >= 2) and p["percentage"] == round(100 * p["points"] / p["games"], 1)
+        ranked = [p for p in board["players"] if p["qualified"]]
+        keys = [(-p["percentage"], -p["games"]) for p in ranked]
+        assert keys == sorted(keys) and all(p["rank"] is None for p in board["players"][len(ranked) :])
+    board_two = {p["number"]: p for p in prizes["boards"][1]["players"]}
+    assert (board_two[3]["games"], board_two[3]["qualified"], board_two[3]["rank"]) == (1, False, None)  # the reserve
+    assert board_two[5]["games"] == 2  # team 2's board 2 sat out round 1, his board left empty

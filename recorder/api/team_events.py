@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask
 
+from recorder.tournaments import board_prizes as board_prize_rules
 from recorder.tournaments import teams as teams_rules
-from schemas.teams import lineup_schema, lineups_schema, team_entry_schema, team_standings_schema
+from schemas.teams import board_prizes_schema, lineup_schema, lineups_schema, team_entry_schema, team_standings_schema
 
 from . import openapi
 from .broadcast import visible_state_of
@@ -56,3 +57,12 @@ def get_team_standings(tournament_id: str):
     rows = teams_rules.standings_json(t, standings)
     answer = {"tournament_id": t.tournament_id, "primary": "match_points", "status": view.status, "standings": rows}
     return respond(team_standings_schema.dump(answer), t.version)
+
+
+@bp.get("/<tournament_id>/board-prizes")
+def get_board_prizes(tournament_id: str):
+    view, prizes = tournaments().board_prizes(tournament_id, visible_state_of)
+    t = view.tournament
+    boards = board_prize_rules.board_prizes_json(t, prizes)
+    answer = {"tournament_id": t.tournament_id, "status": view.status, "boards": boards}
+    return respond(board_prizes_schema.dump(answer), t.version)

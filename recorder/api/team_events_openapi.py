@@ -9,7 +9,7 @@ import schemas.teams as team_schemas
 from .openapi import IDEMPOTENCY, IF_MATCH, _json, _problems
 from .tournaments_openapi import BEARER, TOURNAMENT_ID, _int
 
-SCHEMAS = ("TeamEntry", "Lineup", "Lineups", "TeamStanding", "TeamStandings")
+SCHEMAS = ("TeamEntry", "Lineup", "Lineups", "TeamStanding", "TeamStandings", "BoardPrizes")
 
 
 def component(name: str) -> str:
@@ -69,6 +69,19 @@ def document_team_event_paths(spec: APISpec) -> None:
                 "parameters": [TOURNAMENT_ID],
                 "responses": {
                     "200": {"description": "The team standings", "content": _json(component("TeamStandings"))},
+                    **_problems(404),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/board-prizes",
+        operations={
+            "get": {
+                "summary": "A team event's board prizes: each board's players by percentage, then games played",
+                "parameters": [TOURNAMENT_ID],
+                "responses": {
+                    "200": {"description": "The board prizes", "content": _json(component("BoardPrizes"))},
                     **_problems(404),
                 },
             }

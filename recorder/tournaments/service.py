@@ -34,6 +34,7 @@ from recorder.store import (
 from . import (
     TOURNAMENT_PREFIX,
     board_game_id,
+    board_prizes,
     finish,
     knockout,
     new_tournament_id,
@@ -538,6 +539,11 @@ class Tournaments:
             return teams.decide_lineup(t, round_number, body["team"], body["players"])
 
         return self.execute(tournament_id, decide, **write)
+
+    def board_prizes(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, dict]:
+        """A team event's board prizes from the results the reader may see (``state_of``, as ``view``)."""
+        view = self.view(tournament_id, state_of)
+        return view, board_prizes.board_prizes(view.tournament, view.outcomes)
 
     def team_standings(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, list]:
         """The team standings from the results the reader may see (``state_of``, as ``view``)."""
