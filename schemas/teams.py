@@ -93,7 +93,21 @@ class BoardPrizesSchema(Schema):
     boards = fields.List(fields.Dict())
 
 
+class CaptainSigninSchema(Schema):
+    """POST /api/tournaments/{id}/teams/{n}/captain-signin (its arbiter): the token, shown once."""
+
+    id = fields.String()
+    kind = fields.String()  # captain
+    holder = fields.String()
+    tournament_id = fields.String(allow_none=True)
+    created_at = fields.String()
+    revoked_at = fields.String(allow_none=True)
+    team = StrictInteger()
+    token = fields.String()
+
+
 board_prizes_schema = BoardPrizesSchema()
+captain_signin_schema = CaptainSigninSchema()
 team_entry_schema = TeamEntrySchema()
 lineup_schema = LineupSchema()
 lineups_schema = LineupsSchema()

@@ -270,3 +270,49 @@ def test_board_prizes_rank_each_boards_players_by_percentage_then_games_counting
     board_two = {p["number"]: p for p in prizes["boards"][1]["players"]}
     assert (board_two[3]["games"], board_two[3]["qualified"], board_two[3]["rank"]) == (1, False, None)  # the reserve
     assert board_two[5]["games"] == 2  # team 2's board 2 sat out round 1, his board left empty
+
+
+ARBITERS_READS = ("/lineups", "/signins", "/disputes", "/tokens")  # the reads kept to the arbiter
+
+
+def captain_signin(admin, t: str, team: int, expect: int = 201) -> dict:
+    return admin._call("POST", f"/api/tournaments/{t}/teams/{team}/captain-signin", expect, {})
+
+
+def test_a_captains_signin_hands_in_his_own_teams_line_up_and_nothing_else(client, admin):
+    t = team_event(admin)
+    signin = captain_signin(admin, t, 1)
+    assert (signin["team"], signin["holder"]) == (1, "Captain of team 1") and signin["token"]
+    captain = Organiser(client, signin["token"])
+    assert line_up(captain, t, 1, [1, 3])["players"] == [1, 3]
+    before = version(admin, t)
+    assert "team 1" in line_up(captain, t, 2, [4, 6], expect=403)["detail"]  # another team's: refused
+    document = client.get("/api/openapi.json").get_json()
+    game = admin._call(
+        "POST", "/api/games", 201, {"variant": "qelat", "south": "A", "north": "B", "first_player": "south"}
+    )["id"]
+    values = {"tournament_id": t, "round_number": "1", "board": "1", "number": "1", "game_id": game}
+    values |= {"player_id": "p-00ff", "team_id": "tm-00ff", "token_id": "tok-00ff"}
+    refused = []
+    for path, operations in document["paths"].items():
+        for method in operations:
+            if method == "get" and not path.endswith(ARBITERS_READS):
+                continue
+            if (method, path) in {("post", "/api/games/{game_id}/claims"), ("post", "/api/games/{game_id}/what-if")}:
+                continue
+            url = path.format(**{k: v for k, v in values.items() if "{" + k + "}" in path})
+            response = client.open(
+                url, method=method.upper(), json={"team": 1, "players": [1, 2]}, headers=bearer(signin["token"])
+            )
+            if (method, path) != ("post", "/api/tournaments/{tournament_id}/rounds/{round_number}/lineups"):
+                refused.append((method, path, response.status_code))
+    assert [r for r in refused if r[2] != 403] == []
+    assert version(admin, t) == before + 1  # its own team's line-up, handed in again by the loop: nothing else
+    again = captain_signin(admin, t, 1)  # a new one revokes the old (a card lost)
+    assert line_up(captain, t, 1, [1, 2], expect=401)
+    assert line_up(Organiser(client, again["token"]), t, 1, [1, 2])["players"] == [1, 2]
+    player = admin._call("POST", f"/api/tournaments/{t}/players/signins", 201, {"players": [1]})["signins"][0]
+    Organiser(client, player["token"])._call("POST", f"/api/tournaments/{t}/teams/1/captain-signin", 403, {})
+    captain_signin(admin, t, 9, expect=404)
+    swiss = admin.create(name="S", variant="qelat", format="swiss", rounds=3)["id"]
+    captain_signin(admin, swiss, 1, expect=422)

@@ -6,15 +6,26 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask
 
+from recorder.auth.policy import lineup_refusal
+from recorder.errors import Forbidden
 from recorder.tournaments import board_prizes as board_prize_rules
 from recorder.tournaments import teams as teams_rules
-from schemas.teams import board_prizes_schema, lineup_schema, lineups_schema, team_entry_schema, team_standings_schema
+from recorder.tournaments import views
+from schemas.teams import (
+    board_prizes_schema,
+    captain_signin_schema,
+    lineup_schema,
+    lineups_schema,
+    team_entry_schema,
+    team_standings_schema,
+)
 
 from . import openapi
+from .access import authenticator, principal
 from .broadcast import visible_state_of
 from .team_events_openapi import document_team_event_paths
 from .teams import teams
-from .tournaments import body, respond, tournament_answer, tournaments, write_options
+from .tournaments import NO_STORE, body, respond, tournament_answer, tournaments, write_options
 
 bp = Blueprint("team_events", __name__, url_prefix="/api/tournaments")
 openapi.EXTENSIONS.append(document_team_event_paths)
@@ -32,10 +43,25 @@ def enter_team(tournament_id: str):
     return tournament_answer(tournament_id, written.tournament.version, 201)
 
 
+@bp.post("/<tournament_id>/teams/<int:number>/captain-signin")
+def issue_captain_signin(tournament_id: str, number: int):
+    """A sign-in for team ``number``'s captain, shown once: it hands in his team's line-ups
+    and does nothing else; his earlier one is revoked (a card lost or given to another)."""
+    body()  # nothing to take, but a body that is not JSON is refused as anywhere
+    t = tournaments().tournament(tournament_id)
+    teams_rules.check_team_of(t, number)
+    row, token = authenticator().issue_captain_signin(tournament_id, number)
+    answer = {**views.token_json(row), "team": number, "token": token}
+    return respond(captain_signin_schema.dump(answer), t.version, 201, **NO_STORE)
+
+
 @bp.post("/<tournament_id>/rounds/<int:round_number>/lineups")
 def submit_lineup(tournament_id: str, round_number: int):
     raw = body()
     data = lineup_schema.load(raw)
+    refused = lineup_refusal(principal(), data["team"])
+    if refused is not None:
+        raise Forbidden(refused)
     written = tournaments().submit_lineup(tournament_id, round_number, data, **write_options(raw))
     answer = {"round": round_number, "team": data["team"], "players": data["players"]}
     return respond(lineup_schema.dump(answer), written.tournament.version, 201)

@@ -342,6 +342,16 @@ def decide_lineup(t: Tournament, round_number: int, team: int, players: list) ->
     return [LineupSubmitted(round_number, team, list(players))]
 
 
+def check_team_of(t: Tournament, number: int) -> TeamEntered:
+    """Team ``number`` of a team event (InvalidRecord: not a team event; NotFound: no such team)."""
+    if t.format != TEAM_ROUND_ROBIN:
+        raise InvalidRecord("only a team event has teams and their captains", field="team")
+    entered = next((e for e in t.teams if e.number == number), None)
+    if entered is None:
+        raise NotFound(f"no team {number} in this event", team=number)
+    return entered
+
+
 def lineups_json(t: Tournament, round_number: int) -> list[dict]:
     """Each team's line-up for a round paired or the next (NotFound past it): as handed in
     (``handed_in``), else its first boards."""
