@@ -316,3 +316,22 @@ def test_a_captains_signin_hands_in_his_own_teams_line_up_and_nothing_else(clien
     captain_signin(admin, t, 9, expect=404)
     swiss = admin.create(name="S", variant="qelat", format="swiss", rounds=3)["id"]
     captain_signin(admin, swiss, 1, expect=422)
+
+
+def test_board_prizes_hold_back_a_game_the_broadcast_delay_keeps_from_the_public(client, admin):
+    t = admin.create(
+        name="League", variant="qelat", format="team_round_robin", team_boards=BOARDS, broadcast_delay=900
+    )["id"]
+    admin._call("PUT", f"/api/tournaments/{t}/broadcast", 200, {"broadcast_delay": 900, "finished_public": False})
+    for number in (1, 2):
+        admin._call("POST", f"/api/tournaments/{t}/teams", 201, {"team_id": registry_team(admin, number)})
+    admin.pair(t)
+    game = admin.start(t, 1, 1)["id"]
+    admin.command(game, type="result", kind="resignation", winner="south")
+
+    def players_on_board_one(headers: dict) -> list:
+        prizes = client.get(f"/api/tournaments/{t}/board-prizes", headers=headers).get_json()
+        return [(p["number"], p["points"]) for p in prizes["boards"][0]["players"]]
+
+    assert players_on_board_one({}) == []  # the public waits for the delay
+    assert players_on_board_one(bearer(ADMIN_TOKEN)) == [(1, 1.0), (4, 0.0)]
