@@ -335,3 +335,14 @@ def test_board_prizes_hold_back_a_game_the_broadcast_delay_keeps_from_the_public
 
     assert players_on_board_one({}) == []  # the public waits for the delay
     assert players_on_board_one(bearer(ADMIN_TOKEN)) == [(1, 1.0), (4, 0.0)]
+
+
+def test_a_finished_team_event_takes_no_line_up_even_from_the_admin(admin):
+    t = team_event(admin)
+    rnd = admin.pair(t)
+    for board in rnd["boards"]:
+        result(admin, t, 1, board["board"], "draw")
+    admin._call("POST", f"/api/tournaments/{t}/finish", 201, {})
+    before = version(admin, t)
+    assert "finished" in line_up(admin, t, 1, [1, 2], round_number=2, expect=422)["detail"]
+    assert version(admin, t) == before

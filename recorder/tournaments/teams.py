@@ -328,6 +328,8 @@ def decide_lineup(t: Tournament, round_number: int, team: int, players: list) ->
     deadline: the pairing lays the boards out from the line-ups it finds)."""
     if t.format != TEAM_ROUND_ROBIN:
         raise InvalidRecord("only a team event takes line-ups", field="team")
+    if t.finished_explicitly:
+        raise InvalidRecord("the event is finished: it pairs no more rounds", field="round")
     if round_number <= len(t.rounds):
         raise InvalidRecord(f"round {round_number} is paired: its line-ups were due before", field="round")
     planned = t.planned_rounds
