@@ -62,6 +62,12 @@ def test_the_command_line_hands_in_line_ups_and_prints_them_and_the_board_prizes
     assert run(db, "tournament", "lineups", t, "1").splitlines() == [
         "team 1 (Team 1): 1, 3", "team 2 (Team 2): 4, -",
     ]  # fmt: skip
+    issued = run(db, "tournament", "captain-signin", t, "2").split()
+    assert issued[:2] == ["team", "2:"] and issued[2].startswith("cpt-t2-")
+    captain = Organiser(admin.client, issued[3])
+    captain._call("POST", f"/api/tournaments/{t}/rounds/1/lineups", 201, {"team": 2, "players": [4, None]})
+    captain._call("POST", f"/api/tournaments/{t}/rounds/1/lineups", 403, {"team": 1, "players": [1, 2]})
+    assert "no team 3" in run(db, "tournament", "captain-signin", t, "3", ok=False)
     run(db, "tournament", "pair", t)
     run(db, "tournament", "result", t, "1", "1", "draw", "--played")
     prizes = json.loads(run(db, "tournament", "board-prizes", t, "--json"))

@@ -1,5 +1,6 @@
 """``recorder team register | show | roster`` (teams in the registry) and ``recorder
-tournament enter-team | lineup | lineups | team-standings | board-prizes`` (a team event),
+tournament enter-team | captain-signin | lineup | lineups | team-standings | board-prizes``
+(a team event),
 writing the same events as the API
 (docs/tournaments.md, *Teams*)."""
 
@@ -132,6 +133,22 @@ def _number(text: str) -> int:
 
 def _seats(players) -> str:
     return ", ".join("-" if player is None else str(player) for player in players)
+
+
+@tournament.command("captain-signin")
+@click.argument("tournament_id")
+@click.argument("team", type=int)
+@DB
+def captain_signin(tournament_id, team, db):
+    """Issue team TEAM's captain's sign-in (the API's …/teams/{n}/captain-signin) and print
+    its token once: it hands in that team's line-ups alone; the team's earlier one is revoked."""
+    from recorder.auth.service import Authenticator
+
+    service = _service(db)
+    t = _run(lambda: service.tournament(tournament_id))
+    _run(lambda: team_rules.check_team_of(t, team))
+    row, token = Authenticator(service.store).issue_captain_signin(tournament_id, team)
+    say(f"team {team}: {row['token_id']} {token}")
 
 
 @tournament.command()
