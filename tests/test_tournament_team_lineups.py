@@ -79,6 +79,7 @@ def test_a_line_up_out_of_board_order_or_with_another_teams_player_is_refused_na
         problem = line_up(admin, t, team, players, expect=422)
         assert problem.get("field") in ("players", "team"), (why, problem)
     assert line_up(admin, t, 1, [1, 2], round_number=2, expect=422)["field"] == "round"  # the next round only
+    assert "3 rounds" in line_up(admin, t, 1, [1, 2], round_number=4, expect=422)["detail"]  # past the cycle
     admin._call("POST", f"/api/tournaments/{t}/rounds/1/lineups", 422, {"team": 1, "players": "1 2"})
     assert version(admin, t) == before  # nothing stored
 

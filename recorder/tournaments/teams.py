@@ -333,7 +333,9 @@ def decide_lineup(t: Tournament, round_number: int, team: int, players: list) ->
     if round_number <= len(t.rounds):
         raise InvalidRecord(f"round {round_number} is paired: its line-ups were due before", field="round")
     planned = t.planned_rounds
-    if round_number != t.next_round or (planned is not None and round_number > planned):
+    if planned is not None and round_number > planned:
+        raise InvalidRecord(f"the event has {planned} rounds, one Berger cycle over its teams", field="round")
+    if round_number != t.next_round:
         raise InvalidRecord(f"a line-up is handed in for the next round, {t.next_round}", field="round")
     entered = next((e for e in t.teams if e.number == team), None)
     if entered is None:
