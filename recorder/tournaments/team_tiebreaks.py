@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from .fold import Tournament
-from .teams import POINTS, TeamRound, TeamStanding, match_points, match_score, stored_round
+from .teams import TeamRound, TeamStanding, board_points, match_points, match_score, stored_round
 
 TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
 
@@ -144,6 +144,5 @@ def with_tiebreaks(t: Tournament, outcomes: Mapping, standings: Sequence[TeamSta
     """The event's standings, each team's tie-breaks beside its scores (``outcomes``: (round,
     board) -> a result with ``.result``, as ``teams.standings_of`` reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
-    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
-    values = team_tiebreaks(len(t.teams), rounds, points)
+    values = team_tiebreaks(len(t.teams), rounds, board_points(t, outcomes))
     return [replace(s, tiebreaks=values[s.team]) for s in standings]
