@@ -21,7 +21,7 @@ from . import TEAM_ROUND_ROBIN, TEAM_SWISS, team_swiss
 from .decide import annex_order, round_robin_field, swiss_pairing
 from .fold import Round, Tournament, bye_kind
 from .pairing import NoPairing, round_robin_round
-from .teams import team_round
+from .teams import lineup_round, round_lineups
 
 SAME, DIFFERS, NO_PAIRING, NOT_SWISS = "same", "differs", "no_pairing", "not_swiss"
 
@@ -105,28 +105,34 @@ def check_berger_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundChec
 
 def check_team_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundCheck:
     """A team round robin's round against the Berger table over its teams, each match's
-    boards laid out by board order (teams.py)."""
+    boards laid out from the line-ups handed in before it (a team without one: its first
+    boards), the boards left empty among them (teams.py)."""
     if len(t.teams) < 2:
         return replace(base, detail="a team round robin needs at least two teams for a Berger table")
-    laid = team_round([entered.players for entered in t.teams], rnd.number, t.team_boards or 1)
+    laid, empty = lineup_round(round_lineups(t, rnd.number), rnd.number, t.team_boards or 1)
     expected = tuple((b.south, b.north) for b in laid.boards)
     found = replace(base, expected=expected, expected_bye=None)
-    if base.stored == expected:
+    if base.stored == expected and tuple(empty) == rnd.empty:
         return replace(found, status=SAME)
+    if base.stored == expected:
+        return replace(found, status=DIFFERS, detail="the boards left empty are not the line-ups' empty boards")
     return replace(found, status=DIFFERS, detail=difference(base.stored, None, expected, None))
 
 
 def check_team_swiss_round(t: Tournament, outcomes: dict, rnd: Round, base: RoundCheck) -> RoundCheck:
     """A team Swiss's round against C.04.6's pairing of it from the rounds before it, each
-    match's boards laid out by board order (team_swiss.py)."""
+    match's boards laid out from the line-ups handed in before it (team_swiss.py)."""
     try:
         pairing = team_swiss.pairing_of(t, outcomes, rnd.number)
     except InvalidRecord as error:
         return replace(base, status=NO_PAIRING, detail=str(error))
-    expected = tuple((b["south"], b["north"]) for b in team_swiss.laid_boards(t, pairing))
+    laid, empty = team_swiss.laid_round(t, pairing, rnd.number)
+    expected = tuple((b.south, b.north) for b in laid.boards)
     found = replace(base, expected=expected, expected_bye=None)
-    if base.stored == expected:
+    if base.stored == expected and tuple(empty) == rnd.empty:
         return replace(found, status=SAME)
+    if base.stored == expected:
+        return replace(found, status=DIFFERS, detail="the boards left empty are not the line-ups' empty boards")
     return replace(found, status=DIFFERS, detail=difference(base.stored, None, expected, None))
 
 

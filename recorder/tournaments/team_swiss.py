@@ -1,6 +1,7 @@
 """A team Swiss event (pure): the teams' histories read from its stored rounds, the next
 round paired by FIDE's Swiss Team Pairing System (C.04.6, ``pairing/team_swiss.py``) and
-its matches laid out on boards as in every team event (``teams.match_boards``).
+its matches laid out on boards from the teams' line-ups as in every team event
+(``teams.matches_laid_out``).
 
 - The team with White (C.04.6 art. 4) is the match's first-named team: its board 1 player
   sits South, the seat that moves first, and the teams alternate seats board by board. A
@@ -22,7 +23,7 @@ from recorder.errors import InvalidRecord
 
 from . import TEAM_SWISS
 from .events import RoundPaired
-from .fold import Tournament
+from .fold import EmptyBoard, Tournament
 from .pairing.team_swiss import (
     BLACK,
     WHITE,
@@ -33,7 +34,16 @@ from .pairing.team_swiss import (
     TeamSwissRules,
     pair_team_round,
 )
-from .teams import POINTS, TeamRound, match_boards, match_points, match_score, stored_round
+from .teams import (
+    TeamRound,
+    board_points,
+    empty_json,
+    match_points,
+    match_score,
+    matches_laid_out,
+    round_lineups,
+    stored_round,
+)
 
 BYE_MATCH_POINTS = 1  # art. 1.4: the PAB is worth a drawn match
 
@@ -53,7 +63,7 @@ def played_match(rnd: TeamRound, match: int, outcomes: Mapping, number: int) -> 
 
 def round_records(t: Tournament, rnd: TeamRound, outcomes: Mapping) -> dict[int, TeamRoundRecord]:
     """Each team's record of one stored round, once every board of it has its result."""
-    points = {board: POINTS[o.result] for (number, board), o in outcomes.items() if number == rnd.number}
+    points = {board: pair for (number, board), pair in board_points(t, outcomes).items() if number == rnd.number}
     records: dict[int, TeamRoundRecord] = {}
     for match in rnd.matches:
         score = match_score(rnd, match, points)
@@ -101,17 +111,15 @@ def pairing_of(t: Tournament, outcomes: Mapping, number: int) -> TeamSwissPairin
         raise InvalidRecord(f"round {number}: {error}", field="round") from error
 
 
-def laid_boards(t: Tournament, pairing: TeamSwissPairing) -> list[dict]:
-    """Each match's boards by board order, the team with White first-named."""
-    rosters = {entered.number: entered.players for entered in t.teams}
-    boards = t.team_boards or 1
-    laid = []
-    for place, (white, black) in enumerate(pairing.matches, start=1):
-        laid += match_boards(place, rosters[white], rosters[black], boards)
-    return [{"board": b.board, "south": b.south, "north": b.north} for b in laid]
+def laid_round(t: Tournament, pairing: TeamSwissPairing, number: int) -> tuple[TeamRound, list[EmptyBoard]]:
+    """Each match's boards laid out from the teams' line-ups for the round, the team with
+    White first-named; a board left empty apart (no game is played on it)."""
+    return matches_laid_out(number, pairing.matches, round_lineups(t, number), t.team_boards or 1, pairing.bye)
 
 
 def decide_team_swiss_pair(t: Tournament, outcomes: Mapping) -> list[RoundPaired]:
     """The next round of a team Swiss, each match's boards laid out."""
     pairing = pairing_of(t, outcomes, t.next_round)
-    return [RoundPaired(round=t.next_round, method=TEAM_SWISS, boards=laid_boards(t, pairing))]
+    rnd, empty = laid_round(t, pairing, t.next_round)
+    boards = [{"board": b.board, "south": b.south, "north": b.north} for b in rnd.boards]
+    return [RoundPaired(round=rnd.number, method=TEAM_SWISS, boards=boards, empty=empty_json(empty) or None)]

@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from . import TEAM_SWISS
 from .fold import Tournament
-from .teams import MATCH_WIN, POINTS, TeamRound, TeamStanding, match_points, match_score, stored_round
+from .teams import MATCH_WIN, TeamRound, TeamStanding, board_points, match_points, match_score, stored_round
 
 TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
 
@@ -167,6 +167,5 @@ def with_tiebreaks(t: Tournament, outcomes: Mapping, standings: Sequence[TeamSta
     """The event's standings, each team's tie-breaks beside its scores (``outcomes``: (round,
     board) -> a result with ``.result``, as ``teams.standings_of`` reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
-    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
-    values = team_tiebreaks(len(t.teams), rounds, points, round_robin=t.format != TEAM_SWISS)
+    values = team_tiebreaks(len(t.teams), rounds, board_points(t, outcomes), round_robin=t.format != TEAM_SWISS)
     return [replace(s, tiebreaks=values[s.team]) for s in standings]
