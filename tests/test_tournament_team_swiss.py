@@ -321,3 +321,31 @@ def test_every_read_of_a_team_swiss_with_a_bye_answers(client, admin):
         response = client.get(f"/api/tournaments/{t}{path}")
         assert response.status_code == 200, (path, response.get_data(as_text=True)[:500])
     assert client.get(f"/api/tournaments/{t}/trf?layout=16").status_code == 200
+
+
+def test_a_team_swiss_lays_its_boards_out_from_the_line_ups_a_board_left_empty_lost_by_forfeit(client, admin):
+    """Team 1 rests its board 3 player, its reserve playing at the foot; team 2 leaves its
+    last board empty: the pairing (C.04.6) names the teams, the line-ups seat the boards."""
+    t = team_swiss(admin, 4, 3)
+    members = {k: list(range(5 * k - 4, 5 * k + 1)) for k in range(1, 5)}  # 4 board players, then the reserve
+    lineups = {1: [*members[1][:2], members[1][3], members[1][4]], 2: [*members[2][:3], None]}
+    for team, players in lineups.items():
+        admin._call("POST", f"/api/tournaments/{t}/rounds/1/lineups", 201, {"team": team, "players": players})
+    paired = admin.pair(t)
+    seated = {b["south"]["number"] for b in paired["boards"]} | {b["north"]["number"] for b in paired["boards"]}
+    assert members[1][4] in seated and members[1][2] not in seated  # the reserve plays, the rested one does not
+    stored = admin.get(f"/api/tournaments/{t}")["rounds"][0]
+    assert len(paired["boards"]) == 2 * BOARDS - 1  # team 2's last board has no game
+    draw = random.Random(4)
+    for board in paired["boards"]:
+        url = f"/api/tournaments/{t}/rounds/1/boards/{board['board']}/result"
+        admin._call("POST", url, 201, {"result": draw.choice(RESULTS), "kind": "played"})
+    table = {s["team"]["number"]: s for s in admin.get(f"/api/tournaments/{t}/team-standings")["standings"]}
+    assert sum(row["game_points"] for row in table.values()) == 2 * BOARDS  # the empty board's point counted
+    assert all(row["played"] == 1 for row in table.values()), stored
+    assert [r["status"] for r in admin.get(f"/api/tournaments/{t}/check")["rounds"]] == ["same"]
+    text = exported(client, t)
+    response = imported(client, text)
+    assert response.status_code == 201, response.get_json()
+    assert exported(client, response.get_json()["id"]) == text
+    assert exported(client, response.get_json()["id"], "16") == exported(client, t, "16")
