@@ -95,6 +95,39 @@ def test_c04_6_art_2_3_2_c5_takes_the_highest_scoring_upfloaters_when_they_pair(
     assert upfloaters_of_the_residents(example_3_5_4(eight_met_the_residents=False)) == {2, 6, 8}
 
 
+def test_c04_6_art_2_3_3_c6_chooses_the_upfloater_that_lets_the_next_scoregroup_pair_alone():
+    """Team 1 (4 points) needs one upfloater from 2, 3 and 4 (2 points); 3 and 4 have met,
+    so taking 2 would leave them a bracket that cannot pair alone: [C6] takes 3."""
+    told = {1: ((11, 2), (12, 2)), 2: ((13, 2), (14, 0)), 3: ((4, 2), (15, 0)), 4: ((3, 0), (16, 2))}
+    told |= {5: ((17, 0), (18, 0)), 6: ((19, 0), (20, 0))}
+    teams = [
+        PairingTeam(tpn, tuple(record(o, (WHITE, BLACK)[i], mp) for i, (o, mp) in enumerate(rounds)))
+        for tpn, rounds in told.items()
+    ]
+    paired = pair_team_round(teams, TeamSwissRules(rounds=9))
+    assert next(set(m) - {1} for m in paired.matches if 1 in m) == {3}
+    assert {frozenset(m) for m in paired.matches} >= {frozenset((2, 4))}
+
+
+def test_c04_6_art_2_3_4_c7_passes_over_an_upfloater_that_floated_last_round_but_in_the_last_two_rounds():
+    """Team 1 (4 points) needs one upfloater from 2 to 5 (2 points); 2 and 5 met in round 2
+    on different scores, so both floated: [C7] takes 3, except in the last two rounds."""
+    told = {1: ((11, 2), (12, 2)), 2: ((13, 2), (5, 0)), 5: ((14, 0), (2, 2))}
+    told |= {3: ((15, 2), (16, 0)), 4: ((17, 0), (18, 2))}
+    told |= {6: ((19, 0), (20, 0)), 7: ((21, 0), (22, 0)), 8: ((23, 0), (24, 0))}
+    teams = [
+        PairingTeam(tpn, tuple(record(o, (WHITE, BLACK)[i], mp) for i, (o, mp) in enumerate(rounds)))
+        for tpn, rounds in sorted(told.items())
+    ]
+
+    def upfloater(rounds: int) -> set[int]:
+        paired = pair_team_round(teams, TeamSwissRules(rounds=rounds))
+        return next(set(m) - {1} for m in paired.matches if 1 in m)
+
+    assert upfloater(9) == {3}
+    assert upfloater(3) == {2}  # round 3 of 3: [C7] does not apply
+
+
 def team(tpn: int, colours: str, primary: int = 0) -> Team:
     played = tuple(None if c == "-" else c for c in colours)
     return Team(tpn, Fraction(primary), Fraction(0), frozenset(), played, sum(c != "-" for c in colours), False, False)
