@@ -128,6 +128,24 @@ def test_c04_6_art_2_3_4_c7_passes_over_an_upfloater_that_floated_last_round_but
     assert upfloater(3) == {2}  # round 3 of 3: [C7] does not apply
 
 
+def test_c04_6_art_2_3_7_c10_gives_the_upfloater_an_opponent_that_did_not_float_but_in_the_last_two_rounds():
+    """Residents 1, 2 and 3 (4 points) and upfloater 4 (2 points): the first identifier,
+    1-3 2-4, meets 4 with team 2, which floated in round 2; [C10] takes 1-4 2-3 instead."""
+    told = {1: ((11, 2), (12, 2)), 2: ((13, 2), (6, 2)), 3: ((14, 2), (15, 2)), 4: ((16, 2), (17, 0))}
+    told |= {5: ((18, 0), (19, 0)), 6: ((20, 0), (2, 0))}
+    teams = [
+        PairingTeam(tpn, tuple(record(o, (WHITE, BLACK)[i], mp) for i, (o, mp) in enumerate(rounds)))
+        for tpn, rounds in sorted(told.items())
+    ]
+
+    def opponent_of_4(rounds: int) -> set[int]:
+        paired = pair_team_round(teams, TeamSwissRules(rounds=rounds))
+        return next(set(m) - {4} for m in paired.matches if 4 in m)
+
+    assert opponent_of_4(9) == {1}
+    assert opponent_of_4(3) == {2}  # round 3 of 3: [C10] does not apply
+
+
 def team(tpn: int, colours: str, primary: int = 0) -> Team:
     played = tuple(None if c == "-" else c for c in colours)
     return Team(tpn, Fraction(primary), Fraction(0), frozenset(), played, sum(c != "-" for c in colours), False, False)
