@@ -7,13 +7,18 @@ enumerated, the fewest unmet colour preferences ([C8]), then the first identifie
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recorder.tournaments.pairing.team_swiss import (
     BLACK,
+    NO_PREFERENCES,
+    TYPE_A,
+    TYPE_B,
     WHITE,
     Bracket,
     NoTeamPairing,
@@ -151,6 +156,17 @@ def team(tpn: int, colours: str, primary: int = 0) -> Team:
     return Team(tpn, Fraction(primary), Fraction(0), frozenset(), played, sum(c != "-" for c in colours), False, False)
 
 
+def test_c04_6_art_1_7_2_and_4_3_4_type_b_mild_preferences_and_a_strong_one_over_a_mild_one():
+    def b(tpn: int, colours: str, primary: int = 0, last_round: bool = False) -> Team:
+        return replace(team(tpn, colours, primary), kind=TYPE_B, last_round=last_round)
+
+    assert b(1, "W").preference == BLACK and b(1, "W").strong is None  # mild: a difference of +1
+    assert b(2, "WB").preference == WHITE and b(2, "WB", last_round=True).preference is None  # 0 after a Black
+    assert b(3, "BB").strong == WHITE  # as type A's
+    assert allocate(b(1, "W", 2), b(2, "WW"), WHITE)[0].tpn == 1  # 4.3.4: 2's strong Black over 1's mild one
+    assert replace(team(1, "BB"), kind=NO_PREFERENCES).preference is None  # art. 1.7: none at all
+
+
 def test_c04_6_art_1_7_1_and_4_3_type_a_preferences_then_colour_difference_then_alternation():
     def white(a: Team, b: Team) -> int:
         return allocate(a, b, WHITE)[0].tpn
@@ -174,6 +190,16 @@ def preference(colours: list[str]) -> str | None:
     if difference < -1 or (difference in (0, -1) and colours[-2:] == [BLACK, BLACK]):
         return WHITE
     if difference > 1 or (difference in (0, 1) and colours[-2:] == [WHITE, WHITE]):
+        return BLACK
+    return None
+
+
+def mild_preference(colours: list[str], last_round: bool) -> str | None:
+    """Art. 1.7.2's mild preferences (type B), written here again from the text."""
+    difference = colours.count(WHITE) - colours.count(BLACK)
+    if difference == -1 or (difference == 0 and not last_round and colours[-1:] == [BLACK]):
+        return WHITE
+    if difference == 1 or (difference == 0 and not last_round and colours[-1:] == [WHITE]):
         return BLACK
     return None
 
@@ -301,9 +327,14 @@ brackets = st.integers(min_value=1, max_value=4).flatmap(
 )
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
-@given(brackets)
-def test_c04_6_art_3_6_a_brackets_pairing_is_the_first_identifier_of_the_fewest_unmet_preferences(bracket):
+@pytest.mark.parametrize("kind", [TYPE_A, TYPE_B, NO_PREFERENCES])
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(bracket=brackets, last_round=st.booleans())
+def test_c04_6_art_3_6_a_brackets_pairing_is_the_first_identifier_of_the_fewest_unmet_preferences(
+    kind, bracket, last_round
+):
+    """Every pairing enumerated: the fewest unmet preferences ([C8]), then (type B) unmet
+    strong ones ([C9]), then the first identifier."""
     histories, meetings = bracket
     size = len(histories)
     met = {frozenset(m) for m in meetings if m[0] != m[1]}
@@ -317,14 +348,22 @@ def test_c04_6_art_3_6_a_brackets_pairing_is_the_first_identifier_of_the_fewest_
             sum(c != "-" for c in histories[tpn - 1]),
             False,
             False,
+            kind,
+            last_round,
         )
         for tpn in range(1, size + 1)
     ]
     legal = [p for p in every_pairing(list(range(1, size + 1))) if not {frozenset(x) for x in p} & met]
-    wants = {t.tpn: preference([c for c in t.colours if c]) for t in teams}
+    played = {t.tpn: [c for c in t.colours if c] for t in teams}
+    strong = {t: preference(c) if kind != NO_PREFERENCES else None for t, c in played.items()}
+    mild = {t: mild_preference(c, last_round) if kind == TYPE_B else None for t, c in played.items()}
+    wants = {t: strong[t] or mild[t] for t in played}
 
-    def unmet(pairing: list[tuple[int, int]]) -> int:  # [C8]: two teams wanting one colour leave one unmet
-        return sum(1 for a, b in pairing if wants[a] is not None and wants[a] == wants[b])
+    def unmet(pairing: list[tuple[int, int]]) -> tuple[int, int]:
+        """[C8]: two teams wanting one colour leave one unmet; [C9]: a strong one, when both
+        are strong (4.3.4 grants a strong one over a mild one)."""
+        same = [(a, b) for a, b in pairing if wants[a] is not None and wants[a] == wants[b]]
+        return len(same), sum(1 for a, b in same if strong[a] and strong[b])
 
     if not legal:
         return

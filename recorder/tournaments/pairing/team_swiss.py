@@ -23,17 +23,21 @@ articles 6 and 7 never apply to teams (preface): no colour preference is absolut
 - **A bracket's pairing** (art. 3.6): in each pair the smaller TPN is the top member; a
   pairing's identifier is its top members' TPNs ascending, then their opponents' in that
   order, and the pairing chosen is the first by identifier among the legal ones ([C1]) with
-  the fewest teams whose colour preference goes unmet ([C8]) and then (but in the last two
-  rounds) the fewest upfloaters' opponents that floated in the previous round ([C10]).
-  [C9] is type B's: the event's preferences are type A (art. 1.7, the default).
+  the fewest teams whose colour preference goes unmet ([C8]), then (type B) the fewest whose
+  strong preference goes unmet ([C9]), then (but in the last two rounds) the fewest
+  upfloaters met by a team of higher score that floated in the previous round ([C10]).
 - **Colours** (art. 4): a team's colour in a match is its board 1 player's (art. 1.6.1),
-  counted only for a match actually played. Type A preferences (art. 1.7.1): White when the
-  colour difference (White minus Black, art. 1.6.2) is below -1, or is 0 or -1 after two
-  Blacks in the last two matches played; Black symmetrically. The first team of a pair
+  counted only for a match actually played. Preferences are type A unless the event says
+  type B or none (art. 1.7). Type A (art. 1.7.1): White when the colour difference (White
+  minus Black, art. 1.6.2) is below -1, or is 0 or -1 after two Blacks in the last two
+  matches played; Black symmetrically. Type B (art. 1.7.2): those are strong; a mild one
+  for White at a difference of -1, or of 0 after a Black but in the last round; Black
+  symmetrically. The first team of a pair
   (art. 4.2: the higher primary score, then secondary, then the smaller TPN) and then, in
   order: both teams yet to play, the first team takes the initial colour when its TPN is
   odd, the other colour when even (4.3.1); one preference granted (4.3.2); opposite
-  preferences both granted (4.3.3); the lower colour difference takes White (4.3.5); the
+  preferences both granted (4.3.3); a strong preference over a mild one (4.3.4, type B);
+  the lower colour difference takes White (4.3.5); the
   colours alternate from the last round in which the two had different colours (4.3.6); the
   first team's preference (4.3.7); the first team's last colour alternated (4.3.8); the other
   team's (4.3.9).
@@ -53,6 +57,8 @@ from typing import Any
 
 WHITE, BLACK = "W", "B"
 PRIMARY_SCORES = ("match_points", "game_points")
+TYPE_A, TYPE_B, NO_PREFERENCES = "type_a", "type_b", "none"
+COLOUR_PREFERENCES = (TYPE_A, TYPE_B, NO_PREFERENCES)  # art. 1.7: type A unless the event says otherwise
 
 
 class NoTeamPairing(ValueError):
@@ -83,6 +89,7 @@ class TeamSwissRules:
     rounds: int  # planned: [C7] and [C10] do not apply in the last two
     primary: str = "match_points"  # art. 1.2: match points unless the event says game points
     initial_colour: str = WHITE  # art. 4.1
+    colour_preferences: str = TYPE_A  # art. 1.7
 
 
 @dataclass(frozen=True)
@@ -103,18 +110,35 @@ class Team:
     played: int  # matches actually played
     barred_from_bye: bool
     floated: bool  # a floater in the previous round (art. 1.5)
+    kind: str = TYPE_A  # the event's colour preferences (art. 1.7)
+    last_round: bool = False  # the round being paired is the event's last
 
     @property
     def colour_difference(self) -> int:
         return sum(1 for c in self.colours if c == WHITE) - sum(1 for c in self.colours if c == BLACK)
 
     @property
-    def preference(self) -> str | None:
-        """Type A (art. 1.7.1)."""
+    def strong(self) -> str | None:
+        """Type A's one preference (art. 1.7.1), type B's strong one (art. 1.7.2): worded alike."""
         difference, last = self.colour_difference, [c for c in self.colours if c is not None][-2:]
+        if self.kind == NO_PREFERENCES:
+            return None
         if difference < -1 or (difference in (0, -1) and last == [BLACK, BLACK]):
             return WHITE
         if difference > 1 or (difference in (0, 1) and last == [WHITE, WHITE]):
+            return BLACK
+        return None
+
+    @property
+    def preference(self) -> str | None:
+        """The colour the team prefers, strongly or (type B alone) mildly: a colour
+        difference of -1 or +1, or of 0 after a Black or a White, but in the last round."""
+        if self.strong is not None or self.kind != TYPE_B:
+            return self.strong
+        difference, last = self.colour_difference, self.last_colour()
+        if difference == -1 or (difference == 0 and not self.last_round and last == BLACK):
+            return WHITE
+        if difference == 1 or (difference == 0 and not self.last_round and last == WHITE):
             return BLACK
         return None
 
@@ -143,7 +167,8 @@ def floated_last(team: PairingTeam, by_tpn: dict[int, PairingTeam], primary: str
     return primary_after(team, before, primary) != primary_after(opponent, before, primary)
 
 
-def team_state(team: PairingTeam, by_tpn: dict[int, PairingTeam], primary: str) -> Team:
+def team_state(team: PairingTeam, by_tpn: dict[int, PairingTeam], rules: TeamSwissRules) -> Team:
+    primary = rules.primary
     totals = [scores(r, primary) for r in team.history]
     return Team(
         tpn=team.tpn,
@@ -154,6 +179,8 @@ def team_state(team: PairingTeam, by_tpn: dict[int, PairingTeam], primary: str) 
         played=sum(1 for r in team.history if r.colour is not None),
         barred_from_bye=any(r.bye or r.forfeit_win for r in team.history),
         floated=floated_last(team, by_tpn, primary),
+        kind=rules.colour_preferences,
+        last_round=len(team.history) + 1 >= rules.rounds,
     )
 
 
@@ -170,12 +197,15 @@ def other(colour: str) -> str:
 
 
 def by_preferences(first: Team, second: Team) -> str | None:
-    """Art. 4.3.2-4.3.3: the first team's colour when the preferences decide it."""
+    """Art. 4.3.2-4.3.4: the first team's colour when the preferences decide it (4.3.4, a
+    strong preference against a mild one for the same colour, arises in type B alone)."""
     mine, theirs = first.preference, second.preference
     if mine is not None and (theirs is None or theirs != mine):
         return mine
     if theirs is not None and mine is None:
         return other(theirs)
+    if mine is not None and (first.strong is None) != (second.strong is None):
+        return mine if first.strong is not None else other(mine)
     return None
 
 
@@ -213,6 +243,11 @@ def allocate(a: Team, b: Team, initial: str) -> tuple[Team, Team]:
 def unmet_preferences(white: Team, black: Team) -> int:
     """[C8]: the teams of the pair whose colour preference goes unmet."""
     return int(white.preference == BLACK) + int(black.preference == WHITE)
+
+
+def unmet_strong_preferences(white: Team, black: Team) -> int:
+    """[C9] (type B): the teams of the pair whose strong colour preference goes unmet."""
+    return int(white.strong == BLACK) + int(black.strong == WHITE)
 
 
 # --------------------------------------------------------------------------- legality
@@ -312,7 +347,8 @@ def choose_upfloaters(residents: list[Team], remaining: list[Team], late: bool) 
 
 class Bracket:
     """The teams of one bracket, TPN order, and the cost of each legal pair: [C8] first,
-    then [C10], as one number (a pair's [C10] count is below the bracket's size)."""
+    then [C9] (type B), then [C10], as one number (a bracket's count of each is below its
+    size plus one, the number's base)."""
 
     def __init__(self, teams: Sequence[Team], residents_score: Fraction, initial: str, late: bool):
         self.teams = tuple(sorted(teams, key=lambda t: t.tpn))
@@ -325,7 +361,9 @@ class Bracket:
             if can_meet(a, b):
                 white, black = allocate(a, b, initial)
                 floating = 0 if late else floaters_opposed(a, b, residents_score)
-                self.cost[(i, j)] = unmet_preferences(white, black) * scale + floating
+                strong = unmet_strong_preferences(white, black) if a.kind == TYPE_B else 0
+                unmet = unmet_preferences(white, black) * scale + strong
+                self.cost[(i, j)] = unmet * scale + floating
 
     def best(self, paired: int) -> int | None:
         """The least cost of pairing the teams not in the ``paired`` bit mask."""
@@ -422,7 +460,9 @@ def pair_team_round(teams: Sequence[PairingTeam], rules: TeamSwissRules) -> Team
     if rules.primary not in PRIMARY_SCORES:
         raise ValueError(f"the primary score is one of {', '.join(PRIMARY_SCORES)}")
     by_tpn = {t.tpn: t for t in teams}
-    state = [team_state(t, by_tpn, rules.primary) for t in teams]
+    if rules.colour_preferences not in COLOUR_PREFERENCES:
+        raise ValueError(f"the colour preferences are one of {', '.join(COLOUR_PREFERENCES)}")
+    state = [team_state(t, by_tpn, rules) for t in teams]
     round_number = len(teams[0].history) + 1 if teams else 1
     late = round_number >= rules.rounds - 1  # [C7] and [C10] are not applied in the last two rounds
     bye = pairing_allocated_bye(state)
