@@ -80,6 +80,7 @@ class TournamentCreateSchema(Schema):
     knockout = fields.Nested(KnockoutSettingsSchema, allow_none=True)  # a knock-out's matches and play-offs
     team_boards = StrictInteger(allow_none=True)  # a team event's boards a match (1 to 20)
     team_primary_score = fields.String(allow_none=True)  # a team Swiss's: match_points (default) or game_points
+    team_colour_preferences = fields.String(allow_none=True)  # a team Swiss's: type_a (default), type_b or none
     absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
     require_confirmation = fields.Boolean(load_default=False)  # a game's result counts once both players confirmed it
 
@@ -284,6 +285,7 @@ class TournamentSchema(Schema):
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
     team_boards = StrictInteger(dump_only=True, allow_none=True)  # a team event's boards a match
     team_primary_score = fields.String(dump_only=True, allow_none=True)  # a team Swiss's primary score
+    team_colour_preferences = fields.String(dump_only=True, allow_none=True)  # a team Swiss's colour preferences
     teams = fields.List(
         fields.Dict(), dump_only=True
     )  # a team event's: {number, id, name, name_geez, players, reserves}

@@ -213,6 +213,8 @@ def test_a_team_swiss_refuses_bad_settings_naming_the_field_and_stores_nothing(c
         ({"format": "swiss", "rounds": 5, "team_primary_score": "game_points"}, "team_primary_score"),
         ({"format": "team_swiss", "rounds": 5, "team_boards": BOARDS, "team_primary_score": 5}, "team_primary_score"),
         ({"format": "team_swiss", "rounds": 0, "team_boards": BOARDS}, "rounds"),
+        ({"format": "team_swiss", "rounds": 5, "team_boards": BOARDS, "team_colour_preferences": "c"}, "team_colour"),
+        ({"format": "team_round_robin", "team_boards": BOARDS, "team_colour_preferences": "none"}, "team_colour"),
     ]
     for settings, field in cases:
         problem = admin.create(expect=422, name="Cup", variant="qelat", **settings)
@@ -251,20 +253,25 @@ def imported(client, text: str, query: str = "?variant=qelat"):
     return client.post(f"/api/tournaments/trf{query}", data=text.encode(), headers=headers)
 
 
-@pytest.mark.parametrize(("teams", "rounds", "primary"), [(12, 5, "match_points"), (5, 4, "game_points")])
+@pytest.mark.parametrize(
+    ("teams", "rounds", "primary", "colours"),
+    [(12, 5, "match_points", "type_a"), (5, 4, "game_points", "type_b"), (8, 4, "match_points", "none")],
+)
 def test_a_team_swiss_trf_says_its_format_and_imports_back_into_a_team_swiss_whose_export_is_the_same_file(
-    client, admin, teams, rounds, primary
+    client, admin, teams, rounds, primary, colours
 ):
-    t = team_swiss(admin, teams, rounds, team_primary_score=primary)
+    t = team_swiss(admin, teams, rounds, team_primary_score=primary, team_colour_preferences=colours)
     run(admin, t, teams, rounds - 1, seed=teams)  # its last round still to pair
     text = exported(client, t)
-    told = f'XMR 0000 FORMAT    {{"format":"team_swiss","rounds":{rounds},"team_primary_score":"{primary}"}}'
+    said = "" if colours == "type_a" else f',"team_colour_preferences":"{colours}"'  # type A goes unsaid
+    told = f'XMR 0000 FORMAT    {{"format":"team_swiss","rounds":{rounds}{said},"team_primary_score":"{primary}"}}'
     assert told in text.split("\r\n")
     response = imported(client, text)
     assert response.status_code == 201, response.get_json()
     again = response.get_json()["id"]
     event = admin.get(f"/api/tournaments/{again}")
-    assert (event["format"], event["team_primary_score"], event["rounds_planned"]) == ("team_swiss", primary, rounds)
+    settings = (event["format"], event["team_primary_score"], event["team_colour_preferences"], event["rounds_planned"])
+    assert settings == ("team_swiss", primary, colours, rounds)
     assert exported(client, again) == text
     assert exported(client, again, "16") == exported(client, t, "16")
     for number in range(1, rounds):  # the same matches, listed in the same order

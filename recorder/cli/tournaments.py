@@ -105,6 +105,12 @@ def tournament():
     help="A team Swiss's primary score (default match_points).",
 )
 @click.option(
+    "--team-colour-preferences",
+    type=click.Choice(["type_a", "type_b", "none"]),
+    default=None,
+    help="A team Swiss's colour preferences, C.04.6 art. 1.7 (default type_a).",
+)
+@click.option(
     "--absence-points", type=click.Choice(["0", "0.5"]), default=None, help="A declared absence's bye (default 0.5)."
 )
 @DB
@@ -127,6 +133,7 @@ def create(
     playoff_games,
     team_boards,
     team_primary_score,
+    team_colour_preferences,
     absence_points,
     db,
     by,
@@ -156,6 +163,8 @@ def create(
         body["team_boards"] = team_boards
     if team_primary_score is not None:
         body["team_primary_score"] = team_primary_score
+    if team_colour_preferences is not None:
+        body["team_colour_preferences"] = team_colour_preferences
     body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
     click.echo(written.tournament.tournament_id)

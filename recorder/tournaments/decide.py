@@ -57,6 +57,7 @@ from .events import (
 from .finish import check_open
 from .fold import Board, Entrant, Tournament, bye_kind
 from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, pair_swiss, round_robin_round
+from .pairing.team_swiss import COLOUR_PREFERENCES, TYPE_A
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
@@ -129,6 +130,7 @@ def decide_create(body: dict) -> TournamentCreated:
         knockout=knockout.checked_settings(body.get("knockout")) if format_ == knockout.KNOCKOUT else None,
         team_boards=teams.checked_boards(body["team_boards"]) if format_ in TEAM_FORMATS else None,
         team_primary_score=checked_primary_score(format_, body.get("team_primary_score")),
+        team_colour_preferences=checked_colour_preferences(format_, body.get("team_colour_preferences")),
         absence_points=absence_points(body.get("absence_points")),
         require_confirmation=True if body.get("require_confirmation") else None,
     )
@@ -163,6 +165,19 @@ def checked_primary_score(format_: str, chosen: object) -> str | None:
             f"team_primary_score is one of {', '.join(teams.PRIMARY_SCORES)}", field="team_primary_score"
         )
     return None if chosen == "match_points" else str(chosen)
+
+
+def checked_colour_preferences(format_: str, chosen: object) -> str | None:
+    """A team Swiss's colour preferences are type A unless it says type B or none (C.04.6
+    art. 1.7); only a team Swiss says it. Type A is recorded as the absence of the field."""
+    if chosen is None:
+        return None
+    if format_ != TEAM_SWISS:
+        raise InvalidRecord("only a team Swiss chooses its colour preferences", field="team_colour_preferences")
+    if chosen not in COLOUR_PREFERENCES:
+        choices = ", ".join(COLOUR_PREFERENCES)
+        raise InvalidRecord(f"team_colour_preferences is one of {choices}", field="team_colour_preferences")
+    return None if chosen == TYPE_A else str(chosen)
 
 
 def acceleration(format_: str, chosen: str | None) -> str | None:
@@ -205,6 +220,7 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
             "rounds": told["rounds"],
             "team_boards": team_trf.boards_of(parsed) if team_event else None,
             "team_primary_score": told.get("team_primary_score"),
+            "team_colour_preferences": told.get("team_colour_preferences"),
             "tiebreaks": body.get("tiebreaks") or trf.listed_tiebreaks(parsed),
             "bye_points": fields["bye_points"],
             "site": fields.get("site"),

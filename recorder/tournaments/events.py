@@ -58,6 +58,7 @@ class TournamentCreated(TournamentEvent):
     knockout: dict | None = None  # a knock-out's match_games, playoff_games, playoff_time_control (knockout.py)
     team_boards: int | None = None  # a team event's boards a match (teams.py)
     team_primary_score: str | None = None  # a team Swiss ranked on game points first; absent: match points
+    team_colour_preferences: str | None = None  # a team Swiss's type_b or none (C.04.6 1.7); absent: type_a
     absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
     lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
     require_confirmation: bool | None = None  # True: a game's result counts once both players confirmed it
@@ -79,6 +80,7 @@ LATER_FIELDS = (
     "knockout",
     "team_boards",
     "team_primary_score",
+    "team_colour_preferences",
     "absence_points",
     "lots_seed",
     "require_confirmation",

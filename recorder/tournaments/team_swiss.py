@@ -26,6 +26,7 @@ from .events import RoundPaired
 from .fold import EmptyBoard, Tournament
 from .pairing.team_swiss import (
     BLACK,
+    TYPE_A,
     WHITE,
     NoTeamPairing,
     PairingTeam,
@@ -94,7 +95,12 @@ def histories(t: Tournament, outcomes: Mapping, before: int) -> list[PairingTeam
 
 
 def rules_of(t: Tournament) -> TeamSwissRules:
-    return TeamSwissRules(rounds=t.planned or 0, primary=primary_score(t), initial_colour=colour_of(t))
+    return TeamSwissRules(
+        rounds=t.planned or 0,
+        primary=primary_score(t),
+        initial_colour=colour_of(t),
+        colour_preferences=t.team_colour_preferences or TYPE_A,
+    )
 
 
 def colour_of(t: Tournament) -> str:

@@ -29,6 +29,7 @@ from recorder.core.names import name_problem
 from . import MAX_ROUNDS, TEAM_ROUND_ROBIN, TEAM_SWISS
 from .events import BoardResultRecorded, LineupSubmitted, PlayerRegistered, RoundPaired, TeamEntered, TournamentCreated
 from .fold import EmptyBoard
+from .pairing.team_swiss import NO_PREFERENCES, TYPE_B
 from .teams import (
     MATCH_DRAW,
     POINTS,
@@ -49,6 +50,7 @@ from .trf import TrfError, TrfFile, TrfTeam, board_result, cell_of, registry_lin
 
 TEAM_KEYS = {"team_id", "name", "name_geez", "reserves"}
 FORMAT_KEYS = {"format", "rounds", "team_primary_score"}
+OPTIONAL_FORMAT_KEYS = {"team_colour_preferences"}  # type_b or none; absent, type A
 # The registry's team id (recorder.teams.TEAM_ID), which the tournaments package sits below.
 TEAM_ID = re.compile(r"tm-[0-9a-f]{1,64}")
 
@@ -88,13 +90,17 @@ def told_format(trf: TrfFile) -> dict:
     if trf.team_format is None:
         return {"format": TEAM_ROUND_ROBIN, "rounds": None, "team_primary_score": None}
     line, told = trf.team_format
-    if not isinstance(told, dict) or set(told) != FORMAT_KEYS or told["format"] != TEAM_SWISS:
+    if not isinstance(told, dict) or not FORMAT_KEYS <= set(told) <= FORMAT_KEYS | OPTIONAL_FORMAT_KEYS:
+        raise TrfError(line, 20, f"a team Swiss's format record holds {', '.join(sorted(FORMAT_KEYS))}")
+    if told["format"] != TEAM_SWISS:
         raise TrfError(line, 20, f"a team Swiss's format record holds {', '.join(sorted(FORMAT_KEYS))}")
     rounds = told["rounds"]
     if not whole_number(rounds) or not 1 <= rounds <= MAX_ROUNDS:
         raise TrfError(line, 20, f"a team Swiss plays 1 to {MAX_ROUNDS} rounds")
     if told["team_primary_score"] not in PRIMARY_SCORES:
         raise TrfError(line, 20, f"the primary score is one of {', '.join(PRIMARY_SCORES)}")
+    if told.get("team_colour_preferences", NO_PREFERENCES) not in (TYPE_B, NO_PREFERENCES):
+        raise TrfError(line, 20, "a team Swiss's colour preferences are type_b or none (absent: type_a)")
     if rounds < trf.played_rounds:
         raise TrfError(line, 20, f"the file has {trf.played_rounds} rounds played, past the {rounds} it plans")
     return told

@@ -842,6 +842,8 @@ def team_extension_records(t: Tournament) -> list[str]:
             "rounds": t.planned,
             "team_primary_score": t.team_primary_score or "match_points",
         }
+        if t.team_colour_preferences:  # type B or none; type A, the default, goes unsaid
+            settings["team_colour_preferences"] = t.team_colour_preferences
         lines.append(f"{EXTENSION} 0000 {'FORMAT':<9} {as_json(settings)}")
     for team in t.teams:
         told = {"team_id": team.team_id, "name": team.name, "name_geez": team.name_geez, "reserves": len(team.reserves)}

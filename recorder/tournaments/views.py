@@ -76,6 +76,7 @@ def tournament_json(view) -> dict:
         "time_control": t.time_control,
         "team_boards": t.team_boards,
         "team_primary_score": t.team_primary_score or ("match_points" if t.format == TEAM_SWISS else None),
+        "team_colour_preferences": t.team_colour_preferences or ("type_a" if t.format == TEAM_SWISS else None),
         "teams": [team_entry_json(entered) for entered in t.teams],
         "next_stages": knockout.next_stages(t),  # the knock-outs its players were handed over to
         "absence_points": t.absence_points,
