@@ -61,7 +61,8 @@ class TeamStandingSchema(Schema):
 
 class TeamStandingsSchema(Schema):
     tournament_id = fields.String()
-    primary = fields.String()  # match_points: ranked by match points, then game points
+    primary = fields.String()  # match_points or game_points: the score ranked by first
+    order = fields.List(fields.String())  # the event's ranking order, primary score first (C.07's team codes)
     status = fields.String()
     standings = fields.List(fields.Nested(TeamStandingSchema))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask
 
+from recorder.tournaments import team_tiebreaks
 from recorder.tournaments import teams as teams_rules
 from schemas.teams import team_entry_schema, team_standings_schema
 
@@ -36,5 +37,12 @@ def get_team_standings(tournament_id: str):
     view, standings = tournaments().team_standings(tournament_id, visible_state_of)
     t = view.tournament
     rows = teams_rules.standings_json(t, standings)
-    answer = {"tournament_id": t.tournament_id, "primary": "match_points", "status": view.status, "standings": rows}
+    order = team_tiebreaks.order_of(t)
+    answer = {
+        "tournament_id": t.tournament_id,
+        "primary": team_tiebreaks.PRIMARY[order[0]],
+        "order": order,
+        "status": view.status,
+        "standings": rows,
+    }
     return respond(team_standings_schema.dump(answer), t.version)

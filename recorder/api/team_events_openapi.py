@@ -39,7 +39,7 @@ def document_team_event_paths(spec: APISpec) -> None:
         path="/api/tournaments/{tournament_id}/team-standings",
         operations={
             "get": {
-                "summary": "A team event's standings: match points, then game points; C.07's tie-breaks beside",
+                "summary": "A team event's standings ranked by its order of C.07's team tie-breaks",
                 "parameters": [TOURNAMENT_ID],
                 "responses": {
                     "200": {"description": "The team standings", "content": _json(component("TeamStandings"))},
