@@ -4,7 +4,7 @@ recorder/teams/decide.py, which names the field it refuses."""
 
 from marshmallow import Schema, fields, validate
 
-from .fields import StrictInteger
+from .fields import Int64, StrictInteger
 from .fields import name as text
 
 
@@ -39,7 +39,31 @@ class TeamSchema(Schema):
     version = StrictInteger()
 
 
+class TeamQuerySchema(Schema):
+    """GET /api/teams: ``q`` matched as the player search matches (from any word of either
+    name on, case, spacing and diacritics aside), or a team's id."""
+
+    q = fields.String(load_default="", validate=validate.Length(max=200))
+    limit = Int64(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class FoundTeamSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    name_geez = fields.String()
+    federation = fields.String()
+    club = fields.String(allow_none=True)
+    players = StrictInteger()  # the roster's board players
+    reserves = StrictInteger()
+
+
+class TeamListSchema(Schema):
+    teams = fields.List(fields.Nested(FoundTeamSchema))
+
+
 roster_schema = RosterSchema()
+team_query_schema = TeamQuerySchema()
+team_list_schema = TeamListSchema()
 team_create_schema = TeamCreateSchema()
 team_schema = TeamSchema()
 
