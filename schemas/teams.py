@@ -91,5 +91,19 @@ class TeamStandingsSchema(Schema):
     standings = fields.List(fields.Nested(TeamStandingSchema))
 
 
+class TeamMatchesSchema(Schema):
+    """GET …/team-matches: each round's matches, round 1 first. A match: ``first`` and
+    ``second`` (teams as in the standings), ``score`` (game points of the boards with a
+    result so far, the first-named team's first), ``complete``, ``match_points`` once complete,
+    and its ``boards`` as a round's boards are given, each with ``board_in_match``,
+    ``first_seat`` (the first-named team's seat on it) and ``points`` (first's, second's)."""
+
+    tournament_id = fields.String()
+    team_boards = StrictInteger()
+    status = fields.String()
+    rounds = fields.List(fields.Dict())  # {round, complete, off: team | null, matches}
+
+
 team_entry_schema = TeamEntrySchema()
+team_matches_schema = TeamMatchesSchema()
 team_standings_schema = TeamStandingsSchema()

@@ -9,7 +9,7 @@ import schemas.teams as team_schemas
 from .openapi import IDEMPOTENCY, IF_MATCH, _json, _problems
 from .tournaments_openapi import BEARER, TOURNAMENT_ID
 
-SCHEMAS = ("TeamEntry", "TeamStanding", "TeamStandings")
+SCHEMAS = ("TeamEntry", "TeamStanding", "TeamStandings", "TeamMatches")
 
 
 def component(name: str) -> str:
@@ -43,6 +43,19 @@ def document_team_event_paths(spec: APISpec) -> None:
                 "parameters": [TOURNAMENT_ID],
                 "responses": {
                     "200": {"description": "The team standings", "content": _json(component("TeamStandings"))},
+                    **_problems(404),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/team-matches",
+        operations={
+            "get": {
+                "summary": "A team event's rounds as team matches: teams, score, each board's players, seats, result",
+                "parameters": [TOURNAMENT_ID],
+                "responses": {
+                    "200": {"description": "The team matches", "content": _json(component("TeamMatches"))},
                     **_problems(404),
                 },
             }
