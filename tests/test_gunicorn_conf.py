@@ -17,12 +17,12 @@ import pytest
 from gunicorn.app.wsgiapp import WSGIApplication
 
 RECORDING = "python:recorder.gunicorn_conf"
-LIVE = "python:recorder.gunicorn_live_conf"
+LIVE = "python:recorder.live.gunicorn_conf"
 
 
 def loaded(monkeypatch: pytest.MonkeyPatch, config: str, *flags: str):
     """gunicorn's settings after reading ``config`` and ``flags``, as ``gunicorn -c config flags wsgi:app``."""
-    for module in ("recorder.gunicorn_conf", "recorder.gunicorn_live_conf"):  # read afresh, as by a new process
+    for module in ("recorder.gunicorn_conf", "recorder.live.gunicorn_conf"):  # read afresh, as by a new process
         monkeypatch.delitem(sys.modules, module, raising=False)
     monkeypatch.setattr("sys.argv", ["gunicorn", "-c", config, *flags, "wsgi:app"])
     return WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").cfg

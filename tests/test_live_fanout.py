@@ -1,4 +1,4 @@
-"""Live fan-out (recorder/api/watchers.py): the streams of one game in a process share one
+"""Live fan-out (recorder/live/watchers.py): the streams of one game in a process share one
 watcher, so the store is looked at per game, not per watcher; each stream still hears
 every move, and a watcher ends with its last stream."""
 
@@ -19,8 +19,8 @@ from conftest import make_app
 from flask.testing import FlaskClient
 from test_live_api import messages
 
-from recorder import gunicorn_live_conf
-from recorder.api.watchers import Watchers
+from recorder.live import gunicorn_conf as gunicorn_live_conf
+from recorder.live.watchers import Watchers
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -226,7 +226,7 @@ def policy_after(priority: str | None) -> int:
     env = {name: value for name, value in os.environ.items() if name != "RECORDER_LIVE_PRIORITY"}
     if priority is not None:
         env["RECORDER_LIVE_PRIORITY"] = priority
-    start_up = "import os; from recorder.gunicorn_live_conf import yield_to_recording as start; start(); "
+    start_up = "import os; from recorder.live.gunicorn_conf import yield_to_recording as start; start(); "
     start_up += "print(os.sched_getscheduler(0))"
     done = subprocess.run([sys.executable, "-c", start_up], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -1,7 +1,7 @@
 """The live paths served event-driven (issue 41; docs/deployment.md, *Live streams*).
 
 ``recorder serve`` runs under gevent and the live process is gunicorn's gevent worker
-(recorder/gunicorn_live_conf.py): an open stream is a greenlet, so idle spectators and
+(recorder/live/gunicorn_conf.py): an open stream is a greenlet, so idle spectators and
 slow clients hold nothing that recording needs; each process bounds its streams
 (``RECORDER_LIVE_LISTENERS``) and answers 503 with Retry-After beyond the bound; the
 store and live tests pass in a process gevent has patched (the recording path is as

@@ -246,7 +246,7 @@ def test_an_import_with_numbers_in_other_digits_is_refused_whole(app, client, ga
 
 
 def test_a_tournament_board_numbered_in_other_digits_is_sent_as_its_text():
-    from recorder.api.live import number
+    from recorder.live.streams import number
 
     assert number("12") == 12 and number("²") == "²" and number("9" * 5000) == "9" * 5000 and number(None) is None
 

@@ -299,7 +299,7 @@ def test_the_front_relays_requests_and_answers_as_the_app_does(tmp_path):
 
 def test_an_event_driven_process_admits_the_streams_its_open_files_allow(monkeypatch):
     """A quarter of the files (at least 96) stays for the rest; the configured bound wins when lower."""
-    from recorder.api import live
+    from recorder.live import streams as live
 
     assert [live.streams_within(files) for files in (128, 256, 1_024, 20_000)] == [32, 160, 768, 15_000]
     monkeypatch.setattr(live, "event_driven", lambda: True)

@@ -2,7 +2,7 @@
 
 Served as docs/deployment.md says: the recording server (gthread workers,
 recorder/gunicorn_conf.py) and beside it the live process (one gevent worker,
-recorder/gunicorn_live_conf.py), on the same SQLite file. ``GAMES`` games of a round each
+recorder/live/gunicorn_conf.py), on the same SQLite file. ``GAMES`` games of a round each
 receive a move every ``MOVE_EVERY`` seconds or so from their own recording client (an
 arbiter's tablet: a random legal sowing with ``If-Match``, an annotation once the game is
 over); first for ``seconds`` with nobody watching, then for as long again with
@@ -36,7 +36,7 @@ from .loadgen import LeanConnection, Tally, new_game, timed_call
 from .plan import SERVED
 from .server import GunicornConfig, Server, _children, served
 
-LIVE = GunicornConfig(workers=1, worker_class="gevent", config="python:recorder.gunicorn_live_conf")
+LIVE = GunicornConfig(workers=1, worker_class="gevent", config="python:recorder.live.gunicorn_conf")
 GAMES = 20
 MOVE_EVERY = 3.0  # seconds between two moves of a game, give or take a quarter
 RAMP_RATE = 400.0  # new streams a second while the spectators arrive

@@ -17,7 +17,7 @@ the database opens and before the app opens it for good.
 What the front holds is bounded by the files it may open: it raises its open-files
 limit to the hard limit, accepts at most that many connections less a reserve (the
 others wait in the kernel's backlog, not in an ``accept`` that fails with EMFILE), admits
-streams up to ``recorder.api.live.listener_limit`` (which follows the same limit) and
+streams up to ``recorder.live.streams.listener_limit`` (which follows the same limit) and
 answers 503 with Retry-After beyond it. A client that opens a connection and sends its
 request line and headers slowly, or not at all (slowloris), is closed after
 ``RECORDER_HEADER_TIMEOUT`` seconds (10), and at most a quarter of the connections may

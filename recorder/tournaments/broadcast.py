@@ -1,6 +1,6 @@
 """The broadcast delay's one decision, pure: how much of a game the public sees.
 
-The API reads the clock and the store (recorder/api/broadcast.py) and asks this.
+The API reads the clock and the store (recorder/live/audience.py) and asks this.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The live process's gunicorn configuration (docs/deployment.md, *Live streams*).
 
-    gunicorn -c python:recorder.gunicorn_live_conf --bind 127.0.0.1:8001 wsgi:app
+    gunicorn -c python:recorder.live.gunicorn_conf --bind 127.0.0.1:8001 wsgi:app
 
 The same app as the recording server (recorder/gunicorn_conf.py), served by one gevent
 worker: a reverse proxy sends it the live paths (``/api/games/<id>/live``,
