@@ -10,10 +10,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support import team_tournaments
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, make_app
 
 from recorder.tournaments import team_tiebreaks
+from recorder.tournaments.team_tiebreaks import TEAM_TIEBREAKS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "tiebreaks" / "teams"
 ON_GAME_POINTS = {"BH", "SB"}
@@ -155,3 +158,27 @@ def test_only_a_team_event_takes_an_order_of_team_tiebreaks(client):
     admin = Organiser(client, ADMIN_TOKEN)
     problem = admin.create(422, name="Open", variant="qelat", format="swiss", rounds=5, team_tiebreaks=["MPTS"])
     assert "team_tiebreaks" in json.dumps(problem)
+
+
+ORDERS = st.lists(st.sampled_from([c for c in TEAM_TIEBREAKS if c not in ("MPTS", "GPTS")]), unique=True, max_size=5)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(seed=st.sampled_from(list(team_tournaments.SEEDS)), primary=st.sampled_from(["MPTS", "GPTS"]), rest=ORDERS)
+def test_any_order_ranks_best_first_and_shares_a_place_only_among_teams_level_on_its_every_value(seed, primary, rest):
+    t = team_tournaments.tournament(seed)
+    order = (primary, *rest)
+    ranked = team_tiebreaks.ranked_standings(replace(t, team_tiebreaks=order), team_tournaments.outcomes(t))
+    assert sorted(s.team for s in ranked) == list(range(1, len(t.teams) + 1))
+    assert [s.rank for s in ranked] == sorted(s.rank for s in ranked)
+    for place, s in enumerate(ranked, start=1):
+        assert s.rank <= place
+        if s.rank < place:  # sharing the place of the team above: level on every value but DE's
+            above = ranked[place - 2]
+            assert all(s.tiebreaks[code] == above.tiebreaks[code] for code in order if code != "DE")
+    if "DE" in order:
+        return  # direct encounter's places are within each tie the order leaves: pinned above
+    for a, b in zip(ranked, ranked[1:]):
+        differing = [code for code in order if a.tiebreaks[code] != b.tiebreaks[code]]
+        assert (a.rank == b.rank) == (not differing)
+        assert not differing or a.tiebreaks[differing[0]] > b.tiebreaks[differing[0]]
