@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import team_tournaments
+from test_team_tiebreaks_reference import raw, without_registry_ids
 from tournament_support import ADMIN_TOKEN, Organiser, bearer, make_app
 
 from recorder.tournaments import team_tiebreaks
@@ -51,6 +52,36 @@ def places(values: dict[int, dict[str, float]], order: list[str]) -> list[tuple[
     return rows
 
 
+# A hand-made event: four teams of two boards meet by the Berger table (R1 1-4 2-3, R2 4-3
+# 1-2, R3 2-4 3-1), the first-named team South on board 1 and North on board 2. Each
+# round's results board by board (South's side): teams 2 and 3 end level on match and game
+# points (2 and 2), 3 having won their match 2-0 and 2 having the more Sonneborn-Berger.
+HAND_MADE = {
+    1: ["north_wins", "south_wins", "north_wins", "south_wins"],  # 1-4 0-2, 2-3 0-2
+    2: ["south_wins", "north_wins", "south_wins", "south_wins"],  # 4-3 2-0, 1-2 1-1
+    3: ["draw", "draw", "north_wins", "south_wins"],  # 2-4 1-1, 3-1 0-2
+}
+
+
+def hand_made_event(admin, **settings) -> str:
+    t = admin.create(name="Hand-made", variant="qelat", format="team_round_robin", team_boards=2, **settings)["id"]
+    for number in range(1, 5):
+        ids = [
+            admin._call("POST", "/api/players", 201, {"name": f"Team {number} board {k}", "federation": "ERI"})["id"]
+            for k in (1, 2)
+        ]
+        body = {"name": f"Team {number}", "name_geez": f"ጋንታ {number}", "federation": "Maekel", "players": ids}
+        admin._call(
+            "POST", f"/api/tournaments/{t}/teams", 201, {"team_id": admin._call("POST", "/api/teams", 201, body)["id"]}
+        )
+    for round_number, results in HAND_MADE.items():
+        paired = admin.pair(t)
+        for board, result in zip(paired["boards"], results, strict=True):
+            url = f"/api/tournaments/{t}/rounds/{round_number}/boards/{board['board']}/result"
+            admin._call("POST", url, 201, {"result": result, "kind": "played"})
+    return t
+
+
 def file_without_player_links(name: str) -> str:
     """The fixture's TRF less its players' registry links (a new registry knows none of them)."""
     with open(FIXTURES / f"{name}.trf", encoding="utf-8", newline="") as kept:
@@ -68,6 +99,33 @@ def imported(client, name: str) -> str:
     response = client.post("/api/tournaments/trf?variant=qelat", data=file_without_player_links(name), headers=headers)
     assert response.status_code == 201, response.get_json()
     return response.get_json()["id"]
+
+
+def calculated_ranks(name: str) -> dict[int, int]:
+    return {int(team): rank for team, rank in json.loads((FIXTURES / f"{name}.json").read_text())["rank"].items()}
+
+
+@pytest.mark.parametrize(
+    ("order", "ranked_by_the_calculator"),
+    [(None, "hand.default"), (["MPTS", "GPTS", "SB", "DE"], "hand.sb-first")],
+    ids=["default", "sb-first"],
+)
+def test_a_hand_made_event_ranks_as_the_calculator_ranks_it_by_the_events_order(
+    client, order, ranked_by_the_calculator
+):
+    # Teams 2 and 3 are level on match and game points: by default direct encounter puts 3
+    # ahead (it won their match), with Sonneborn-Berger first 2 is ahead; the standings by
+    # match points, game points and number alone had 2 ahead whatever the order.
+    admin = Organiser(client, ADMIN_TOKEN)
+    t = hand_made_event(admin, **({"team_tiebreaks": order} if order else {}))
+    exported = client.get(f"/api/tournaments/{t}/trf").get_data(as_text=True)
+    assert without_registry_ids(exported) == without_registry_ids(raw("hand.trf"))  # the file the calculator read
+    rows = admin.get(f"/api/tournaments/{t}/team-standings")["standings"]
+    assert {row["team"]["number"]: row["rank"] for row in rows} == calculated_ranks(ranked_by_the_calculator)
+    values = calculated("hand")
+    assert {row["team"]["number"]: {code: row["tiebreaks"][code] for code in values[1]} for row in rows} == values
+    expected = [2, 3] if order else [3, 2]
+    assert [row["team"]["number"] for row in rows if row["match_points"] == 2] == expected
 
 
 def test_team_standings_rank_by_the_default_list_where_match_and_game_points_leave_a_tie(client):
