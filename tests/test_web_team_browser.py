@@ -202,3 +202,28 @@ def test_the_team_page_of_a_tournament_not_of_teams_says_so(web):
         page.goto(f"/tournaments/{t}/teams")
         page.wait_for_selector("#team-page[data-ready=error]")
         assert page.text_content("#team-title") == f"There is no team event {t}"
+
+
+def test_a_team_event_of_three_ranked_by_game_points_first_shows_its_order_and_the_team_with_the_round_off(web):
+    client = web.client
+    body = {"name": "ዋንጫ ሰለስተ", "variant": "qelat", "format": "team_round_robin", "team_boards": BOARDS}
+    t = post(client, "/api/tournaments", {**body, "team_tiebreaks": ["GPTS", "MPTS", "SB:GP"]})["id"]
+    for name, geez, players in TEAMS[:3]:
+        ids = [
+            post(client, "/api/players", {"name": n, "name_geez": g, "federation": "ERI", "force": True})["id"]
+            for n, g in players
+        ]
+        team = post(client, "/api/teams", {"name": name, "name_geez": geez, "federation": "Maekel", "players": ids})
+        post(client, f"/api/tournaments/{t}/teams", {"team_id": team["id"]})
+    post(client, f"/api/tournaments/{t}/rounds", {})
+    off_team = client.get(f"/api/tournaments/{t}/team-matches").get_json()["rounds"][0]["off"]
+    with watched_page(web.browser, viewport=PHONE, base_url=web.url) as page:
+        page.goto(f"/tournaments/{t}/teams?lang=am")
+        page.wait_for_selector("#team-page[data-ready=true]")
+        codes = page.eval_on_selector_all(
+            "#team-standings tbody tr:first-child td[data-code]", "(tds) => tds.map((td) => td.dataset.code)"
+        )
+        assert codes == ["GPTS", "MPTS", "SB:GP"]
+        assert off_team["name_geez"] in page.inner_text(".team-round[data-round='1'] > p.hint")
+        scan(page, "am", names(client, t))
+        no_wider_than_the_screen(page, PHONE)
