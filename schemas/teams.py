@@ -74,6 +74,23 @@ class TeamEntrySchema(Schema):
     team_id = fields.String(required=True, validate=validate.Length(min=1, max=80))
 
 
+class LineupSchema(Schema):
+    """POST /api/tournaments/{id}/rounds/{n}/lineups (its arbiter): the team's number in the
+    event and, board 1 first, an entrant number or null (an empty board) for every board."""
+
+    round = StrictInteger(dump_only=True)
+    team = StrictInteger(required=True)
+    players = fields.List(StrictInteger(allow_none=True), required=True, validate=validate.Length(max=20))
+
+
+class LineupsSchema(Schema):
+    """GET /api/tournaments/{id}/rounds/{n}/lineups (its arbiter): each team's line-up,
+    ``{team, name, players, handed_in}``; a team that handed in none fields its first boards."""
+
+    round = StrictInteger()
+    lineups = fields.List(fields.Dict())
+
+
 class TeamStandingSchema(Schema):
     rank = StrictInteger()
     team = fields.Dict()  # {number, id, name, name_geez}
@@ -104,6 +121,33 @@ class TeamMatchesSchema(Schema):
     rounds = fields.List(fields.Dict())  # {round, complete, off: team | null, matches}
 
 
+class BoardPrizesSchema(Schema):
+    """GET /api/tournaments/{id}/board-prizes: board by board, its players ranked, each
+    ``{rank, number, name, team, games, points, percentage, minimum, qualified}`` (rank null
+    below the minimum of games)."""
+
+    tournament_id = fields.String()
+    status = fields.String()
+    boards = fields.List(fields.Dict())
+
+
+class CaptainSigninSchema(Schema):
+    """POST /api/tournaments/{id}/teams/{n}/captain-signin (its arbiter): the token, shown once."""
+
+    id = fields.String()
+    kind = fields.String()  # captain
+    holder = fields.String()
+    tournament_id = fields.String(allow_none=True)
+    created_at = fields.String()
+    revoked_at = fields.String(allow_none=True)
+    team = StrictInteger()
+    token = fields.String()
+
+
+board_prizes_schema = BoardPrizesSchema()
+captain_signin_schema = CaptainSigninSchema()
 team_entry_schema = TeamEntrySchema()
 team_matches_schema = TeamMatchesSchema()
+lineup_schema = LineupSchema()
+lineups_schema = LineupsSchema()
 team_standings_schema = TeamStandingsSchema()

@@ -255,6 +255,8 @@ class RoundSchema(Schema):
     boards = fields.List(fields.Dict(), dump_only=True)
     byes = fields.List(fields.Dict(), dump_only=True)
     complete = fields.Boolean(dump_only=True)
+    # a team event's: each board a line-up left empty, {board, south, north, result}, the empty seat null
+    empty_boards = fields.List(fields.Dict(), dump_only=True)
 
 
 class TournamentSchema(Schema):

@@ -28,6 +28,7 @@ PRINCIPALS = (
     "recorder",
     "signin",
     "player",
+    "captain",
     "admin",
 )
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}
@@ -117,6 +118,7 @@ class World:
             "recorder": self.ok(client.post("/api/tokens", json={"holder": "Owner"}))["token"],
             "signin": self.board_signin(client, 2),
             "player": self.player_signin(client, 1),
+            "captain": self.captain_signin(client),
             "admin": ADMIN["Authorization"].removeprefix("Bearer "),
         }
         self.game = self.ok(client.post("/api/games", json=QELAT, headers=bearer(self.tokens["recorder"])))["id"]
@@ -128,6 +130,14 @@ class World:
     def board_signin(self, client, board: int) -> str:
         signins = self.ok(client.post(f"/api/tournaments/{self.t}/rounds/1/signins", json={}))["signins"]
         return next(s["token"] for s in signins if s["board"] == board)
+
+    def captain_signin(self, client) -> str:
+        """The captain's sign-in of team 1 of team event V: it hands in that team's line-ups
+        alone, so it reaches nothing of T's."""
+        event = {"name": "V", "variant": "qelat", "format": "team_round_robin", "team_boards": 1}
+        v = self.ok(client.post("/api/tournaments", json=event))["id"]
+        self.ok(client.post(f"/api/tournaments/{v}/teams", json={"team_id": self.team}))
+        return self.ok(client.post(f"/api/tournaments/{v}/teams/1/captain-signin", json={}))["token"]
 
     def player_signin(self, client, number: int) -> str:
         signins = self.ok(client.post(f"/api/tournaments/{self.t}/players/signins", json={"players": [number]}))

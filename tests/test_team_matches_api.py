@@ -5,6 +5,8 @@ stored rounds and the team standings; a tournament not of teams has neither."""
 from __future__ import annotations
 
 import pytest
+from test_tournament_team_lineups import line_up, result
+from test_tournament_team_lineups import team_event as lineups_event
 from test_tournament_team_trf import BOARDS, TEAMS, played_team_event, registry_team
 from tournament_support import ADMIN_TOKEN, Organiser, make_app
 
@@ -81,3 +83,28 @@ def test_a_tournament_not_of_teams_has_no_team_standings_or_matches_even_once_pa
         response = client.get(f"/api/tournaments/{t}/{endpoint}")
         assert response.status_code == 404, response.get_json()
         assert response.get_json()["detail"] == f"{t} is not a team event"
+
+
+def test_a_board_a_line_up_left_empty_is_in_its_match_its_empty_seat_none_its_forfeit_scored(admin):
+    # test_tournament_team_lineups.py's event: four teams of two boards, team 1 leaving its
+    # board 2 against team 4 empty, team 2 not coming, team 3 fielding one player.
+    t = lineups_event(admin)
+    for team, players in ((1, [1, None]), (2, [None, None]), (3, [7, None])):
+        line_up(admin, t, team, players)
+    admin.pair(t)
+    result(admin, t, 1, 1, "south_wins")
+    (rnd,) = admin.get(f"/api/tournaments/{t}/team-matches")["rounds"]
+    boards = {b["board"]: b for match in rnd["matches"] for b in match["boards"]}
+    assert sorted(boards) == [1, 2, 3, 4] and [boards[n].get("empty", False) for n in (1, 2, 3, 4)] == [
+        False,
+        True,
+        True,
+        True,
+    ]
+    assert (boards[2]["north"], boards[2]["game_id"], boards[2]["result"]) == (None, None, "south_wins")
+    assert [boards[n]["points"] for n in (1, 2, 3, 4)] == [[1, 0], [0, 1], [0, 1], [0, 0]]
+    scores = {(m["first"]["number"], m["second"]["number"]): (m["score"], m["match_points"]) for m in rnd["matches"]}
+    standings = {s["team"]["number"]: s for s in admin.get(f"/api/tournaments/{t}/team-standings")["standings"]}
+    for (first, second), (score, match_points) in scores.items():
+        assert (standings[first]["game_points"], standings[second]["game_points"]) == tuple(score)
+        assert (standings[first]["match_points"], standings[second]["match_points"]) == tuple(match_points)

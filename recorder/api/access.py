@@ -52,6 +52,9 @@ ACTIONS: dict[str, tuple[Action, str | None]] = {
     "knockout.hand_over": ("write_tournament", "tournament"),
     "knockout.draw_lot": ("write_tournament", "tournament"),
     "team_events.enter_team": ("write_tournament", "tournament"),
+    "team_events.submit_lineup": ("submit_lineup", "tournament"),  # the arbiter's, or the team captain's sign-in
+    "team_events.issue_captain_signin": ("write_tournament", "tournament"),
+    "team_events.list_lineups": ("write_tournament", "tournament"),  # a read, but the arbiter's: kept till paired
     "tournaments.issue_signins": ("write_tournament", "tournament"),
     "tournaments.list_signins": ("write_tournament", "tournament"),  # a read, but the arbiter's
     "tournaments.revoke_signin": ("write_tournament", "tournament"),
@@ -151,7 +154,7 @@ def _resource(scope: str | None, principal: Principal | None) -> Resource:
     return Resource()
 
 
-RIGHTS_END = ("arbiter", "signin", "player")  # the principals whose rights end with their tournament
+RIGHTS_END = ("arbiter", "signin", "player", "captain")  # the principals whose rights end with their tournament
 
 
 def rights_ended(principal: Principal | None, tournament_id: str | None, *, unfinished_game: bool = False) -> bool:

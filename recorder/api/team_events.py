@@ -1,21 +1,33 @@
-"""A team event over HTTP: a registry team entered (its arbiter), the team standings and the
-team matches (anyone, the broadcast delay holding as for every read; a tournament not of
-teams has neither: 404). Pairing, the boards' games and their results go through the
-tournament endpoints as in every event."""
+"""A team event over HTTP: a registry team entered and a round's line-ups (its arbiter), the
+team standings and the team matches (anyone, the broadcast delay holding as for every read;
+a tournament not of teams has neither: 404). Pairing, the boards' games and their results
+go through the tournament endpoints as in every event."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Flask
 
-from recorder.tournaments import team_tiebreaks, team_views
+from recorder.auth.policy import lineup_refusal
+from recorder.errors import Forbidden
+from recorder.tournaments import board_prizes as board_prize_rules
+from recorder.tournaments import team_tiebreaks, team_views, views
 from recorder.tournaments import teams as teams_rules
-from schemas.teams import team_entry_schema, team_matches_schema, team_standings_schema
+from schemas.teams import (
+    board_prizes_schema,
+    captain_signin_schema,
+    lineup_schema,
+    lineups_schema,
+    team_entry_schema,
+    team_matches_schema,
+    team_standings_schema,
+)
 
 from . import openapi
+from .access import authenticator, principal
 from .broadcast import visible_state_of
 from .team_events_openapi import document_team_event_paths
 from .teams import teams
-from .tournaments import body, respond, tournament_answer, tournament_view, tournaments, write_options
+from .tournaments import NO_STORE, body, respond, tournament_answer, tournament_view, tournaments, write_options
 
 bp = Blueprint("team_events", __name__, url_prefix="/api/tournaments")
 openapi.EXTENSIONS.append(document_team_event_paths)
@@ -31,6 +43,39 @@ def enter_team(tournament_id: str):
     data = team_entry_schema.load(raw)
     written = tournaments().enter_team(tournament_id, teams().entry(data["team_id"]), **write_options(raw))
     return tournament_answer(tournament_id, written.tournament.version, 201)
+
+
+@bp.post("/<tournament_id>/teams/<int:number>/captain-signin")
+def issue_captain_signin(tournament_id: str, number: int):
+    """A sign-in for team ``number``'s captain, shown once: it hands in his team's line-ups
+    and does nothing else; his earlier one is revoked (a card lost or given to another)."""
+    body()  # nothing to take, but a body that is not JSON is refused as anywhere
+    t = tournaments().tournament(tournament_id)
+    teams_rules.check_team_of(t, number)
+    row, token = authenticator().issue_captain_signin(tournament_id, number)
+    answer = {**views.token_json(row), "team": number, "token": token}
+    return respond(captain_signin_schema.dump(answer), t.version, 201, **NO_STORE)
+
+
+@bp.post("/<tournament_id>/rounds/<int:round_number>/lineups")
+def submit_lineup(tournament_id: str, round_number: int):
+    raw = body()
+    data = lineup_schema.load(raw)
+    refused = lineup_refusal(principal(), data["team"])
+    if refused is not None:
+        raise Forbidden(refused)
+    written = tournaments().submit_lineup(tournament_id, round_number, data, **write_options(raw))
+    answer = {"round": round_number, "team": data["team"], "players": data["players"]}
+    return respond(lineup_schema.dump(answer), written.tournament.version, 201)
+
+
+@bp.get("/<tournament_id>/rounds/<int:round_number>/lineups")
+def list_lineups(tournament_id: str, round_number: int):
+    """The round's line-ups as the pairing takes (or took) them: the arbiter's, as they are
+    kept from the public until the round is paired."""
+    t = tournaments().tournament(tournament_id)
+    answer = {"round": round_number, "lineups": teams_rules.lineups_json(t, round_number)}
+    return respond(lineups_schema.dump(answer), t.version)
 
 
 @bp.get("/<tournament_id>/team-standings")
@@ -60,3 +105,12 @@ def get_team_matches(tournament_id: str):
         "rounds": team_views.team_matches_json(view),
     }
     return respond(team_matches_schema.dump(answer), t.version)
+
+
+@bp.get("/<tournament_id>/board-prizes")
+def get_board_prizes(tournament_id: str):
+    view, prizes = tournaments().board_prizes(tournament_id, visible_state_of)
+    t = view.tournament
+    boards = board_prize_rules.board_prizes_json(t, prizes)
+    answer = {"tournament_id": t.tournament_id, "status": view.status, "boards": boards}
+    return respond(board_prizes_schema.dump(answer), t.version)

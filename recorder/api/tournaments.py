@@ -20,6 +20,7 @@ from recorder.errors import InvalidRecord, NotFound
 from recorder.players.decide import federation_code, registered_names
 from recorder.players.particulars import sex_and_birth
 from recorder.tournaments import board_game_id, views
+from recorder.tournaments import teams as team_rules
 from recorder.tournaments.decide import decide_register
 from recorder.tournaments.service import Tournaments, View, entries_of
 from schemas.tournaments import (
@@ -180,7 +181,9 @@ def get_tournament(tournament_id: str):
 
 @bp.get("/<tournament_id>/events")
 def get_tournament_events(tournament_id: str):
-    events = [e.to_dict() for e in tournaments().events(tournament_id)]
+    stored = tournaments().events(tournament_id)
+    paired = sum(1 for e in stored if e.type == "round_paired")
+    events = [e.to_dict() for e in stored if not team_rules.sealed_lineup(e.type, e.payload, paired)]
     return {"tournament_id": tournament_id, "events": events}
 
 

@@ -13,6 +13,8 @@ docs/security.md, this function and the access-matrix test describe the same thi
 - a player's sign-in (``player``) speaks for one entrant of one tournament: he checks in
   for a round (present, or absent through the same decision as the arbiter's absence)
   and confirms or disputes the record of a game of his own; nothing else;
+- a captain's sign-in (``captain``) speaks for one team of one team event: it hands in
+  that team's line-up for the next round (the view holds it to his team); nothing else;
 - a decision on a dispute is the tournament's arbiter's (an appeal's, the committee's,
   recorded with the admin's token);
 - an arbiter's rights end with his tournament: once it is finished (or the admin has
@@ -44,6 +46,7 @@ Action = Literal[
     "write_tournament",  # players, tiebreaks, rounds, board games and results
     "start_board_game",  # POST .../boards/{b}/game: its arbiter's, or the board's sign-in
     "check_in",  # POST .../rounds/{r}/check-in: a player's own sign-in
+    "submit_lineup",  # POST .../rounds/{r}/lineups: its arbiter's, or the team's captain's sign-in
     "sign_record",  # POST /api/games/{id}/confirmations, .../disputes: a player of the game
     "decide_dispute",  # POST /api/games/{id}/decisions: the arbiter of the game's tournament
     "manage_tokens",  # issue, list, revoke any token
@@ -86,6 +89,8 @@ def allowed(principal: Principal | None, action: Action, resource: Resource) -> 
         return _signin_reaches(principal, action, resource)
     if principal.kind == "player":
         return _player_reaches(principal, action, resource)
+    if principal.kind == "captain":
+        return _captain_reaches(principal, action, resource)
     return _account_reaches(principal, action, resource)
 
 
@@ -101,7 +106,7 @@ def _account_reaches(principal: Principal, action: Action, resource: Resource) -
         if principal.kind == "anonymous":
             return True
         return principal.kind == "recorder" and not resource.imported and resource.created_by == principal.holder
-    if action in ("write_tournament", "start_board_game", "decide_dispute"):
+    if action in ("write_tournament", "start_board_game", "decide_dispute", "submit_lineup"):
         return _arbiter_of(principal, resource.tournament_id) and not resource.finished
     if action == "register_player":
         return principal.kind == "arbiter"
@@ -130,6 +135,22 @@ def _player_reaches(principal: Principal, action: Action, resource: Resource) ->
     return action == "sign_record" and principal.player in resource.seats
 
 
+def _captain_reaches(principal: Principal, action: Action, resource: Resource) -> bool:
+    """A captain's sign-in hands in line-ups in its team event, until it is finished; nothing
+    else. Which team's: his own alone (``lineup_refusal``, asked by the view of the body's team)."""
+    if principal.team is None or resource.tournament_id != principal.tournament_id or resource.finished:
+        return False
+    return action == "submit_lineup"
+
+
+def lineup_refusal(principal: Principal, team: int) -> str | None:
+    """Why this principal, let through to hand in a line-up, may not hand in team ``team``'s
+    (None: he may): a captain's sign-in speaks for his own team alone."""
+    if principal.kind == "captain" and principal.team != team:
+        return f"this sign-in hands in the line-ups of team {principal.team} only"
+    return None
+
+
 def _arbiter_of(principal: Principal, tournament_id: str | None) -> bool:
     return principal.kind == "arbiter" and principal.tournament_id == tournament_id
 
@@ -150,6 +171,12 @@ def _player_signin_refusal(principal: Principal, resource: Resource) -> str:
     if resource.finished and resource.tournament_id == principal.tournament_id:
         return f"tournament {principal.tournament_id} is finished: this sign-in ended with it"
     return f"this sign-in speaks for {reach} only: his check-in, and his own games' confirmations and disputes"
+
+
+def _captain_refusal(principal: Principal, resource: Resource) -> str:
+    if resource.finished and resource.tournament_id == principal.tournament_id:
+        return f"tournament {principal.tournament_id} is finished: this sign-in ended with it"
+    return f"this sign-in hands in the line-ups of team {principal.team} of tournament {principal.tournament_id} only"
 
 
 def _player_refusal(principal: Principal, resource: Resource) -> str | None:
@@ -186,6 +213,8 @@ def refusal(principal: Principal, action: Action, resource: Resource) -> str:
         return _signin_refusal(principal, resource)
     if principal.kind == "player":
         return _player_signin_refusal(principal, resource)
+    if principal.kind == "captain":
+        return _captain_refusal(principal, resource)
     if action in ("check_in", "sign_record"):
         return "a check-in, a confirmation or a dispute is the player's own, made with his sign-in"
     if resource.finished and resource.tournament_id is not None and _arbiter_of(principal, resource.tournament_id):

@@ -21,12 +21,14 @@ from .tokens import (
     holder_problem,
     is_admin_token,
     matches_digest,
+    new_captain_signin_id,
     new_player_signin_id,
     new_signin_id,
     new_token,
     new_token_id,
     signin_board,
     signin_player,
+    signin_team,
     token_hash,
 )
 
@@ -106,6 +108,22 @@ class Authenticator:
             for row in rows
             if signin_player(row["token_id"]) is not None and number in (None, signin_player(row["token_id"]))
         ]
+
+    def issue_captain_signin(self, tournament_id: str, team: int) -> tuple[dict, str]:
+        """A captain's sign-in: it hands in team ``team``'s line-ups in its team event and
+        does nothing else; the team's earlier captain's sign-ins are revoked (a card lost)."""
+        for row in self.captain_signins(tournament_id, team):
+            if row["revoked_at"] is None:
+                self.revoke(row["token_id"], tournament_id)
+        token = new_token()
+        holder = f"Captain of team {team}"  # what his line-ups' events record
+        row = self.tokens.add_token(new_captain_signin_id(team), token_hash(token), "captain", holder, tournament_id)
+        return row, token
+
+    def captain_signins(self, tournament_id: str, team: int) -> list[dict]:
+        """A team's captain's sign-ins, revoked ones too, oldest first."""
+        rows = self.tokens.list_tokens(kind="captain", tournament_id=tournament_id)
+        return [row for row in rows if signin_team(row["token_id"]) == team]
 
     def revoke(self, token_id: str, tournament_id: str | None = None) -> dict:
         row = self.tokens.revoke_token(token_id, tournament_id=tournament_id)

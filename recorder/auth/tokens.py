@@ -25,9 +25,10 @@ ANONYMOUS = "anonymous (open mode)"
 RESERVED_HOLDERS = (ADMIN, ANONYMOUS)
 MAX_HOLDER = 100
 
-Kind = Literal["admin", "arbiter", "recorder", "anonymous", "signin", "player"]
+Kind = Literal["admin", "arbiter", "recorder", "anonymous", "signin", "player", "captain"]
 SIGNIN_ID = re.compile(r"sig-r(?P<round>[1-9][0-9]*)-b(?P<board>[1-9][0-9]*)-[0-9a-f]{12}")
 PLAYER_ID = re.compile(r"ply-p(?P<player>[1-9][0-9]*)-[0-9a-f]{12}")
+CAPTAIN_ID = re.compile(r"cpt-t(?P<team>[1-9][0-9]*)-[0-9a-f]{12}")
 
 
 def new_token() -> str:
@@ -60,6 +61,18 @@ def signin_player(token_id: str | None) -> int | None:
     """The starting number a player's sign-in id names; None for any other id."""
     match = PLAYER_ID.fullmatch(token_id or "")
     return int(match.group("player")) if match else None
+
+
+def new_captain_signin_id(team: int) -> str:
+    """A captain's sign-in id names his team's number in its event (the event is the row's):
+    the team it speaks for is read from the id the service minted, never from a request."""
+    return f"cpt-t{team}-{secrets.token_hex(6)}"
+
+
+def signin_team(token_id: str | None) -> int | None:
+    """The team number a captain's sign-in id names; None for any other id."""
+    match = CAPTAIN_ID.fullmatch(token_id or "")
+    return int(match.group("team")) if match else None
 
 
 def token_hash(token: str) -> str:
@@ -143,6 +156,11 @@ class Principal:
         return signin_player(self.token_id) if self.kind == "player" else None
 
     @property
+    def team(self) -> int | None:
+        """A captain's sign-in's team number in its team event; None for every other kind."""
+        return signin_team(self.token_id) if self.kind == "captain" else None
+
+    @property
     def is_admin(self) -> bool:
         return self.kind == "admin"
 
@@ -150,7 +168,7 @@ class Principal:
     def identity(self) -> str:
         """What scopes this principal's Idempotency-Keys: stable across a recorder's
         rotated tokens (recorders are their holder name), one per arbiter token."""
-        if self.kind in ("arbiter", "signin", "player"):
+        if self.kind in ("arbiter", "signin", "player", "captain"):
             return f"{self.kind}:{self.token_id}"
         return f"{self.kind}:{self.holder}"
 

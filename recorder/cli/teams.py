@@ -1,5 +1,7 @@
 """``recorder team register | show | roster`` (teams in the registry) and ``recorder
-tournament enter-team | team-standings`` (a team event), writing the same events as the API
+tournament enter-team | captain-signin | lineup | lineups | team-standings | board-prizes``
+(a team event),
+writing the same events as the API
 (docs/tournaments.md, *Teams*)."""
 
 from __future__ import annotations
@@ -8,8 +10,9 @@ import json
 
 import click
 
+from recorder.tournaments import board_prizes as board_prize_rules
 from recorder.tournaments import teams as team_rules
-from schemas.teams import roster_schema, team_create_schema, team_entry_schema
+from schemas.teams import lineup_schema, roster_schema, team_create_schema, team_entry_schema
 
 from .common import say
 from .tournaments import AS_JSON, BY, DB, _loaded, _run, _service, tournament
@@ -104,6 +107,78 @@ def team_standings(tournament_id, as_json, db):
         return
     for row in rows:
         say(f"{row['rank']:>3}. {row['team']['name']}  {row['match_points']} MP  {row['game_points']:g} GP")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@click.argument("team", type=int)
+@click.argument("players", nargs=-1, required=True)
+@DB
+@BY
+def lineup(tournament_id, round_number, team, players, db, by):
+    """Hand in a team's line-up for the next round: its players' starting numbers, board 1
+    first, a - for a board left empty (the last boards)."""
+    seats = [None if player == "-" else _number(player) for player in players]
+    body = _loaded(lineup_schema, {"team": team, "players": seats})
+    _run(lambda: _service(db).submit_lineup(tournament_id, round_number, body, recorded_by=by))
+    say(f"team {team}, round {round_number}: {_seats(seats)}")
+
+
+def _number(text: str) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise click.BadParameter(f"a starting number or -, not {text!r}", param_hint="PLAYERS")
+    return int(text)
+
+
+def _seats(players) -> str:
+    return ", ".join("-" if player is None else str(player) for player in players)
+
+
+@tournament.command("captain-signin")
+@click.argument("tournament_id")
+@click.argument("team", type=int)
+@DB
+def captain_signin(tournament_id, team, db):
+    """Issue team TEAM's captain's sign-in (the API's …/teams/{n}/captain-signin) and print
+    its token once: it hands in that team's line-ups alone; the team's earlier one is revoked."""
+    from recorder.auth.service import Authenticator
+
+    service = _service(db)
+    t = _run(lambda: service.tournament(tournament_id))
+    _run(lambda: team_rules.check_team_of(t, team))
+    row, token = Authenticator(service.store).issue_captain_signin(tournament_id, team)
+    say(f"team {team}: {row['token_id']} {token}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("round_number", type=int)
+@DB
+def lineups(tournament_id, round_number, db):
+    """Print each team's line-up for a paired round or the next (the arbiter's: the command
+    line reads the database as the organiser)."""
+    t = _run(lambda: _service(db).tournament(tournament_id))
+    for row in _run(lambda: team_rules.lineups_json(t, round_number)):
+        say(f"team {row['team']} ({row['name']}): {_seats(row['players'])}")
+
+
+@tournament.command("board-prizes")
+@click.argument("tournament_id")
+@AS_JSON
+@DB
+def board_prizes(tournament_id, as_json, db):
+    """Print a team event's board prizes: each board's players by percentage, then games."""
+    view, prizes = _run(lambda: _service(db).board_prizes(tournament_id))
+    boards = board_prize_rules.board_prizes_json(view.tournament, prizes)
+    if as_json:
+        click.echo(json.dumps(boards, ensure_ascii=False, indent=2))
+        return
+    for board in boards:
+        say(f"board {board['board']}")
+        for p in board["players"]:
+            rank = f"{p['rank']}." if p["rank"] is not None else "-"
+            say(f"{rank:>4} {p['name']} ({p['team']['name']}) {p['points']:g}/{p['games']} {p['percentage']:.1f}%")
 
 
 COMMANDS = (team,)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from .decide import annex_order, round_robin_field, swiss_pairing
 from .fold import Round, Tournament, bye_kind
 from .pairing import NoPairing, round_robin_round
-from .teams import TEAM_ROUND_ROBIN, team_round
+from .teams import TEAM_ROUND_ROBIN, lineup_round, round_lineups
 
 SAME, DIFFERS, NO_PAIRING, NOT_SWISS = "same", "differs", "no_pairing", "not_swiss"
 
@@ -100,14 +100,17 @@ def check_berger_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundChec
 
 def check_team_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundCheck:
     """A team round robin's round against the Berger table over its teams, each match's
-    boards laid out by board order (teams.py)."""
+    boards laid out from the line-ups handed in before it (a team without one: its first
+    boards), the boards left empty among them (teams.py)."""
     if len(t.teams) < 2:
         return replace(base, detail="a team round robin needs at least two teams for a Berger table")
-    laid = team_round([entered.players for entered in t.teams], rnd.number, t.team_boards or 1)
+    laid, empty = lineup_round(round_lineups(t, rnd.number), rnd.number, t.team_boards or 1)
     expected = tuple((b.south, b.north) for b in laid.boards)
     found = replace(base, expected=expected, expected_bye=None)
-    if base.stored == expected:
+    if base.stored == expected and tuple(empty) == rnd.empty:
         return replace(found, status=SAME)
+    if base.stored == expected:
+        return replace(found, status=DIFFERS, detail="the boards left empty are not the line-ups' empty boards")
     return replace(found, status=DIFFERS, detail=difference(base.stored, None, expected, None))
 
 

@@ -165,6 +165,13 @@ class RoundPaired(TournamentEvent):
     method: str  # berger, swiss or manual
     boards: list
     byes: list = field(default_factory=list)
+    # A team event's boards left empty by a line-up ``[{board, south, north}]``, the empty
+    # seat null: no game, the side that sits wins by forfeit. Absent when there is none.
+    empty: list | None = None
+
+    def payload(self) -> dict[str, Any]:
+        body = super().payload()
+        return {k: v for k, v in body.items() if k != "empty" or v is not None}
 
 
 @dataclass(frozen=True)
@@ -284,6 +291,19 @@ class TeamEntered(TournamentEvent):
 
 
 @dataclass(frozen=True)
+class LineupSubmitted(TournamentEvent):
+    """Team ``team``'s line-up for round ``round``, handed in before the round is paired:
+    ``players`` one a board, board 1 first, entrant numbers of its board players and reserves
+    in the team's order, null for a board left empty (the last boards). A later one for the
+    same round replaces it (teams.py)."""
+
+    type: ClassVar[str] = "lineup_submitted"
+    round: int
+    team: int
+    players: list
+
+
+@dataclass(frozen=True)
 class TournamentFinished(TournamentEvent):
     """Its arbiter (or the admin) finished the tournament, every paired round having its
     results: from this event on its arbiters' rights have ended (finish.py)."""
@@ -313,6 +333,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         PrizesSet,
         *KNOCKOUT_EVENTS,
         TeamEntered,
+        LineupSubmitted,
         TournamentFinished,
     )
 }

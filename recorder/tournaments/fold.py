@@ -22,6 +22,7 @@ from .events import (
     CategoriesSet,
     CorrectionRecorded,
     EntrantLinked,
+    LineupSubmitted,
     PairingForbidden,
     PlayerCheckedIn,
     PlayerRegistered,
@@ -77,11 +78,30 @@ class Bye:
 
 
 @dataclass(frozen=True)
+class EmptyBoard:
+    """A team match's board a line-up left empty: no game is played on it. A seat None is
+    the empty one; ``teams`` (South's, North's) says whose seats they are all the same."""
+
+    board: int
+    south: int | None
+    north: int | None
+    teams: tuple[int, int]
+
+    @property
+    def result(self) -> str:
+        """The side that sits wins by forfeit; both seats empty, a double forfeit."""
+        if self.south is None and self.north is None:
+            return "double_forfeit"
+        return "north_wins" if self.south is None else "south_wins"
+
+
+@dataclass(frozen=True)
 class Round:
     number: int
     method: str
     boards: tuple[Board, ...]
     byes: tuple[Bye, ...]
+    empty: tuple[EmptyBoard, ...] = ()  # a team event's boards left empty (teams.py)
 
     def board(self, number: int) -> Board | None:
         return next((b for b in self.boards if b.board == number), None)
@@ -168,6 +188,7 @@ class Tournament:
     team_boards: int | None = None  # a team event's boards a match (teams.py)
     team_tiebreaks: tuple[str, ...] | None = None  # a team event's ranking order as created; None: the default
     teams: tuple[TeamEntered, ...] = ()  # a team event's teams as entered, team 1 first
+    lineups: dict = field(default_factory=dict)  # (round, team) -> its line-up's players, the last; never mutated
     finished_explicitly: bool = False  # a tournament_finished event: finished whatever its planned rounds
     version: int = 0
 
@@ -355,6 +376,10 @@ def _team_entered(t: Tournament, event: Any) -> Tournament:
     return replace(t, teams=t.teams + (event,))
 
 
+def _lineup_submitted(t: Tournament, event: Any) -> Tournament:
+    return replace(t, lineups={**t.lineups, (event.round, event.team): tuple(event.players)})
+
+
 def _knockout_event(t: Tournament, event: Any) -> Tournament:
     return replace(t, knockout_events=t.knockout_events + (event,))
 
@@ -378,13 +403,15 @@ CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
     TournamentFinished: _tournament_finished,
     **{kind: _knockout_event for kind in KNOCKOUT_EVENTS},
     TeamEntered: _team_entered,
+    LineupSubmitted: _lineup_submitted,
 }
 
 
 def round_from_event(event: RoundPaired) -> Round:
     boards = tuple(Board(b["board"], b["south"], b["north"]) for b in event.boards)
     byes = tuple(Bye(b["player"], b["points"], b.get("kind")) for b in event.byes)
-    return Round(event.round, event.method, boards, byes)
+    empty = tuple(EmptyBoard(b["board"], b["south"], b["north"], tuple(b["teams"])) for b in event.empty or ())
+    return Round(event.round, event.method, boards, byes, empty)
 
 
 def replay(tournament_id: str, events: Iterable[tuple[int, TournamentEvent]]) -> Tournament:

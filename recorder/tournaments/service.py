@@ -34,6 +34,7 @@ from recorder.store import (
 from . import (
     TOURNAMENT_PREFIX,
     board_game_id,
+    board_prizes,
     finish,
     knockout,
     new_tournament_id,
@@ -531,6 +532,19 @@ class Tournaments:
     def enter_team(self, tournament_id: str, team: dict, **write) -> Written:
         """A registry team (as the registry reads now) entered in a team event."""
         return self.execute(tournament_id, lambda t, _outcomes: teams.decide_enter_team(t, team), **write)
+
+    def submit_lineup(self, tournament_id: str, round_number: int, body: dict, **write) -> Written:
+        """A team's line-up for the next round, handed in before it is paired (teams.py)."""
+
+        def decide(t: Tournament, _outcomes: dict) -> list:
+            return teams.decide_lineup(t, round_number, body["team"], body["players"])
+
+        return self.execute(tournament_id, decide, **write)
+
+    def board_prizes(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, dict]:
+        """A team event's board prizes from the results the reader may see (``state_of``, as ``view``)."""
+        view = self.view(tournament_id, state_of)
+        return view, board_prizes.board_prizes(view.tournament, view.outcomes)
 
     def team_standings(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, list]:
         """The team standings from the results the reader may see (``state_of``, as ``view``)."""

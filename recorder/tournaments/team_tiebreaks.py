@@ -30,7 +30,7 @@ from fractions import Fraction
 from recorder.errors import InvalidRecord
 
 from .fold import Tournament
-from .teams import POINTS, TeamRound, TeamStanding, match_points, match_score, standings_of, stored_round
+from .teams import TeamRound, TeamStanding, board_points, match_points, match_score, standings_of, stored_round
 
 TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
 PRIMARY = {"MPTS": "match_points", "GPTS": "game_points"}  # the score a team event ranks by first
@@ -150,8 +150,7 @@ def with_tiebreaks(t: Tournament, outcomes: Mapping, standings: Sequence[TeamSta
     """The event's standings, each team's tie-breaks beside its scores (``outcomes``: (round,
     board) -> a result with ``.result``, as ``teams.standings_of`` reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
-    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
-    values = team_tiebreaks(len(t.teams), rounds, points)
+    values = team_tiebreaks(len(t.teams), rounds, board_points(t, outcomes))
     return [replace(s, tiebreaks=values[s.team]) for s in standings]
 
 
@@ -214,6 +213,5 @@ def ranked_standings(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
     """The event's team standings ranked by its order (``outcomes`` as ``with_tiebreaks``)."""
     order = order_of(t)
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
-    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
     standings = with_tiebreaks(t, outcomes, standings_of(t, outcomes))
-    return rank_by_order(standings, order, match_results(rounds, points))
+    return rank_by_order(standings, order, match_results(rounds, board_points(t, outcomes)))

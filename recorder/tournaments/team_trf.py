@@ -5,10 +5,12 @@ A team event's file holds its players' records (001) as every file does, then on
 team: the name (columns 5-36) and its players' starting numbers in board order, the
 reserves after them (TRF-16's team section, which TRF-2026 keeps). What 013 cannot say
 travels in XMR records: each team's registry team, its whole names and how many of its
-players are reserves, and the boards a match. The rounds must be the Berger table over
-the teams (``teams.team_round``), board by board, as this service pairs them: a file whose
-pairings are another's is refused, naming the player's round. Export, import, export gives
-the same file.
+players are reserves, the boards a match, and each paired round's line-ups (XMR 0000
+LINEUP, the boards left empty among them: a board left empty has no game in the file, its
+player's round is "0000 - Z"). The rounds must be the Berger table over the teams laid out
+from the line-ups (``teams.lineup_round``), board by board, as this service pairs them: a
+file whose pairings are another's is refused, naming the player's round. Export, import,
+export gives the same file.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from collections.abc import Callable
 
 from recorder.core.names import name_problem
 
-from .events import BoardResultRecorded, PlayerRegistered, RoundPaired, TeamEntered, TournamentCreated
-from .teams import rounds_planned, team_round
+from .events import BoardResultRecorded, LineupSubmitted, PlayerRegistered, RoundPaired, TeamEntered, TournamentCreated
+from .teams import Lineup, default_lineup, empty_json, lineup_problem, lineup_round, rounds_planned
 from .trf import TrfError, TrfFile, TrfTeam, board_result, cell_of, registry_links
 
 TEAM_KEYS = {"team_id", "name", "name_geez", "reserves"}
@@ -38,11 +40,43 @@ def team_import_events(
         PlayerRegistered(p.number, p.name, p.federation or None, p.rating, links.get(p.number)) for p in trf.players
     ]
     events += entered
-    rosters = [team.players for team in entered]
+    boards = created.team_boards or 0
     check_cycle(trf, len(entered))
+    told = told_lineups(trf, entered, boards)
     for r in range(1, trf.played_rounds + 1):
-        events += round_events(trf, r, rosters, created.team_boards or 0)
+        events += [LineupSubmitted(r, team, list(players)) for (number, team), players in told.items() if number == r]
+        lineups = [told.get((r, team.number), default_lineup(team, boards)) for team in entered]
+        events += round_events(trf, r, lineups, boards)
     return events
+
+
+LINEUP_KEYS = {"round", "team", "players"}
+
+
+def told_lineups(trf: TrfFile, entered: list[TeamEntered], boards: int) -> dict[tuple[int, int], Lineup]:
+    """(round, team) -> the line-up each XMR 0000 LINEUP record gives, checked as the API
+    checks a line-up handed in: a paired round's, once, in the team's fixed order."""
+    found: dict[tuple[int, int], Lineup] = {}
+    for line, told in trf.team_lineups:
+        if not isinstance(told, dict) or set(told) != LINEUP_KEYS:
+            raise TrfError(line, 20, f"a line-up's record holds {', '.join(sorted(LINEUP_KEYS))}")
+        r, team, players = told["round"], told["team"], told["players"]
+        if not whole_number(r) or not 1 <= r <= trf.played_rounds:
+            raise TrfError(line, 20, f"a line-up's round is a paired one, 1 to {trf.played_rounds}")
+        if not whole_number(team) or not 1 <= team <= len(entered) or (r, team) in found:
+            raise TrfError(line, 20, f"a line-up's team is 1 to {len(entered)}, once a round")
+        if not isinstance(players, list) or not all(p is None or whole_number(p) for p in players):
+            raise TrfError(line, 20, "a line-up's players are starting numbers or null")
+        members = entered[team - 1]
+        problem = lineup_problem([*members.players, *members.reserves], players, boards)
+        if problem is not None:
+            raise TrfError(line, 20, f"team {team}'s line-up for round {r}: {problem}")
+        found[(r, team)] = tuple(players)
+    return found
+
+
+def whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_cycle(trf: TrfFile, teams: int) -> None:
@@ -108,13 +142,14 @@ def told_reserves(line: int, told: object, team: TrfTeam) -> int:
     return reserves
 
 
-def round_events(trf: TrfFile, r: int, rosters: list, boards: int) -> list:
-    """Round r as the Berger table over the teams lays it out, each board as the file has it
-    (White South), and the results the file gives; anyone else has no game in the round."""
-    rnd = team_round(rosters, r, boards)
+def round_events(trf: TrfFile, r: int, lineups: list[Lineup], boards: int) -> list:
+    """Round r as the Berger table over the teams lays it out from the line-ups (a team
+    without one fielding its first boards), each board as the file has it (White South), and
+    the results the file gives; anyone else, a board left empty's player too, has no game."""
+    rnd, empty = lineup_round(lineups, r, boards)
     by_number = {p.number: p for p in trf.players}
     seated: set[int] = set()
-    events: list = [RoundPaired(round=r, method="team_berger", boards=[])]
+    events: list = []
     laid = []
     for b in rnd.boards:
         south, north = by_number[b.south], by_number[b.north]
@@ -134,5 +169,5 @@ def round_events(trf: TrfFile, r: int, rosters: list, boards: int) -> list:
         cell = cell_of(p, r)
         if p.number not in seated and (cell.opponent is not None or cell.code not in ("Z", "")):
             raise TrfError(p.line, cell.column, f"round {r}: the Berger table over the teams gives him no game")
-    events[0] = RoundPaired(round=r, method="team_berger", boards=laid)
-    return events
+    paired = RoundPaired(round=r, method="team_berger", boards=laid, empty=empty_json(empty) or None)
+    return [paired, *events]

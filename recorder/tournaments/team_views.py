@@ -1,6 +1,7 @@
 """A team event's rounds as team matches, as the API gives them (pure): each match's teams,
 its score so far, and its boards in board order, each with its players, seats, result and
-game, read from the stored rounds as ``teams.stored_round`` lays them out."""
+game, read from the stored rounds as ``teams.stored_round`` lays them out (a board a
+line-up left empty among them, ``empty``, its empty seat None and its forfeit scored)."""
 
 from __future__ import annotations
 
@@ -58,11 +59,18 @@ def match_json(t, laid: TeamRound, match: TeamMatch, boards: dict[int, dict]) ->
     }
 
 
+def empty_board(board: dict) -> dict:
+    """A board a line-up left empty, shown as a board: no game, its seat without a player
+    None, its result the forfeit it is."""
+    return {**board, "game_id": None, "decided_by": "forfeit", "entered_as": None, "unconfirmed": False, "empty": True}
+
+
 def team_round_json(view, rnd: Round) -> dict:
     t = view.tournament
     laid = stored_round(t, rnd.number)
     shown = round_json(view, rnd)
     boards = {board["board"]: board for board in shown["boards"]}
+    boards.update({board["board"]: empty_board(board) for board in shown.get("empty_boards", [])})
     return {
         "round": rnd.number,
         "complete": shown["complete"],

@@ -22,11 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from recorder.errors import AlreadyExists, InvalidRecord
+from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 
 from . import TEAM_ROUND_ROBIN
-from .events import PlayerRegistered, RoundPaired, TeamEntered
-from .fold import Tournament
+from .events import LineupSubmitted, PlayerRegistered, RoundPaired, TeamEntered
+from .fold import EmptyBoard, Tournament
 from .pairing.berger import berger_cycle_length, berger_round
 
 MATCH_WIN, MATCH_DRAW, MATCH_LOSS = 2, 1, 0
@@ -167,6 +167,7 @@ def team_standings(
 # --------------------------------------------------------------------------- a team event's record
 
 MAX_BOARDS = 20
+NOBODY = 0  # an empty board's empty seat in a TeamBoard: no entrant has the number, as TRF's 0000
 POINTS = {
     "south_wins": (Fraction(1), Fraction(0)),
     "north_wins": (Fraction(0), Fraction(1)),
@@ -211,12 +212,14 @@ def decide_enter_team(t: Tournament, team: dict) -> list:
 
 
 def decide_team_pair(t: Tournament) -> list[RoundPaired]:
-    """The next round of the Berger table over the teams, each match's boards laid out."""
+    """The next round of the Berger table over the teams, each match's boards laid out from
+    the teams' line-ups (a team without one fields its first boards), a board left empty
+    stored apart: no game is played on it."""
     if len(t.teams) < 2:
         raise InvalidRecord("a team round robin needs two teams or more", field="round")
-    rnd = team_round([entered.players for entered in t.teams], t.next_round, t.team_boards or 0)
+    rnd, empty = lineup_round(round_lineups(t, t.next_round), t.next_round, t.team_boards or 0)
     boards = [{"board": b.board, "south": b.south, "north": b.north} for b in rnd.boards]
-    return [RoundPaired(round=rnd.number, method="team_berger", boards=boards)]
+    return [RoundPaired(round=rnd.number, method="team_berger", boards=boards, empty=empty_json(empty) or None)]
 
 
 def team_of(t: Tournament) -> dict[int, int]:
@@ -226,25 +229,35 @@ def team_of(t: Tournament) -> dict[int, int]:
 
 def stored_round(t: Tournament, number: int) -> TeamRound:
     """A paired round as stored, read back as team matches: board k of match m is board
-    (m - 1) * boards + k, the first-named team South on its board 1."""
+    (m - 1) * boards + k, the first-named team South on its board 1. A board left empty is
+    among them, its empty seat NOBODY, so that its forfeit counts in the match."""
     boards, teams = t.team_boards or 1, team_of(t)
     stored = t.rounds[number - 1]
+    seats = {b.board: (b.south, b.north, teams[b.south], teams[b.north]) for b in stored.boards}
+    seats.update({e.board: (e.south or NOBODY, e.north or NOBODY, *e.teams) for e in stored.empty})
     laid = tuple(
-        TeamBoard(b.board, (b.board - 1) // boards + 1, (b.board - 1) % boards + 1, b.south, b.north)
-        for b in stored.boards
+        TeamBoard(board, (board - 1) // boards + 1, (board - 1) % boards + 1, south, north)
+        for board, (south, north, _, _) in sorted(seats.items())
     )
-    matches = tuple(TeamMatch(b.match, teams[b.south], teams[b.north]) for b in laid if b.board_in_match == 1)
+    matches = tuple(TeamMatch(b.match, *seats[b.board][2:]) for b in laid if b.board_in_match == 1)
     playing = {team for match in matches for team in (match.first, match.second)}
     off = next((entered.number for entered in t.teams if entered.number not in playing), None)
     return TeamRound(number, matches, laid, off)
+
+
+def board_points(t: Tournament, outcomes: Mapping) -> dict[tuple[int, int], tuple[Fraction, Fraction]]:
+    """(round, board) -> (South's game points, North's): the boards' results known now
+    (``outcomes``, as every standing reads them) and every empty board's forfeit."""
+    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
+    points.update({(rnd.number, e.board): POINTS[e.result] for rnd in t.rounds for e in rnd.empty})
+    return points
 
 
 def standings_of(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
     """The team standings from the boards' results known now (``outcomes``: (round, board)
     -> a result with ``.result``, as every standing reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
-    points = {key: POINTS[outcome.result] for key, outcome in outcomes.items()}
-    return team_standings(len(t.teams), rounds, points)
+    return team_standings(len(t.teams), rounds, board_points(t, outcomes))
 
 
 def standings_json(t: Tournament, standings: Sequence[TeamStanding]) -> list[dict]:
@@ -266,3 +279,125 @@ def standings_json(t: Tournament, standings: Sequence[TeamStanding]) -> list[dic
         }
         for s in standings
     ]
+
+
+# --------------------------------------------------------------------------- line-ups
+#
+# The Olympiad's rules (FIDE D.II.02 art. 5; the ECU's Tournament Rules B.12.3, which
+# spell them out): the board order is fixed before the event, and before each round the
+# captain hands in the players who take part in it. They play in the fixed order, the
+# reserves after the board players, so a reserve fills a board by the others moving up, and
+# a board left empty is a last one ("teams missing a player play boards 1, 2 and 3"). A
+# team that hands in no line-up fields its first boards; its players are then its board
+# players alone (B.12.3.3: no line-up, no reserves).
+
+Lineup = tuple[int | None, ...]
+
+
+def default_lineup(entered: TeamEntered, boards: int) -> Lineup:
+    return tuple(entered.players[:boards])
+
+
+def round_lineups(t: Tournament, round_number: int) -> list[Lineup]:
+    """Each team's line-up for the round, team 1 first: the last handed in, else its first boards."""
+    boards = t.team_boards or 0
+    return [t.lineups.get((round_number, e.number), default_lineup(e, boards)) for e in t.teams]
+
+
+def lineup_problem(order: Sequence[int], players: Sequence[int | None], boards: int) -> str | None:
+    """What in a line-up breaks the rules above, or None. ``order``: the team's members in
+    its fixed order, the board players then the reserves."""
+    if len(players) != boards:
+        return f"a line-up names a player, or null for an empty board, for each of the {boards} boards"
+    seated = [p for p in players if p is not None]
+    if None in players[: len(seated)]:
+        return "an empty board is a last board: the players below it move up"
+    strangers = [p for p in seated if p not in order]
+    if strangers:
+        return f"player {strangers[0]} is not one of the team's players or reserves"
+    if len(set(seated)) != len(seated):
+        return "a player plays one board"
+    places = [order.index(p) for p in seated]
+    if places != sorted(places):
+        return "a line-up keeps the team's fixed board order, its reserves after its board players"
+    return None
+
+
+def decide_lineup(t: Tournament, round_number: int, team: int, players: list) -> list[LineupSubmitted]:
+    """A team's line-up for the next round, accepted until that round is paired (the
+    deadline: the pairing lays the boards out from the line-ups it finds)."""
+    if t.format != TEAM_ROUND_ROBIN:
+        raise InvalidRecord("only a team event takes line-ups", field="team")
+    if t.finished_explicitly:
+        raise InvalidRecord("the event is finished: it pairs no more rounds", field="round")
+    if round_number <= len(t.rounds):
+        raise InvalidRecord(f"round {round_number} is paired: its line-ups were due before", field="round")
+    planned = t.planned_rounds
+    if planned is not None and round_number > planned:
+        raise InvalidRecord(f"the event has {planned} rounds, one Berger cycle over its teams", field="round")
+    if round_number != t.next_round:
+        raise InvalidRecord(f"a line-up is handed in for the next round, {t.next_round}", field="round")
+    entered = next((e for e in t.teams if e.number == team), None)
+    if entered is None:
+        raise InvalidRecord(f"no team {team} in this event", field="team")
+    problem = lineup_problem([*entered.players, *entered.reserves], players, t.team_boards or 0)
+    if problem is not None:
+        raise InvalidRecord(problem, field="players")
+    return [LineupSubmitted(round_number, team, list(players))]
+
+
+def check_team_of(t: Tournament, number: int) -> TeamEntered:
+    """Team ``number`` of a team event (InvalidRecord: not a team event; NotFound: no such team)."""
+    if t.format != TEAM_ROUND_ROBIN:
+        raise InvalidRecord("only a team event has teams and their captains", field="team")
+    entered = next((e for e in t.teams if e.number == number), None)
+    if entered is None:
+        raise NotFound(f"no team {number} in this event", team=number)
+    return entered
+
+
+def lineups_json(t: Tournament, round_number: int) -> list[dict]:
+    """Each team's line-up for a round paired or the next (NotFound past it): as handed in
+    (``handed_in``), else its first boards."""
+    if not 1 <= round_number <= t.next_round:
+        raise NotFound(f"round {round_number} is neither paired nor the next", round=round_number)
+    return [
+        {"team": e.number, "name": e.name, "players": list(players), "handed_in": (round_number, e.number) in t.lineups}
+        for e, players in zip(t.teams, round_lineups(t, round_number), strict=True)
+    ]
+
+
+def sealed_lineup(event_type: str, payload: Mapping, paired: int) -> bool:
+    """A line-up event of a round not yet paired (``paired`` rounds are): kept from the
+    public, so that no team learns another's before the pairing shows them all."""
+    return event_type == "lineup_submitted" and payload["round"] > paired
+
+
+def lineup_round(lineups: Sequence[Lineup], round_number: int, boards: int) -> tuple[TeamRound, list[EmptyBoard]]:
+    """Round ``round_number`` of the Berger table over the teams (as ``team_round``), each
+    match's boards laid out from the line-ups (``lineups[i]``: team i + 1's), the first-named
+    team South on the odd boards; a board with an empty seat goes to the second list."""
+    teams = len(lineups)
+    matches: list[TeamMatch] = []
+    laid: list[TeamBoard] = []
+    empty: list[EmptyBoard] = []
+    off = None
+    for first, second in berger_round(teams, round_number):
+        if teams % 2 and teams + 1 in (first, second):
+            off = first if second == teams + 1 else second
+            continue
+        match = TeamMatch(len(matches) + 1, first, second)
+        matches.append(match)
+        for k in range(1, boards + 1):
+            home, away = lineups[first - 1][k - 1], lineups[second - 1][k - 1]
+            (south, north), sides = ((home, away), (first, second)) if k % 2 else ((away, home), (second, first))
+            number = (match.match - 1) * boards + k
+            if south is None or north is None:
+                empty.append(EmptyBoard(number, south, north, sides))
+            else:
+                laid.append(TeamBoard(number, match.match, k, south, north))
+    return TeamRound(round_number, tuple(matches), tuple(laid), off), empty
+
+
+def empty_json(empty: Sequence[EmptyBoard]) -> list[dict]:
+    return [{"board": e.board, "south": e.south, "north": e.north, "teams": list(e.teams)} for e in empty]

@@ -121,7 +121,9 @@ TOURNAMENT_KEYWORDS = {  # XMR 0000 ...: the tournament's own records
     "PRIZES": "prize_list",
     "BOARDS": "team_boards",  # a team event's boards a match
     "TEAM": "team_records",  # one record a team, in the order of the 013 records
+    "LINEUP": "team_lineups",  # one record a line-up of a paired round, by round then team
 }
+LISTED = ("CATEGORY", "TEAM", "LINEUP")  # the tournament's records said once an item
 MAX_JSON = 16_000  # characters of a JSON value: above the longest category or prize list the API takes
 LOTS_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ABSENCE_RULES = {"0.0": 0, "0.5": 0.5}  # XMR 0000 ABSENCE: the points of a declared absence's bye
@@ -197,6 +199,7 @@ class TrfFile:
     prize_list: PrizesSet | None = None  # XMR 0000 PRIZES: the prize list, its sharing and currency
     teams: tuple[TrfTeam, ...] = ()  # 013: a team event's teams, team 1 first
     team_records: tuple = ()  # XMR 0000 TEAM: (line, JSON value) of each, team 1 first
+    team_lineups: tuple = ()  # XMR 0000 LINEUP: (line, JSON value) of each, a paired round's line-up
     team_boards: tuple | None = None  # XMR 0000 BOARDS: (line, boards a match)
 
     @property
@@ -229,6 +232,7 @@ def parse(text: str) -> TrfFile:
         "categories": [],  # (line, JSON value) of each XMR 0000 CATEGORY
         "teams": [],
         "team_records": [],
+        "team_lineups": [],
     }
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         read_line(found, number, line.rstrip())
@@ -255,6 +259,7 @@ def parse(text: str) -> TrfFile:
         links=found["links"],
         teams=tuple(found["teams"]),
         team_records=tuple(found["team_records"]),
+        team_lineups=tuple(found["team_lineups"]),
         team_boards=found.get("team_boards"),
         **restored_prizes(found),
     )
@@ -464,10 +469,10 @@ def read_tournament_extension(found: dict, number: int, line: str, player: int, 
     names C.07 has no code for); XMR 0000 LOTS the drawing of lots' seed; XMR 0000 PRIZES
     the prize list. Each once; XMR 0000 CATEGORY, a category, once each."""
     key = TOURNAMENT_KEYWORDS[keyword]
-    if player != 0 or (key in found and keyword not in ("CATEGORY", "TEAM")):
+    if player != 0 or (key in found and keyword not in LISTED):
         raise TrfError(number, 5, f"{keyword} is said once, of the tournament: its number is 0000")
     value = line[VALUE_COLUMN - 1 :].strip()
-    if keyword in ("CATEGORY", "TEAM"):
+    if keyword in LISTED:
         found[key].append((number, json_value(number, value)))
     elif keyword == "BOARDS":
         found[key] = (number, whole(number, line, VALUE_COLUMN, len(line), "the boards a match", low=1, high=20))
@@ -830,6 +835,11 @@ def team_extension_records(t: Tournament) -> list[str]:
     for team in t.teams:
         told = {"team_id": team.team_id, "name": team.name, "name_geez": team.name_geez, "reserves": len(team.reserves)}
         lines.append(f"{EXTENSION} 0000 {'TEAM':<9} {as_json(told)}")
+    paired = len(t.rounds)  # a round to come keeps its line-ups to itself until it is paired
+    for (number, team), players in sorted(t.lineups.items()):
+        if number <= paired:
+            told = {"round": number, "team": team, "players": list(players)}
+            lines.append(f"{EXTENSION} 0000 {'LINEUP':<9} {as_json(told)}")
     return lines
 
 

@@ -133,7 +133,15 @@ def round_json(view, rnd: Round) -> dict:
         )
     byes = [{**player_ref(view, bye.player), "points": bye.points} for bye in rnd.byes]
     complete = all((rnd.number, b.board) in outcomes for b in rnd.boards)
-    return {"round": rnd.number, "method": rnd.method, "boards": boards, "byes": byes, "complete": complete}
+    answer = {"round": rnd.number, "method": rnd.method, "boards": boards, "byes": byes, "complete": complete}
+    if t.team_boards:  # a team event's boards left empty by a line-up: no game, a forfeit
+        answer["empty_boards"] = [empty_board_json(view, e) for e in rnd.empty]
+    return answer
+
+
+def empty_board_json(view, e) -> dict:
+    seat = lambda number: None if number is None else player_ref(view, number)  # noqa: E731
+    return {"board": e.board, "south": seat(e.south), "north": seat(e.north), "result": e.result}
 
 
 def standing_json(view, s) -> dict:

@@ -70,8 +70,10 @@ function boardResult(board, started) {
   return `${half(board.points[0])}–${half(board.points[1])}` + (board.decided_by === "forfeit" ? _(" (forfeit)") : "");
 }
 
+// A seat a line-up left empty has no player: the board is forfeited to the other team.
 function seatedPlayer(player, seat) {
-  return element("td", {}, bothNames(player.name, player.name_geez),
+  const name = player ? bothNames(player.name, player.name_geez) : element("span", { class: "hint", text: _("nobody (board left empty)") });
+  return element("td", {}, name,
     element("span", { class: "seat hint", text: ` ${seat === "south" ? _("South") : _("North")}` }));
 }
 
