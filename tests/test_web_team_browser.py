@@ -1,7 +1,8 @@
 """A team event's public page, its printout and its embed in Chromium: the team standings
 and each round's match sheets in Tigrinya, following a result recorded on a board without
 a reload, at a phone's and a desk's width with nothing wider than the screen; the print to
-PDF on A4 (the standings, then a page a round); the embedded team standings, live."""
+PDF on A4 (the standings, the board prizes, then a page a round); the embedded team
+standings, live."""
 
 from __future__ import annotations
 
@@ -92,6 +93,23 @@ def expected_standings(client, t: str) -> list[list[str]]:
     return [[str(row["team"]["number"]), str(row["rank"])] for row in rows]
 
 
+BOARD_PRIZES_SHOWN = """() => [...document.querySelectorAll('.board-prize')].map((b) =>
+  [...b.querySelectorAll('tbody tr')].map((r) => [Number(r.dataset.player), r.cells[0].textContent]))"""
+
+
+def expected_board_prizes(client, t: str) -> list[list[list]]:
+    boards = client.get(f"/api/tournaments/{t}/board-prizes").get_json()["boards"]
+    return [[[p["number"], "" if p["rank"] is None else str(p["rank"])] for p in board["players"]] for board in boards]
+
+
+def board_prizes_followed(page, client, t: str) -> None:
+    """The board prizes shown are the API's: each board's players in its order, their ranks."""
+    page.wait_for_function(
+        f"(expected) => JSON.stringify(({BOARD_PRIZES_SHOWN})()) === JSON.stringify(expected)",
+        arg=expected_board_prizes(client, t),
+    )
+
+
 def no_wider_than_the_screen(page, viewport: dict) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
 
@@ -117,6 +135,8 @@ def test_the_team_page_in_tigrinya_follows_a_result_recorded_on_a_board_without_
         assert first.get_attribute("data-complete") == "false"
         assert "ኣስመራ ኣናብስ" in page.inner_text("#team-standings")  # both scripts, as bothNames gives them
         assert page.locator(".team-round").count() == 2 and page.locator(".team-match").count() == 4
+        board_prizes_followed(page, client, t)
+        assert page.locator(".board-prize").count() == BOARDS
         scan(page, "ti", names(client, t))
         no_wider_than_the_screen(page, viewport)
 
@@ -137,6 +157,7 @@ def test_the_team_page_in_tigrinya_follows_a_result_recorded_on_a_board_without_
             ".map((r) => [r.dataset.team, r.cells[0].textContent])) === JSON.stringify(expected)",
             arg=expected_standings(client, t),
         )
+        board_prizes_followed(page, client, t)  # the resigned game counts on its board
         scan(page, "ti", names(client, t))
         no_wider_than_the_screen(page, viewport)
         link.click()
@@ -147,7 +168,7 @@ def pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
 
 
-def test_the_team_standings_and_a_match_sheet_a_round_print_to_a4(web, tmp_path):
+def test_the_team_standings_the_board_prizes_and_a_match_sheet_a_round_print_to_a4(web, tmp_path):
     client = web.client
     t = team_event(client)
     with watched_page(web.browser, viewport=A4, base_url=web.url) as page:
@@ -161,7 +182,7 @@ def test_the_team_standings_and_a_match_sheet_a_round_print_to_a4(web, tmp_path)
         assert widest <= A4["width"]
         pdf = page.pdf(format="A4", print_background=False)
     assert pdf.startswith(b"%PDF")
-    assert pdf_pages(pdf) == 1 + 2  # the standings, then each round's match sheets on a page of its own
+    assert pdf_pages(pdf) == 1 + 1 + 2  # the standings, the board prizes, then a page a round's match sheets
     (tmp_path / "teams.pdf").write_bytes(pdf)
 
 

@@ -1,7 +1,7 @@
 // A team event's page: the team standings in the event's order of C.07's team tie-breaks,
-// each team in both scripts, and every round's matches, board by board (players, seats,
-// result, a link to each board's game). Read-only, from GET /api/tournaments/{id},
-// …/team-standings and …/team-matches; it follows the tournament's live stream
+// each team in both scripts, the board prizes, and every round's matches, board by board
+// (players, seats, result, a link to each board's game). Read-only, from GET
+// /api/tournaments/{id}, …/team-standings, …/board-prizes and …/team-matches; it follows the tournament's live stream
 // (GET …/live), so a result recorded on any board redraws it. It prints on A4: the standings,
 // then a match sheet a round. Framed on another site (/embed/tournaments/{id}/team-standings)
 // it shows the standings alone, every link opening a new tab.
@@ -111,6 +111,25 @@ function renderRounds(rounds, started) {
     : [element("p", { class: "hint", text: _("No round has been paired yet.") })]));
 }
 
+// Each board's players as the board prizes rank them; a player below the minimum of games
+// follows unranked, his games beside the minimum. Names in both scripts from the entrants.
+function renderBoardPrizes(prizes, players) {
+  const geez = new Map(players.map((p) => [p.number, p.name_geez]));
+  const head = element("tr", {}, heading(_("Rank"), "#"), element("th", { scope: "col", text: _("Player") }),
+    element("th", { scope: "col", text: _("Team") }), heading(_("Points"), _("Pts")), element("th", { scope: "col", text: _("Games") }),
+    element("th", { scope: "col", text: "%" }));
+  const boards = prizes.boards.map((board) => element("section", { class: "board-prize", "data-board": board.board },
+    element("h3", { text: _("Board %(n)s", { n: board.board }) }),
+    board.players.length ? element("div", { class: "scroll" }, element("table", { class: "table standings board-prizes" },
+      element("thead", {}, head.cloneNode(true)), element("tbody", {}, ...board.players.map((p) => element("tr", { "data-player": p.number },
+        element("td", { text: p.rank === null ? "" : String(p.rank) }), element("td", {}, bothNames(p.name, geez.get(p.number))),
+        element("td", {}, teamName(p.team)), element("td", { text: half(p.points) }),
+        element("td", { text: p.qualified ? String(p.games) : _("%(games)s of %(minimum)s", { games: p.games, minimum: p.minimum }) }),
+        element("td", { text: String(p.percentage) }))))))
+      : element("p", { class: "hint", text: _("No game has been played on this board yet.") })));
+  byId("board-prizes").replaceChildren(...(boards.length ? boards : [element("p", { class: "hint", text: _("No round has been paired yet.") })]));
+}
+
 function renderHeader(t, standings) {
   if (!embedded) byId("team-title").textContent = t.name;
   else byId("team-title").textContent = `${t.name} · ${_("Team standings")}`;
@@ -128,9 +147,11 @@ async function load() {
   renderHeader(t, standings);
   renderStandings(standings);
   if (!embedded) {
-    const [{ data: matches }, { data: games }] = await Promise.all([
+    const [{ data: matches }, { data: games }, { data: prizes }] = await Promise.all([
       getJSON(`${base}/team-matches`), getJSON(`/api/games?tournament=${encodeURIComponent(id)}&limit=1000`),
+      getJSON(`${base}/board-prizes`),
     ]);
+    renderBoardPrizes(prizes, t.players);
     renderRounds(matches.rounds, new Set(games.games.map((g) => g.id)));
     byId("team-tournament-link").href = `/tournaments/${encodeURIComponent(id)}`;
     byId("team-embed-link").href = `/embed/tournaments/${encodeURIComponent(id)}/team-standings`;
