@@ -81,6 +81,8 @@ class TournamentCreateSchema(Schema):
     team_boards = StrictInteger(allow_none=True)  # a team event's boards a match (1 to 20)
     team_primary_score = fields.String(allow_none=True)  # a team Swiss's: match_points (default) or game_points
     team_colour_preferences = fields.String(allow_none=True)  # a team Swiss's: type_a (default), type_b or none
+    # a team event's ranking order, its primary score first (codes checked where it is decided)
+    team_tiebreaks = fields.List(fields.String(validate=validate.Length(max=8)), allow_none=True)
     absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
     require_confirmation = fields.Boolean(load_default=False)  # a game's result counts once both players confirmed it
 
@@ -286,6 +288,7 @@ class TournamentSchema(Schema):
     team_boards = StrictInteger(dump_only=True, allow_none=True)  # a team event's boards a match
     team_primary_score = fields.String(dump_only=True, allow_none=True)  # a team Swiss's primary score
     team_colour_preferences = fields.String(dump_only=True, allow_none=True)  # a team Swiss's colour preferences
+    team_tiebreaks = fields.List(fields.String(), dump_only=True, allow_none=True)  # its ranking order
     teams = fields.List(
         fields.Dict(), dump_only=True
     )  # a team event's: {number, id, name, name_geez, players, reserves}

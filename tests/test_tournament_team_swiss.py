@@ -130,6 +130,16 @@ def ranked(totals: dict[int, Totals], primary: str) -> list[tuple]:
     ]
 
 
+def assert_standings_by_hand(table: dict, totals: dict[int, Totals], primary: str) -> None:
+    """Every team's match points, game points and matches as worked out by hand, ranked by
+    the primary score, then the other (the event's order breaks the ties left after them,
+    its tie-breaks held to FIDE's calculator in tests/test_team_tiebreaks_reference.py)."""
+    rows = [(s["team"]["number"], s["match_points"], s["game_points"], s["played"]) for s in table["standings"]]
+    assert sorted(rows) == sorted(ranked(totals, primary))
+    scores = [(mp, gp) if primary == "match_points" else (gp, mp) for _, mp, gp, _ in rows]
+    assert scores == sorted(scores, reverse=True)
+
+
 def run(admin, t: str, teams: int, rounds: int, seed: int) -> tuple[list, dict[int, int]]:
     draw = random.Random(seed)
     event = admin.get(f"/api/tournaments/{t}")
@@ -169,8 +179,7 @@ def test_c04_6_twelve_teams_of_four_boards_play_a_team_swiss_of_five_rounds_thro
     assert "all 5 rounds are paired" in admin.pair(t, expect=422)["detail"]
     table = admin.get(f"/api/tournaments/{t}/team-standings")
     assert table["status"] == "finished" and table["primary"] == "match_points"
-    rows = [(s["team"]["number"], s["match_points"], s["game_points"], s["played"]) for s in table["standings"]]
-    assert rows == ranked(by_hand(played, 12, byes), "match_points")
+    assert_standings_by_hand(table, by_hand(played, 12, byes), "match_points")
     report = admin.get(f"/api/tournaments/{t}/check")
     assert [r["status"] for r in report["rounds"]] == ["same"] * 5
     verified = [CliRunner().invoke(main, [*check, "--db", str(tmp_path / "tournament.sqlite3")]) for check in VERIFY]
@@ -181,9 +190,8 @@ def test_c04_6_art_1_2_a_team_swiss_on_game_points_ranks_and_pairs_on_them_first
     t = team_swiss(admin, 6, 3, team_primary_score="game_points")
     played, byes = run(admin, t, 6, 3, seed=3)
     table = admin.get(f"/api/tournaments/{t}/team-standings")
-    assert table["primary"] == "game_points"
-    rows = [(s["team"]["number"], s["match_points"], s["game_points"], s["played"]) for s in table["standings"]]
-    assert rows == ranked(by_hand(played, 6, byes), "game_points")
+    assert table["primary"] == "game_points" and table["order"] == ["GPTS", "MPTS", "DE", "SB"]
+    assert_standings_by_hand(table, by_hand(played, 6, byes), "game_points")
     assert [r["status"] for r in admin.get(f"/api/tournaments/{t}/check")["rounds"]] == ["same"] * 3
 
 
@@ -192,8 +200,10 @@ def test_c04_6_art_1_4_and_3_4_an_odd_number_of_teams_gives_the_bye_a_drawn_matc
     played, byes = run(admin, t, 5, 4, seed=11)
     assert sorted(byes) == [1, 2, 3, 4] and byes[1] == 5  # round 1: the largest TPN (3.4.4)
     table = admin.get(f"/api/tournaments/{t}/team-standings")
-    rows = [(s["team"]["number"], s["match_points"], s["game_points"], s["played"]) for s in table["standings"]]
-    assert rows == ranked(by_hand(played, 5, byes), "match_points")
+    assert_standings_by_hand(table, by_hand(played, 5, byes), "match_points")
+    assert table["order"] == ["MPTS", "GPTS", "DE", "SB"]
+    rows = table["standings"]  # the bye counts in the team's own points among its tie-breaks too
+    assert all((s["tiebreaks"]["MPTS"], s["tiebreaks"]["GPTS"]) == (s["match_points"], s["game_points"]) for s in rows)
     assert [r["status"] for r in admin.get(f"/api/tournaments/{t}/check")["rounds"]] == ["same"] * 4
 
 
@@ -215,6 +225,11 @@ def test_a_team_swiss_refuses_bad_settings_naming_the_field_and_stores_nothing(c
         ({"format": "team_swiss", "rounds": 0, "team_boards": BOARDS}, "rounds"),
         ({"format": "team_swiss", "rounds": 5, "team_boards": BOARDS, "team_colour_preferences": "c"}, "team_colour"),
         ({"format": "team_round_robin", "team_boards": BOARDS, "team_colour_preferences": "none"}, "team_colour"),
+        (
+            {"format": "team_swiss", "rounds": 5, "team_boards": BOARDS, "team_primary_score": "game_points"}
+            | {"team_tiebreaks": ["MPTS", "GPTS"]},
+            "team_tiebreaks",
+        ),
     ]
     for settings, field in cases:
         problem = admin.create(expect=422, name="Cup", variant="qelat", **settings)

@@ -111,6 +111,12 @@ def tournament():
     help="A team Swiss's colour preferences, C.04.6 art. 1.7 (default type_a).",
 )
 @click.option(
+    "--team-tiebreak",
+    "team_tiebreaks",
+    multiple=True,
+    help="A team event's ranking order, in order, its primary score (MPTS or GPTS) first (default: MPTS GPTS DE SB).",
+)
+@click.option(
     "--absence-points", type=click.Choice(["0", "0.5"]), default=None, help="A declared absence's bye (default 0.5)."
 )
 @DB
@@ -134,6 +140,7 @@ def create(
     team_boards,
     team_primary_score,
     team_colour_preferences,
+    team_tiebreaks,
     absence_points,
     db,
     by,
@@ -165,6 +172,8 @@ def create(
         body["team_primary_score"] = team_primary_score
     if team_colour_preferences is not None:
         body["team_colour_preferences"] = team_colour_preferences
+    if team_tiebreaks:
+        body["team_tiebreaks"] = list(team_tiebreaks)
     body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
     click.echo(written.tournament.tournament_id)

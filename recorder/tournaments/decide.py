@@ -30,6 +30,7 @@ from . import (
     forbidden_pairs,
     knockout,
     team_swiss,
+    team_tiebreaks,
     team_trf,
     teams,
     trf,
@@ -131,9 +132,26 @@ def decide_create(body: dict) -> TournamentCreated:
         team_boards=teams.checked_boards(body["team_boards"]) if format_ in TEAM_FORMATS else None,
         team_primary_score=checked_primary_score(format_, body.get("team_primary_score")),
         team_colour_preferences=checked_colour_preferences(format_, body.get("team_colour_preferences")),
+        team_tiebreaks=team_tiebreak_order(format_, body.get("team_tiebreaks"), body.get("team_primary_score")),
         absence_points=absence_points(body.get("absence_points")),
         require_confirmation=True if body.get("require_confirmation") else None,
     )
+
+
+def team_tiebreak_order(format_: str, order: list | None, primary: object = None) -> list[str] | None:
+    """A team event's ranking order as given, else its default; no other format has one. A
+    team Swiss's starts with its primary score (C.04.6 art. 1.2), game points first when it
+    says so."""
+    if format_ not in TEAM_FORMATS:
+        if order is not None:
+            raise InvalidRecord("a team event, and it alone, orders team tie-breaks", field="team_tiebreaks")
+        return None
+    first = "GPTS" if format_ == TEAM_SWISS and primary == "game_points" else "MPTS"
+    default = team_tiebreaks.C07_TEAM_ROUND_ROBIN if first == "MPTS" else ("GPTS", "MPTS", "DE", "SB")
+    checked = team_tiebreaks.checked_order(order) if order is not None else list(default)
+    if format_ == TEAM_SWISS and checked[0] != first:
+        raise InvalidRecord(f"a team Swiss's order starts with its primary score, {first}", field="team_tiebreaks")
+    return checked
 
 
 def check_format_settings(format_: str, rounds: int | None, body: dict) -> None:

@@ -59,6 +59,9 @@ class TournamentCreated(TournamentEvent):
     team_boards: int | None = None  # a team event's boards a match (teams.py)
     team_primary_score: str | None = None  # a team Swiss ranked on game points first; absent: match points
     team_colour_preferences: str | None = None  # a team Swiss's type_b or none (C.04.6 1.7); absent: type_a
+    # a team event's ranking order, its primary score first (team_tiebreaks.py); absent:
+    # C07_TEAM_ROUND_ROBIN, the order every team event stored before it was ranked by
+    team_tiebreaks: list | None = None
     absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
     lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
     require_confirmation: bool | None = None  # True: a game's result counts once both players confirmed it

@@ -188,6 +188,7 @@ class Tournament:
     team_boards: int | None = None  # a team event's boards a match (teams.py)
     team_primary_score: str | None = None  # a team Swiss's primary score (team_swiss.py); None: match points
     team_colour_preferences: str | None = None  # a team Swiss's colour preferences; None: type A
+    team_tiebreaks: tuple[str, ...] | None = None  # a team event's ranking order as created; None: the default
     teams: tuple[TeamEntered, ...] = ()  # a team event's teams as entered, team 1 first
     lineups: dict = field(default_factory=dict)  # (round, team) -> its line-up's players, the last; never mutated
     finished_explicitly: bool = False  # a tournament_finished event: finished whatever its planned rounds
@@ -284,6 +285,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         team_boards=event.team_boards,
         team_primary_score=event.team_primary_score,
         team_colour_preferences=event.team_colour_preferences,
+        team_tiebreaks=tuple(event.team_tiebreaks) if event.team_tiebreaks else None,
         absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
         lots_seed=event.lots_seed,
         require_confirmation=bool(event.require_confirmation),

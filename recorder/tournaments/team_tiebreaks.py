@@ -27,11 +27,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from recorder.errors import InvalidRecord
+
 from . import TEAM_SWISS
 from .fold import Tournament
-from .teams import MATCH_WIN, TeamRound, TeamStanding, board_points, match_points, match_score, stored_round
+from .teams import (
+    MATCH_DRAW,
+    MATCH_WIN,
+    TeamRound,
+    TeamStanding,
+    board_points,
+    match_points,
+    match_score,
+    standings_of,
+    stored_round,
+)
 
 TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
+PRIMARY = {"MPTS": "match_points", "GPTS": "game_points"}  # the score a team event ranks by first
+# A team round robin's order when its creation names none (docs/decisions.md): match points,
+# then game points, direct encounter and Sonneborn-Berger, C.02 13.16's list for team round robins.
+C07_TEAM_ROUND_ROBIN = ("MPTS", "GPTS", "DE", "SB")
 
 
 @dataclass(frozen=True)
@@ -71,14 +87,21 @@ def team_tiebreaks(
     rounds: Sequence[TeamRound],
     points: Mapping[tuple[int, int], tuple[Fraction, Fraction]],
     round_robin: bool = True,
+    bye: tuple[int, Fraction] = (0, Fraction(0)),
 ) -> dict[int, dict[str, Fraction]]:
     """Team number -> each of ``TEAM_TIEBREAKS`` -> its value (``round_robin``: every two
-    teams count as having met, for direct encounter; a team Swiss's have met only if they played)."""
+    teams count as having met, for direct encounter; a team Swiss's have met only if they
+    played; ``bye``: the match and game points of a round off, a team Swiss's bye)."""
     results = match_results(rounds, points)
     played = {team: [r for r in results if r.team == team] for team in range(1, teams + 1)}
-    mp = {team: Fraction(sum(r.match_points for r in mine)) for team, mine in played.items()}
-    gp = {team: sum((r.mine for r in mine), Fraction(0)) for team, mine in played.items()}
-    found = {team: values_of(mine, mp, gp, [r.number for r in rounds]) for team, mine in played.items()}
+    off = {team: [rnd.number for rnd in rounds if rnd.off == team] for team in played}
+    mp = {team: Fraction(sum(r.match_points for r in mine)) + bye[0] * len(off[team]) for team, mine in played.items()}
+    gp = {team: sum((r.mine for r in mine), Fraction(0)) + bye[1] * len(off[team]) for team, mine in played.items()}
+    numbers = [r.number for r in rounds]
+    found = {team: values_of(mine, mp, gp, numbers) for team, mine in played.items()}
+    for team, rounds_off in off.items():  # the bye scores in the team's own points, not as a match
+        found[team]["MPTS"], found[team]["GPTS"] = mp[team], gp[team]
+        found[team]["PS"] += sum(bye[0] * sum(1 for n in numbers if n >= r) for r in rounds_off)
     ties: dict[Fraction, list[int]] = {}
     for team in sorted(mp):
         ties.setdefault(mp[team], []).append(team)
@@ -167,5 +190,70 @@ def with_tiebreaks(t: Tournament, outcomes: Mapping, standings: Sequence[TeamSta
     """The event's standings, each team's tie-breaks beside its scores (``outcomes``: (round,
     board) -> a result with ``.result``, as ``teams.standings_of`` reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
-    values = team_tiebreaks(len(t.teams), rounds, board_points(t, outcomes), round_robin=t.format != TEAM_SWISS)
+    swiss = t.format == TEAM_SWISS
+    bye = (MATCH_DRAW, Fraction(t.team_boards or 0, 2)) if swiss else (0, Fraction(0))  # C.04.6 art. 1.4
+    values = team_tiebreaks(len(t.teams), rounds, board_points(t, outcomes), round_robin=not swiss, bye=bye)
     return [replace(s, tiebreaks=values[s.team]) for s in standings]
+
+
+# --------------------------------------------------------------------------- ranking by an order
+
+
+def checked_order(order: list) -> list[str]:
+    """A team event's ranking order: its primary score (MPTS or GPTS) first, then team
+    tie-breaks, each once."""
+    if not order or order[0] not in PRIMARY:
+        raise InvalidRecord("a team event's order starts with MPTS or GPTS, its primary score", field="team_tiebreaks")
+    unknown = [code for code in order if code not in TEAM_TIEBREAKS]
+    if unknown:
+        raise InvalidRecord(
+            f"unknown team tie-breaks {unknown}; known: {', '.join(TEAM_TIEBREAKS)}", field="team_tiebreaks"
+        )
+    if len(set(order)) != len(order):
+        raise InvalidRecord("a team tie-break is listed twice", field="team_tiebreaks")
+    return list(order)
+
+
+def order_of(t: Tournament) -> list[str]:
+    """The event's ranking order: as created, or the default for an event created before."""
+    return list(t.team_tiebreaks or C07_TEAM_ROUND_ROBIN)
+
+
+def split_by(group: list[TeamStanding], code: str, results: Sequence[TeamMatchResult]) -> list[list[TeamStanding]]:
+    """A tied group split by one criterion, best first: higher values, or for DE the places
+    direct encounter gives within this group (0 for all when it separates no one)."""
+    if code == "DE":
+        places = direct_encounter([s.team for s in group], results)
+        key = {s.team: Fraction(places[s.team]) for s in group}
+    else:
+        key = {s.team: -s.tiebreaks[code] for s in group}
+    parts: list[list[TeamStanding]] = []
+    for s in sorted(group, key=lambda s: (key[s.team], s.team)):
+        if parts and key[parts[-1][0].team] == key[s.team]:
+            parts[-1].append(s)
+        else:
+            parts.append([s])
+    return parts
+
+
+def rank_by_order(
+    standings: Sequence[TeamStanding], order: Sequence[str], results: Sequence[TeamMatchResult]
+) -> list[TeamStanding]:
+    """The standings ranked by the order, each criterion breaking only the ties the ones
+    before it leave (C.07 4.1); teams level on all share the place, listed by number."""
+    groups = [sorted(standings, key=lambda s: s.team)]
+    for code in order:
+        groups = [part for group in groups for part in split_by(group, code, results)]
+    ranked, place = [], 1
+    for group in groups:
+        ranked += [replace(s, rank=place) for s in group]
+        place += len(group)
+    return ranked
+
+
+def ranked_standings(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
+    """The event's team standings ranked by its order (``outcomes`` as ``with_tiebreaks``)."""
+    order = order_of(t)
+    rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
+    standings = with_tiebreaks(t, outcomes, standings_of(t, outcomes))
+    return rank_by_order(standings, order, match_results(rounds, board_points(t, outcomes)))
