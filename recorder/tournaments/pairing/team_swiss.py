@@ -354,6 +354,7 @@ class Bracket:
         self.teams = tuple(sorted(teams, key=lambda t: t.tpn))
         self.initial = initial
         scale = len(self.teams) + 1
+        self.unit = scale * scale  # the cost of one unmet colour preference ([C8])
         self.cost: dict[tuple[int, int], int] = {}
         self.memo: dict[int, int | None] = {}
         for i, j in combinations(range(len(self.teams)), 2):
@@ -376,15 +377,23 @@ class Bracket:
         free = [i for i in range(size) if not paired >> i & 1]
         if not free:
             return 0
-        head, found = free[0], None
+        head, found, floor = free[0], None, self.floor(free)
         for j in free[1:]:
             if (head, j) in self.cost:
                 rest = self.best(paired | 1 << head | 1 << j)
                 if rest is not None and (found is None or self.cost[(head, j)] + rest < found):
                     found = self.cost[(head, j)] + rest
-                if found == 0:  # nothing is cheaper: a field without histories stops at its first pairing
+                if found is not None and found <= floor:  # nothing is cheaper: stop at the first such pairing
                     return found
         return found
+
+    def floor(self, members: Iterable[int]) -> int:
+        """The least cost these teams can be paired at, whoever has met whom: the teams
+        wanting one colour beyond the others pair among themselves, one unmet preference
+        ([C8]) a pair."""
+        wants = [self.teams[i].preference for i in members]
+        white, black = wants.count(WHITE), wants.count(BLACK)
+        return max(white - (len(wants) - white), black - (len(wants) - black), 0) // 2 * self.unit
 
 
 def floaters_opposed(a: Team, b: Team, residents_score: Fraction) -> int:
@@ -411,9 +420,12 @@ def assignment_cost(bracket: Bracket, tops: tuple[int, ...], bottoms: tuple[int,
                 rest = from_top(k + 1, used | 1 << b)
                 if rest is not None and (found is None or bracket.cost[pair] + rest < found):
                     found = bracket.cost[pair] + rest
-                if found == 0:
+                if found is not None and found <= floor(k, used):
                     return found
         return found
+
+    def floor(k: int, used: int) -> int:
+        return bracket.floor([*tops[k:], *(bottom for b, bottom in enumerate(bottoms) if not used >> b & 1)])
 
     return from_top(0, 0)
 
