@@ -31,7 +31,7 @@ articles 6 and 7 never apply to teams (preface): no colour preference is absolut
   type B or none (art. 1.7). Type A (art. 1.7.1): White when the colour difference (White
   minus Black, art. 1.6.2) is below -1, or is 0 or -1 after two Blacks in the last two
   matches played; Black symmetrically. Type B (art. 1.7.2): those are strong; a mild one
-  for White at a difference of -1, or of 0 after a Black but in the last round; Black
+  for White at a difference of -1, or of 0 after a Black except in the last round; Black
   symmetrically. The first team of a pair
   (art. 4.2: the higher primary score, then secondary, then the smaller TPN) and then, in
   order: both teams yet to play, the first team takes the initial colour when its TPN is
