@@ -82,6 +82,7 @@ LATER_FIELDS = (
     "time_control",
     "knockout",
     "team_boards",
+    "team_tiebreaks",
     "team_primary_score",
     "team_colour_preferences",
     "absence_points",
