@@ -15,7 +15,6 @@ live stream for its whole lifetime, so it holds no request.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -31,25 +30,17 @@ STORED_TIME = "%Y-%m-%dT%H:%M:%S.%fZ"  # recorded_at's form (store.utc_now): sor
 
 class Settings:
     """Each tournament as last folded, per process, refolded only once its stream has grown:
-    a read of a tournament's game costs one indexed look at the tournament's version."""
+    a read of a tournament's game costs one indexed look at the tournament's version (the
+    folds are the tournaments' repository's, recorder/records.py)."""
 
     def __init__(self, tournaments):
         self.tournaments = tournaments
-        self._known: dict[str, tuple[int, Tournament]] = {}
-        self._lock = threading.Lock()
 
     def of(self, tournament_id: str, version: int) -> Tournament | None:
-        with self._lock:
-            known = self._known.get(tournament_id)
-        if known is not None and known[0] == version:
-            return known[1]
         try:
-            t = self.tournaments.tournament(tournament_id)
+            return self.tournaments.records.load(tournament_id, version)
         except NotFound:
             return None
-        with self._lock:
-            self._known[tournament_id] = (t.version, t)
-        return t
 
 
 class Audience:

@@ -1,8 +1,8 @@
 """The player service: decide on the latest fold, append with its version, keep the
 registry's rows (recorder/store/registry.py) in the same transaction. No Flask, no SQL.
 
-Writes go like tournaments': load (fold the player's stream) -> decide -> append at the
-version decided on, so a stale decision is a conflict, never a fork.
+Writes go through the records' repository (recorder/records.py): load (the player's fold)
+-> decide -> append at the version decided on, so a stale decision is a conflict, never a fork.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from recorder.errors import AlreadyExists, InvalidRecord, NotFound, VersionConflict
-from recorder.service import Recorder, append_retrying
-from recorder.store import PLAYER, Idempotency, NewEvent, PlayerTables, StoredEvent, every_stream_id
+from recorder.errors import AlreadyExists, InvalidRecord, NotFound
+from recorder.records import Repository, Saved
+from recorder.service import Recorder
+from recorder.store import PLAYER, Idempotency, NewEvent, PlayerTables, ProjectionWrite, StoredEvent, every_stream_id
 
 from . import decide as decisions
 from . import is_player_id, new_player_id, search_key, word_keys
@@ -32,6 +33,10 @@ class Written:
     events: Sequence[StoredEvent]
     player: Player
     replayed: bool = False
+
+    @classmethod
+    def of(cls, saved: Saved[Player]) -> Written:
+        return cls(saved.events, saved.record, saved.replayed)
 
 
 def row_of(p: Player) -> dict:
@@ -75,18 +80,15 @@ class Players:
         self.store = recorder.store
         self.tables = PlayerTables(recorder.store)
         self.year = year
+        self.records: Repository[Player] = Repository(recorder.store, PLAYER, fold, noun="player", owns=is_player_id)
 
     # -- Reading --------------------------------------------------------------------
 
     def events(self, player_id: str) -> list[StoredEvent]:
-        is_player = is_player_id(player_id) and self.store.stream_type(player_id) == PLAYER
-        events = self.store.read(player_id) if is_player else []
-        if not events:
-            raise NotFound(f"no player {player_id!r}", player_id=player_id)
-        return events
+        return self.records.events(player_id)
 
     def player(self, player_id: str) -> Player:
-        return fold(player_id, self.events(player_id))
+        return self.records.load(player_id)
 
     def must_exist(self, player_id: str, *, field: str) -> Player:
         """A player a write names: InvalidRecord naming ``field`` when there is none."""
@@ -192,9 +194,9 @@ class Players:
         """A new record; refused (409 with the candidates) when a player not merged has a
         name with the same search key, unless ``force`` confirms it is another person.
         ``principal``: who registers him, kept in the event (``PlayerEvent.principal``)."""
-        original = self._replayed(idempotency)
+        original = self.records.replayed(idempotency)
         if original is not None:
-            return original
+            return Written.of(original)
         event = replace(decisions.decide_register(body, self.year()), principal=principal)
         if not force:
             candidates = self.same_names(event.payload())
@@ -206,17 +208,14 @@ class Players:
                     candidates=[candidate_json(c) for c in candidates],
                 )
         player_id = new_player_id()
-        p = fold_new(player_id, event)
-        result = self.store.append(
+        saved = self.records.create(
             player_id,
-            0,
             [NewEvent(event.type, event.payload())],
-            stream_type=PLAYER,
             recorded_by=recorded_by,
             idempotency=idempotency,
-            projection=self.tables.write(row_of(p), keys_of(p), p.linked_games, sounds_of(p)),
+            projection=self._rows_of(fold_new(player_id, event)),
         )
-        return Written(result.events, self.player(result.events[0].game_id), result.replayed)
+        return Written.of(saved)
 
     def execute(
         self,
@@ -229,43 +228,29 @@ class Players:
         idempotency: Idempotency | None = None,
     ) -> Written:
         """Decide on the latest fold and append at its version; each event names ``principal``."""
-        original = self._replayed(idempotency)
-        if original is not None:
-            return original
 
-        def attempt() -> Written:
-            events_before = self.events(player_id)
-            p = fold(player_id, events_before)
-            if expected_version is not None and expected_version != p.version:
-                raise VersionConflict(
-                    f"the player is at version {p.version}, not {expected_version}",
-                    expected=expected_version,
-                    actual=p.version,
-                )
-            events = [replace(event, principal=principal) for event in decide(p)]
-            after = p
-            for offset, event in enumerate(events, start=1):
-                after = apply_one(after, event, p.version + offset)
-            result = self.store.append(
-                player_id,
-                p.version,
-                [NewEvent(e.type, e.payload()) for e in events],
-                stream_type=PLAYER,
-                recorded_by=recorded_by,
-                idempotency=idempotency,
-                projection=self.tables.write(row_of(after), keys_of(after), after.linked_games, sounds_of(after)),
-            )
-            return Written(result.events, self.player(player_id), result.replayed)
+        def decided(p: Player) -> list:
+            return [replace(event, principal=principal) for event in decide(p)]
 
-        return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
+        saved = self.records.execute(
+            player_id,
+            decided,
+            expected_version=expected_version,
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+            projection=self._rows_after,
+        )
+        return Written.of(saved)
 
-    def _replayed(self, idempotency: Idempotency | None) -> Written | None:
-        if idempotency is None:
-            return None
-        events = self.store.replayed(idempotency)
-        if not events:
-            return None
-        return Written(events, self.player(events[0].game_id), replayed=True)
+    def _rows_after(self, p: Player, events: list) -> ProjectionWrite:
+        """The registry's rows of the player once ``events`` follow his fold ``p``."""
+        after = p
+        for offset, event in enumerate(events, start=1):
+            after = apply_one(after, event, p.version + offset)
+        return self._rows_of(after)
+
+    def _rows_of(self, p: Player) -> ProjectionWrite:
+        return self.tables.write(row_of(p), keys_of(p), p.linked_games, sounds_of(p))
 
     def rename(self, player_id: str, body: dict, **write) -> Written:
         return self.execute(player_id, lambda p: decisions.decide_rename(p, body), **write)

@@ -1,4 +1,5 @@
-"""The team service: decide on the latest fold, append with its version. No Flask, no SQL.
+"""The team service: decide on the latest fold, append with its version (through the
+records' repository, recorder/records.py). No Flask, no SQL.
 
 A team names registry players: each is checked to be in the registry when the roster is
 written (recorder/players/service.py), so a roster never names a player nobody registered.
@@ -9,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from recorder.errors import NotFound, VersionConflict
 from recorder.players import search_key
 from recorder.players.service import Players
-from recorder.service import Recorder, append_retrying
+from recorder.records import Repository, Saved
+from recorder.service import Recorder
 from recorder.store import TEAM, Idempotency, NewEvent, StoredEvent
 
 from . import decide as decisions
@@ -29,6 +30,10 @@ class Written:
     team: Team
     replayed: bool = False
 
+    @classmethod
+    def of(cls, saved: Saved[Team]) -> Written:
+        return cls(saved.events, saved.record, saved.replayed)
+
 
 def fold(team_id: str, events: Sequence[StoredEvent]) -> Team:
     return replay(team_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
@@ -38,16 +43,13 @@ class Teams:
     def __init__(self, recorder: Recorder, players: Players):
         self.store = recorder.store
         self.players = players
+        self.records: Repository[Team] = Repository(recorder.store, TEAM, fold, noun="team", owns=is_team_id)
 
     def events(self, team_id: str) -> list[StoredEvent]:
-        is_team = is_team_id(team_id) and self.store.stream_type(team_id) == TEAM
-        events = self.store.read(team_id) if is_team else []
-        if not events:
-            raise NotFound(f"no team {team_id!r}", team_id=team_id)
-        return events
+        return self.records.events(team_id)
 
     def team(self, team_id: str) -> Team:
-        return fold(team_id, self.events(team_id))
+        return self.records.load(team_id)
 
     def search(self, query: str, *, limit: int = 20) -> list[Team]:
         """Teams whose name matches the query (``name_matches``), or the team of that id, by
@@ -85,21 +87,15 @@ class Teams:
             self.players.must_exist(player_id, field="players")
 
     def register(self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Written:
-        original = self._replayed(idempotency)
+        original = self.records.replayed(idempotency)
         if original is not None:
-            return original
+            return Written.of(original)
         event = decisions.decide_register(body)
         self._registered([*event.players, *event.reserves])
-        team_id = new_team_id()
-        result = self.store.append(
-            team_id,
-            0,
-            [NewEvent(event.type, event.payload())],
-            stream_type=TEAM,
-            recorded_by=recorded_by,
-            idempotency=idempotency,
+        saved = self.records.create(
+            new_team_id(), [NewEvent(event.type, event.payload())], recorded_by=recorded_by, idempotency=idempotency
         )
-        return Written(result.events, self.team(result.events[0].game_id), result.replayed)
+        return Written.of(saved)
 
     def set_roster(self, team_id: str, body: dict, **write) -> Written:
         def decide(team: Team) -> list:
@@ -119,37 +115,8 @@ class Teams:
         recorded_by: str,
         idempotency: Idempotency | None = None,
     ) -> Written:
-        original = self._replayed(idempotency)
-        if original is not None:
-            return original
-
-        def attempt() -> Written:
-            team = self.team(team_id)
-            if expected_version is not None and expected_version != team.version:
-                raise VersionConflict(
-                    f"the team is at version {team.version}, not {expected_version}",
-                    expected=expected_version,
-                    actual=team.version,
-                )
-            events = decide(team)
-            if not events:  # the roster as it stands: nothing to store
-                return Written([], team)
-            result = self.store.append(
-                team_id,
-                team.version,
-                [NewEvent(e.type, e.payload()) for e in events],
-                stream_type=TEAM,
-                recorded_by=recorded_by,
-                idempotency=idempotency,
-            )
-            return Written(result.events, self.team(team_id), result.replayed)
-
-        return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
-
-    def _replayed(self, idempotency: Idempotency | None) -> Written | None:
-        if idempotency is None:
-            return None
-        events = self.store.replayed(idempotency)
-        if not events:
-            return None
-        return Written(events, self.team(events[0].game_id), replayed=True)
+        """Decide on the latest fold and append at its version; the roster as it stands stores nothing."""
+        saved = self.records.execute(
+            team_id, decide, expected_version=expected_version, recorded_by=recorded_by, idempotency=idempotency
+        )
+        return Written.of(saved)

@@ -1,8 +1,9 @@
 """The tournament service: decide on the latest fold, append with its version, read
 standings by joining the games' results. No Flask, no SQL (the store does that).
 
-Writes go like games: load (fold the stream) -> decide -> append at the version decided
-on, so a stale decision is a conflict, never a fork. A board's game is created through
+Writes go like games, through the records' repository (recorder/records.py): load (the
+tournament's fold) -> decide -> append at the version decided on, so a stale decision is
+a conflict, never a fork. A board's game is created through
 the Recorder with an id derived from its board, so a second game on a board is refused
 by the store's expected-version check.
 """
@@ -20,7 +21,8 @@ from typing import Any
 
 from recorder.core.chain import canonical_json
 from recorder.errors import AlreadyExists, NotFound, VersionConflict
-from recorder.service import Recorded, Recorder, append_retrying
+from recorder.records import Repository, Saved
+from recorder.service import Recorded, Recorder
 from recorder.store import (
     TOURNAMENT,
     Idempotency,
@@ -53,7 +55,7 @@ from .proposal import Proposal
 from .results import outcome_of_forfeit, outcome_of_state
 from .standings import Standing, crosstable, is_finished, standings
 
-FOLDS_KEPT = 64  # the tournaments the guard asks about on every move: folded once per version
+FOLDS_KEPT = 64  # the tournaments whose latest fold is kept (the guard asks on every move): a fold is large
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,10 @@ class Written:
     tournament: Tournament
     replayed: bool = False
     existed: bool = False  # an import found the tournament its content makes already stored
+
+    @classmethod
+    def of(cls, saved: Saved[Tournament]) -> Written:
+        return cls(saved.events, saved.record, saved.replayed)
 
 
 CONTENT_ID_LENGTH = 16  # hex digits of an imported tournament's id (the service mints 12)
@@ -111,6 +117,10 @@ def entries_of(t: Tournament) -> list[tuple[int, str]]:
     return [(e.number, e.player_id) for e in t.entrants if e.player_id is not None]
 
 
+def fold(tournament_id: str, events: Sequence[StoredEvent]) -> Tournament:
+    return replay(tournament_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
+
+
 CHECKS_KEPT = 64  # pairing checks kept per process, the latest asked for
 
 
@@ -119,22 +129,19 @@ class Tournaments:
         self.recorder = recorder
         self.store = recorder.store
         self.entries = PlayerTables(recorder.store)
-        self._folds: dict[str, Tournament] = {}  # the latest fold of each, for ``is_over``
+        self.records: Repository[Tournament] = Repository(
+            recorder.store, TOURNAMENT, fold, noun="tournament", kept=FOLDS_KEPT
+        )
         self._checks: OrderedDict[tuple, list] = OrderedDict()  # the latest checks: see ``check``
         self._checks_lock = threading.Lock()
 
     # -- Reading --------------------------------------------------------------------
 
     def events(self, tournament_id: str) -> list[StoredEvent]:
-        is_tournament = self.store.stream_type(tournament_id) == TOURNAMENT
-        events = self.store.read(tournament_id) if is_tournament else []
-        if not events:
-            raise NotFound(f"no tournament {tournament_id!r}", tournament_id=tournament_id)
-        return events
+        return self.records.events(tournament_id)
 
     def tournament(self, tournament_id: str) -> Tournament:
-        events = self.events(tournament_id)
-        return replay(tournament_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
+        return self.records.load(tournament_id)
 
     def view(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> View:
         t = self.tournament(tournament_id)
@@ -144,14 +151,7 @@ class Tournaments:
     def latest(self, tournament_id: str) -> Tournament:
         """The tournament as it stands, folded again only when its version moved (one
         indexed read otherwise): the guard asks on every command to a board's game."""
-        kept = self._folds.get(tournament_id)
-        if kept is not None and kept.version == self.store.version(tournament_id):
-            return kept
-        t = self.tournament(tournament_id)
-        if len(self._folds) >= FOLDS_KEPT:
-            self._folds.clear()
-        self._folds[tournament_id] = t
-        return t
+        return self.records.load(tournament_id)
 
     def is_over(self, tournament_id: str, *, unfinished_game: bool = False) -> bool:
         """Finished (by its arbiter's ``tournament_finished``, or every planned round paired
@@ -239,19 +239,17 @@ class Tournaments:
     # -- Writing --------------------------------------------------------------------
 
     def create(self, body: dict, *, recorded_by: str, idempotency: Idempotency | None = None) -> Written:
-        original = self._replayed(idempotency)
+        original = self.records.replayed(idempotency)
         if original is not None:
-            return original
+            return Written.of(original)
         event = decisions.decide_create(body)
-        result = self.store.append(
+        saved = self.records.create(
             new_tournament_id(),
-            0,
             [NewEvent(event.type, event.payload())],
-            stream_type=TOURNAMENT,
             recorded_by=recorded_by,
             idempotency=idempotency,
         )
-        return Written(result.events, self.tournament(result.events[0].game_id), result.replayed)
+        return Written.of(saved)
 
     def import_trf(
         self,
@@ -266,27 +264,25 @@ class Tournaments:
         the id its content gives (``content_tournament_id``): the same file imported again
         answers with the tournament it made (``existed``), whatever happened to it since.
         ``survivor``: the registry's id of a player the file links (None: none held)."""
-        original = self._replayed(idempotency)
+        original = self.records.replayed(idempotency)
         if original is not None:
-            return original
+            return Written.of(original)
         events = decisions.decide_import(text, body, survivor)
         new = [NewEvent(e.type, e.payload()) for e in events]
         tournament_id = content_tournament_id(new)
         if self.store.version(tournament_id):
             return self._imported_before(tournament_id, new)
         try:
-            result = self.store.append(
+            saved = self.records.create(
                 tournament_id,
-                0,
                 new,
-                stream_type=TOURNAMENT,
                 recorded_by=recorded_by,
                 idempotency=idempotency,
                 projection=self._entries_of(tournament_id, events),
             )
         except VersionConflict:  # the same file, imported by another request meanwhile
             return self._imported_before(tournament_id, new)
-        return Written(result.events, self.tournament(tournament_id), result.replayed)
+        return Written.of(saved)
 
     def _imported_before(self, tournament_id: str, new: list[NewEvent]) -> Written:
         """The tournament this very content made; another one under its id (a digest that
@@ -340,31 +336,19 @@ class Tournaments:
     ) -> Written:
         """Decide on the latest tournament (and its board results, read from the games
         only when the decision needs them); append at that version."""
-        original = self._replayed(idempotency)
-        if original is not None:
-            return original
 
-        def attempt() -> Written:
-            t = self.tournament(tournament_id)
-            if expected_version is not None and expected_version != t.version:
-                raise VersionConflict(
-                    f"the tournament is at version {t.version}, not {expected_version}",
-                    expected=expected_version,
-                    actual=t.version,
-                )
-            events = decide(t, self.outcomes(t) if needs_results else {})
-            result = self.store.append(
-                tournament_id,
-                t.version,
-                [NewEvent(e.type, e.payload()) for e in events],
-                stream_type=TOURNAMENT,
-                recorded_by=recorded_by,
-                idempotency=idempotency,
-                projection=self._entries_of(tournament_id, events),
-            )
-            return Written(result.events, self.tournament(tournament_id), result.replayed)
+        def decided(t: Tournament) -> list:
+            return decide(t, self.outcomes(t) if needs_results else {})
 
-        return append_retrying(attempt, lambda: self._replayed(idempotency), expected_version)
+        saved = self.records.execute(
+            tournament_id,
+            decided,
+            expected_version=expected_version,
+            recorded_by=recorded_by,
+            idempotency=idempotency,
+            projection=lambda t, events: self._entries_of(tournament_id, events),
+        )
+        return Written.of(saved)
 
     def _entries_of(self, tournament_id: str, events: list) -> ProjectionWrite | None:
         """The registry's entries these events make (entrant number -> registry player)."""
@@ -374,14 +358,6 @@ class Tournaments:
             if isinstance(e, (EntrantRegistered, EntrantLinked)) and e.player_id is not None
         ]
         return self.entries.write_entries(tournament_id, entries) if entries else None
-
-    def _replayed(self, idempotency: Idempotency | None) -> Written | None:
-        if idempotency is None:
-            return None
-        events = self.store.replayed(idempotency)
-        if not events:
-            return None
-        return Written(events, self.tournament(events[0].game_id), replayed=True)
 
     def register(self, tournament_id: str, body: dict, **write) -> Written:
         return self.execute(tournament_id, lambda t, _: decisions.decide_register(t, body), **write)
