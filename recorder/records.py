@@ -89,7 +89,9 @@ def no_projection(_record: object, _events: list) -> None:
 class Repository(Generic[T]):
     """The records of one stream type: ``noun`` names them in errors ("no team 't-…'",
     "the team is at version 3, not 2"), ``owns`` tells an id that may be one of them
-    before the store is asked, ``fold(stream_id, events)`` makes the record."""
+    before the store is asked, ``fold(stream_id, events)`` makes the record, and
+    ``projection(record, events)`` is what an ``execute`` writes in its append's
+    transaction beside the events decided on the record."""
 
     def __init__(
         self,
@@ -99,6 +101,7 @@ class Repository(Generic[T]):
         *,
         noun: str,
         owns: Callable[[str], bool] = lambda _stream_id: True,
+        projection: Projection[T] = no_projection,
         kept: int = FOLDS_KEPT,
     ):
         self.store = store
@@ -106,6 +109,7 @@ class Repository(Generic[T]):
         self.fold = fold
         self.noun = noun
         self.owns = owns
+        self.projection = projection
         self.folds: Folds[T] = Folds(kept)
 
     # -- Reading --------------------------------------------------------------------
@@ -170,7 +174,6 @@ class Repository(Generic[T]):
         expected_version: int | None = None,
         recorded_by: str,
         idempotency: Idempotency | None = None,
-        projection: Projection[T] = no_projection,
     ) -> Saved[T]:
         """Decide on the latest fold and append at its version; an empty decision stores nothing."""
         original = self.replayed(idempotency)
@@ -190,7 +193,7 @@ class Repository(Generic[T]):
                 stream_type=self.stream_type,
                 recorded_by=recorded_by,
                 idempotency=idempotency,
-                projection=projection(record, events),
+                projection=self.projection(record, events),
             )
             return Saved(result.events, self.load(stream_id), result.replayed)
 

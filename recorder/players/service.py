@@ -80,7 +80,9 @@ class Players:
         self.store = recorder.store
         self.tables = PlayerTables(recorder.store)
         self.year = year
-        self.records: Repository[Player] = Repository(recorder.store, PLAYER, fold, noun="player", owns=is_player_id)
+        self.records: Repository[Player] = Repository(
+            recorder.store, PLAYER, fold, noun="player", owns=is_player_id, projection=self._rows_after
+        )
 
     # -- Reading --------------------------------------------------------------------
 
@@ -233,12 +235,7 @@ class Players:
             return [replace(event, principal=principal) for event in decide(p)]
 
         saved = self.records.execute(
-            player_id,
-            decided,
-            expected_version=expected_version,
-            recorded_by=recorded_by,
-            idempotency=idempotency,
-            projection=self._rows_after,
+            player_id, decided, expected_version=expected_version, recorded_by=recorded_by, idempotency=idempotency
         )
         return Written.of(saved)
 

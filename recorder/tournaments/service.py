@@ -130,7 +130,7 @@ class Tournaments:
         self.store = recorder.store
         self.entries = PlayerTables(recorder.store)
         self.records: Repository[Tournament] = Repository(
-            recorder.store, TOURNAMENT, fold, noun="tournament", kept=FOLDS_KEPT
+            recorder.store, TOURNAMENT, fold, noun="tournament", projection=self._entries_after, kept=FOLDS_KEPT
         )
         self._checks: OrderedDict[tuple, list] = OrderedDict()  # the latest checks: see ``check``
         self._checks_lock = threading.Lock()
@@ -341,14 +341,12 @@ class Tournaments:
             return decide(t, self.outcomes(t) if needs_results else {})
 
         saved = self.records.execute(
-            tournament_id,
-            decided,
-            expected_version=expected_version,
-            recorded_by=recorded_by,
-            idempotency=idempotency,
-            projection=lambda t, events: self._entries_of(tournament_id, events),
+            tournament_id, decided, expected_version=expected_version, recorded_by=recorded_by, idempotency=idempotency
         )
         return Written.of(saved)
+
+    def _entries_after(self, t: Tournament, events: list) -> ProjectionWrite | None:
+        return self._entries_of(t.tournament_id, events)
 
     def _entries_of(self, tournament_id: str, events: list) -> ProjectionWrite | None:
         """The registry's entries these events make (entrant number -> registry player)."""
