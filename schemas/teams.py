@@ -4,7 +4,7 @@ recorder/teams/decide.py, which names the field it refuses."""
 
 from marshmallow import Schema, fields, validate
 
-from .fields import StrictInteger
+from .fields import Int64, StrictInteger
 from .fields import name as text
 
 
@@ -39,7 +39,31 @@ class TeamSchema(Schema):
     version = StrictInteger()
 
 
+class TeamQuerySchema(Schema):
+    """GET /api/teams: ``q`` matched as the player search matches (from any word of either
+    name on, case, spacing and diacritics aside), or a team's id."""
+
+    q = fields.String(load_default="", validate=validate.Length(max=200))
+    limit = Int64(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class FoundTeamSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    name_geez = fields.String()
+    federation = fields.String()
+    club = fields.String(allow_none=True)
+    players = StrictInteger()  # the roster's board players
+    reserves = StrictInteger()
+
+
+class TeamListSchema(Schema):
+    teams = fields.List(fields.Nested(FoundTeamSchema))
+
+
 roster_schema = RosterSchema()
+team_query_schema = TeamQuerySchema()
+team_list_schema = TeamListSchema()
 team_create_schema = TeamCreateSchema()
 team_schema = TeamSchema()
 
@@ -78,9 +102,23 @@ class TeamStandingSchema(Schema):
 
 class TeamStandingsSchema(Schema):
     tournament_id = fields.String()
-    primary = fields.String()  # match_points: ranked by match points, then game points
+    primary = fields.String()  # match_points or game_points: the score ranked by first
+    order = fields.List(fields.String())  # the event's ranking order, primary score first (C.07's team codes)
     status = fields.String()
     standings = fields.List(fields.Nested(TeamStandingSchema))
+
+
+class TeamMatchesSchema(Schema):
+    """GET …/team-matches: each round's matches, round 1 first. A match: ``first`` and
+    ``second`` (teams as in the standings), ``score`` (game points of the boards with a
+    result so far, the first-named team's first), ``complete``, ``match_points`` once complete,
+    and its ``boards`` as a round's boards are given, each with ``board_in_match``,
+    ``first_seat`` (the first-named team's seat on it) and ``points`` (first's, second's)."""
+
+    tournament_id = fields.String()
+    team_boards = StrictInteger()
+    status = fields.String()
+    rounds = fields.List(fields.Dict())  # {round, complete, off: team | null, matches}
 
 
 class BoardPrizesSchema(Schema):
@@ -112,6 +150,7 @@ class CaptainSigninSchema(Schema):
 board_prizes_schema = BoardPrizesSchema()
 captain_signin_schema = CaptainSigninSchema()
 team_entry_schema = TeamEntrySchema()
+team_matches_schema = TeamMatchesSchema()
 lineup_schema = LineupSchema()
 lineups_schema = LineupsSchema()
 team_standings_schema = TeamStandingsSchema()

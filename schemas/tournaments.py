@@ -79,6 +79,8 @@ class TournamentCreateSchema(Schema):
     time_control = time_control(allow_none=True)  # every game's, as POST /api/games takes it
     knockout = fields.Nested(KnockoutSettingsSchema, allow_none=True)  # a knock-out's matches and play-offs
     team_boards = StrictInteger(allow_none=True)  # a team event's boards a match (1 to 20)
+    # a team event's ranking order, its primary score first (codes checked where it is decided)
+    team_tiebreaks = fields.List(fields.String(validate=validate.Length(max=8)), allow_none=True)
     absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
     require_confirmation = fields.Boolean(load_default=False)  # a game's result counts once both players confirmed it
 
@@ -281,6 +283,7 @@ class TournamentSchema(Schema):
     finished_public = fields.Boolean(dump_only=True)
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
     team_boards = StrictInteger(dump_only=True, allow_none=True)  # a team event's boards a match
+    team_tiebreaks = fields.List(fields.String(), dump_only=True, allow_none=True)  # its ranking order
     teams = fields.List(
         fields.Dict(), dump_only=True
     )  # a team event's: {number, id, name, name_geez, players, reserves}

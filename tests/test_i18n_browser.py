@@ -161,6 +161,23 @@ def knockout_stage(client, player_ids: list[str]) -> tuple[str, str]:
     return swiss, knockout
 
 
+TEAMS = {"Asmara Lions": "ኣስመራ ኣናብስ", "Keren Stars": "ከረን ኮኾብ"}
+
+
+def team_event(client, player_ids: list[str]) -> str:
+    """Two registry teams of two boards (the rated tournament's players), round 1 paired and
+    one board's result in: the team page and its embed say every word in the reader's language."""
+    body = {"name": "ዋንጫ ጋንታታት", "variant": "qelat", "format": "team_round_robin", "team_boards": 2}
+    t = client.post("/api/tournaments", json=body).get_json()["id"]
+    for k, (name, geez) in enumerate(TEAMS.items()):
+        team = {"name": name, "name_geez": geez, "federation": "Maekel", "players": player_ids[2 * k : 2 * k + 2]}
+        team_id = client.post("/api/teams", json=team).get_json()["id"]
+        client.post(f"/api/tournaments/{t}/teams", json={"team_id": team_id})
+    board = client.post(f"/api/tournaments/{t}/rounds", json={}).get_json()["boards"][0]["board"]
+    client.post(f"/api/tournaments/{t}/rounds/1/boards/{board}/result", json={"result": "draw", "kind": "played"})
+    return t
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     app = make_app(str(tmp_path_factory.mktemp("i18n") / "i18n.sqlite3"))
@@ -180,6 +197,7 @@ def site(tmp_path_factory):
         gabata_id = record(server.client, {**gabata["setup"], "south": "ሃብቶም", "north": "ሰናይት", **clock}, timed)
         entrants = server.client.get(f"/api/tournaments/{tournament_id}").get_json()["players"]
         swiss, knockout = knockout_stage(server.client, [entrant["player_id"] for entrant in entrants])
+        teams = team_event(server.client, [entrant["player_id"] for entrant in entrants])
         server.pages = {
             "home": "/",
             "game": f"/games/{game_id}",
@@ -209,8 +227,22 @@ def site(tmp_path_factory):
             "stage-before": f"/tournaments/{swiss}",  # it names the knock-out that follows it
             "bracket": f"/tournaments/{knockout}/bracket",
             "embed-bracket": f"/embed/tournaments/{knockout}/bracket",
+            "team-event": f"/tournaments/{teams}",  # it links to its team page
+            "team": f"/tournaments/{teams}/teams",
+            "embed-team": f"/embed/tournaments/{teams}/team-standings",
         }
-        identifiers = {swiss, knockout, game_id, gabata_id, tournament_id, player_id, UNKNOWN, FEDERATION}
+        identifiers = {
+            swiss,
+            knockout,
+            teams,
+            game_id,
+            gabata_id,
+            tournament_id,
+            player_id,
+            UNKNOWN,
+            FEDERATION,
+            *TEAMS,
+        }
         server.identifiers = {*identifiers, *PLAYERS}
         yield server
         server.browser.close()

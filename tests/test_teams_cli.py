@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from conftest import make_app as conftest_app
 from tournament_support import ADMIN_TOKEN, Organiser, make_app
 
 from recorder.cli.main import main
@@ -43,6 +44,17 @@ def test_the_command_line_registers_teams_enters_them_and_prints_the_team_standi
             run(db, "tournament", "forfeit", t, round_number, board, "south_wins")
     lines = run(db, "tournament", "team-standings", t).splitlines()
     assert [line.strip() for line in lines] == [f"1. Team {n}  3 MP  3 GP" for n in range(1, 5)]  # 3 drawn matches
+
+
+def test_the_command_line_creates_a_team_event_with_its_order_of_team_tiebreaks(tmp_path):
+    db = tmp_path / "tournament.sqlite3"
+    create = ["--name", "League", "--variant", "qelat", "--format", "team_round_robin", "--team-boards", "2"]
+    t = run(db, "tournament", "create", *create, "--team-tiebreak", "GPTS", "--team-tiebreak", "SB:GP")
+    refused = run(db, "tournament", "create", *create, "--team-tiebreak", "SB", ok=False)
+    assert "team_tiebreaks" in refused or "MPTS or GPTS" in refused
+    client = conftest_app(db).test_client()
+    assert client.get(f"/api/tournaments/{t}").get_json()["team_tiebreaks"] == ["GPTS", "SB:GP"]
+    assert len(client.get("/api/tournaments").get_json()["tournaments"]) == 1  # the refused one stored nothing
 
 
 def test_the_command_line_hands_in_line_ups_and_prints_them_and_the_board_prizes(tmp_path):

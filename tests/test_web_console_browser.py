@@ -716,9 +716,10 @@ def registry_teams(client, count: int, boards: int) -> list[dict]:
 
 
 def test_a_four_team_round_robin_of_two_boards_runs_from_the_console_to_its_team_standings(web):
-    """Created on the console (two boards a match), four registry teams entered by their ids
-    (an unknown id refused, in the reader's language), three rounds paired and each board's
-    result tapped: the team standings shown are the API's, and every word is Amharic."""
+    """Created on the console (two boards a match), four registry teams found by the team
+    search (by a Latin name typed carelessly, by the Ge'ez name; an unknown id finds none, said
+    in the reader's language) and entered, three rounds paired and each board's result
+    tapped: the team standings shown are the API's, and every word is Amharic."""
     client, rng = web.client, random.Random(SEED)
     teams = registry_teams(client, 4, 2)
     context, page, errors = open_page(web, DESKTOP, "am")
@@ -731,12 +732,17 @@ def test_a_four_team_round_robin_of_two_boards_runs_from_the_console_to_its_team
         page.wait_for_selector("#console-page[data-tournament-id][data-ready=true]")
         tid = page.get_attribute("#console-page", "data-tournament-id")
         assert page.is_visible("#teams-section") and page.is_hidden("#search-form")
-        page.fill("#team-id", "tm-0000")
-        page.click("[data-action=enter-team]")
-        page.wait_for_selector("#team-form [data-problem][data-status='404']:not([hidden])")
-        for team in teams:
-            page.fill("#team-id", team["id"])
-            act(page, "[data-action=enter-team]")
+        page.fill("#team-search", "tm-0000")
+        page.click("[data-action=find-team]")
+        page.wait_for_selector("#team-results li.hint")
+        for k, team in enumerate(teams):
+            page.fill("#team-search", f"  {FIRST_NAMES[k].upper()}club" if k % 2 else team["name_geez"])
+            page.click("[data-action=find-team]")
+            found = f"#team-results [data-action=enter-team][data-team-id='{team['id']}']"
+            page.wait_for_selector(found)
+            assert page.locator("#team-results [data-action=enter-team]").count() == 1
+            act(page, found)
+            assert page.locator("#team-results li").count() == 0
         entered = ok(client.get(f"/api/tournaments/{tid}"))
         assert [t["id"] for t in entered["teams"]] == [t["id"] for t in teams]
         assert page.locator("#teams-entered li").count() == 4 and len(entered["players"]) == 8

@@ -1,6 +1,7 @@
-"""A team event over HTTP: a registry team entered and a round's line-ups (its arbiter), and the team standings
-(anyone, the broadcast delay holding as for every read). Pairing, the boards' games and
-their results go through the tournament endpoints as in every event."""
+"""A team event over HTTP: a registry team entered and a round's line-ups (its arbiter), the
+team standings and the team matches (anyone, the broadcast delay holding as for every read;
+a tournament not of teams has neither: 404). Pairing, the boards' games and their results
+go through the tournament endpoints as in every event."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ from recorder.audit.qr import address_qr_svg
 from recorder.auth.policy import lineup_refusal
 from recorder.errors import Forbidden
 from recorder.tournaments import board_prizes as board_prize_rules
+from recorder.tournaments import team_tiebreaks, team_views, views
 from recorder.tournaments import teams as teams_rules
-from recorder.tournaments import views
 from schemas.teams import (
     board_prizes_schema,
     captain_signin_schema,
     lineup_schema,
     lineups_schema,
     team_entry_schema,
+    team_matches_schema,
     team_standings_schema,
 )
 
@@ -26,7 +28,7 @@ from .access import authenticator, principal
 from .broadcast import visible_state_of
 from .team_events_openapi import document_team_event_paths
 from .teams import teams
-from .tournaments import NO_STORE, body, respond, tournament_answer, tournaments, write_options
+from .tournaments import NO_STORE, body, respond, tournament_answer, tournament_view, tournaments, write_options
 
 bp = Blueprint("team_events", __name__, url_prefix="/api/tournaments")
 openapi.EXTENSIONS.append(document_team_event_paths)
@@ -88,10 +90,30 @@ def list_lineups(tournament_id: str, round_number: int):
 @bp.get("/<tournament_id>/team-standings")
 def get_team_standings(tournament_id: str):
     view, standings = tournaments().team_standings(tournament_id, visible_state_of)
-    t = view.tournament
+    t = team_views.of_teams(view.tournament)
     rows = teams_rules.standings_json(t, standings)
-    answer = {"tournament_id": t.tournament_id, "primary": "match_points", "status": view.status, "standings": rows}
+    order = team_tiebreaks.order_of(t)
+    answer = {
+        "tournament_id": t.tournament_id,
+        "primary": team_tiebreaks.PRIMARY[order[0]],
+        "order": order,
+        "status": view.status,
+        "standings": rows,
+    }
     return respond(team_standings_schema.dump(answer), t.version)
+
+
+@bp.get("/<tournament_id>/team-matches")
+def get_team_matches(tournament_id: str):
+    view = tournament_view(tournament_id, visible_state_of)
+    t = team_views.of_teams(view.tournament)
+    answer = {
+        "tournament_id": t.tournament_id,
+        "team_boards": t.team_boards,
+        "status": view.status,
+        "rounds": team_views.team_matches_json(view),
+    }
+    return respond(team_matches_schema.dump(answer), t.version)
 
 
 @bp.get("/<tournament_id>/board-prizes")

@@ -9,7 +9,16 @@ import schemas.teams as team_schemas
 from .openapi import IDEMPOTENCY, IF_MATCH, _json, _problems
 from .tournaments_openapi import BEARER, TOURNAMENT_ID, _int
 
-SCHEMAS = ("TeamEntry", "Lineup", "Lineups", "TeamStanding", "TeamStandings", "BoardPrizes", "CaptainSignin")
+SCHEMAS = (
+    "TeamEntry",
+    "Lineup",
+    "Lineups",
+    "TeamStanding",
+    "TeamStandings",
+    "TeamMatches",
+    "BoardPrizes",
+    "CaptainSignin",
+)
 
 
 def component(name: str) -> str:
@@ -80,10 +89,23 @@ def document_team_event_paths(spec: APISpec) -> None:
         path="/api/tournaments/{tournament_id}/team-standings",
         operations={
             "get": {
-                "summary": "A team event's standings: match points, then game points; C.07's tie-breaks beside",
+                "summary": "A team event's standings ranked by its order of C.07's team tie-breaks",
                 "parameters": [TOURNAMENT_ID],
                 "responses": {
                     "200": {"description": "The team standings", "content": _json(component("TeamStandings"))},
+                    **_problems(404),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/api/tournaments/{tournament_id}/team-matches",
+        operations={
+            "get": {
+                "summary": "A team event's rounds as team matches: teams, score, each board's players, seats, result",
+                "parameters": [TOURNAMENT_ID],
+                "responses": {
+                    "200": {"description": "The team matches", "content": _json(component("TeamMatches"))},
                     **_problems(404),
                 },
             }

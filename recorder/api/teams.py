@@ -8,13 +8,14 @@ from flask import Blueprint, Flask, current_app, url_for
 
 from recorder.teams.fold import Team
 from recorder.teams.service import Teams
-from schemas.teams import roster_schema, team_create_schema, team_schema
+from schemas.teams import roster_schema, team_create_schema, team_list_schema, team_query_schema, team_schema
 
 from . import openapi
 from .access import recorded_by
 from .body import json_body
 from .games import idempotency
 from .players import players
+from .problems import load_query
 from .teams_openapi import document_team_paths
 from .tournaments import respond, write_options
 
@@ -47,6 +48,20 @@ def team_json(team: Team) -> dict:
         "reserves": [member_json(p) for p in team.reserves],
         "version": team.version,
     }
+
+
+def found_json(team: Team) -> dict:
+    """A team as a search lists it: names, affiliation and the size of its roster."""
+    keys = ("id", "name", "name_geez", "federation", "club")
+    summary = dict(zip(keys, (team.team_id, team.name, team.name_geez, team.federation, team.club), strict=True))
+    return {**summary, "players": len(team.players), "reserves": len(team.reserves)}
+
+
+@bp.get("")
+def search_teams():
+    query = load_query(team_query_schema)
+    found = teams().search(query["q"], limit=query["limit"])
+    return team_list_schema.dump({"teams": [found_json(team) for team in found]})
 
 
 @bp.post("")

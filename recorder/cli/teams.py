@@ -99,7 +99,7 @@ def enter_team(tournament_id, team_id, db, by):
 @AS_JSON
 @DB
 def team_standings(tournament_id, as_json, db):
-    """Print a team event's standings: match points, then game points."""
+    """Print a team event's standings, ranked by its order of team tie-breaks."""
     view, standings = _run(lambda: _service(db).team_standings(tournament_id))
     rows = team_rules.standings_json(view.tournament, standings)
     if as_json:

@@ -97,6 +97,12 @@ def tournament():
 @click.option("--playoff-games", type=int, default=None, help="A knock-out's play-off games (default 2).")
 @click.option("--team-boards", type=int, default=None, help="A team event's boards a match.")
 @click.option(
+    "--team-tiebreak",
+    "team_tiebreaks",
+    multiple=True,
+    help="A team event's ranking order, in order, its primary score (MPTS or GPTS) first (default: MPTS GPTS DE SB).",
+)
+@click.option(
     "--absence-points", type=click.Choice(["0", "0.5"]), default=None, help="A declared absence's bye (default 0.5)."
 )
 @DB
@@ -118,6 +124,7 @@ def create(
     match_games,
     playoff_games,
     team_boards,
+    team_tiebreaks,
     absence_points,
     db,
     by,
@@ -145,6 +152,8 @@ def create(
         body["knockout"] = knockout
     if team_boards is not None:
         body["team_boards"] = team_boards
+    if team_tiebreaks:
+        body["team_tiebreaks"] = list(team_tiebreaks)
     body = _loaded(bodies.tournament_create_schema, body)
     written = _run(lambda: _service(db).create(body, recorded_by=by))
     click.echo(written.tournament.tournament_id)

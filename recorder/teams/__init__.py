@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import secrets
 
+from recorder.players import search_key, word_keys
+
 TEAM_PREFIX = "tm-"
 TEAM_ID = re.compile(r"tm-[0-9a-f]{1,64}")
 
@@ -22,3 +24,11 @@ def new_team_id() -> str:
 
 def is_team_id(text: object) -> bool:
     return isinstance(text, str) and TEAM_ID.fullmatch(text) is not None
+
+
+def name_matches(query: str, name: str, name_geez: str) -> bool:
+    """A team found by a search: its Latin or Ge'ez name, from any of its words on, begins
+    with the query, compared by the player search's keys (case, spacing, punctuation, the
+    Ethiopic word space and diacritics aside)."""
+    key = search_key(query)
+    return bool(key) and any(k.startswith(key) for k in (*word_keys(name), *word_keys(name_geez)))

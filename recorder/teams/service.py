@@ -10,14 +10,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from recorder.errors import NotFound, VersionConflict
+from recorder.players import search_key
 from recorder.players.service import Players
 from recorder.service import Recorder, append_retrying
 from recorder.store import TEAM, Idempotency, NewEvent, StoredEvent
 
 from . import decide as decisions
-from . import is_team_id, new_team_id
+from . import is_team_id, name_matches, new_team_id
 from .events import event_from_record
 from .fold import Team, replay
+
+SEARCH_PAGE = 1000  # teams' first events read at a time by a search
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,20 @@ class Teams:
 
     def team(self, team_id: str) -> Team:
         return fold(team_id, self.events(team_id))
+
+    def search(self, query: str, *, limit: int = 20) -> list[Team]:
+        """Teams whose name matches the query (``name_matches``), or the team of that id, by
+        their Latin names' keys. A team's names are its registration's, never changed since,
+        so each team's first event is all a search reads, a page of teams at a time."""
+        if is_team_id(query.strip()):
+            return [self.team(query.strip())] if self.store.stream_type(query.strip()) == TEAM else []
+        found: list[tuple[str, str]] = []
+        offset = 0
+        while page := self.store.first_events(TEAM, limit=SEARCH_PAGE, offset=offset):
+            named = ((e.game_id, e.payload["name"], e.payload["name_geez"]) for e in page)
+            found += [(search_key(name), team_id) for team_id, name, geez in named if name_matches(query, name, geez)]
+            offset += len(page)
+        return [self.team(team_id) for _key, team_id in sorted(found)[:limit]]
 
     def entry(self, team_id: str) -> dict:
         """The team as an event enters it: as the registry reads now, each member's name

@@ -28,6 +28,7 @@ from . import (
     TIEBREAKS,
     forbidden_pairs,
     knockout,
+    team_tiebreaks,
     team_trf,
     teams,
     trf,
@@ -126,9 +127,19 @@ def decide_create(body: dict) -> TournamentCreated:
         time_control=checked_time_control(body["time_control"]) if body.get("time_control") is not None else None,
         knockout=knockout.checked_settings(body.get("knockout")) if format_ == knockout.KNOCKOUT else None,
         team_boards=teams.checked_boards(body["team_boards"]) if format_ == TEAM_ROUND_ROBIN else None,
+        team_tiebreaks=team_tiebreak_order(format_, body.get("team_tiebreaks")),
         absence_points=absence_points(body.get("absence_points")),
         require_confirmation=True if body.get("require_confirmation") else None,
     )
+
+
+def team_tiebreak_order(format_: str, order: list | None) -> list[str] | None:
+    """A team event's ranking order as given, else its default; no other format has one."""
+    if format_ != TEAM_ROUND_ROBIN:
+        if order is not None:
+            raise InvalidRecord("a team event, and it alone, orders team tie-breaks", field="team_tiebreaks")
+        return None
+    return team_tiebreaks.checked_order(order) if order is not None else list(team_tiebreaks.C07_TEAM_ROUND_ROBIN)
 
 
 def check_format_settings(format_: str, rounds: int | None, body: dict) -> None:

@@ -57,6 +57,9 @@ class TournamentCreated(TournamentEvent):
     time_control: dict | None = None  # every game's (core.clocks), given to each board's game
     knockout: dict | None = None  # a knock-out's match_games, playoff_games, playoff_time_control (knockout.py)
     team_boards: int | None = None  # a team event's boards a match (teams.py)
+    # a team event's ranking order, its primary score first (team_tiebreaks.py); absent:
+    # C07_TEAM_ROUND_ROBIN, the order every team event stored before it was ranked by
+    team_tiebreaks: list | None = None
     absence_points: float | None = None  # a declared absence's bye: 0 or 0.5; absent: DEFAULT_ABSENCE_POINTS
     lots_seed: str | None = None  # the drawing of lots' seed (LOTS); absent: the tournament's id
     require_confirmation: bool | None = None  # True: a game's result counts once both players confirmed it

@@ -186,6 +186,7 @@ class Tournament:
     knockout: dict | None = None  # a knock-out's settings (knockout.py)
     knockout_events: tuple = ()  # its bracket and lots, in order (knockout.py reads them)
     team_boards: int | None = None  # a team event's boards a match (teams.py)
+    team_tiebreaks: tuple[str, ...] | None = None  # a team event's ranking order as created; None: the default
     teams: tuple[TeamEntered, ...] = ()  # a team event's teams as entered, team 1 first
     lineups: dict = field(default_factory=dict)  # (round, team) -> its line-up's players, the last; never mutated
     finished_explicitly: bool = False  # a tournament_finished event: finished whatever its planned rounds
@@ -280,6 +281,7 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         time_control=event.time_control,
         knockout=event.knockout,
         team_boards=event.team_boards,
+        team_tiebreaks=tuple(event.team_tiebreaks) if event.team_tiebreaks else None,
         absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
         lots_seed=event.lots_seed,
         require_confirmation=bool(event.require_confirmation),

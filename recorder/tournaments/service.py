@@ -40,6 +40,7 @@ from . import (
     new_tournament_id,
     proposal,
     team_tiebreaks,
+    team_views,
     teams,
     trf,
 )
@@ -548,8 +549,7 @@ class Tournaments:
     def team_standings(self, tournament_id: str, state_of: Callable[[str], Any] | None = None) -> tuple[View, list]:
         """The team standings from the results the reader may see (``state_of``, as ``view``)."""
         view = self.view(tournament_id, state_of)
-        standings = teams.standings_of(view.tournament, view.outcomes)
-        return view, team_tiebreaks.with_tiebreaks(view.tournament, view.outcomes, standings)
+        return view, team_tiebreaks.ranked_standings(team_views.of_teams(view.tournament), view.outcomes)
 
     # -- Knock-outs (knockout.py) ----------------------------------------------------
 

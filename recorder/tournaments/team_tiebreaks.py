@@ -27,10 +27,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from recorder.errors import InvalidRecord
+
 from .fold import Tournament
-from .teams import TeamRound, TeamStanding, board_points, match_points, match_score, stored_round
+from .teams import TeamRound, TeamStanding, board_points, match_points, match_score, standings_of, stored_round
 
 TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
+PRIMARY = {"MPTS": "match_points", "GPTS": "game_points"}  # the score a team event ranks by first
+# A team round robin's order when its creation names none (docs/decisions.md): match points,
+# then game points, direct encounter and Sonneborn-Berger, C.02 13.16's list for team round robins.
+C07_TEAM_ROUND_ROBIN = ("MPTS", "GPTS", "DE", "SB")
 
 
 @dataclass(frozen=True)
@@ -146,3 +152,66 @@ def with_tiebreaks(t: Tournament, outcomes: Mapping, standings: Sequence[TeamSta
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
     values = team_tiebreaks(len(t.teams), rounds, board_points(t, outcomes))
     return [replace(s, tiebreaks=values[s.team]) for s in standings]
+
+
+# --------------------------------------------------------------------------- ranking by an order
+
+
+def checked_order(order: list) -> list[str]:
+    """A team event's ranking order: its primary score (MPTS or GPTS) first, then team
+    tie-breaks, each once."""
+    if not order or order[0] not in PRIMARY:
+        raise InvalidRecord("a team event's order starts with MPTS or GPTS, its primary score", field="team_tiebreaks")
+    unknown = [code for code in order if code not in TEAM_TIEBREAKS]
+    if unknown:
+        raise InvalidRecord(
+            f"unknown team tie-breaks {unknown}; known: {', '.join(TEAM_TIEBREAKS)}", field="team_tiebreaks"
+        )
+    if len(set(order)) != len(order):
+        raise InvalidRecord("a team tie-break is listed twice", field="team_tiebreaks")
+    return list(order)
+
+
+def order_of(t: Tournament) -> list[str]:
+    """The event's ranking order: as created, or the default for an event created before."""
+    return list(t.team_tiebreaks or C07_TEAM_ROUND_ROBIN)
+
+
+def split_by(group: list[TeamStanding], code: str, results: Sequence[TeamMatchResult]) -> list[list[TeamStanding]]:
+    """A tied group split by one criterion, best first: higher values, or for DE the places
+    direct encounter gives within this group (0 for all when it separates no one)."""
+    if code == "DE":
+        places = direct_encounter([s.team for s in group], results)
+        key = {s.team: Fraction(places[s.team]) for s in group}
+    else:
+        key = {s.team: -s.tiebreaks[code] for s in group}
+    parts: list[list[TeamStanding]] = []
+    for s in sorted(group, key=lambda s: (key[s.team], s.team)):
+        if parts and key[parts[-1][0].team] == key[s.team]:
+            parts[-1].append(s)
+        else:
+            parts.append([s])
+    return parts
+
+
+def rank_by_order(
+    standings: Sequence[TeamStanding], order: Sequence[str], results: Sequence[TeamMatchResult]
+) -> list[TeamStanding]:
+    """The standings ranked by the order, each criterion breaking only the ties the ones
+    before it leave (C.07 4.1); teams level on all share the place, listed by number."""
+    groups = [sorted(standings, key=lambda s: s.team)]
+    for code in order:
+        groups = [part for group in groups for part in split_by(group, code, results)]
+    ranked, place = [], 1
+    for group in groups:
+        ranked += [replace(s, rank=place) for s in group]
+        place += len(group)
+    return ranked
+
+
+def ranked_standings(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
+    """The event's team standings ranked by its order (``outcomes`` as ``with_tiebreaks``)."""
+    order = order_of(t)
+    rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
+    standings = with_tiebreaks(t, outcomes, standings_of(t, outcomes))
+    return rank_by_order(standings, order, match_results(rounds, board_points(t, outcomes)))

@@ -75,34 +75,15 @@ def rounds_planned(teams: int) -> int:
     return berger_cycle_length(teams)
 
 
-def match_boards(match: int, first: Sequence[int], second: Sequence[int], boards: int) -> list[TeamBoard]:
-    """The match's boards in board order: the first-named team South on the odd boards."""
-    laid = []
-    for k in range(1, boards + 1):
-        home, away = first[k - 1], second[k - 1]
-        south, north = (home, away) if k % 2 == 1 else (away, home)
-        laid.append(TeamBoard((match - 1) * boards + k, match, k, south, north))
-    return laid
-
-
 def team_round(rosters: Sequence[Sequence[int]], round_number: int, boards: int) -> TeamRound:
     """Round ``round_number`` of the team round robin: ``rosters[i]`` is team i + 1's
-    players (entrant numbers) in board order, at least ``boards`` of them."""
-    teams = len(rosters)
+    players (entrant numbers) in board order, at least ``boards`` of them, each team
+    fielding its first boards."""
     short = [i + 1 for i, roster in enumerate(rosters) if len(roster) < boards]
     if short:
         raise ValueError(f"team {short[0]} has fewer than {boards} players")
-    matches: list[TeamMatch] = []
-    laid: list[TeamBoard] = []
-    off = None
-    for first, second in berger_round(teams, round_number):
-        if teams % 2 and teams + 1 in (first, second):
-            off = first if second == teams + 1 else second
-            continue
-        match = TeamMatch(len(matches) + 1, first, second)
-        matches.append(match)
-        laid += match_boards(match.match, rosters[first - 1], rosters[second - 1], boards)
-    return TeamRound(round_number, tuple(matches), tuple(laid), off)
+    rnd, _ = lineup_round([tuple(roster[:boards]) for roster in rosters], round_number, boards)
+    return rnd
 
 
 def match_score(
@@ -374,29 +355,37 @@ def sealed_lineup(event_type: str, payload: Mapping, paired: int) -> bool:
 
 
 def lineup_round(lineups: Sequence[Lineup], round_number: int, boards: int) -> tuple[TeamRound, list[EmptyBoard]]:
-    """Round ``round_number`` of the Berger table over the teams (as ``team_round``), each
-    match's boards laid out from the line-ups (``lineups[i]``: team i + 1's), the first-named
-    team South on the odd boards; a board with an empty seat goes to the second list."""
+    """Round ``round_number`` of the Berger table over the teams, each match's boards laid
+    out from the line-ups (``lineups[i]``: team i + 1's); an odd number of teams adds a
+    dummy, and the team that meets it has the round off."""
     teams = len(lineups)
-    matches: list[TeamMatch] = []
+    pairs = list(berger_round(teams, round_number))
+    dummy = [pair for pair in pairs if teams % 2 and teams + 1 in pair]
+    off = next((first if second == teams + 1 else second for first, second in dummy), None)
+    return matches_laid_out(round_number, [p for p in pairs if p not in dummy], lineups, boards, off)
+
+
+def matches_laid_out(
+    round_number: int, pairs: Sequence[tuple[int, int]], lineups: Sequence[Lineup], boards: int, off: int | None
+) -> tuple[TeamRound, list[EmptyBoard]]:
+    """The round's matches (``pairs``: first-named team, second) numbered in order, each
+    one's boards laid out from the line-ups: the first-named team South on the odd boards;
+    a board with an empty seat goes to the second list (no game is played on it)."""
+    matches = tuple(TeamMatch(m, first, second) for m, (first, second) in enumerate(pairs, start=1))
     laid: list[TeamBoard] = []
     empty: list[EmptyBoard] = []
-    off = None
-    for first, second in berger_round(teams, round_number):
-        if teams % 2 and teams + 1 in (first, second):
-            off = first if second == teams + 1 else second
-            continue
-        match = TeamMatch(len(matches) + 1, first, second)
-        matches.append(match)
+    for match in matches:
         for k in range(1, boards + 1):
-            home, away = lineups[first - 1][k - 1], lineups[second - 1][k - 1]
-            (south, north), sides = ((home, away), (first, second)) if k % 2 else ((away, home), (second, first))
+            home, away = lineups[match.first - 1][k - 1], lineups[match.second - 1][k - 1]
+            first_south = k % 2 == 1
+            south, north = (home, away) if first_south else (away, home)
+            sides = (match.first, match.second) if first_south else (match.second, match.first)
             number = (match.match - 1) * boards + k
             if south is None or north is None:
                 empty.append(EmptyBoard(number, south, north, sides))
             else:
                 laid.append(TeamBoard(number, match.match, k, south, north))
-    return TeamRound(round_number, tuple(matches), tuple(laid), off), empty
+    return TeamRound(round_number, matches, tuple(laid), off), empty
 
 
 def empty_json(empty: Sequence[EmptyBoard]) -> list[dict]:

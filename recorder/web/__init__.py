@@ -221,6 +221,13 @@ def bracket_page(tournament_id: str):
     return render_template("bracket.html", tournament_id=tournament_id)
 
 
+@bp.get("/tournaments/<tournament_id>/teams")
+def team_page(tournament_id: str):
+    """A team event's standings and each round's matches, board by board, live; it prints on
+    A4 as the standings and a match sheet a round."""
+    return render_template("team.html", tournament_id=tournament_id)
+
+
 PRINT_LISTS = ("pairings", "standings", "crosstable", "prizes", "board-prizes")
 
 
@@ -264,6 +271,12 @@ def embed_game_page(game_id: str):
 def embed_bracket_page(tournament_id: str):
     """A knock-out's bracket, live, with no site around it."""
     return embeddable(render_template("embed_bracket.html", tournament_id=tournament_id))
+
+
+@bp.get("/embed/tournaments/<tournament_id>/team-standings")
+def embed_team_standings_page(tournament_id: str):
+    """A team event's standings, live, with no site around them."""
+    return embeddable(render_template("embed_team.html", tournament_id=tournament_id))
 
 
 @bp.get("/embed/tournaments/<tournament_id>/rounds/<int:round_number>")

@@ -1,6 +1,6 @@
-// A team round robin on its console: the registry teams entered by their ids
-// (POST …/teams: the registry has no team search), each with its players in board order,
-// and the team standings (GET …/team-standings). Its rounds are paired, and its boards'
+// A team round robin on its console: the registry's teams found by name (GET /api/teams?q=,
+// matched as the player search matches) and entered (POST …/teams), each with its players
+// in board order, and the team standings (GET …/team-standings). Its rounds are paired, and its boards'
 // results entered, in the console's round and results sections, as every tournament's.
 // No rule is decided here: who may enter, how the teams meet, what a match scores — the API says.
 import { getJSON, post } from "./api.js";
@@ -9,8 +9,22 @@ import { bothNames, bothNamesText, element } from "./site.js";
 
 const byId = (name) => document.getElementById(name);
 
-export function enterTeam(form, base) {
-  return post(`${base}/teams`, { team_id: form.elements.team_id.value.trim() });
+export function enterTeam(teamId, base) {
+  return post(`${base}/teams`, { team_id: teamId });
+}
+
+// The registry's teams of a name (or of an id), each with the button that enters it.
+export async function findTeams(q, enter) {
+  const { data } = await getJSON(`/api/teams?q=${encodeURIComponent(q)}&limit=20`);
+  if (!data.teams.length) return [element("li", { class: "hint", text: _("No registered team has this name.") })];
+  return data.teams.map((team) => {
+    const more = [team.federation, team.club,
+      ngettext("%(count)s player", "%(count)s players", team.players + team.reserves)].filter(Boolean).join(" · ");
+    return element("li", { "data-team-id": team.id },
+      element("span", {}, element("strong", {}, bothNames(team.name, team.name_geez)), element("span", { class: "hint", text: ` ${more}` })),
+      element("button", { type: "button", class: "primary", "data-action": "enter-team", "data-team-id": team.id,
+        text: _("Enter the team"), onclick: () => enter(team.id) }));
+  });
 }
 
 // The team standings, read only for a team event.
@@ -47,6 +61,7 @@ export function renderTeams(t, standings) {
   if (!team) return;
   byId("teams-boards").textContent = ngettext("%(count)s board a match", "%(count)s boards a match", t.team_boards);
   byId("team-form").hidden = t.rounds.length > 0;
+  byId("team-results").hidden = t.rounds.length > 0;
   byId("teams-entered").replaceChildren(...t.teams.map((entered) => teamItem(t, entered)));
   byId("team-standings").replaceChildren(...standingsTable(standings));
 }

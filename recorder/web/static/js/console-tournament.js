@@ -15,7 +15,7 @@ import { Conflict, describeProblem, getJSON, post } from "./api.js";
 import { clearProblem, showProblem, typedNumber } from "./console-common.js";
 import { renderKnockout, seedFromStage } from "./console-knockout.js";
 import { emptyBoardItems, isTeamEvent, readLineups, renderLineups } from "./console-lineups.js";
-import { enterTeam, readTeamStandings, renderTeams } from "./console-teams.js";
+import { enterTeam, findTeams, readTeamStandings, renderTeams } from "./console-teams.js";
 import { replaceChanged } from "./dom.js";
 import { _ } from "./i18n.js";
 import { handIn } from "./lineup-form.js";
@@ -383,10 +383,24 @@ function renderFormat(t) {
   byId("checker-part").hidden = knockout;
 }
 
-function teamEntry(event) {
+function enterFoundTeam(teamId) {
+  const form = byId("team-form");
+  act(form, () => enterTeam(teamId, base)).then((answer) => {
+    if (!answer) return;
+    form.reset();
+    byId("team-results").replaceChildren();
+  });
+}
+
+async function teamSearch(event) {
   event.preventDefault();
   const form = event.currentTarget;
-  act(form, () => enterTeam(form, base)).then((answer) => { if (answer) form.reset(); });
+  clearProblem(form);
+  try {
+    byId("team-results").replaceChildren(...await findTeams(form.elements.q.value.trim(), enterFoundTeam));
+  } catch (error) {
+    showProblem(form, error);
+  }
 }
 
 // -- Finishing ----------------------------------------------------------------------------
@@ -480,7 +494,7 @@ function wire() {
   byId("publish-form").addEventListener("submit", publish);
   byId("finish-form").addEventListener("submit", finish);
   byId("handover-form").addEventListener("submit", handOver);
-  byId("team-form").addEventListener("submit", teamEntry);
+  byId("team-form").addEventListener("submit", teamSearch);
   byId("results-round").addEventListener("change", (event) => {
     state.round = Number(event.currentTarget.value);
     renderResults(state.t);

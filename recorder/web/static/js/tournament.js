@@ -225,6 +225,8 @@ async function init() {
   byId("projector-link").href = `/tournaments/${encodeURIComponent(id)}/projector`;
   byId("bracket-link").href = `/tournaments/${encodeURIComponent(id)}/bracket`;
   byId("bracket-link-line").hidden = t.format !== "knockout";
+  byId("team-link").href = `/tournaments/${encodeURIComponent(id)}/teams`;
+  byId("team-link-line").hidden = t.format !== "team_round_robin";
   byId("next-stage-line").hidden = !t.next_stages.length;
   byId("next-stages").replaceChildren(...t.next_stages.map((stage) =>
     element("a", { href: `/tournaments/${encodeURIComponent(stage.id)}/bracket`, "data-stage": stage.id, text: stage.name })));
