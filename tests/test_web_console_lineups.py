@@ -209,6 +209,12 @@ def test_a_captains_card_hands_in_his_teams_line_up_from_a_phone_and_a_late_one_
         captain.wait_for_function("() => document.getElementById('captain-page').dataset.handedIn")
         assert lineups(web, 1)[2]["players"] == [7, 8, 11, 12] and lineups(web, 1)[2]["handed_in"]
         in_tigrinya_without_overflow(captain, names_of(web))
+        # Opened again on the same phone, the page shows what it handed in, not the first boards.
+        captain.reload()
+        captain.wait_for_selector("#captain-page[data-ready=true]")
+        assert captain.get_attribute("#captain-page", "data-chosen") == "[7,8,11,12]"
+        assert WORD.search(captain.text_content("#captain-status")) is None and captain.text_content("#captain-status")
+        form = captain.locator(".lineup-form[data-team='2']")
         ok(web.client.post(f"/api/tournaments/{tid}/rounds", json={}))  # the arbiter pairs round 1
         before = version(web)
         captain.set_viewport_size(PHONE)

@@ -4,6 +4,8 @@
 // every page keeps a token (api.js). It offers his team's line-up for the next round, board
 // by board, and hands it in (POST …/rounds/{r}/lineups). Whether it is taken (the board
 // order, the deadline: the round paired) is the API's to say, in the reader's language.
+// The API keeps a line-up from everyone but the arbiter until its round is paired, so the
+// phone remembers the one it handed in, to show it when the page is opened again.
 import { REFUSED_LINK, UNCHECKED_LINK, describeProblem, getJSON, signInWith } from "./api.js";
 import { clearProblem, showProblem } from "./console-common.js";
 import { bothNamesText } from "./dom.js";
@@ -19,6 +21,22 @@ function tokenFromFragment() {
   const given = new URLSearchParams(window.location.hash.slice(1)).get("token");
   if (given !== null) window.history.replaceState(window.history.state, "", window.location.pathname);
   return given === null ? null : given.trim();
+}
+
+function keptKey(round) {
+  return `recorder.lineup.${tournamentId}.${team}.${round}`;
+}
+
+// The line-up this phone handed in for the round, or null (none, or private mode).
+function kept(round, boards) {
+  try {
+    const players = JSON.parse(localStorage.getItem(keptKey(round)) || "null");
+    return Array.isArray(players) && players.length === boards ? players : null;
+  } catch { return null; }
+}
+
+function keep(round, players) {
+  try { localStorage.setItem(keptKey(round), JSON.stringify(players)); } catch { /* private mode */ }
 }
 
 async function signIn() {
@@ -45,6 +63,7 @@ async function submit(event) {
   page.dataset.busy = "true";
   try {
     const { data } = await handIn(base, form);
+    keep(data.round, data.players);
     page.dataset.handedIn = JSON.stringify(data.players);
     status.textContent = _("Your line-up for round %(n)s is handed in.", { n: data.round });
   } catch (error) {
@@ -63,7 +82,9 @@ function draw(t) {
   }
   const round = t.rounds.length + 1;
   document.getElementById("captain-meta").textContent = `${t.name} · ${bothNamesText(entered.name, entered.name_geez)}`;
-  const chosen = Array.from({ length: t.team_boards }, (unused, i) => entered.players[i] ?? null);
+  const handedIn = kept(round, t.team_boards);
+  const chosen = handedIn || Array.from({ length: t.team_boards }, (unused, i) => entered.players[i] ?? null);
+  if (handedIn) status.textContent = _("The boards show the line-up this phone handed in for round %(n)s.", { n: round });
   const form = lineupForm(t, entered, round, chosen, _("Line-up for round %(n)s", { n: round }));
   form.addEventListener("submit", submit);
   document.getElementById("captain-lineup").replaceChildren(form);
