@@ -201,6 +201,8 @@ def test_a_captains_card_hands_in_his_teams_line_up_from_a_phone_and_a_late_one_
     phone, captain, errors = open_page(web, address.replace(web.url, ""), PHONE, token=None)
     try:
         assert "token" not in captain.url  # taken out of the address bar at once
+        captain.wait_for_selector("#signed-in[data-kind=captain]")  # the header says so, in Tigrinya
+        assert WORD.search(captain.text_content("#signed-in").replace(EVENT, "")) is None
         form = captain.locator(".lineup-form[data-team='2']")
         assert form.get_attribute("data-round") == "1"
         form.locator("select[data-board='3']").select_option("11")  # a reserve for board 3 (9 absent)

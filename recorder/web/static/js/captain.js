@@ -39,12 +39,18 @@ function keep(round, players) {
   try { localStorage.setItem(keptKey(round), JSON.stringify(players)); } catch { /* private mode */ }
 }
 
+// A card's token, once the service knows it, is kept and the page opened again without it,
+// so that every part of the page (its header too) reads as the captain signed in.
 async function signIn() {
   const given = tokenFromFragment();
   if (given === null) return true; // the token this device kept, if any: the API judges it
   const answer = await signInWith(given);
-  if (!answer.principal) status.textContent = answer.refused ? REFUSED_LINK : UNCHECKED_LINK;
-  return Boolean(answer.principal);
+  if (!answer.principal) {
+    status.textContent = answer.refused ? REFUSED_LINK : UNCHECKED_LINK;
+    return false;
+  }
+  window.location.replace(window.location.pathname);
+  return new Promise(() => {}); // the page is opened again
 }
 
 // After a refusal the event is read again: a round paired meanwhile is said in words.
