@@ -1,5 +1,6 @@
 """The web application: ``create_app(test_config=None)`` builds the Flask app: configuration, the event store,
-the recording service and the API blueprints.
+every service over it (``build_services``, the one place they are made, in the order they need each other), the
+API blueprints and the pages.
 """
 
 from __future__ import annotations
@@ -47,17 +48,48 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.json.sort_keys = False
 
     from . import api
-    from .service import Recorder
-    from .store.backends import open_store
 
-    store = open_store(app.config["DATABASE"])
-    app.extensions["recorder"] = Recorder(
-        store,
-        max_events_per_game=app.config["MAX_EVENTS_PER_GAME"],
-        max_bytes_per_game=app.config["MAX_BYTES_PER_GAME"],
-    )
+    build_services(app)
     api.init_app(app)
     from . import web  # the pages: HTML and JS over the same JSON API
 
     web.init_app(app)
     return app
+
+
+def build_services(app: Flask) -> None:
+    """The event store and every service over it, kept in ``app.extensions`` for the views:
+    the games (``recorder``), the tokens (``auth``), the tournaments and their broadcast
+    settings, the player registry, the teams and the rating lists."""
+    from .auth.service import Authenticator
+    from .errors import Unavailable
+    from .live.audience import Settings
+    from .players.service import Players
+    from .ratings.service import Ratings
+    from .service import Recorder
+    from .store.backends import open_store
+    from .teams.service import Teams
+    from .tournaments.service import Tournaments
+
+    recorder = Recorder(
+        open_store(app.config["DATABASE"]),
+        max_events_per_game=app.config["MAX_EVENTS_PER_GAME"],
+        max_bytes_per_game=app.config["MAX_BYTES_PER_GAME"],
+    )
+    app.config.setdefault("ADMIN_TOKEN", os.environ.get("RECORDER_ADMIN_TOKEN") or None)
+    app.config.setdefault("OPEN", os.environ.get("RECORDER_OPEN", "") in ("1", "true", "yes"))
+    players = Players(recorder)
+    try:
+        players.fill_sound_keys()  # a registry from before them; a single query otherwise
+    except Unavailable:
+        pass  # a database not writable now: the duplicate check misses near spellings until a later start
+    tournaments = Tournaments(recorder)
+    app.extensions.update(
+        recorder=recorder,
+        auth=Authenticator(recorder.store, app.config["ADMIN_TOKEN"], open_mode=bool(app.config["OPEN"])),
+        tournaments=tournaments,
+        broadcasts=Settings(tournaments),
+        players=players,
+        teams=Teams(recorder, players),
+        ratings=Ratings(recorder),
+    )

@@ -1,4 +1,5 @@
-"""The JSON API: one blueprint per resource, errors as problem+json."""
+"""The JSON API: one blueprint per resource, errors as problem+json. The services the views
+use are built by the app factory (recorder/app.py, ``build_services``)."""
 
 from flask import Flask
 
@@ -39,9 +40,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(audit.bp)
     app.register_blueprint(signoffs.bp)
     tournaments.init_app(app)
-    broadcast.init_app(app)  # after tournaments: it reads their settings
+    broadcast.init_app(app)
     players.init_app(app)
-    teams.init_app(app)  # after players: a roster names registry players
+    teams.init_app(app)
     team_events.init_app(app)
     prizes.init_app(app)
     knockout.init_app(app)

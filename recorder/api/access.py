@@ -11,7 +11,6 @@ chunked body over the limit). No CORS headers are sent anywhere.
 from __future__ import annotations
 
 import hashlib
-import os
 
 from flask import Flask, current_app, g, request
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
@@ -93,10 +92,6 @@ class NoAdminToken(Unauthorized):
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("ADMIN_TOKEN", os.environ.get("RECORDER_ADMIN_TOKEN") or None)
-    app.config.setdefault("OPEN", os.environ.get("RECORDER_OPEN", "") in ("1", "true", "yes"))
-    store = app.extensions["recorder"].store
-    app.extensions["auth"] = Authenticator(store, app.config["ADMIN_TOKEN"], open_mode=bool(app.config["OPEN"]))
     app.before_request(guard)
     if app.config["OPEN"]:  # said at start, whoever starts the app (recorder serve prints it too)
         app.logger.warning("open mode: anyone may write games outside tournaments (docs/security.md)")

@@ -17,7 +17,7 @@ from flask import Flask, Response, current_app, g
 
 from recorder.auth.tokens import Principal
 from recorder.core.game import FoldedGame
-from recorder.live.audience import STORED_TIME, Audience, Settings
+from recorder.live.audience import STORED_TIME, Audience
 from recorder.service import Recorder
 from recorder.store import StoredEvent
 
@@ -30,11 +30,11 @@ def system_clock() -> datetime:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("CLOCK", system_clock)
-    app.extensions["broadcasts"] = Settings(app.extensions["tournaments"])
     app.after_request(vary_by_token)
 
 
 def recorder() -> Recorder:
+    """The games' service (recorder/app.py builds it): every view asks here."""
     return current_app.extensions["recorder"]
 
 

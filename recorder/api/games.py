@@ -18,7 +18,7 @@ from recorder.errors import InvalidRecord
 from recorder.rules.position_text import position_text
 from recorder.rules.state import state_to_json
 from recorder.rules.values import is_whole_number
-from recorder.service import Recorder, fingerprint
+from recorder.service import fingerprint
 from recorder.store import Idempotency
 from schemas import (
     event_schema,
@@ -32,13 +32,9 @@ from schemas import (
 
 from .access import recorded_by, scoped_idempotency
 from .body import json_body
-from .broadcast import seen_at, visible_events, visible_game, visible_row
+from .broadcast import recorder, seen_at, visible_events, visible_game, visible_row
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
-
-
-def recorder() -> Recorder:
-    return current_app.extensions["recorder"]
 
 
 def etag(game: FoldedGame) -> str:

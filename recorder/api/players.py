@@ -12,7 +12,6 @@ from __future__ import annotations
 from flask import Blueprint, Flask, current_app, json, url_for
 
 from recorder.auth.policy import principal_record
-from recorder.errors import Unavailable
 from recorder.players.fold import Player
 from recorder.players.service import Players, candidate_json
 from schemas.players import (
@@ -41,11 +40,6 @@ openapi.EXTENSIONS.append(document_player_paths)
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["players"] = Players(app.extensions["recorder"])
-    try:
-        app.extensions["players"].fill_sound_keys()  # a registry from before them; a single query otherwise
-    except Unavailable:
-        pass  # a database not writable now: the duplicate check misses near spellings until a later start
     app.register_blueprint(bp)
 
 

@@ -39,7 +39,6 @@ CSV_COLUMNS = (
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["ratings"] = Ratings(app.extensions["recorder"])
     app.register_blueprint(bp)
 
 

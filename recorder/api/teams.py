@@ -24,7 +24,6 @@ openapi.EXTENSIONS.append(document_team_paths)
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["teams"] = Teams(app.extensions["recorder"], app.extensions["players"])
     app.register_blueprint(bp)
 
 

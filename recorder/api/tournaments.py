@@ -73,7 +73,6 @@ openapi.EXTENSIONS.append(document_tournament_paths)
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["tournaments"] = Tournaments(app.extensions["recorder"])
     app.register_blueprint(bp)
 
 

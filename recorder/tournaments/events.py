@@ -80,6 +80,7 @@ LATER_FIELDS = (
     "time_control",
     "knockout",
     "team_boards",
+    "team_tiebreaks",
     "absence_points",
     "lots_seed",
     "require_confirmation",
