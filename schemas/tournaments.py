@@ -79,6 +79,8 @@ class TournamentCreateSchema(Schema):
     time_control = time_control(allow_none=True)  # every game's, as POST /api/games takes it
     knockout = fields.Nested(KnockoutSettingsSchema, allow_none=True)  # a knock-out's matches and play-offs
     team_boards = StrictInteger(allow_none=True)  # a team event's boards a match (1 to 20)
+    team_primary_score = fields.String(allow_none=True)  # a team Swiss's: match_points (default) or game_points
+    team_colour_preferences = fields.String(allow_none=True)  # a team Swiss's: type_a (default), type_b or none
     # a team event's ranking order, its primary score first (codes checked where it is decided)
     team_tiebreaks = fields.List(fields.String(validate=validate.Length(max=8)), allow_none=True)
     absence_points = StrictNumber(allow_none=True, validate=validate.OneOf((0, 0.5)))  # a declared absence's bye
@@ -89,8 +91,11 @@ class TrfImportQuerySchema(Schema):
     """POST /api/tournaments/trf?variant=...: the body is the TRF itself (text/plain)."""
 
     variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
-    # absent: a team round robin when the file has team records (013), a Swiss otherwise
-    format = fields.String(load_default=None, validate=validate.OneOf(("swiss", "manual", "team_round_robin")))
+    # absent: a team event when the file has team records (013), its XMR 0000 FORMAT saying a
+    # team Swiss, else a team round robin; a Swiss otherwise
+    format = fields.String(
+        load_default=None, validate=validate.OneOf(("swiss", "manual", "team_round_robin", "team_swiss"))
+    )
 
 
 class TrfQuerySchema(Schema):
@@ -283,6 +288,8 @@ class TournamentSchema(Schema):
     finished_public = fields.Boolean(dump_only=True)
     time_control = fields.Dict(dump_only=True, allow_none=True)  # every game's (POST /api/games' time_control)
     team_boards = StrictInteger(dump_only=True, allow_none=True)  # a team event's boards a match
+    team_primary_score = fields.String(dump_only=True, allow_none=True)  # a team Swiss's primary score
+    team_colour_preferences = fields.String(dump_only=True, allow_none=True)  # a team Swiss's colour preferences
     team_tiebreaks = fields.List(fields.String(), dump_only=True, allow_none=True)  # its ranking order
     teams = fields.List(
         fields.Dict(), dump_only=True

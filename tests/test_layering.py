@@ -51,6 +51,7 @@ PURE_MODULES = [
             "teams",
             "team_trf",
             "team_tiebreaks",
+            "team_swiss",
         )
     ),
     *(f"recorder.tournaments.{name}" for name in ("views", "render")),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from support import team_tournaments
+from test_tournament_team_swiss import run, team_swiss
 from test_tournament_team_trf import exported, played_team_event
 from tournament_support import ADMIN_TOKEN, Organiser, make_app
 
@@ -80,4 +81,18 @@ def test_c07_team_tiebreaks_of_the_six_team_event_in_its_team_standings_equal_th
     assert without_registry_ids(exported(client, t)) == without_registry_ids(raw("league.trf"))
     rows = admin.get(f"/api/tournaments/{t}/team-standings")["standings"]
     assert_equal_to_the_calculators("league", {row["team"]["number"]: row["tiebreaks"] for row in rows})
+    assert all(row["tiebreaks"]["MPTS"] == row["match_points"] for row in rows)
+
+
+def test_c07_team_tiebreaks_of_the_twelve_team_swiss_in_its_team_standings_equal_the_calculators(tmp_path):
+    """The acceptance run of tests/test_tournament_team_swiss.py (seed 20261207): its TRF is
+    the one the calculator read (``-s``: a Swiss's rules, direct encounter only between teams
+    that met), and every team's values in ``GET …/team-standings`` are the calculator's."""
+    client = make_app(tmp_path).test_client()
+    admin = Organiser(client, ADMIN_TOKEN)
+    t = team_swiss(admin, 12, 5)
+    run(admin, t, 12, 5, seed=20261207)
+    assert without_registry_ids(exported(client, t)) == without_registry_ids(raw("swiss12.trf"))
+    rows = admin.get(f"/api/tournaments/{t}/team-standings")["standings"]
+    assert_equal_to_the_calculators("swiss12", {row["team"]["number"]: row["tiebreaks"] for row in rows})
     assert all(row["tiebreaks"]["MPTS"] == row["match_points"] for row in rows)

@@ -248,3 +248,26 @@ def test_a_team_event_of_three_ranked_by_game_points_first_shows_its_order_and_t
         assert off_team["name_geez"] in page.inner_text(".team-round[data-round='1'] > p.hint")
         scan(page, "am", names(client, t))
         no_wider_than_the_screen(page, PHONE)
+
+
+def test_a_team_swiss_links_its_team_page_whose_match_sheets_are_its_pairings(web):
+    client = web.client
+    body = {"name": "ስዊስ ጋንታታት", "variant": "qelat", "format": "team_swiss", "rounds": 3, "team_boards": BOARDS}
+    t = post(client, "/api/tournaments", body)["id"]
+    for name, geez, players in TEAMS:
+        ids = [
+            post(client, "/api/players", {"name": n, "name_geez": g, "federation": "ERI", "force": True})["id"]
+            for n, g in players
+        ]
+        team = post(client, "/api/teams", {"name": name, "name_geez": geez, "federation": "Maekel", "players": ids})
+        post(client, f"/api/tournaments/{t}/teams", {"team_id": team["id"]})
+    post(client, f"/api/tournaments/{t}/rounds", {})
+    matches = client.get(f"/api/tournaments/{t}/team-matches").get_json()["rounds"][0]["matches"]
+    with watched_page(web.browser, viewport=PHONE, base_url=web.url) as page:
+        page.goto(f"/tournaments/{t}?lang=ti")
+        page.wait_for_selector("#tournament-page[data-ready=true]")
+        page.click("#team-link")
+        page.wait_for_selector("#team-page[data-ready=true]")
+        assert page.locator(".team-round[data-round='1'] .team-match").count() == len(matches) == 2
+        scan(page, "ti", names(client, t))
+        no_wider_than_the_screen(page, PHONE)

@@ -81,7 +81,9 @@ def tournament():
     "--format",
     "format_",
     required=True,
-    type=click.Choice(["round_robin", "double_round_robin", "swiss", "manual", "knockout", "team_round_robin"]),
+    type=click.Choice(
+        ["round_robin", "double_round_robin", "swiss", "manual", "knockout", "team_round_robin", "team_swiss"]
+    ),
 )
 @click.option("--rounds", type=int, default=None, help="Planned rounds (Swiss and manual).")
 @click.option("--option", "options", multiple=True, help="A rule option, NAME=VALUE (JSON value).")
@@ -96,6 +98,18 @@ def tournament():
 @click.option("--match-games", type=int, default=None, help="A knock-out's games a match (default 2).")
 @click.option("--playoff-games", type=int, default=None, help="A knock-out's play-off games (default 2).")
 @click.option("--team-boards", type=int, default=None, help="A team event's boards a match.")
+@click.option(
+    "--team-primary-score",
+    type=click.Choice(["match_points", "game_points"]),
+    default=None,
+    help="A team Swiss's primary score (default match_points).",
+)
+@click.option(
+    "--team-colour-preferences",
+    type=click.Choice(["type_a", "type_b", "none"]),
+    default=None,
+    help="A team Swiss's colour preferences, C.04.6 art. 1.7 (default type_a).",
+)
 @click.option(
     "--team-tiebreak",
     "team_tiebreaks",
@@ -124,6 +138,8 @@ def create(
     match_games,
     playoff_games,
     team_boards,
+    team_primary_score,
+    team_colour_preferences,
     team_tiebreaks,
     absence_points,
     db,
@@ -152,6 +168,10 @@ def create(
         body["knockout"] = knockout
     if team_boards is not None:
         body["team_boards"] = team_boards
+    if team_primary_score is not None:
+        body["team_primary_score"] = team_primary_score
+    if team_colour_preferences is not None:
+        body["team_colour_preferences"] = team_colour_preferences
     if team_tiebreaks:
         body["team_tiebreaks"] = list(team_tiebreaks)
     body = _loaded(bodies.tournament_create_schema, body)
@@ -640,8 +660,8 @@ def trf(tournament_id, layout, output, db):
 @click.option(
     "--format",
     "format_",
-    type=click.Choice(["swiss", "manual", "team_round_robin"]),
-    help="default: team_round_robin for a file with team records (013), swiss otherwise",
+    type=click.Choice(["swiss", "manual", "team_round_robin", "team_swiss"]),
+    help="default: a team event for a file with team records (013), swiss otherwise",
 )
 @DB
 @BY

@@ -21,7 +21,9 @@ import secrets
 
 TOURNAMENT_PREFIX = "t-"
 TEAM_ROUND_ROBIN = "team_round_robin"  # teams meet by the Berger tables (teams.py)
-FORMATS = ("round_robin", "double_round_robin", "swiss", "manual", "knockout", TEAM_ROUND_ROBIN)
+TEAM_SWISS = "team_swiss"  # teams paired by FIDE's Swiss Team Pairing System (team_swiss.py)
+TEAM_FORMATS = (TEAM_ROUND_ROBIN, TEAM_SWISS)
+FORMATS = ("round_robin", "double_round_robin", "swiss", "manual", "knockout", TEAM_ROUND_ROBIN, TEAM_SWISS)
 # FIDE C.07's tie-breaks by their codes (tiebreaks.py), beside this service's own six.
 FIDE_TIEBREAKS = (
     "DE",

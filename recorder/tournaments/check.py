@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from recorder.errors import InvalidRecord
+
+from . import TEAM_ROUND_ROBIN, TEAM_SWISS, team_swiss
 from .decide import annex_order, round_robin_field, swiss_pairing
 from .fold import Round, Tournament, bye_kind
 from .pairing import NoPairing, round_robin_round
-from .teams import TEAM_ROUND_ROBIN, lineup_round, round_lineups
+from .teams import lineup_round, round_lineups
 
 SAME, DIFFERS, NO_PAIRING, NOT_SWISS = "same", "differs", "no_pairing", "not_swiss"
 
@@ -65,6 +68,8 @@ def check_round(t: Tournament, outcomes: dict, rnd: Round) -> RoundCheck:
         return check_berger_round(t, rnd, base)
     if t.format == TEAM_ROUND_ROBIN:
         return check_team_round(t, rnd, base)
+    if t.format == TEAM_SWISS:
+        return check_team_swiss_round(t, outcomes, rnd, base)
     if t.format != "swiss":
         return replace(base, detail=f"a {t.format.replace('_', ' ')} tournament is not paired by the Dutch system")
     earlier, known = before(t, outcomes, rnd.number)
@@ -105,6 +110,23 @@ def check_team_round(t: Tournament, rnd: Round, base: RoundCheck) -> RoundCheck:
     if len(t.teams) < 2:
         return replace(base, detail="a team round robin needs at least two teams for a Berger table")
     laid, empty = lineup_round(round_lineups(t, rnd.number), rnd.number, t.team_boards or 1)
+    expected = tuple((b.south, b.north) for b in laid.boards)
+    found = replace(base, expected=expected, expected_bye=None)
+    if base.stored == expected and tuple(empty) == rnd.empty:
+        return replace(found, status=SAME)
+    if base.stored == expected:
+        return replace(found, status=DIFFERS, detail="the boards left empty are not the line-ups' empty boards")
+    return replace(found, status=DIFFERS, detail=difference(base.stored, None, expected, None))
+
+
+def check_team_swiss_round(t: Tournament, outcomes: dict, rnd: Round, base: RoundCheck) -> RoundCheck:
+    """A team Swiss's round against C.04.6's pairing of it from the rounds before it, each
+    match's boards laid out from the line-ups handed in before it (team_swiss.py)."""
+    try:
+        pairing = team_swiss.pairing_of(t, outcomes, rnd.number)
+    except InvalidRecord as error:
+        return replace(base, status=NO_PAIRING, detail=str(error))
+    laid, empty = team_swiss.laid_round(t, pairing, rnd.number)
     expected = tuple((b.south, b.north) for b in laid.boards)
     found = replace(base, expected=expected, expected_bye=None)
     if base.stored == expected and tuple(empty) == rnd.empty:

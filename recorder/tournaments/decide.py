@@ -24,10 +24,12 @@ from . import (
     MAX_BROADCAST_DELAY,
     MAX_DECLARED_BYES,
     MAX_FORBIDDEN_PAIRS,
-    TEAM_ROUND_ROBIN,
+    TEAM_FORMATS,
+    TEAM_SWISS,
     TIEBREAKS,
     forbidden_pairs,
     knockout,
+    team_swiss,
     team_tiebreaks,
     team_trf,
     teams,
@@ -56,6 +58,7 @@ from .events import (
 from .finish import check_open
 from .fold import Board, Entrant, Tournament, bye_kind
 from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, pair_swiss, round_robin_round
+from .pairing.team_swiss import COLOUR_PREFERENCES, TYPE_A
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
 
 BYE_POINTS = (0, 0.5, 1)
@@ -126,20 +129,29 @@ def decide_create(body: dict) -> TournamentCreated:
         berger_order=BERGER_ANNEX_1 if format_ == "double_round_robin" else None,
         time_control=checked_time_control(body["time_control"]) if body.get("time_control") is not None else None,
         knockout=knockout.checked_settings(body.get("knockout")) if format_ == knockout.KNOCKOUT else None,
-        team_boards=teams.checked_boards(body["team_boards"]) if format_ == TEAM_ROUND_ROBIN else None,
-        team_tiebreaks=team_tiebreak_order(format_, body.get("team_tiebreaks")),
+        team_boards=teams.checked_boards(body["team_boards"]) if format_ in TEAM_FORMATS else None,
+        team_primary_score=checked_primary_score(format_, body.get("team_primary_score")),
+        team_colour_preferences=checked_colour_preferences(format_, body.get("team_colour_preferences")),
+        team_tiebreaks=team_tiebreak_order(format_, body.get("team_tiebreaks"), body.get("team_primary_score")),
         absence_points=absence_points(body.get("absence_points")),
         require_confirmation=True if body.get("require_confirmation") else None,
     )
 
 
-def team_tiebreak_order(format_: str, order: list | None) -> list[str] | None:
-    """A team event's ranking order as given, else its default; no other format has one."""
-    if format_ != TEAM_ROUND_ROBIN:
+def team_tiebreak_order(format_: str, order: list | None, primary: object = None) -> list[str] | None:
+    """A team event's ranking order as given, else its default; no other format has one. A
+    team Swiss's starts with its primary score (C.04.6 art. 1.2), game points first when it
+    says so."""
+    if format_ not in TEAM_FORMATS:
         if order is not None:
             raise InvalidRecord("a team event, and it alone, orders team tie-breaks", field="team_tiebreaks")
         return None
-    return team_tiebreaks.checked_order(order) if order is not None else list(team_tiebreaks.C07_TEAM_ROUND_ROBIN)
+    first = "GPTS" if format_ == TEAM_SWISS and primary == "game_points" else "MPTS"
+    default = team_tiebreaks.C07_TEAM_ROUND_ROBIN if first == "MPTS" else ("GPTS", "MPTS", "DE", "SB")
+    checked = team_tiebreaks.checked_order(order) if order is not None else list(default)
+    if format_ == TEAM_SWISS and checked[0] != first:
+        raise InvalidRecord(f"a team Swiss's order starts with its primary score, {first}", field="team_tiebreaks")
+    return checked
 
 
 def check_format_settings(format_: str, rounds: int | None, body: dict) -> None:
@@ -151,12 +163,39 @@ def check_format_settings(format_: str, rounds: int | None, body: dict) -> None:
         raise InvalidRecord("knockout settings are a knock-out's", field="knockout")
     if format_ == knockout.KNOCKOUT and rounds is not None:
         raise InvalidRecord("a knock-out's rounds follow from its bracket and its results", field="rounds")
-    if (format_ == TEAM_ROUND_ROBIN) != (body.get("team_boards") is not None):
+    if (format_ in TEAM_FORMATS) != (body.get("team_boards") is not None):
         raise InvalidRecord("a team event, and it alone, gives its boards a match", field="team_boards")
-    if format_ in ("swiss", "manual") and not rounds:
+    if format_ in ("swiss", "manual", TEAM_SWISS) and not rounds:
         raise InvalidRecord(f"a {format_} tournament needs its number of rounds", field="rounds")
-    if format_ not in ("swiss", "manual") and rounds is not None:
+    if format_ not in ("swiss", "manual", TEAM_SWISS) and rounds is not None:
         raise InvalidRecord("a round robin's rounds follow from its players", field="rounds")
+
+
+def checked_primary_score(format_: str, chosen: object) -> str | None:
+    """A team Swiss ranks and pairs on match points unless it says game points (C.04.6
+    art. 1.2); only a team Swiss says it. Match points are recorded as the absence of the field."""
+    if chosen is None:
+        return None
+    if format_ != TEAM_SWISS:
+        raise InvalidRecord("only a team Swiss chooses its primary score", field="team_primary_score")
+    if chosen not in teams.PRIMARY_SCORES:
+        raise InvalidRecord(
+            f"team_primary_score is one of {', '.join(teams.PRIMARY_SCORES)}", field="team_primary_score"
+        )
+    return None if chosen == "match_points" else str(chosen)
+
+
+def checked_colour_preferences(format_: str, chosen: object) -> str | None:
+    """A team Swiss's colour preferences are type A unless it says type B or none (C.04.6
+    art. 1.7); only a team Swiss says it. Type A is recorded as the absence of the field."""
+    if chosen is None:
+        return None
+    if format_ != TEAM_SWISS:
+        raise InvalidRecord("only a team Swiss chooses its colour preferences", field="team_colour_preferences")
+    if chosen not in COLOUR_PREFERENCES:
+        choices = ", ".join(COLOUR_PREFERENCES)
+        raise InvalidRecord(f"team_colour_preferences is one of {choices}", field="team_colour_preferences")
+    return None if chosen == TYPE_A else str(chosen)
 
 
 def acceleration(format_: str, chosen: str | None) -> str | None:
@@ -187,16 +226,19 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
     flag from this service's own records. A fault names the line and column."""
     parsed = trf.parse(text)
     fields = trf.creation_fields(parsed)
-    team_event = bool(parsed.teams or parsed.team_records or parsed.team_boards)
-    format_ = imported_format(body.get("format"), team_event)
+    team_event = bool(parsed.teams or parsed.team_records or parsed.team_boards or parsed.team_format)
+    told = team_trf.told_format(parsed) if team_event else {"format": None, "rounds": fields["rounds"]}
+    format_ = imported_format(body.get("format"), told["format"])
     created = decide_create(
         {
             "name": fields["name"],
             "variant": body["variant"],
             "options": body.get("options") or {},
             "format": format_,
-            "rounds": None if team_event else fields["rounds"],
+            "rounds": told["rounds"],
             "team_boards": team_trf.boards_of(parsed) if team_event else None,
+            "team_primary_score": told.get("team_primary_score"),
+            "team_colour_preferences": told.get("team_colour_preferences"),
             "tiebreaks": body.get("tiebreaks") or trf.listed_tiebreaks(parsed),
             "bye_points": fields["bye_points"],
             "site": fields.get("site"),
@@ -219,13 +261,14 @@ def decide_import(text: str, body: dict, survivor: Callable[[str], str | None] =
     return trf.import_events(parsed, created, survivor)
 
 
-def imported_format(asked: str | None, team_event: bool) -> str:
-    """A file with team records is a team round robin's, and its format is that alone."""
-    if not team_event:
+def imported_format(asked: str | None, team_format: str | None) -> str:
+    """A file with team records is a team round robin's, or a team Swiss's when its XMR 0000
+    FORMAT says so, and its format is that alone."""
+    if team_format is None:
         return asked or "swiss"
-    if asked not in (None, TEAM_ROUND_ROBIN):
-        raise InvalidRecord("a file with team records (013) is imported as a team_round_robin", field="format")
-    return TEAM_ROUND_ROBIN
+    if asked not in (None, team_format):
+        raise InvalidRecord(f"a file with team records (013) is imported as a {team_format}", field="format")
+    return team_format
 
 
 def decide_broadcast(t: Tournament, body: dict) -> list[BroadcastSet]:
@@ -256,7 +299,7 @@ def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
         raise AlreadyExists(f"{name!r} is already registered", field="name")
     if t.rounds and t.is_round_robin:
         raise InvalidRecord("a round robin's players are fixed once round 1 is paired", field="name")
-    if t.format == TEAM_ROUND_ROBIN:
+    if t.format in TEAM_FORMATS:
         raise InvalidRecord("a team event's players enter with their team (POST …/teams)", field="name")
     if knockout.seeded(t) is not None:
         raise InvalidRecord("a knock-out's players are fixed once its bracket is seeded", field="name")
@@ -449,9 +492,11 @@ def decide_pair(t: Tournament, outcomes: dict, body: dict) -> list:
         raise InvalidRecord(f"round {len(t.rounds)} is not finished: every board needs a result first")
     if t.format == knockout.KNOCKOUT:
         return knockout.decide_pair(t, outcomes, body)
-    if t.format == TEAM_ROUND_ROBIN:
+    if t.format in TEAM_FORMATS:
         if body.get("boards") is not None:
             raise InvalidRecord("a team event's boards are laid out by its teams' board order", field="boards")
+        if t.format == TEAM_SWISS:
+            return team_swiss.decide_team_swiss_pair(t, outcomes)
         return teams.decide_team_pair(t)
     if body.get("boards") is not None:
         return [manual_round(t, number, body["boards"], body.get("byes") or [])]

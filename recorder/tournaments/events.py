@@ -57,6 +57,8 @@ class TournamentCreated(TournamentEvent):
     time_control: dict | None = None  # every game's (core.clocks), given to each board's game
     knockout: dict | None = None  # a knock-out's match_games, playoff_games, playoff_time_control (knockout.py)
     team_boards: int | None = None  # a team event's boards a match (teams.py)
+    team_primary_score: str | None = None  # a team Swiss ranked on game points first; absent: match points
+    team_colour_preferences: str | None = None  # a team Swiss's type_b or none (C.04.6 1.7); absent: type_a
     # a team event's ranking order, its primary score first (team_tiebreaks.py); absent:
     # C07_TEAM_ROUND_ROBIN, the order every team event stored before it was ranked by
     team_tiebreaks: list | None = None
@@ -81,6 +83,8 @@ LATER_FIELDS = (
     "knockout",
     "team_boards",
     "team_tiebreaks",
+    "team_primary_score",
+    "team_colour_preferences",
     "absence_points",
     "lots_seed",
     "require_confirmation",

@@ -186,6 +186,8 @@ class Tournament:
     knockout: dict | None = None  # a knock-out's settings (knockout.py)
     knockout_events: tuple = ()  # its bracket and lots, in order (knockout.py reads them)
     team_boards: int | None = None  # a team event's boards a match (teams.py)
+    team_primary_score: str | None = None  # a team Swiss's primary score (team_swiss.py); None: match points
+    team_colour_preferences: str | None = None  # a team Swiss's colour preferences; None: type A
     team_tiebreaks: tuple[str, ...] | None = None  # a team event's ranking order as created; None: the default
     teams: tuple[TeamEntered, ...] = ()  # a team event's teams as entered, team 1 first
     lineups: dict = field(default_factory=dict)  # (round, team) -> its line-up's players, the last; never mutated
@@ -203,7 +205,7 @@ class Tournament:
         if self.format == "team_round_robin":
             n = len(self.teams)
             return (n - 1 if n % 2 == 0 else n) if n > 1 else None
-        if not self.is_round_robin:
+        if not self.is_round_robin:  # a Swiss, a team Swiss, a manual event: as created
             return self.planned
         n = sum(1 for e in self.entrants if e.is_active_in(1))  # the field of the Berger table
         cycle = n - 1 if n % 2 == 0 else n
@@ -281,6 +283,8 @@ def start(tournament_id: str, event: TournamentCreated) -> Tournament:
         time_control=event.time_control,
         knockout=event.knockout,
         team_boards=event.team_boards,
+        team_primary_score=event.team_primary_score,
+        team_colour_preferences=event.team_colour_preferences,
         team_tiebreaks=tuple(event.team_tiebreaks) if event.team_tiebreaks else None,
         absence_points=DEFAULT_ABSENCE_POINTS if event.absence_points is None else event.absence_points,
         lots_seed=event.lots_seed,

@@ -29,8 +29,19 @@ from fractions import Fraction
 
 from recorder.errors import InvalidRecord
 
+from . import TEAM_SWISS
 from .fold import Tournament
-from .teams import TeamRound, TeamStanding, board_points, match_points, match_score, standings_of, stored_round
+from .teams import (
+    MATCH_DRAW,
+    MATCH_WIN,
+    TeamRound,
+    TeamStanding,
+    board_points,
+    match_points,
+    match_score,
+    standings_of,
+    stored_round,
+)
 
 TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
 PRIMARY = {"MPTS": "match_points", "GPTS": "game_points"}  # the score a team event ranks by first
@@ -72,28 +83,44 @@ def match_results(
 
 
 def team_tiebreaks(
-    teams: int, rounds: Sequence[TeamRound], points: Mapping[tuple[int, int], tuple[Fraction, Fraction]]
+    teams: int,
+    rounds: Sequence[TeamRound],
+    points: Mapping[tuple[int, int], tuple[Fraction, Fraction]],
+    round_robin: bool = True,
+    bye: tuple[int, Fraction] = (0, Fraction(0)),
 ) -> dict[int, dict[str, Fraction]]:
-    """Team number -> each of ``TEAM_TIEBREAKS`` -> its value."""
+    """Team number -> each of ``TEAM_TIEBREAKS`` -> its value (``round_robin``: every two
+    teams count as having met, for direct encounter; a team Swiss's have met only if they
+    played; ``bye``: the match and game points of a round off, a team Swiss's bye)."""
     results = match_results(rounds, points)
     played = {team: [r for r in results if r.team == team] for team in range(1, teams + 1)}
-    mp = {team: Fraction(sum(r.match_points for r in mine)) for team, mine in played.items()}
-    gp = {team: sum((r.mine for r in mine), Fraction(0)) for team, mine in played.items()}
-    found = {team: values_of(mine, mp, gp, [r.number for r in rounds]) for team, mine in played.items()}
+    off = {team: [rnd.number for rnd in rounds if rnd.off == team] for team in played}
+    mp = {team: Fraction(sum(r.match_points for r in mine)) + bye[0] * len(off[team]) for team, mine in played.items()}
+    gp = {team: sum((r.mine for r in mine), Fraction(0)) + bye[1] * len(off[team]) for team, mine in played.items()}
+    numbers = [r.number for r in rounds]
+    found = {team: values_of(mine, mp, gp, numbers) for team, mine in played.items()}
+    for team, rounds_off in off.items():  # the bye scores in the team's own points, not as a match
+        found[team]["MPTS"], found[team]["GPTS"] = mp[team], gp[team]
+        found[team]["PS"] += sum(bye[0] * sum(1 for n in numbers if n >= r) for r in rounds_off)
     ties: dict[Fraction, list[int]] = {}
     for team in sorted(mp):
         ties.setdefault(mp[team], []).append(team)
     for tied in ties.values():
-        for team, place in direct_encounter(tied, results).items():
+        for team, place in direct_encounter(tied, results, round_robin).items():
             found[team]["DE"] = Fraction(place)
     return found
 
 
-def encounter_parts(members: list[int], results: Sequence[TeamMatchResult]) -> list[list[int]]:
+def encounter_parts(members: list[int], results: Sequence[TeamMatchResult], round_robin: bool) -> list[list[int]]:
     """One step of direct encounter: the members by the match points they scored against
-    each other, those level sharing a part."""
+    each other, those level sharing a part. When not every member met every other (a team
+    Swiss), C.07 6 as for players: a team goes above the rest only if its match points beat
+    the most any of them could have had by winning the matches they did not play."""
     group = set(members)
     among = {team: sum(r.match_points for r in results if r.team == team and r.opponent in group) for team in members}
+    met = {team: len({r.opponent for r in results if r.team == team and r.opponent in group}) for team in members}
+    if not round_robin and any(met[team] < len(members) - 1 for team in members):
+        return unmet_parts(members, among, met)
     parts: list[list[int]] = []
     for team in sorted(members, key=lambda team: (-among[team], team)):
         if parts and among[parts[-1][0]] == among[team]:
@@ -103,14 +130,27 @@ def encounter_parts(members: list[int], results: Sequence[TeamMatchResult]) -> l
     return parts
 
 
-def direct_encounter(members: list[int], results: Sequence[TeamMatchResult]) -> dict[int, int]:
+def unmet_parts(members: list[int], among: Mapping[int, int], met: Mapping[int, int]) -> list[list[int]]:
+    most = {team: among[team] + (len(members) - 1 - met[team]) * MATCH_WIN for team in members}
+    ordered = sorted(members, key=lambda team: (-among[team], -most[team], team))
+    parts: list[list[int]] = []
+    for i, team in enumerate(ordered[:-1]):
+        if among[team] <= max(most[other] for other in ordered[i + 1 :]):
+            return [*parts, ordered[i:]]
+        parts.append([team])
+    return [*parts, ordered[-1:]]
+
+
+def direct_encounter(
+    members: list[int], results: Sequence[TeamMatchResult], round_robin: bool = True
+) -> dict[int, int]:
     """Places within a tie, from 1, by direct encounter applied again within each part it
     splits off until nothing moves; 0 for all when it separates no one."""
     settled: list[list[int]] = []
     pending = [sorted(members)]
     while pending:
         part = pending.pop(0)
-        parts = encounter_parts(part, results) if len(part) > 1 else [part]
+        parts = encounter_parts(part, results, round_robin) if len(part) > 1 else [part]
         if len(parts) == 1:
             settled.append(part)
         else:
@@ -150,7 +190,9 @@ def with_tiebreaks(t: Tournament, outcomes: Mapping, standings: Sequence[TeamSta
     """The event's standings, each team's tie-breaks beside its scores (``outcomes``: (round,
     board) -> a result with ``.result``, as ``teams.standings_of`` reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
-    values = team_tiebreaks(len(t.teams), rounds, board_points(t, outcomes))
+    swiss = t.format == TEAM_SWISS
+    bye = (MATCH_DRAW, Fraction(t.team_boards or 0, 2)) if swiss else (0, Fraction(0))  # C.04.6 art. 1.4
+    values = team_tiebreaks(len(t.teams), rounds, board_points(t, outcomes), round_robin=not swiss, bye=bye)
     return [replace(s, tiebreaks=values[s.team]) for s in standings]
 
 

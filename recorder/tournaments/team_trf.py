@@ -1,5 +1,6 @@
 """A team event from its TRF (pure): the team records (013) and this service's own (XMR
-0000 TEAM, XMR 0000 BOARDS) read back into the events of a team round robin.
+0000 TEAM, XMR 0000 BOARDS, XMR 0000 LINEUP, XMR 0000 FORMAT) read back into the events of
+a team round robin or, when XMR 0000 FORMAT says so, of a team Swiss.
 
 A team event's file holds its players' records (001) as every file does, then one 013 a
 team: the name (columns 5-36) and its players' starting numbers in board order, the
@@ -9,22 +10,47 @@ players are reserves, the boards a match, and each paired round's line-ups (XMR 
 LINEUP, the boards left empty among them: a board left empty has no game in the file, its
 player's round is "0000 - Z"). The rounds must be the Berger table over the teams laid out
 from the line-ups (``teams.lineup_round``), board by board, as this service pairs them: a
-file whose pairings are another's is refused, naming the player's round. Export, import,
-export gives the same file.
+file whose pairings are another's is refused, naming the player's round. A team Swiss's
+rounds are the file's own matches (each named by the team whose first player of its
+line-up has White, its boards laid out from the line-ups as ``teams.matches_laid_out`` lays
+them), listed as C.04.6 lists them (``pairing/team_swiss.py``: by their first team's score),
+a team with no match having the round's bye; ``GET …/check`` then holds them against
+C.04.6. Export, import, export gives the same file.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from recorder.core.names import name_problem
 
+from . import MAX_ROUNDS, TEAM_ROUND_ROBIN, TEAM_SWISS
 from .events import BoardResultRecorded, LineupSubmitted, PlayerRegistered, RoundPaired, TeamEntered, TournamentCreated
-from .teams import Lineup, default_lineup, empty_json, lineup_problem, lineup_round, rounds_planned
+from .fold import EmptyBoard
+from .pairing.team_swiss import NO_PREFERENCES, TYPE_B
+from .teams import (
+    MATCH_DRAW,
+    POINTS,
+    PRIMARY_SCORES,
+    Lineup,
+    TeamBoard,
+    TeamRound,
+    default_lineup,
+    empty_json,
+    lineup_problem,
+    lineup_round,
+    match_points,
+    match_score,
+    matches_laid_out,
+    rounds_planned,
+)
 from .trf import TrfError, TrfFile, TrfTeam, board_result, cell_of, registry_links
 
 TEAM_KEYS = {"team_id", "name", "name_geez", "reserves"}
+FORMAT_KEYS = {"format", "rounds", "team_primary_score"}
+OPTIONAL_FORMAT_KEYS = {"team_colour_preferences"}  # type_b or none; absent, type A
 # The registry's team id (recorder.teams.TEAM_ID), which the tournaments package sits below.
 TEAM_ID = re.compile(r"tm-[0-9a-f]{1,64}")
 
@@ -41,13 +67,43 @@ def team_import_events(
     ]
     events += entered
     boards = created.team_boards or 0
-    check_cycle(trf, len(entered))
+    swiss = created.format == TEAM_SWISS
+    if not swiss:
+        check_cycle(trf, len(entered))
     told = told_lineups(trf, entered, boards)
+    primary = created.team_primary_score or PRIMARY_SCORES[0]
+    totals = {team.number: (Fraction(0), Fraction(0)) for team in entered}  # a team Swiss's (primary, secondary)
     for r in range(1, trf.played_rounds + 1):
         events += [LineupSubmitted(r, team, list(players)) for (number, team), players in told.items() if number == r]
         lineups = [told.get((r, team.number), default_lineup(team, boards)) for team in entered]
-        events += round_events(trf, r, lineups, boards)
+        events += (
+            swiss_round_events(trf, r, lineups, boards, totals, primary)
+            if swiss
+            else round_events(trf, r, lineups, boards)
+        )
     return events
+
+
+def told_format(trf: TrfFile) -> dict:
+    """XMR 0000 FORMAT, checked: a team Swiss's format, rounds and primary score. A file
+    without it is a team round robin's."""
+    if trf.team_format is None:
+        return {"format": TEAM_ROUND_ROBIN, "rounds": None, "team_primary_score": None}
+    line, told = trf.team_format
+    if not isinstance(told, dict) or not FORMAT_KEYS <= set(told) <= FORMAT_KEYS | OPTIONAL_FORMAT_KEYS:
+        raise TrfError(line, 20, f"a team Swiss's format record holds {', '.join(sorted(FORMAT_KEYS))}")
+    if told["format"] != TEAM_SWISS:
+        raise TrfError(line, 20, f"a team Swiss's format record holds {', '.join(sorted(FORMAT_KEYS))}")
+    rounds = told["rounds"]
+    if not whole_number(rounds) or not 1 <= rounds <= MAX_ROUNDS:
+        raise TrfError(line, 20, f"a team Swiss plays 1 to {MAX_ROUNDS} rounds")
+    if told["team_primary_score"] not in PRIMARY_SCORES:
+        raise TrfError(line, 20, f"the primary score is one of {', '.join(PRIMARY_SCORES)}")
+    if told.get("team_colour_preferences", NO_PREFERENCES) not in (TYPE_B, NO_PREFERENCES):
+        raise TrfError(line, 20, "a team Swiss's colour preferences are type_b or none (absent: type_a)")
+    if rounds < trf.played_rounds:
+        raise TrfError(line, 20, f"the file has {trf.played_rounds} rounds played, past the {rounds} it plans")
+    return told
 
 
 LINEUP_KEYS = {"round", "team", "players"}
@@ -147,6 +203,14 @@ def round_events(trf: TrfFile, r: int, lineups: list[Lineup], boards: int) -> li
     without one fielding its first boards), each board as the file has it (White South), and
     the results the file gives; anyone else, a board left empty's player too, has no game."""
     rnd, empty = lineup_round(lineups, r, boards)
+    return seated_round(trf, rnd, empty, "team_berger", "the Berger table over the teams")
+
+
+def seated_round(trf: TrfFile, rnd: TeamRound, empty: list[EmptyBoard], method: str, pairing: str) -> list:
+    """The round's boards as ``pairing`` lays them out, each as the file has it (White
+    South), and the results the file gives; anyone else, a board left empty's player too,
+    has no game."""
+    r = rnd.number
     by_number = {p.number: p for p in trf.players}
     seated: set[int] = set()
     events: list = []
@@ -155,11 +219,7 @@ def round_events(trf: TrfFile, r: int, lineups: list[Lineup], boards: int) -> li
         south, north = by_number[b.south], by_number[b.north]
         mine = cell_of(south, r)
         if mine.opponent != b.north or mine.colour != "w":
-            raise TrfError(
-                south.line,
-                mine.column,
-                f"round {r}: the Berger table over the teams seats {b.north} against him, he White",
-            )
+            raise TrfError(south.line, mine.column, f"round {r}: {pairing} seats {b.north} against him, he White")
         seated |= {b.south, b.north}
         laid.append({"board": b.board, "south": b.south, "north": b.north})
         result = board_result(mine.code, cell_of(north, r).code)
@@ -168,6 +228,67 @@ def round_events(trf: TrfFile, r: int, lineups: list[Lineup], boards: int) -> li
     for p in trf.players:
         cell = cell_of(p, r)
         if p.number not in seated and (cell.opponent is not None or cell.code not in ("Z", "")):
-            raise TrfError(p.line, cell.column, f"round {r}: the Berger table over the teams gives him no game")
-    paired = RoundPaired(round=r, method="team_berger", boards=laid, empty=empty_json(empty) or None)
+            raise TrfError(p.line, cell.column, f"round {r}: {pairing} gives him no game")
+    paired = RoundPaired(round=r, method=method, boards=laid, empty=empty_json(empty) or None)
     return [paired, *events]
+
+
+def file_matches(trf: TrfFile, r: int, lineups: Sequence[Lineup]) -> list[tuple[int, int]]:
+    """(the team with White, the other) of each match of round r, named by the teams' first
+    players of their line-ups: the one with White names his team's match (C.04.6 art. 1.6)."""
+    by_number = {p.number: p for p in trf.players}
+    leads = {lineup[0]: team for team, lineup in enumerate(lineups, start=1) if lineup and lineup[0] is not None}
+    matches = []
+    for lead, team in leads.items():
+        cell = cell_of(by_number[lead], r)
+        if cell.opponent is None or cell.colour != "w":
+            continue
+        if cell.opponent not in leads:
+            raise TrfError(
+                by_number[lead].line, cell.column, f"round {r}: a team's board 1 meets another team's board 1"
+            )
+        matches.append((team, leads[cell.opponent]))
+    return matches
+
+
+def swiss_round_events(
+    trf: TrfFile, r: int, lineups: list[Lineup], boards: int, totals: dict[int, tuple[Fraction, Fraction]], primary: str
+) -> list:
+    """Round r of a team Swiss as the file pairs it, its matches listed by their first team's
+    score before the round (``totals``, then brought up to date)."""
+    matches = file_matches(trf, r, lineups)
+    matches.sort(key=lambda pair: min((-totals[t][0], -totals[t][1], t) for t in pair))
+    playing = {team for pair in matches for team in pair}
+    off = next((team for team in totals if team not in playing), None)
+    rnd, empty = matches_laid_out(r, matches, lineups, boards, off)
+    events = seated_round(trf, rnd, empty, TEAM_SWISS, "the file's team matches")
+    add_scores(totals, rnd, empty, events, boards, primary)
+    return events
+
+
+def add_scores(
+    totals: dict[int, tuple[Fraction, Fraction]],
+    rnd: TeamRound,
+    empty: list[EmptyBoard],
+    events: list,
+    boards: int,
+    primary: str,
+) -> None:
+    """Each team's (primary, secondary) score after the round: its match's match and game
+    points (an empty board's forfeit among them), the bye's a drawn match (C.04.6 art. 1.4)."""
+    points = {e.board: POINTS[e.result] for e in events if isinstance(e, BoardResultRecorded)}
+    points.update({e.board: POINTS[e.result] for e in empty})
+    every = rnd.boards + tuple(
+        TeamBoard(e.board, (e.board - 1) // boards + 1, (e.board - 1) % boards + 1, 0, 0) for e in empty
+    )
+    scored: dict[int, tuple[Fraction, Fraction]] = {}
+    for match in rnd.matches:
+        score = match_score(TeamRound(rnd.number, rnd.matches, every, rnd.off), match, points)
+        if score is not None:
+            scored[match.first] = (Fraction(match_points(*score)), score[0])
+            scored[match.second] = (Fraction(match_points(score[1], score[0])), score[1])
+    if rnd.off is not None:
+        scored[rnd.off] = (Fraction(MATCH_DRAW), Fraction(boards, 2))
+    for team, (mp, gp) in scored.items():
+        gained = (mp, gp) if primary == PRIMARY_SCORES[0] else (gp, mp)
+        totals[team] = (totals[team][0] + gained[0], totals[team][1] + gained[1])

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from recorder.errors import NotFound
 
-from . import TEAM_ROUND_ROBIN
+from . import TEAM_FORMATS
 from .fold import Round, Tournament
 from .teams import POINTS, TeamMatch, TeamRound, match_points, stored_round
 from .views import round_json
@@ -17,7 +17,7 @@ from .views import round_json
 
 def of_teams(t: Tournament) -> Tournament:
     """The tournament, when it is a team event: another has no team standings or matches."""
-    if t.format != TEAM_ROUND_ROBIN:
+    if t.format not in TEAM_FORMATS:
         raise NotFound(f"{t.tournament_id} is not a team event", tournament_id=t.tournament_id)
     return t
 

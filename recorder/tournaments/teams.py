@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 
-from . import TEAM_ROUND_ROBIN
+from . import TEAM_FORMATS, TEAM_ROUND_ROBIN, TEAM_SWISS
 from .events import LineupSubmitted, PlayerRegistered, RoundPaired, TeamEntered
 from .fold import EmptyBoard, Tournament
 from .pairing.berger import berger_cycle_length, berger_round
@@ -113,9 +113,11 @@ def team_standings(
     rounds: Sequence[TeamRound],
     points: Mapping[tuple[int, int], tuple[Fraction, Fraction]],
     primary: str = "match_points",
+    bye: tuple[int, Fraction] = (0, Fraction(0)),
 ) -> list[TeamStanding]:
     """Every team's match points and game points over the matches whose boards all have a
-    result. ``points``: (round, board) -> (South's points, North's)."""
+    result. ``points``: (round, board) -> (South's points, North's); ``bye``: the match and
+    game points of the round off (a team Swiss's pairing-allocated bye; nothing in a round robin)."""
     if primary not in PRIMARY_SCORES:
         raise ValueError(f"the primary score is one of {', '.join(PRIMARY_SCORES)}")
     mp = dict.fromkeys(range(1, teams + 1), 0)
@@ -123,6 +125,9 @@ def team_standings(
     played = dict.fromkeys(mp, 0)
     for rnd in rounds:
         board_points = {board: pair for (number, board), pair in points.items() if number == rnd.number}
+        if rnd.off is not None:
+            mp[rnd.off] += bye[0]
+            gp[rnd.off] += bye[1]
         for match in rnd.matches:
             score = match_score(rnd, match, board_points)
             if score is None:
@@ -167,10 +172,10 @@ def decide_enter_team(t: Tournament, team: dict) -> list:
     """A registry team entered: its players and reserves registered as entrants (board
     order first), then ``team_entered`` naming them. ``team``: the team as the registry
     reads now, its members ``{player_id, name, federation}``."""
-    if t.format != TEAM_ROUND_ROBIN:
+    if t.format not in TEAM_FORMATS:
         raise InvalidRecord("only a team event enters teams", field="team_id")
     if t.rounds:
-        raise InvalidRecord("a team round robin's teams are fixed once round 1 is paired", field="team_id")
+        raise InvalidRecord("a team event's teams are fixed once round 1 is paired", field="team_id")
     if any(entered.team_id == team["team_id"] for entered in t.teams):
         raise AlreadyExists(f"team {team['team_id']} is already entered", field="team_id")
     boards = t.team_boards or 0
@@ -238,7 +243,11 @@ def standings_of(t: Tournament, outcomes: Mapping) -> list[TeamStanding]:
     """The team standings from the boards' results known now (``outcomes``: (round, board)
     -> a result with ``.result``, as every standing reads them)."""
     rounds = [stored_round(t, rnd.number) for rnd in t.rounds]
-    return team_standings(len(t.teams), rounds, board_points(t, outcomes))
+    points = board_points(t, outcomes)
+    if t.format == TEAM_SWISS:  # C.04.6 art. 1.2 and 1.4: the primary score, the bye a drawn match
+        bye = (MATCH_DRAW, Fraction(t.team_boards or 0, 2))
+        return team_standings(len(t.teams), rounds, points, t.team_primary_score or PRIMARY_SCORES[0], bye)
+    return team_standings(len(t.teams), rounds, points)
 
 
 def standings_json(t: Tournament, standings: Sequence[TeamStanding]) -> list[dict]:
@@ -307,7 +316,7 @@ def lineup_problem(order: Sequence[int], players: Sequence[int | None], boards: 
 def decide_lineup(t: Tournament, round_number: int, team: int, players: list) -> list[LineupSubmitted]:
     """A team's line-up for the next round, accepted until that round is paired (the
     deadline: the pairing lays the boards out from the line-ups it finds)."""
-    if t.format != TEAM_ROUND_ROBIN:
+    if t.format not in TEAM_FORMATS:
         raise InvalidRecord("only a team event takes line-ups", field="team")
     if t.finished_explicitly:
         raise InvalidRecord("the event is finished: it pairs no more rounds", field="round")
@@ -315,7 +324,8 @@ def decide_lineup(t: Tournament, round_number: int, team: int, players: list) ->
         raise InvalidRecord(f"round {round_number} is paired: its line-ups were due before", field="round")
     planned = t.planned_rounds
     if planned is not None and round_number > planned:
-        raise InvalidRecord(f"the event has {planned} rounds, one Berger cycle over its teams", field="round")
+        cycle = ", one Berger cycle over its teams" if t.format == TEAM_ROUND_ROBIN else ""
+        raise InvalidRecord(f"the event has {planned} rounds{cycle}", field="round")
     if round_number != t.next_round:
         raise InvalidRecord(f"a line-up is handed in for the next round, {t.next_round}", field="round")
     entered = next((e for e in t.teams if e.number == team), None)
@@ -329,7 +339,7 @@ def decide_lineup(t: Tournament, round_number: int, team: int, players: list) ->
 
 def check_team_of(t: Tournament, number: int) -> TeamEntered:
     """Team ``number`` of a team event (InvalidRecord: not a team event; NotFound: no such team)."""
-    if t.format != TEAM_ROUND_ROBIN:
+    if t.format not in TEAM_FORMATS:
         raise InvalidRecord("only a team event has teams and their captains", field="team")
     entered = next((e for e in t.teams if e.number == number), None)
     if entered is None:

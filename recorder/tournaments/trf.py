@@ -46,6 +46,7 @@ from . import (
     MAX_FORBIDDEN_PAIRS,
     MAX_RATING,
     MAX_ROUNDS,
+    TEAM_SWISS,
     TIEBREAKS,
     forbidden_pairs,
     tiebreaks,
@@ -122,6 +123,7 @@ TOURNAMENT_KEYWORDS = {  # XMR 0000 ...: the tournament's own records
     "BOARDS": "team_boards",  # a team event's boards a match
     "TEAM": "team_records",  # one record a team, in the order of the 013 records
     "LINEUP": "team_lineups",  # one record a line-up of a paired round, by round then team
+    "FORMAT": "team_format",  # a team Swiss's format, rounds and primary score (absent: a team round robin)
 }
 LISTED = ("CATEGORY", "TEAM", "LINEUP")  # the tournament's records said once an item
 MAX_JSON = 16_000  # characters of a JSON value: above the longest category or prize list the API takes
@@ -201,6 +203,7 @@ class TrfFile:
     team_records: tuple = ()  # XMR 0000 TEAM: (line, JSON value) of each, team 1 first
     team_lineups: tuple = ()  # XMR 0000 LINEUP: (line, JSON value) of each, a paired round's line-up
     team_boards: tuple | None = None  # XMR 0000 BOARDS: (line, boards a match)
+    team_format: tuple | None = None  # XMR 0000 FORMAT: (line, JSON value), a team Swiss's
 
     @property
     def played_rounds(self) -> int:
@@ -261,6 +264,7 @@ def parse(text: str) -> TrfFile:
         team_records=tuple(found["team_records"]),
         team_lineups=tuple(found["team_lineups"]),
         team_boards=found.get("team_boards"),
+        team_format=found.get("team_format"),
         **restored_prizes(found),
     )
     check_players(trf)
@@ -476,7 +480,7 @@ def read_tournament_extension(found: dict, number: int, line: str, player: int, 
         found[key].append((number, json_value(number, value)))
     elif keyword == "BOARDS":
         found[key] = (number, whole(number, line, VALUE_COLUMN, len(line), "the boards a match", low=1, high=20))
-    elif keyword == "PRIZES":
+    elif keyword in ("PRIZES", "FORMAT"):
         found[key] = (number, json_value(number, value))
     elif keyword == "RATED":
         found[key] = number
@@ -832,6 +836,15 @@ def team_extension_records(t: Tournament) -> list[str]:
     if not t.teams:
         return []
     lines = [f"{EXTENSION} 0000 {'BOARDS':<9} {t.team_boards}"]
+    if t.format == TEAM_SWISS:
+        settings = {
+            "format": t.format,
+            "rounds": t.planned,
+            "team_primary_score": t.team_primary_score or "match_points",
+        }
+        if t.team_colour_preferences:  # type B or none; type A, the default, goes unsaid
+            settings["team_colour_preferences"] = t.team_colour_preferences
+        lines.append(f"{EXTENSION} 0000 {'FORMAT':<9} {as_json(settings)}")
     for team in t.teams:
         told = {"team_id": team.team_id, "name": team.name, "name_geez": team.name_geez, "reserves": len(team.reserves)}
         lines.append(f"{EXTENSION} 0000 {'TEAM':<9} {as_json(told)}")

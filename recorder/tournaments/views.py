@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from recorder.errors import NotFound
 
-from . import TEAM_ROUND_ROBIN, board_game_id, knockout, team_tiebreaks
+from . import TEAM_FORMATS, TEAM_SWISS, board_game_id, knockout, team_tiebreaks
 from .fold import Entrant, Round, Tournament
 
 
@@ -75,7 +75,9 @@ def tournament_json(view) -> dict:
         "finished_public": t.finished_public,
         "time_control": t.time_control,
         "team_boards": t.team_boards,
-        "team_tiebreaks": team_tiebreaks.order_of(t) if t.format == TEAM_ROUND_ROBIN else None,
+        "team_primary_score": t.team_primary_score or ("match_points" if t.format == TEAM_SWISS else None),
+        "team_colour_preferences": t.team_colour_preferences or ("type_a" if t.format == TEAM_SWISS else None),
+        "team_tiebreaks": team_tiebreaks.order_of(t) if t.format in TEAM_FORMATS else None,
         "teams": [team_entry_json(entered) for entered in t.teams],
         "next_stages": knockout.next_stages(t),  # the knock-outs its players were handed over to
         "absence_points": t.absence_points,

@@ -20,7 +20,7 @@ const label = (name) => _(name).replaceAll("_", " ");
 // A tournament's format and status as they come from the API, for the catalogs (label() shows them).
 export const TOURNAMENT_WORDS = [
   _("round_robin"), _("double_round_robin"), _("swiss"), _("manual"), _("registration"), _("in_progress"), _("finished"),
-  _("knockout"), _("team_round_robin"),
+  _("knockout"), _("team_round_robin"), _("team_swiss"),
 ];
 // Each tiebreak's title, capitalised as "Points" is, and the abbreviation a phone's
 // narrow table shows instead (the legend under it spells them out).
@@ -226,7 +226,7 @@ async function init() {
   byId("bracket-link").href = `/tournaments/${encodeURIComponent(id)}/bracket`;
   byId("bracket-link-line").hidden = t.format !== "knockout";
   byId("team-link").href = `/tournaments/${encodeURIComponent(id)}/teams`;
-  byId("team-link-line").hidden = t.format !== "team_round_robin";
+  byId("team-link-line").hidden = !t.team_boards;  // a team event of either format
   byId("next-stage-line").hidden = !t.next_stages.length;
   byId("next-stages").replaceChildren(...t.next_stages.map((stage) =>
     element("a", { href: `/tournaments/${encodeURIComponent(stage.id)}/bracket`, "data-stage": stage.id, text: stage.name })));
