@@ -41,17 +41,21 @@ def ok(response):
 
 
 @pytest.fixture
-def web(tmp_path):
+def web(tmp_path, request):
+    """A team event (a round robin unless the test names its format) served beside Chromium."""
     app = make_app(str(tmp_path / "lineups.sqlite3"))
     with served_with_chromium(app) as server:
-        server.tournament = team_event(server.client)
+        server.tournament = team_event(server.client, getattr(request, "param", "team_round_robin"))
         yield server
 
 
-def team_event(client) -> str:
-    """Four registry teams of four boards and two reserves entered in a team round robin:
-    team k's entrants are 6k-5 .. 6k-2 (boards 1 to 4), then 6k-1 and 6k (its reserves)."""
-    body = {"name": EVENT, "variant": "qelat", "format": "team_round_robin", "team_boards": BOARDS}
+def team_event(client, format_: str = "team_round_robin") -> str:
+    """Four registry teams of four boards and two reserves entered in a team event (a round
+    robin, or a team Swiss of three rounds): team k's entrants are 6k-5 .. 6k-2 (boards 1 to
+    4), then 6k-1 and 6k (its reserves)."""
+    body = {"name": EVENT, "variant": "qelat", "format": format_, "team_boards": BOARDS}
+    if format_ == "team_swiss":
+        body["rounds"] = TEAMS - 1
     tid = ok(client.post("/api/tournaments", json=body))["id"]
     for k in range(TEAMS):
         members = [
@@ -130,6 +134,7 @@ def version(web) -> int:
     return ok(web.client.get(f"/api/tournaments/{web.tournament}"))["version"]
 
 
+@pytest.mark.parametrize("web", ["team_round_robin", "team_swiss"], indirect=True)
 def test_the_arbiter_hands_in_a_line_up_with_a_reserve_and_an_empty_board_and_the_pairing_forfeits_it(web):
     tid = web.tournament
     context, page, errors = open_page(web, f"/tournaments/{tid}/console", DESKTOP)

@@ -30,7 +30,7 @@ const state = { t: null, started: new Set(), round: null, checked: null, proposa
 
 const RESULT_MARKS = { south_wins: "1–0", draw: "½–½", north_wins: "0–1", double_forfeit: "0–0" };
 const FORMAT_WORDS = { swiss: _("Swiss"), round_robin: _("Round robin"), double_round_robin: _("Double round robin"), manual: _("Paired by hand"),
-  knockout: _("Knock-out"), team_round_robin: _("Team round robin") };
+  knockout: _("Knock-out"), team_round_robin: _("Team round robin"), team_swiss: _("Team Swiss") };
 const STATUS_WORDS = { registration: _("registration"), in_progress: _("in progress"), finished: _("finished") };
 
 // A write to the API from a control: the form's problem line cleared, the answer awaited,
