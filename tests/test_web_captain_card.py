@@ -40,7 +40,7 @@ def test_a_captains_signin_carries_his_pages_address_with_the_token_in_its_fragm
 
 
 @pytest.mark.parametrize("language", ["ti", "am", "en"])
-def test_the_captains_page_is_served_in_the_readers_language_without_the_token(client, language):
+def test_the_captains_page_is_served_in_the_readers_language_for_his_team(client, language):
     page = client.get("/tournaments/t-1/teams/2/captain", headers={"Accept-Language": language})
     assert page.status_code == 200
     html = page.get_data(as_text=True)
