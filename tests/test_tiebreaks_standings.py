@@ -10,7 +10,7 @@ from tournament_support import Organiser, make_app
 from recorder.tournaments import FIDE_TIEBREAKS, tiebreaks, trf
 from recorder.tournaments.events import (
     BoardResultRecorded,
-    PlayerRegistered,
+    EntrantRegistered,
     RoundPaired,
     TournamentCreated,
     TournamentEvent,
@@ -80,7 +80,7 @@ def all_drawn_round_robin(tournament_id: str, chosen: list[str]):
     events: list[TournamentEvent] = [
         TournamentCreated(name="Lalibela", variant="qelat", options={}, format="round_robin", tiebreaks=chosen)
     ]
-    events += [PlayerRegistered(n, f"Player {n}") for n in range(1, 5)]
+    events += [EntrantRegistered(n, f"Player {n}") for n in range(1, 5)]
     for r in range(1, 4):
         boards, _ = round_robin_round(4, r, double=False)
         events.append(

@@ -357,7 +357,7 @@ def test_a_match_is_won_by_its_games_then_its_play_offs_then_the_lot_and_never_l
     the match is won, and the winner is the one ahead in the games, else in the play-off,
     else the lot's."""
     from recorder.tournaments import decide, fold, knockout
-    from recorder.tournaments.events import PlayerRegistered
+    from recorder.tournaments.events import EntrantRegistered
     from recorder.tournaments.results import BoardOutcome
 
     created = decide.decide_create(
@@ -368,7 +368,7 @@ def test_a_match_is_won_by_its_games_then_its_play_offs_then_the_lot_and_never_l
             "knockout": {"match_games": match_games, "playoff_games": playoff_games},
         }
     )
-    t = fold.replay("t-0", [(1, created), (2, PlayerRegistered(1, "A", rating=2000)), (3, PlayerRegistered(2, "B"))])
+    t = fold.replay("t-0", [(1, created), (2, EntrantRegistered(1, "A", rating=2000)), (3, EntrantRegistered(2, "B"))])
     outcomes: dict = {}
     seats = []
     for result in results:

@@ -22,7 +22,7 @@ from tournament_support import ADMIN_TOKEN, bearer, make_app
 from recorder.tournaments import MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_ROUNDS, trf
 from recorder.tournaments.check import check_tournament
 from recorder.tournaments.events import TournamentCreated
-from recorder.tournaments.fold import Forbidden, replay
+from recorder.tournaments.fold import ForbiddenGroup, replay
 from recorder.tournaments.results import outcome_of_forfeit
 
 
@@ -175,7 +175,7 @@ def test_the_check_of_fifty_player_groups_up_to_the_limit_is_quick():
 
 def test_a_group_stored_before_the_limits_costs_the_check_its_length_not_its_square():
     t, outcomes = imported(SMALL)
-    stored = Forbidden(tuple((i % 3) + 1 for i in range(24_000)), 1, 3)  # the attack, imported before
+    stored = ForbiddenGroup(tuple((i % 3) + 1 for i in range(24_000)), 1, 3)  # the attack, imported before
     took = timed_check(replace(t, forbidden=(stored,)), outcomes)
     assert took < 2, took
 

@@ -47,9 +47,9 @@ from .events import (
     BroadcastSet,
     CorrectionRecorded,
     EntrantLinked,
+    EntrantRegistered,
     PairingForbidden,
     PlayerCheckedIn,
-    PlayerRegistered,
     PlayerWithdrew,
     RoundPaired,
     TiebreaksChosen,
@@ -286,7 +286,7 @@ def decide_tiebreaks(t: Tournament, body: dict) -> list[TiebreaksChosen]:
     return [TiebreaksChosen(tiebreaks=check_tiebreaks(body["tiebreaks"]))]
 
 
-def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
+def decide_register(t: Tournament, body: dict) -> list[EntrantRegistered]:
     """A new entrant; after round 1 only in a Swiss or manual event (a late entry).
     ``player_id``: the registry player he is (the service found him; his name by default)."""
     player_id = body.get("player_id")
@@ -305,7 +305,7 @@ def decide_register(t: Tournament, body: dict) -> list[PlayerRegistered]:
         raise InvalidRecord("a knock-out's players are fixed once its bracket is seeded", field="name")
     if t.planned_rounds and t.rounds and len(t.rounds) >= t.planned_rounds:
         raise InvalidRecord("every round is paired; it is too late to enter", field="name")
-    return [PlayerRegistered(len(t.entrants) + 1, name, body.get("federation"), body.get("rating"), player_id)]
+    return [EntrantRegistered(len(t.entrants) + 1, name, body.get("federation"), body.get("rating"), player_id)]
 
 
 def decide_link(t: Tournament, number: int, player_id: str) -> list[EntrantLinked]:

@@ -100,8 +100,10 @@ class TiebreaksChosen(TournamentEvent):
 
 
 @dataclass(frozen=True)
-class PlayerRegistered(TournamentEvent):
-    """A player entered; ``number`` is the starting number (registration order)."""
+class EntrantRegistered(TournamentEvent):
+    """A player entered; ``number`` is the starting number (registration order). Stored as
+    ``player_registered``, as it always was; the registry's own event of that type name is
+    another stream's (recorder/players/events.py), so the two never meet in one fold."""
 
     type: ClassVar[str] = "player_registered"
     number: int
@@ -323,7 +325,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     for cls in (
         TournamentCreated,
         TiebreaksChosen,
-        PlayerRegistered,
+        EntrantRegistered,
         PlayerWithdrew,
         PairingForbidden,
         AbsenceDeclared,

@@ -22,10 +22,10 @@ from .events import (
     CategoriesSet,
     CorrectionRecorded,
     EntrantLinked,
+    EntrantRegistered,
     LineupSubmitted,
     PairingForbidden,
     PlayerCheckedIn,
-    PlayerRegistered,
     PlayerWithdrew,
     PrizesSet,
     RoundPaired,
@@ -117,7 +117,7 @@ class Forfeit:
 
 
 @dataclass(frozen=True)
-class Forbidden:
+class ForbiddenGroup:
     """Players no two of whom may meet in rounds first..last (last None: to the end)."""
 
     players: tuple[int, ...]
@@ -165,7 +165,7 @@ class Tournament:
     pairing_rules: str = OLD_DUTCH
     berger_order: str = BERGER_CYCLES  # a double round robin's (events.py)
     initial_colour: str = "white"
-    forbidden: tuple[Forbidden, ...] = ()
+    forbidden: tuple[ForbiddenGroup, ...] = ()
     acceleration: str | None = None
     broadcast_delay: int = 0  # seconds; 0: the public sees each move at once
     finished_public: bool = True
@@ -328,7 +328,7 @@ def _player_withdrew(t: Tournament, event: Any) -> Tournament:
 
 
 def _pairing_forbidden(t: Tournament, event: Any) -> Tournament:
-    group = Forbidden(tuple(event.players), event.first_round, event.last_round)
+    group = ForbiddenGroup(tuple(event.players), event.first_round, event.last_round)
     return replace(t, forbidden=t.forbidden + (group,))
 
 
@@ -391,7 +391,7 @@ def _knockout_event(t: Tournament, event: Any) -> Tournament:
 # What each stored event changes; `apply` stamps the version first.
 CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
     TiebreaksChosen: _tiebreaks_chosen,
-    PlayerRegistered: _player_registered,
+    EntrantRegistered: _player_registered,
     EntrantLinked: _entrant_linked,
     PlayerWithdrew: _player_withdrew,
     PairingForbidden: _pairing_forbidden,

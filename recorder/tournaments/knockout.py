@@ -19,7 +19,7 @@ from fractions import Fraction
 from recorder.core.clocks import checked_time_control
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 
-from .events import BracketSeeded, LotDrawn, PlayerRegistered, RoundPaired, StageFollowed
+from .events import BracketSeeded, EntrantRegistered, LotDrawn, RoundPaired, StageFollowed
 from .fold import Entrant, Tournament
 
 KNOCKOUT = "knockout"
@@ -331,7 +331,7 @@ def decide_handover(t: Tournament, standings: list, source: Tournament, finished
     events: list = []
     for number, standing in enumerate(standings[:qualifiers], start=1):
         e = source.seated(standing.number)
-        events.append(PlayerRegistered(number, e.name, e.federation, e.rating, e.player_id))
+        events.append(EntrantRegistered(number, e.name, e.federation, e.rating, e.player_id))
     places = [s.rank for s in standings[:qualifiers]]
     seeds = list(range(1, qualifiers + 1))
     return events + [BracketSeeded(seeds=seeds, by="standings", source=source.tournament_id, source_places=places)]

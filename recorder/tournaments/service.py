@@ -47,7 +47,7 @@ from . import (
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
-from .events import EntrantLinked, PlayerRegistered, event_from_record
+from .events import EntrantLinked, EntrantRegistered, event_from_record
 from .fold import Tournament, replay
 from .proposal import Proposal
 from .results import outcome_of_forfeit, outcome_of_state
@@ -371,7 +371,7 @@ class Tournaments:
         entries = [
             (e.number, e.player_id)
             for e in events
-            if isinstance(e, (PlayerRegistered, EntrantLinked)) and e.player_id is not None
+            if isinstance(e, (EntrantRegistered, EntrantLinked)) and e.player_id is not None
         ]
         return self.entries.write_entries(tournament_id, entries) if entries else None
 

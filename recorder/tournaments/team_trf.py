@@ -27,7 +27,7 @@ from fractions import Fraction
 from recorder.core.names import name_problem
 
 from . import MAX_ROUNDS, TEAM_ROUND_ROBIN, TEAM_SWISS
-from .events import BoardResultRecorded, LineupSubmitted, PlayerRegistered, RoundPaired, TeamEntered, TournamentCreated
+from .events import BoardResultRecorded, EntrantRegistered, LineupSubmitted, RoundPaired, TeamEntered, TournamentCreated
 from .fold import EmptyBoard
 from .pairing.team_swiss import NO_PREFERENCES, TYPE_B
 from .teams import (
@@ -63,7 +63,7 @@ def team_import_events(
     entered = entered_teams(trf, created.team_boards or 0)
     events: list = [created]
     events += [
-        PlayerRegistered(p.number, p.name, p.federation or None, p.rating, links.get(p.number)) for p in trf.players
+        EntrantRegistered(p.number, p.name, p.federation or None, p.rating, links.get(p.number)) for p in trf.players
     ]
     events += entered
     boards = created.team_boards or 0

@@ -25,7 +25,7 @@ from fractions import Fraction
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 
 from . import TEAM_FORMATS, TEAM_ROUND_ROBIN, TEAM_SWISS
-from .events import LineupSubmitted, PlayerRegistered, RoundPaired, TeamEntered
+from .events import EntrantRegistered, LineupSubmitted, RoundPaired, TeamEntered
 from .fold import EmptyBoard, Tournament
 from .pairing.berger import berger_cycle_length, berger_round
 
@@ -187,7 +187,7 @@ def decide_enter_team(t: Tournament, team: dict) -> list:
         raise AlreadyExists(f"registry player {sorted(taken)[0]} is entered with another team", field="team_id")
     first = len(t.entrants) + 1
     events: list = [
-        PlayerRegistered(first + i, m["name"], m["federation"], None, m["player_id"]) for i, m in enumerate(members)
+        EntrantRegistered(first + i, m["name"], m["federation"], None, m["player_id"]) for i, m in enumerate(members)
     ]
     numbers = list(range(first, first + len(members)))
     split = len(team["players"])

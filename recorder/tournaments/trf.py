@@ -59,8 +59,8 @@ from .events import (
     AbsenceDeclared,
     BoardResultRecorded,
     CategoriesSet,
+    EntrantRegistered,
     PairingForbidden,
-    PlayerRegistered,
     PlayerWithdrew,
     PrizesSet,
     RoundPaired,
@@ -1010,7 +1010,7 @@ def import_events(
     def entering(r: int) -> list[TournamentEvent]:
         """The players who could first be paired in round r, registered before it is paired."""
         return [
-            PlayerRegistered(p.number, p.name, p.federation or None, p.rating, links.get(p.number))
+            EntrantRegistered(p.number, p.name, p.federation or None, p.rating, links.get(p.number))
             for p in trf.players
             if trf.entries.get(p.number, (0, 1))[1] == r
         ]
