@@ -379,7 +379,7 @@ function handOver(event) {
 // board orders, which a swap of two players would break.
 function renderFormat(t) {
   const knockout = t.format === "knockout";
-  byId("swap-form").hidden = knockout || t.format === "team_round_robin";
+  byId("swap-form").hidden = knockout || isTeamEvent(t);
   byId("checker-part").hidden = knockout;
 }
 
