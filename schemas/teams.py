@@ -132,7 +132,8 @@ class BoardPrizesSchema(Schema):
 
 
 class CaptainSigninSchema(Schema):
-    """POST /api/tournaments/{id}/teams/{n}/captain-signin (its arbiter): the token, shown once."""
+    """POST /api/tournaments/{id}/teams/{n}/captain-signin (its arbiter): the token, shown once,
+    with the address of the captain's page that holds it and that address as a QR code."""
 
     id = fields.String()
     kind = fields.String()  # captain
@@ -142,6 +143,8 @@ class CaptainSigninSchema(Schema):
     revoked_at = fields.String(allow_none=True)
     team = StrictInteger()
     token = fields.String()
+    address = fields.String()  # the captain's page, the token in its fragment
+    qr_svg = fields.String()  # that address as a QR code, for his card
 
 
 board_prizes_schema = BoardPrizesSchema()

@@ -182,7 +182,8 @@ class PairSchema(Schema):
 class ProposedRoundSchema(Schema):
     """POST …/rounds/proposal and POST …/rounds/check: a round as it would be stored (the
     engine's, or the one checked), the engine's for comparison, and the checker's findings
-    (each its ``code``, the ``criterion`` it names, ``board``, ``players`` and ``text``)."""
+    (each its ``code``, the ``criterion`` it names, ``board``, ``players`` and ``text``);
+    a team round's proposal names the boards its line-ups leave empty (``empty_boards``)."""
 
     tournament_id = fields.String(dump_only=True)
     version = StrictInteger(dump_only=True)
@@ -191,6 +192,7 @@ class ProposedRoundSchema(Schema):
     boards = fields.List(fields.Dict(), dump_only=True)
     byes = fields.List(fields.Dict(), dump_only=True)
     forfeits = fields.List(fields.Dict(), dump_only=True)
+    empty_boards = fields.List(fields.Dict(), dump_only=True)  # a team round's, its line-ups' empty seats
     expected = fields.Dict(dump_only=True, allow_none=True)
     findings = fields.List(fields.Dict(), dump_only=True)
     breaks = fields.List(fields.String(), dump_only=True)

@@ -324,7 +324,7 @@ def test_the_tigrinya_sign_in_line_addresses_no_one_as_a_man():
     with (TRANSLATIONS / "ti" / "LC_MESSAGES" / "js.po").open("rb") as file:
         catalog = read_po(file, locale="ti")
     lines = [m.string for m in catalog if isinstance(m.id, str) and m.id.startswith("Signed in")]
-    assert len(lines) == 6  # the admin, a kept token, a recorder, an arbiter, a board sign-in, a player's badge
+    assert len(lines) == 7  # the admin, a kept token, a recorder, an arbiter, a board sign-in, a badge, a captain
     for line in lines:
         assert not any(form in line for form in ("ኣቲኻ", "ኣቲኺ", "ትኽእል", "ክትምዝግብ")), line
 

@@ -230,6 +230,11 @@ def site(tmp_path_factory):
             "team-event": f"/tournaments/{teams}",  # it links to its team page
             "team": f"/tournaments/{teams}/teams",
             "embed-team": f"/embed/tournaments/{teams}/team-standings",
+            # its console's line-ups for round 2, a captain's card and page, the board prizes printed
+            "team-console": f"/tournaments/{teams}/console",
+            "captain-card": f"/tournaments/{teams}/teams/1/captain-card",
+            "captain": f"/tournaments/{teams}/teams/1/captain",
+            "board-prizes": f"/tournaments/{teams}/print?list=board-prizes",
         }
         identifiers = {
             swiss,

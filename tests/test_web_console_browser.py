@@ -715,22 +715,44 @@ def registry_teams(client, count: int, boards: int) -> list[dict]:
     return teams
 
 
-def test_a_four_team_round_robin_of_two_boards_runs_from_the_console_to_its_team_standings(web):
-    """Created on the console (two boards a match), four registry teams found by the team
-    search (by a Latin name typed carelessly, by the Ge'ez name; an unknown id finds none, said
-    in the reader's language) and entered, three rounds paired and each board's result
-    tapped: the team standings shown are the API's, and every word is Amharic."""
+TEAM_SWISS_SETTINGS = {"team_primary_score": "game_points", "team_colour_preferences": "type_b"}
+
+
+def create_team_event(page, format_: str) -> str:
+    """A team event of two boards a match created on the console; a team Swiss of three
+    rounds on game points first, its colour preferences of type B and its own order."""
+    page.fill("#create-form [name=name]", TOURNAMENT_NAME)
+    page.select_option("#create-form [name=variant]", "qelat")
+    page.select_option("#create-form [name=format]", format_)
+    page.fill("#create-form [name=team_boards]", "2")
+    if format_ == "team_swiss":
+        page.fill("#create-form [name=rounds]", "3")
+        page.locator("#team-settings").evaluate("(d) => { d.open = true; }")
+        for name, value in TEAM_SWISS_SETTINGS.items():
+            page.select_option(f"#create-form [name={name}]", value)
+        page.fill("#create-form [name=team_tiebreaks]", "GPTS MPTS SB:GP")
+    page.click("[data-action=create-tournament]")
+    page.wait_for_selector("#console-page[data-tournament-id][data-ready=true]")
+    return page.get_attribute("#console-page", "data-tournament-id")
+
+
+@pytest.mark.parametrize("format_", ["team_round_robin", "team_swiss"])
+def test_a_four_team_event_of_two_boards_runs_from_the_console_to_its_team_standings(web, format_):
+    """Created on the console (two boards a match; a team Swiss with its scores, colours and
+    order of tie-breaks), four registry teams found by the team search (by a Latin name typed
+    carelessly, by the Ge'ez name; an unknown id finds none, said in the reader's language)
+    and entered, three rounds paired and each board's result tapped: the team standings
+    shown are the API's, and every word is Amharic."""
     client, rng = web.client, random.Random(SEED)
     teams = registry_teams(client, 4, 2)
     context, page, errors = open_page(web, DESKTOP, "am")
     try:
-        page.fill("#create-form [name=name]", TOURNAMENT_NAME)
-        page.select_option("#create-form [name=variant]", "qelat")
-        page.select_option("#create-form [name=format]", "team_round_robin")
-        page.fill("#create-form [name=team_boards]", "2")
-        page.click("[data-action=create-tournament]")
-        page.wait_for_selector("#console-page[data-tournament-id][data-ready=true]")
-        tid = page.get_attribute("#console-page", "data-tournament-id")
+        tid = create_team_event(page, format_)
+        created = ok(client.get(f"/api/tournaments/{tid}"))
+        assert created["format"] == format_
+        if format_ == "team_swiss":
+            assert {k: created[k] for k in TEAM_SWISS_SETTINGS} == TEAM_SWISS_SETTINGS
+            assert created["team_tiebreaks"] == ["GPTS", "MPTS", "SB:GP"] and created["rounds_planned"] == 3
         assert page.is_visible("#teams-section") and page.is_hidden("#search-form")
         page.fill("#team-search", "tm-0000")
         page.click("[data-action=find-team]")

@@ -5,8 +5,9 @@ go through the tournament endpoints as in every event."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask
+from flask import Blueprint, Flask, request
 
+from recorder.audit.qr import address_qr_svg
 from recorder.auth.policy import lineup_refusal
 from recorder.errors import Forbidden
 from recorder.tournaments import board_prizes as board_prize_rules
@@ -53,8 +54,16 @@ def issue_captain_signin(tournament_id: str, number: int):
     t = tournaments().tournament(tournament_id)
     teams_rules.check_team_of(t, number)
     row, token = authenticator().issue_captain_signin(tournament_id, number)
-    answer = {**views.token_json(row), "team": number, "token": token}
+    address = captain_page_address(tournament_id, number, token)
+    answer = {**views.token_json(row), "team": number, "token": token, "address": address}
+    answer["qr_svg"] = address_qr_svg(address)
     return respond(captain_signin_schema.dump(answer), t.version, 201, **NO_STORE)
+
+
+def captain_page_address(tournament_id: str, number: int, token: str) -> str:
+    """The captain's page his card's QR code opens: the token in the fragment, which no
+    browser sends to a server, so it reaches no log."""
+    return f"{request.host_url.rstrip('/')}/tournaments/{tournament_id}/teams/{number}/captain#token={token}"
 
 
 @bp.post("/<tournament_id>/rounds/<int:round_number>/lineups")

@@ -22,6 +22,7 @@ from recorder.players.particulars import sex_and_birth
 from recorder.tournaments import board_game_id, views
 from recorder.tournaments import teams as team_rules
 from recorder.tournaments.decide import decide_register
+from recorder.tournaments.fold import EmptyBoard
 from recorder.tournaments.service import Tournaments, View, entries_of
 from schemas.tournaments import (
     absence_schema,
@@ -304,6 +305,7 @@ def propose_round(tournament_id: str):
     answer = {
         **proposed_json(t, proposal.paired, proposal.findings),
         "forfeits": [{"board": e.board, "result": e.result} for e in proposal.forfeits],
+        "empty_boards": proposed_empty_boards(t, proposal.paired),
         "expected": None,
     }
     return respond(proposed_round_schema.dump(answer), t.version)
@@ -318,6 +320,14 @@ def check_proposed_round(tournament_id: str):
     answer = {**proposed_json(t, proposed, findings), "forfeits": []}
     answer["expected"] = None if expected is None else paired_json(t, expected)
     return respond(proposed_round_schema.dump(answer), t.version)
+
+
+def proposed_empty_boards(t, paired) -> list[dict]:
+    """A team round's boards its line-ups leave empty, as the pairing would store them: no
+    game, the side that sits winning by forfeit."""
+    ref = lambda n: None if n is None else {"number": n, "name": t.seated(n).name}  # noqa: E731
+    empty = [EmptyBoard(e["board"], e["south"], e["north"], tuple(e["teams"])) for e in paired.empty or ()]
+    return [{"board": e.board, "south": ref(e.south), "north": ref(e.north), "result": e.result} for e in empty]
 
 
 def paired_json(t, paired) -> dict:

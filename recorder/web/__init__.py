@@ -159,6 +159,20 @@ def badges_page(tournament_id: str):
     return render_template("badges.html", tournament_id=tournament_id)
 
 
+@bp.get("/tournaments/<tournament_id>/teams/<int:team>/captain-card")
+def captain_card_page(tournament_id: str, team: int):
+    """A team captain's card to print: issued on the page by the arbiter (POST
+    …/teams/{n}/captain-signin), its QR code holding the captain's page's address."""
+    return render_template("captain_card.html", tournament_id=tournament_id, team=team)
+
+
+@bp.get("/tournaments/<tournament_id>/teams/<int:team>/captain")
+def captain_page(tournament_id: str, team: int):
+    """Where a captain's card leads (…/captain#token=…): the token in the fragment never
+    reaches the server; the page keeps it and hands in the team's line-up for the next round."""
+    return render_template("captain.html", tournament_id=tournament_id, team=team)
+
+
 @bp.get("/sign-in")
 def sign_in_page():
     """Where a sign-in card's QR code leads (/sign-in#token=…&next=…): the token in the
@@ -214,13 +228,13 @@ def team_page(tournament_id: str):
     return render_template("team.html", tournament_id=tournament_id)
 
 
-PRINT_LISTS = ("pairings", "standings", "crosstable", "prizes")
+PRINT_LISTS = ("pairings", "standings", "crosstable", "prizes", "board-prizes")
 
 
 @bp.get("/tournaments/<tournament_id>/print")
 def print_page(tournament_id: str):
     """Print-ready lists (?list=pairings&round=N | standings[&category=CODE] | crosstable |
-    prizes): A4, black on white, 40 rows a page."""
+    prizes | board-prizes): A4, black on white, 40 rows a page."""
     list_name = request.args.get("list", "pairings")
     if list_name not in PRINT_LISTS:
         abort(

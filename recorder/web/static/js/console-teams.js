@@ -1,10 +1,11 @@
-// A team round robin on its console: the registry's teams found by name (GET /api/teams?q=,
+// A team event (a team round robin or a team Swiss) on its console: the registry's teams found by name (GET /api/teams?q=,
 // matched as the player search matches) and entered (POST …/teams), each with its players
 // in board order, and the team standings (GET …/team-standings). Its rounds are paired, and its boards'
 // results entered, in the console's round and results sections, as every tournament's.
 // No rule is decided here: who may enter, how the teams meet, what a match scores — the API says.
 import { getJSON, post } from "./api.js";
 import { _, ngettext } from "./i18n.js";
+import { isTeamEvent } from "./console-lineups.js";
 import { bothNames, bothNamesText, element } from "./site.js";
 
 const byId = (name) => document.getElementById(name);
@@ -29,7 +30,7 @@ export async function findTeams(q, enter) {
 
 // The team standings, read only for a team event.
 export async function readTeamStandings(t, base) {
-  if (t.format !== "team_round_robin") return null;
+  if (!isTeamEvent(t)) return null;
   return (await getJSON(`${base}/team-standings`)).data;
 }
 
@@ -54,7 +55,7 @@ function standingsTable(standings) {
 // The team event's part of the console: players enter with their team, never alone,
 // and a team match's boards follow its board order (no swap by hand).
 export function renderTeams(t, standings) {
-  const team = t.format === "team_round_robin";
+  const team = isTeamEvent(t);
   byId("teams-section").hidden = !team;
   byId("teams-nav").hidden = !team;
   byId("single-entry").hidden = team;

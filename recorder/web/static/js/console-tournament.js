@@ -4,7 +4,8 @@
 // with the pairing checker's findings, the recording tablets' sign-in cards, the results
 // of each board (from the tablets, live, or entered here as events), the lists to print
 // or download, and the tournament finished. A knock-out's bracket, hand-over and lots are
-// console-knockout.js's; a team event's teams and team standings console-teams.js's.
+// console-knockout.js's; a team event's teams and team standings console-teams.js's, its
+// line-ups, captains' cards and empty boards console-lineups.js's.
 //
 // One path: each control is one request to the API the command line uses, and the page
 // shows its answer or its refusal (in the reader's language, beside the field at fault).
@@ -13,9 +14,11 @@
 import { Conflict, describeProblem, getJSON, post } from "./api.js";
 import { clearProblem, showProblem, typedNumber } from "./console-common.js";
 import { renderKnockout, seedFromStage } from "./console-knockout.js";
+import { emptyBoardItems, isTeamEvent, readLineups, renderLineups } from "./console-lineups.js";
 import { enterTeam, findTeams, readTeamStandings, renderTeams } from "./console-teams.js";
 import { replaceChanged } from "./dom.js";
 import { _ } from "./i18n.js";
+import { handIn } from "./lineup-form.js";
 import { bothNames, bothNamesText, element, listen, pageAccess } from "./site.js";
 import { openDisputeItems } from "./signoffs.js";
 
@@ -27,7 +30,7 @@ const state = { t: null, started: new Set(), round: null, checked: null, proposa
 
 const RESULT_MARKS = { south_wins: "1–0", draw: "½–½", north_wins: "0–1", double_forfeit: "0–0" };
 const FORMAT_WORDS = { swiss: _("Swiss"), round_robin: _("Round robin"), double_round_robin: _("Double round robin"), manual: _("Paired by hand"),
-  knockout: _("Knock-out"), team_round_robin: _("Team round robin") };
+  knockout: _("Knock-out"), team_round_robin: _("Team round robin"), team_swiss: _("Team Swiss") };
 const STATUS_WORDS = { registration: _("registration"), in_progress: _("in progress"), finished: _("finished") };
 
 // A write to the API from a control: the form's problem line cleared, the answer awaited,
@@ -227,6 +230,7 @@ function renderProposal() {
     element("span", { class: "board-number", text: String(b.board) }),
     element("span", { class: "board-players" }, element("span", { "data-player": b.south.number }, named(b.south)),
       element("span", { class: "hint", text: " – " }), element("span", { "data-player": b.north.number }, named(b.north))))));
+  byId("proposal-empty-boards").replaceChildren(...emptyBoardItems(proposal));
   byId("proposal-byes").replaceChildren(...proposal.byes.map((bye) => element("li", { "data-player": bye.number,
     text: _("%(name)s: bye (%(points)s)", { name: namedText(bye), points: bye.points }) })));
   const everyone = [...proposal.boards.flatMap((b) => [b.south, b.north]), ...proposal.byes];
@@ -324,11 +328,13 @@ function renderResults(t) {
   if (!round) {
     byId("boards").replaceChildren(element("li", { class: "hint", text: _("No round has been paired yet.") }));
     byId("round-byes").replaceChildren();
+    byId("round-empty-boards").replaceChildren();
     return;
   }
   choice.value = String(round.round);
   byId("boards").dataset.round = round.round;
   replaceChanged(byId("boards"), round.boards.map((board) => boardItem(round, board)));
+  byId("round-empty-boards").replaceChildren(...emptyBoardItems(round));
   byId("round-byes").replaceChildren(...round.byes.map((bye) => element("li", { "data-player": bye.number,
     text: _("%(name)s: bye (%(points)s)", { name: namedText(bye), points: bye.points }) })));
 }
@@ -343,6 +349,8 @@ function renderLists(t, standings) {
   byId("print-standings").href = printed("standings");
   byId("print-crosstable").href = printed("crosstable");
   byId("print-prizes").href = printed("prizes");
+  byId("print-board-prizes").href = printed("board-prizes");
+  byId("print-board-prizes").closest("li").hidden = !isTeamEvent(t);
   byId("trf-download").href = `${base}/trf`;
   byId("signin-cards").href = `/tournaments/${encodeURIComponent(id)}/rounds/${latest || 1}/signin-cards`;
   byId("signin-cards").closest("p").hidden = !latest;
@@ -371,7 +379,7 @@ function handOver(event) {
 // board orders, which a swap of two players would break.
 function renderFormat(t) {
   const knockout = t.format === "knockout";
-  byId("swap-form").hidden = knockout || t.format === "team_round_robin";
+  byId("swap-form").hidden = knockout || isTeamEvent(t);
   byId("checker-part").hidden = knockout;
 }
 
@@ -416,9 +424,13 @@ function renderFinish(t) {
 // control's own reread never draw an older answer over a newer one.
 // The players' badges and the disputes still open, for the tournament's arbiter or the
 // admin (the disputes carry the players' own words; the API answers them alone).
-async function renderDisputes() {
+async function runsIt() {
   const { principal } = await pageAccess;
-  const arbiter = principal && (principal.kind === "admin" || (principal.kind === "arbiter" && principal.tournament_id === id));
+  return Boolean(principal && (principal.kind === "admin" || (principal.kind === "arbiter" && principal.tournament_id === id)));
+}
+
+async function renderDisputes() {
+  const arbiter = await runsIt();
   byId("console-disputes").hidden = !arbiter;
   if (!arbiter) return;
   byId("console-badges").href = `/tournaments/${encodeURIComponent(id)}/badges`;
@@ -443,6 +455,7 @@ async function readAndDraw() {
     getJSON(base), getJSON(`${base}/standings`), getJSON(`/api/games?tournament=${encodeURIComponent(id)}&limit=1000`),
     readBracket()]);
   const teamStandings = await readTeamStandings(t, base);
+  const lineups = await readLineups(t, base, await runsIt());
   state.t = t;
   state.started = new Set(games.games.map((g) => g.id));
   byId("console-title").textContent = t.name;
@@ -459,6 +472,7 @@ async function readAndDraw() {
   renderFormat(t);
   await renderKnockout(id, t, bracket, drawLot);
   renderTeams(t, teamStandings);
+  renderLineups(id, t, lineups, (form) => act(form, () => handIn(base, form)));
   await renderDisputes();
   // The checker pairs every round again: asked when a round is added, not on every result.
   if (state.checked !== t.rounds.length) {

@@ -38,7 +38,7 @@ function creationBody(form) {
     const value = typedNumber(form, name);
     if (value !== undefined) body[key] = value;
   }
-  for (const name of ["pairing_rules", "acceleration", "site", "start_date", "end_date"]) {
+  for (const name of ["pairing_rules", "acceleration", "site", "start_date", "end_date", "team_primary_score", "team_colour_preferences"]) {
     if (f[name].value.trim()) body[name] = f[name].value.trim();
   }
   const clock = typedClock(form, "base_minutes", "increment_seconds");
@@ -46,8 +46,10 @@ function creationBody(form) {
   if (body.format === "knockout") body.knockout = knockoutSettings(form);
   const boards = typedNumber(form, "team_boards");
   if (boards !== undefined) body.team_boards = boards;
-  const tiebreaks = f.tiebreaks.value.trim();
-  if (tiebreaks) body.tiebreaks = tiebreaks.split(/[\s,]+/);
+  for (const name of ["tiebreaks", "team_tiebreaks"]) {
+    const codes = f[name].value.trim();
+    if (codes) body[name] = codes.split(/[\s,]+/);
+  }
   const options = f.options.value.trim();
   if (options) body.options = parsedOptions(options);
   return body;

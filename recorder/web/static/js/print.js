@@ -1,6 +1,6 @@
 // Print-ready lists of a tournament: the pairings of a round, the standings with their
-// tiebreaks (or one category's), the crosstable, the prize list (?list=pairings&round=N |
-// standings[&category=CODE] | crosstable | prizes). The rows are cut into sheets of 40
+// tiebreaks (or one category's), the crosstable, the prize list, a team event's board
+// prizes (?list=pairings&round=N | standings[&category=CODE] | crosstable | prizes | board-prizes). The rows are cut into sheets of 40
 // (print.css breaks the page after each sheet), black on white.
 import { describeProblem, getJSON } from "./api.js";
 import { timeControlLine } from "./clock.js";
@@ -111,6 +111,22 @@ function prizeSheets(t, prizes) {
   return sheets(t, _("Prize list"), head, rows, notes);
 }
 
+// A team event's board prizes, board 1 first: on each board its players in prize order (the
+// API's), those short of the games a prize needs after them, unranked.
+function boardPrizeSheets(t, found) {
+  const geez = new Map(t.players.map((p) => [p.number, p.name_geez]));
+  const rows = found.boards.flatMap((b) => b.players.map((p) => element("tr", { "data-board": b.board, "data-number": p.number, "data-qualified": String(p.qualified) },
+    cell(b.board, "num"), cell(p.qualified ? p.rank : "–", "num"), nameCell(t, p.number, p.name, geez.get(p.number)),
+    element("td", {}, bothNames(p.team.name, p.team.name_geez)), cell(p.games, "num"), cell(points(p.points), "num"),
+    cell(`${p.percentage}%`, "num"), cell(p.qualified ? "" : _("fewer than %(count)s games", { count: p.minimum })))));
+  const head = [[_("Bd"), "num"], [_("Rank"), "num"], [_("Name")], [_("Team")], [_("Games"), "num"], [_("Pts"), "num"], [_("Score"), "num"], [""]];
+  const rule = element("p", { class: "print-byes", text: [
+    _("A player competes on the board he played once he has played seven tenths of his team's matches there (a reserve half); the qualified rank by percentage score, then by games played. A forfeit or an empty board is no game."),
+    found.status === "finished" ? _("Final: the tournament is finished.") : _("Provisional: by the standings as they are now."),
+  ].join(" ") });
+  return sheets(t, _("Board prizes"), head, rows, rule);
+}
+
 // As on the screen: a round robin is the square (row against column, by place), a Swiss
 // gives each round's opponent, seat and result ("46s1").
 function crosstableSheets(t, crosstable) {
@@ -142,9 +158,10 @@ async function load() {
     made = categorySheets(t, (await getJSON(`${base}/categories/${encodeURIComponent(category)}/standings`)).data);
   } else if (list === "standings") made = standingSheets(t, standings);
   else if (list === "prizes") made = prizeSheets(t, (await getJSON(`${base}/prizes`)).data);
+  else if (list === "board-prizes") made = boardPrizeSheets(t, (await getJSON(`${base}/board-prizes`)).data);
   else if (list === "crosstable") made = crosstableSheets(t, (await getJSON(`${base}/crosstable`)).data);
   else made = pairingSheets(t, standings, Number(page.dataset.round) || null);
-  const lists = { pairings: _("Pairings"), standings: _("Standings"), crosstable: _("Crosstable"), prizes: _("Prize list") };
+  const lists = { pairings: _("Pairings"), standings: _("Standings"), crosstable: _("Crosstable"), prizes: _("Prize list"), "board-prizes": _("Board prizes") };
   document.title = `${t.name} · ${lists[list] || list}`;
   page.replaceChildren(...made);
 }

@@ -59,6 +59,10 @@ async function scopeText(principal) {
   if (principal.kind === "player") { // a player's badge: his check-in and his own games' confirmations
     return _("Signed in: %(holder)s of %(tournament)s, to check in and to confirm or dispute that player's games only", { holder: visible(principal.holder), tournament: visible(name) });
   }
+  if (principal.kind === "captain") { // a captain's card: his team's line-ups, the team in the id (cpt-t2-…)
+    const team = /^cpt-t(\d+)-/.exec(principal.id || "")?.[1] || "";
+    return _("Signed in: the captain of team %(team)s of %(tournament)s, to hand in its line-ups only", { team, tournament: visible(name) });
+  }
   if (principal.kind === "signin") { // a board sign-in (a card's QR code): one board's game
     return _("Signed in: %(holder)s of %(tournament)s, to record that board's game only", { holder: visible(principal.holder), tournament: visible(name) });
   }
