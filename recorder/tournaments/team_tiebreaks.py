@@ -42,6 +42,7 @@ from .teams import (
     standings_of,
     stored_round,
 )
+from .tiebreaks import places_by_splitting
 
 TEAM_TIEBREAKS = ("MPTS", "GPTS", "BH", "BH:GP", "SB", "SB:GP", "EMGSB", "WIN", "PS", "DE")
 PRIMARY = {"MPTS": "match_points", "GPTS": "game_points"}  # the score a team event ranks by first
@@ -146,22 +147,7 @@ def direct_encounter(
 ) -> dict[int, int]:
     """Places within a tie, from 1, by direct encounter applied again within each part it
     splits off until nothing moves; 0 for all when it separates no one."""
-    settled: list[list[int]] = []
-    pending = [sorted(members)]
-    while pending:
-        part = pending.pop(0)
-        parts = encounter_parts(part, results, round_robin) if len(part) > 1 else [part]
-        if len(parts) == 1:
-            settled.append(part)
-        else:
-            pending[:0] = parts
-    if len(settled) == 1:
-        return dict.fromkeys(members, 0)
-    place, places = 1, {}
-    for part in settled:
-        places.update(dict.fromkeys(part, place))
-        place += len(part)
-    return places
+    return places_by_splitting(members, lambda part: encounter_parts(part, results, round_robin))
 
 
 def values_of(

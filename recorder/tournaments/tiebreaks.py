@@ -389,11 +389,18 @@ def split_by_encounters(members: list[int], table: Table, tiebreak: Tiebreak, co
 def direct_encounter(members: list[int], table: Table, tiebreak: Tiebreak, context: Context) -> dict[int, int]:
     """Places within a tied group, from 1, by direct encounter applied again within each
     part it splits off until nothing moves; 0 for all when it separates no one."""
+    return places_by_splitting(members, lambda part: split_by_encounters(part, table, tiebreak, context))
+
+
+def places_by_splitting(members: list[int], split: Callable[[list[int]], list[list[int]]]) -> dict[int, int]:
+    """Places within a tie, from 1, by ``split`` (the tie's parts, best first) applied again
+    within each part it splits off until nothing moves; 0 for all when it separates no one.
+    Direct encounter (C.07 6) is this for players and for teams alike."""
     settled: list[list[int]] = []
     pending = [sorted(members)]
     while pending:
         part = pending.pop(0)
-        parts = split_by_encounters(part, table, tiebreak, context) if len(part) > 1 else [part]
+        parts = split(part) if len(part) > 1 else [part]
         if len(parts) == 1:
             settled.append(part)
         else:
