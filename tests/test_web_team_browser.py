@@ -45,18 +45,23 @@ def post(client, url: str, body: dict) -> dict:
     return response.get_json()
 
 
+def enter_teams(client, t: str, teams) -> None:
+    """Each team registered with its players, named in both scripts, and entered in event ``t``."""
+    for name, geez, players in teams:
+        ids = [
+            post(client, "/api/players", {"name": n, "name_geez": g, "federation": "ERI", "force": True})["id"]
+            for n, g in players
+        ]
+        team = post(client, "/api/teams", {"name": name, "name_geez": geez, "federation": "Maekel", "players": ids})
+        post(client, f"/api/tournaments/{t}/teams", {"team_id": team["id"]})
+
+
 def team_event(client) -> str:
     """Four registry teams of two boards, named in both scripts: round 1 played, round 2
     paired with no result yet."""
     t = post(client, "/api/tournaments", {"name": "ዋንጫ ጋንታታት", "variant": "qelat", "format": "team_round_robin",
                                           "team_boards": BOARDS})["id"]  # fmt: skip
-    for name, geez, players in TEAMS:
-        ids = [
-            post(client, "/api/players", {"name": n, "name_geez": g, "federation": "ERI", "force": True})["id"]
-            for n, g in players
-        ]
-        body = {"name": name, "name_geez": geez, "federation": "Maekel", "players": ids}
-        post(client, f"/api/tournaments/{t}/teams", {"team_id": post(client, "/api/teams", body)["id"]})
+    enter_teams(client, t, TEAMS)
     paired = post(client, f"/api/tournaments/{t}/rounds", {})
     for board, result in zip(paired["boards"], ROUND_1, strict=True):
         post(
@@ -229,13 +234,7 @@ def test_a_team_event_of_three_ranked_by_game_points_first_shows_its_order_and_t
     client = web.client
     body = {"name": "ዋንጫ ሰለስተ", "variant": "qelat", "format": "team_round_robin", "team_boards": BOARDS}
     t = post(client, "/api/tournaments", {**body, "team_tiebreaks": ["GPTS", "MPTS", "SB:GP"]})["id"]
-    for name, geez, players in TEAMS[:3]:
-        ids = [
-            post(client, "/api/players", {"name": n, "name_geez": g, "federation": "ERI", "force": True})["id"]
-            for n, g in players
-        ]
-        team = post(client, "/api/teams", {"name": name, "name_geez": geez, "federation": "Maekel", "players": ids})
-        post(client, f"/api/tournaments/{t}/teams", {"team_id": team["id"]})
+    enter_teams(client, t, TEAMS[:3])
     post(client, f"/api/tournaments/{t}/rounds", {})
     off_team = client.get(f"/api/tournaments/{t}/team-matches").get_json()["rounds"][0]["off"]
     with watched_page(web.browser, viewport=PHONE, base_url=web.url) as page:
@@ -254,13 +253,7 @@ def test_a_team_swiss_links_its_team_page_whose_match_sheets_are_its_pairings(we
     client = web.client
     body = {"name": "ስዊስ ጋንታታት", "variant": "qelat", "format": "team_swiss", "rounds": 3, "team_boards": BOARDS}
     t = post(client, "/api/tournaments", body)["id"]
-    for name, geez, players in TEAMS:
-        ids = [
-            post(client, "/api/players", {"name": n, "name_geez": g, "federation": "ERI", "force": True})["id"]
-            for n, g in players
-        ]
-        team = post(client, "/api/teams", {"name": name, "name_geez": geez, "federation": "Maekel", "players": ids})
-        post(client, f"/api/tournaments/{t}/teams", {"team_id": team["id"]})
+    enter_teams(client, t, TEAMS)
     post(client, f"/api/tournaments/{t}/rounds", {})
     matches = client.get(f"/api/tournaments/{t}/team-matches").get_json()["rounds"][0]["matches"]
     with watched_page(web.browser, viewport=PHONE, base_url=web.url) as page:
