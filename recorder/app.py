@@ -63,10 +63,10 @@ def build_services(app: Flask) -> None:
     settings, the player registry, the teams and the rating lists."""
     from .auth.service import Authenticator
     from .errors import Unavailable
+    from .games.service import Recorder
     from .live.audience import Settings
     from .players.service import Players
     from .ratings.service import Ratings
-    from .service import Recorder
     from .store.backends import open_store
     from .teams.service import Teams
     from .tournaments.service import Tournaments

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from .core import chain
 from .core.game import history
 from .core.position_digest import key_digest
+from .games.service import Recorder, result_changes, stored_pairs, summary_of
 from .notation.writer import write_game
 from .rules.position_text import key_of, reached
-from .service import Recorder, result_changes, stored_pairs, summary_of
 from .store import GAME, PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS, StoredEvent
 from .store.caches import NotationCache
 from .store.games_list import as_stored

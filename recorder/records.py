@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from recorder.errors import NotFound, VersionConflict
-from recorder.service import append_retrying
+from recorder.games.service import append_retrying
 from recorder.store import EventStore, Idempotency, NewEvent, ProjectionWrite, StoredEvent
 
 FOLDS_KEPT = 1024  # folds kept per repository (LRU): see docs/decisions.md, "One repository"

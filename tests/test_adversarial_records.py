@@ -22,7 +22,7 @@ from conftest import ADMIN, FIXTURES, make_app
 
 from recorder.cli.main import main
 from recorder.core import chain
-from recorder.service import Recorder
+from recorder.games.service import Recorder
 from recorder.store import SQLiteEventStore
 
 pytestmark = pytest.mark.timeout(60)

@@ -18,7 +18,7 @@ from recorder.core import game as fold
 from recorder.core.events import MOVE_TYPES, Sowed
 from recorder.core.game import FoldedGame, apply_move, history, initial_state, replay
 from recorder.core.moves import Moves
-from recorder.service import stored_pairs
+from recorder.games.service import stored_pairs
 from recorder.store import SQLiteEventStore
 
 

@@ -4,7 +4,7 @@ them, Flask and click at the top.
 The import graph is computed from every module's parsed imports, relative ones resolved
 to their full names and imports inside functions included, so a lazy import cannot hide
 an arrow. The packages' graph (``recorder.archive``, ``recorder.cli``, a top-level module
-such as ``recorder.service``, ``schemas``) has no circle either: no package imports one
+such as ``recorder.projections``, ``schemas``) has no circle either: no package imports one
 above it, even where no two modules import each other. Each pure package is also imported
 in a fresh interpreter, which catches what parsing cannot (an import through a re-export, a
 library that loads another).

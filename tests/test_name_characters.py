@@ -18,7 +18,7 @@ from recorder.archive.transfer import Archive
 from recorder.audit.verify import verify_record
 from recorder.cli.main import main
 from recorder.core import names
-from recorder.service import Recorder
+from recorder.games.service import Recorder
 from recorder.store import SQLiteEventStore
 from recorder.tournaments.service import Tournaments
 

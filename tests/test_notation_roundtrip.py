@@ -13,9 +13,9 @@ from support.playouts import random_record
 
 from recorder.archive.transfer import Archive
 from recorder.core.game import history
+from recorder.games.service import Recorder, stored_pairs
 from recorder.notation.writer import effective_events
 from recorder.rules import VARIANTS
-from recorder.service import Recorder, stored_pairs
 from recorder.store import SQLiteEventStore
 
 NOTATION_FILES = sorted((FIXTURES / "notation").glob("*.mn"))

@@ -81,8 +81,8 @@ def test_verify_projections_checks_the_registry_and_rebuild_repairs_it(tmp_path)
 
 
 def test_link_links_the_sides_of_games_outside_tournaments_by_events_on_the_players(tmp_path):
+    from recorder.games.service import Recorder
     from recorder.players.service import Players
-    from recorder.service import Recorder
     from recorder.store import SQLiteEventStore
 
     db = tmp_path / "games.sqlite3"
@@ -157,8 +157,8 @@ def test_a_merge_of_two_entrants_of_one_tournament_needs_entered_twice(tmp_path)
     db = tmp_path / "cli.sqlite3"
     survivor = run(db, "players", "register", "--name", "Selam Tesfaye", "--federation", "ERI")
     duplicate = run(db, "players", "register", "--name", "Selam Tesfay", "--federation", "eri", "--force")
+    from recorder.games.service import Recorder
     from recorder.players.service import Players
-    from recorder.service import Recorder
     from recorder.store.backends import open_store
     from recorder.tournaments.service import Tournaments
 

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_archive_import import lines_of, rehash
 
+from recorder.games.service import Recorder
 from recorder.projections import search
 from recorder.rules.position_text import position_text
-from recorder.service import Recorder
 from recorder.store.backends import open_store
 
 pytestmark = pytest.mark.timeout(300)

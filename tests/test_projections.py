@@ -9,8 +9,8 @@ from conftest import FIXTURES
 
 from recorder.archive.transfer import Archive
 from recorder.cli.main import main
+from recorder.games.service import Recorder
 from recorder.projections import check, rebuild
-from recorder.service import Recorder
 from recorder.store import SQLiteEventStore
 from recorder.store.caches import NotationCache
 

@@ -14,7 +14,7 @@ from support.races import race
 from recorder.bench.loadgen import Connection
 from recorder.bench.server import GunicornConfig, start
 from recorder.core import chain
-from recorder.service import Recorder, fingerprint
+from recorder.games.service import Recorder, fingerprint
 from recorder.store import Idempotency
 from recorder.store.backends import open_store
 

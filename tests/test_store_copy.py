@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from recorder.cli import main
 from recorder.core import chain
-from recorder.service import Recorder
+from recorder.games.service import Recorder
 from recorder.store import GAME, TOURNAMENT, NewEvent, SQLiteEventStore
 from recorder.store.backends import open_store
 

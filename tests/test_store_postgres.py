@@ -20,7 +20,7 @@ from recorder.archive.frame import NDJSON_HEADER, ndjson_terminator
 from recorder.cli import main
 from recorder.core import chain
 from recorder.errors import Unavailable, VersionConflict
-from recorder.service import Recorder
+from recorder.games.service import Recorder
 from recorder.store import NewEvent
 from recorder.store.pg_schema import LATEST, MIGRATIONS
 from recorder.store.postgres import PostgresEventStore

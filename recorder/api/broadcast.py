@@ -17,8 +17,8 @@ from flask import Flask, Response, current_app, g
 
 from recorder.auth.tokens import Principal
 from recorder.core.game import FoldedGame
+from recorder.games.service import Recorder
 from recorder.live.audience import STORED_TIME, Audience
-from recorder.service import Recorder
 from recorder.store import StoredEvent
 
 from .access import authenticator, bearer_token

@@ -7,10 +7,10 @@ from __future__ import annotations
 from apispec import APISpec
 from flask import Blueprint, Response
 
+from recorder.games.service import stored_pairs
 from recorder.notation.grammar import MEDIA_TYPE
 from recorder.notation.move_list import move_list
 from recorder.notation.writer import write_game
-from recorder.service import stored_pairs
 from schemas.game_notation import MoveListSchema, NotationQuerySchema, move_list_schema, notation_query_schema
 
 from . import openapi

@@ -15,10 +15,10 @@ from recorder.audit.trace import mark_retractions
 from recorder.core.clocks import clock_face
 from recorder.core.game import FoldedGame
 from recorder.errors import InvalidRecord
+from recorder.games.service import fingerprint
 from recorder.rules.position_text import position_text
 from recorder.rules.state import state_to_json
 from recorder.rules.values import is_whole_number
-from recorder.service import fingerprint
 from recorder.store import Idempotency
 from schemas import (
     event_schema,

@@ -123,9 +123,9 @@ def random_templates(folder: str, seed: int, clocks: bool = False) -> list[str]:
     from recorder.bench.loadgen import reading
     from recorder.core.playout import random_move
     from recorder.core.redecide import command_for
+    from recorder.games.service import Recorder, stored_pairs
     from recorder.notation.writer import write_game
     from recorder.rules import VARIANTS
-    from recorder.service import Recorder, stored_pairs
     from recorder.store import SQLiteEventStore
 
     rng, texts = random.Random(seed), []
@@ -310,7 +310,7 @@ class Measurement:
     def _import_and_read(self, target: str, files: list[str]) -> None:
         from recorder.api.archive import schema_check
         from recorder.archive.importer import import_into
-        from recorder.service import Recorder
+        from recorder.games.service import Recorder
         from recorder.store import SQLiteEventStore
         from recorder.workers import default_jobs
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from recorder.core.commands import decide, decide_create
 from recorder.core.game import FoldedGame, apply_event, start_game
 from recorder.errors import EndlessSowing
-from recorder.service import summary_of
+from recorder.games.service import summary_of
 from recorder.store import GamesList, NewEvent, SQLiteEventStore, StoreBackend
 
 from . import fairness

@@ -67,8 +67,8 @@ def recorded_templates(folder: str, clocks: bool = False) -> list[tuple[list, di
     its notation (what ``recorder rebuild`` caches: a copy under another id has the same text).
     With ``clocks``, every sowing and decision carries a clock reading (TIME-2)."""
     from recorder.bench.loadgen import reading
+    from recorder.games.service import Recorder, stored_pairs, summary_of
     from recorder.notation.writer import write_game
-    from recorder.service import Recorder, stored_pairs, summary_of
     from recorder.store import NewEvent, SQLiteEventStore
 
     store = SQLiteEventStore(os.path.join(folder, "templates.sqlite3"))

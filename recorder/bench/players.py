@@ -110,9 +110,9 @@ def game_lines(game_id: str, body: dict, winner: str | None, when: str) -> Itera
 
 def measure(players: int, games: int, seed: int = 2026, folder: str | None = None) -> PlayersFigures:
     from recorder.archive.transfer import Archive
+    from recorder.games.service import Recorder
     from recorder.players.service import Players
     from recorder.ratings.service import Ratings
-    from recorder.service import Recorder
     from recorder.store.backends import open_store
     from recorder.tournaments.service import Tournaments
 

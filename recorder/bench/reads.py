@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from recorder.core.playout import random_move
 from recorder.core.redecide import command_for
-from recorder.service import Recorder
+from recorder.games.service import Recorder
 from recorder.store import SQLiteEventStore
 
 from .loadgen import Connection, Tally, timed_call

@@ -37,8 +37,8 @@ def backup(destination: str, db: str | None):
 @click.option("--to", "target", required=True, help="The empty database to fill: a postgresql:// URL or sqlite:PATH.")
 def copy(source: str, target: str):
     """Copy every stream, byte for byte, into an empty database; verify it; rebuild its projections."""
+    from recorder.games.service import Recorder
     from recorder.projections import rebuild
-    from recorder.service import Recorder
     from recorder.store.backends import open_store
     from recorder.store.copy import TargetNotEmpty, all_streams, copy_streams, differences
 

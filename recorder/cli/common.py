@@ -81,7 +81,7 @@ def make_recorder(db: str | None, *, existing: bool = False):
     (``sys.exit`` included): a PostgreSQL pool left open would be closed by the garbage
     collector in one of its own threads, which cannot join itself. ``existing``: a command
     that only reads (or rebuilds) refuses a SQLite file that is not there, creating none."""
-    from recorder.service import Recorder
+    from recorder.games.service import Recorder
     from recorder.store import backends
 
     open_database = backends.open_existing_store if existing else backends.open_store

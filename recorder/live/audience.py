@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from recorder.core import ids
 from recorder.core.game import FoldedGame
 from recorder.errors import NotFound
-from recorder.service import Recorder, summary_of
+from recorder.games.service import Recorder, summary_of
 from recorder.tournaments.broadcast import public_horizon
 from recorder.tournaments.fold import Tournament
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from recorder.service import Recorder
+from recorder.games.service import Recorder
 from recorder.store import TOURNAMENT, every_stream_id
 from recorder.tournaments.service import Tournaments
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from recorder.service import Recorder
+from recorder.games.service import Recorder
 from recorder.tournaments import board_game_id
 from recorder.tournaments.service import Tournaments
 

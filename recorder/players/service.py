@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
+from recorder.games.service import Recorder
 from recorder.records import Repository, Saved
-from recorder.service import Recorder
 from recorder.store import PLAYER, Idempotency, NewEvent, PlayerTables, ProjectionWrite, StoredEvent, every_stream_id
 
 from . import decide as decisions

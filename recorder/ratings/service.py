@@ -27,8 +27,8 @@ from datetime import UTC, datetime
 from itertools import groupby
 
 from recorder.core import chain
+from recorder.games.service import Recorder
 from recorder.rules import VARIANTS
-from recorder.service import Recorder
 from recorder.store import TOURNAMENT, PlayerTables
 from recorder.store.registry import GameResults, list_digests
 from recorder.tournaments import board_game_id

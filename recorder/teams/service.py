@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from recorder.games.service import Recorder
 from recorder.players import search_key
 from recorder.players.service import Players
 from recorder.records import Repository, Saved
-from recorder.service import Recorder
 from recorder.store import TEAM, Idempotency, NewEvent, StoredEvent
 
 from . import decide as decisions

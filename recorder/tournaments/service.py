@@ -21,8 +21,8 @@ from typing import Any
 
 from recorder.core.chain import canonical_json
 from recorder.errors import AlreadyExists, NotFound, VersionConflict
+from recorder.games.service import Recorded, Recorder
 from recorder.records import Repository, Saved
-from recorder.service import Recorded, Recorder
 from recorder.store import (
     TOURNAMENT,
     Idempotency,

@@ -16,15 +16,24 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from . import limits
-from .core import commands
-from .core.chain import canonical_json
-from .core.events import Event, event_from_record
-from .core.game import FoldedGame, apply_event, history, replay, start_game
-from .errors import PreconditionRequired, UnknownGame, VersionConflict
-from .rules.position_text import reached
-from .store import GAME, GamesList, Idempotency, NewEvent, ProjectionWrite, StoreBackend, StoredEvent, StoredEvents
-from .store.game_tables import GameTables
+from recorder import limits
+from recorder.core import commands
+from recorder.core.chain import canonical_json
+from recorder.core.events import Event, event_from_record
+from recorder.core.game import FoldedGame, apply_event, history, replay, start_game
+from recorder.errors import PreconditionRequired, UnknownGame, VersionConflict
+from recorder.rules.position_text import reached
+from recorder.store import (
+    GAME,
+    GamesList,
+    Idempotency,
+    NewEvent,
+    ProjectionWrite,
+    StoreBackend,
+    StoredEvent,
+    StoredEvents,
+)
+from recorder.store.game_tables import GameTables
 
 CACHE_SIZE = 2048
 RETRIES_WITHOUT_VERSION = 5  # a tournament write that named no version is decided again on the newer state
