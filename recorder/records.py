@@ -1,4 +1,9 @@
-"""One repository for the event-sourced records beside games: players, tournaments, teams.
+"""One repository for the event-sourced records: the write loop and the folds kept, written once.
+
+``Repository`` serves the records beside games (players, tournaments, teams); the games'
+service (recorder/games/service.py) writes through the same loop (``append_retrying``)
+and keeps its folds in the same cache (``Folds``), bringing a kept fold up to date by the
+events after it, since a game's stream is long and grows one move at a time.
 
 Each record is a stream of one type folded into a frozen value. A write goes: load (the
 latest fold) -> decide -> append at the version decided on, so a stale decision is a
@@ -23,10 +28,10 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from recorder.errors import NotFound, VersionConflict
-from recorder.games.service import append_retrying
 from recorder.store import EventStore, Idempotency, NewEvent, ProjectionWrite, StoredEvent
 
 FOLDS_KEPT = 1024  # folds kept per repository (LRU): see docs/decisions.md, "One repository"
+RETRIES_WITHOUT_VERSION = 5  # a write that named no version is decided again on the newer state
 
 
 class Versioned(Protocol):
@@ -35,6 +40,7 @@ class Versioned(Protocol):
 
 
 T = TypeVar("T", bound=Versioned)
+R = TypeVar("R")
 
 Fold = Callable[[str, Sequence[StoredEvent]], T]
 Decide = Callable[[T], list]
@@ -77,9 +83,44 @@ class Folds(Generic[T]):
             while len(self._kept) > self.bound:
                 self._kept.popitem(last=False)
 
+    def latest(self, stream_id: str) -> T | None:
+        """The fold kept of this stream, whatever its version (a caller that can bring it
+        up to date by the events after it, as the games' service does)."""
+        with self._lock:
+            kept = self._kept.get(stream_id)
+            if kept is not None:
+                self._kept.move_to_end(stream_id)
+            return kept
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._kept)
+
+
+def append_retrying(attempt: Callable[[], R], replayed: Callable[[], R | None], expected_version: int | None) -> R:
+    """Run ``attempt`` (load, decide, append at the version loaded) until no concurrent
+    write beats it. A client that named its version gets the conflict at once; one that
+    did not has its command decided again on the newer state, up to
+    RETRIES_WITHOUT_VERSION times. A copy of this very request that won the race in the
+    meantime is answered with its original (``replayed``), never with a 409."""
+    tries = 1 if expected_version is not None else RETRIES_WITHOUT_VERSION
+    return _retrying(attempt, replayed, tries)
+
+
+def _retrying(attempt: Callable[[], R], replayed: Callable[[], R | None], tries: int) -> R:
+    try:
+        return attempt()
+    except VersionConflict:
+        original = replayed()
+        if original is not None:
+            return original
+        if tries <= 1:
+            raise
+    return _retrying(attempt, replayed, tries - 1)
 
 
 def no_projection(_record: object, _events: list) -> None:

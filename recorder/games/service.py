@@ -1,20 +1,19 @@
 """The recording service: commands in, events stored, games folded. No Flask, no SQL.
 
 The API and the CLI both call this. It loads a game by folding its stored events
-(``game.replay``), keeps the latest fold per game in a small cache keyed by version
-(derived, always safe to drop), decides commands, and appends the resulting events with
-the version it decided on, so a stale decision is a conflict, never a fork.
+(``game.replay``), keeps the latest fold per game in the records' one cache
+(``records.Folds``: derived, always safe to drop; a kept fold is brought up to the stored
+version by the events after it), decides commands, and appends the resulting events with
+the version it decided on through the records' one write loop (``records.append_retrying``),
+so a stale decision is a conflict, never a fork.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from recorder import limits
 from recorder.core import commands
@@ -22,6 +21,7 @@ from recorder.core.chain import canonical_json
 from recorder.core.events import Event, event_from_record
 from recorder.core.game import FoldedGame, apply_event, history, replay, start_game
 from recorder.errors import PreconditionRequired, UnknownGame, VersionConflict
+from recorder.records import Folds, append_retrying
 from recorder.rules.position_text import reached
 from recorder.store import (
     GAME,
@@ -36,9 +36,6 @@ from recorder.store import (
 from recorder.store.game_tables import GameTables
 
 CACHE_SIZE = 2048
-RETRIES_WITHOUT_VERSION = 5  # a tournament write that named no version is decided again on the newer state
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -63,28 +60,6 @@ def stored_pairs(events) -> Iterator[tuple[int, Event]]:
     return ((e.seq, event_from_record(e.type, e.payload)) for e in events)
 
 
-def append_retrying(attempt: Callable[[], T], replayed: Callable[[], T | None], expected_version: int | None) -> T:
-    """Run ``attempt`` (load, decide, append at the version loaded) until no concurrent
-    write beats it. A client that named its version gets the conflict at once; one that
-    did not has its command decided again on the newer state, up to
-    RETRIES_WITHOUT_VERSION times. A copy of this very request that won the race in the
-    meantime is answered with its original (``replayed``), never with a 409."""
-    tries = 1 if expected_version is not None else RETRIES_WITHOUT_VERSION
-    return _retrying(attempt, replayed, tries)
-
-
-def _retrying(attempt: Callable[[], T], replayed: Callable[[], T | None], tries: int) -> T:
-    try:
-        return attempt()
-    except VersionConflict:
-        original = replayed()
-        if original is not None:
-            return original
-        if tries <= 1:
-            raise
-    return _retrying(attempt, replayed, tries - 1)
-
-
 def _each_fold(game: FoldedGame, events: list[Event]) -> Iterator[FoldedGame]:
     """The game after each of a command's events (a decision may record more than one)."""
     for event in events:
@@ -98,6 +73,10 @@ class Folded:
 
     game: FoldedGame
     size: int
+
+    @property
+    def version(self) -> int:
+        return self.game.version
 
 
 def stored_bytes(events: Sequence[StoredEvent]) -> int:
@@ -135,12 +114,11 @@ class Recorder:
         self.max_bytes_per_game = max_bytes_per_game or limits.bytes_per_game()
         self.tables = GameTables(store, games)
         self.games, self.positions, self.results = self.tables.games, self.tables.positions, self.tables.results
-        self._cache: OrderedDict[str, Folded] = OrderedDict()
-        self._lock = threading.Lock()
+        self.folds: Folds[Folded] = Folds(CACHE_SIZE)  # derived: dropping them loses nothing
 
     def _refuse_other_streams(self, game_id: str) -> None:
         """Tournaments share the store with games; a stream of another type is no game."""
-        if self._cached(game_id) is None and self.store.stream_type(game_id) not in (None, GAME):
+        if self.folds.latest(game_id) is None and self.store.stream_type(game_id) not in (None, GAME):
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
 
     # -- Reading --------------------------------------------------------------------
@@ -154,7 +132,7 @@ class Recorder:
         version = self.store.version(game_id)
         if version == 0:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
-        cached = self._cached(game_id)
+        cached = self.folds.latest(game_id)
         if cached is not None and cached.game.version == version:
             return cached
         if cached is not None and cached.game.version < version:
@@ -165,14 +143,14 @@ class Recorder:
         else:
             events = self.store.read(game_id)
             folded = Folded(replay(game_id, stored_pairs(events)), stored_bytes(events))
-        self._remember(folded)
+        self.folds.keep(game_id, folded)
         return folded
 
     def setup_of(self, game_id: str) -> Event | None:
         """A game's setup event (immutable): from the state cache when the game is there,
         else its first stored event; None when there is no such game. Per-request checks
         such as the tournament guard use it instead of reading the store."""
-        cached = self._cached(game_id)
+        cached = self.folds.latest(game_id)
         if cached is not None:
             return cached.game.setup
         if self.store.stream_type(game_id) != GAME:
@@ -227,7 +205,7 @@ class Recorder:
         if result.replayed:
             # A concurrent request with the same key won: its game, not the id chosen here.
             return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
-        self._remember(Folded(game, size))
+        self.folds.keep(game.game_id, Folded(game, size))
         return Recorded(result.events, game)
 
     def record(
@@ -291,7 +269,7 @@ class Recorder:
         )
         if result.replayed:
             return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
-        self._remember(Folded(after, size))
+        self.folds.keep(after.game_id, Folded(after, size))
         return Recorded(result.events, after)
 
     def projections(self, after: FoldedGame, folds: list[FoldedGame], before: str | None) -> ProjectionWrite:
@@ -300,28 +278,8 @@ class Recorder:
         its result (``before``: the result before the append)."""
         return self.tables.write(summary_of(after), reached(folds), result_changes(before, folds))
 
-    # -- The cache (derived; dropping it loses nothing) -----------------------------
-
-    def _cached(self, game_id: str) -> Folded | None:
-        with self._lock:
-            folded = self._cache.get(game_id)
-            if folded is not None:
-                self._cache.move_to_end(game_id)
-            return folded
-
-    def _remember(self, folded: Folded) -> None:
-        game_id = folded.game.game_id
-        with self._lock:
-            current = self._cache.get(game_id)
-            if current is None or current.game.version <= folded.game.version:
-                self._cache[game_id] = folded
-                self._cache.move_to_end(game_id)
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
-
     def drop_cache(self) -> None:
-        with self._lock:
-            self._cache.clear()
+        self.folds.clear()
 
 
 def result_of(game: FoldedGame) -> str | None:
