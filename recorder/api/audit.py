@@ -67,7 +67,6 @@ def trace(game_id: str, seq: int):
     get:
       responses:
         200: {description: Trace, content: {application/json: {schema: TraceSchema}}}
-        404: Unknown game
     """
     return trace_schema.dump(audit.explain(game_id, visible_events(game_id), seq))
 
@@ -89,7 +88,6 @@ def claim(game_id: str):
           description: Claim report
           content: {application/json: {schema: ClaimReportSchema}}
         400: Malformed JSON
-        404: Unknown game
         422: Invalid body or illegal move
     """
     body = json_body()
@@ -113,7 +111,6 @@ def what_if(game_id: str):
           description: What-if report
           content: {application/json: {schema: WhatIfReportSchema}}
         400: Malformed JSON
-        404: Unknown game
         422: Invalid body or illegal move
     """
     options = what_if_schema.load(json_body())["options"]
@@ -131,7 +128,6 @@ def verify(game_id: str):
         200:
           description: Verification
           content: {application/json: {schema: VerifyReportSchema}}
-        404: Unknown game
     """
     report = verify_record(game_id, visible_events(game_id))
     return verify_report_schema.dump(held(report, game_id))
@@ -148,7 +144,6 @@ def verify_checkpoint(game_id: str):
         200:
           description: Verification
           content: {application/json: {schema: VerifyReportSchema}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     text = checkpoint_body_schema.load(json_body())["checkpoint"]
@@ -176,7 +171,6 @@ def checkpoint(game_id: str):
     get:
       responses:
         200: {description: Checkpoint, content: {application/json: {schema: CheckpointSchema}}}
-        404: Unknown game
         409: Stale version
     """
     return checkpoint_schema.dump(checkpoints.issue(signing_key(), game_id, visible_events(game_id)))
@@ -191,7 +185,6 @@ def checkpoint_qr(game_id: str):
       summary: The checkpoint as a QR code (SVG) holding its text, for the printed scoresheet
       responses:
         200: {description: SVG, content: {image/svg+xml: {schema: {type: string}}}}
-        404: Unknown game
         409: Stale version
     """
     issued = checkpoints.issue(signing_key(), game_id, visible_events(game_id))
@@ -213,7 +206,6 @@ def appeal_dossier(game_id: str):
           description: 'mancala-dossier/1: the format line, the canonical JSON body, the key id and the Ed25519
             signature over the first two lines'' bytes'
           content: {application/vnd.mancala-dossier: {schema: {type: string}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -296,7 +288,6 @@ def board(game_id: str):
       - {in: query, schema: BoardQuerySchema}
       responses:
         200: {description: SVG, content: {image/svg+xml: {schema: {type: string}}}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     query = load_query(board_query_schema)

@@ -30,7 +30,6 @@ def game_notation(game_id: str):
         200:
           description: The game's text
           content: {text/x-mancala-notation: {schema: {type: string}}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     full_history = load_query(notation_query_schema)["history"] == "full"
@@ -49,7 +48,6 @@ def game_moves(game_id: str):
     get:
       responses:
         200: {description: Moves, content: {application/json: {schema: MoveListSchema}}}
-        404: Unknown game
     """
     moves = move_list(game_id, list(stored_pairs(visible_events(game_id))))
     return move_list_schema.dump({"game_id": game_id, "moves": moves})

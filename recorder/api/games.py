@@ -145,7 +145,6 @@ def get_game(game_id: str):
     get:
       responses:
         200: {description: Game, content: {application/json: {schema: GameSchema}}}
-        404: Unknown game
     """
     game = visible_game(game_id)
     created_at = recorder().store.read(game_id, upto=1)[0].recorded_at
@@ -186,7 +185,6 @@ def record_command(game_id: str):
               - {$ref: '#/components/schemas/ResumeClocksCommand'}
       responses:
         201: {description: Recorded, content: {application/json: {schema: RecordedSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
         428: No If-Match or expected_version
@@ -233,7 +231,6 @@ def get_events(game_id: str):
     get:
       responses:
         200: {description: Events, content: {application/json: {schema: EventListSchema}}}
-        404: Unknown game
     """
     events = visible_events(game_id)
     # Retracted moves name their retraction and retractions name what they withdrew (by folding).
@@ -253,7 +250,6 @@ def get_state(game_id: str):
       - {in: query, schema: StateQuerySchema}
       responses:
         200: {description: State, content: {application/json: {schema: {type: object}}}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     game = visible_game(game_id, load_query(state_query_schema)["at"])

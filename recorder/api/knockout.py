@@ -27,7 +27,6 @@ def get_bracket(tournament_id: str):
     get:
       responses:
         200: {description: The bracket, content: {application/json: {schema: BracketSchema}}}
-        404: Unknown game
     """
     return bracket_response(tournament_id)
 
@@ -59,7 +58,6 @@ def hand_over(tournament_id: str):
         201:
           description: The bracket as it now reads
           content: {application/json: {schema: BracketSchema}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -82,7 +80,6 @@ def draw_lot(tournament_id: str):
         201:
           description: The bracket as it now reads
           content: {application/json: {schema: BracketSchema}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """

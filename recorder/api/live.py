@@ -113,7 +113,6 @@ def game_live(game_id: str):
         200:
           description: 'An event stream: `version`, then `recorded` messages'
           content: {text/event-stream: {}}
-        404: Unknown game
         422: Invalid body or illegal move
         503: Too many listeners in this process (Retry-After)
     """
@@ -163,7 +162,6 @@ def tournament_live(tournament_id: str):
         200:
           description: 'An event stream: `snapshot`, then `board` and `tournament` messages'
           content: {text/event-stream: {}}
-        404: Unknown game
         422: Invalid body or illegal move
         503: Too many listeners in this process (Retry-After)
     """

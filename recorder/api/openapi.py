@@ -1,12 +1,13 @@
 """The OpenAPI document, derived from the app's routes and the marshmallow schemas (apispec).
 
 Each view states its own operation: its docstring's first paragraph is the summary, and
-the YAML after ``---`` the rest (apispec's FlaskPlugin reads it; a schema named there is
-a ``schemas`` class, which the MarshmallowPlugin turns into its component). What every
-operation of a kind shares is added here once, from what the route says (``RouteConventions``):
-the path parameters from the rule's converters, the bearer security and the refusals of a
-write, the definitions of the If-Match and Idempotency-Key headers a view names, and the
-problem+json body of each error response a view gives as a bare description.
+the YAML after ``---`` the rest (apispec's FlaskPlugin reads it; a schema named there is a
+``schemas`` class, which the MarshmallowPlugin turns into its component). What every
+operation of a kind shares is added here once, from what the route says
+(``RouteConventions``): the path parameters from the rule's converters and the 404 of a
+path naming nothing, the bearer security and the refusals of a write, the definitions of
+the If-Match and Idempotency-Key headers a view names, and the problem+json body of each
+error response a view gives as a bare description.
 
 Nothing is registered when a module is imported: the document is built from the app the
 first time it is asked for, and kept in the app's extensions.
@@ -64,6 +65,18 @@ REFUSALS = {
 }
 # Every integer in a path counts from 1: an event's seq, a round, a board, an entrant's number.
 CONVERTERS = {"int": {"type": "integer", "minimum": 1}}
+# What a path parameter names, for the 404 of a path that names nothing.
+NOUNS = {
+    "game_id": "game",
+    "seq": "event",
+    "tournament_id": "tournament",
+    "round_number": "round",
+    "player_id": "player",
+    "team_id": "team",
+    "token_id": "token",
+    "variant": "game",
+    "code": "category",
+}
 ARGUMENT = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 
 # The components, by name, in the order apispec must meet them: a nested schema before the
@@ -209,6 +222,12 @@ def path_parameters(rule: Rule) -> list[dict]:
     ]
 
 
+def unknown(rule: Rule) -> str:
+    """The 404's words: what the path's parameters name (``Unknown tournament, round or board``)."""
+    nouns = [NOUNS.get(name, name) for _, name in ARGUMENT.findall(rule.rule)]
+    return "Unknown " + (f"{', '.join(nouns[:-1])} or {nouns[-1]}" if len(nouns) > 1 else nouns[0])
+
+
 def writes(method: str, rule: Rule) -> bool:
     """Does this operation need a bearer token? Every method but a read, except the open POSTs."""
     return method not in READS and rule.endpoint not in OPEN_POSTS
@@ -243,11 +262,13 @@ class RouteConventions(BasePlugin):
             str(status): {"description": response, "content": PROBLEM} if isinstance(response, str) else response
             for status, response in operation.get("responses", {}).items()
         }
+        if rule.arguments:
+            responses.setdefault("404", {"description": unknown(rule), "content": PROBLEM})
         if writes(method, rule):
             operation["security"] = BEARER
             for status, text in REFUSALS.items():
                 responses.setdefault(status, {"description": text, "content": PROBLEM})
-        operation["responses"] = responses
+        operation["responses"] = dict(sorted(responses.items()))
 
 
 def derive_spec(app: Flask) -> dict:

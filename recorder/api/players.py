@@ -187,7 +187,6 @@ def get_player(player_id: str):
     get:
       responses:
         200: {description: Player, content: {application/json: {schema: PlayerSchema}}}
-        404: Unknown game
     """
     p = players().player(player_id)
     return respond(player_schema.dump(player_json(p, full=True)), p.version)
@@ -201,7 +200,6 @@ def get_player_events(player_id: str):
     get:
       responses:
         200: {description: Events, content: {application/json: {schema: EventListSchema}}}
-        404: Unknown game
     """
     return {"player_id": player_id, "events": [e.to_dict() for e in players().events(player_id)]}
 
@@ -217,7 +215,6 @@ def rename_player(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: RenameSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -237,7 +234,6 @@ def change_affiliation(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: AffiliationSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -257,7 +253,6 @@ def change_particulars(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: ParticularsSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -277,7 +272,6 @@ def merge_player(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: MergeSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -298,7 +292,6 @@ def withdraw_merge(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: ReasonSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """

@@ -37,7 +37,6 @@ def set_categories(tournament_id: str):
         200:
           description: The prize list as it now reads
           content: {application/json: {schema: PrizeListSchema}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -59,7 +58,6 @@ def set_prizes(tournament_id: str):
         200:
           description: The prize list as it now reads
           content: {application/json: {schema: PrizeListSchema}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -78,7 +76,6 @@ def get_category_standings(tournament_id: str, code: str):
         200:
           description: 'One category''s standings: its players'' places beside the overall rank'
           content: {application/json: {schema: CategoryStandingsSchema}}
-        404: Unknown game
     """
     view = tournament_view(tournament_id, visible_state_of)
     particulars = entrants_particulars(current_app.extensions["players"], tournaments(), view)
@@ -96,7 +93,6 @@ def get_prizes(tournament_id: str):
         200:
           description: The prize list and who is paid what, by the standings
           content: {application/json: {schema: PrizeListSchema}}
-        404: Unknown game
     """
     view = tournament_view(tournament_id, visible_state_of)
     particulars = entrants_particulars(current_app.extensions["players"], tournaments(), view)

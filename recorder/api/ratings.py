@@ -105,7 +105,6 @@ def get_rating_list(variant: str):
       - {in: query, schema: RatingQuerySchema}
       responses:
         200: {description: Rating list, content: {application/json: {schema: RatingListSchema}}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     return rating_list_schema.dump(rating_list(variant))
@@ -122,7 +121,6 @@ def export_rating_list(variant: str):
       - {in: query, schema: RatingQuerySchema}
       responses:
         200: {description: CSV, content: {text/csv: {schema: {type: string}}}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     listing = rating_list(variant)

@@ -39,7 +39,6 @@ def confirm_record(game_id: str):
         201:
           description: 'Recorded: the event, the state and the signoffs'
           content: {application/json: {schema: {type: object}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
         428: Problem
@@ -63,7 +62,6 @@ def dispute_record(game_id: str):
         201:
           description: 'Recorded: the event, the state and the signoffs'
           content: {application/json: {schema: {type: object}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
         428: Problem
@@ -88,7 +86,6 @@ def decide_dispute(game_id: str):
         201:
           description: 'Recorded: the event, the state and the signoffs'
           content: {application/json: {schema: {type: object}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
         428: Problem
@@ -111,7 +108,6 @@ def get_signoffs(game_id: str):
       summary: The game's confirmations, disputes and decisions (as this reader may see the game)
       responses:
         200: {description: Signoffs, content: {application/json: {schema: {type: object}}}}
-        404: Unknown game
     """
     game = visible_game(game_id)
     return with_etag(signoffs_json(game.signoffs, game.record_end), game)

@@ -48,7 +48,6 @@ def enter_team(tournament_id: str):
         201:
           description: The tournament
           content: {application/json: {schema: TournamentSchema}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -71,7 +70,6 @@ def issue_captain_signin(tournament_id: str, number: int):
         201:
           description: The sign-in and its token
           content: {application/json: {schema: CaptainSigninSchema}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     body()  # nothing to take, but a body that is not JSON is refused as anywhere
@@ -103,7 +101,6 @@ def submit_lineup(tournament_id: str, round_number: int):
         201:
           description: The line-up as stored
           content: {application/json: {schema: LineupSchema}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -132,7 +129,6 @@ def list_lineups(tournament_id: str, round_number: int):
         200: {description: The line-ups, content: {application/json: {schema: LineupsSchema}}}
         401: Problem
         403: Problem
-        404: Unknown game
     """
     t = tournaments().tournament(tournament_id)
     answer = {"round": round_number, "lineups": teams_rules.lineups_json(t, round_number)}
@@ -149,7 +145,6 @@ def get_team_standings(tournament_id: str):
         200:
           description: The team standings
           content: {application/json: {schema: TeamStandingsSchema}}
-        404: Unknown game
     """
     view, standings = tournaments().team_standings(tournament_id, visible_state_of)
     t = team_views.of_teams(view.tournament)
@@ -175,7 +170,6 @@ def get_team_matches(tournament_id: str):
         200:
           description: The team matches
           content: {application/json: {schema: TeamMatchesSchema}}
-        404: Unknown game
     """
     view = tournament_view(tournament_id, visible_state_of)
     t = team_views.of_teams(view.tournament)
@@ -198,7 +192,6 @@ def get_board_prizes(tournament_id: str):
         200:
           description: The board prizes
           content: {application/json: {schema: BoardPrizesSchema}}
-        404: Unknown game
     """
     view, prizes = tournaments().board_prizes(tournament_id, visible_state_of)
     t = view.tournament

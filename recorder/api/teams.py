@@ -101,7 +101,6 @@ def get_team(team_id: str):
     get:
       responses:
         200: {description: The team, content: {application/json: {schema: TeamSchema}}}
-        404: Unknown game
     """
     team = teams().team(team_id)
     return respond(team_schema.dump(team_json(team)), team.version)
@@ -118,7 +117,6 @@ def set_roster(team_id: str):
       requestBody: {required: true, content: {application/json: {schema: RosterSchema}}}
       responses:
         200: {description: The team, content: {application/json: {schema: TeamSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """

@@ -83,7 +83,7 @@ def token_self():
           description: The token's principal
           content: {application/json: {schema: TokenSelfSchema}}
         401: Problem
-        404: Unknown game
+        404: Unknown game or tournament
         422: Invalid body or illegal move
     """
     query = token_self_query_schema.load(request.args)
@@ -128,6 +128,5 @@ def revoke_token(token_id: str):
       description: Needs the admin token.
       responses:
         200: {description: Revoked, content: {application/json: {schema: TokenSchema}}}
-        404: Unknown game
     """
     return token_schema.dump(views.token_json(authenticator().revoke(token_id)))

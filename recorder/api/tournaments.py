@@ -213,7 +213,6 @@ def get_trf(tournament_id: str):
       - {in: query, schema: TrfQuerySchema}
       responses:
         200: {description: The file, content: {text/plain: {schema: {type: string}}}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     layout = load_query(trf_query_schema)["layout"]
@@ -234,7 +233,6 @@ def get_tournament(tournament_id: str):
         200:
           description: 'A tournament: players, rounds, boards, results'
           content: {application/json: {schema: TournamentSchema}}
-        404: Unknown game
     """
     view = tournament_view(tournament_id, visible_state_of)
     return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version)
@@ -248,7 +246,6 @@ def get_tournament_events(tournament_id: str):
     get:
       responses:
         200: {description: Events, content: {application/json: {schema: EventListSchema}}}
-        404: Unknown game
     """
     stored = tournaments().events(tournament_id)
     paired = sum(1 for e in stored if e.type == "round_paired")
@@ -269,7 +266,6 @@ def register_player(tournament_id: str):
         content: {application/json: {schema: schemas.tournaments.PlayerCreateSchema}}
       responses:
         201: {description: Done, content: {application/json: {schema: EntrantSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -331,7 +327,6 @@ def withdraw_player(tournament_id: str, number: int):
       requestBody: {required: false, content: {application/json: {schema: WithdrawalSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: EntrantSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -352,7 +347,6 @@ def declare_absence(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: AbsenceSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -372,7 +366,6 @@ def cancel_absence(tournament_id: str, round_number: int, number: int):
       parameters: [If-Match, Idempotency-Key]
       responses:
         200: {description: Taken back, content: {application/json: {schema: TournamentSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -398,7 +391,6 @@ def forbid_pairing(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: ForbiddenPairSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -418,7 +410,6 @@ def set_broadcast(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: BroadcastSchema}}}
       responses:
         200: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -438,7 +429,6 @@ def choose_tiebreaks(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: TiebreaksSchema}}}
       responses:
         200: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -461,7 +451,6 @@ def pair_round(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: RoundSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -483,7 +472,6 @@ def propose_round(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
       responses:
         200: {description: Done, content: {application/json: {schema: ProposedRoundSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -511,7 +499,6 @@ def check_proposed_round(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
       responses:
         200: {description: Done, content: {application/json: {schema: ProposedRoundSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -560,7 +547,6 @@ def get_round(tournament_id: str, round_number: int):
         200:
           description: 'A round: boards, games, results, byes'
           content: {application/json: {schema: RoundSchema}}
-        404: Unknown game
     """
     return round_response(tournament_id, round_number)
 
@@ -583,7 +569,6 @@ def start_board_game(tournament_id: str, round_number: int, board: int):
       requestBody: {required: false, content: {application/json: {schema: BoardGameSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: GameSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -612,7 +597,6 @@ def record_board_result(tournament_id: str, round_number: int, board: int):
       requestBody: {required: false, content: {application/json: {schema: BoardResultSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: RoundSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -635,7 +619,6 @@ def correct_board(tournament_id: str, round_number: int, board: int):
       requestBody: {required: false, content: {application/json: {schema: CorrectionSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -658,7 +641,6 @@ def finish_tournament(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: FinishSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -708,7 +690,6 @@ def get_standings(tournament_id: str):
         200:
           description: Standings with tiebreaks
           content: {application/json: {schema: StandingsSchema}}
-        404: Unknown game
     """
     view = tournament_view(tournament_id, visible_state_of)
     return respond(standings_schema.dump(views.standings_json(view)), view.tournament.version)
@@ -724,7 +705,6 @@ def get_pairing_check(tournament_id: str):
         200:
           description: 'The pairing checker: every round re-paired by the rules and compared'
           content: {application/json: {schema: PairingCheckSchema}}
-        404: Unknown game
     """
     view, checks = tournaments().check(tournament_id, visible_state_of)
     return respond(pairing_check_schema.dump(views.check_json(view, checks)), view.tournament.version)
@@ -740,7 +720,6 @@ def get_crosstable(tournament_id: str):
         200:
           description: The crosstable, rows in standings order
           content: {application/json: {schema: CrosstableSchema}}
-        404: Unknown game
     """
     view = tournament_view(tournament_id, visible_state_of)
     return respond(crosstable_schema.dump(views.crosstable_json(view)), view.tournament.version)
@@ -764,7 +743,6 @@ def issue_signins(tournament_id: str, round_number: int):
       description: Needs an arbiter token of this tournament (or the admin token).
       responses:
         201: {description: Issued, content: {application/json: {schema: SigninListSchema}}}
-        404: Unknown game
     """
     body()
     t = tournaments().tournament(tournament_id)
@@ -808,7 +786,6 @@ def list_signins(tournament_id: str, round_number: int):
         200: {description: Sign-ins, content: {application/json: {schema: SigninListSchema}}}
         401: Problem
         403: Problem
-        404: Unknown game
     """
     t = tournaments().tournament(tournament_id)
     tournaments().boards_to_play(tournament_id, round_number)  # NotFound for a round not paired
@@ -826,7 +803,6 @@ def revoke_signin(tournament_id: str, round_number: int, token_id: str):
       description: Needs an arbiter token of this tournament (or the admin token).
       responses:
         200: {description: Revoked, content: {application/json: {schema: SigninSchema}}}
-        404: Unknown game
     """
     at = signin_board(token_id)
     if at is None or at[0] != round_number:
@@ -851,7 +827,6 @@ def issue_player_signins(tournament_id: str):
       description: Needs an arbiter token of this tournament (or the admin token).
       responses:
         201: {description: Issued, content: {application/json: {schema: PlayerSigninListSchema}}}
-        404: Unknown game
         422: Invalid body or illegal move
     """
     raw = body()
@@ -882,7 +857,6 @@ def list_player_signins(tournament_id: str):
           content: {application/json: {schema: PlayerSigninListSchema}}
         401: Problem
         403: Problem
-        404: Unknown game
     """
     t = tournaments().tournament(tournament_id)
     rows = authenticator().player_signins(tournament_id)
@@ -917,7 +891,6 @@ def check_in(tournament_id: str, round_number: int):
       requestBody: {required: false, content: {application/json: {schema: CheckInSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -946,7 +919,6 @@ def list_disputes(tournament_id: str):
           content: {application/json: {schema: DisputeListSchema}}
         401: Problem
         403: Problem
-        404: Unknown game
     """
     t = tournaments().tournament(tournament_id)
     answer = dispute_list_schema.dump({"disputes": tournaments().open_disputes(t)})
@@ -969,7 +941,6 @@ def list_tokens(tournament_id: str):
         200: {description: Tokens, content: {application/json: {schema: TokenListSchema}}}
         401: Problem
         403: Problem
-        404: Unknown game
     """
     tournaments().events(tournament_id)  # NotFound for an unknown tournament
     rows = authenticator().tokens.list_tokens(kind="arbiter", tournament_id=tournament_id)
@@ -987,7 +958,6 @@ def issue_token(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: TokenCreateSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TokenSchema}}}
-        404: Unknown game
         409: Stale version
         422: Invalid body or illegal move
     """
@@ -1007,6 +977,5 @@ def revoke_token(tournament_id: str, token_id: str):
       description: Needs the admin token.
       responses:
         200: {description: Revoked, content: {application/json: {schema: TokenSchema}}}
-        404: Unknown game
     """
     return token_schema.dump(views.token_json(authenticator().revoke(token_id, tournament_id)))
