@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apispec import APISpec
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
@@ -28,7 +27,6 @@ from schemas import load_command
 from schemas.archive import export_query_schema, import_query_schema, import_report_schema
 from schemas.signoffs import SIGNOFF_COMMAND_SCHEMAS
 
-from . import openapi
 from .access import principal, recorded_by, rights_ended
 from .broadcast import horizon, visible_game
 from .games import recorder
@@ -43,6 +41,29 @@ FILENAMES = {NOTATION: "games.mn", "text/plain": "games.mn", NDJSON: "games.ndjs
 
 @bp.post("/import")
 def import_archive():
+    """Import an archive: notation text or NDJSON event logs; a report per game
+
+    ---
+    post:
+      parameters:
+      - {in: query, schema: ImportQuerySchema}
+      requestBody:
+        required: true
+        content:
+          application/x-ndjson: {schema: {type: string}}
+          text/x-mancala-notation: {schema: {type: string}}
+      responses:
+        200:
+          description: Every game existed already (the same records were imported before)
+          content: {application/json: {schema: ImportReportSchema}}
+        201:
+          description: Every game imported (or there already)
+          content: {application/json: {schema: ImportReportSchema}}
+        207:
+          description: Some games refused (see each game's error)
+          content: {application/json: {schema: ImportReportSchema}}
+        422: Invalid body or illegal move
+    """
     source = load_query(import_query_schema)["source"]
     archive = Archive(
         recorder().store,
@@ -129,6 +150,22 @@ def authorize_game(game_id: str | None, setup: GameCreated) -> str:
 
 @bp.get("/export")
 def export_archive():
+    """Export games (streamed): notation or NDJSON by Accept
+
+    ---
+    get:
+      parameters:
+      - {in: query, schema: ExportQuerySchema}
+      responses:
+        200:
+          description: The archive
+          content:
+            application/x-ndjson: {schema: {type: string}}
+            text/plain: {schema: {type: string}}
+            text/x-mancala-notation: {schema: {type: string}}
+        406: Problem
+        422: Invalid body or illegal move
+    """
     query = load_query(export_query_schema)
     full_history = query.pop("history") == "full"
     # text/plain is the notation too (reading it is harmless; only imports refuse it).
@@ -160,54 +197,3 @@ def public_results(game_ids: Iterator[str], result: str | None) -> Iterator[str]
 def visible_result(game_id: str) -> str:
     state = visible_game(game_id).state
     return state.result.name if state.game_over else "unfinished"
-
-
-def document_archive_paths(spec: APISpec) -> None:
-    import schemas.archive as archive_schemas
-
-    spec.components.schema("ImportReport", schema=archive_schemas.ImportReportSchema)
-    text = {"schema": {"type": "string"}}
-    spec.path(
-        path="/api/import",
-        operations={
-            "post": {
-                "summary": "Import an archive: notation text or NDJSON event logs; a report per game",
-                "parameters": [{"in": "query", "schema": archive_schemas.ImportQuerySchema}],
-                "requestBody": {"required": True, "content": {NOTATION: text, NDJSON: text}},
-                "responses": {
-                    "200": {
-                        "description": "Every game existed already (the same records were imported before)",
-                        "content": openapi._json("ImportReport"),
-                    },
-                    "201": {
-                        "description": "Every game imported (or there already)",
-                        "content": openapi._json("ImportReport"),
-                    },
-                    "207": {
-                        "description": "Some games refused (see each game's error)",
-                        "content": openapi._json("ImportReport"),
-                    },
-                    **openapi._problems(413, 415, 422),
-                },
-            }
-        },
-    )
-    spec.path(
-        path="/api/export",
-        operations={
-            "get": {
-                "summary": "Export games (streamed): notation or NDJSON by Accept",
-                "parameters": [{"in": "query", "schema": archive_schemas.ExportQuerySchema}],
-                "responses": {
-                    "200": {
-                        "description": "The archive",
-                        "content": {NOTATION: text, "text/plain": text, NDJSON: text},
-                    },
-                    **openapi._problems(406, 422),
-                },
-            }
-        },
-    )
-
-
-openapi.EXTENSIONS.append(document_archive_paths)

@@ -37,8 +37,6 @@ from schemas.audit import (
     what_if_schema,
 )
 
-from . import openapi
-from .audit_openapi import document_audit_paths
 from .body import json_body
 from .broadcast import horizon, visible_events, visible_game, visible_state_of
 from .games import recorder
@@ -46,7 +44,6 @@ from .problems import InvalidQuery, load_query
 from .tournaments import tournaments
 
 bp = Blueprint("audit", __name__, url_prefix="/api")
-openapi.EXTENSIONS.append(document_audit_paths)
 
 
 def signing_key() -> checkpoints.SigningKey:
@@ -64,6 +61,13 @@ def stored_pairs(stored) -> list:
 
 @bp.get("/games/<game_id>/events/<int:seq>/trace")
 def trace(game_id: str, seq: int):
+    """How event N made its position: ordered steps, each citing a rule id
+
+    ---
+    get:
+      responses:
+        200: {description: Trace, content: {application/json: {schema: TraceSchema}}}
+    """
     return trace_schema.dump(audit.explain(game_id, visible_events(game_id), seq))
 
 
@@ -74,6 +78,18 @@ def claimed_fields(position: dict) -> dict:
 
 @bp.post("/games/<game_id>/claims")
 def claim(game_id: str):
+    """Every point where a claimed position stood, or the closest one and its differences
+
+    ---
+    post:
+      requestBody: {required: true, content: {application/json: {schema: ClaimSchema}}}
+      responses:
+        200:
+          description: Claim report
+          content: {application/json: {schema: ClaimReportSchema}}
+        400: Malformed JSON
+        422: Invalid body or illegal move
+    """
     body = json_body()
     if isinstance(body, dict) and isinstance(body.get("position"), str):  # a position text (docs/notation.md)
         body = {"position": claimed_fields(position_json(recorder().game(game_id).rules, body["position"]))}
@@ -85,6 +101,18 @@ def claim(game_id: str):
 
 @bp.post("/games/<game_id>/what-if")
 def what_if(game_id: str):
+    """Replay the record under other options: first differing and first illegal event
+
+    ---
+    post:
+      requestBody: {required: true, content: {application/json: {schema: WhatIfSchema}}}
+      responses:
+        200:
+          description: What-if report
+          content: {application/json: {schema: WhatIfReportSchema}}
+        400: Malformed JSON
+        422: Invalid body or illegal move
+    """
     options = what_if_schema.load(json_body())["options"]
     report = whatif.what_if(game_id, stored_pairs(visible_events(game_id)), options)
     return what_if_report_schema.dump(report)
@@ -92,12 +120,32 @@ def what_if(game_id: str):
 
 @bp.get("/games/<game_id>/verify")
 def verify(game_id: str):
+    """Recompute the hash chain and replay every event with full validation
+
+    ---
+    get:
+      responses:
+        200:
+          description: Verification
+          content: {application/json: {schema: VerifyReportSchema}}
+    """
     report = verify_record(game_id, visible_events(game_id))
     return verify_report_schema.dump(held(report, game_id))
 
 
 @bp.post("/games/<game_id>/verify")
 def verify_checkpoint(game_id: str):
+    """Verify the record and check a printed checkpoint against it
+
+    ---
+    post:
+      requestBody: {required: true, content: {application/json: {schema: CheckpointBodySchema}}}
+      responses:
+        200:
+          description: Verification
+          content: {application/json: {schema: VerifyReportSchema}}
+        422: Invalid body or illegal move
+    """
     text = checkpoint_body_schema.load(json_body())["checkpoint"]
     claimed = checkpoints.parse_checkpoint(text)  # a text that is no checkpoint is refused before the key is read
     stored = visible_events(game_id)
@@ -117,19 +165,50 @@ def held(report: dict, game_id: str) -> dict:
 
 @bp.get("/games/<game_id>/checkpoint")
 def checkpoint(game_id: str):
+    """A finished game's signed checkpoint (head hash and version, Ed25519)
+
+    ---
+    get:
+      responses:
+        200: {description: Checkpoint, content: {application/json: {schema: CheckpointSchema}}}
+        409: Stale version
+    """
     return checkpoint_schema.dump(checkpoints.issue(signing_key(), game_id, visible_events(game_id)))
 
 
 @bp.get("/games/<game_id>/checkpoint.svg")
 def checkpoint_qr(game_id: str):
-    """The checkpoint as a QR code (SVG) for the printed scoresheet; 404 while unfinished."""
+    """The checkpoint as a QR code (SVG) for the printed scoresheet; 404 while unfinished.
+
+    ---
+    get:
+      summary: The checkpoint as a QR code (SVG) holding its text, for the printed scoresheet
+      responses:
+        200: {description: SVG, content: {image/svg+xml: {schema: {type: string}}}}
+        409: Stale version
+    """
     issued = checkpoints.issue(signing_key(), game_id, visible_events(game_id))
     return Response(checkpoint_qr_svg(issued["text"]), mimetype="image/svg+xml")
 
 
 @bp.get("/games/<game_id>/dossier")
 def appeal_dossier(game_id: str):
-    """The signed appeal dossier (docs/auditing.md): what this reader may see of the game."""
+    """The signed appeal dossier (docs/auditing.md): what this reader may see of the game.
+
+    ---
+    get:
+      summary: 'The signed appeal dossier: the whole stream, traces, clock readings, pairing check, checkpoint
+        (docs/auditing.md); recorder verify --dossier checks it offline'
+      parameters:
+      - {in: query, schema: DossierQuerySchema}
+      responses:
+        200:
+          description: 'mancala-dossier/1: the format line, the canonical JSON body, the key id and the Ed25519
+            signature over the first two lines'' bytes'
+          content: {application/vnd.mancala-dossier: {schema: {type: string}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     query = dossier_query(game_id)
     data = dossier.build(signing_key(), game_id, visible_events(game_id), **query, pairing_check=round_check(game_id))
     response = Response(data, mimetype=dossier_body.MEDIA_TYPE)
@@ -189,11 +268,28 @@ def round_check(game_id: str) -> dict | None:
 
 @bp.get("/keys/public")
 def public_key():
+    """The service's Ed25519 public key: raw base64 and PEM
+
+    ---
+    get:
+      responses:
+        200: {description: Public key, content: {application/json: {schema: PublicKeySchema}}}
+    """
     return public_key_schema.dump(signing_key().public_json())
 
 
 @bp.get("/games/<game_id>/board.svg")
 def board(game_id: str):
+    """The board after event N as an SVG diagram
+
+    ---
+    get:
+      parameters:
+      - {in: query, schema: BoardQuerySchema}
+      responses:
+        200: {description: SVG, content: {image/svg+xml: {schema: {type: string}}}}
+        422: Invalid body or illegal move
+    """
     query = load_query(board_query_schema)
     game = visible_game(game_id, query["at"])
     names = (game.setup.south, game.setup.north)

@@ -92,6 +92,16 @@ def with_etag(payload: dict, game: FoldedGame, status: int = 200, **headers) -> 
 
 @bp.post("")
 def create_game():
+    """Create a game (GEN-23, GEN-42)
+
+    ---
+    post:
+      parameters: [Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: GameCreateSchema}}}
+      responses:
+        201: {description: Created, content: {application/json: {schema: GameSchema}}}
+        422: Invalid body or illegal move
+    """
     body = json_body()
     data = game_create_schema.load(body)
     for side in ("south_player", "north_player"):
@@ -106,6 +116,16 @@ def create_game():
 
 @bp.get("")
 def list_games():
+    """List games
+
+    ---
+    get:
+      parameters:
+      - {in: query, schema: GameQuerySchema}
+      responses:
+        200: {description: Games, content: {application/json: {schema: GameListSchema}}}
+        422: Invalid body or illegal move
+    """
     query = load_query(game_query_schema)
     rows = recorder().games.page(**query)
     games = [{**visible_row(row), "id": row["game_id"]} for row in rows]
@@ -119,6 +139,13 @@ def list_games():
 
 @bp.get("/<game_id>")
 def get_game(game_id: str):
+    """A game and its latest state
+
+    ---
+    get:
+      responses:
+        200: {description: Game, content: {application/json: {schema: GameSchema}}}
+    """
     game = visible_game(game_id)
     created_at = recorder().store.read(game_id, upto=1)[0].recorded_at
     return with_etag(game_schema.dump({**game_json(game, created_at, seen_at_of(game_id)), **names_geez(game)}), game)
@@ -133,6 +160,35 @@ def names_geez(game: FoldedGame) -> dict:
 
 @bp.post("/<game_id>/commands")
 def record_command(game_id: str):
+    """Record one sowing or decision
+
+    ---
+    post:
+      description: Needs a bearer token that may write this game (docs/security.md) and the version last seen
+        (If-Match or expected_version; 428 without).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              oneOf:
+              - {$ref: '#/components/schemas/SowCommand'}
+              - {$ref: '#/components/schemas/RaceCommand'}
+              - {$ref: '#/components/schemas/OpeningCommand'}
+              - {$ref: '#/components/schemas/LotCommand'}
+              - {$ref: '#/components/schemas/NextRoundCommand'}
+              - {$ref: '#/components/schemas/ResultCommand'}
+              - {$ref: '#/components/schemas/RetractCommand'}
+              - {$ref: '#/components/schemas/AnnotateCommand'}
+              - {$ref: '#/components/schemas/PauseClocksCommand'}
+              - {$ref: '#/components/schemas/ResumeClocksCommand'}
+      responses:
+        201: {description: Recorded, content: {application/json: {schema: RecordedSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+        428: No If-Match or expected_version
+    """
     body = json_body()
     command = load_command(body)
     expected = expected_version(command.pop("expected_version", None))
@@ -169,6 +225,13 @@ def expected_version(from_body: int | None) -> int | None:
 
 @bp.get("/<game_id>/events")
 def get_events(game_id: str):
+    """The event log with hashes
+
+    ---
+    get:
+      responses:
+        200: {description: Events, content: {application/json: {schema: EventListSchema}}}
+    """
     events = visible_events(game_id)
     # Retracted moves name their retraction and retractions name what they withdrew (by folding).
     entries = mark_retractions(game_id, [e.to_dict() for e in events])
@@ -179,5 +242,15 @@ def get_events(game_id: str):
 
 @bp.get("/<game_id>/state")
 def get_state(game_id: str):
+    """The state after event N (default: latest)
+
+    ---
+    get:
+      parameters:
+      - {in: query, schema: StateQuerySchema}
+      responses:
+        200: {description: State, content: {application/json: {schema: {type: object}}}}
+        422: Invalid body or illegal move
+    """
     game = visible_game(game_id, load_query(state_query_schema)["at"])
     return with_etag(state_json(game), game)

@@ -9,13 +9,10 @@ from flask import Blueprint, Flask
 from recorder.tournaments import board_game_id, knockout
 from schemas.knockout import bracket_schema, handover_schema, lot_schema
 
-from . import openapi
 from .broadcast import visible_state_of
-from .knockout_openapi import document_knockout_paths
 from .tournaments import body, respond, tournament_view, tournaments, write_options
 
 bp = Blueprint("knockout", __name__, url_prefix="/api/tournaments")
-openapi.EXTENSIONS.append(document_knockout_paths)
 
 
 def init_app(app: Flask) -> None:
@@ -24,6 +21,13 @@ def init_app(app: Flask) -> None:
 
 @bp.get("/<tournament_id>/bracket")
 def get_bracket(tournament_id: str):
+    """A knock-out's bracket: every stage's matches, their games, scores, play-offs and lots
+
+    ---
+    get:
+      responses:
+        200: {description: The bracket, content: {application/json: {schema: BracketSchema}}}
+    """
     return bracket_response(tournament_id)
 
 
@@ -43,6 +47,20 @@ def bracket_response(tournament_id: str, status: int = 200):
 
 @bp.post("/<tournament_id>/knockout/seeding")
 def hand_over(tournament_id: str):
+    """Seed the knock-out from a finished stage's top players (the hand-over)
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: HandoverSchema}}}
+      responses:
+        201:
+          description: The bracket as it now reads
+          content: {application/json: {schema: BracketSchema}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     # Seeded from the standings as the writer may see them: a stage's broadcast delay holds.
     tournaments().hand_over(tournament_id, handover_schema.load(raw), visible_state_of, **write_options(raw))
@@ -51,6 +69,20 @@ def hand_over(tournament_id: str):
 
 @bp.post("/<tournament_id>/knockout/lots")
 def draw_lot(tournament_id: str):
+    """Record the lot's winner of a match level after its play-off games
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: LotSchema}}}
+      responses:
+        201:
+          description: The bracket as it now reads
+          content: {application/json: {schema: BracketSchema}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     tournaments().draw_lot(tournament_id, lot_schema.load(raw), **write_options(raw))
     return bracket_response(tournament_id, 201)

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apispec import APISpec
 from flask import Blueprint, Flask, Response, current_app, request
 
 from schemas import event_schema
@@ -52,7 +51,6 @@ from ..live.watchers import Encoded, GameLook, Visible, Watchers
 from ..rules.values import is_whole_number
 from ..store import StoredEvent
 from ..tournaments import is_tournament_id
-from . import openapi
 from .broadcast import audience
 from .problems import problem
 
@@ -104,6 +102,20 @@ def streaming(body: Iterator[bytes]) -> Response:
 
 @bp.get("/api/games/<game_id>/live")
 def game_live(game_id: str):
+    """Server-Sent Events: the game's version, then each event as it is recorded (id: its seq)
+
+    ---
+    get:
+      parameters:
+      - {name: Last-Event-ID, in: header, required: false, schema: {type: string, pattern: '^[0-9]{1,18}$'}}
+      - {name: last_event_id, in: query, required: false, schema: {type: string, pattern: '^[0-9]{1,18}$'}}
+      responses:
+        200:
+          description: 'An event stream: `version`, then `recorded` messages'
+          content: {text/event-stream: {}}
+        422: Invalid body or illegal move
+        503: Too many listeners in this process (Retry-After)
+    """
     store = current_app.extensions["recorder"].store
     if store.version(game_id) == 0:
         raise UnknownGame(f"There is no game {game_id}.")
@@ -139,6 +151,20 @@ def timing() -> tuple[float, float]:
 
 @bp.get("/api/tournaments/<tournament_id>/live")
 def tournament_live(tournament_id: str):
+    """Server-Sent Events: a snapshot of the boards, then `board` and `tournament` changes
+
+    ---
+    get:
+      parameters:
+      - {name: Last-Event-ID, in: header, required: false, schema: {type: string, pattern: '^[0-9]{1,18}$'}}
+      - {name: last_event_id, in: query, required: false, schema: {type: string, pattern: '^[0-9]{1,18}$'}}
+      responses:
+        200:
+          description: 'An event stream: `snapshot`, then `board` and `tournament` messages'
+          content: {text/event-stream: {}}
+        422: Invalid body or illegal move
+        503: Too many listeners in this process (Retry-After)
+    """
     store = current_app.extensions["recorder"].store
     if not is_tournament_id(tournament_id) or store.version(tournament_id) == 0:
         raise NotFound(f"There is no tournament {tournament_id}.")
@@ -148,58 +174,6 @@ def tournament_live(tournament_id: str):
     look = lambda: BoardsLook(store, tournament_id, reader, poll)  # noqa: E731
     first = lambda: BoardsLook(store, tournament_id, reader, 0)  # noqa: E731
     return stream(tournament_messages(watchers(), key, look, first, last_event_id(), timing()))
-
-
-LAST_EVENT_ID = [
-    {
-        "name": "Last-Event-ID",
-        "in": "header",
-        "required": False,
-        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
-    },
-    {
-        "name": "last_event_id",
-        "in": "query",
-        "required": False,
-        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
-    },
-]
-
-
-def _stream_responses(what: str) -> dict:
-    stream_body: dict[str, dict] = {"text/event-stream": {}}  # messages, not one JSON document
-    return {
-        "200": {"description": what, "content": stream_body},
-        **openapi._problems(404, 422),
-        "503": {"description": "Too many listeners in this process (Retry-After)", "content": openapi.PROBLEM},
-    }
-
-
-def document_live_paths(spec: APISpec) -> None:
-    tournament_id = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    spec.path(
-        path="/api/games/{game_id}/live",
-        operations={
-            "get": {
-                "summary": "Server-Sent Events: the game's version, then each event as it is recorded (id: its seq)",
-                "parameters": [openapi.GAME_ID, *LAST_EVENT_ID],
-                "responses": _stream_responses("An event stream: `version`, then `recorded` messages"),
-            }
-        },
-    )
-    spec.path(
-        path="/api/tournaments/{tournament_id}/live",
-        operations={
-            "get": {
-                "summary": "Server-Sent Events: a snapshot of the boards, then `board` and `tournament` changes",
-                "parameters": [tournament_id, *LAST_EVENT_ID],
-                "responses": _stream_responses("An event stream: `snapshot`, then `board` and `tournament` messages"),
-            }
-        },
-    )
-
-
-openapi.EXTENSIONS.append(document_live_paths)
 
 
 def init_app(app: Flask) -> None:

@@ -1,182 +1,309 @@
-"""The OpenAPI document, generated from the marshmallow schemas (apispec)."""
+"""The OpenAPI document, derived from the app's routes and the marshmallow schemas (apispec).
+
+Each view states its own operation: its docstring's first paragraph is the summary, and
+the YAML after ``---`` the rest (apispec's FlaskPlugin reads it; a schema named there is a
+``schemas`` class, which the MarshmallowPlugin turns into its component). What every
+operation of a kind shares is added here once, from what the route says
+(``RouteConventions``): the path parameters from the rule's converters and the 404 of a
+path naming nothing, the bearer security and the refusals of a write, the definitions of
+the If-Match and Idempotency-Key headers a view names, and the problem+json body of each
+error response a view gives as a bare description.
+
+Nothing is registered when a module is imported: the document is built from the app the
+first time it is asked for, and kept in the app's extensions.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from typing import Any
 
-from apispec import APISpec
+from apispec import APISpec, BasePlugin
+from apispec.exceptions import APISpecError
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import Blueprint, jsonify
+from apispec_webframeworks.flask import FlaskPlugin
+from flask import Blueprint, Flask, current_app, jsonify
+from werkzeug.routing import Rule
 
+import schemas.archive as archive_schemas
+import schemas.audit as audit_schemas
 import schemas.commands as command_schemas
+import schemas.game_notation as notation_schemas
 import schemas.games as game_schemas
+import schemas.knockout as knockout_schemas
+import schemas.players as player_schemas
+import schemas.positions as position_schemas
+import schemas.prizes as prize_schemas
+import schemas.signoffs as signoff_schemas
+import schemas.teams as team_schemas
+import schemas.tournaments as tournament_schemas
+
+from .access import OPEN_POSTS, READS
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-
-
-def _json(ref: str) -> dict:
-    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
-
-
-def _problems(*statuses: int) -> dict:
-    text = {400: "Malformed JSON", 404: "Unknown game", 409: "Stale version", 422: "Invalid body or illegal move"}
-    return {str(s): {"description": text.get(s, "Problem"), "content": PROBLEM} for s in statuses}
-
-
-GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"}}
-IF_MATCH = {
-    "name": "If-Match",
-    "in": "header",
-    "required": False,
-    "description": 'The version last seen, as the ETag: "N". A command needs it (or expected_version), else 428.',
-    "schema": {"type": "string"},
-}
-
-
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
-# POSTs that store nothing and so need no token (recorder/api/access.py OPEN_POSTS).
-OPEN_POSTS = {("/api/games/{game_id}/claims", "post"), ("/api/games/{game_id}/what-if", "post")}
+HEADERS = {
+    "If-Match": {
+        "name": "If-Match",
+        "in": "header",
+        "required": False,
+        "description": 'The version last seen, as the ETag: "N". A command needs it (or expected_version), else 428.',
+        "schema": {"type": "string"},
+    },
+    "Idempotency-Key": {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"}},
+}
+# What the guard and the app answer to any write before its view runs (recorder/api/access.py).
+REFUSALS = {
+    "400": "Malformed body",
+    "401": "No valid bearer token",
+    "403": "The token does not reach this resource",
+    "413": "Body over the size limit (nothing stored)",
+    "415": "Not application/json",
+    "503": "Database unavailable",
+}
+# Every integer in a path counts from 1: an event's seq, a round, a board, an entrant's number.
+CONVERTERS = {"int": {"type": "integer", "minimum": 1}}
+# What a path parameter names, for the 404 of a path that names nothing.
+NOUNS = {
+    "game_id": "game",
+    "seq": "event",
+    "tournament_id": "tournament",
+    "round_number": "round",
+    "player_id": "player",
+    "team_id": "team",
+    "token_id": "token",
+    "variant": "game",
+    "code": "category",
+}
+ARGUMENT = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
+
+# The components, by name, in the order apispec must meet them: a nested schema before the
+# schemas that hold it, so they refer to it by name. The prefixes keep the names of the
+# tournaments' and the registry's resources from clashing (their players, their teams).
+COMPONENTS: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
+    ("", game_schemas, ("GameCreate", "Game", "GameList", "EventList", "Recorded", "VariantList", "Problem")),
+    ("", archive_schemas, ("ImportReport",)),
+    (
+        "Tournament",
+        tournament_schemas,
+        (
+            "TournamentCreate",
+            "PlayerCreate",
+            "Withdrawal",
+            "Absence",
+            "ForbiddenPair",
+            "Tiebreaks",
+            "Broadcast",
+            "ManualBoard",
+            "ManualBye",
+            "Pair",
+            "BoardGame",
+            "BoardResult",
+            "Correction",
+            "TokenCreate",
+            "Entrant",
+            "Round",
+            "Token",
+            "Standing",
+            "CrosstableRow",
+            "TournamentSummary",
+            "Tournament",
+            "TournamentList",
+            "Standings",
+            "Crosstable",
+            "TokenList",
+            "RoundCheck",
+            "PairingCheck",
+            "TokenSelf",
+            "ProposedRound",
+            "Finish",
+            "Signin",
+            "SigninList",
+            "PlayerSignin",
+            "PlayerSigninList",
+            "DisputeList",
+            "CheckIn",
+        ),
+    ),
+    (
+        "",
+        audit_schemas,
+        (
+            "Claim",
+            "ClaimReport",
+            "WhatIf",
+            "WhatIfReport",
+            "CheckpointBody",
+            "CheckpointCheck",
+            "VerifyReport",
+            "Checkpoint",
+            "PublicKey",
+            "Trace",
+        ),
+    ),
+    ("", notation_schemas, ("MoveList",)),
+    ("", position_schemas, ("PositionSearch",)),
+    (
+        "Tournament",
+        knockout_schemas,
+        (
+            "Handover",
+            "Lot",
+            "BracketPlayer",
+            "BracketGame",
+            "BracketMatch",
+            "BracketStage",
+            "BracketSeeding",
+            "Bracket",
+        ),
+    ),
+    (
+        "Registry",
+        player_schemas,
+        (
+            "PlayerCreate",
+            "Rename",
+            "Affiliation",
+            "Particulars",
+            "Merge",
+            "Reason",
+            "PlayerSummary",
+            "Player",
+            "PlayerList",
+            "RatingList",
+        ),
+    ),
+    (
+        "Tournament",
+        prize_schemas,
+        ("Category", "Categories", "Prize", "Prizes", "CategoryStanding", "CategoryStandings", "Award", "PrizeList"),
+    ),
+    ("", signoff_schemas, ("Confirmation", "Dispute", "Decision")),
+    ("Registry", team_schemas, ("Roster", "TeamCreate", "Team", "TeamList")),
+    (
+        "Tournament",
+        team_schemas,
+        (
+            "TeamEntry",
+            "Lineup",
+            "Lineups",
+            "TeamStanding",
+            "TeamStandings",
+            "TeamMatches",
+            "BoardPrizes",
+            "CaptainSignin",
+        ),
+    ),
+)
 
 
-def _declare_security(document: dict) -> None:
-    """Every write operation needs a bearer token: say so, and what refusing looks like."""
-    refusals = {
-        400: "Malformed body",
-        401: "No valid bearer token",
-        403: "The token does not reach this resource",
-        413: "Body over the size limit (nothing stored)",
-    }
-    for path, operations in document["paths"].items():
-        for method, operation in operations.items():
-            if method == "get" or (path, method) in OPEN_POSTS:
-                continue
-            operation["security"] = BEARER
-            responses = operation.setdefault("responses", {})
-            for status, text in {**refusals, 415: "Not application/json", 503: "Database unavailable"}.items():
-                responses.setdefault(str(status), {"description": text, "content": PROBLEM})
-            if path == "/api/games/{game_id}/commands":
-                responses["428"] = {"description": "No If-Match or expected_version", "content": PROBLEM}
+def command_component(kind: str) -> str:
+    """A command's component: ``next_round`` is ``NextRoundCommand``."""
+    return "".join(part.title() for part in kind.split("_")) + "Command"
 
 
 def _component_schemas(spec: APISpec) -> None:
-    for name in ("GameCreate", "Game", "GameList", "EventList", "Recorded", "VariantList", "Problem"):
-        spec.components.schema(name, schema=getattr(game_schemas, f"{name}Schema"))
+    for prefix, module, names in COMPONENTS:
+        for name in names:
+            component = name if name.startswith(prefix) else prefix + name
+            spec.components.schema(component, schema=getattr(module, f"{name}Schema"))
     for kind, schema in command_schemas.COMMAND_SCHEMAS.items():
-        title = "".join(part.title() for part in kind.split("_")) + "Command"
-        spec.components.schema(title, schema=type(schema))
-        spec.components.schemas[title]["properties"]["type"]["enum"] = [kind]
+        spec.components.schema(command_component(kind), schema=type(schema))
+        spec.components.schemas[command_component(kind)]["properties"]["type"]["enum"] = [kind]
 
 
-def _command_body() -> dict:
-    refs = [
-        {"$ref": "#/components/schemas/" + "".join(p.title() for p in kind.split("_")) + "Command"}
-        for kind in command_schemas.COMMAND_SCHEMAS
+def path_parameters(rule: Rule) -> list[dict]:
+    """The rule's arguments in the order the path names them, typed by their converters."""
+    return [
+        {"name": name, "in": "path", "required": True, "schema": dict(CONVERTERS.get(converter, {"type": "string"}))}
+        for converter, name in ARGUMENT.findall(rule.rule)
     ]
-    return {"required": True, "content": {"application/json": {"schema": {"oneOf": refs}}}}
 
 
-def _paths(spec: APISpec) -> None:
-    spec.path(
-        path="/api/variants",
-        operations={
-            "get": {
-                "summary": "The five games: geometry, options, decisions",
-                "responses": {"200": {"description": "Variants", "content": _json("VariantList")}},
-            }
-        },
-    )
-    spec.path(
-        path="/api/games",
-        operations={
-            "get": {
-                "summary": "List games",
-                "parameters": [{"in": "query", "schema": game_schemas.GameQuerySchema}],
-                "responses": {"200": {"description": "Games", "content": _json("GameList")}, **_problems(422)},
-            },
-            "post": {
-                "summary": "Create a game (GEN-23, GEN-42)",
-                "parameters": [IDEMPOTENCY],
-                "requestBody": {"required": True, "content": _json("GameCreate")},
-                "responses": {"201": {"description": "Created", "content": _json("Game")}, **_problems(400, 422)},
-            },
-        },
-    )
-    spec.path(
-        path="/api/games/{game_id}",
-        operations={
-            "get": {
-                "summary": "A game and its latest state",
-                "parameters": [GAME_ID],
-                "responses": {"200": {"description": "Game", "content": _json("Game")}, **_problems(404)},
-            }
-        },
-    )
-    spec.path(
-        path="/api/games/{game_id}/commands",
-        operations={
-            "post": {
-                "summary": "Record one sowing or decision",
-                "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
-                "description": "Needs a bearer token that may write this game (docs/security.md) and the version"
-                " last seen (If-Match or expected_version; 428 without).",
-                "requestBody": _command_body(),
-                "responses": {
-                    "201": {"description": "Recorded", "content": _json("Recorded")},
-                    **_problems(400, 401, 403, 404, 409, 422),
-                },
-            }
-        },
-    )
-    spec.path(
-        path="/api/games/{game_id}/events",
-        operations={
-            "get": {
-                "summary": "The event log with hashes",
-                "parameters": [GAME_ID],
-                "responses": {"200": {"description": "Events", "content": _json("EventList")}, **_problems(404)},
-            }
-        },
-    )
-    spec.path(
-        path="/api/games/{game_id}/state",
-        operations={
-            "get": {
-                "summary": "The state after event N (default: latest)",
-                "parameters": [GAME_ID, {"in": "query", "schema": game_schemas.StateQuerySchema}],
-                "responses": {
-                    "200": {"description": "State", "content": {"application/json": {"schema": {"type": "object"}}}},
-                    **_problems(404, 422),
-                },
-            }
-        },
-    )
+def unknown(rule: Rule) -> str:
+    """The 404's words: what the path's parameters name (``Unknown tournament, round or board``)."""
+    nouns = [NOUNS.get(name, name) for _, name in ARGUMENT.findall(rule.rule)]
+    return "Unknown " + (f"{', '.join(nouns[:-1])} or {nouns[-1]}" if len(nouns) > 1 else nouns[0])
 
 
-EXTENSIONS: list = []  # later issues add (callable(spec)) here to document their endpoints
+def writes(method: str, rule: Rule) -> bool:
+    """Does this operation need a bearer token? Every method but a read, except the open POSTs."""
+    return method not in READS and rule.endpoint not in OPEN_POSTS
 
 
-@lru_cache(maxsize=1)
-def build_spec() -> dict:
+def summary_of(view: Any) -> str | None:
+    """The docstring's first paragraph, on one line (the words before any ``---``)."""
+    prose = (view.__doc__ or "").split("---")[0].strip()
+    return " ".join(prose.split("\n\n")[0].split()) or None
+
+
+class RouteConventions(BasePlugin):
+    """Completes each operation a view declares with what its route implies (the module's docstring)."""
+
+    def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
+        rule, view = kwargs["rule"], kwargs["view"]
+        assert operations is not None
+        methods = {method.lower() for method in rule.methods - {"HEAD", "OPTIONS"}}
+        if set(operations) != methods:
+            raise APISpecError(f"{rule.endpoint}: its docstring declares {sorted(operations)}, it serves {methods}")
+        for method, operation in operations.items():
+            self._complete(operation, rule, view, method.upper())
+
+    @staticmethod
+    def _complete(operation: dict, rule: Rule, view: Any, method: str) -> None:
+        if "summary" not in operation and summary_of(view):
+            operation["summary"] = summary_of(view)
+        named = [HEADERS[p] if isinstance(p, str) else p for p in operation.get("parameters", [])]
+        if named or rule.arguments:
+            operation["parameters"] = [*path_parameters(rule), *named]
+        responses = {
+            str(status): {"description": response, "content": PROBLEM} if isinstance(response, str) else response
+            for status, response in operation.get("responses", {}).items()
+        }
+        if rule.arguments:
+            responses.setdefault("404", {"description": unknown(rule), "content": PROBLEM})
+        if writes(method, rule):
+            operation["security"] = BEARER
+            for status, text in REFUSALS.items():
+                responses.setdefault(status, {"description": text, "content": PROBLEM})
+        operation["responses"] = dict(sorted(responses.items()))
+
+
+def derive_spec(app: Flask) -> dict:
+    """The document of every route the app serves under /api, from its views and schemas."""
     spec = APISpec(
         title="Mancala record service",
         version="1.0.0",
         openapi_version="3.0.3",
-        plugins=[MarshmallowPlugin()],
+        plugins=[FlaskPlugin(), RouteConventions(), MarshmallowPlugin()],
         info={"description": "Records Selus, Gabata, Qelat, Lahemay Walida and Tuz games as immutable events."},
     )
     spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     _component_schemas(spec)
-    _paths(spec)
-    for extend in EXTENSIONS:
-        extend(spec)
-    document = spec.to_dict()
-    _declare_security(document)
-    return document
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            spec.path(view=app.view_functions[rule.endpoint], app=app, rule=rule)
+    return spec.to_dict()
+
+
+def build_spec(app: Flask) -> dict:
+    """The app's document, derived the first time it is asked for."""
+    if "openapi" not in app.extensions:
+        app.extensions["openapi"] = derive_spec(app)
+    return app.extensions["openapi"]
 
 
 @bp.get("/openapi.json")
 def openapi_document():
-    return jsonify(build_spec())
+    """This document: every operation of the API, derived from its routes and schemas.
+
+    ---
+    get:
+      responses:
+        200:
+          description: The OpenAPI document
+          content: {application/json: {schema: {type: object}}}
+    """
+    return jsonify(build_spec(current_app))

@@ -26,17 +26,14 @@ from schemas.players import (
     rename_schema,
 )
 
-from . import openapi
 from .access import principal, recorded_by
 from .body import json_body
 from .broadcast import horizon, visible_game
 from .games import idempotency
-from .players_openapi import document_player_paths
 from .problems import load_query
 from .tournaments import respond, write_options
 
 bp = Blueprint("players", __name__, url_prefix="/api/players")
-openapi.EXTENSIONS.append(document_player_paths)
 
 
 def init_app(app: Flask) -> None:
@@ -138,6 +135,16 @@ def visible_entry(game: dict) -> dict:
 
 @bp.get("")
 def search_players():
+    """Search players by name (case, spacing and diacritics ignored; Latin or Ge'ez)
+
+    ---
+    get:
+      parameters:
+      - {in: query, schema: PlayerQuerySchema}
+      responses:
+        200: {description: Players, content: {application/json: {schema: PlayerListSchema}}}
+        422: Invalid body or illegal move
+    """
     query = load_query(player_query_schema)
     found = players().search(query["q"], limit=query["limit"])
     return player_list_schema.dump({"players": [candidate_json(row) for row in found]})
@@ -145,6 +152,21 @@ def search_players():
 
 @bp.post("")
 def register_player():
+    """Register a player (409 with the candidates when the name is taken, unless force)
+
+    ---
+    post:
+      description: Needs the admin token or an arbiter token.
+      parameters: [Idempotency-Key]
+      requestBody:
+        required: true
+        content: {application/json: {schema: schemas.players.PlayerCreateSchema}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
+        404: Unknown game
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = json_body()
     data = player_create_schema.load(raw)
     force = data.pop("force")
@@ -159,17 +181,43 @@ def register_player():
 
 @bp.get("/<player_id>")
 def get_player(player_id: str):
+    """A player: names, affiliation, tournaments, games, ratings (a merged id names its survivor)
+
+    ---
+    get:
+      responses:
+        200: {description: Player, content: {application/json: {schema: PlayerSchema}}}
+    """
     p = players().player(player_id)
     return respond(player_schema.dump(player_json(p, full=True)), p.version)
 
 
 @bp.get("/<player_id>/events")
 def get_player_events(player_id: str):
+    """The player's event log with hashes
+
+    ---
+    get:
+      responses:
+        200: {description: Events, content: {application/json: {schema: EventListSchema}}}
+    """
     return {"player_id": player_id, "events": [e.to_dict() for e in players().events(player_id)]}
 
 
 @bp.post("/<player_id>/name")
 def rename_player(player_id: str):
+    """Rename a player (both names, as they now read)
+
+    ---
+    post:
+      description: Needs the admin token, or an arbiter token of a tournament this player entered.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: RenameSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = json_body()
     written = players().rename(player_id, rename_schema.load(raw), **player_write_options(raw))
     return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
@@ -177,6 +225,18 @@ def rename_player(player_id: str):
 
 @bp.post("/<player_id>/affiliation")
 def change_affiliation(player_id: str):
+    """Change a player's federation or club
+
+    ---
+    post:
+      description: Needs the admin token, or an arbiter token of a tournament this player entered.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: AffiliationSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = json_body()
     written = players().change_affiliation(player_id, affiliation_schema.load(raw), **player_write_options(raw))
     return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
@@ -184,6 +244,18 @@ def change_affiliation(player_id: str):
 
 @bp.post("/<player_id>/particulars")
 def change_particulars(player_id: str):
+    """Change a player's sex or birth year
+
+    ---
+    post:
+      description: Needs the admin token, or an arbiter token of a tournament this player entered.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: ParticularsSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = json_body()
     written = players().change_particulars(player_id, particulars_schema.load(raw), **player_write_options(raw))
     return respond(player_schema.dump(player_json(written.player)), written.player.version, 201)
@@ -191,6 +263,18 @@ def change_particulars(player_id: str):
 
 @bp.post("/<player_id>/merge")
 def merge_player(player_id: str):
+    """Merge this duplicate into another record
+
+    ---
+    post:
+      description: Needs the admin token.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: MergeSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = json_body()
     written = players().merge(player_id, merge_schema.load(raw), **player_write_options(raw))
     current_app.extensions["ratings"].rebuild()  # the lists as if the record had always been one
@@ -199,6 +283,18 @@ def merge_player(player_id: str):
 
 @bp.post("/<player_id>/merge/withdrawal")
 def withdraw_merge(player_id: str):
+    """Withdraw a wrong merge
+
+    ---
+    post:
+      description: Needs the admin token.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: ReasonSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = json_body(empty_is_object=True)
     written = players().withdraw_merge(player_id, reason_schema.load(raw), **player_write_options(raw))
     current_app.extensions["ratings"].rebuild()

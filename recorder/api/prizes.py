@@ -14,13 +14,10 @@ from recorder.players.particulars import entrants_particulars
 from recorder.tournaments import prize_views
 from schemas.prizes import categories_schema, category_standings_schema, prize_list_schema, prizes_schema
 
-from . import openapi
 from .broadcast import visible_state_of
-from .prizes_openapi import document_prize_paths
 from .tournaments import body, respond, tournament_view, tournaments, write_options
 
 bp = Blueprint("prizes", __name__, url_prefix="/api/tournaments")
-openapi.EXTENSIONS.append(document_prize_paths)
 
 
 def init_app(app: Flask) -> None:
@@ -29,6 +26,20 @@ def init_app(app: Flask) -> None:
 
 @bp.put("/<tournament_id>/categories")
 def set_categories(tournament_id: str):
+    """Set the tournament's categories (the whole list)
+
+    ---
+    put:
+      description: Needs an arbiter token of this tournament (or the admin token); refused once it is finished.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: CategoriesSchema}}}
+      responses:
+        200:
+          description: The prize list as it now reads
+          content: {application/json: {schema: PrizeListSchema}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     tournaments().set_categories(tournament_id, categories_schema.load(raw), **write_options(raw))
     return get_prizes(tournament_id)
@@ -36,6 +47,20 @@ def set_categories(tournament_id: str):
 
 @bp.put("/<tournament_id>/prizes")
 def set_prizes(tournament_id: str):
+    """Set the prize list and how a tie shares it (none or hort)
+
+    ---
+    put:
+      description: Needs an arbiter token of this tournament (or the admin token); refused once it is finished.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: PrizesSchema}}}
+      responses:
+        200:
+          description: The prize list as it now reads
+          content: {application/json: {schema: PrizeListSchema}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     tournaments().set_prizes(tournament_id, prizes_schema.load(raw), **write_options(raw))
     return get_prizes(tournament_id)
@@ -43,6 +68,15 @@ def set_prizes(tournament_id: str):
 
 @bp.get("/<tournament_id>/categories/<code>/standings")
 def get_category_standings(tournament_id: str, code: str):
+    """One category's standings: its players' places beside the overall rank
+
+    ---
+    get:
+      responses:
+        200:
+          description: 'One category''s standings: its players'' places beside the overall rank'
+          content: {application/json: {schema: CategoryStandingsSchema}}
+    """
     view = tournament_view(tournament_id, visible_state_of)
     particulars = entrants_particulars(current_app.extensions["players"], tournaments(), view)
     found = prize_views.category_standings_json(view, particulars, code)
@@ -51,6 +85,15 @@ def get_category_standings(tournament_id: str, code: str):
 
 @bp.get("/<tournament_id>/prizes")
 def get_prizes(tournament_id: str):
+    """The prize list and who is paid what, by the standings
+
+    ---
+    get:
+      responses:
+        200:
+          description: The prize list and who is paid what, by the standings
+          content: {application/json: {schema: PrizeListSchema}}
+    """
     view = tournament_view(tournament_id, visible_state_of)
     particulars = entrants_particulars(current_app.extensions["players"], tournaments(), view)
     return respond(prize_list_schema.dump(prize_views.prizes_json(view, particulars)), view.tournament.version)

@@ -93,11 +93,36 @@ def correction_json(row: dict) -> dict:
 
 @bp.get("/<variant>")
 def get_rating_list(variant: str):
+    """A game's rating list for a month (Glicko-2; default: this month, not yet published)
+
+    ---
+    get:
+      description: A month that is over answers with its published list; each entry explains its change (the games,
+        each opponent's rating and deviation, the expected and actual score); `corrections` states each result
+        of an earlier month's game corrected since the month before and applied in this list (the game, its month,
+        the result before and after).
+      parameters:
+      - {in: query, schema: RatingQuerySchema}
+      responses:
+        200: {description: Rating list, content: {application/json: {schema: RatingListSchema}}}
+        422: Invalid body or illegal move
+    """
     return rating_list_schema.dump(rating_list(variant))
 
 
 @bp.get("/<variant>.csv")
 def export_rating_list(variant: str):
+    """The same list as CSV (rank, id, names, federation, club, rating, rd, volatility, games); after a blank line, the
+    corrections it applies (game_id, period, before, after)
+
+    ---
+    get:
+      parameters:
+      - {in: query, schema: RatingQuerySchema}
+      responses:
+        200: {description: CSV, content: {text/csv: {schema: {type: string}}}}
+        422: Invalid body or illegal move
+    """
     listing = rating_list(variant)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

@@ -7,34 +7,42 @@ the token and the round's pairing, never from the body (docs/tournaments.md,
 
 from __future__ import annotations
 
-from apispec import APISpec
 from flask import Blueprint, current_app
 
 from recorder.core.ids import board_of, tournament_of_board
 from recorder.core.signoffs import signoffs_json
 from recorder.errors import Forbidden, InvalidRecord
 from schemas.signoffs import (
-    ConfirmationSchema,
-    DecisionSchema,
-    DisputeSchema,
     confirmation_schema,
     decision_schema,
     dispute_schema,
 )
 
-from . import openapi
 from .access import principal, recorded_by
 from .body import json_body
 from .broadcast import visible_game
 from .games import event_schema, expected_version, idempotency, recorder, state_json, with_etag
-from .openapi import GAME_ID, IDEMPOTENCY, IF_MATCH, _json, _problems
 
 bp = Blueprint("signoffs", __name__, url_prefix="/api/games")
 
 
 @bp.post("/<game_id>/confirmations")
 def confirm_record(game_id: str):
-    """The player confirms the record as it stands (the version he last saw)."""
+    """The player confirms the record as it stands (the version he last saw).
+
+    ---
+    post:
+      summary: Confirm the finished game's record (a player's own sign-in, for his game)
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: ConfirmationSchema}}}
+      responses:
+        201:
+          description: 'Recorded: the event, the state and the signoffs'
+          content: {application/json: {schema: {type: object}}}
+        409: Stale version
+        422: Invalid body or illegal move
+        428: Problem
+    """
     body = json_body()
     data = confirmation_schema.load(body)
     return _record(game_id, {"type": "confirm", **_signing_player(game_id)}, data, body)
@@ -43,7 +51,21 @@ def confirm_record(game_id: str):
 @bp.post("/<game_id>/disputes")
 def dispute_record(game_id: str):
     """The player disputes moves of the record and/or its result, and says why; or appeals
-    a decision to the committee (``appeal_of``)."""
+    a decision to the committee (``appeal_of``).
+
+    ---
+    post:
+      summary: Dispute moves and/or the result, or appeal a decision (a player's own sign-in)
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: DisputeSchema}}}
+      responses:
+        201:
+          description: 'Recorded: the event, the state and the signoffs'
+          content: {application/json: {schema: {type: object}}}
+        409: Stale version
+        422: Invalid body or illegal move
+        428: Problem
+    """
     body = json_body()
     data = dispute_schema.load(body)
     fields = {name: data[name] for name in ("moves", "result", "reason", "appeal_of")}
@@ -53,7 +75,21 @@ def dispute_record(game_id: str):
 @bp.post("/<game_id>/decisions")
 def decide_dispute(game_id: str):
     """The decision on an open dispute: upheld (the record unchanged), or corrected by the
-    correction commands recorded since; an appeal's is the committee's (the admin's token)."""
+    correction commands recorded since; an appeal's is the committee's (the admin's token).
+
+    ---
+    post:
+      summary: 'Decide an open dispute: upheld, or corrected (the arbiter; an appeal: the admin)'
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: DecisionSchema}}}
+      responses:
+        201:
+          description: 'Recorded: the event, the state and the signoffs'
+          content: {application/json: {schema: {type: object}}}
+        409: Stale version
+        422: Invalid body or illegal move
+        428: Problem
+    """
     body = json_body()
     data = decision_schema.load(body)
     dispute = recorder().game(game_id).signoffs.dispute(data["dispute"])
@@ -65,7 +101,14 @@ def decide_dispute(game_id: str):
 
 @bp.get("/<game_id>/signoffs")
 def get_signoffs(game_id: str):
-    """The confirmations, disputes and decisions as this reader may see the game."""
+    """The confirmations, disputes and decisions as this reader may see the game.
+
+    ---
+    get:
+      summary: The game's confirmations, disputes and decisions (as this reader may see the game)
+      responses:
+        200: {description: Signoffs, content: {application/json: {schema: {type: object}}}}
+    """
     game = visible_game(game_id)
     return with_etag(signoffs_json(game.signoffs, game.record_end), game)
 
@@ -99,44 +142,3 @@ def _record(game_id: str, command: dict, data: dict, body: dict):
         "signoffs": signoffs_json(game.signoffs, game.record_end),
     }
     return with_etag(payload, game, 201)
-
-
-def document_signoff_paths(spec: APISpec) -> None:
-    for name, schema in (
-        ("Confirmation", ConfirmationSchema),
-        ("Dispute", DisputeSchema),
-        ("Decision", DecisionSchema),
-    ):
-        spec.components.schema(name, schema=schema)
-    recorded = {"description": "Recorded: the event, the state and the signoffs", "content": OBJECT}
-    operations = {
-        "confirmations": ("Confirm the finished game's record (a player's own sign-in, for his game)", "Confirmation"),
-        "disputes": ("Dispute moves and/or the result, or appeal a decision (a player's own sign-in)", "Dispute"),
-        "decisions": ("Decide an open dispute: upheld, or corrected (the arbiter; an appeal: the admin)", "Decision"),
-    }
-    for path, (summary, ref) in operations.items():
-        spec.path(
-            path=f"/api/games/{{game_id}}/{path}",
-            operations={
-                "post": {
-                    "summary": summary,
-                    "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
-                    "requestBody": {"required": True, "content": _json(ref)},
-                    "responses": {"201": recorded, **_problems(404, 409, 422, 428)},
-                }
-            },
-        )
-    spec.path(
-        path="/api/games/{game_id}/signoffs",
-        operations={
-            "get": {
-                "summary": "The game's confirmations, disputes and decisions (as this reader may see the game)",
-                "parameters": [GAME_ID],
-                "responses": {"200": {"description": "Signoffs", "content": OBJECT}, **_problems(404)},
-            }
-        },
-    )
-
-
-OBJECT = {"application/json": {"schema": {"type": "object"}}}
-openapi.EXTENSIONS.append(document_signoff_paths)

@@ -23,15 +23,12 @@ from schemas.teams import (
     team_standings_schema,
 )
 
-from . import openapi
 from .access import authenticator, principal
 from .broadcast import visible_state_of
-from .team_events_openapi import document_team_event_paths
 from .teams import teams
 from .tournaments import NO_STORE, body, respond, tournament_answer, tournament_view, tournaments, write_options
 
 bp = Blueprint("team_events", __name__, url_prefix="/api/tournaments")
-openapi.EXTENSIONS.append(document_team_event_paths)
 
 
 def init_app(app: Flask) -> None:
@@ -40,6 +37,20 @@ def init_app(app: Flask) -> None:
 
 @bp.post("/<tournament_id>/teams")
 def enter_team(tournament_id: str):
+    """Enter a registry team: its players in board order and reserves become entrants
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: TeamEntrySchema}}}
+      responses:
+        201:
+          description: The tournament
+          content: {application/json: {schema: TournamentSchema}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     data = team_entry_schema.load(raw)
     written = tournaments().enter_team(tournament_id, teams().entry(data["team_id"]), **write_options(raw))
@@ -49,7 +60,18 @@ def enter_team(tournament_id: str):
 @bp.post("/<tournament_id>/teams/<int:number>/captain-signin")
 def issue_captain_signin(tournament_id: str, number: int):
     """A sign-in for team ``number``'s captain, shown once: it hands in his team's line-ups
-    and does nothing else; his earlier one is revoked (a card lost or given to another)."""
+    and does nothing else; his earlier one is revoked (a card lost or given to another).
+
+    ---
+    post:
+      summary: 'A sign-in for a team''s captain, shown once: it hands in that team''s line-ups alone'
+      description: Its arbiter's token (or the admin's); revokes the team's earlier one.
+      responses:
+        201:
+          description: The sign-in and its token
+          content: {application/json: {schema: CaptainSigninSchema}}
+        422: Invalid body or illegal move
+    """
     body()  # nothing to take, but a body that is not JSON is refused as anywhere
     t = tournaments().tournament(tournament_id)
     teams_rules.check_team_of(t, number)
@@ -68,6 +90,20 @@ def captain_page_address(tournament_id: str, number: int, token: str) -> str:
 
 @bp.post("/<tournament_id>/rounds/<int:round_number>/lineups")
 def submit_lineup(tournament_id: str, round_number: int):
+    """A team's line-up for the next round until it is paired: board order kept, empties last
+
+    ---
+    post:
+      description: An arbiter token of this tournament, the admin token or the team's captain's sign-in.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: LineupSchema}}}
+      responses:
+        201:
+          description: The line-up as stored
+          content: {application/json: {schema: LineupSchema}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     data = lineup_schema.load(raw)
     refused = lineup_refusal(principal(), data["team"])
@@ -81,7 +117,19 @@ def submit_lineup(tournament_id: str, round_number: int):
 @bp.get("/<tournament_id>/rounds/<int:round_number>/lineups")
 def list_lineups(tournament_id: str, round_number: int):
     """The round's line-ups as the pairing takes (or took) them: the arbiter's, as they are
-    kept from the public until the round is paired."""
+    kept from the public until the round is paired.
+
+    ---
+    get:
+      summary: Each team's line-up for a paired round or the next (kept from the public until paired)
+      description: Needs an arbiter token of this tournament (or the admin token).
+      security:
+      - {bearerAuth: []}
+      responses:
+        200: {description: The line-ups, content: {application/json: {schema: LineupsSchema}}}
+        401: Problem
+        403: Problem
+    """
     t = tournaments().tournament(tournament_id)
     answer = {"round": round_number, "lineups": teams_rules.lineups_json(t, round_number)}
     return respond(lineups_schema.dump(answer), t.version)
@@ -89,6 +137,15 @@ def list_lineups(tournament_id: str, round_number: int):
 
 @bp.get("/<tournament_id>/team-standings")
 def get_team_standings(tournament_id: str):
+    """A team event's standings ranked by its order of C.07's team tie-breaks
+
+    ---
+    get:
+      responses:
+        200:
+          description: The team standings
+          content: {application/json: {schema: TeamStandingsSchema}}
+    """
     view, standings = tournaments().team_standings(tournament_id, visible_state_of)
     t = team_views.of_teams(view.tournament)
     rows = teams_rules.standings_json(t, standings)
@@ -105,6 +162,15 @@ def get_team_standings(tournament_id: str):
 
 @bp.get("/<tournament_id>/team-matches")
 def get_team_matches(tournament_id: str):
+    """A team event's rounds as team matches: teams, score, each board's players, seats, result
+
+    ---
+    get:
+      responses:
+        200:
+          description: The team matches
+          content: {application/json: {schema: TeamMatchesSchema}}
+    """
     view = tournament_view(tournament_id, visible_state_of)
     t = team_views.of_teams(view.tournament)
     answer = {
@@ -118,6 +184,15 @@ def get_team_matches(tournament_id: str):
 
 @bp.get("/<tournament_id>/board-prizes")
 def get_board_prizes(tournament_id: str):
+    """A team event's board prizes: each board's players by percentage, then games played
+
+    ---
+    get:
+      responses:
+        200:
+          description: The board prizes
+          content: {application/json: {schema: BoardPrizesSchema}}
+    """
     view, prizes = tournaments().board_prizes(tournament_id, visible_state_of)
     t = view.tournament
     boards = board_prize_rules.board_prizes_json(t, prizes)

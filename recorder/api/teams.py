@@ -10,17 +10,14 @@ from recorder.teams.fold import Team
 from recorder.teams.service import Teams
 from schemas.teams import roster_schema, team_create_schema, team_list_schema, team_query_schema, team_schema
 
-from . import openapi
 from .access import recorded_by
 from .body import json_body
 from .games import idempotency
 from .players import players
 from .problems import load_query
-from .teams_openapi import document_team_paths
 from .tournaments import respond, write_options
 
 bp = Blueprint("teams", __name__, url_prefix="/api/teams")
-openapi.EXTENSIONS.append(document_team_paths)
 
 
 def init_app(app: Flask) -> None:
@@ -58,6 +55,19 @@ def found_json(team: Team) -> dict:
 
 @bp.get("")
 def search_teams():
+    """Find teams by a name in either script, from any word on (or by a team's id)
+
+    ---
+    get:
+      parameters:
+      - {name: q, in: query, schema: {type: string, maxLength: 200}}
+      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100, default: 20}}
+      responses:
+        200:
+          description: The teams found
+          content: {application/json: {schema: TeamListSchema}}
+        422: Invalid body or illegal move
+    """
     query = load_query(team_query_schema)
     found = teams().search(query["q"], limit=query["limit"])
     return team_list_schema.dump({"teams": [found_json(team) for team in found]})
@@ -65,6 +75,17 @@ def search_teams():
 
 @bp.post("")
 def register_team():
+    """Register a team: names in both scripts, federation or region, club, roster in board order
+
+    ---
+    post:
+      description: Needs the admin token or an arbiter token.
+      parameters: [Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: TeamCreateSchema}}}
+      responses:
+        201: {description: The team, content: {application/json: {schema: TeamSchema}}}
+        422: Invalid body or illegal move
+    """
     raw = json_body()
     written = teams().register(team_create_schema.load(raw), recorded_by=recorded_by(), idempotency=idempotency(raw))
     team = written.team
@@ -74,12 +95,31 @@ def register_team():
 
 @bp.get("/<team_id>")
 def get_team(team_id: str):
+    """A team: its names, affiliation and roster in board order
+
+    ---
+    get:
+      responses:
+        200: {description: The team, content: {application/json: {schema: TeamSchema}}}
+    """
     team = teams().team(team_id)
     return respond(team_schema.dump(team_json(team)), team.version)
 
 
 @bp.put("/<team_id>/roster")
 def set_roster(team_id: str):
+    """The whole roster from now on: players in board order, reserves
+
+    ---
+    put:
+      description: Needs the admin token.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: true, content: {application/json: {schema: RosterSchema}}}
+      responses:
+        200: {description: The team, content: {application/json: {schema: TeamSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = json_body()
     written = teams().set_roster(team_id, roster_schema.load(raw), **write_options(raw))
     return respond(team_schema.dump(team_json(written.team)), written.team.version)

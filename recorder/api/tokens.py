@@ -9,7 +9,6 @@ the database keeps its digest. Arbiter tokens are issued under their tournament
 
 from __future__ import annotations
 
-from apispec import APISpec
 from flask import Blueprint, request
 
 from recorder.auth.policy import Action, Resource, allowed, refusal
@@ -24,7 +23,6 @@ from schemas.tournaments import (
     token_self_schema,
 )
 
-from . import openapi
 from .access import authenticator, bearer_token, game_resource, rights_ended
 from .body import json_body
 
@@ -33,12 +31,31 @@ bp = Blueprint("tokens", __name__, url_prefix="/api/tokens")
 
 @bp.get("")
 def list_tokens():
+    """Every recorder and arbiter token (never their secrets)
+
+    ---
+    get:
+      description: Needs the admin token.
+      security:
+      - {bearerAuth: []}
+      responses: {200: {description: Tokens, content: {application/json: {schema: TokenListSchema}}}}
+    """
     rows = authenticator().tokens.list_tokens()
     return token_list_schema.dump({"tokens": [views.token_json(r) for r in rows]})
 
 
 @bp.post("")
 def issue_token():
+    """Issue a recorder token (shown once): it creates games and writes the games it created
+
+    ---
+    post:
+      description: Needs the admin token.
+      requestBody: {required: true, content: {application/json: {schema: TokenCreateSchema}}}
+      responses:
+        201: {description: Issued, content: {application/json: {schema: TokenSchema}}}
+        422: Invalid body or illegal move
+    """
     data = token_create_schema.load(json_body())
     row, token = authenticator().issue("recorder", data["holder"])
     return token_schema.dump({**views.token_json(row), "token": token}), 201, {"Cache-Control": "no-store"}
@@ -49,7 +66,26 @@ def token_self():
     """The principal the bearer token names (401 for none, unknown or revoked) and, for a
     named game or tournament, whether it may write there: what a page needs to know before
     offering to record. One indexed lookup of the token's digest, as for any write; the
-    token is its own proof, so nothing can be learnt here about any other token."""
+    token is its own proof, so nothing can be learnt here about any other token.
+
+    ---
+    get:
+      summary: Who the presented token names, and whether it may write a game or a tournament
+      description: Any valid token (or none in open mode). With ?game=ID or ?tournament=ID the answer says whether
+        the token may write there (may_write) and, if not, why (refusal).
+      security:
+      - {bearerAuth: []}
+      parameters:
+      - {name: game, in: query, required: false, schema: {type: string}}
+      - {name: tournament, in: query, required: false, schema: {type: string}}
+      responses:
+        200:
+          description: The token's principal
+          content: {application/json: {schema: TokenSelfSchema}}
+        401: Problem
+        404: Unknown game or tournament
+        422: Invalid body or illegal move
+    """
     query = token_self_query_schema.load(request.args)
     token = bearer_token()
     principal = authenticator().authenticate(token)
@@ -85,65 +121,12 @@ def _asked_about(query: dict, principal: Principal) -> tuple[Action, Resource] |
 
 @bp.delete("/<token_id>")
 def revoke_token(token_id: str):
+    """Revoke a token
+
+    ---
+    delete:
+      description: Needs the admin token.
+      responses:
+        200: {description: Revoked, content: {application/json: {schema: TokenSchema}}}
+    """
     return token_schema.dump(views.token_json(authenticator().revoke(token_id)))
-
-
-def document_token_paths(spec: APISpec) -> None:
-    token_id = {"name": "token_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    admin = "Needs the admin token."
-    spec.path(
-        path="/api/tokens",
-        operations={
-            "get": {
-                "summary": "Every recorder and arbiter token (never their secrets)",
-                "description": admin,
-                "security": openapi.BEARER,
-                "responses": {"200": {"description": "Tokens", "content": openapi._json("TournamentTokenList")}},
-            },
-            "post": {
-                "summary": "Issue a recorder token (shown once): it creates games and writes the games it created",
-                "description": admin,
-                "requestBody": {"required": True, "content": openapi._json("TournamentTokenCreate")},
-                "responses": {
-                    "201": {"description": "Issued", "content": openapi._json("TournamentToken")},
-                    **openapi._problems(422),
-                },
-            },
-        },
-    )
-    spec.path(
-        path="/api/tokens/self",
-        operations={
-            "get": {
-                "summary": "Who the presented token names, and whether it may write a game or a tournament",
-                "description": "Any valid token (or none in open mode). With ?game=ID or ?tournament=ID the answer "
-                "says whether the token may write there (may_write) and, if not, why (refusal).",
-                "security": openapi.BEARER,
-                "parameters": [
-                    {"name": "game", "in": "query", "required": False, "schema": {"type": "string"}},
-                    {"name": "tournament", "in": "query", "required": False, "schema": {"type": "string"}},
-                ],
-                "responses": {
-                    "200": {"description": "The token's principal", "content": openapi._json("TournamentTokenSelf")},
-                    **openapi._problems(401, 404, 422),
-                },
-            }
-        },
-    )
-    spec.path(
-        path="/api/tokens/{token_id}",
-        operations={
-            "delete": {
-                "summary": "Revoke a token",
-                "description": admin,
-                "parameters": [token_id],
-                "responses": {
-                    "200": {"description": "Revoked", "content": openapi._json("TournamentToken")},
-                    **openapi._problems(404),
-                },
-            }
-        },
-    )
-
-
-openapi.EXTENSIONS.append(document_token_paths)

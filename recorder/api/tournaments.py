@@ -58,7 +58,6 @@ from schemas.tournaments import (
     withdrawal_schema,
 )
 
-from . import openapi
 from .access import authenticator, principal, recorded_by
 from .archive import body_text
 from .body import json_body
@@ -66,10 +65,8 @@ from .broadcast import visible_state_of
 from .games import expected_version, game_json, idempotency, with_etag
 from .problems import load_query
 from .proposal_words import finding_json
-from .tournaments_openapi import document_tournament_paths
 
 bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
-openapi.EXTENSIONS.append(document_tournament_paths)
 
 
 def init_app(app: Flask) -> None:
@@ -131,12 +128,37 @@ def respond(payload: dict, version: int, status: int = 200, **headers) -> Respon
 
 @bp.get("")
 def list_tournaments():
+    """List tournaments, newest first
+
+    ---
+    get:
+      parameters:
+      - {in: query, schema: PageSchema}
+      responses:
+        200:
+          description: Tournaments
+          content: {application/json: {schema: TournamentListSchema}}
+        422: Invalid body or illegal move
+    """
     page = load_query(page_schema)
     return tournament_list_schema.dump({"tournaments": tournaments().list_tournaments(**page)})
 
 
 @bp.post("")
 def create_tournament():
+    """Create a tournament
+
+    ---
+    post:
+      description: Needs the admin token.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: TournamentCreateSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
+        404: Unknown game
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     data = tournament_create_schema.load(raw)
     written = tournaments().create(data, recorded_by=recorded_by(), idempotency=idempotency(raw))
@@ -147,7 +169,25 @@ def create_tournament():
 
 @bp.post("/trf")
 def import_trf():
-    """A tournament from a TRF (text/plain body), with its players and played rounds."""
+    """A tournament from a TRF (text/plain body), with its players and played rounds.
+
+    ---
+    post:
+      summary: 'Create a tournament from a FIDE TRF (TRF-2026 or TRF-16): players, ratings, played rounds'
+      description: 'Needs the admin token. A refused line is a 422 naming its line and column. The new tournament''s
+        id comes from the file''s content: the same file imported again is a 200 with the tournament it made.'
+      parameters:
+      - {in: query, schema: TrfImportQuerySchema}
+      - Idempotency-Key
+      requestBody: {required: true, content: {text/plain: {schema: {type: string}}}}
+      responses:
+        200:
+          description: 'Imported before: the tournament this file made'
+          content: {application/json: {schema: TournamentSchema}}
+        201: {description: Created, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     query = load_query(trf_import_query_schema)
     if request.mimetype != "text/plain":
         raise UnsupportedMediaType(f"send the TRF as text/plain, not {request.mimetype or 'nothing'}")
@@ -165,6 +205,16 @@ def import_trf():
 
 @bp.get("/<tournament_id>/trf")
 def get_trf(tournament_id: str):
+    """The tournament as a FIDE TRF (TRF-2026, or TRF-16 with layout=16)
+
+    ---
+    get:
+      parameters:
+      - {in: query, schema: TrfQuerySchema}
+      responses:
+        200: {description: The file, content: {text/plain: {schema: {type: string}}}}
+        422: Invalid body or illegal move
+    """
     layout = load_query(trf_query_schema)["layout"]
     registry = current_app.extensions["players"]
     text = tournaments().trf(tournament_id, layout, visible_state_of, lambda t: sex_and_birth(registry, t))
@@ -175,12 +225,28 @@ def get_trf(tournament_id: str):
 
 @bp.get("/<tournament_id>")
 def get_tournament(tournament_id: str):
+    """A tournament: players, rounds, boards, results
+
+    ---
+    get:
+      responses:
+        200:
+          description: 'A tournament: players, rounds, boards, results'
+          content: {application/json: {schema: TournamentSchema}}
+    """
     view = tournament_view(tournament_id, visible_state_of)
     return respond(tournament_schema.dump(tournament_json(view)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/events")
 def get_tournament_events(tournament_id: str):
+    """The tournament's event log with hashes
+
+    ---
+    get:
+      responses:
+        200: {description: Events, content: {application/json: {schema: EventListSchema}}}
+    """
     stored = tournaments().events(tournament_id)
     paired = sum(1 for e in stored if e.type == "round_paired")
     events = [e.to_dict() for e in stored if not team_rules.sealed_lineup(e.type, e.payload, paired)]
@@ -189,6 +255,20 @@ def get_tournament_events(tournament_id: str):
 
 @bp.post("/<tournament_id>/players")
 def register_player(tournament_id: str):
+    """Register a player (a late entry after round 1 in a Swiss)
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody:
+        required: false
+        content: {application/json: {schema: schemas.tournaments.PlayerCreateSchema}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: EntrantSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     data = registry_entry(tournament_id, player_create_schema.load(raw))
     written = tournaments().register(tournament_id, data, **write_options(raw))
@@ -238,6 +318,18 @@ def registry_entry(tournament_id: str, data: dict) -> dict:
 
 @bp.post("/<tournament_id>/players/<int:number>/withdrawal")
 def withdraw_player(tournament_id: str, number: int):
+    """Withdraw a player from the rounds not yet paired
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: WithdrawalSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: EntrantSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     written = tournaments().withdraw(tournament_id, number, withdrawal_schema.load(raw), **write_options(raw))
     return respond(entrant_answer(written.tournament, number), written.tournament.version, 201)
@@ -245,7 +337,19 @@ def withdraw_player(tournament_id: str, number: int):
 
 @bp.post("/<tournament_id>/absences")
 def declare_absence(tournament_id: str):
-    """A player will miss a round not yet paired: left out of it, with the absence bye."""
+    """A player will miss a round not yet paired: left out of it, with the absence bye.
+
+    ---
+    post:
+      summary: Declare a player's absence from a round not yet paired (he has the absence bye)
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: AbsenceSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     written = tournaments().declare_absence(tournament_id, absence_schema.load(raw), **write_options(raw))
     return tournament_answer(tournament_id, written.tournament.version, 201)
@@ -253,7 +357,18 @@ def declare_absence(tournament_id: str):
 
 @bp.delete("/<tournament_id>/absences/<int:round_number>/<int:number>")
 def cancel_absence(tournament_id: str, round_number: int, number: int):
-    """A declared absence taken back, before its round is paired."""
+    """A declared absence taken back, before its round is paired.
+
+    ---
+    delete:
+      summary: Take back a declared absence, before its round is paired
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      responses:
+        200: {description: Taken back, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = {"absence": [round_number, number]}  # what an Idempotency-Key retry must repeat
     written = tournaments().cancel_absence(tournament_id, number, round_number, **write_options(raw))
     return tournament_answer(tournament_id, written.tournament.version)
@@ -267,6 +382,18 @@ def tournament_answer(tournament_id: str, version: int, status: int = 200):
 
 @bp.post("/<tournament_id>/forbidden-pairs")
 def forbid_pairing(tournament_id: str):
+    """Forbid pairings: players no two of whom may meet (family, team-mates)
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: ForbiddenPairSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     written = tournaments().forbid(tournament_id, forbidden_pair_schema.load(raw), **write_options(raw))
     return tournament_answer(tournament_id, written.tournament.version, 201)
@@ -274,6 +401,18 @@ def forbid_pairing(tournament_id: str):
 
 @bp.put("/<tournament_id>/broadcast")
 def set_broadcast(tournament_id: str):
+    """Set the public's broadcast delay (whole seconds) and whether a finished game is public at once
+
+    ---
+    put:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: BroadcastSchema}}}
+      responses:
+        200: {description: Done, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     written = tournaments().set_broadcast(tournament_id, broadcast_schema.load(raw), **write_options(raw))
     return tournament_answer(tournament_id, written.tournament.version)
@@ -281,6 +420,18 @@ def set_broadcast(tournament_id: str):
 
 @bp.put("/<tournament_id>/tiebreaks")
 def choose_tiebreaks(tournament_id: str):
+    """Choose the order of tiebreaks (before round 1)
+
+    ---
+    put:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: TiebreaksSchema}}}
+      responses:
+        200: {description: Done, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     written = tournaments().choose_tiebreaks(tournament_id, tiebreaks_schema.load(raw), **write_options(raw))
     return tournament_answer(tournament_id, written.tournament.version)
@@ -291,6 +442,18 @@ def choose_tiebreaks(tournament_id: str):
 
 @bp.post("/<tournament_id>/rounds")
 def pair_round(tournament_id: str):
+    """Pair the next round (Berger, Swiss, or the boards given)
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: RoundSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     written = tournaments().pair(tournament_id, pair_schema.load(raw), **write_options(raw))
     number = len(written.tournament.rounds)
@@ -299,7 +462,19 @@ def pair_round(tournament_id: str):
 
 @bp.post("/<tournament_id>/rounds/proposal")
 def propose_round(tournament_id: str):
-    """The next round as ``POST …/rounds`` with ``{}`` would pair it now; stores nothing."""
+    """The next round as ``POST …/rounds`` with ``{}`` would pair it now; stores nothing.
+
+    ---
+    post:
+      summary: The next round as the engine would pair it now, with the checker's findings; stores nothing
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
+      responses:
+        200: {description: Done, content: {application/json: {schema: ProposedRoundSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     body()  # nothing to take, but a body that is not JSON is refused as anywhere
     t, proposal = tournaments().propose(tournament_id)
     answer = {
@@ -314,7 +489,19 @@ def propose_round(tournament_id: str):
 @bp.post("/<tournament_id>/rounds/check")
 def check_proposed_round(tournament_id: str):
     """The checker's findings on a proposed round (boards and byes, as ``POST …/rounds``
-    takes them), against the engine's own; stores nothing."""
+    takes them), against the engine's own; stores nothing.
+
+    ---
+    post:
+      summary: The checker's findings on a proposed round (boards, byes), each naming its criterion; stores nothing
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
+      responses:
+        200: {description: Done, content: {application/json: {schema: ProposedRoundSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     data = pair_schema.load(body())
     t, (proposed, expected, findings) = tournaments().check_proposal(tournament_id, data)
     answer = {**proposed_json(t, proposed, findings), "forfeits": []}
@@ -352,6 +539,15 @@ def proposed_json(t, paired, findings) -> dict:
 
 @bp.get("/<tournament_id>/rounds/<int:round_number>")
 def get_round(tournament_id: str, round_number: int):
+    """A round: boards, games, results, byes
+
+    ---
+    get:
+      responses:
+        200:
+          description: 'A round: boards, games, results, byes'
+          content: {application/json: {schema: RoundSchema}}
+    """
     return round_response(tournament_id, round_number)
 
 
@@ -364,6 +560,18 @@ def round_response(tournament_id: str, round_number: int, status: int = 200) -> 
 
 @bp.post("/<tournament_id>/rounds/<int:round_number>/boards/<int:board>/game")
 def start_board_game(tournament_id: str, round_number: int, board: int):
+    """Create the game of a board (its setup comes from the pairing)
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: BoardGameSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: GameSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     recorded = tournaments().start_game(
         tournament_id,
@@ -380,6 +588,18 @@ def start_board_game(tournament_id: str, round_number: int, board: int):
 
 @bp.post("/<tournament_id>/rounds/<int:round_number>/boards/<int:board>/result")
 def record_board_result(tournament_id: str, round_number: int, board: int):
+    """Enter the result of a board without a game: a game played on paper (kind played) or a forfeit
+
+    ---
+    post:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: BoardResultSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: RoundSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     data = board_result_schema.load(raw)
     tournaments().record_forfeit(tournament_id, round_number, board, data, **write_options(raw))
@@ -389,7 +609,19 @@ def record_board_result(tournament_id: str, round_number: int, board: int):
 @bp.post("/<tournament_id>/rounds/<int:round_number>/boards/<int:board>/correction")
 def correct_board(tournament_id: str, round_number: int, board: int):
     """The admin's correction of a finished tournament's board: recorded first, with a
-    reason, so the changes to its game that follow are shown as a correction."""
+    reason, so the changes to its game that follow are shown as a correction.
+
+    ---
+    post:
+      summary: Correct a board of a finished tournament, saying why (the board's game's commands follow)
+      description: Needs the admin token.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: CorrectionSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     data = correction_schema.load(raw)
     who = principal_record(principal())
@@ -399,7 +631,19 @@ def correct_board(tournament_id: str, round_number: int, board: int):
 
 @bp.post("/<tournament_id>/finish")
 def finish_tournament(tournament_id: str):
-    """The tournament finished by its arbiter or the admin: its arbiters' rights end."""
+    """The tournament finished by its arbiter or the admin: its arbiters' rights end.
+
+    ---
+    post:
+      summary: 'Finish the tournament once every paired round has its results: its arbiters'' rights end'
+      description: Needs an arbiter token of this tournament (or the admin token).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: FinishSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     data = finish_schema.load(raw)
     who = principal_record(principal())
@@ -438,18 +682,45 @@ def corrections_json(t) -> dict:
 
 @bp.get("/<tournament_id>/standings")
 def get_standings(tournament_id: str):
+    """Standings with tiebreaks
+
+    ---
+    get:
+      responses:
+        200:
+          description: Standings with tiebreaks
+          content: {application/json: {schema: StandingsSchema}}
+    """
     view = tournament_view(tournament_id, visible_state_of)
     return respond(standings_schema.dump(views.standings_json(view)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/check")
 def get_pairing_check(tournament_id: str):
+    """The pairing checker: every round re-paired by the rules and compared
+
+    ---
+    get:
+      responses:
+        200:
+          description: 'The pairing checker: every round re-paired by the rules and compared'
+          content: {application/json: {schema: PairingCheckSchema}}
+    """
     view, checks = tournaments().check(tournament_id, visible_state_of)
     return respond(pairing_check_schema.dump(views.check_json(view, checks)), view.tournament.version)
 
 
 @bp.get("/<tournament_id>/crosstable")
 def get_crosstable(tournament_id: str):
+    """The crosstable, rows in standings order
+
+    ---
+    get:
+      responses:
+        200:
+          description: The crosstable, rows in standings order
+          content: {application/json: {schema: CrosstableSchema}}
+    """
     view = tournament_view(tournament_id, visible_state_of)
     return respond(crosstable_schema.dump(views.crosstable_json(view)), view.tournament.version)
 
@@ -463,7 +734,16 @@ NO_STORE = {"Cache-Control": "no-store"}  # a token is shown once: kept by no ca
 def issue_signins(tournament_id: str, round_number: int):
     """A sign-in per board of the round still to be played, each shown once, with its
     sign-in address and that address as a QR code (the token in the address's fragment,
-    which no browser sends to a server); a board's earlier sign-ins are revoked."""
+    which no browser sends to a server); a board's earlier sign-ins are revoked.
+
+    ---
+    post:
+      summary: Issue a sign-in per board of the round still to be played, each shown once with its address and
+        QR code; a board's earlier sign-ins are revoked
+      description: Needs an arbiter token of this tournament (or the admin token).
+      responses:
+        201: {description: Issued, content: {application/json: {schema: SigninListSchema}}}
+    """
     body()
     t = tournaments().tournament(tournament_id)
     boards = tournaments().boards_to_play(tournament_id, round_number)
@@ -494,7 +774,19 @@ def signin_answer(t, row: dict, token: str) -> dict:
 
 @bp.get("/<tournament_id>/rounds/<int:round_number>/signins")
 def list_signins(tournament_id: str, round_number: int):
-    """The round's board sign-ins, revoked ones too (never their tokens)."""
+    """The round's board sign-ins, revoked ones too (never their tokens).
+
+    ---
+    get:
+      summary: The round's board sign-ins, revoked ones too (never their tokens)
+      description: Needs an arbiter token of this tournament (or the admin token).
+      security:
+      - {bearerAuth: []}
+      responses:
+        200: {description: Sign-ins, content: {application/json: {schema: SigninListSchema}}}
+        401: Problem
+        403: Problem
+    """
     t = tournaments().tournament(tournament_id)
     tournaments().boards_to_play(tournament_id, round_number)  # NotFound for a round not paired
     rows = authenticator().board_signins(tournament_id, round_number)
@@ -504,6 +796,14 @@ def list_signins(tournament_id: str, round_number: int):
 
 @bp.delete("/<tournament_id>/rounds/<int:round_number>/signins/<token_id>")
 def revoke_signin(tournament_id: str, round_number: int, token_id: str):
+    """Revoke a board sign-in
+
+    ---
+    delete:
+      description: Needs an arbiter token of this tournament (or the admin token).
+      responses:
+        200: {description: Revoked, content: {application/json: {schema: SigninSchema}}}
+    """
     at = signin_board(token_id)
     if at is None or at[0] != round_number:
         raise NotFound(f"round {round_number} has no sign-in {token_id!r}", token_id=token_id)
@@ -518,7 +818,17 @@ def revoke_signin(tournament_id: str, round_number: int, token_id: str):
 def issue_player_signins(tournament_id: str):
     """A sign-in per player still in (or per player named in ``players``), each shown once
     with its sign-in address and QR code for his badge; a player's earlier sign-ins are
-    revoked (a badge lost or printed again)."""
+    revoked (a badge lost or printed again).
+
+    ---
+    post:
+      summary: Issue a sign-in per player still in (or per player in `players`), each shown once with its address
+        and QR code for his badge; a player's earlier sign-ins are revoked
+      description: Needs an arbiter token of this tournament (or the admin token).
+      responses:
+        201: {description: Issued, content: {application/json: {schema: PlayerSigninListSchema}}}
+        422: Invalid body or illegal move
+    """
     raw = body()
     t = tournaments().tournament(tournament_id)
     wanted = raw.get("players") if isinstance(raw, dict) else None
@@ -533,7 +843,21 @@ def issue_player_signins(tournament_id: str):
 
 @bp.get("/<tournament_id>/players/signins")
 def list_player_signins(tournament_id: str):
-    """The players' sign-ins, revoked ones too (never their tokens)."""
+    """The players' sign-ins, revoked ones too (never their tokens).
+
+    ---
+    get:
+      summary: The players' sign-ins, revoked ones too (never their tokens)
+      description: Needs an arbiter token of this tournament (or the admin token).
+      security:
+      - {bearerAuth: []}
+      responses:
+        200:
+          description: Sign-ins
+          content: {application/json: {schema: PlayerSigninListSchema}}
+        401: Problem
+        403: Problem
+    """
     t = tournaments().tournament(tournament_id)
     rows = authenticator().player_signins(tournament_id)
     answer = {"signins": [player_signin_json(t, row) for row in rows]}
@@ -556,7 +880,20 @@ def player_signin_answer(t, row: dict, token: str) -> dict:
 @bp.post("/<tournament_id>/rounds/<int:round_number>/check-in")
 def check_in(tournament_id: str, round_number: int):
     """The player of the presented sign-in checks in for a round: present, or absent (the
-    absence the pairing knows, decided as the arbiter's ``POST …/absences``)."""
+    absence the pairing knows, decided as the arbiter's ``POST …/absences``).
+
+    ---
+    post:
+      summary: 'Check in for a round with a player''s own sign-in: present, or absent (the arbiter''s absence
+        decision)'
+      description: Needs a player's sign-in of this tournament (kind player).
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: CheckInSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     raw = body()
     present = check_in_schema.load(raw)["present"]
     number = principal().player
@@ -568,7 +905,21 @@ def check_in(tournament_id: str, round_number: int):
 
 @bp.get("/<tournament_id>/disputes")
 def list_disputes(tournament_id: str):
-    """The open disputes and appeals of the tournament's board games, by round and board."""
+    """The open disputes and appeals of the tournament's board games, by round and board.
+
+    ---
+    get:
+      summary: The open disputes and appeals of the tournament's board games
+      description: Needs an arbiter token of this tournament (or the admin token).
+      security:
+      - {bearerAuth: []}
+      responses:
+        200:
+          description: Open disputes
+          content: {application/json: {schema: DisputeListSchema}}
+        401: Problem
+        403: Problem
+    """
     t = tournaments().tournament(tournament_id)
     answer = dispute_list_schema.dump({"disputes": tournaments().open_disputes(t)})
     return respond(answer, t.version, 200, **NO_STORE)
@@ -579,6 +930,18 @@ def list_disputes(tournament_id: str):
 
 @bp.get("/<tournament_id>/tokens")
 def list_tokens(tournament_id: str):
+    """The tournament's arbiter tokens (never their secrets)
+
+    ---
+    get:
+      description: Needs the admin token.
+      security:
+      - {bearerAuth: []}
+      responses:
+        200: {description: Tokens, content: {application/json: {schema: TokenListSchema}}}
+        401: Problem
+        403: Problem
+    """
     tournaments().events(tournament_id)  # NotFound for an unknown tournament
     rows = authenticator().tokens.list_tokens(kind="arbiter", tournament_id=tournament_id)
     return token_list_schema.dump({"tokens": [views.token_json(r) for r in rows]})
@@ -586,6 +949,18 @@ def list_tokens(tournament_id: str):
 
 @bp.post("/<tournament_id>/tokens")
 def issue_token(tournament_id: str):
+    """Issue an arbiter token (shown once)
+
+    ---
+    post:
+      description: Needs the admin token.
+      parameters: [If-Match, Idempotency-Key]
+      requestBody: {required: false, content: {application/json: {schema: TokenCreateSchema}}}
+      responses:
+        201: {description: Done, content: {application/json: {schema: TokenSchema}}}
+        409: Stale version
+        422: Invalid body or illegal move
+    """
     data = token_create_schema.load(body())
     tournaments().events(tournament_id)
     row, token = authenticator().issue("arbiter", data["holder"], tournament_id)
@@ -595,4 +970,12 @@ def issue_token(tournament_id: str):
 
 @bp.delete("/<tournament_id>/tokens/<token_id>")
 def revoke_token(tournament_id: str, token_id: str):
+    """Revoke an arbiter token
+
+    ---
+    delete:
+      description: Needs the admin token.
+      responses:
+        200: {description: Revoked, content: {application/json: {schema: TokenSchema}}}
+    """
     return token_schema.dump(views.token_json(authenticator().revoke(token_id, tournament_id)))

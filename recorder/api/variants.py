@@ -83,5 +83,12 @@ def labelled(description: dict) -> dict:
 
 @bp.get("")
 def list_variants():
+    """The five games: geometry, options, decisions
+
+    ---
+    get:
+      responses:
+        200: {description: Variants, content: {application/json: {schema: VariantListSchema}}}
+    """
     described = [labelled(rules_class().describe()) for rules_class in VARIANTS.values()]
     return variant_list_schema.dump({"variants": described})
