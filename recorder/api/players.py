@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, current_app, json, url_for
 
 from recorder.auth.policy import principal_record
-from recorder.players.fold import Player
+from recorder.players.fold import RegisteredPlayer
 from recorder.players.service import Players, candidate_json
 from schemas.players import (
     affiliation_schema,
@@ -44,7 +44,7 @@ def players() -> Players:
     return current_app.extensions["players"]
 
 
-def summary_json(p: Player) -> dict:
+def summary_json(p: RegisteredPlayer) -> dict:
     return {
         "id": p.player_id,
         "name": p.name,
@@ -56,7 +56,7 @@ def summary_json(p: Player) -> dict:
     }
 
 
-def player_json(p: Player, *, full: bool = False) -> dict:
+def player_json(p: RegisteredPlayer, *, full: bool = False) -> dict:
     """A record as stored, and the survivor it points to when it is merged; ``full``
     adds his tournaments, games and ratings (the survivor's, for a merged id)."""
     survivor = players().survivor(p.player_id) if p.merged else None

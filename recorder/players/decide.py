@@ -21,7 +21,7 @@ from .events import (
     PlayerRegistered,
     PlayerRenamed,
 )
-from .fold import Player
+from .fold import RegisteredPlayer
 from .geez import transliterate
 
 EARLIEST_BIRTH_YEAR = 1880
@@ -115,7 +115,7 @@ def decide_register(body: dict, this_year: int) -> PlayerRegistered:
     )
 
 
-def decide_rename(p: Player, body: dict) -> list[PlayerRenamed]:
+def decide_rename(p: RegisteredPlayer, body: dict) -> list[PlayerRenamed]:
     _not_merged(p)
     name = latin_name(body.get("name", p.name))
     name_geez = geez_name(body["name_geez"]) if "name_geez" in body else p.name_geez
@@ -124,7 +124,7 @@ def decide_rename(p: Player, body: dict) -> list[PlayerRenamed]:
     return [PlayerRenamed(name=name, name_geez=name_geez)]
 
 
-def decide_affiliation(p: Player, body: dict) -> list[AffiliationChanged]:
+def decide_affiliation(p: RegisteredPlayer, body: dict) -> list[AffiliationChanged]:
     _not_merged(p)
     federation = federation_code(body.get("federation", p.federation))
     club = club_name(body["club"]) if "club" in body else p.club
@@ -133,7 +133,7 @@ def decide_affiliation(p: Player, body: dict) -> list[AffiliationChanged]:
     return [AffiliationChanged(federation=federation, club=club)]
 
 
-def decide_particulars(p: Player, body: dict, this_year: int) -> list[ParticularsChanged]:
+def decide_particulars(p: RegisteredPlayer, body: dict, this_year: int) -> list[ParticularsChanged]:
     """Sex and birth year as they now read; a field left out keeps its value, null clears it."""
     _not_merged(p)
     sex = sex_of(body["sex"]) if "sex" in body else p.sex
@@ -143,7 +143,7 @@ def decide_particulars(p: Player, body: dict, this_year: int) -> list[Particular
     return [ParticularsChanged(sex=sex, birth_year=year)]
 
 
-def decide_merge(p: Player, into: Player | None, body: dict) -> list[PlayerMerged]:
+def decide_merge(p: RegisteredPlayer, into: RegisteredPlayer | None, body: dict) -> list[PlayerMerged]:
     """``p`` is the duplicate, ``into`` the record that survives (None: no such player)."""
     target = body.get("into")
     if not is_player_id(target) or into is None:
@@ -159,13 +159,15 @@ def decide_merge(p: Player, into: Player | None, body: dict) -> list[PlayerMerge
     return [PlayerMerged(into=into.player_id, reason=body.get("reason"))]
 
 
-def decide_withdraw_merge(p: Player, body: dict) -> list[MergeWithdrawn]:
+def decide_withdraw_merge(p: RegisteredPlayer, body: dict) -> list[MergeWithdrawn]:
     if not p.merged:
         raise InvalidRecord(f"{p.player_id} is not merged", field="player_id")
     return [MergeWithdrawn(reason=body.get("reason"))]
 
 
-def decide_link_game(p: Player, game_id: str, side: str, named: str | None, linked_to: str | None) -> list[GameLinked]:
+def decide_link_game(
+    p: RegisteredPlayer, game_id: str, side: str, named: str | None, linked_to: str | None
+) -> list[GameLinked]:
     """A game outside tournaments linked to this player: ``named`` is the registry id the
     game's setup gives that side (None: none), ``linked_to`` the player it is linked to
     already (None: nobody)."""
@@ -177,6 +179,6 @@ def decide_link_game(p: Player, game_id: str, side: str, named: str | None, link
     return [GameLinked(game_id=game_id, side=side)]
 
 
-def _not_merged(p: Player) -> None:
+def _not_merged(p: RegisteredPlayer) -> None:
     if p.merged:
         raise InvalidRecord(f"{p.player_id} is merged into {p.merged_into}: write to that record", field="player_id")

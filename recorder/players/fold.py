@@ -1,4 +1,4 @@
-"""The one fold of a player: his stored events -> a ``Player`` value."""
+"""The one fold of a player: his stored events -> a ``RegisteredPlayer`` value."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ from .events import (
 
 
 @dataclass(frozen=True)
-class Player:
+class RegisteredPlayer:
+    """A person in the registry, as his events fold (a side of the board is the rules' ``Player``)."""
+
     player_id: str
     name: str
     federation: str
@@ -36,8 +38,8 @@ class Player:
         return self.merged_into is not None
 
 
-def start(player_id: str, event: PlayerRegistered) -> Player:
-    return Player(
+def start(player_id: str, event: PlayerRegistered) -> RegisteredPlayer:
+    return RegisteredPlayer(
         player_id=player_id,
         name=event.name,
         federation=event.federation,
@@ -50,7 +52,7 @@ def start(player_id: str, event: PlayerRegistered) -> Player:
     )
 
 
-def apply(p: Player, event: PlayerEvent, seq: int) -> Player:
+def apply(p: RegisteredPlayer, event: PlayerEvent, seq: int) -> RegisteredPlayer:
     """The reducer: the player after one more stored event."""
     if isinstance(event, PlayerRenamed):
         return replace(p, name=event.name, name_geez=event.name_geez, version=seq)
@@ -67,7 +69,7 @@ def apply(p: Player, event: PlayerEvent, seq: int) -> Player:
     raise TypeError(f"unexpected player event {event!r}")
 
 
-def replay(player_id: str, events: Iterable[tuple[int, PlayerEvent]]) -> Player:
+def replay(player_id: str, events: Iterable[tuple[int, PlayerEvent]]) -> RegisteredPlayer:
     """Fold a player's events in order, from his registration (seq 1)."""
     p = None
     for seq, event in events:

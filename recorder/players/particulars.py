@@ -16,7 +16,7 @@ from recorder.tournaments.categories import Particulars
 from recorder.tournaments.fold import Entrant, Tournament
 from recorder.tournaments.service import Tournaments, View
 
-from .fold import Player
+from .fold import RegisteredPlayer
 from .service import Players
 
 
@@ -46,7 +46,7 @@ def sex_and_birth(players: Players, t: Tournament) -> dict[int, tuple[str | None
     return found
 
 
-def registry_record(players: Players, e: Entrant, moment: str | None = None) -> Player | None:
+def registry_record(players: Players, e: Entrant, moment: str | None = None) -> RegisteredPlayer | None:
     if e.player_id is None:
         return None
     try:
@@ -55,7 +55,7 @@ def registry_record(players: Players, e: Entrant, moment: str | None = None) -> 
         return None
 
 
-def particulars(e: Entrant, p: Player | None) -> Particulars:
+def particulars(e: Entrant, p: RegisteredPlayer | None) -> Particulars:
     if p is None:
         return Particulars(federation=e.federation, rating=e.rating)
     return Particulars(

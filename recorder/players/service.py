@@ -19,7 +19,7 @@ from recorder.store import PLAYER, Idempotency, NewEvent, PlayerTables, Projecti
 from . import decide as decisions
 from . import is_player_id, new_player_id, search_key, word_keys
 from .events import event_from_record
-from .fold import Player, apply, replay
+from .fold import RegisteredPlayer, apply, replay
 from .geez import latin_key, near, sound_key
 
 MAX_MERGE_CHAIN = 64  # merges point at records not merged when made; a chain is short
@@ -31,15 +31,15 @@ MAX_SOUNDING_ALIKE = 500
 @dataclass(frozen=True)
 class Written:
     events: Sequence[StoredEvent]
-    player: Player
+    player: RegisteredPlayer
     replayed: bool = False
 
     @classmethod
-    def of(cls, saved: Saved[Player]) -> Written:
+    def of(cls, saved: Saved[RegisteredPlayer]) -> Written:
         return cls(saved.events, saved.record, saved.replayed)
 
 
-def row_of(p: Player) -> dict:
+def row_of(p: RegisteredPlayer) -> dict:
     """The player's row in the registry table (recorder/store/registry.py)."""
     return {
         "player_id": p.player_id,
@@ -56,12 +56,12 @@ def row_of(p: Player) -> dict:
     }
 
 
-def keys_of(p: Player) -> list[str]:
+def keys_of(p: RegisteredPlayer) -> list[str]:
     """The search keys of both names, from each word on."""
     return sorted(set(word_keys(p.name)) | set(word_keys(p.name_geez or "")))
 
 
-def sounds_of(p: Player) -> list[str]:
+def sounds_of(p: RegisteredPlayer) -> list[str]:
     """The sound keys of both names (recorder/players/geez.py)."""
     return names_sounds([p.name, p.name_geez])
 
@@ -80,7 +80,7 @@ class Players:
         self.store = recorder.store
         self.tables = PlayerTables(recorder.store)
         self.year = year
-        self.records: Repository[Player] = Repository(
+        self.records: Repository[RegisteredPlayer] = Repository(
             recorder.store, PLAYER, fold, noun="player", owns=is_player_id, projection=self._rows_after
         )
 
@@ -89,17 +89,17 @@ class Players:
     def events(self, player_id: str) -> list[StoredEvent]:
         return self.records.events(player_id)
 
-    def player(self, player_id: str) -> Player:
+    def player(self, player_id: str) -> RegisteredPlayer:
         return self.records.load(player_id)
 
-    def must_exist(self, player_id: str, *, field: str) -> Player:
+    def must_exist(self, player_id: str, *, field: str) -> RegisteredPlayer:
         """A player a write names: InvalidRecord naming ``field`` when there is none."""
         try:
             return self.player(player_id)
         except NotFound:
             raise InvalidRecord(f"{field} names no registered player: {player_id!r}", field=field) from None
 
-    def survivor(self, player_id: str) -> Player:
+    def survivor(self, player_id: str) -> RegisteredPlayer:
         """The record a (possibly merged) id answers with: merges followed to the end."""
         p = self.player(player_id)
         for _ in range(MAX_MERGE_CHAIN):
@@ -108,7 +108,7 @@ class Players:
             p = self.player(p.merged_into)
         raise NotFound(f"the merges of {player_id} do not end", player_id=player_id)
 
-    def survivor_at(self, player_id: str, moment: str) -> Player | None:
+    def survivor_at(self, player_id: str, moment: str) -> RegisteredPlayer | None:
         """The record a (possibly merged) id answered with at ``moment`` (the store's
         ``recorded_at``): each record folded from its events up to then, merges made by
         then followed; None when the registry held no such record then."""
@@ -119,7 +119,7 @@ class Players:
             p = self._as_of(p.merged_into, moment)
         raise NotFound(f"the merges of {player_id} do not end", player_id=player_id)
 
-    def _as_of(self, player_id: str, moment: str) -> Player | None:
+    def _as_of(self, player_id: str, moment: str) -> RegisteredPlayer | None:
         events = [e for e in self.events(player_id) if e.recorded_at <= moment]
         return fold(player_id, events) if events else None
 
@@ -222,7 +222,7 @@ class Players:
     def execute(
         self,
         player_id: str,
-        decide: Callable[[Player], list],
+        decide: Callable[[RegisteredPlayer], list],
         *,
         expected_version: int | None = None,
         recorded_by: str,
@@ -231,7 +231,7 @@ class Players:
     ) -> Written:
         """Decide on the latest fold and append at its version; each event names ``principal``."""
 
-        def decided(p: Player) -> list:
+        def decided(p: RegisteredPlayer) -> list:
             return [replace(event, principal=principal) for event in decide(p)]
 
         saved = self.records.execute(
@@ -239,14 +239,14 @@ class Players:
         )
         return Written.of(saved)
 
-    def _rows_after(self, p: Player, events: list) -> ProjectionWrite:
+    def _rows_after(self, p: RegisteredPlayer, events: list) -> ProjectionWrite:
         """The registry's rows of the player once ``events`` follow his fold ``p``."""
         after = p
         for offset, event in enumerate(events, start=1):
             after = apply_one(after, event, p.version + offset)
         return self._rows_of(after)
 
-    def _rows_of(self, p: Player) -> ProjectionWrite:
+    def _rows_of(self, p: RegisteredPlayer) -> ProjectionWrite:
         return self.tables.write(row_of(p), keys_of(p), p.linked_games, sounds_of(p))
 
     def rename(self, player_id: str, body: dict, **write) -> Written:
@@ -267,7 +267,7 @@ class Players:
         person entered twice is for the arbiter to see before the entries become one."""
         into_id = body.get("into")
 
-        def decide(p: Player) -> list:
+        def decide(p: RegisteredPlayer) -> list:
             into = self._found(into_id) if isinstance(into_id, str) and is_player_id(into_id) else None
             events = decisions.decide_merge(p, into, body)
             shared = self.shared_tournaments(p.player_id, events[0].into)
@@ -302,7 +302,7 @@ class Players:
         if metadata.get("tournament_id"):
             raise InvalidRecord(f"{game_id} is a tournament's game: link its entrant instead", field="game_id")
 
-        def decide(p: Player) -> list:
+        def decide(p: RegisteredPlayer) -> list:
             named = metadata.get(f"{side}_player")
             return decisions.decide_link_game(p, game_id, side, named, self.tables.linked_to(game_id, side))
 
@@ -311,7 +311,7 @@ class Players:
     def withdraw_merge(self, player_id: str, body: dict, **write) -> Written:
         return self.execute(player_id, lambda p: decisions.decide_withdraw_merge(p, body), **write)
 
-    def _found(self, player_id: str) -> Player | None:
+    def _found(self, player_id: str) -> RegisteredPlayer | None:
         try:
             return self.player(player_id)
         except NotFound:
@@ -382,15 +382,15 @@ def merged_family(merged: dict[str, str], player_id: str) -> list[str]:
     return found
 
 
-def fold(player_id: str, events: Sequence[StoredEvent]) -> Player:
+def fold(player_id: str, events: Sequence[StoredEvent]) -> RegisteredPlayer:
     return replay(player_id, ((e.seq, event_from_record(e.type, e.payload)) for e in events))
 
 
-def fold_new(player_id: str, event) -> Player:
+def fold_new(player_id: str, event) -> RegisteredPlayer:
     return replay(player_id, [(1, event)])
 
 
-def apply_one(p: Player, event, seq: int) -> Player:
+def apply_one(p: RegisteredPlayer, event, seq: int) -> RegisteredPlayer:
     return apply(p, event, seq)
 
 
