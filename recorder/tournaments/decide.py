@@ -56,7 +56,7 @@ from .events import (
     TournamentCreated,
 )
 from .finish import check_open
-from .fold import Board, Entrant, Tournament, bye_kind
+from .fold import Entrant, PairedBoard, Tournament, bye_kind
 from .pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPairing, SwissPlayer, pair_swiss, round_robin_round
 from .pairing.team_swiss import COLOUR_PREFERENCES, TYPE_A
 from .standings import BYE, FORFEIT, PLAYED, cells, round_complete, score
@@ -729,9 +729,9 @@ def _entrant(t: Tournament, number: int) -> Entrant:
     return entrant
 
 
-def _board(t: Tournament, round_number: int, board: int) -> Board:
+def _board(t: Tournament, round_number: int, board: int) -> PairedBoard:
     rnd = t.round(round_number)
-    found: Board | None = rnd.board(board) if rnd is not None else None
+    found: PairedBoard | None = rnd.board(board) if rnd is not None else None
     if found is None:
         raise NotFound(f"round {round_number} has no board {board}", round=round_number, board=board)
     return found

@@ -61,7 +61,10 @@ class Entrant:
 
 
 @dataclass(frozen=True)
-class Board:
+class PairedBoard:
+    """A round's board as paired: its number and who plays whom (entrant numbers), not the
+    rules' ``Board`` of holes."""
+
     board: int
     south: int
     north: int
@@ -99,11 +102,11 @@ class EmptyBoard:
 class Round:
     number: int
     method: str
-    boards: tuple[Board, ...]
+    boards: tuple[PairedBoard, ...]
     byes: tuple[Bye, ...]
     empty: tuple[EmptyBoard, ...] = ()  # a team event's boards left empty (teams.py)
 
-    def board(self, number: int) -> Board | None:
+    def board(self, number: int) -> PairedBoard | None:
         return next((b for b in self.boards if b.board == number), None)
 
 
@@ -412,7 +415,7 @@ CHANGES: dict[type, Callable[[Tournament, Any], Tournament]] = {
 
 
 def round_from_event(event: RoundPaired) -> Round:
-    boards = tuple(Board(b["board"], b["south"], b["north"]) for b in event.boards)
+    boards = tuple(PairedBoard(b["board"], b["south"], b["north"]) for b in event.boards)
     byes = tuple(Bye(b["player"], b["points"], b.get("kind")) for b in event.byes)
     empty = tuple(EmptyBoard(b["board"], b["south"], b["north"], tuple(b["teams"])) for b in event.empty or ())
     return Round(event.round, event.method, boards, byes, empty)
