@@ -18,7 +18,7 @@ import random
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register, swiss_players
 from recorder.tournaments.fold import apply, start
 from recorder.tournaments.pairing import NORTH, SOUTH, preference, seat
-from recorder.tournaments.results import BoardOutcome
+from recorder.tournaments.results import PairingResult
 
 
 def legal_pairings(players: list, strict: bool, final_round=None):
@@ -140,4 +140,4 @@ def random_rounds(n: int, rounds: int, seed: int):
             seq += 1
             t = apply(t, event, seq)
         for b in t.rounds[-1].boards:
-            outcomes[(r, b.board)] = BoardOutcome(rng.choice(["south_wins", "north_wins", "draw", "draw"]), True)
+            outcomes[(r, b.board)] = PairingResult(rng.choice(["south_wins", "north_wins", "draw", "draw"]), True)

@@ -13,7 +13,7 @@ from conftest import FIXTURES
 from recorder.tournaments import tiebreaks, trf
 from recorder.tournaments.events import TournamentCreated
 from recorder.tournaments.fold import replay
-from recorder.tournaments.results import outcome_of_forfeit
+from recorder.tournaments.results import result_of_forfeit
 from recorder.tournaments.standings import cells
 
 REFERENCE = FIXTURES / "tiebreaks"
@@ -29,7 +29,7 @@ def imported(text: str, system: str = "swiss"):
     fields = trf.creation_fields(parsed)
     created = TournamentCreated(variant="qelat", options={}, format=system, tiebreaks=[], **fields)
     t = replay("t-trf", enumerate(trf.import_events(parsed, created), start=1))
-    return t, {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+    return t, {key: result_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
 
 
 def reference_code(spec: dict, round_robin: bool = False) -> str:

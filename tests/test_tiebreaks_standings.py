@@ -17,7 +17,7 @@ from recorder.tournaments.events import (
 )
 from recorder.tournaments.fold import replay
 from recorder.tournaments.pairing import round_robin_round
-from recorder.tournaments.results import outcome_of_forfeit
+from recorder.tournaments.results import result_of_forfeit
 from recorder.tournaments.standings import standings
 
 LIST = ["DE", "BH/C1", "BH", "SB", "WIN", "KS", "ARO"]  # DE first: right after the points, as in the fixtures
@@ -28,7 +28,7 @@ def imported_with(text: str, system: str, chosen: list[str]):
     fields = trf.creation_fields(parsed)
     created = TournamentCreated(variant="qelat", options={}, format=system, tiebreaks=chosen, **fields)
     t = replay("t-trf", enumerate(trf.import_events(parsed, created), start=1))
-    return t, {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+    return t, {key: result_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
 
 
 def reference_values(path, round_robin: bool) -> dict[int, dict[str, Fraction]]:
@@ -88,7 +88,7 @@ def all_drawn_round_robin(tournament_id: str, chosen: list[str]):
         )
         events += [BoardResultRecorded(r, b, "draw", "played") for b in range(1, len(boards) + 1)]
     t = replay(tournament_id, enumerate(events, start=1))
-    return t, {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+    return t, {key: result_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
 
 
 def test_the_drawing_of_lots_ends_every_tie_the_same_way_on_every_reading():

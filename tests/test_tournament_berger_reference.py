@@ -18,7 +18,7 @@ from recorder.tournaments.decide import decide_create, decide_pair, decide_regis
 from recorder.tournaments.events import BERGER_ANNEX_1, BERGER_CYCLES, TournamentCreated
 from recorder.tournaments.fold import Tournament, apply, start
 from recorder.tournaments.pairing import berger_cycle_length, berger_round, round_robin_round
-from recorder.tournaments.results import BoardOutcome
+from recorder.tournaments.results import PairingResult
 
 REFERENCE = json.loads((Path(__file__).parent.parent / "fixtures" / "berger" / "reference.json").read_text())
 SIZES = range(3, 25)
@@ -90,7 +90,7 @@ def played_through(n: int, created: TournamentCreated) -> tuple[Tournament, dict
             seq += 1
             t = apply(t, event, seq)
         for board in t.rounds[-1].boards:
-            outcomes[(t.rounds[-1].number, board.board)] = BoardOutcome("south_wins", True)
+            outcomes[(t.rounds[-1].number, board.board)] = PairingResult("south_wins", True)
     return t, outcomes
 
 

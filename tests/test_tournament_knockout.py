@@ -358,7 +358,7 @@ def test_a_match_is_won_by_its_games_then_its_play_offs_then_the_lot_and_never_l
     else the lot's."""
     from recorder.tournaments import decide, fold, knockout
     from recorder.tournaments.events import EntrantRegistered
-    from recorder.tournaments.results import BoardOutcome
+    from recorder.tournaments.results import PairingResult
 
     created = decide.decide_create(
         {
@@ -379,7 +379,7 @@ def test_a_match_is_won_by_its_games_then_its_play_offs_then_the_lot_and_never_l
             t = fold.apply(t, event, t.version + 1)
         board = t.rounds[-1].boards[0]
         seats.append((board.south, board.north))
-        outcomes[(len(t.rounds), 1)] = BoardOutcome(result, played=True)
+        outcomes[(len(t.rounds), 1)] = PairingResult(result, played=True)
     match = knockout.bracket(t, outcomes).stages[0][0]
     assert len(match.games) <= match_games + playoff_games
     assert seats == [(1, 2) if n % 2 == 0 else (2, 1) for n in range(len(seats))]

@@ -34,7 +34,7 @@ from recorder.tournaments.pairing import (
     preference,
     round_robin_round,
 )
-from recorder.tournaments.results import BoardOutcome
+from recorder.tournaments.results import PairingResult
 
 # --------------------------------------------------------------------------- Berger
 
@@ -189,7 +189,7 @@ def simulate(n: int, rounds: int, seed: int, withdraw_after: int | None = None):
             fold(decide_withdraw(t, 1, {}))
         fold(decide_pair(t, outcomes, {}))
         for b in t.rounds[-1].boards:
-            outcomes[(r, b.board)] = BoardOutcome(rng.choice(["south_wins", "north_wins", "draw"]), True)
+            outcomes[(r, b.board)] = PairingResult(rng.choice(["south_wins", "north_wins", "draw"]), True)
     return t
 
 

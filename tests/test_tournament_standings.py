@@ -14,7 +14,7 @@ from recorder.rules.board import Player
 from recorder.rules.state import Outcome, RoundRecord, State
 from recorder.tournaments.decide import decide_create, decide_pair, decide_register
 from recorder.tournaments.fold import Forfeit, apply, start
-from recorder.tournaments.results import BoardOutcome, outcome_of_forfeit, outcome_of_state
+from recorder.tournaments.results import PairingResult, result_of_forfeit, result_of_state
 from recorder.tournaments.standings import standings
 
 
@@ -57,7 +57,7 @@ def test_lw_13_match_rounds_won_and_holes_held():
         (12, 0),
         Player.SOUTH,
     )
-    assert outcome_of_state(state) == BoardOutcome("south_wins", True, rounds_won=(3, 0), holes=(12, 0))
+    assert result_of_state(state) == PairingResult("south_wins", True, rounds_won=(3, 0), holes=(12, 0))
 
 
 def test_sel_16_round_lost_then_won_back_counts_both_ways():
@@ -72,23 +72,23 @@ def test_sel_16_round_lost_then_won_back_counts_both_ways():
         (0, 18),
         Player.NORTH,
     )
-    assert outcome_of_state(state) == BoardOutcome("north_wins", True, rounds_won=(2, 2), holes=(0, 18))
+    assert result_of_state(state) == PairingResult("north_wins", True, rounds_won=(2, 2), holes=(0, 18))
 
 
 def test_gen_28_result_in_a_round_not_counted_keeps_the_last_count():
     # Resigned during round 2: only round 1 (6-6 -> 8-4) is counted.
     state = match_state([RoundRecord(1, Player.SOUTH, (6, 6)), RoundRecord(2, Player.NORTH, (8, 4))], None, None)
     state = state._replace(outcome=Outcome(Player.NORTH, "resignation"))
-    assert outcome_of_state(state) == BoardOutcome("north_wins", True, rounds_won=(1, 0), holes=(8, 4))
-    assert outcome_of_state(state._replace(outcome=Outcome(Player.NORTH, "forfeit"))).played is False
-    assert outcome_of_state(state._replace(game_over=False)) is None
+    assert result_of_state(state) == PairingResult("north_wins", True, rounds_won=(1, 0), holes=(8, 4))
+    assert result_of_state(state._replace(outcome=Outcome(Player.NORTH, "forfeit"))).played is False
+    assert result_of_state(state._replace(game_over=False)) is None
 
 
 def test_direct_encounter_only_when_every_tied_player_has_met():
     # Manual round 1: 1-2 (1 wins), 3-4 (3 wins). 1 and 3 tie on 1 point but never met.
     t = tournament("manual", ["A", "B", "C", "D"], rounds=1, tiebreaks=["direct_encounter"])
     t = pair(t, {}, boards=[{"south": 1, "north": 2}, {"south": 3, "north": 4}])
-    outcomes = {(1, 1): BoardOutcome("south_wins", True), (1, 2): BoardOutcome("south_wins", True)}
+    outcomes = {(1, 1): PairingResult("south_wins", True), (1, 2): PairingResult("south_wins", True)}
     ranked = standings(t, outcomes)
     assert [(s.rank, s.number, s.tiebreaks["direct_encounter"]) for s in ranked] == [
         (1, 1, 0),
@@ -104,7 +104,7 @@ def test_forfeit_and_bye_count_as_unplayed_rounds_in_buchholz():
     # Buchholz 1: 1, 2: 0, 3: 1, 4: 0; SB 1: 1x1, 3: 1x1; wins: the forfeit counts, the bye not.
     t = tournament("manual", ["A", "B", "C", "D"], rounds=1, tiebreaks=["buchholz", "sonneborn_berger", "wins"])
     t = pair(t, {}, boards=[{"south": 1, "north": 2}], byes=[{"player": 3, "points": 1}])
-    outcomes = {(1, 1): outcome_of_forfeit(Forfeit("south_wins", "forfeit"))}
+    outcomes = {(1, 1): result_of_forfeit(Forfeit("south_wins", "forfeit"))}
     ranked = {s.number: (s.points, s.tiebreaks) for s in standings(t, outcomes)}
     assert ranked[1] == (1, {"buchholz": 1, "sonneborn_berger": 1, "wins": 1})
     assert ranked[3] == (1, {"buchholz": 1, "sonneborn_berger": 1, "wins": 0})
@@ -114,7 +114,7 @@ def test_forfeit_and_bye_count_as_unplayed_rounds_in_buchholz():
 def test_double_forfeit_scores_nothing_and_pending_games_count_nothing_yet():
     t = tournament("manual", ["A", "B", "C", "D"], rounds=1)
     t = pair(t, {}, boards=[{"south": 1, "north": 2}, {"south": 3, "north": 4}])
-    ranked = standings(t, {(1, 1): BoardOutcome("double_forfeit", False)})
+    ranked = standings(t, {(1, 1): PairingResult("double_forfeit", False)})
     assert {s.number: s.points for s in ranked} == {1: 0, 2: 0, 3: 0, 4: 0}
     assert all(isinstance(s.points, Fraction) for s in ranked)
 

@@ -20,7 +20,7 @@ from recorder.cli.main import main
 from recorder.tournaments import trf
 from recorder.tournaments.events import DUTCH_2026, TournamentCreated
 from recorder.tournaments.fold import replay
-from recorder.tournaments.results import outcome_of_forfeit
+from recorder.tournaments.results import result_of_forfeit
 
 CORPUS = FIXTURES / "pairings"
 CORPUS_NAMES = sorted(path.stem for path in CORPUS.glob("*.trf"))
@@ -57,7 +57,7 @@ def imported(text: str):
     fields = trf.creation_fields(parsed)
     created = TournamentCreated(variant="qelat", options={}, format="swiss", tiebreaks=[], **fields)
     t = replay("t-trf", enumerate(trf.import_events(parsed, created), start=1))
-    return t, {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+    return t, {key: result_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
 
 
 def written(text: str, layout: str = "2026") -> str:

@@ -23,7 +23,7 @@ from recorder.tournaments import MAX_FORBIDDEN_GROUP, MAX_FORBIDDEN_PAIRS, MAX_R
 from recorder.tournaments.check import check_tournament
 from recorder.tournaments.events import TournamentCreated
 from recorder.tournaments.fold import ForbiddenGroup, replay
-from recorder.tournaments.results import outcome_of_forfeit
+from recorder.tournaments.results import result_of_forfeit
 
 
 def forbidden(first: int, last: int, players) -> str:
@@ -36,7 +36,7 @@ def imported(text: str):
     fields = trf.creation_fields(parsed)
     created = TournamentCreated(variant="qelat", options={}, format="swiss", tiebreaks=[], **fields)
     t = replay("t-trf", enumerate(trf.import_events(parsed, created), start=1))
-    return t, {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+    return t, {key: result_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
 
 
 def refused_at(text: str) -> tuple[int, int, str]:

@@ -22,7 +22,7 @@ from recorder.cli.main import main
 from recorder.tournaments import MAX_DECLARED_BYES, trf
 from recorder.tournaments.events import TournamentCreated
 from recorder.tournaments.fold import replay
-from recorder.tournaments.results import outcome_of_forfeit
+from recorder.tournaments.results import result_of_forfeit
 
 
 @pytest.fixture
@@ -342,7 +342,7 @@ def test_withdrawals_past_the_byes_limit_are_written_by_their_own_records_alone_
     lines = [line for line in lines if not line.startswith("240")]
     lines += [f"XMR {n:4d} WITHDRAWN 001" for n in range(1, 111)]
     t = imported(lines)
-    text = trf.write(t, {key: outcome_of_forfeit(f) for key, f in t.forfeits.items()})
+    text = trf.write(t, {key: result_of_forfeit(f) for key, f in t.forfeits.items()})
     assert "\r\n240 " not in text
     again = replay("t-trf", enumerate(trf.import_events(trf.parse(text), created_from(text)), start=1))
     assert [e.withdrawn_after for e in again.entrants] == [1] * 110

@@ -21,7 +21,7 @@ from ..tournaments.decide import swiss_pairing
 from ..tournaments.events import DUTCH_2026, TournamentCreated
 from ..tournaments.fold import Tournament, replay
 from ..tournaments.pairing import DOWN, NORTH, SOUTH, UP, NoPairing, SwissPlayer, pair_swiss
-from ..tournaments.results import outcome_of_forfeit
+from ..tournaments.results import result_of_forfeit
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "pairings"
 SIZE_BANDS = ((8, 12), (13, 21), (22, 51), (52, 100), (101, 200))
@@ -148,7 +148,7 @@ def identity(corpus: Path = CORPUS) -> list[IdentityFigures]:
         band = next(b for b in bands if b.low <= info["players"] <= b.high)
         band.tournaments += 1
         t = corpus_tournament((corpus / f"{name}.trf").read_text())
-        outcomes = {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+        outcomes = {key: result_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
         for number, want in info["rounds"].items():
             r = int(number)
             earlier, known = before(t, outcomes, r)

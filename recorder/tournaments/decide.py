@@ -2,7 +2,7 @@
 
 All validation of tournament writes lives here, before anything is stored. Commands
 arrive as dicts whose JSON types the schemas have checked. ``outcomes`` maps
-(round, board) to the board's BoardOutcome where one is known (service.py reads them
+(round, board) to the board's PairingResult where one is known (service.py reads them
 from the games).
 """
 

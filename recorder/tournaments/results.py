@@ -20,7 +20,11 @@ from .fold import Forfeit
 
 
 @dataclass(frozen=True)
-class BoardOutcome:
+class PairingResult:
+    """A pairing's result as the tournament counts it: from its game's outcome (the rules'
+    ``Outcome``) or from a result recorded on the board (a forfeit, a short game), with what
+    the tiebreaks and the pairing read besides (rounds won, holes held, played or not)."""
+
     result: str  # south_wins, north_wins, draw, double_forfeit
     played: bool  # False for forfeits: no game was decided over the board
     rounds_won: tuple[int, int] = (0, 0)  # south, north
@@ -28,19 +32,19 @@ class BoardOutcome:
     short_game: bool = False  # lasted less than a move: unplayed for pairing, a game for C.07's tie-breaks
 
 
-def outcome_of_forfeit(forfeit: Forfeit) -> BoardOutcome:
+def result_of_forfeit(forfeit: Forfeit) -> PairingResult:
     """A result recorded in the tournament: a forfeit, a game that lasted less than a move
     (``short_game``, unplayed for pairing), or a game played before the tournament was
     imported here (``played``)."""
-    return BoardOutcome(forfeit.result, played=forfeit.reason == "played", short_game=forfeit.reason == "short_game")
+    return PairingResult(forfeit.result, played=forfeit.reason == "played", short_game=forfeit.reason == "short_game")
 
 
-def outcome_of_state(state: State) -> BoardOutcome | None:
+def result_of_state(state: State) -> PairingResult | None:
     """The result of a finished game; None while it is being played."""
     if not state.game_over:
         return None
     played = state.result.reason != "forfeit"  # GEN-28 forfeit: the game was not played out
-    return BoardOutcome(state.result.name, played, rounds_won(state), holes_held(state))
+    return PairingResult(state.result.name, played, rounds_won(state), holes_held(state))
 
 
 def round_counts(state: State) -> list[tuple[tuple[int, int], tuple[int, int]]]:

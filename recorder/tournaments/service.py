@@ -52,7 +52,7 @@ from .check import check_tournament
 from .events import EntrantLinked, EntrantRegistered, event_from_record
 from .fold import Tournament, replay
 from .proposal import Proposal
-from .results import outcome_of_forfeit, outcome_of_state
+from .results import result_of_forfeit, result_of_state
 from .standings import Standing, crosstable, is_finished, standings
 
 FOLDS_KEPT = 64  # the tournaments whose latest fold is kept (the guard asks on every move): a fold is large
@@ -168,7 +168,7 @@ class Tournaments:
         return is_finished(t, self.outcomes(t))
 
     def outcomes(self, t: Tournament, state_of: Callable[[str], Any] | None = None) -> dict:
-        """(round, board) -> BoardOutcome for every board whose result is known: a
+        """(round, board) -> PairingResult for every board whose result is known: a
         recorded forfeit first, else the result of the board's game once it is over.
         ``state_of(game_id)``: a game's state as the reader may see it (a broadcast
         delay); the latest by default."""
@@ -178,11 +178,11 @@ class Tournaments:
             for board in rnd.boards:
                 key = (rnd.number, board.board)
                 if key in t.forfeits:
-                    found[key] = outcome_of_forfeit(t.forfeits[key])
+                    found[key] = result_of_forfeit(t.forfeits[key])
                     continue
                 game_id = board_game_id(t.tournament_id, *key)
                 if self.store.version(game_id):
-                    outcome = outcome_of_state(state_of(game_id))
+                    outcome = result_of_state(state_of(game_id))
                     if outcome is not None and (not t.require_confirmation or self.confirmed(game_id)):
                         found[key] = outcome
         return found

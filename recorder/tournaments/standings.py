@@ -27,7 +27,7 @@ from . import FIDE_TIEBREAKS, board_game_id, tiebreaks
 from .cell import ABSENT, BYE, FORFEIT, PENDING, PLAYED, Cell
 from .fold import Tournament, bye_kind
 from .pairing import NORTH, SOUTH
-from .results import BoardOutcome
+from .results import PairingResult
 
 WIN, DRAW, LOSS = Fraction(1), Fraction(1, 2), Fraction(0)
 
@@ -49,7 +49,7 @@ def points_of(result: str, colour: str) -> Fraction:
     return WIN if result == f"{colour}_wins" else LOSS
 
 
-def board_cell(round_number: int, board, outcome: BoardOutcome | None, colour: str) -> Cell:
+def board_cell(round_number: int, board, outcome: PairingResult | None, colour: str) -> Cell:
     me, opponent = (board.south, board.north) if colour == SOUTH else (board.north, board.south)
     base = dict(round=round_number, opponent=opponent, colour=colour, board=board.board)
     if outcome is None:
@@ -67,7 +67,7 @@ def board_cell(round_number: int, board, outcome: BoardOutcome | None, colour: s
 
 
 def cells(t: Tournament, outcomes: dict) -> dict[int, list[Cell]]:
-    """Every player's rounds, in order; ``outcomes`` maps (round, board) to a BoardOutcome."""
+    """Every player's rounds, in order; ``outcomes`` maps (round, board) to a PairingResult."""
     table: dict[int, list[Cell]] = {e.number: [] for e in t.entrants}
     for rnd in t.rounds:
         placed = set()

@@ -19,7 +19,7 @@ from recorder.tournaments import decide, trf
 from recorder.tournaments.events import BoardResultRecorded, TournamentCreated, TournamentEvent
 from recorder.tournaments.fold import Tournament, replay
 from recorder.tournaments.fold import apply as applied
-from recorder.tournaments.results import outcome_of_forfeit
+from recorder.tournaments.results import result_of_forfeit
 
 SEEDS = range(1, 101)
 ROUND_ROBIN_SEEDS = range(1, 31)
@@ -30,7 +30,7 @@ def folded(events: list[TournamentEvent]) -> Tournament:
 
 
 def outcomes(t: Tournament) -> dict:
-    return {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+    return {key: result_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
 
 
 def result_of(draw: random.Random) -> tuple[str, str]:

@@ -16,14 +16,14 @@ from recorder.tournaments import decide, trf
 from recorder.tournaments.events import BoardResultRecorded, TournamentEvent
 from recorder.tournaments.fold import Tournament, replay
 from recorder.tournaments.fold import apply as applied
-from recorder.tournaments.results import outcome_of_forfeit
+from recorder.tournaments.results import result_of_forfeit
 from recorder.tournaments.teams import decide_enter_team
 
 SEEDS = range(1, 11)
 
 
 def outcomes(t: Tournament) -> dict:
-    return {key: outcome_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
+    return {key: result_of_forfeit(forfeit) for key, forfeit in t.forfeits.items()}
 
 
 def result_of(draw: random.Random) -> tuple[str, str]:
