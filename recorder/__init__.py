@@ -18,9 +18,11 @@ import hook: it loads the compiled rules when a build of these sources exists (f
 files, recorder/engine/__init__.py), else nothing, and the ``recorder`` command may build
 the compiled engine first (recorder/__main__.py).
 Its names are the engine's front door, ``Game`` (recorder/core/facade.py), and the value
-its ``outcome`` gives, ``GameOutcome``, loaded on first use.
+its ``outcome`` gives, ``Outcome`` (the rules' one outcome, recorder/rules/state.py, its
+winner by name), loaded on first use.
 """
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from recorder import engine
@@ -28,14 +30,15 @@ from recorder import engine
 engine.install()  # before anything imports the rules: compiled when a fresh build exists (docs/engine.md)
 
 if TYPE_CHECKING:
-    from recorder.core.facade import Game, GameOutcome
+    from recorder.core.facade import Game
+    from recorder.rules.state import Outcome
 
-__all__ = ["Game", "GameOutcome"]
+__all__ = ["Game", "Outcome"]
+
+_HOMES = {"Game": "recorder.core.facade", "Outcome": "recorder.rules.state"}  # where each name is defined
 
 
 def __getattr__(name: str) -> object:
-    if name in __all__:
-        from recorder.core import facade
-
-        return getattr(facade, name)
+    if name in _HOMES:
+        return getattr(import_module(_HOMES[name]), name)
     raise AttributeError(f"module 'recorder' has no attribute {name!r}")

@@ -11,42 +11,22 @@ Pure: nothing is stored, and no web framework or database is loaded.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from recorder.rules.base import Rules
-from recorder.rules.state import State, state_to_json
+from recorder.rules.state import Outcome, State, state_to_json
 from recorder.rules.values import (
     Awaiting,
     HoleName,
     OpeningChoice,
-    OutcomeReason,
     PlayerName,
     ResultKind,
-    ResultName,
 )
 
 from . import game as fold
 from .commands import Command, decide, decide_create
 from .events import Clock, Event, GameCreated, event_from_record, setup_of
 from .redecide import redecide, redecide_setup
-
-
-@dataclass(frozen=True)
-class GameOutcome:
-    """How a game ended: the winner by name (None for a draw) and how it was decided
-    ("score", "holes", or a GEN-28 kind: "resignation", "agreement", ...)."""
-
-    winner: PlayerName | None
-    reason: OutcomeReason
-
-    @property
-    def name(self) -> ResultName:
-        """``"south_wins"``, ``"north_wins"`` or ``"draw"``, as the API's ``result`` says."""
-        return _RESULT_NAMES[self.winner]
-
-
-_RESULT_NAMES: dict[PlayerName | None, ResultName] = {"south": "south_wins", "north": "north_wins", None: "draw"}
 
 
 class Game:
@@ -197,12 +177,11 @@ class Game:
         return self.state.game_over
 
     @property
-    def outcome(self) -> GameOutcome | None:
-        """The winner and the reason, or None while the game goes on."""
+    def outcome(self) -> Outcome[PlayerName] | None:
+        """The winner by name and the reason, or None while the game goes on."""
         if not self.state.game_over:
             return None
-        result = self.state.result
-        return GameOutcome(result.winner.json if result.winner is not None else None, result.reason)
+        return self.state.result.named()
 
     def state_json(self) -> dict[str, Any]:
         """The state as the API returns it (rules/README.md §8), with ``version``."""

@@ -12,25 +12,36 @@ built whole, never changed after.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, NamedTuple, Protocol, TypeVar
+from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
 
 from .board import PLAYERS, Board, Player
-from .values import Awaiting, Hole, OutcomeReason, ResultName
+from .values import Awaiting, Hole, OutcomeReason, PlayerName, ResultName
 
 _T = TypeVar("_T")
+Side = TypeVar("Side", bound=Player | PlayerName)  # how an outcome names its winner
 
-RESULT_NAMES: dict[Player | None, ResultName] = {Player.SOUTH: "south_wins", Player.NORTH: "north_wins", None: "draw"}
+RESULT_NAMES: dict[PlayerName | None, ResultName] = {"south": "south_wins", "north": "north_wins", None: "draw"}
 
 
-class Outcome(NamedTuple):
-    """A result as a value: the winner (None for a draw) and how it was decided."""
+class Outcome(NamedTuple, Generic[Side]):
+    """A result as a value: the winner (None for a draw) and how it was decided. The rules
+    name the winner by their ``Player``; the front door (``recorder.Game``) by the API's
+    name, ``"south"`` or ``"north"``: ``named()`` is the same outcome in those words."""
 
-    winner: Player | None
+    winner: Side | None
     reason: OutcomeReason  # "score", "holes", or a GEN-28 kind: resignation, agreement, ...
 
     @property
     def name(self) -> ResultName:
-        return RESULT_NAMES[self.winner]
+        """``"south_wins"``, ``"north_wins"`` or ``"draw"``, as the API's ``result`` says."""
+        return RESULT_NAMES[self.named().winner]
+
+    def named(self) -> Outcome[PlayerName]:
+        """This outcome with its winner by name, as the API and ``recorder.Game`` give it."""
+        winner = self.winner
+        if isinstance(winner, Player):
+            return Outcome(winner.json, self.reason)
+        return Outcome(winner, self.reason)
 
 
 class RoundRecord(NamedTuple):
@@ -84,7 +95,7 @@ class State:
     takings: Final[tuple[int, int] | None]
     hole_counts: Final[tuple[int, int] | None]
     game_over: Final[bool]
-    outcome: Final[Outcome | None]
+    outcome: Final[Outcome[Player] | None]
     score: Final[tuple[int, int] | None]
     rounds: Final[tuple[RoundRecord, ...]]
 
@@ -104,7 +115,7 @@ class State:
         takings: tuple[int, int] | None = None,
         hole_counts: tuple[int, int] | None = None,
         game_over: bool = False,
-        outcome: Outcome | None = None,
+        outcome: Outcome[Player] | None = None,
         score: tuple[int, int] | None = None,
         rounds: tuple[RoundRecord, ...] = (),
     ) -> None:
@@ -164,7 +175,7 @@ class State:
         return sum(self.holes) + self.stores[0] + self.stores[1]
 
     @property
-    def result(self) -> Outcome:
+    def result(self) -> Outcome[Player]:
         """The outcome of a game that is over (``outcome`` is set exactly when ``game_over`` is)."""
         return _known(self.outcome)
 
