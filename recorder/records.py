@@ -184,7 +184,7 @@ class Repository(Generic[T]):
         events = self.store.replayed(idempotency)
         if not events:
             return None
-        return Saved(events, self.load(events[0].game_id), replayed=True)
+        return Saved(events, self.load(events[0].stream_id), replayed=True)
 
     def create(
         self,
@@ -205,7 +205,7 @@ class Repository(Generic[T]):
             idempotency=idempotency,
             projection=projection,
         )
-        return Saved(result.events, self.load(result.events[0].game_id), result.replayed)
+        return Saved(result.events, self.load(result.events[0].stream_id), result.replayed)
 
     def execute(
         self,

@@ -79,7 +79,7 @@ class EventLog:
         for number, line in self.raw:
             try:
                 event, payload_text, record_text, kept = _read_line(line)
-                if event.game_id != self.game_id:  # only a line naming its game twice gets here
+                if event.stream_id != self.game_id:  # only a line naming its game twice gets here
                     raise _BadLine(1, "a line names one game", "an object with exactly " + ", ".join(FIELDS))
             except _BadLine as bad:
                 self._error = self._error or self.fail(number, bad.column, bad.detail, bad.expected)
@@ -177,7 +177,7 @@ def _named_game(text: str) -> tuple[str | None, StoredEvent | None]:
         event = _event(text)
     except _BadLine:
         return None, None
-    return event.game_id, event
+    return event.stream_id, event
 
 
 def _event(text: str) -> StoredEvent:

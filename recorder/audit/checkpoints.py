@@ -188,8 +188,8 @@ def _signature_refusal(key: SigningKey, checkpoint: dict) -> str | None:
 
 def _record_refusal(checkpoint: dict, stored: Sequence[Any]) -> str | None:
     version = checkpoint["version"]
-    if stored and stored[0].game_id != checkpoint["game_id"]:
-        return f"the checkpoint is for game {checkpoint['game_id']}, not {stored[0].game_id}"
+    if stored and stored[0].stream_id != checkpoint["game_id"]:
+        return f"the checkpoint is for game {checkpoint['game_id']}, not {stored[0].stream_id}"
     if version < 1 or version > len(stored):
         return f"the record holds {len(stored)} events, not {version}"
     if stored[version - 1].hash != checkpoint["head_hash"]:

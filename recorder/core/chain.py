@@ -115,7 +115,7 @@ def record_text(event: Any, payload_text: str) -> str | None:
 
 
 def spelled(
-    game_id: Any,
+    stream_id: Any,
     seq: Any,
     type_: Any,
     payload_text: str,
@@ -128,7 +128,7 @@ def spelled(
     template's sorted key order; None when a field is not of its plain JSON type: the fast
     spelling of ``event_text``, held to ``canonical_json`` over hostile events."""
     if not (
-        type(game_id) is str
+        type(stream_id) is str
         and type(seq) is int
         and type(type_) is str
         and type(recorded_at) is str
@@ -143,14 +143,14 @@ def spelled(
     # the templates.
     if links is None:
         return (
-            f'{{"game_id":{quote(game_id)},"payload":{payload_text},"recorded_at":{quote(recorded_at)},'
+            f'{{"game_id":{quote(stream_id)},"payload":{payload_text},"recorded_at":{quote(recorded_at)},'
             f'"recorded_by":{by},"seq":{seq},"type":{quote(type_)}}}'
         )
     prev_hash, hash_ = links
     if not (type(prev_hash) is str and type(hash_) is str):
         return None
     return (
-        f'{{"game_id":{quote(game_id)},"hash":{quote(hash_)},"payload":{payload_text},"prev_hash":{quote(prev_hash)},'
+        f'{{"game_id":{quote(stream_id)},"hash":{quote(hash_)},"payload":{payload_text},"prev_hash":{quote(prev_hash)},'
         f'"recorded_at":{quote(recorded_at)},"recorded_by":{by},"seq":{seq},"type":{quote(type_)}}}'
     )
 
@@ -180,7 +180,7 @@ def unlinked(head: tuple[int, str], seq: Any, prev_hash: Any) -> str | None:
 
 
 def new_links(
-    game_id: str, head: tuple[int, str], entries: Iterable[tuple[str, str]], recorded_at: str, recorded_by: str | None
+    stream_id: str, head: tuple[int, str], entries: Iterable[tuple[str, str]], recorded_at: str, recorded_by: str | None
 ) -> Iterator[tuple[int, str, str]]:
     """Number and link new events after ``head``: for each entry, (type, the payload's
     canonical text), its (seq, prev_hash, hash), the record hashed as the encoder spells it
@@ -189,9 +189,9 @@ def new_links(
     seq, prev_hash = head
     for type_, payload_text in entries:
         seq += 1
-        text = spelled(game_id, seq, type_, payload_text, recorded_at, recorded_by)
+        text = spelled(stream_id, seq, type_, payload_text, recorded_at, recorded_by)
         if text is None:  # a field not of its plain JSON type: canonical_json is exact
-            fields = (game_id, seq, type_, parse_json(payload_text), recorded_at, recorded_by)
+            fields = (stream_id, seq, type_, parse_json(payload_text), recorded_at, recorded_by)
             text = canonical_json(dict(zip(RECORD_FIELDS, fields)))
         digest = text_hash(prev_hash, text)
         yield seq, prev_hash, digest
@@ -199,7 +199,7 @@ def new_links(
 
 
 def line_text(
-    game_id: str,
+    stream_id: str,
     seq: int,
     type_: str,
     payload_text: str,
@@ -209,10 +209,10 @@ def line_text(
     hash_: str,
 ) -> str:
     """``event_text`` of a line given by its fields (an event not yet stored, a bench's)."""
-    text = spelled(game_id, seq, type_, payload_text, recorded_at, recorded_by, (prev_hash, hash_))
+    text = spelled(stream_id, seq, type_, payload_text, recorded_at, recorded_by, (prev_hash, hash_))
     if text is not None:
         return text
-    fields = (game_id, seq, type_, parse_json(payload_text), recorded_at, recorded_by, prev_hash, hash_)
+    fields = (stream_id, seq, type_, parse_json(payload_text), recorded_at, recorded_by, prev_hash, hash_)
     return canonical_json(dict(zip(LINE_FIELDS, fields)))
 
 

@@ -204,7 +204,9 @@ class Recorder:
         )
         if result.replayed:
             # A concurrent request with the same key won: its game, not the id chosen here.
-            return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
+            return Recorded(
+                result.events, self.game_at(result.events[0].stream_id, result.events[-1].seq), replayed=True
+            )
         self.folds.keep(game.game_id, Folded(game, size))
         return Recorded(result.events, game)
 
@@ -250,7 +252,7 @@ class Recorder:
         events = self.store.replayed(idempotency)
         if not events:
             return None
-        return Recorded(events, self.game_at(events[0].game_id, events[-1].seq), replayed=True)
+        return Recorded(events, self.game_at(events[0].stream_id, events[-1].seq), replayed=True)
 
     def _append(self, folded: Folded, command: dict, recorded_by, idempotency) -> Recorded:
         game = folded.game
@@ -268,7 +270,9 @@ class Recorder:
             projection=self.projections(after, folds, result_of(game)),
         )
         if result.replayed:
-            return Recorded(result.events, self.game_at(result.events[0].game_id, result.events[-1].seq), replayed=True)
+            return Recorded(
+                result.events, self.game_at(result.events[0].stream_id, result.events[-1].seq), replayed=True
+            )
         self.folds.keep(after.game_id, Folded(after, size))
         return Recorded(result.events, after)
 

@@ -112,7 +112,7 @@ class Ratings:
         """Rated tournaments' ids and variants, from their creation events."""
         found, offset = {}, 0
         while page := self.store.first_events(TOURNAMENT, limit=1000, offset=offset):
-            found.update({e.game_id: str(e.payload.get("variant")) for e in page if e.payload.get("rated") is True})
+            found.update({e.stream_id: str(e.payload.get("variant")) for e in page if e.payload.get("rated") is True})
             offset += len(page)
         return found
 

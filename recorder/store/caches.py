@@ -105,7 +105,7 @@ class PositionIndex:
         digests = [(seq, *key_digest(key)) for seq, key in rows]  # before the append takes the write lock
 
         def insert(db: Tx, events: Sequence[StoredEvent]) -> None:
-            game = game_number(db, events[0].game_id)
+            game = game_number(db, events[0].stream_id)
             insert_rows(db, statement, [(high, low, game, seq) for seq, high, low in digests])
 
         return insert

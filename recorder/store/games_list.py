@@ -34,7 +34,7 @@ class GamesList:
 
         def upsert(db: Tx, events: Sequence[StoredEvent]) -> None:
             # updated_at is the last event's time, so a rebuilt row is the same row.
-            self._upsert_summary(db, events[0].game_id, row, events[-1].recorded_at)
+            self._upsert_summary(db, events[0].stream_id, row, events[-1].recorded_at)
 
         return upsert
 

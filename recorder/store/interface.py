@@ -62,9 +62,14 @@ class StreamHead:
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """An event as stored. ``payload`` is the JSON round-tripped dict that was hashed."""
+    """An event as stored. ``payload`` is the JSON round-tripped dict that was hashed.
 
-    game_id: str
+    Its fields are its stored line's members, by the names the line, the events table and
+    the hash chain keep (an event is made of its line's dict: ``of_fields``); ``game_id``
+    is one of them, though it holds the id of any stream, a game's, a tournament's, a
+    player's or a team's. Read it as ``stream_id``."""
+
+    game_id: str  # the stored name of the stream's id: read stream_id
     seq: int
     type: str
     payload: dict
@@ -79,6 +84,11 @@ class StoredEvent:
         its type (an archive's line the reader checked, a row read from the store), made
         with its fields set at once (``core.frozen``), the dict kept as the event's own."""
         return made_at_once(cls, fields)
+
+    @property
+    def stream_id(self) -> str:
+        """The id of the stream the event belongs to (a game, a tournament, a player, a team)."""
+        return self.game_id
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (a deep copy, so callers cannot alter the event)."""
@@ -188,7 +198,7 @@ def event_row(event: StoredEvent, payload_text: str, line: str | None = None) ->
     if line is None:
         line = stored_line(event, payload_text)
     return (
-        event.game_id,
+        event.stream_id,
         event.seq,
         event.type,
         payload_text,
@@ -508,8 +518,8 @@ def _verify_next_events(
         return
     for index, event in enumerate(events):
         number, digest = event.seq, event.hash
-        if event.game_id != game_id:
-            raise ChainBroken(f"event {number} belongs to game {event.game_id!r}, not {game_id!r}", seq=number)
+        if event.stream_id != game_id:
+            raise ChainBroken(f"event {number} belongs to game {event.stream_id!r}, not {game_id!r}", seq=number)
         if not chain.follows(head, number, event.prev_hash):
             raise ChainBroken(f"event {number} does not follow event {head[0]} of the chain", seq=number)
         if chain.stored_hash(event, texts[index] if texts is not None else None) != digest:

@@ -82,7 +82,7 @@ class GameResults:
                 event = events[index]
                 db.execute(
                     "INSERT INTO game_results (game_id, seq, recorded_at, result) VALUES (?, ?, ?, ?)",
-                    (event.game_id, event.seq, event.recorded_at, result),
+                    (event.stream_id, event.seq, event.recorded_at, result),
                 )
 
         return put

@@ -347,11 +347,11 @@ class SqlStreams:
         if first.seq == 1:
             db.execute(
                 "INSERT INTO streams (stream_id, stream_type, created_at) VALUES (?, ?, ?)",
-                (first.game_id, stream_type, first.recorded_at),
+                (first.stream_id, stream_type, first.recorded_at),
             )
         self._insert_rows(db, event_rows(stored, texts))
         last = stored[-1]
-        db.execute(UPSERT_HEAD, (last.game_id, last.seq, last.hash))
+        db.execute(UPSERT_HEAD, (last.stream_id, last.seq, last.hash))
 
     @staticmethod
     def _prepared(

@@ -60,7 +60,7 @@ class Teams:
         found: list[tuple[str, str]] = []
         offset = 0
         while page := self.store.first_events(TEAM, limit=SEARCH_PAGE, offset=offset):
-            named = ((e.game_id, e.payload["name"], e.payload["name_geez"]) for e in page)
+            named = ((e.stream_id, e.payload["name"], e.payload["name_geez"]) for e in page)
             found += [(search_key(name), team_id) for team_id, name, geez in named if name_matches(query, name, geez)]
             offset += len(page)
         return [self.team(team_id) for _key, team_id in sorted(found)[:limit]]

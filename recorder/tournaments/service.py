@@ -232,7 +232,7 @@ class Tournaments:
     def list_tournaments(self, *, limit: int = 100, offset: int = 0) -> list[dict]:
         """Tournaments, newest first, as their creation events describe them."""
         return [
-            {"id": e.game_id, **e.payload, "created_at": e.recorded_at}
+            {"id": e.stream_id, **e.payload, "created_at": e.recorded_at}
             for e in self.store.first_events(TOURNAMENT, limit=limit, offset=offset)
         ]
 
