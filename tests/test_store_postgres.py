@@ -509,3 +509,35 @@ def test_a_finished_tournaments_categories_stand_as_the_registry_stood_at_its_fi
     assert client.post(f"/api/players/{ids[0]}/particulars", json={"sex": "m"}).status_code == 201
     assert client.post(f"/api/players/{ids[1]}/particulars", json={"sex": "w"}).status_code == 201
     assert [s["number"] for s in client.get(standings).get_json()["standings"]] == [1]  # as at the finish
+
+
+def test_a_database_created_from_the_descriptions_is_the_one_the_migrations_make(postgres_server):
+    """A new database is created from the tables' descriptions (recorder/store/tables.py);
+    one of an older release runs the migrations: both end with the same tables, columns,
+    types, collations, keys, indexes, constraints and triggers."""
+    from recorder.store import pg_schema
+
+    described, migrated = postgres_server.create_database(), postgres_server.create_database()
+    with psycopg.connect(described) as conn:
+        assert pg_schema.migrate(conn) == [version for version, _, _ in MIGRATIONS]
+    with psycopg.connect(migrated) as conn:
+        assert pg_schema.migrate(conn, from_descriptions=False) == [version for version, _, _ in MIGRATIONS]
+    assert _catalogue(described) == _catalogue(migrated)
+
+
+def _catalogue(url: str) -> dict[str, list]:
+    queries = {
+        "columns": "SELECT table_name, ordinal_position, column_name, data_type, is_nullable, collation_name,"
+        " is_identity FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2",
+        "indexes": "SELECT tablename, regexp_replace(indexdef, 'INDEX \\S+_pkey ON', 'INDEX pkey ON') FROM pg_indexes"
+        " WHERE schemaname = 'public' ORDER BY 1, 2",
+        "constraints": "SELECT conrelid::regclass::text, contype, pg_get_constraintdef(oid) FROM pg_constraint"
+        " WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2, 3",
+        "triggers": "SELECT tgrelid::regclass::text, tgname, tgtype, tgfoid::regproc::text FROM pg_trigger"
+        " WHERE NOT tgisinternal ORDER BY 1, 2",
+        "functions": "SELECT proname, prosrc FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY 1",
+        "grants": "SELECT table_name, grantee, privilege_type FROM information_schema.role_table_grants"
+        " WHERE table_schema = 'public' ORDER BY 1, 2, 3",
+    }
+    with psycopg.connect(url) as conn:
+        return {name: conn.execute(query).fetchall() for name, query in queries.items()}

@@ -1,13 +1,24 @@
-"""The PostgreSQL schema as numbered migrations, applied by ``recorder init-db`` (and on open).
+"""The PostgreSQL schema: the described tables (recorder/store/catalogue.py), the log's
+protections, and the numbered migrations that brought databases of older releases up to date.
+
+A new database is created from the tables' one description (recorder/store/tables.py),
+which the SQLite file's DDL is generated from too, with the log's trigger functions,
+triggers and revocations, and every migration recorded as applied (``migrate``): the
+ecosystem's convention (Alembic's "create_all, then stamp head"). A database of an older
+release runs the migrations it lacks instead: they are history, never edited once shipped
+(their SQL is the schema as it was then); the last ones are generated from the
+descriptions, and a test holds a database migrated through the whole history against one
+created from the descriptions. A column added to a description takes one migration here,
+generated from it (``tables.postgres_add_column``).
 
 Each migration runs once, in one transaction, and is recorded in ``recorder_migrations``;
 concurrent runners (two app servers starting together) queue on one advisory lock, so a
 migration is never applied twice. Nothing is ever run by hand.
 
-The tables mirror the SQLite file's (recorder/store/schema.py). Payloads, times and
-lines stay ``text``, never ``jsonb``/``timestamptz``: the hash chain covers their exact
-bytes, which PostgreSQL would normalise. Ids use the "C" collation so streams sort by
-code point, as SQLite sorts them, whatever the cluster's locale.
+Payloads, times and lines stay ``text``, never ``jsonb``/``timestamptz``: the hash chain
+covers their exact bytes, which PostgreSQL would normalise. Ids use the "C" collation
+(``Column.ordered``) so streams sort by code point, as SQLite sorts them, whatever the
+cluster's locale.
 """
 
 from __future__ import annotations
@@ -15,6 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from recorder.core import chain
+
+from . import catalogue
+from .tables import POSTGRES, index_ddl, on, postgres_ddl
 
 # pg_advisory_xact_lock key taken by every migration run ("recorder" in ASCII).
 MIGRATION_LOCK = 0x7265636F72646572
@@ -283,6 +297,26 @@ ALTER TABLE streams ADD CONSTRAINT streams_stream_type_check
   CHECK (stream_type IN ('game', 'tournament', 'player', 'team'));
 """
 
+# The indexes as the descriptions name them (the SQLite file's names): those of the
+# migrations above renamed, the two they lacked created, the token digests' UNIQUE
+# constraint left to its unique index.
+_RENAMED_INDEXES = {
+    "streams_by_type": "idx_streams_stream_type_created_at_stream_id",
+    "games_variant": "idx_games_variant",
+    "games_south_key": "idx_games_south_key",
+    "games_north_key": "idx_games_north_key",
+    "games_tournament": "idx_games_tournament_id",
+    "games_created": "idx_games_created_at_game_id",
+    "access_tokens_tournament": "idx_access_tokens_tournament_id",
+}
+_DESCRIBED_INDEXES = ";\n".join(
+    [
+        *(f"ALTER INDEX IF EXISTS {old} RENAME TO {new}" for old, new in _RENAMED_INDEXES.items()),
+        *(index_ddl(table, each) for table in on(POSTGRES, catalogue.ALL_TABLES) for each in table.indexes),
+        "ALTER TABLE access_tokens DROP CONSTRAINT IF EXISTS access_tokens_token_hash_key",
+    ]
+)
+
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
@@ -295,30 +329,16 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (8, "rating lists: the months an import made stale", _STALE_LISTS),
     (9, "player registry: the sound keys of the names", _PLAYER_SOUNDS),
     (10, "team registry: team streams", _TEAMS),
+    (11, "indexes named as the tables' descriptions name them", _DESCRIBED_INDEXES),
 )
 LATEST = MIGRATIONS[-1][0]
+DESCRIBED = 11  # the migration the tables' descriptions stand at: a database created from them is at it
 
 # The tables an application role may only read and append to, and those it may rewrite
 # (projections, rebuilt by `recorder rebuild`; tokens, revoked by an update).
 APPEND_ONLY_TABLES = ("events", "streams", "idempotency_keys")
 FORWARD_ONLY_TABLES = ("stream_heads",)  # inserted and updated (triggers keep them moving forward), never deleted
-REWRITABLE_TABLES = (
-    "games",
-    "notations",
-    "positions",
-    "position_games",
-    "access_tokens",
-    "players",
-    "player_keys",
-    "player_sounds",
-    "player_entries",
-    "player_games",
-    "rating_lists",
-    "rating_list_digests",
-    "game_results",
-    "rating_list_corrections",
-    "rating_lists_stale",
-)
+REWRITABLE_TABLES = tuple(table.name for table in on(POSTGRES, catalogue.FEATURE_TABLES))
 
 
 def applied_version(cursor) -> int:
@@ -330,8 +350,10 @@ def applied_version(cursor) -> int:
     return cursor.fetchone()[0]
 
 
-def migrate(conn) -> list[int]:
-    """Apply every migration not yet applied, each in its own transaction; returns their versions."""
+def migrate(conn, *, from_descriptions: bool = True) -> list[int]:
+    """Apply every migration not yet applied, each in its own transaction; returns their
+    versions. A database with none applied, asked for every one, is created at once from
+    the descriptions instead (``from_descriptions``), each migration recorded as applied."""
     done = []
     for version, name, sql in MIGRATIONS:
         with conn.transaction(), conn.cursor() as cursor:
@@ -340,12 +362,36 @@ def migrate(conn) -> list[int]:
                 "CREATE TABLE IF NOT EXISTS recorder_migrations"
                 " (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            if applied_version(cursor) >= version:
+            applied = applied_version(cursor)
+            if applied >= version:
                 continue
+            if from_descriptions and applied == 0 and MIGRATIONS[-1][0] == DESCRIBED:
+                cursor.execute(create_from_descriptions())
+                cursor.executemany(
+                    "INSERT INTO recorder_migrations (version, name) VALUES (%s, %s)",
+                    [(number, title) for number, title, _ in MIGRATIONS],
+                )
+                return [number for number, _, _ in MIGRATIONS]
             cursor.execute(sql)
             cursor.execute("INSERT INTO recorder_migrations (version, name) VALUES (%s, %s)", (version, name))
             done.append(version)
     return done
+
+
+def create_from_descriptions() -> str:
+    """A new database's schema: every described table with its indexes, then the log's
+    trigger functions, protective triggers and revocations."""
+    statements = [statement for table in on(POSTGRES, catalogue.ALL_TABLES) for statement in postgres_ddl(table)]
+    statements += [
+        f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $${body}$$"
+        for name, (body, _) in TRIGGER_FUNCTIONS.items()
+    ]
+    statements += [protection.create() for protection in PROTECTIONS]
+    statements += [
+        "REVOKE UPDATE, DELETE, TRUNCATE ON events, streams FROM PUBLIC",
+        "REVOKE DELETE, TRUNCATE ON stream_heads FROM PUBLIC",
+    ]
+    return ";\n".join(statements)
 
 
 def grant_app_role(conn, role: str) -> None:
