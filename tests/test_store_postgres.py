@@ -94,16 +94,16 @@ def test_the_primary_key_is_the_second_wall_when_a_writer_skips_the_lock(store, 
     """With the advisory lock taken out, racing appends at one version still store one
     event: the losers' inserts hit the primary key and are reported as VersionConflict."""
     store.append("g", 0, moves(1))
-    from recorder.store import pg_dialect
+    from recorder.store.postgres import PgHandle
 
-    execute = pg_dialect.PgHandle.execute
+    execute = PgHandle.execute
 
     def without_the_lock(self, sql, params=None):
         if "pg_advisory_xact_lock" in sql:
             return execute(self, "SELECT pg_sleep(0.05)")  # keep the window open instead
         return execute(self, sql, params)
 
-    monkeypatch.setattr(pg_dialect.PgHandle, "execute", without_the_lock)
+    monkeypatch.setattr(PgHandle, "execute", without_the_lock)
     barrier, outcomes = threading.Barrier(8), []
 
     def racer(pit: int) -> None:
@@ -256,7 +256,7 @@ def test_a_string_holding_u0000_finds_nothing_instead_of_failing(store, postgres
 
 
 def test_the_position_index_and_notation_cache_work_and_rebuild_on_postgres(postgres_url):
-    """The projections beside the store share their code with SQLite (pg_dialect.py): the
+    """The projections beside the store share their code with SQLite (one SQL, postgres.PgHandle): the
     position index is written with each append, searched, dropped and rebuilt."""
     from recorder.archive.transfer import Archive
     from recorder.projections import check, derive, rebuild, search

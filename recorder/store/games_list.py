@@ -14,9 +14,11 @@ from collections.abc import Iterator, Sequence
 from recorder.core import chain
 from recorder.core.names import player_key
 
+from .catalogue import GAMES
 from .interface import GAME, ProjectionWrite, StoredEvent, Tables, Tx, _check_page
 from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
 from .sql import _game_filters, _where
+from .tables import on_conflict_update
 
 
 class GamesList:
@@ -66,7 +68,7 @@ class GamesList:
         writes and fsyncs fewer pages while holding the write lock. False
         when the row is missing or any column differs: the caller upserts it whole.
         """
-        same = "".join(f' AND "{c}" IS ?' for c in row)  # columns validated by _summary_row
+        same = "".join(f' AND "{c}" IS NOT DISTINCT FROM ?' for c in row)  # columns validated by _summary_row
         cursor = db.execute(f"UPDATE games SET updated_at = ? WHERE game_id = ?{same}", [now, game_id, *row.values()])
         return cursor.rowcount == 1
 
@@ -103,9 +105,9 @@ class GamesList:
                 "(SELECT recorded_at FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1)",
             ]
         )
-        db.execute(
-            f"INSERT OR REPLACE INTO games ({names}) VALUES ({values})", [game_id, *full.values(), game_id, game_id]
-        )
+        replace = on_conflict_update(GAMES, ["game_id", *full, "created_at", "updated_at"])
+        params = [game_id, *full.values(), game_id, game_id]
+        db.execute(f"INSERT INTO games ({names}) VALUES ({values}){replace}", params)
 
     def page(
         self,

@@ -412,9 +412,10 @@ class Cursor(Protocol):
 
 
 class Tx(Protocol):
-    """A backend's handle on its tables, its SQL in SQLite's dialect (the PostgreSQL handle
-    rewrites it: ``pg_dialect``): what the tables beside the events read and write with,
-    and what a projection write gets inside an append's transaction."""
+    """A backend's handle on its tables: statements in SQL both backends accept (upserts as
+    ``ON CONFLICT``, ``IS NOT DISTINCT FROM``), parameters marked ``?`` (the PostgreSQL
+    handle turns them into its paramstyle's ``%s``): what the tables beside the events read
+    and write with, and what a projection write gets inside an append's transaction."""
 
     def execute(self, sql: str, params: Any = None, /) -> Cursor: ...
 

@@ -31,7 +31,12 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 
+from .catalogue import PLAYERS
 from .interface import GAME, ProjectionWrite, StoredEvent, Tables, Tx
+from .tables import on_conflict_update
+
+_ADD_KEY = "INSERT INTO player_keys (key, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
+_ADD_SOUND = "INSERT INTO player_sounds (key, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
 
 PLAYER_COLUMNS = (
     "player_id",
@@ -196,12 +201,13 @@ class PlayerTables:
         full = {**row, "created_at": created_at, "updated_at": updated_at}
         names = ", ".join(PLAYER_COLUMNS)
         db.execute(
-            f"INSERT OR REPLACE INTO players ({names}) VALUES ({', '.join('?' * len(PLAYER_COLUMNS))})",
+            f"INSERT INTO players ({names}) VALUES ({', '.join('?' * len(PLAYER_COLUMNS))})"
+            + on_conflict_update(PLAYERS, PLAYER_COLUMNS),
             [full.get(c) for c in PLAYER_COLUMNS],
         )
         db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,))
         for key in keys:
-            db.execute("INSERT OR IGNORE INTO player_keys (key, player_id) VALUES (?, ?)", (key, player_id))
+            db.execute(_ADD_KEY, (key, player_id))
         db.execute("DELETE FROM player_games WHERE player_id = ?", (player_id,))
         for game_id, side in games:
             db.execute(
@@ -209,7 +215,7 @@ class PlayerTables:
             )
         db.execute("DELETE FROM player_sounds WHERE player_id = ?", (player_id,))
         for sound in sounds:
-            db.execute("INSERT OR IGNORE INTO player_sounds (key, player_id) VALUES (?, ?)", (sound, player_id))
+            db.execute(_ADD_SOUND, (sound, player_id))
 
     def replace(self, rows: Iterable[tuple[dict, list[str], str, str, Sequence[tuple[str, str]], list[str]]]) -> None:
         """Rewrite each player's row, keys, linked games and sound keys:
@@ -277,7 +283,7 @@ class PlayerTables:
         with self.store.transaction() as db:
             for player_id, keys in sounds.items():
                 for key in keys:
-                    db.execute("INSERT OR IGNORE INTO player_sounds (key, player_id) VALUES (?, ?)", (key, player_id))
+                    db.execute(_ADD_SOUND, (key, player_id))
 
     def sounding_like(self, sounds: Sequence[str], *, limit: int) -> list[dict]:
         """Players (not merged) with a name of one of these sound keys: an index range each."""
@@ -364,7 +370,8 @@ class PlayerTables:
     def _put_entries(db: Tx, tournament_id: str, entries: list[tuple[int, str]]) -> None:
         for number, player_id in entries:
             db.execute(
-                "INSERT OR REPLACE INTO player_entries (tournament_id, number, player_id) VALUES (?, ?, ?)",
+                "INSERT INTO player_entries (tournament_id, number, player_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (tournament_id, number) DO UPDATE SET player_id = excluded.player_id",
                 (tournament_id, number, player_id),
             )
 

@@ -46,6 +46,7 @@ class LockedDatabase(Database):
     SQLiteEventStore._connect; _write_transaction takes it): the SQLite store's ``Tx``."""
 
     writer_lock: WriterLock | None = None
+    begin_write = "BEGIN IMMEDIATE"  # the write lock taken up front (``_write_transaction``)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> sqlite3.Cursor:
         return self.conn.executemany(sql, rows)
@@ -129,20 +130,21 @@ _INSERT_EVENTS = f"INSERT INTO events ({_EVENT_COLUMNS}, line)"  # VALUES, a row
 ROWS_PER_INSERT = 16
 
 
-def insert_rows(connection: Any, insert: str, rows: Sequence[Sequence[Any]]) -> None:
+def insert_rows(connection: Any, insert: str, rows: Sequence[Sequence[Any]], then: str = "") -> None:
     """``insert`` (``INSERT INTO table (columns)``) of every row, each a value per column,
-    in order, ``ROWS_PER_INSERT`` rows a statement; a failing row fails its statement, so
-    the caller's transaction (or savepoint) is what makes the rows all or nothing, as always."""
+    in order, ``ROWS_PER_INSERT`` rows a statement, each statement ended by ``then`` (e.g.
+    ``ON CONFLICT DO NOTHING``); a failing row fails its statement, so the caller's
+    transaction (or savepoint) is what makes the rows all or nothing, as always."""
     if not rows:
         return
     size, fields = ROWS_PER_INSERT, len(rows[0])
     whole = len(rows) - len(rows) % size
     if whole:
         values = [list(concatenated.from_iterable(rows[i : i + size])) for i in range(0, whole, size)]
-        connection.executemany(f"{insert} VALUES {_placeholders(fields, size)}", values)
+        connection.executemany(f"{insert} VALUES {_placeholders(fields, size)}{then}", values)
     if whole < len(rows):
         rest = list(concatenated.from_iterable(rows[whole:]))
-        connection.execute(f"{insert} VALUES {_placeholders(fields, len(rows) - whole)}", rest)
+        connection.execute(f"{insert} VALUES {_placeholders(fields, len(rows) - whole)}{then}", rest)
 
 
 @functools.lru_cache(maxsize=64)
@@ -175,6 +177,8 @@ class _Connection(Protocol):
 class _Handle(Protocol):
     """What a write transaction needs of a backend's handle (SQLite's, or ``PgHandle``)."""
 
+    begin_write: str  # the statement that opens a write transaction
+
     def execute(self, sql: str, params: Any = None, /) -> Any: ...
 
     @property
@@ -198,7 +202,7 @@ def _write_transaction(db: Handle) -> Iterator[Handle]:
         return
     lock = db.writer_lock if isinstance(db, LockedDatabase) else None
     with lock.held() if lock is not None else contextlib.nullcontext():
-        db.execute("BEGIN IMMEDIATE")
+        db.execute(db.begin_write)
         try:
             yield db
         except BaseException:
@@ -274,8 +278,9 @@ KEY_LOCKS, STREAM_LOCKS = 1, 0
 class SqlStreams:
     """What both SQL backends do the same way: the append's head check and every read.
 
-    The SQL is written once, in SQLite's dialect; the PostgreSQL store's handle rewrites
-    its placeholders (``pg_dialect``). A backend supplies ``handle()``, this thread's handle.
+    The SQL is written once, in SQL both backends accept, with ``?`` placeholders (the
+    PostgreSQL handle knows its own: ``postgres.PgHandle``). A backend supplies
+    ``handle()``, this thread's handle.
     """
 
     # A game's lines joined by newlines, in seq order, as the backend's SQL aggregates them.

@@ -183,3 +183,11 @@ def missing_columns(table: Table, present: Iterable[str]) -> list[str]:
 def on(backend: str, tables: Iterable[Table]) -> list[Table]:
     """The tables a backend has."""
     return [each for each in tables if backend in each.backends]
+
+
+def on_conflict_update(table: Table, columns: Iterable[str]) -> str:
+    """The clause that makes an ``INSERT INTO table (columns)`` replace the row its primary
+    key names, every column given and not of the key set from the new row: what both
+    backends accept (SQLite since 3.24), so one statement serves both."""
+    updates = ", ".join(f'"{name}" = excluded."{name}"' for name in columns if name not in table.primary_key)
+    return f" ON CONFLICT ({', '.join(table.primary_key)}) DO UPDATE SET {updates}"
