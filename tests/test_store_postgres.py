@@ -240,7 +240,8 @@ def test_an_append_on_one_app_server_wakes_listeners_on_another(postgres_url, mo
 def test_a_string_holding_u0000_finds_nothing_instead_of_failing(store, postgres_url):
     """PostgreSQL text cannot hold U+0000: appends refuse it in ids, and reads asking for it
     find nothing (a 404 or an empty list, never a 500)."""
-    from recorder.store import GAME, GamesList
+    from recorder.games.games_list import GamesList
+    from recorder.store import GAME
 
     with pytest.raises(ValueError, match="U\\+0000"):
         store.append("a\x00b", 0, moves(1))
@@ -259,9 +260,9 @@ def test_the_position_index_and_notation_cache_work_and_rebuild_on_postgres(post
     """The projections beside the store share their code with SQLite (one SQL, postgres.PgHandle): the
     position index is written with each append, searched, dropped and rebuilt."""
     from recorder.archive.transfer import Archive
+    from recorder.games.caches import NotationCache
     from recorder.projections import check, derive, rebuild, search
     from recorder.rules.position_text import position_text
-    from recorder.store.caches import NotationCache
 
     start = "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1"
     with PostgresEventStore(postgres_url) as store:
@@ -407,8 +408,9 @@ def test_migration_7_gives_each_finished_game_its_result_as_the_lists_read_it(po
     """A database of migration 6 gets ``game_results``: each finished game's result at the
     event that ended it (an annotation after the end aside), nothing for a game in play;
     then every append that changes a result adds its row, and a rebuild agrees."""
+    from recorder.games.results import GameResults
     from recorder.projections import check
-    from recorder.store import GameResults, pg_schema
+    from recorder.store import pg_schema
 
     url = postgres_server.create_database()
     monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:6])
@@ -512,16 +514,21 @@ def test_a_finished_tournaments_categories_stand_as_the_registry_stood_at_its_fi
 
 
 def test_a_database_created_from_the_descriptions_is_the_one_the_migrations_make(postgres_server):
-    """A new database is created from the tables' descriptions (recorder/store/tables.py);
-    one of an older release runs the migrations: both end with the same tables, columns,
-    types, collations, keys, indexes, constraints and triggers."""
+    """A new database is created from the tables' descriptions (recorder/store/tables.py):
+    the log's by the store, each feature's when it hands them over; one of an older release
+    runs the migrations, and then lacks nothing described: both end with the same tables,
+    columns, types, collations, keys, indexes, constraints and triggers."""
+    from recorder.feature_tables import SCHEMAS
     from recorder.store import pg_schema
 
+    tables = [table for schema in SCHEMAS for table in schema.tables]
     described, migrated = postgres_server.create_database(), postgres_server.create_database()
-    with psycopg.connect(described) as conn:
+    with psycopg.connect(described, autocommit=True) as conn:
         assert pg_schema.migrate(conn) == [version for version, _, _ in MIGRATIONS]
-    with psycopg.connect(migrated) as conn:
+        pg_schema.ensure_tables(conn, tables)
+    with psycopg.connect(migrated, autocommit=True) as conn:
         assert pg_schema.migrate(conn, from_descriptions=False) == [version for version, _, _ in MIGRATIONS]
+        assert pg_schema.lacking(conn.cursor(), tables) == []
     assert _catalogue(described) == _catalogue(migrated)
 
 

@@ -39,8 +39,9 @@ from .interface import (
     StoreBackend,
 )
 from .notify import CHANNEL, AppendListener
-from .pg_schema import LATEST, applied_version, migrate, protection_problems, restore_protections
+from .pg_schema import LATEST, applied_version, ensure_tables, migrate, protection_problems, restore_protections
 from .sql import _EVENT_COLUMNS, SqlStreams, _write_transaction
+from .tables import Schema, registered
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,7 @@ class PostgresEventStore(SqlStreams, StoreBackend):
         self.path = url  # what the CLI prints as "the database"
         self._max_connections = max_connections
         self._closed = False
+        self._ensured: set[str] = set()  # the features' schemas ensured (``ensure``)
         _require_reachable(url)
         self._start_process()
         # The protective triggers found taken away, and created again, by this open.
@@ -131,6 +133,8 @@ class PostgresEventStore(SqlStreams, StoreBackend):
         if migrate_schema:
             self.init_schema()
             self.protections_restored = self._restore_protections()
+            for schema in registered():  # the features' tables (``tables.register``)
+                self.ensure(schema)
 
     # ---------------------------------------------------------------- connections
 
@@ -253,6 +257,12 @@ class PostgresEventStore(SqlStreams, StoreBackend):
         if restored:
             log.warning("protective triggers created again: %s", "; ".join(restored))
         return restored
+
+    def ensure(self, schema: Schema) -> None:
+        """The schema's tables created where the catalogue lacks them (pg_schema.ensure_tables)."""
+        if schema.name not in self._ensured:
+            ensure_tables(self._db().raw, schema.tables)
+            self._ensured.add(schema.name)
 
     def missing_protections(self) -> list[str]:
         """What the protective triggers and their functions lack now, one line each."""

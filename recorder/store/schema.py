@@ -20,44 +20,30 @@ an earlier release is migrated in place.
   events against it, so deleted last events are found (docs/security.md). A file from
   before it has the heads read from its events when it is opened.
 - ``idempotency_keys``: which request stored which events.
-- ``games``, ``notations``, ``positions``: projections (recorder/store/games_list.py,
-  recorder/store/caches.py), derived from the events and rebuilt by ``recorder rebuild``;
-  ``position_games``: the numbers the position index gives games; ``positions_pending``:
-  a bulk import's positions until it indexes them. An index from before digests (the
-  keys' texts) is rewritten as digests on open (``_migrate_position_texts``).
-- ``players``, ``player_keys``, ``player_sounds``, ``player_entries``, ``rating_lists``,
-  ``rating_list_corrections``, ``game_results``: the player registry's and the rating
-  lists' projections (recorder/store/registry.py), rebuilt like the games list.
-- ``access_tokens``: digests of the access tokens (recorder/store/tokens.py), records
-  beside the events. A database from before recorder tokens keeps its arbiter tokens:
-  they are copied from the old ``tokens`` table when this one is created.
+
+Each feature's tables (the games list and caches, the registry, the rating lists, the
+tokens) are the feature's: described in its ``tables.py`` and created, with what its older
+files need, by ``ensure_schema`` when the feature hands them over (``tables.Schema``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlite_utils import Database
 
 from . import catalogue
-from .catalogue import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
 from .interface import GAME, TOURNAMENT
 from .sql import _REPLACED_TRIGGERS, _TRIGGERS
-from .tables import SQLITE, Table, index_ddl, missing_columns, on, sqlite_add_column, sqlite_ddl
-
-__all__ = ["PLAYER_KEY_COLUMNS", "POSITIONS_BY_KEY", "SUMMARY_COLUMNS", "create_schema", "missing_triggers"]
-
-# The position index's second B-tree (``catalogue.POSITIONS_BY_KEY_INDEX``), which
-# ``PositionIndex.index_pending`` drops for a large bulk import and creates again at its end.
-POSITIONS_BY_KEY = index_ddl(catalogue.POSITIONS, catalogue.POSITIONS_BY_KEY_INDEX)
+from .tables import SQLITE, Schema, Table, missing_columns, on, sqlite_add_column, sqlite_ddl
 
 _LEGACY_TOURNAMENT_PREFIX = "t-"  # how files from before the streams table told streams apart
 
 
 def create_schema(db: Database) -> None:
-    """Create what is missing and migrate older files; call inside a write transaction."""
+    """Create the log's tables where missing and migrate older files; call inside a write transaction."""
     existed = set(db.table_names())
-    _migrate_shapes(db, existed)
-    for table in on(SQLITE, catalogue.ALL_TABLES):
-        _create_table(db, table, existed)
+    create_tables(db, catalogue.LOG_TABLES, existed)
     _fill_new_tables(db, existed)
     for name in _REPLACED_TRIGGERS:
         db.execute(f"DROP TRIGGER IF EXISTS {name}")
@@ -66,30 +52,32 @@ def create_schema(db: Database) -> None:
         db.execute(trigger)
 
 
-def _create_table(db: Database, table: Table, existed: set[str]) -> None:
-    """The table and its indexes, where missing; a table of an older file takes the
+def ensure_schema(db: Database, schema: Schema) -> None:
+    """A feature's tables (``tables.Schema``), created where missing, an older file's data
+    brought up to date with them; call inside a write transaction."""
+    existed = set(db.table_names())
+    schema.reshape(db, existed)
+    create_tables(db, schema.tables, existed)
+    schema.fill(db, existed)
+
+
+def create_tables(db: Database, tables: Iterable[Table], existed: set[str]) -> None:
+    """Each table and its indexes, where missing; a table of an older file takes the
     described columns it lacks (ADD COLUMN fires no trigger)."""
-    create, *indexes = sqlite_ddl(table)
-    if table.name in existed:
-        for name in missing_columns(table, _columns(db, table.name)):
-            db.execute(sqlite_add_column(table, name))
-    else:
-        db.execute(create)
-    for statement in indexes:
-        db.execute(statement)
+    for table in on(SQLITE, tables):
+        create, *indexes = sqlite_ddl(table)
+        if table.name in existed:
+            for name in missing_columns(table, columns_of(db, table.name)):
+                db.execute(sqlite_add_column(table, name))
+        else:
+            db.execute(create)
+        for statement in indexes:
+            db.execute(statement)
 
 
-def _columns(db: Database, name: str) -> list[str]:
+def columns_of(db: Database, name: str) -> list[str]:
+    """The columns a table of the file has."""
     return [row[1] for row in db.execute(f"PRAGMA table_info({name})").fetchall()]
-
-
-def _migrate_shapes(db: Database, existed: set[str]) -> None:
-    """The older files' tables whose data must change before the described tables are
-    created: the games list's search keys, the position index of keys' texts."""
-    if "games" in existed and "south_key" not in _columns(db, "games"):
-        _add_player_keys(db)
-    if "positions" in existed and "position" in _columns(db, "positions"):  # an index of the keys' texts
-        _migrate_position_texts(db)
 
 
 def _fill_new_tables(db: Database, existed: set[str]) -> None:
@@ -106,13 +94,6 @@ def _fill_new_tables(db: Database, existed: set[str]) -> None:
             "INSERT INTO stream_heads (stream_id, head_seq, head_hash)"
             " SELECT game_id, MAX(seq), hash FROM events GROUP BY game_id"
         )
-    if "access_tokens" not in existed and "tokens" in existed:  # arbiter tokens from before recorder tokens
-        db.execute(
-            "INSERT INTO access_tokens (token_id, token_hash, kind, tournament_id, holder, created_at, revoked_at)"
-            " SELECT token_id, token_hash, 'arbiter', tournament_id, holder, created_at, revoked_at FROM tokens"
-        )
-    if "game_results" not in existed:
-        db.execute(RESULTS_FROM_GAMES)
 
 
 # A head only moves forward, and is never removed: an append takes it past its events.
@@ -149,65 +130,3 @@ def missing_triggers(db: Database) -> list[str]:
 
 # A trigger that took an older one's place (create_schema drops the older one).
 _REPLACES = {"events_extend_chain": "events_append_only"}
-
-
-def _add_player_keys(db: Database) -> None:
-    """A games list from before searches by player ignored case: its keys, derived from the
-    names by the very function new rows use; the indexes of the exact names go (nothing
-    searches them now)."""
-    from recorder.core.names import player_key
-
-    db.conn.create_function("player_key", 1, lambda name: None if name is None else player_key(name))
-    for column in PLAYER_KEY_COLUMNS:
-        db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
-    db.execute("UPDATE games SET south_key = player_key(south), north_key = player_key(north)")
-    db.execute("DROP INDEX IF EXISTS idx_games_south")
-    db.execute("DROP INDEX IF EXISTS idx_games_north")
-
-
-def _migrate_position_texts(db: Database) -> None:
-    """An index of the keys' texts (``positions (position, game_id, seq)`` and its queue)
-    rewritten as digests and game numbers, in the same transaction as the rest of the
-    schema: the index answers the same searches after the migration as before it."""
-    from recorder.core.position_digest import key_digest
-
-    db.conn.create_function("key_high", 1, lambda key: key_digest(key)[0], deterministic=True)
-    db.conn.create_function("key_low", 1, lambda key: key_digest(key)[1], deterministic=True)
-    db.execute("ALTER TABLE positions RENAME TO positions_of_texts")
-    db.execute("ALTER TABLE positions_pending RENAME TO positions_pending_of_texts")
-    db.execute("DROP INDEX IF EXISTS positions_by_game")
-    for table in (catalogue.POSITION_GAMES, catalogue.POSITIONS, catalogue.POSITIONS_PENDING):
-        for statement in sqlite_ddl(table):
-            db.execute(statement)
-    db.execute(
-        "INSERT OR IGNORE INTO position_games (game_id) SELECT game_id FROM positions_of_texts"
-        " UNION SELECT game_id FROM positions_pending_of_texts ORDER BY 1"
-    )
-    numbered = "JOIN position_games USING (game_id)"
-    db.execute("DROP INDEX positions_by_key")  # created again once its rows are in, in one sorted pass
-    db.execute(
-        "INSERT OR IGNORE INTO positions (key_high, key_low, game, seq) SELECT key_high(position),"
-        f" key_low(position), game, seq FROM positions_of_texts {numbered} ORDER BY game, seq"
-    )
-    db.execute(POSITIONS_BY_KEY)
-    db.execute(  # the queue's ids go on where they stood: AUTOINCREMENT never gives one twice
-        "INSERT INTO sqlite_sequence (name, seq) SELECT 'positions_pending', seq FROM sqlite_sequence"
-        " WHERE name = 'positions_pending_of_texts'"
-    )
-    db.execute(
-        "INSERT INTO positions_pending (id, key_high, key_low, game, seq) SELECT id, key_high(position),"
-        f" key_low(position), game, seq FROM positions_pending_of_texts {numbered} ORDER BY id"
-    )
-    db.execute("DROP TABLE positions_of_texts")
-    db.execute("DROP TABLE positions_pending_of_texts")
-
-
-# A file from before ``game_results``: each finished game's result as of the event that
-# ended it (its last but annotations), as the lists read it then; ``recorder rebuild``
-# writes every change from the events.
-RESULTS_FROM_GAMES = (
-    "INSERT INTO game_results (game_id, seq, recorded_at, result)"
-    " SELECT g.game_id, e.seq, e.recorded_at, g.result FROM games g JOIN events e ON e.game_id = g.game_id"
-    " WHERE g.status = 'finished' AND e.seq = (SELECT MAX(x.seq) FROM events x"
-    " WHERE x.game_id = g.game_id AND x.type != 'annotated')"
-)

@@ -16,7 +16,6 @@ from typing import Any, Protocol, TypeVar
 from sqlite_utils import Database
 
 from recorder.core import chain
-from recorder.core.names import player_key
 from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
 
 from .interface import (
@@ -50,48 +49,6 @@ class LockedDatabase(Database):
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> sqlite3.Cursor:
         return self.conn.executemany(sql, rows)
-
-
-def _game_filters(
-    variant: str | None, player: str | None, tournament: str | None, **archive_filters: str | None
-) -> tuple[list[str], list]:
-    """WHERE clauses and parameters shared by GamesList.list and GamesList.iter_ids."""
-    clauses, params = _archive_filters(**archive_filters)
-    if variant is not None:
-        clauses.append("variant = ?")
-        params.append(variant)
-    if player is not None:
-        clauses.append("(south_key = ? OR north_key = ?)")  # case and spacing aside (player_key)
-        params += [player_key(player)] * 2
-    if tournament is not None:
-        clauses.append("tournament_id = ?")
-        params.append(tournament)
-    return clauses, params
-
-
-def _archive_filters(
-    date_from: str | None = None, date_to: str | None = None, result: str | None = None, event: str | None = None
-) -> tuple[list[str], list]:
-    """The export filters (recorder/archive/transfer.py): a date range, a result, an event."""
-    clauses: list[str] = []
-    params: list = []
-    if event is not None:
-        clauses.append("event = ?")
-        params.append(event)
-    for bound, operator in ((date_from, ">="), (date_to, "<=")):
-        if bound is not None:
-            clauses.append(f"date {operator} ?")
-            params.append(bound)
-    if result == "unfinished":
-        clauses.append("result IS NULL")
-    elif result is not None:
-        clauses.append("result = ?")
-        params.append(result)
-    return clauses, params
-
-
-def _where(clauses: list[str]) -> str:
-    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
 
 
 _TRIGGERS = f"""

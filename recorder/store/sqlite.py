@@ -12,10 +12,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .interface import (
-    StoreBackend,
-)
-from .schema import create_schema, missing_triggers
+from .interface import StoreBackend
+from .schema import create_schema, ensure_schema, missing_triggers
 from .sql import (
     _INSERT_EVENTS,
     LockedDatabase,
@@ -23,6 +21,7 @@ from .sql import (
     _write_transaction,
     insert_rows,
 )
+from .tables import Schema, registered
 from .writer_lock import writer_lock_for
 
 # A connection that writes batches (a bulk import) keeps more of the file's pages in memory
@@ -121,6 +120,7 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         self._idle: list[LockedDatabase] = []  # let go of by release_connection, taken again by the next _connect
         self._closed = False
         self._writer_lock = writer_lock_for(self.path)
+        self._ensured: set[str] = set()  # the features' schemas ensured (``ensure``)
         self.init_schema()
 
     def _db(self) -> LockedDatabase:
@@ -249,9 +249,20 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         with _write_transaction(db):
             self.protections_restored = tuple(missing_triggers(db))
             create_schema(db)
+            for schema in registered():  # the features' tables (``tables.register``)
+                ensure_schema(db, schema)
+                self._ensured.add(schema.name)
 
     def missing_protections(self) -> list[str]:
         return missing_triggers(self._db())
+
+    def ensure(self, schema: Schema) -> None:
+        if schema.name in self._ensured:
+            return
+        db = self._db()
+        with _write_transaction(db):
+            ensure_schema(db, schema)
+        self._ensured.add(schema.name)
 
     def handle(self) -> LockedDatabase:
         return self._db()

@@ -18,8 +18,9 @@ sorts every text: ids and times, what pages and walks are ordered by.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 SQLITE, POSTGRES = "sqlite", "postgres"
 _SQLITE_TYPES = {"text": "TEXT", "int": "INTEGER", "real": "REAL", "serial": "INTEGER"}
@@ -191,3 +192,41 @@ def on_conflict_update(table: Table, columns: Iterable[str]) -> str:
     backends accept (SQLite since 3.24), so one statement serves both."""
     updates = ", ".join(f'"{name}" = excluded."{name}"' for name in columns if name not in table.primary_key)
     return f" ON CONFLICT ({', '.join(table.primary_key)}) DO UPDATE SET {updates}"
+
+
+def _nothing(db: Any, existed: set[str]) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A feature's tables as it hands them to the store (``Tables.ensure``), with what an
+    older SQLite file needs around their creation: ``reshape``, the data of its tables that
+    must change before the described ones are created (a column filled, a table rewritten);
+    ``fill``, the rows a table new to it takes from what it held before. Each gets the
+    store's handle inside the write transaction and the names of the tables the file had.
+    (A PostgreSQL database of an older release was migrated by pg_schema's history.)"""
+
+    name: str
+    tables: tuple[Table, ...]
+    reshape: Callable[[Any, set[str]], None] = _nothing
+    fill: Callable[[Any, set[str]], None] = _nothing
+
+
+# The schemas the features have handed over (``register``), by name, in the order they came.
+_REGISTERED: dict[str, Schema] = {}
+
+
+def register(schema: Schema) -> Schema:
+    """Hand a feature's schema to every store opened from now on: each feature's tables
+    module registers its own when it is imported (the store imports no feature), and a
+    store's open creates what a registered schema lacks. A feature's table classes ensure
+    their schema too (``Tables.ensure``): a store opened before the feature was imported
+    gets its tables before their first use."""
+    _REGISTERED[schema.name] = schema
+    return schema
+
+
+def registered() -> tuple[Schema, ...]:
+    """The schemas the features have registered so far."""
+    return tuple(_REGISTERED.values())

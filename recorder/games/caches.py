@@ -13,14 +13,13 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from recorder.core.position_digest import key_digest
+from recorder.store import ProjectionWrite, StoredEvent, Tables, Tx
+from recorder.store.sql import insert_rows
+from recorder.store.sqlite import SQLiteEventStore
+from recorder.store.tables import on_conflict_update
 from recorder.workers import default_jobs
 
-from .catalogue import NOTATIONS
-from .interface import ProjectionWrite, StoredEvent, Tables, Tx
-from .schema import POSITIONS_BY_KEY
-from .sql import insert_rows
-from .sqlite import SQLiteEventStore
-from .tables import on_conflict_update
+from .tables import NOTATIONS, POSITIONS_BY_KEY, SCHEMA
 
 _FRESH = (
     "SELECT text FROM notations WHERE game_id = ?"
@@ -33,6 +32,7 @@ class NotationCache:
 
     def __init__(self, store: Tables):
         self.store = store
+        store.ensure(SCHEMA)
 
     def _handle(self) -> Tx:
         return self.store.handle()
@@ -94,6 +94,7 @@ class PositionIndex:
 
     def __init__(self, store: Tables):
         self.store = store
+        store.ensure(SCHEMA)
         self.defers = isinstance(store, SQLiteEventStore)  # PostgreSQL indexes as it goes
 
     def _handle(self) -> Tx:
