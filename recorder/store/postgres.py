@@ -40,8 +40,8 @@ from .interface import (
 )
 from .notify import CHANNEL, AppendListener
 from .pg_schema import LATEST, applied_version, ensure_tables, migrate, protection_problems, restore_protections
-from .sql import _EVENT_COLUMNS, SqlStreams, _write_transaction
-from .tables import Schema, registered
+from .sql import _EVENT_COLUMNS, SqlStreams
+from .tables import Schema
 
 log = logging.getLogger(__name__)
 
@@ -133,8 +133,6 @@ class PostgresEventStore(SqlStreams, StoreBackend):
         if migrate_schema:
             self.init_schema()
             self.protections_restored = self._restore_protections()
-            for schema in registered():  # the features' tables (``tables.register``)
-                self.ensure(schema)
 
     # ---------------------------------------------------------------- connections
 
@@ -234,7 +232,7 @@ class PostgresEventStore(SqlStreams, StoreBackend):
                 pool.putconn(handle.raw)
             pool.close()
 
-    def init_schema(self) -> None:
+    def _create_log(self) -> None:
         """Apply the migrations this database lacks (recorder/store/pg_schema.py)."""
         handle = self._db()
         with handle.raw.cursor() as cursor:
@@ -258,38 +256,19 @@ class PostgresEventStore(SqlStreams, StoreBackend):
             log.warning("protective triggers created again: %s", "; ".join(restored))
         return restored
 
-    def ensure(self, schema: Schema) -> None:
+    def _ensure_schema(self, schema: Schema) -> None:
         """The schema's tables created where the catalogue lacks them (pg_schema.ensure_tables)."""
-        if schema.name not in self._ensured:
-            ensure_tables(self._db().raw, schema.tables)
-            self._ensured.add(schema.name)
+        ensure_tables(self._db().raw, schema.tables)
 
     def missing_protections(self) -> list[str]:
         """What the protective triggers and their functions lack now, one line each."""
         with self._db().raw.cursor() as cursor:
             return protection_problems(cursor)
 
-    @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
-        """Appends inside share one transaction, each its own savepoint (bulk imports)."""
-        handle = self._db()
-        with _write_transaction(handle):
-            handle.in_batch = True
-            try:
-                yield
-            finally:
-                handle.in_batch = False
-
     # ---------------------------------------------------------------- appends
 
     def handle(self) -> PgHandle:
         return self._db()
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[PgHandle]:
-        handle = self._db()
-        with _write_transaction(handle):
-            yield handle
 
     @contextlib.contextmanager
     def _appending(self, stream_id: str, expected_version: int) -> Iterator[PgHandle]:

@@ -37,6 +37,7 @@ from .interface import (
     stored_line,
     utc_now,
 )
+from .tables import Schema, registered
 from .writer_lock import WriterLock
 
 
@@ -233,18 +234,70 @@ KEY_LOCKS, STREAM_LOCKS = 1, 0
 
 
 class SqlStreams:
-    """What both SQL backends do the same way: the append's head check and every read.
+    """What both SQL backends do the same way: the append, every read, the tables'
+    transactions, batches and schemas (``EventStore``, ``BulkStore`` and ``Tables``, written
+    once).
 
     The SQL is written once, in SQL both backends accept, with ``?`` placeholders (the
-    PostgreSQL handle knows its own: ``postgres.PgHandle``). A backend supplies
-    ``handle()``, this thread's handle.
+    PostgreSQL handle knows its own: ``postgres.PgHandle``). A backend implements little
+    beside it (tests/test_store_backends.py counts it: eight public methods at most):
+    ``handle()``, this thread's handle; ``close``; ``missing_protections``; and the hooks
+    ``_appending`` (the append's transaction), ``_insert_rows``, ``_create_log`` (the log's
+    schema), ``_ensure_schema`` (a feature's), with ``_serialise``, ``_notify``,
+    ``_check_values`` and ``_batching`` where it needs them.
     """
 
     # A game's lines joined by newlines, in seq order, as the backend's SQL aggregates them.
     _LINES_TEXT = _SQLITE_LINES_TEXT
 
+    _ensured: set[str]  # the names of the schemas ensured (``ensure``); each backend's __init__ sets it
+
     def handle(self) -> Any:
+        """This thread's handle (the backend's)."""
         raise NotImplementedError
+
+    # The shared side of ``Tables`` and the schema: a backend supplies ``_create_log``,
+    # ``_ensure_schema`` and, if it sets anything up for a batch, ``_batching``.
+
+    def init_schema(self) -> None:
+        """The log's tables created or migrated (``_create_log``), then every registered
+        feature's (``tables.register``)."""
+        self._create_log()
+        for schema in registered():
+            self.ensure(schema)
+
+    def ensure(self, schema: Schema) -> None:
+        if schema.name not in self._ensured:
+            self._ensure_schema(schema)
+            self._ensured.add(schema.name)
+
+    def transaction(self) -> contextlib.AbstractContextManager[Any]:
+        return _write_transaction(self.handle())
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Appends made inside share one write transaction, each its own savepoint (so a
+        refused one stores nothing): bulk imports pay one commit per batch. The backend
+        may set its connection up for it (``_batching``)."""
+        db = self.handle()
+        with self._batching(db), _write_transaction(db):
+            db.in_batch = True
+            try:
+                yield
+            finally:
+                db.in_batch = False
+
+    def _create_log(self) -> None:
+        """The log's tables, triggers and protections, created or migrated."""
+        raise NotImplementedError
+
+    def _ensure_schema(self, schema: Schema) -> None:
+        """A feature's tables created where missing (``Tables.ensure``)."""
+        raise NotImplementedError
+
+    def _batching(self, db: Any) -> contextlib.AbstractContextManager[None]:
+        """What a batch sets up on the connection while it lasts (nothing, unless the backend says otherwise)."""
+        return contextlib.nullcontext()
 
     def append(
         self,
