@@ -42,3 +42,20 @@ def test_a_backend_implements_at_most_eight_public_methods(backend):
 @pytest.mark.parametrize("backend", backends(), ids=lambda backend: backend.__name__)
 def test_a_backend_is_a_whole_store_backend(backend):
     assert issubclass(backend, StoreBackend) and not inspect.isabstract(backend)
+
+
+def test_a_column_added_to_a_description_is_added_to_an_older_file_on_its_next_open(tmp_path, monkeypatch):
+    """A feature's table is described once (recorder/store/tables.py): a column added to
+    the description reaches a file made before it, its older rows NULL there."""
+    from recorder.store import tables
+
+    monkeypatch.setattr(tables, "_REGISTERED", dict(tables._REGISTERED))
+    path = str(tmp_path / "older.sqlite3")
+    before = tables.Schema("notes", (tables.table("notes", tables.ids("note_id"), "note_id"),))
+    tables.register(before)
+    with SQLiteEventStore(path) as store, store.transaction() as db:
+        db.execute("INSERT INTO notes (note_id) VALUES (?)", ("n1",))
+    after = tables.table("notes", [*tables.ids("note_id"), tables.Column("text")], "note_id")
+    tables.register(tables.Schema("notes", (after,)))
+    with SQLiteEventStore(path) as store:
+        assert store.handle().execute("SELECT note_id, text FROM notes").fetchall() == [("n1", None)]
