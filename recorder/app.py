@@ -63,6 +63,7 @@ def build_services(app: Flask) -> None:
     settings, the player registry, the teams and the rating lists."""
     from .auth.service import Authenticator
     from .errors import Unavailable
+    from .feature_tables import ensure_all
     from .games.service import Recorder
     from .live.audience import Settings
     from .players.service import Players
@@ -71,8 +72,10 @@ def build_services(app: Flask) -> None:
     from .teams.service import Teams
     from .tournaments.service import Tournaments
 
+    store = open_store(app.config["DATABASE"])
+    ensure_all(store)  # every feature's tables, before the first request
     recorder = Recorder(
-        open_store(app.config["DATABASE"]),
+        store,
         max_events_per_game=app.config["MAX_EVENTS_PER_GAME"],
         max_bytes_per_game=app.config["MAX_BYTES_PER_GAME"],
     )

@@ -1,13 +1,13 @@
 """The projections beside the event store, rebuilt from the events and checked against them.
 
-- the games list (recorder/store/games_list.py): one row per game, ``summary_of`` its fold;
-- the notation cache (recorder/store/caches.py): each game's effective line as
+- the games list (recorder/games/games_list.py): one row per game, ``summary_of`` its fold;
+- the notation cache (recorder/games/caches.py): each game's effective line as
   ``write_game`` writes it, at the version it was written for;
-- the position index (recorder/store/caches.py): the key of every position each game
+- the position index (recorder/games/caches.py): the key of every position each game
   reached (recorder/rules/position_text.py), for ``recorder search``;
-- each game's result changes (``game_results``, recorder/store/registry.py): the event
+- each game's result changes (``game_results``, recorder/games/results.py): the event
   that finished it, that made it unfinished again, that gave another result;
-- the player registry (recorder/store/registry.py): each player's row and search keys,
+- the player registry (recorder/players/registry.py): each player's row and search keys,
   which tournament entrant is which player, and the rating lists (recorder/ratings);
 - each event's stored line (``events.line``): its canonical JSON, the bytes an NDJSON
   export writes (not rebuildable, since events are immutable, but checked).
@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from .core import chain
 from .core.game import history
 from .core.position_digest import key_digest
+from .games.caches import NotationCache
+from .games.games_list import as_stored
 from .games.service import Recorder, result_changes, stored_pairs, summary_of
+from .games.tables import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
 from .notation.writer import write_game
 from .rules.position_text import key_of, reached
-from .store import GAME, PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS, StoredEvent
-from .store.caches import NotationCache
-from .store.games_list import as_stored
+from .store import GAME, StoredEvent
 
 BATCH = 500
 

@@ -16,9 +16,10 @@ from recorder.cli.main import main
 from recorder.core.commands import decide, decide_create
 from recorder.core.events import Event
 from recorder.core.game import apply_event, start_game
+from recorder.games.games_list import GamesList
 from recorder.games.service import summary_of
 from recorder.notation.grammar import parse
-from recorder.store import GamesList, NewEvent, SQLiteEventStore
+from recorder.store import NewEvent, SQLiteEventStore
 
 NOTATION_TYPE = "text/x-mancala-notation"
 NDJSON_TYPE = "application/x-ndjson"

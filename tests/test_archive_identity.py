@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from conftest import FIXTURES, bearer
 
 from recorder.cli.main import main
-from recorder.store import GamesList, SQLiteEventStore
+from recorder.games.games_list import GamesList
+from recorder.store import SQLiteEventStore
 
 NOTATION = FIXTURES / "notation"
 QELAT = (NOTATION / "qelat-default.mn").read_text()

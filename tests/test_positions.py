@@ -15,13 +15,13 @@ from recorder.core.commands import decide, decide_create
 from recorder.core.game import apply_event, start_game
 from recorder.core.position_digest import key_digest
 from recorder.errors import InvalidRecord
+from recorder.games.caches import game_number
 from recorder.games.service import Recorder
 from recorder.projections import rebuild, search
 from recorder.rules import VARIANTS, rules_for
 from recorder.rules.position_text import key_of, position_json, position_text
 from recorder.rules.positions import position_from_json
 from recorder.store import SQLiteEventStore
-from recorder.store.caches import game_number
 from recorder.store.sql import _write_transaction
 
 QELAT = {"variant": "qelat", "south": "Abeba", "north": "Berhane", "first_player": "south"}

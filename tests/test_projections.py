@@ -9,10 +9,10 @@ from conftest import FIXTURES
 
 from recorder.archive.transfer import Archive
 from recorder.cli.main import main
+from recorder.games.caches import NotationCache
 from recorder.games.service import Recorder
 from recorder.projections import check, rebuild
 from recorder.store import SQLiteEventStore
-from recorder.store.caches import NotationCache
 
 TWO_GAMES = (
     (FIXTURES / "notation" / "qelat-default.mn").read_text()

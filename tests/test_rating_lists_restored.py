@@ -16,9 +16,9 @@ from conftest import make_app
 from test_archive_import import lines_of, rehash
 from test_ratings_api import ok, played_tournament
 
+from recorder.games.results import GameResults
 from recorder.ratings.lists import next_month
 from recorder.ratings.service import this_month
-from recorder.store.registry import GameResults
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -378,7 +378,7 @@ def test_published_lists_never_change_when_corrections_come_later_and_rebuild_by
 
 
 def test_a_file_from_before_result_changes_gets_each_finished_games_result_at_its_end(tmp_path):
-    from recorder.store import GameResults
+    from recorder.games.results import GameResults
 
     path = tmp_path / "older.sqlite3"
     app = make_app(path)

@@ -25,13 +25,13 @@ import pytest
 
 from recorder.core import chain
 from recorder.errors import ChainBroken, IdempotencyMismatch, UnknownGame, VersionConflict
+from recorder.games.games_list import GamesList
 from recorder.store import (
     GAME,
     TOURNAMENT,
     AppendResult,
     CheckedChain,
     EventStore,
-    GamesList,
     Idempotency,
     NewEvent,
     SQLiteEventStore,

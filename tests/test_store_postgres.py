@@ -94,16 +94,16 @@ def test_the_primary_key_is_the_second_wall_when_a_writer_skips_the_lock(store, 
     """With the advisory lock taken out, racing appends at one version still store one
     event: the losers' inserts hit the primary key and are reported as VersionConflict."""
     store.append("g", 0, moves(1))
-    from recorder.store import pg_dialect
+    from recorder.store.postgres import PgHandle
 
-    execute = pg_dialect.PgHandle.execute
+    execute = PgHandle.execute
 
     def without_the_lock(self, sql, params=None):
         if "pg_advisory_xact_lock" in sql:
             return execute(self, "SELECT pg_sleep(0.05)")  # keep the window open instead
         return execute(self, sql, params)
 
-    monkeypatch.setattr(pg_dialect.PgHandle, "execute", without_the_lock)
+    monkeypatch.setattr(PgHandle, "execute", without_the_lock)
     barrier, outcomes = threading.Barrier(8), []
 
     def racer(pit: int) -> None:
@@ -240,7 +240,8 @@ def test_an_append_on_one_app_server_wakes_listeners_on_another(postgres_url, mo
 def test_a_string_holding_u0000_finds_nothing_instead_of_failing(store, postgres_url):
     """PostgreSQL text cannot hold U+0000: appends refuse it in ids, and reads asking for it
     find nothing (a 404 or an empty list, never a 500)."""
-    from recorder.store import GAME, GamesList
+    from recorder.games.games_list import GamesList
+    from recorder.store import GAME
 
     with pytest.raises(ValueError, match="U\\+0000"):
         store.append("a\x00b", 0, moves(1))
@@ -256,12 +257,12 @@ def test_a_string_holding_u0000_finds_nothing_instead_of_failing(store, postgres
 
 
 def test_the_position_index_and_notation_cache_work_and_rebuild_on_postgres(postgres_url):
-    """The projections beside the store share their code with SQLite (pg_dialect.py): the
+    """The projections beside the store share their code with SQLite (one SQL, postgres.PgHandle): the
     position index is written with each append, searched, dropped and rebuilt."""
     from recorder.archive.transfer import Archive
+    from recorder.games.caches import NotationCache
     from recorder.projections import check, derive, rebuild, search
     from recorder.rules.position_text import position_text
-    from recorder.store.caches import NotationCache
 
     start = "4,4,4,4,4,4/4,4,4,4,4,4 - - 0-0 S 1"
     with PostgresEventStore(postgres_url) as store:
@@ -407,8 +408,9 @@ def test_migration_7_gives_each_finished_game_its_result_as_the_lists_read_it(po
     """A database of migration 6 gets ``game_results``: each finished game's result at the
     event that ended it (an annotation after the end aside), nothing for a game in play;
     then every append that changes a result adds its row, and a rebuild agrees."""
+    from recorder.games.results import GameResults
     from recorder.projections import check
-    from recorder.store import GameResults, pg_schema
+    from recorder.store import pg_schema
 
     url = postgres_server.create_database()
     monkeypatch.setattr(pg_schema, "MIGRATIONS", MIGRATIONS[:6])
@@ -509,3 +511,40 @@ def test_a_finished_tournaments_categories_stand_as_the_registry_stood_at_its_fi
     assert client.post(f"/api/players/{ids[0]}/particulars", json={"sex": "m"}).status_code == 201
     assert client.post(f"/api/players/{ids[1]}/particulars", json={"sex": "w"}).status_code == 201
     assert [s["number"] for s in client.get(standings).get_json()["standings"]] == [1]  # as at the finish
+
+
+def test_a_database_created_from_the_descriptions_is_the_one_the_migrations_make(postgres_server):
+    """A new database is created from the tables' descriptions (recorder/store/tables.py):
+    the log's by the store, each feature's when it hands them over; one of an older release
+    runs the migrations, and then lacks nothing described: both end with the same tables,
+    columns, types, collations, keys, indexes, constraints and triggers."""
+    from recorder.feature_tables import SCHEMAS
+    from recorder.store import pg_schema
+
+    tables = [table for schema in SCHEMAS for table in schema.tables]
+    described, migrated = postgres_server.create_database(), postgres_server.create_database()
+    with psycopg.connect(described, autocommit=True) as conn:
+        assert pg_schema.migrate(conn) == [version for version, _, _ in MIGRATIONS]
+        pg_schema.ensure_tables(conn, tables)
+    with psycopg.connect(migrated, autocommit=True) as conn:
+        assert pg_schema.migrate(conn, from_descriptions=False) == [version for version, _, _ in MIGRATIONS]
+        assert pg_schema.lacking(conn.cursor(), tables) == []
+    assert _catalogue(described) == _catalogue(migrated)
+
+
+def _catalogue(url: str) -> dict[str, list]:
+    queries = {
+        "columns": "SELECT table_name, ordinal_position, column_name, data_type, is_nullable, collation_name,"
+        " is_identity FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2",
+        "indexes": "SELECT tablename, regexp_replace(indexdef, 'INDEX \\S+_pkey ON', 'INDEX pkey ON') FROM pg_indexes"
+        " WHERE schemaname = 'public' ORDER BY 1, 2",
+        "constraints": "SELECT conrelid::regclass::text, contype, pg_get_constraintdef(oid) FROM pg_constraint"
+        " WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2, 3",
+        "triggers": "SELECT tgrelid::regclass::text, tgname, tgtype, tgfoid::regproc::text FROM pg_trigger"
+        " WHERE NOT tgisinternal ORDER BY 1, 2",
+        "functions": "SELECT proname, prosrc FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY 1",
+        "grants": "SELECT table_name, grantee, privilege_type FROM information_schema.role_table_grants"
+        " WHERE table_schema = 'public' ORDER BY 1, 2, 3",
+    }
+    with psycopg.connect(url) as conn:
+        return {name: conn.execute(query).fetchall() for name, query in queries.items()}

@@ -1,4 +1,4 @@
-"""The token table beside the event store (recorder/store/tokens.py): digests only,
+"""The token table beside the event store (recorder/auth/token_table.py): digests only,
 found by digest, listed, revoked once, and the first-run admin digest kept apart."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from recorder.store import SQLiteEventStore, TokenTable
+from recorder.auth.token_table import TokenTable
+from recorder.store import SQLiteEventStore
 
 
 @pytest.fixture

@@ -37,6 +37,9 @@ from recorder.core.chain import canonical_json
 from recorder.core.events import Event, GameCreated, event_from_record
 from recorder.core.game import FoldedGame, history
 from recorder.errors import NotationError, RecorderError, VersionConflict
+from recorder.games.caches import NotationCache
+from recorder.games.game_tables import GameTables
+from recorder.games.games_list import GamesList
 from recorder.games.service import new_bytes, result_changes, stored_pairs, summary_of
 from recorder.limits import (
     BYTES_PER_GAME,
@@ -51,9 +54,7 @@ from recorder.notation.grammar import ParsedGame, parse
 from recorder.notation.reader import read_game
 from recorder.notation.writer import write_archive, write_game
 from recorder.rules.position_text import reached
-from recorder.store import CheckedChain, GamesList, NewEvent, ProjectionWrite, StoreBackend
-from recorder.store.caches import NotationCache
-from recorder.store.game_tables import GameTables
+from recorder.store import CheckedChain, NewEvent, ProjectionWrite, StoreBackend
 from recorder.store.interface import StoredEvent, StreamText, Tx
 from recorder.tournaments import is_tournament_id
 

@@ -12,8 +12,9 @@ import os
 from pathlib import Path
 
 from recorder.errors import InvalidRecord, NotFound
-from recorder.store import StoreBackend, TokenTable
+from recorder.store import StoreBackend
 
+from .token_table import TokenTable
 from .tokens import (
     ADMIN_PRINCIPAL,
     ANONYMOUS_PRINCIPAL,

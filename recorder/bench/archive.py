@@ -389,7 +389,7 @@ def store_floor(source: str, floor: str) -> float:
     positions indexed by ``PositionIndex.index_pending``, as an import's are. No line is
     read and no event checked, so this is what SQLite alone needs to store what an import
     stores: with the check ceiling, what bounds an import's pace on this machine."""
-    from recorder.store.caches import PositionIndex
+    from recorder.games.caches import PositionIndex
     from recorder.store.sqlite import SQLiteEventStore
 
     with contextlib.closing(SQLiteEventStore(floor)) as store:
@@ -460,7 +460,7 @@ def _verify(store, target: str) -> tuple[float, int]:
 
 
 def _events_of(store) -> int:
-    from recorder.store import GamesList
+    from recorder.games.games_list import GamesList
 
     return sum(store.version(game_id) for game_id in GamesList(store).iter_ids())
 

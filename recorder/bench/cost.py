@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from recorder.core.commands import decide, decide_create
 from recorder.core.game import FoldedGame, apply_event, start_game
 from recorder.errors import EndlessSowing
+from recorder.games.games_list import GamesList
 from recorder.games.service import summary_of
-from recorder.store import GamesList, NewEvent, SQLiteEventStore, StoreBackend
+from recorder.store import NewEvent, SQLiteEventStore, StoreBackend
 
 from . import fairness
 from .fairness import FairnessFigures

@@ -92,8 +92,8 @@ def recorded_templates(folder: str, clocks: bool = False) -> list[tuple[list, di
 
 def fill(store, templates: list, start: int, stop: int) -> int:
     """Copies of the templates as games ``start``..``stop - 1``; returns the events added."""
-    from recorder.store import GamesList
-    from recorder.store.caches import NotationCache
+    from recorder.games.caches import NotationCache
+    from recorder.games.games_list import GamesList
 
     games, notations, events = GamesList(store), NotationCache(store), 0
     for first in range(start, stop, FILL_BATCH):

@@ -81,6 +81,7 @@ def make_recorder(db: str | None, *, existing: bool = False):
     (``sys.exit`` included): a PostgreSQL pool left open would be closed by the garbage
     collector in one of its own threads, which cannot join itself. ``existing``: a command
     that only reads (or rebuilds) refuses a SQLite file that is not there, creating none."""
+    from recorder.feature_tables import ensure_all
     from recorder.games.service import Recorder
     from recorder.store import backends
 
@@ -89,6 +90,7 @@ def make_recorder(db: str | None, *, existing: bool = False):
     context = click.get_current_context(silent=True)
     if context is not None:
         context.call_on_close(store.close)
+    opened(lambda: ensure_all(store))  # every feature's tables, before any command reads one
     return Recorder(store)
 
 

@@ -1,4 +1,4 @@
-"""A position key as the index of positions reached holds it (recorder/store/caches.py).
+"""A position key as the index of positions reached holds it (recorder/games/caches.py).
 
 The key is a position text's first six fields (recorder/rules/position_text.py); the index
 holds its digest, four integers a row instead of a text, which a bulk import sorts and

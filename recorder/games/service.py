@@ -25,7 +25,6 @@ from recorder.records import Folds, append_retrying
 from recorder.rules.position_text import reached
 from recorder.store import (
     GAME,
-    GamesList,
     Idempotency,
     NewEvent,
     ProjectionWrite,
@@ -33,7 +32,9 @@ from recorder.store import (
     StoredEvent,
     StoredEvents,
 )
-from recorder.store.game_tables import GameTables
+
+from .game_tables import GameTables
+from .games_list import GamesList
 
 CACHE_SIZE = 2048
 

@@ -25,8 +25,9 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 
+from ..games.games_list import GamesList
 from ..rules.values import is_whole_number
-from ..store import GamesList, StoredEvent
+from ..store import StoredEvent
 from .audience import Audience
 from .watchers import Encoded, Visible, Watchers
 

@@ -39,7 +39,7 @@ def player_reach(recorder: Recorder, players: Players, player_id: str) -> Reach:
     return Reach(
         tournaments=frozenset(tournament_id for tournament_id, _ in entries),
         registered_in=registered_in(recorder, player_id),
-        rated=any(players.tables.player_rows(i) for i in ids) or played_rated(recorder, entries),
+        rated=any(players.tables.rated(i) for i in ids) or played_rated(recorder, entries),
     )
 
 

@@ -1,5 +1,5 @@
 """The player service: decide on the latest fold, append with its version, keep the
-registry's rows (recorder/store/registry.py) in the same transaction. No Flask, no SQL.
+registry's rows (recorder/players/registry.py) in the same transaction. No Flask, no SQL.
 
 Writes go through the records' repository (recorder/records.py): load (the player's fold)
 -> decide -> append at the version decided on, so a stale decision is a conflict, never a fork.
@@ -14,13 +14,14 @@ from datetime import UTC, datetime
 from recorder.errors import AlreadyExists, InvalidRecord, NotFound
 from recorder.games.service import Recorder
 from recorder.records import Repository, Saved
-from recorder.store import PLAYER, Idempotency, NewEvent, PlayerTables, ProjectionWrite, StoredEvent, every_stream_id
+from recorder.store import PLAYER, Idempotency, NewEvent, ProjectionWrite, StoredEvent, every_stream_id
 
 from . import decide as decisions
 from . import is_player_id, new_player_id, search_key, word_keys
 from .events import event_from_record
 from .fold import RegisteredPlayer, apply, replay
 from .geez import latin_key, near, sound_key
+from .registry import PlayerTables
 
 MAX_MERGE_CHAIN = 64  # merges point at records not merged when made; a chain is short
 # The most records of one sound a registration compares letter by letter: a sound key is
@@ -40,7 +41,7 @@ class Written:
 
 
 def row_of(p: RegisteredPlayer) -> dict:
-    """The player's row in the registry table (recorder/store/registry.py)."""
+    """The player's row in the registry table (recorder/players/registry.py)."""
     return {
         "player_id": p.player_id,
         "name": p.name,

@@ -27,10 +27,10 @@ from datetime import UTC, datetime
 from itertools import groupby
 
 from recorder.core import chain
+from recorder.games.results import GameResults
 from recorder.games.service import Recorder
 from recorder.rules import VARIANTS
-from recorder.store import TOURNAMENT, PlayerTables
-from recorder.store.registry import GameResults, list_digests
+from recorder.store import TOURNAMENT
 from recorder.tournaments import board_game_id
 from recorder.tournaments.events import event_from_record
 from recorder.tournaments.fold import replay
@@ -47,6 +47,7 @@ from .lists import (
     published_lists,
     ratings_as_of,
 )
+from .lists_table import RatingTables, list_digests
 
 
 @contextlib.contextmanager
@@ -94,7 +95,7 @@ class Ratings:
     def __init__(self, recorder: Recorder, month: Callable[[], str] | None = None):
         self.recorder = recorder
         self.store = recorder.store
-        self.tables = PlayerTables(recorder.store)
+        self.tables = RatingTables(recorder.store)
         self.results = GameResults(recorder.store)
         self.month = month or (lambda: this_month())  # looked up when called: tests set the month
         self._boards: dict[tuple[str, int], Seating] = {}

@@ -15,14 +15,25 @@ Guarantees every backend gives:
 - each event links to the previous one by hash (see recorder.core.chain);
 - each stream has a type (``game``, ``tournament`` or ``player``) fixed by its first append.
 
-Beside the store, on the same file: the games list (games_list.py) and the notation and
-position caches (caches.py), projections derived from the events and rebuilt by
-``recorder rebuild``; the events cannot be rebuilt. The access tokens (tokens.py) are
-records there too, not events. This package is the only code that
-touches SQLite.
+The store keeps the log: append and read, bulk reads for archives and verification, the
+notice of appends (notify.py), the writer lock (writer_lock.py), backup and copy
+(backup.py, copy.py), and the schema of the events, streams and heads (catalogue.py, with
+SQLite's triggers in schema.py and PostgreSQL's protections and migrations in pg_schema.py).
+
+Every table is described once (tables.py) and both backends' DDL is generated from the
+descriptions. Each feature owns its tables and their projections: the games list, caches
+and results (recorder/games), the registry (recorder/players), the tournaments' entries
+(recorder/tournaments), the rating lists (recorder/ratings), the tokens (recorder/auth).
+The store imports no feature: a feature hands its tables to the store, describing them in
+its ``tables.py`` as a ``tables.Schema``, which it registers when imported
+(``tables.register``: every store opened afterwards creates what they lack) and which its
+table classes ensure when they are made (``Tables.ensure``: a store opened earlier gets
+them before their first use). ``recorder.feature_tables`` lists them all, for the app
+factory and the commands (``recorder init-db`` among them). The projections' statements
+are SQL both backends accept, with ``?`` placeholders (the PostgreSQL handle gives them as
+``%s``). This package is the only code that touches SQLite.
 """
 
-from .games_list import GamesList
 from .interface import (
     GAME,
     PLAYER,
@@ -40,38 +51,33 @@ from .interface import (
     StoredEvent,
     StoredEvents,
     StreamHead,
+    Tables,
+    Tx,
     every_stream_id,
     utc_now,
 )
-from .registry import GameResults, PlayerTables
-from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
 from .sqlite import SQLiteEventStore
-from .tokens import TokenTable
 
 __all__ = [
     "GAME",
     "PLAYER",
     "STREAM_TYPES",
     "TEAM",
-    "SUMMARY_COLUMNS",
-    "PLAYER_KEY_COLUMNS",
     "TOURNAMENT",
     "AppendResult",
     "BulkStore",
     "CheckedChain",
     "EventStore",
-    "GamesList",
     "Idempotency",
     "NewEvent",
-    "GameResults",
-    "PlayerTables",
     "ProjectionWrite",
     "SQLiteEventStore",
     "StoreBackend",
     "StoredEvent",
     "StoredEvents",
     "StreamHead",
-    "TokenTable",
+    "Tables",
+    "Tx",
     "every_stream_id",
     "utc_now",
 ]

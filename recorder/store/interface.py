@@ -17,6 +17,8 @@ from recorder.core import chain
 from recorder.core.frozen import made_at_once
 from recorder.errors import ChainBroken
 
+from .tables import Schema
+
 # Stream types: what a stream is, fixed by its first append.
 GAME, TOURNAMENT, PLAYER, TEAM = "game", "tournament", "player", "team"
 STREAM_TYPES = (GAME, TOURNAMENT, PLAYER, TEAM)
@@ -276,9 +278,9 @@ class EventStore(abc.ABC):
     Six verbs: ``append``, ``replayed``, ``read``, ``version``, ``stream_type``, ``close``.
     Streams have a type (``game``, ``tournament`` or ``player``, recorder/store/schema.py)
     fixed by their first append. Bulk reading, listing and syncing are ``BulkStore``'s; lists,
-    notation and position caches are projections beside the store (recorder/store/games_list.py,
+    notation and position caches are projections beside the store (recorder/games/games_list.py,
     caches.py), rebuilt from the events; access tokens are records beside it
-    (recorder/store/tokens.py), never events.
+    (recorder/auth/token_table.py), never events.
     """
 
     path: str  # where the store is, as ``backends.open_store`` opens it again: a SQLite file or a PostgreSQL URL
@@ -422,9 +424,10 @@ class Cursor(Protocol):
 
 
 class Tx(Protocol):
-    """A backend's handle on its tables, its SQL in SQLite's dialect (the PostgreSQL handle
-    rewrites it: ``pg_dialect``): what the tables beside the events read and write with,
-    and what a projection write gets inside an append's transaction."""
+    """A backend's handle on its tables: statements in SQL both backends accept (upserts as
+    ``ON CONFLICT``, ``IS NOT DISTINCT FROM``), parameters marked ``?`` (the PostgreSQL
+    handle turns them into its paramstyle's ``%s``): what the tables beside the events read
+    and write with, and what a projection write gets inside an append's transaction."""
 
     def execute(self, sql: str, params: Any = None, /) -> Cursor: ...
 
@@ -432,8 +435,9 @@ class Tx(Protocol):
 
 
 class Tables(abc.ABC):
-    """The tables beside the events (the games list, caches, registry, tokens), reached
-    through this thread's typed handle."""
+    """The tables beside the events (each feature's: the games list, caches, registry,
+    tokens), created from the schema a feature hands over (``ensure``) and reached through
+    this thread's typed handle."""
 
     @abc.abstractmethod
     def handle(self) -> Tx:
@@ -443,6 +447,13 @@ class Tables(abc.ABC):
     def transaction(self) -> contextlib.AbstractContextManager[Tx]:
         """A write transaction on this thread's handle, which it yields: committed at its
         end, rolled back on any exception (inside a ``batch``, a savepoint)."""
+
+    @abc.abstractmethod
+    def ensure(self, schema: Schema) -> None:
+        """A feature's tables (``tables.Schema``) created where missing, from their
+        descriptions, an older SQLite file's data brought up to date with them; once per
+        store and schema (later calls return at once). On PostgreSQL a database whose
+        tables are whole is only read (an application role may not create)."""
 
     def release_connection(self) -> None:
         """Let go of the connection this thread holds, if any (the next call opens or takes

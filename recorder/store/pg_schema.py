@@ -1,20 +1,35 @@
-"""The PostgreSQL schema as numbered migrations, applied by ``recorder init-db`` (and on open).
+"""The PostgreSQL schema: the described tables (recorder/store/catalogue.py), the log's
+protections, and the numbered migrations that brought databases of older releases up to date.
+
+A new database is created from the tables' one description (recorder/store/tables.py),
+which the SQLite file's DDL is generated from too, with the log's trigger functions,
+triggers and revocations, and every migration recorded as applied (``migrate``): the
+ecosystem's convention (Alembic's "create_all, then stamp head"). A database of an older
+release runs the migrations it lacks instead: they are history, never edited once shipped
+(their SQL is the schema as it was then); the last ones are generated from the
+descriptions, and a test holds a database migrated through the whole history against one
+created from the descriptions. A column added to a description takes one migration here,
+generated from it (``tables.postgres_add_column``).
 
 Each migration runs once, in one transaction, and is recorded in ``recorder_migrations``;
 concurrent runners (two app servers starting together) queue on one advisory lock, so a
 migration is never applied twice. Nothing is ever run by hand.
 
-The tables mirror the SQLite file's (recorder/store/schema.py). Payloads, times and
-lines stay ``text``, never ``jsonb``/``timestamptz``: the hash chain covers their exact
-bytes, which PostgreSQL would normalise. Ids use the "C" collation so streams sort by
-code point, as SQLite sorts them, whatever the cluster's locale.
+Payloads, times and lines stay ``text``, never ``jsonb``/``timestamptz``: the hash chain
+covers their exact bytes, which PostgreSQL would normalise. Ids use the "C" collation
+(``Column.ordered``) so streams sort by code point, as SQLite sorts them, whatever the
+cluster's locale.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from recorder.core import chain
+
+from . import catalogue
+from .tables import POSTGRES, Table, missing_columns, on, postgres_add_column, postgres_ddl
 
 # pg_advisory_xact_lock key taken by every migration run ("recorder" in ASCII).
 MIGRATION_LOCK = 0x7265636F72646572
@@ -137,7 +152,7 @@ CREATE TABLE access_tokens (
 CREATE INDEX access_tokens_tournament ON access_tokens (tournament_id);
 """
 
-# The position index as digests and game numbers (recorder/store/caches.py, ``PositionIndex``):
+# The position index as digests and game numbers (recorder/games/caches.py, ``PositionIndex``):
 # each key's SHA-256 cut to 128 bits, as two signed 64-bit integers (``caches.key_digest``).
 _POSITION_DIGESTS = """
 CREATE TABLE position_games (
@@ -200,7 +215,7 @@ CREATE TRIGGER stream_heads_no_truncate BEFORE TRUNCATE ON stream_heads
 REVOKE DELETE, TRUNCATE ON stream_heads FROM PUBLIC;
 """
 
-# The player registry (recorder/store/registry.py): a third stream type and its projections.
+# The player registry (recorder/players/registry.py): a third stream type and its projections.
 _REGISTRY = """
 ALTER TABLE streams DROP CONSTRAINT streams_stream_type_check;
 ALTER TABLE streams ADD CONSTRAINT streams_stream_type_check CHECK (stream_type IN ('game', 'tournament', 'player'));
@@ -240,7 +255,8 @@ CREATE INDEX games_finished ON games (updated_at) WHERE status = 'finished';
 """
 
 # Each change of a game's result, and the corrections a published rating list states
-# (recorder/store/registry.py); the results of the games finished before, as the lists read them.
+# (recorder/games/results.py, recorder/ratings/lists_table.py); the results of the games finished
+# before, as the lists read them.
 _RESULTS = """
 CREATE TABLE game_results (
   game_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, recorded_at text COLLATE "C" NOT NULL, result text,
@@ -267,7 +283,7 @@ CREATE TABLE rating_lists_stale (
 CREATE INDEX rating_lists_stale_by_variant ON rating_lists_stale (variant, id);
 """
 
-# The sound key of each player's names (recorder/store/registry.py): near spellings.
+# The sound key of each player's names (recorder/players/registry.py): near spellings.
 # Filled by `recorder rebuild` (the keys are computed in Python, recorder/players/geez.py).
 _PLAYER_SOUNDS = """
 CREATE TABLE player_sounds (
@@ -283,6 +299,27 @@ ALTER TABLE streams ADD CONSTRAINT streams_stream_type_check
   CHECK (stream_type IN ('game', 'tournament', 'player', 'team'));
 """
 
+# The indexes as the descriptions name them (the SQLite file's names): those of the
+# migrations above renamed, the two they lacked created, the token digests' UNIQUE
+# constraint left to its unique index.
+_RENAMED_INDEXES = {
+    "streams_by_type": "idx_streams_stream_type_created_at_stream_id",
+    "games_variant": "idx_games_variant",
+    "games_south_key": "idx_games_south_key",
+    "games_north_key": "idx_games_north_key",
+    "games_tournament": "idx_games_tournament_id",
+    "games_created": "idx_games_created_at_game_id",
+    "access_tokens_tournament": "idx_access_tokens_tournament_id",
+}
+_DESCRIBED_INDEXES = ";\n".join(
+    [
+        *(f"ALTER INDEX IF EXISTS {old} RENAME TO {new}" for old, new in _RENAMED_INDEXES.items()),
+        "CREATE INDEX IF NOT EXISTS idx_games_event ON games (event)",
+        "CREATE UNIQUE INDEX IF NOT EXISTS idx_access_tokens_token_hash ON access_tokens (token_hash)",
+        "ALTER TABLE access_tokens DROP CONSTRAINT IF EXISTS access_tokens_token_hash_key",
+    ]
+)
+
 # (version, name, SQL): append new ones at the end; never edit one that has shipped.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "events, streams, idempotency keys, immutability triggers", _EVENTS),
@@ -295,29 +332,20 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (8, "rating lists: the months an import made stale", _STALE_LISTS),
     (9, "player registry: the sound keys of the names", _PLAYER_SOUNDS),
     (10, "team registry: team streams", _TEAMS),
+    (11, "indexes named as the tables' descriptions name them", _DESCRIBED_INDEXES),
 )
 LATEST = MIGRATIONS[-1][0]
+DESCRIBED = 11  # the migration the tables' descriptions stand at: a database created from them is at it
 
 # The tables an application role may only read and append to, and those it may rewrite
 # (projections, rebuilt by `recorder rebuild`; tokens, revoked by an update).
 APPEND_ONLY_TABLES = ("events", "streams", "idempotency_keys")
 FORWARD_ONLY_TABLES = ("stream_heads",)  # inserted and updated (triggers keep them moving forward), never deleted
-REWRITABLE_TABLES = (
-    "games",
-    "notations",
-    "positions",
-    "position_games",
-    "access_tokens",
-    "players",
-    "player_keys",
-    "player_sounds",
-    "player_entries",
-    "player_games",
-    "rating_lists",
-    "rating_list_digests",
-    "game_results",
-    "rating_list_corrections",
-    "rating_lists_stale",
+# Every other table (the features', rebuilt by `recorder rebuild`, or revoked by an update)
+# is rewritable: ``grant_app_role`` reads them from the catalogue.
+_REWRITABLE_TABLES = (
+    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+    " AND NOT tablename = ANY (%s) ORDER BY tablename"
 )
 
 
@@ -330,8 +358,10 @@ def applied_version(cursor) -> int:
     return cursor.fetchone()[0]
 
 
-def migrate(conn) -> list[int]:
-    """Apply every migration not yet applied, each in its own transaction; returns their versions."""
+def migrate(conn, *, from_descriptions: bool = True) -> list[int]:
+    """Apply every migration not yet applied, each in its own transaction; returns their
+    versions. A database with none applied, asked for every one, is created at once from
+    the descriptions instead (``from_descriptions``), each migration recorded as applied."""
     done = []
     for version, name, sql in MIGRATIONS:
         with conn.transaction(), conn.cursor() as cursor:
@@ -340,12 +370,82 @@ def migrate(conn) -> list[int]:
                 "CREATE TABLE IF NOT EXISTS recorder_migrations"
                 " (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            if applied_version(cursor) >= version:
+            applied = applied_version(cursor)
+            if applied >= version:
                 continue
+            if from_descriptions and applied == 0 and MIGRATIONS[-1][0] == DESCRIBED:
+                cursor.execute(create_from_descriptions())
+                cursor.executemany(
+                    "INSERT INTO recorder_migrations (version, name) VALUES (%s, %s)",
+                    [(number, title) for number, title, _ in MIGRATIONS],
+                )
+                return [number for number, _, _ in MIGRATIONS]
             cursor.execute(sql)
             cursor.execute("INSERT INTO recorder_migrations (version, name) VALUES (%s, %s)", (version, name))
             done.append(version)
     return done
+
+
+def create_from_descriptions() -> str:
+    """A new database's schema: the log's described tables with their indexes, then its
+    trigger functions, protective triggers and revocations. Each feature's tables are
+    created from their descriptions when it hands them to the store (``ensure_tables``)."""
+    statements = [statement for table in catalogue.LOG_TABLES for statement in postgres_ddl(table)]
+    statements += [
+        f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $${body}$$"
+        for name, (body, _) in TRIGGER_FUNCTIONS.items()
+    ]
+    statements += [protection.create() for protection in PROTECTIONS]
+    statements += [
+        "REVOKE UPDATE, DELETE, TRUNCATE ON events, streams FROM PUBLIC",
+        "REVOKE DELETE, TRUNCATE ON stream_heads FROM PUBLIC",
+    ]
+    return ";\n".join(statements)
+
+
+def ensure_tables(conn, tables: Iterable[Table]) -> None:
+    """The described tables, their columns and indexes created where the catalogue lacks
+    them, in one transaction under the migrations' lock; nothing written (the catalogue
+    only read) when none is lacking, so an application role opens a whole database. A
+    database whose migrations stop short of the descriptions (``DESCRIBED``) is left as
+    they made it: the migrations still to run create those tables."""
+    tables = on(POSTGRES, tables)
+    with conn.cursor() as cursor:
+        if applied_version(cursor) < DESCRIBED or not lacking(cursor, tables):
+            return  # a database behind the descriptions takes its tables from its migrations
+    with conn.transaction(), conn.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        for table in tables:
+            create, *indexes = postgres_ddl(table)
+            columns = _catalogue_columns(cursor, table.name)
+            if not columns:
+                cursor.execute(create)
+            for name in missing_columns(table, columns) if columns else ():
+                cursor.execute(postgres_add_column(table, name))
+            for statement in indexes:
+                cursor.execute(statement)
+
+
+def _catalogue_columns(cursor, table: str) -> list[str]:
+    cursor.execute(_CATALOGUE_COLUMNS + " AND table_name = %s", (table,))
+    return [row[1] for row in cursor.fetchall()]
+
+
+_CATALOGUE_COLUMNS = (
+    "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+)
+_CATALOGUE_INDEXES = "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+
+
+def lacking(cursor, tables: Iterable[Table]) -> list[str]:
+    """The described columns and indexes the database lacks (a table lacking: all its columns)."""
+    tables = on(POSTGRES, tables)
+    cursor.execute(_CATALOGUE_COLUMNS)
+    columns = {tuple(row) for row in cursor.fetchall()}
+    cursor.execute(_CATALOGUE_INDEXES)
+    indexes = {row[0] for row in cursor.fetchall()}
+    missing = [f"{t.name}.{name}" for t in tables for name in t.column_names if (t.name, name) not in columns]
+    return missing + [each.name for t in tables for each in t.indexes if each.name not in indexes]
 
 
 def grant_app_role(conn, role: str) -> None:
@@ -361,7 +461,8 @@ def grant_app_role(conn, role: str) -> None:
         for table in FORWARD_ONLY_TABLES:
             cursor.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE ON {} TO {}").format(sql.Identifier(table), name))
             cursor.execute(sql.SQL("REVOKE DELETE, TRUNCATE ON {} FROM {}").format(sql.Identifier(table), name))
-        for table in REWRITABLE_TABLES:
+        cursor.execute(_REWRITABLE_TABLES, ([*APPEND_ONLY_TABLES, *FORWARD_ONLY_TABLES, "recorder_migrations"],))
+        for (table,) in cursor.fetchall():
             cursor.execute(
                 sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(sql.Identifier(table), name)
             )

@@ -13,14 +13,16 @@ The primary key ``(game_id, seq)`` is the second wall: an insert that skipped th
 collides fails with unique_violation, reported as VersionConflict, so the log never forks.
 Triggers refuse UPDATE, DELETE and TRUNCATE of events and streams (recorder/store/pg_schema.py).
 
-The projections beside the store (games_list.py, caches.py) and the token table reuse their
-SQLite code: the store's handle (``handle()``, ``transaction()``) is a ``PgHandle``, a ``Tx``
-like SQLite's, which translates their few SQLite-only phrases (recorder/store/pg_dialect.py).
+The projections beside the store (games_list.py, caches.py) and the token table share their
+code with SQLite: their statements are SQL both backends accept, and the store's handle
+(``handle()``, ``transaction()``) is a ``PgHandle``, a ``Tx`` like SQLite's, which gives
+their ``?`` placeholders as its paramstyle's ``%s``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import threading
@@ -28,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from recorder.errors import Unavailable, VersionConflict
@@ -36,9 +39,9 @@ from .interface import (
     StoreBackend,
 )
 from .notify import CHANNEL, AppendListener
-from .pg_dialect import PgHandle
-from .pg_schema import LATEST, applied_version, migrate, protection_problems, restore_protections
-from .sql import _EVENT_COLUMNS, SqlStreams, _write_transaction
+from .pg_schema import LATEST, applied_version, ensure_tables, migrate, protection_problems, restore_protections
+from .sql import _EVENT_COLUMNS, SqlStreams
+from .tables import Schema
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,54 @@ def _require_reachable(url: str) -> None:
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}, line) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
 
+@functools.lru_cache(maxsize=512)
+def in_paramstyle(sql: str) -> str:
+    """A statement written with ``?`` placeholders, as psycopg takes it: ``%s`` (a literal
+    ``%`` doubled). The store's statements hold no ``?`` but their placeholders."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class PgHandle:
+    """One psycopg connection (autocommit; transactions are explicit) as the store's ``Tx``:
+    ``execute``, ``executemany``, and what a write transaction asks of it (``begin_write``,
+    ``conn.execute``, ``conn.in_transaction``)."""
+
+    in_batch = False  # set by PostgresEventStore.batch(): appends become savepoints
+    begin_write = "BEGIN"  # PostgreSQL locks rows, not the file: the append's advisory lock serialises
+
+    def __init__(self, raw: psycopg.Connection):
+        self.raw = raw
+
+    @property
+    def conn(self) -> PgHandle:
+        return self
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != TransactionStatus.IDLE
+
+    def execute(self, sql: str, params=None) -> Any:  # a psycopg cursor, its rows untyped as sqlite3's
+        if params is None:
+            return self.raw.execute(sql)  # type: ignore[arg-type]
+        if any(isinstance(p, str) and "\x00" in p for p in params):
+            params = _without_nul(sql, params)
+        return self.raw.execute(in_paramstyle(sql), params)  # type: ignore[arg-type]
+
+    def executemany(self, sql: str, rows) -> psycopg.Cursor:
+        cursor = self.raw.cursor()
+        cursor.executemany(in_paramstyle(sql), list(rows))  # type: ignore[arg-type]
+        return cursor
+
+
+def _without_nul(sql: str, params) -> list:
+    """PostgreSQL text cannot hold U+0000, so no stored text equals a string holding it (appends
+    refuse such ids): a query asking for one is asked with NULL instead, which matches no row,
+    rather than failing (a GET for such an id is a 404, not a 500). Writes are refused."""
+    if not sql.lstrip().upper().startswith("SELECT"):
+        raise ValueError("PostgreSQL text cannot hold U+0000")
+    return [None if isinstance(p, str) and "\x00" in p else p for p in params]
+
+
 def is_postgres_url(value: str | None) -> bool:
     return bool(value) and str(value).startswith(("postgresql://", "postgres://"))
 
@@ -74,6 +125,7 @@ class PostgresEventStore(SqlStreams, StoreBackend):
         self.path = url  # what the CLI prints as "the database"
         self._max_connections = max_connections
         self._closed = False
+        self._ensured: set[str] = set()  # the features' schemas ensured (``ensure``)
         _require_reachable(url)
         self._start_process()
         # The protective triggers found taken away, and created again, by this open.
@@ -180,7 +232,7 @@ class PostgresEventStore(SqlStreams, StoreBackend):
                 pool.putconn(handle.raw)
             pool.close()
 
-    def init_schema(self) -> None:
+    def _create_log(self) -> None:
         """Apply the migrations this database lacks (recorder/store/pg_schema.py)."""
         handle = self._db()
         with handle.raw.cursor() as cursor:
@@ -204,32 +256,19 @@ class PostgresEventStore(SqlStreams, StoreBackend):
             log.warning("protective triggers created again: %s", "; ".join(restored))
         return restored
 
+    def _ensure_schema(self, schema: Schema) -> None:
+        """The schema's tables created where the catalogue lacks them (pg_schema.ensure_tables)."""
+        ensure_tables(self._db().raw, schema.tables)
+
     def missing_protections(self) -> list[str]:
         """What the protective triggers and their functions lack now, one line each."""
         with self._db().raw.cursor() as cursor:
             return protection_problems(cursor)
 
-    @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
-        """Appends inside share one transaction, each its own savepoint (bulk imports)."""
-        handle = self._db()
-        with _write_transaction(handle):
-            handle.in_batch = True
-            try:
-                yield
-            finally:
-                handle.in_batch = False
-
     # ---------------------------------------------------------------- appends
 
     def handle(self) -> PgHandle:
         return self._db()
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[PgHandle]:
-        handle = self._db()
-        with _write_transaction(handle):
-            yield handle
 
     @contextlib.contextmanager
     def _appending(self, stream_id: str, expected_version: int) -> Iterator[PgHandle]:

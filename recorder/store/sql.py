@@ -16,7 +16,6 @@ from typing import Any, Protocol, TypeVar
 from sqlite_utils import Database
 
 from recorder.core import chain
-from recorder.core.names import player_key
 from recorder.errors import IdempotencyMismatch, UnknownGame, VersionConflict
 
 from .interface import (
@@ -38,6 +37,7 @@ from .interface import (
     stored_line,
     utc_now,
 )
+from .tables import Schema, registered
 from .writer_lock import WriterLock
 
 
@@ -46,51 +46,10 @@ class LockedDatabase(Database):
     SQLiteEventStore._connect; _write_transaction takes it): the SQLite store's ``Tx``."""
 
     writer_lock: WriterLock | None = None
+    begin_write = "BEGIN IMMEDIATE"  # the write lock taken up front (``_write_transaction``)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> sqlite3.Cursor:
         return self.conn.executemany(sql, rows)
-
-
-def _game_filters(
-    variant: str | None, player: str | None, tournament: str | None, **archive_filters: str | None
-) -> tuple[list[str], list]:
-    """WHERE clauses and parameters shared by GamesList.list and GamesList.iter_ids."""
-    clauses, params = _archive_filters(**archive_filters)
-    if variant is not None:
-        clauses.append("variant = ?")
-        params.append(variant)
-    if player is not None:
-        clauses.append("(south_key = ? OR north_key = ?)")  # case and spacing aside (player_key)
-        params += [player_key(player)] * 2
-    if tournament is not None:
-        clauses.append("tournament_id = ?")
-        params.append(tournament)
-    return clauses, params
-
-
-def _archive_filters(
-    date_from: str | None = None, date_to: str | None = None, result: str | None = None, event: str | None = None
-) -> tuple[list[str], list]:
-    """The export filters (recorder/archive/transfer.py): a date range, a result, an event."""
-    clauses: list[str] = []
-    params: list = []
-    if event is not None:
-        clauses.append("event = ?")
-        params.append(event)
-    for bound, operator in ((date_from, ">="), (date_to, "<=")):
-        if bound is not None:
-            clauses.append(f"date {operator} ?")
-            params.append(bound)
-    if result == "unfinished":
-        clauses.append("result IS NULL")
-    elif result is not None:
-        clauses.append("result = ?")
-        params.append(result)
-    return clauses, params
-
-
-def _where(clauses: list[str]) -> str:
-    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
 
 
 _TRIGGERS = f"""
@@ -129,20 +88,21 @@ _INSERT_EVENTS = f"INSERT INTO events ({_EVENT_COLUMNS}, line)"  # VALUES, a row
 ROWS_PER_INSERT = 16
 
 
-def insert_rows(connection: Any, insert: str, rows: Sequence[Sequence[Any]]) -> None:
+def insert_rows(connection: Any, insert: str, rows: Sequence[Sequence[Any]], then: str = "") -> None:
     """``insert`` (``INSERT INTO table (columns)``) of every row, each a value per column,
-    in order, ``ROWS_PER_INSERT`` rows a statement; a failing row fails its statement, so
-    the caller's transaction (or savepoint) is what makes the rows all or nothing, as always."""
+    in order, ``ROWS_PER_INSERT`` rows a statement, each statement ended by ``then`` (e.g.
+    ``ON CONFLICT DO NOTHING``); a failing row fails its statement, so the caller's
+    transaction (or savepoint) is what makes the rows all or nothing, as always."""
     if not rows:
         return
     size, fields = ROWS_PER_INSERT, len(rows[0])
     whole = len(rows) - len(rows) % size
     if whole:
         values = [list(concatenated.from_iterable(rows[i : i + size])) for i in range(0, whole, size)]
-        connection.executemany(f"{insert} VALUES {_placeholders(fields, size)}", values)
+        connection.executemany(f"{insert} VALUES {_placeholders(fields, size)}{then}", values)
     if whole < len(rows):
         rest = list(concatenated.from_iterable(rows[whole:]))
-        connection.execute(f"{insert} VALUES {_placeholders(fields, len(rows) - whole)}", rest)
+        connection.execute(f"{insert} VALUES {_placeholders(fields, len(rows) - whole)}{then}", rest)
 
 
 @functools.lru_cache(maxsize=64)
@@ -175,6 +135,8 @@ class _Connection(Protocol):
 class _Handle(Protocol):
     """What a write transaction needs of a backend's handle (SQLite's, or ``PgHandle``)."""
 
+    begin_write: str  # the statement that opens a write transaction
+
     def execute(self, sql: str, params: Any = None, /) -> Any: ...
 
     @property
@@ -198,7 +160,7 @@ def _write_transaction(db: Handle) -> Iterator[Handle]:
         return
     lock = db.writer_lock if isinstance(db, LockedDatabase) else None
     with lock.held() if lock is not None else contextlib.nullcontext():
-        db.execute("BEGIN IMMEDIATE")
+        db.execute(db.begin_write)
         try:
             yield db
         except BaseException:
@@ -272,17 +234,70 @@ KEY_LOCKS, STREAM_LOCKS = 1, 0
 
 
 class SqlStreams:
-    """What both SQL backends do the same way: the append's head check and every read.
+    """What both SQL backends do the same way: the append, every read, the tables'
+    transactions, batches and schemas (``EventStore``, ``BulkStore`` and ``Tables``, written
+    once).
 
-    The SQL is written once, in SQLite's dialect; the PostgreSQL store's handle rewrites
-    its placeholders (``pg_dialect``). A backend supplies ``handle()``, this thread's handle.
+    The SQL is written once, in SQL both backends accept, with ``?`` placeholders (the
+    PostgreSQL handle knows its own: ``postgres.PgHandle``). A backend implements little
+    beside it (tests/test_store_backends.py counts it: eight public methods at most):
+    ``handle()``, this thread's handle; ``close``; ``missing_protections``; and the hooks
+    ``_appending`` (the append's transaction), ``_insert_rows``, ``_create_log`` (the log's
+    schema), ``_ensure_schema`` (a feature's), with ``_serialise``, ``_notify``,
+    ``_check_values`` and ``_batching`` where it needs them.
     """
 
     # A game's lines joined by newlines, in seq order, as the backend's SQL aggregates them.
     _LINES_TEXT = _SQLITE_LINES_TEXT
 
+    _ensured: set[str]  # the names of the schemas ensured (``ensure``); each backend's __init__ sets it
+
     def handle(self) -> Any:
+        """This thread's handle (the backend's)."""
         raise NotImplementedError
+
+    # The shared side of ``Tables`` and the schema: a backend supplies ``_create_log``,
+    # ``_ensure_schema`` and, if it sets anything up for a batch, ``_batching``.
+
+    def init_schema(self) -> None:
+        """The log's tables created or migrated (``_create_log``), then every registered
+        feature's (``tables.register``)."""
+        self._create_log()
+        for schema in registered():
+            self.ensure(schema)
+
+    def ensure(self, schema: Schema) -> None:
+        if schema.name not in self._ensured:
+            self._ensure_schema(schema)
+            self._ensured.add(schema.name)
+
+    def transaction(self) -> contextlib.AbstractContextManager[Any]:
+        return _write_transaction(self.handle())
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Appends made inside share one write transaction, each its own savepoint (so a
+        refused one stores nothing): bulk imports pay one commit per batch. The backend
+        may set its connection up for it (``_batching``)."""
+        db = self.handle()
+        with self._batching(db), _write_transaction(db):
+            db.in_batch = True
+            try:
+                yield
+            finally:
+                db.in_batch = False
+
+    def _create_log(self) -> None:
+        """The log's tables, triggers and protections, created or migrated."""
+        raise NotImplementedError
+
+    def _ensure_schema(self, schema: Schema) -> None:
+        """A feature's tables created where missing (``Tables.ensure``)."""
+        raise NotImplementedError
+
+    def _batching(self, db: Any) -> contextlib.AbstractContextManager[None]:
+        """What a batch sets up on the connection while it lasts (nothing, unless the backend says otherwise)."""
+        return contextlib.nullcontext()
 
     def append(
         self,

@@ -12,10 +12,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .interface import (
-    StoreBackend,
-)
-from .schema import create_schema, missing_triggers
+from .interface import StoreBackend
+from .schema import create_schema, ensure_schema, missing_triggers
 from .sql import (
     _INSERT_EVENTS,
     LockedDatabase,
@@ -23,6 +21,7 @@ from .sql import (
     _write_transaction,
     insert_rows,
 )
+from .tables import Schema
 from .writer_lock import writer_lock_for
 
 # A connection that writes batches (a bulk import) keeps more of the file's pages in memory
@@ -121,6 +120,7 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         self._idle: list[LockedDatabase] = []  # let go of by release_connection, taken again by the next _connect
         self._closed = False
         self._writer_lock = writer_lock_for(self.path)
+        self._ensured: set[str] = set()  # the features' schemas ensured (``ensure``)
         self.init_schema()
 
     def _db(self) -> LockedDatabase:
@@ -211,21 +211,15 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
             self._writer_lock.close()
 
     @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
-        """Appends made inside share one write transaction (each its own savepoint, so a
-        refused one stores nothing): bulk imports pay one commit per batch, which does not
-        wait for the disk (``sync`` does, once, at the import's end). Holds the write lock
-        throughout: keep batches short (recorder import's last ``BATCH_SECONDS``). The connection then keeps
-        a larger page cache and checkpoints less often (``_bulk_pragmas``), and the
-        savepoints' journals stay in memory (``_batch_settings``)."""
-        db = self._db()
+    def _batching(self, db: LockedDatabase) -> Iterator[None]:
+        """A batch holds the write lock throughout: keep batches short (recorder import's
+        last ``BATCH_SECONDS``); its commit does not wait for the disk (``sync`` does, once,
+        at the import's end). The connection then keeps a larger page cache and checkpoints
+        less often (``_bulk_pragmas``), and the savepoints' journals stay in memory
+        (``_batch_settings``)."""
         _bulk_pragmas(db)
-        with _batch_settings(db), _write_transaction(db):
-            db.in_batch = True  # type: ignore[attr-defined]
-            try:
-                yield
-            finally:
-                db.in_batch = False  # type: ignore[attr-defined]
+        with _batch_settings(db):
+            yield
 
     def sync(self) -> None:
         """What batches committed made durable: the write-ahead log synced. A passive
@@ -242,7 +236,7 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
         finally:
             os.close(log)
 
-    def init_schema(self) -> None:
+    def _create_log(self) -> None:
         """Create tables, indexes and triggers if missing and migrate older files (idempotent);
         the protective triggers an existing file lacked are ``protections_restored``."""
         db = self._db()
@@ -250,14 +244,16 @@ class SQLiteEventStore(SqlStreams, StoreBackend):
             self.protections_restored = tuple(missing_triggers(db))
             create_schema(db)
 
+    def _ensure_schema(self, schema: Schema) -> None:
+        db = self._db()
+        with _write_transaction(db):
+            ensure_schema(db, schema)
+
     def missing_protections(self) -> list[str]:
         return missing_triggers(self._db())
 
     def handle(self) -> LockedDatabase:
         return self._db()
-
-    def transaction(self) -> contextlib.AbstractContextManager[LockedDatabase]:
-        return _write_transaction(self._db())
 
     def _appending(self, stream_id: str, expected_version: int) -> contextlib.AbstractContextManager[Database]:
         return self.transaction()

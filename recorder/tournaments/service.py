@@ -27,7 +27,6 @@ from recorder.store import (
     TOURNAMENT,
     Idempotency,
     NewEvent,
-    PlayerTables,
     ProjectionWrite,
     StoredEvent,
     every_stream_id,
@@ -49,6 +48,7 @@ from . import (
 from . import categories as category_rules
 from . import decide as decisions
 from .check import check_tournament
+from .entries import EntryTables
 from .events import EntrantLinked, EntrantRegistered, event_from_record
 from .fold import Tournament, replay
 from .proposal import Proposal
@@ -128,7 +128,7 @@ class Tournaments:
     def __init__(self, recorder: Recorder):
         self.recorder = recorder
         self.store = recorder.store
-        self.entries = PlayerTables(recorder.store)
+        self.entries = EntryTables(recorder.store)
         self.records: Repository[Tournament] = Repository(
             recorder.store, TOURNAMENT, fold, noun="tournament", projection=self._entries_after, kept=FOLDS_KEPT
         )

@@ -13,12 +13,13 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from recorder.core.position_digest import key_digest
+from recorder.store import ProjectionWrite, StoredEvent, Tables, Tx
+from recorder.store.sql import insert_rows
+from recorder.store.sqlite import SQLiteEventStore
+from recorder.store.tables import on_conflict_update
 from recorder.workers import default_jobs
 
-from .interface import ProjectionWrite, StoredEvent, Tables, Tx
-from .schema import POSITIONS_BY_KEY
-from .sql import insert_rows
-from .sqlite import SQLiteEventStore
+from .tables import NOTATIONS, POSITIONS_BY_KEY, SCHEMA
 
 _FRESH = (
     "SELECT text FROM notations WHERE game_id = ?"
@@ -31,6 +32,7 @@ class NotationCache:
 
     def __init__(self, store: Tables):
         self.store = store
+        store.ensure(SCHEMA)
 
     def _handle(self) -> Tx:
         return self.store.handle()
@@ -48,11 +50,16 @@ class NotationCache:
     def put(self, rows: Iterable[tuple[str, int, str]]) -> None:
         """Store ``(game_id, version, text)`` rows in one transaction."""
         with self.store.transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO notations (game_id, version, text) VALUES (?, ?, ?)", rows)
+            db.executemany(_PUT_NOTATION, rows)
 
     def drop_orphans(self) -> None:
         with self.store.transaction() as db:
             db.execute("DELETE FROM notations WHERE game_id NOT IN (SELECT stream_id FROM streams)")
+
+
+_PUT_NOTATION = "INSERT INTO notations (game_id, version, text) VALUES (?, ?, ?)" + on_conflict_update(
+    NOTATIONS, ("game_id", "version", "text")
+)
 
 
 def game_number(db: Tx, game_id: str) -> int:
@@ -60,7 +67,7 @@ def game_number(db: Tx, game_id: str) -> int:
     (``position_games``): the index's rows hold a game as an integer, not its id."""
     row = db.execute(_GAME_NUMBER, (game_id,)).fetchone()
     if row is None:
-        db.execute("INSERT OR IGNORE INTO position_games (game_id) VALUES (?)", (game_id,))
+        db.execute("INSERT INTO position_games (game_id) VALUES (?) ON CONFLICT DO NOTHING", (game_id,))
         row = db.execute(_GAME_NUMBER, (game_id,)).fetchone()
     return int(row[0])
 
@@ -87,6 +94,7 @@ class PositionIndex:
 
     def __init__(self, store: Tables):
         self.store = store
+        store.ensure(SCHEMA)
         self.defers = isinstance(store, SQLiteEventStore)  # PostgreSQL indexes as it goes
 
     def _handle(self) -> Tx:
@@ -94,19 +102,21 @@ class PositionIndex:
 
     def write(self, rows: list[tuple[int, str]]) -> ProjectionWrite:
         """What an append runs in its transaction: index the positions after its events."""
-        return self._writer(_INSERT_POSITION, rows)
+        return self._writer(rows, _INSERT_POSITION, IGNORE_KNOWN)
 
     def write_pending(self, rows: list[tuple[int, str]]) -> ProjectionWrite:
         """A bulk import's append: queue the positions, to be indexed by ``index_pending``."""
-        return self._writer(_QUEUE_POSITION if self.defers else _INSERT_POSITION, rows)
+        if self.defers:
+            return self._writer(rows, _QUEUE_POSITION)
+        return self._writer(rows, _INSERT_POSITION, IGNORE_KNOWN)
 
     @staticmethod
-    def _writer(statement: str, rows: list[tuple[int, str]]) -> ProjectionWrite:
+    def _writer(rows: list[tuple[int, str]], statement: str, then: str = "") -> ProjectionWrite:
         digests = [(seq, *key_digest(key)) for seq, key in rows]  # before the append takes the write lock
 
         def insert(db: Tx, events: Sequence[StoredEvent]) -> None:
             game = game_number(db, events[0].stream_id)
-            insert_rows(db, statement, [(high, low, game, seq) for seq, high, low in digests])
+            insert_rows(db, statement, [(high, low, game, seq) for seq, high, low in digests], then)
 
         return insert
 
@@ -131,7 +141,7 @@ class PositionIndex:
         new file, or one that doubles the index) it is dropped first and created again at
         the end, in one sorted pass (``_by_key_created_after``). The queue is emptied only
         at the end: a search meanwhile reads both (duplicates removed), and an interrupted
-        run is simply run again (INSERT OR IGNORE)."""
+        run is simply run again (``IGNORE_KNOWN``)."""
         last = self.last_pending()
         if not last:
             return 0
@@ -142,8 +152,8 @@ class PositionIndex:
                 end = min(start + PENDING_CHUNK - 1, last)
                 with self.store.transaction() as db:
                     moved = db.execute(
-                        f"INSERT OR IGNORE INTO positions ({_COLUMNS}) SELECT {_COLUMNS}"
-                        " FROM positions_pending WHERE id BETWEEN ? AND ? ORDER BY id",
+                        f"INSERT INTO positions ({_COLUMNS}) SELECT {_COLUMNS}"
+                        " FROM positions_pending WHERE id BETWEEN ? AND ? ORDER BY id ON CONFLICT DO NOTHING",
                         (start, end),
                     )
                 progress(max(moved.rowcount, 0))
@@ -196,7 +206,7 @@ class PositionIndex:
             for game_id, rows in games:
                 game = game_number(db, game_id)
                 db.execute("DELETE FROM positions WHERE game = ?", (game,))
-                insert_rows(db, _INSERT_POSITION, [(*key_digest(key), game, seq) for seq, key in rows])
+                insert_rows(db, _INSERT_POSITION, [(*key_digest(key), game, seq) for seq, key in rows], IGNORE_KNOWN)
 
     def of_game(self, game_id: str) -> list[tuple[int, tuple[int, int]]]:
         """The indexed positions of a game as (seq, key digest), in seq order (pending ones
@@ -297,5 +307,6 @@ PAST_ANY_SEQ = 2**62  # a seq beyond every event: a page after (game, PAST_ANY_S
 PENDING_CHUNK = 200_000  # positions indexed per transaction by index_pending
 SORTING_THREADS = 8  # the most SQLite's sorter takes (SQLITE_MAX_WORKER_THREADS)
 _COLUMNS = "key_high, key_low, game, seq"  # a row's columns, as the queue and the key B-tree hold them
-_INSERT_POSITION = f"INSERT OR IGNORE INTO positions ({_COLUMNS})"  # VALUES: insert_rows
+_INSERT_POSITION = f"INSERT INTO positions ({_COLUMNS})"  # VALUES: insert_rows, then IGNORE_KNOWN
 _QUEUE_POSITION = f"INSERT INTO positions_pending ({_COLUMNS})"
+IGNORE_KNOWN = " ON CONFLICT DO NOTHING"  # a position already indexed stays as it is

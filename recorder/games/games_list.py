@@ -13,10 +13,11 @@ from collections.abc import Iterator, Sequence
 
 from recorder.core import chain
 from recorder.core.names import player_key
+from recorder.store import GAME, ProjectionWrite, StoredEvent, Tables, Tx
+from recorder.store.interface import _check_page
+from recorder.store.tables import on_conflict_update
 
-from .interface import GAME, ProjectionWrite, StoredEvent, Tables, Tx, _check_page
-from .schema import PLAYER_KEY_COLUMNS, SUMMARY_COLUMNS
-from .sql import _game_filters, _where
+from .tables import GAMES, PLAYER_KEY_COLUMNS, SCHEMA, SUMMARY_COLUMNS
 
 
 class GamesList:
@@ -24,6 +25,7 @@ class GamesList:
 
     def __init__(self, store: Tables):
         self.store = store
+        store.ensure(SCHEMA)
 
     def _handle(self) -> Tx:
         return self.store.handle()
@@ -66,7 +68,7 @@ class GamesList:
         writes and fsyncs fewer pages while holding the write lock. False
         when the row is missing or any column differs: the caller upserts it whole.
         """
-        same = "".join(f' AND "{c}" IS ?' for c in row)  # columns validated by _summary_row
+        same = "".join(f' AND "{c}" IS NOT DISTINCT FROM ?' for c in row)  # columns validated by _summary_row
         cursor = db.execute(f"UPDATE games SET updated_at = ? WHERE game_id = ?{same}", [now, game_id, *row.values()])
         return cursor.rowcount == 1
 
@@ -103,9 +105,9 @@ class GamesList:
                 "(SELECT recorded_at FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1)",
             ]
         )
-        db.execute(
-            f"INSERT OR REPLACE INTO games ({names}) VALUES ({values})", [game_id, *full.values(), game_id, game_id]
-        )
+        replace = on_conflict_update(GAMES, ["game_id", *full, "created_at", "updated_at"])
+        params = [game_id, *full.values(), game_id, game_id]
+        db.execute(f"INSERT INTO games ({names}) VALUES ({values}){replace}", params)
 
     def page(
         self,
@@ -222,3 +224,45 @@ def player_keys(summary: dict) -> dict:
         for seat in ("south", "north")
         if seat in summary
     }
+
+
+def _game_filters(
+    variant: str | None, player: str | None, tournament: str | None, **archive_filters: str | None
+) -> tuple[list[str], list]:
+    """WHERE clauses and parameters shared by GamesList.list and GamesList.iter_ids."""
+    clauses, params = _archive_filters(**archive_filters)
+    if variant is not None:
+        clauses.append("variant = ?")
+        params.append(variant)
+    if player is not None:
+        clauses.append("(south_key = ? OR north_key = ?)")  # case and spacing aside (player_key)
+        params += [player_key(player)] * 2
+    if tournament is not None:
+        clauses.append("tournament_id = ?")
+        params.append(tournament)
+    return clauses, params
+
+
+def _archive_filters(
+    date_from: str | None = None, date_to: str | None = None, result: str | None = None, event: str | None = None
+) -> tuple[list[str], list]:
+    """The export filters (recorder/archive/transfer.py): a date range, a result, an event."""
+    clauses: list[str] = []
+    params: list = []
+    if event is not None:
+        clauses.append("event = ?")
+        params.append(event)
+    for bound, operator in ((date_from, ">="), (date_to, "<=")):
+        if bound is not None:
+            clauses.append(f"date {operator} ?")
+            params.append(bound)
+    if result == "unfinished":
+        clauses.append("result IS NULL")
+    elif result is not None:
+        clauses.append("result = ?")
+        params.append(result)
+    return clauses, params
+
+
+def _where(clauses: list[str]) -> str:
+    return (" WHERE " + " AND ".join(clauses)) if clauses else ""

@@ -1,15 +1,17 @@
-"""Access tokens (recorder/auth): a component beside the event store, on its SQLite file.
+"""Access tokens (recorder/auth): a component beside the event store, on its database.
 
 Tokens are records, not events: issued, listed and revoked, never replayed, so the
 store's interface knows nothing of them. Only SHA-256 digests are kept, never tokens.
 One table for every kind: ``arbiter`` (scoped to a tournament), ``recorder`` (issued by
 the admin) and ``admin`` (the digest of the first-run admin token, token_id ``admin``).
-The table is created with the rest of the schema (schema.py).
+The table is described in tables.py and created by the store when a ``TokenTable`` hands it over.
 """
 
 from __future__ import annotations
 
-from .interface import Tables, Tx, utc_now
+from recorder.store import Tables, Tx, utc_now
+
+from .tables import SCHEMA
 
 TOKEN_COLUMNS = "token_id, kind, tournament_id, holder, created_at, revoked_at"
 ADMIN_ROW = "admin"
@@ -28,6 +30,7 @@ class TokenTable:
 
     def __init__(self, store: Tables):
         self.store = store
+        store.ensure(SCHEMA)
 
     def _handle(self) -> Tx:
         return self.store.handle()

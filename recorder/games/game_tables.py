@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from recorder.store import ProjectionWrite, StoredEvent, Tables, Tx
+
 from .caches import PositionIndex
 from .games_list import GamesList
-from .interface import ProjectionWrite, StoredEvent, Tables, Tx
-from .registry import GameResults
+from .results import GameResults
 
 
 class GameTables:
