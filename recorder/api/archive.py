@@ -62,7 +62,6 @@ def import_archive():
         207:
           description: Some games refused (see each game's error)
           content: {application/json: {schema: ImportReportSchema}}
-        422: Invalid body or illegal move
     """
     source = load_query(import_query_schema)["source"]
     archive = Archive(

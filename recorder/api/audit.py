@@ -88,7 +88,6 @@ def claim(game_id: str):
           description: Claim report
           content: {application/json: {schema: ClaimReportSchema}}
         400: Malformed JSON
-        422: Invalid body or illegal move
     """
     body = json_body()
     if isinstance(body, dict) and isinstance(body.get("position"), str):  # a position text (docs/notation.md)
@@ -111,7 +110,6 @@ def what_if(game_id: str):
           description: What-if report
           content: {application/json: {schema: WhatIfReportSchema}}
         400: Malformed JSON
-        422: Invalid body or illegal move
     """
     options = what_if_schema.load(json_body())["options"]
     report = whatif.what_if(game_id, stored_pairs(visible_events(game_id)), options)
@@ -144,7 +142,6 @@ def verify_checkpoint(game_id: str):
         200:
           description: Verification
           content: {application/json: {schema: VerifyReportSchema}}
-        422: Invalid body or illegal move
     """
     text = checkpoint_body_schema.load(json_body())["checkpoint"]
     claimed = checkpoints.parse_checkpoint(text)  # a text that is no checkpoint is refused before the key is read

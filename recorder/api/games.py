@@ -100,7 +100,6 @@ def create_game():
       requestBody: {required: true, content: {application/json: {schema: GameCreateSchema}}}
       responses:
         201: {description: Created, content: {application/json: {schema: GameSchema}}}
-        422: Invalid body or illegal move
     """
     body = json_body()
     data = game_create_schema.load(body)
@@ -185,8 +184,6 @@ def record_command(game_id: str):
               - {$ref: '#/components/schemas/ResumeClocksCommand'}
       responses:
         201: {description: Recorded, content: {application/json: {schema: RecordedSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
         428: No If-Match or expected_version
     """
     body = json_body()

@@ -58,8 +58,6 @@ def hand_over(tournament_id: str):
         201:
           description: The bracket as it now reads
           content: {application/json: {schema: BracketSchema}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     # Seeded from the standings as the writer may see them: a stage's broadcast delay holds.
@@ -80,8 +78,6 @@ def draw_lot(tournament_id: str):
         201:
           description: The bracket as it now reads
           content: {application/json: {schema: BracketSchema}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     tournaments().draw_lot(tournament_id, lot_schema.load(raw), **write_options(raw))

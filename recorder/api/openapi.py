@@ -5,7 +5,8 @@ the YAML after ``---`` the rest (apispec's FlaskPlugin reads it; a schema named 
 ``schemas`` class, which the MarshmallowPlugin turns into its component). What every
 operation of a kind shares is added here once, from what the route says
 (``RouteConventions``): the path parameters from the rule's converters and the 404 of a
-path naming nothing, the bearer security and the refusals of a write, the definitions of
+path naming nothing, the bearer security and the refusals of a write, the 409 of a view
+taking If-Match and the 422 of a view taking a body, the definitions of
 the If-Match and Idempotency-Key headers a view names, and the problem+json body of each
 error response a view gives as a bare description.
 
@@ -239,6 +240,22 @@ def summary_of(view: Any) -> str | None:
     return " ".join(prose.split("\n\n")[0].split()) or None
 
 
+def implied_refusals(operation: dict, rule: Rule, method: str) -> dict[str, str]:
+    """The refusals an operation's route and declaration imply, beside those its view states:
+    the 404 of a path naming something, the 409 of a view taking If-Match, the 422 of one
+    taking a body, and what the guard answers to any write (``REFUSALS``)."""
+    refusals = {}
+    if rule.arguments:
+        refusals["404"] = unknown(rule)
+    if "If-Match" in operation.get("parameters", []):
+        refusals["409"] = "Stale version"
+    if "requestBody" in operation:
+        refusals["422"] = "Invalid body or illegal move"
+    if writes(method, rule):
+        refusals.update(REFUSALS)
+    return refusals
+
+
 class RouteConventions(BasePlugin):
     """Completes each operation a view declares with what its route implies (the module's docstring)."""
 
@@ -255,19 +272,18 @@ class RouteConventions(BasePlugin):
     def _complete(operation: dict, rule: Rule, view: Any, method: str) -> None:
         if "summary" not in operation and summary_of(view):
             operation["summary"] = summary_of(view)
+        refusals = implied_refusals(operation, rule, method)  # before the headers' names become definitions
         named = [HEADERS[p] if isinstance(p, str) else p for p in operation.get("parameters", [])]
         if named or rule.arguments:
             operation["parameters"] = [*path_parameters(rule), *named]
+        if writes(method, rule):
+            operation["security"] = BEARER
         responses = {
             str(status): {"description": response, "content": PROBLEM} if isinstance(response, str) else response
             for status, response in operation.get("responses", {}).items()
         }
-        if rule.arguments:
-            responses.setdefault("404", {"description": unknown(rule), "content": PROBLEM})
-        if writes(method, rule):
-            operation["security"] = BEARER
-            for status, text in REFUSALS.items():
-                responses.setdefault(status, {"description": text, "content": PROBLEM})
+        for status, text in refusals.items():
+            responses.setdefault(status, {"description": text, "content": PROBLEM})
         operation["responses"] = dict(sorted(responses.items()))
 
 

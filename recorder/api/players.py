@@ -165,7 +165,6 @@ def register_player():
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
         404: Unknown game
         409: Stale version
-        422: Invalid body or illegal move
     """
     raw = json_body()
     data = player_create_schema.load(raw)
@@ -215,8 +214,6 @@ def rename_player(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: RenameSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = json_body()
     written = players().rename(player_id, rename_schema.load(raw), **player_write_options(raw))
@@ -234,8 +231,6 @@ def change_affiliation(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: AffiliationSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = json_body()
     written = players().change_affiliation(player_id, affiliation_schema.load(raw), **player_write_options(raw))
@@ -253,8 +248,6 @@ def change_particulars(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: ParticularsSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = json_body()
     written = players().change_particulars(player_id, particulars_schema.load(raw), **player_write_options(raw))
@@ -272,8 +265,6 @@ def merge_player(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: MergeSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = json_body()
     written = players().merge(player_id, merge_schema.load(raw), **player_write_options(raw))
@@ -292,8 +283,6 @@ def withdraw_merge(player_id: str):
       requestBody: {required: true, content: {application/json: {schema: ReasonSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: PlayerSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = json_body(empty_is_object=True)
     written = players().withdraw_merge(player_id, reason_schema.load(raw), **player_write_options(raw))

@@ -37,8 +37,6 @@ def set_categories(tournament_id: str):
         200:
           description: The prize list as it now reads
           content: {application/json: {schema: PrizeListSchema}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     tournaments().set_categories(tournament_id, categories_schema.load(raw), **write_options(raw))
@@ -58,8 +56,6 @@ def set_prizes(tournament_id: str):
         200:
           description: The prize list as it now reads
           content: {application/json: {schema: PrizeListSchema}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     tournaments().set_prizes(tournament_id, prizes_schema.load(raw), **write_options(raw))

@@ -39,8 +39,6 @@ def confirm_record(game_id: str):
         201:
           description: 'Recorded: the event, the state and the signoffs'
           content: {application/json: {schema: {type: object}}}
-        409: Stale version
-        422: Invalid body or illegal move
         428: Problem
     """
     body = json_body()
@@ -62,8 +60,6 @@ def dispute_record(game_id: str):
         201:
           description: 'Recorded: the event, the state and the signoffs'
           content: {application/json: {schema: {type: object}}}
-        409: Stale version
-        422: Invalid body or illegal move
         428: Problem
     """
     body = json_body()
@@ -86,8 +82,6 @@ def decide_dispute(game_id: str):
         201:
           description: 'Recorded: the event, the state and the signoffs'
           content: {application/json: {schema: {type: object}}}
-        409: Stale version
-        422: Invalid body or illegal move
         428: Problem
     """
     body = json_body()

@@ -48,8 +48,6 @@ def enter_team(tournament_id: str):
         201:
           description: The tournament
           content: {application/json: {schema: TournamentSchema}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     data = team_entry_schema.load(raw)
@@ -101,8 +99,6 @@ def submit_lineup(tournament_id: str, round_number: int):
         201:
           description: The line-up as stored
           content: {application/json: {schema: LineupSchema}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     data = lineup_schema.load(raw)

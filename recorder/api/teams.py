@@ -84,7 +84,6 @@ def register_team():
       requestBody: {required: true, content: {application/json: {schema: TeamCreateSchema}}}
       responses:
         201: {description: The team, content: {application/json: {schema: TeamSchema}}}
-        422: Invalid body or illegal move
     """
     raw = json_body()
     written = teams().register(team_create_schema.load(raw), recorded_by=recorded_by(), idempotency=idempotency(raw))
@@ -117,8 +116,6 @@ def set_roster(team_id: str):
       requestBody: {required: true, content: {application/json: {schema: RosterSchema}}}
       responses:
         200: {description: The team, content: {application/json: {schema: TeamSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = json_body()
     written = teams().set_roster(team_id, roster_schema.load(raw), **write_options(raw))

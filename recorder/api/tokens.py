@@ -54,7 +54,6 @@ def issue_token():
       requestBody: {required: true, content: {application/json: {schema: TokenCreateSchema}}}
       responses:
         201: {description: Issued, content: {application/json: {schema: TokenSchema}}}
-        422: Invalid body or illegal move
     """
     data = token_create_schema.load(json_body())
     row, token = authenticator().issue("recorder", data["holder"])

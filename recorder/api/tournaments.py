@@ -156,8 +156,6 @@ def create_tournament():
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
         404: Unknown game
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     data = tournament_create_schema.load(raw)
@@ -186,7 +184,6 @@ def import_trf():
           content: {application/json: {schema: TournamentSchema}}
         201: {description: Created, content: {application/json: {schema: TournamentSchema}}}
         409: Stale version
-        422: Invalid body or illegal move
     """
     query = load_query(trf_import_query_schema)
     if request.mimetype != "text/plain":
@@ -266,8 +263,6 @@ def register_player(tournament_id: str):
         content: {application/json: {schema: schemas.tournaments.PlayerCreateSchema}}
       responses:
         201: {description: Done, content: {application/json: {schema: EntrantSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     data = registry_entry(tournament_id, player_create_schema.load(raw))
@@ -327,8 +322,6 @@ def withdraw_player(tournament_id: str, number: int):
       requestBody: {required: false, content: {application/json: {schema: WithdrawalSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: EntrantSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     written = tournaments().withdraw(tournament_id, number, withdrawal_schema.load(raw), **write_options(raw))
@@ -347,8 +340,6 @@ def declare_absence(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: AbsenceSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     written = tournaments().declare_absence(tournament_id, absence_schema.load(raw), **write_options(raw))
@@ -366,7 +357,6 @@ def cancel_absence(tournament_id: str, round_number: int, number: int):
       parameters: [If-Match, Idempotency-Key]
       responses:
         200: {description: Taken back, content: {application/json: {schema: TournamentSchema}}}
-        409: Stale version
         422: Invalid body or illegal move
     """
     raw = {"absence": [round_number, number]}  # what an Idempotency-Key retry must repeat
@@ -391,8 +381,6 @@ def forbid_pairing(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: ForbiddenPairSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     written = tournaments().forbid(tournament_id, forbidden_pair_schema.load(raw), **write_options(raw))
@@ -410,8 +398,6 @@ def set_broadcast(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: BroadcastSchema}}}
       responses:
         200: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     written = tournaments().set_broadcast(tournament_id, broadcast_schema.load(raw), **write_options(raw))
@@ -429,8 +415,6 @@ def choose_tiebreaks(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: TiebreaksSchema}}}
       responses:
         200: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     written = tournaments().choose_tiebreaks(tournament_id, tiebreaks_schema.load(raw), **write_options(raw))
@@ -451,8 +435,6 @@ def pair_round(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: RoundSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     written = tournaments().pair(tournament_id, pair_schema.load(raw), **write_options(raw))
@@ -472,8 +454,6 @@ def propose_round(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
       responses:
         200: {description: Done, content: {application/json: {schema: ProposedRoundSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     body()  # nothing to take, but a body that is not JSON is refused as anywhere
     t, proposal = tournaments().propose(tournament_id)
@@ -499,8 +479,6 @@ def check_proposed_round(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: PairSchema}}}
       responses:
         200: {description: Done, content: {application/json: {schema: ProposedRoundSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     data = pair_schema.load(body())
     t, (proposed, expected, findings) = tournaments().check_proposal(tournament_id, data)
@@ -569,8 +547,6 @@ def start_board_game(tournament_id: str, round_number: int, board: int):
       requestBody: {required: false, content: {application/json: {schema: BoardGameSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: GameSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     recorded = tournaments().start_game(
@@ -597,8 +573,6 @@ def record_board_result(tournament_id: str, round_number: int, board: int):
       requestBody: {required: false, content: {application/json: {schema: BoardResultSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: RoundSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     data = board_result_schema.load(raw)
@@ -619,8 +593,6 @@ def correct_board(tournament_id: str, round_number: int, board: int):
       requestBody: {required: false, content: {application/json: {schema: CorrectionSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     data = correction_schema.load(raw)
@@ -641,8 +613,6 @@ def finish_tournament(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: FinishSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     data = finish_schema.load(raw)
@@ -891,8 +861,6 @@ def check_in(tournament_id: str, round_number: int):
       requestBody: {required: false, content: {application/json: {schema: CheckInSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TournamentSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     raw = body()
     present = check_in_schema.load(raw)["present"]
@@ -958,8 +926,6 @@ def issue_token(tournament_id: str):
       requestBody: {required: false, content: {application/json: {schema: TokenCreateSchema}}}
       responses:
         201: {description: Done, content: {application/json: {schema: TokenSchema}}}
-        409: Stale version
-        422: Invalid body or illegal move
     """
     data = token_create_schema.load(body())
     tournaments().events(tournament_id)
